@@ -1,0 +1,81 @@
+import { boot } from './platform/boot.js';
+import { systemClock } from './platform/clock.js';
+import { saveLocalSecrets } from './platform/local-secrets.js';
+import { buildServer, serverContext, PARTNER_PREFIX } from './server.js';
+import { startWorker } from './worker.js';
+import { seedDemo, type DemoSeed } from './demo/seed-demo.js';
+
+/**
+ * `npm start`: the API and the background worker in one process. With no
+ * DATABASE_URL it runs on the embedded PostgreSQL and seeds the demo.
+ */
+const booted = await boot(process.env, { allowStartEmbedded: true });
+const { config, pool } = booted;
+const ctx = serverContext({ config, pool, clock: systemClock });
+
+let demo: DemoSeed | null = null;
+if (booted.local) {
+  demo = await seedDemo(pool, booted.local.demoApiKey);
+  if (demo.apiKeyIsNew) saveLocalSecrets(config.dataDir, { ...booted.local, demoApiKey: demo.apiKey });
+}
+
+const app = await buildServer(ctx);
+const worker = config.runWorker ? await startWorker(ctx, booted.databaseUrl, app.log) : null;
+
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (err) {
+  app.log.error({ err }, `could not listen on ${config.host}:${config.port} (set PORT to another port)`);
+  await worker?.stop();
+  await booted.shutdownDatabase();
+  process.exit(1);
+}
+
+if (demo) printBanner(demo);
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down: no new requests, finishing in-flight ones');
+  const force = setTimeout(() => process.exit(1), 25_000).unref();
+  await app.close(); // stops accepting, waits for in-flight requests
+  await worker?.stop(); // waits for running jobs
+  await booted.shutdownDatabase(); // closes the pool, stops the embedded database
+  clearTimeout(force);
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+function printBanner(seed: DemoSeed) {
+  const base = config.publicBaseUrl;
+  const auth = `-H "Authorization: Bearer ${seed.apiKey}"`;
+  const body = JSON.stringify({
+    externalUserId: 'student-42',
+    testId: seed.testIds[0],
+    user: { email: 'ada@partner.example', name: 'Ada Lovelace' },
+    callbackUrl: 'https://partner.example/assay/return',
+    metadata: { course: 'MATH-101' },
+  });
+  process.stdout.write(
+    [
+      '',
+      `Assay is running at ${base}  (embedded PostgreSQL, data in ${config.dataDir})`,
+      '',
+      `Demo institution: Demo University   Demo API key: ${seed.apiKey}`,
+      `Operator token (ASSAY_ADMIN_TOKEN): ${config.adminToken}`,
+      `API docs: ${base}/docs`,
+      '',
+      'List the demo tests:',
+      `  curl -s ${base}${PARTNER_PREFIX}/tests ${auth}`,
+      '',
+      'Assign the first one to a student (prints a startUrl to open in a browser):',
+      `  curl -s -X POST ${base}${PARTNER_PREFIX}/assignments ${auth} -H "Content-Type: application/json" -H "Idempotency-Key: demo-assignment-1" -d '${body}'`,
+      '',
+      'Read it back (use the assignmentId from the answer above):',
+      `  curl -s ${base}${PARTNER_PREFIX}/assignments/ASSIGNMENT_ID ${auth}`,
+      '',
+    ].join('\n') + '\n',
+  );
+}

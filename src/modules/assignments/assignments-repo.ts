@@ -1,0 +1,98 @@
+import type { Queryable } from '../../platform/db.js';
+import type { Score } from '../marking/score.js';
+import type { AssignmentStatus } from '../lifecycle/state-machine.js';
+
+export interface AssignmentRow {
+  id: string;
+  institutionId: string;
+  userId: string;
+  externalUserId: string;
+  testId: string;
+  testVersionId: string;
+  status: AssignmentStatus;
+  callbackUrl: string;
+  dueAt: Date | null;
+  metadata: Record<string, unknown>;
+  linkVersion: number;
+  score: Score | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  submittedAt: Date | null;
+  completedAt: Date | null;
+}
+
+const COLUMNS = `a.id, a.institution_id, a.user_id, u.external_user_id, a.test_id, a.test_version_id, a.status, a.callback_url,
+  a.due_at, a.metadata, a.link_version, a.score, a.created_at, a.started_at, a.submitted_at, a.completed_at`;
+
+function toRow(r: Record<string, any>): AssignmentRow {
+  return {
+    id: r.id,
+    institutionId: r.institution_id,
+    userId: r.user_id,
+    externalUserId: r.external_user_id,
+    testId: r.test_id,
+    testVersionId: r.test_version_id,
+    status: r.status,
+    callbackUrl: r.callback_url,
+    dueAt: r.due_at,
+    metadata: r.metadata ?? {},
+    linkVersion: r.link_version,
+    score: r.score,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    submittedAt: r.submitted_at,
+    completedAt: r.completed_at,
+  };
+}
+
+/** Tenant-scoped read: another institution's id is indistinguishable from a missing one. */
+export async function findAssignment(db: Queryable, institutionId: string, assignmentId: string): Promise<AssignmentRow | null> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.id = $1 AND a.institution_id = $2`,
+    [assignmentId, institutionId],
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/** Unscoped read by id, for flows that authenticate another way (signed start link, student session, operator). */
+export async function findAssignmentById(db: Queryable, assignmentId: string): Promise<AssignmentRow | null> {
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.id = $1`, [assignmentId]);
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
+/** Finds or creates the service's user for (institution, externalUserId); email and name follow the latest request. */
+export async function upsertUser(
+  db: Queryable,
+  input: { id: string; institutionId: string; externalUserId: string; email: string; name: string | null; now: Date },
+): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO users (id, institution_id, external_user_id, email, name, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6)
+     ON CONFLICT (institution_id, external_user_id)
+     DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
+     RETURNING id`,
+    [input.id, input.institutionId, input.externalUserId, input.email, input.name, input.now],
+  );
+  return rows[0]!.id;
+}
+
+export async function insertAssignment(
+  db: Queryable,
+  a: {
+    id: string;
+    institutionId: string;
+    userId: string;
+    testId: string;
+    testVersionId: string;
+    callbackUrl: string;
+    dueAt: Date | null;
+    metadata: Record<string, unknown>;
+    now: Date;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, created_at)
+     VALUES ($1, $2, $3, $4, $5, 'assigned', $6, $7, $8, $9)`,
+    [a.id, a.institutionId, a.userId, a.testId, a.testVersionId, a.callbackUrl, a.dueAt, JSON.stringify(a.metadata), a.now],
+  );
+}

@@ -1,0 +1,69 @@
+import { notFound } from '../../platform/errors.js';
+import { withTransaction, type Pool } from '../../platform/db.js';
+import { applyTransition } from '../lifecycle/apply-transition.js';
+import { isPastDue } from '../lifecycle/state-machine.js';
+import type { Score } from '../marking/score.js';
+import { findAssignment, findAssignmentById, type AssignmentRow } from './assignments-repo.js';
+import type { AssignmentsContext } from './context.js';
+
+export interface AssignmentView {
+  assignmentId: string;
+  status: AssignmentRow['status'];
+  externalUserId: string;
+  testId: string;
+  startUrl: string | null;
+  startUrlExpiresAt: Date | null;
+  result: { available: boolean; score: Score | null };
+  metadata: Record<string, unknown>;
+  dueAt: Date | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  submittedAt: Date | null;
+  completedAt: Date | null;
+}
+
+/**
+ * The lazy half of expiry: an `assigned` assignment past its dueAt is expired
+ * right now, in its own transaction, before anyone is shown it. The scheduled
+ * job does the same at dueAt; whichever runs first wins, the other is a no-op.
+ */
+export async function expireIfDue(pool: Pool, row: AssignmentRow, now: Date): Promise<boolean> {
+  if (!isPastDue(row, now)) return false;
+  const outcome = await withTransaction(pool, (tx) => applyTransition(tx, row.id, [{ type: 'expire' }], now));
+  return outcome.ok || outcome.status === 'expired';
+}
+
+export async function getAssignment(ctx: AssignmentsContext, institutionId: string, assignmentId: string): Promise<AssignmentView> {
+  const now = ctx.clock.now();
+  let row = await findAssignment(ctx.pool, institutionId, assignmentId);
+  if (!row) throw notFound('assignment');
+  if (await expireIfDue(ctx.pool, row, now)) row = (await findAssignment(ctx.pool, institutionId, assignmentId))!;
+
+  let startUrl: string | null = null;
+  let startUrlExpiresAt: Date | null = null;
+  if (row.status === 'assigned' || row.status === 'started') {
+    startUrlExpiresAt = ctx.signer.expiryFor(now, row.status === 'assigned' ? row.dueAt : null);
+    startUrl = ctx.signer.issue(row.id, row.linkVersion, startUrlExpiresAt).url;
+  }
+  return {
+    assignmentId: row.id,
+    status: row.status,
+    externalUserId: row.externalUserId,
+    testId: row.testId,
+    startUrl,
+    startUrlExpiresAt,
+    result: { available: row.status === 'completed', score: row.score },
+    metadata: row.metadata,
+    dueAt: row.dueAt,
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    submittedAt: row.submittedAt,
+    completedAt: row.completedAt,
+  };
+}
+
+/** Job handler for `assignment.expire`, scheduled at dueAt when the assignment is created. */
+export async function runExpireJob(pool: Pool, assignmentId: string, now: Date): Promise<void> {
+  const row = await findAssignmentById(pool, assignmentId);
+  if (row) await expireIfDue(pool, row, now);
+}

@@ -1,0 +1,76 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
+
+export const AssignmentStatusSchema = Type.Union(
+  ['assigned', 'started', 'submitted', 'marking', 'completed', 'expired'].map((s) => Type.Literal(s)),
+  { description: 'See the state table: assigned → started → submitted → (marking →) completed; assigned → expired' },
+);
+
+export const ScoreSchema = Type.Object(
+  {
+    points: Type.Number(),
+    maxPoints: Type.Number(),
+    percent: Type.Number(),
+    passed: Type.Union([Type.Boolean(), Type.Null()], { description: 'Null when the test has no pass mark or the score is not final' }),
+    gradingStatus: Type.Union([Type.Literal('final'), Type.Literal('pending_review')]),
+    markedAt: Timestamp,
+  },
+  { title: 'Score' },
+);
+
+export const CreateAssignmentBody = Type.Object(
+  {
+    externalUserId: Type.String({ minLength: 1, maxLength: 128, description: "Your stable user id; identity is keyed on it" }),
+    testId: Type.String({ minLength: 1, maxLength: 64 }),
+    user: Type.Object(
+      { email: Type.String({ format: 'email', maxLength: 254 }), name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+      { additionalProperties: false },
+    ),
+    callbackUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL on an allowlisted domain' }),
+    dueAt: Type.Optional(Type.String({ format: 'date-time', description: 'Expires if not started by then; must be in the future' })),
+    metadata: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Opaque JSON object, at most 1 KB compact' })),
+  },
+  { additionalProperties: false, title: 'CreateAssignment' },
+);
+export type CreateAssignmentBody = Static<typeof CreateAssignmentBody>;
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]([\\x20-\\x7E]*[\\x21-\\x7E])?$', description: '1–255 printable ASCII characters' }),
+  ),
+});
+
+export const CreatedAssignment = Type.Object(
+  {
+    assignmentId: Type.String(),
+    status: AssignmentStatusSchema,
+    externalUserId: Type.String(),
+    testId: Type.String(),
+    startUrl: Type.String({ format: 'uri' }),
+    startUrlExpiresAt: Timestamp,
+    createdAt: Timestamp,
+  },
+  { title: 'AssignmentCreated' },
+);
+
+export const AssignmentView = Type.Object(
+  {
+    assignmentId: Type.String(),
+    status: AssignmentStatusSchema,
+    externalUserId: Type.String(),
+    testId: Type.String(),
+    startUrl: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'A freshly signed link while assigned or started; null otherwise' }),
+    startUrlExpiresAt: NullableTimestamp,
+    result: Type.Object({
+      available: Type.Boolean({ description: 'True exactly when status is completed' }),
+      score: Type.Union([ScoreSchema, Type.Null()]),
+    }),
+    metadata: Type.Object({}, { additionalProperties: true }),
+    dueAt: NullableTimestamp,
+    createdAt: Timestamp,
+    startedAt: NullableTimestamp,
+    submittedAt: NullableTimestamp,
+    completedAt: NullableTimestamp,
+  },
+  { title: 'Assignment' },
+);

@@ -1,0 +1,59 @@
+import { newId } from '../../platform/ids.js';
+import type { Tx } from '../../platform/db.js';
+
+/**
+ * The outbox writer: an event row is inserted in the caller's transaction,
+ * together with the state change that causes it, so an event exists exactly
+ * when its change committed. `data.sequence` increases per assignment.
+ */
+export interface NewEvent {
+  institutionId: string;
+  assignmentId: string | null;
+  type: string;
+  /** Event data without `sequence`; it is assigned here. */
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export interface StoredEvent {
+  id: string;
+  institutionId: string;
+  assignmentId: string | null;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** Hooks run inside the same transaction for every appended event (webhook fan-out registers here). */
+type EventListener = (tx: Tx, event: StoredEvent) => Promise<void>;
+const listeners: EventListener[] = [];
+
+export function onEventAppended(listener: EventListener): void {
+  if (!listeners.includes(listener)) listeners.push(listener);
+}
+
+export async function appendEvent(tx: Tx, event: NewEvent): Promise<StoredEvent> {
+  let sequence: number | null = null;
+  if (event.assignmentId) {
+    const { rows } = await tx.query<{ event_sequence: number }>(
+      'UPDATE assignments SET event_sequence = event_sequence + 1 WHERE id = $1 AND institution_id = $2 RETURNING event_sequence',
+      [event.assignmentId, event.institutionId],
+    );
+    if (!rows[0]) throw new Error(`appendEvent: assignment ${event.assignmentId} not found`);
+    sequence = rows[0].event_sequence;
+  }
+  const stored: StoredEvent = {
+    id: newId('evt'),
+    institutionId: event.institutionId,
+    assignmentId: event.assignmentId,
+    type: event.type,
+    data: sequence === null ? event.data : { ...event.data, sequence },
+    createdAt: event.createdAt,
+  };
+  await tx.query(
+    'INSERT INTO events (id, institution_id, assignment_id, type, sequence, data, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [stored.id, stored.institutionId, stored.assignmentId, stored.type, sequence, JSON.stringify(stored.data), stored.createdAt],
+  );
+  for (const listener of listeners) await listener(tx, stored);
+  return stored;
+}

@@ -1,0 +1,136 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../platform/context.js';
+import { notFound } from '../../platform/errors.js';
+import { NullableTimestamp, PagingQuery, Timestamp, errors, paged } from '../../platform/http/schemas.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
+import { createInstitution, getInstitution, listInstitutions, setCallbackDomains, setInstitutionStatus } from './institutions.js';
+
+const Domain = Type.String({ minLength: 1, maxLength: 253, description: 'A host name, or *.host for any subdomain' });
+const InstitutionView = Type.Object(
+  { institutionId: Type.String(), name: Type.String(), status: Type.String(), callbackDomains: Type.Array(Type.String()), createdAt: Timestamp },
+  { title: 'Institution' },
+);
+const InstitutionParams = Type.Object({ institutionId: Type.String({ maxLength: 64 }) });
+const KeyView = Type.Object(
+  { keyId: Type.String(), label: Type.Union([Type.String(), Type.Null()]), prefix: Type.String(), createdAt: Timestamp, lastUsedAt: NullableTimestamp, revokedAt: NullableTimestamp },
+  { title: 'ApiKey' },
+);
+
+export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.post(
+    '/institutions',
+    {
+      schema: {
+        tags: ['Institutions'],
+        summary: 'Create an institution',
+        body: Type.Object(
+          { name: Type.String({ minLength: 1, maxLength: 200 }), callbackDomains: Type.Optional(Type.Array(Domain, { maxItems: 100 })) },
+          { additionalProperties: false },
+        ),
+        response: { 201: InstitutionView, ...errors(400, 401, 413, 415) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await createInstitution(ctx.pool, request.body)),
+  );
+
+  app.get(
+    '/institutions',
+    { schema: { tags: ['Institutions'], summary: 'List institutions', querystring: PagingQuery, response: { 200: paged(InstitutionView), ...errors(400, 401) } } },
+    async (request) => {
+      const { limit, offset } = request.query;
+      return { ...(await listInstitutions(ctx.pool, { limit, offset })), limit, offset };
+    },
+  );
+
+  app.get(
+    '/institutions/:institutionId',
+    { schema: { tags: ['Institutions'], summary: 'Get an institution', params: InstitutionParams, response: { 200: InstitutionView, ...errors(401, 404) } } },
+    async (request) => {
+      const found = await getInstitution(ctx.pool, request.params.institutionId);
+      if (!found) throw notFound('institution');
+      return found;
+    },
+  );
+
+  app.put(
+    '/institutions/:institutionId/status',
+    {
+      schema: {
+        tags: ['Institutions'],
+        summary: 'Suspend or reactivate an institution (suspended: its keys get 403)',
+        params: InstitutionParams,
+        body: Type.Object({ status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]) }, { additionalProperties: false }),
+        response: { 200: InstitutionView, ...errors(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      if (!(await setInstitutionStatus(ctx.pool, request.params.institutionId, request.body.status))) throw notFound('institution');
+      return (await getInstitution(ctx.pool, request.params.institutionId))!;
+    },
+  );
+
+  app.put(
+    '/institutions/:institutionId/callback-domains',
+    {
+      schema: {
+        tags: ['Institutions'],
+        summary: 'Replace the callbackUrl domain allowlist',
+        params: InstitutionParams,
+        body: Type.Object({ domains: Type.Array(Domain, { maxItems: 100 }) }, { additionalProperties: false }),
+        response: { 200: Type.Object({ domains: Type.Array(Type.String()) }), ...errors(400, 401, 404, 415) },
+      },
+    },
+    async (request) => {
+      const domains = await setCallbackDomains(ctx.pool, request.params.institutionId, request.body.domains);
+      if (!domains) throw notFound('institution');
+      return { domains };
+    },
+  );
+
+  app.post(
+    '/institutions/:institutionId/api-keys',
+    {
+      schema: {
+        tags: ['API keys'],
+        summary: 'Create an API key (the key is shown only in this response)',
+        params: InstitutionParams,
+        body: Type.Optional(Type.Object({ label: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false })),
+        response: {
+          201: Type.Object({ keyId: Type.String(), apiKey: Type.String(), label: Type.Union([Type.String(), Type.Null()]), createdAt: Timestamp }),
+          ...errors(400, 401, 404, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      if (!(await getInstitution(ctx.pool, request.params.institutionId))) throw notFound('institution');
+      const { record, apiKey } = await createApiKey(ctx.pool, request.params.institutionId, request.body?.label ?? null);
+      return reply.status(201).send({ keyId: record.keyId, apiKey, label: record.label, createdAt: record.createdAt });
+    },
+  );
+
+  app.get(
+    '/institutions/:institutionId/api-keys',
+    { schema: { tags: ['API keys'], summary: 'List API keys (never the secrets)', params: InstitutionParams, response: { 200: Type.Object({ data: Type.Array(KeyView) }), ...errors(401, 404) } } },
+    async (request) => {
+      if (!(await getInstitution(ctx.pool, request.params.institutionId))) throw notFound('institution');
+      return { data: await listApiKeys(ctx.pool, request.params.institutionId) };
+    },
+  );
+
+  app.delete(
+    '/institutions/:institutionId/api-keys/:keyId',
+    {
+      schema: {
+        tags: ['API keys'],
+        summary: 'Revoke an API key; effective on the next request',
+        params: Type.Object({ institutionId: Type.String({ maxLength: 64 }), keyId: Type.String({ maxLength: 64 }) }),
+        response: { 204: Type.Null(), ...errors(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      if (!(await revokeApiKey(ctx.pool, request.params.institutionId, request.params.keyId, ctx.clock.now()))) throw notFound('API key');
+      return reply.status(204).send(null);
+    },
+  );
+};

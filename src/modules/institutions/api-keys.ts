@@ -1,0 +1,97 @@
+import { randomBase62, newId } from '../../platform/ids.js';
+import { sha256Hex } from '../../platform/crypto.js';
+import type { Queryable } from '../../platform/db.js';
+
+/**
+ * API keys: `ak_live_` + 40 base62 characters. Only the SHA-256 is stored; a
+ * key has ~238 bits of entropy, so a fast hash is enough (no password
+ * stretching needed) and lookups by hash are a single index probe.
+ */
+export const KEY_PREFIX = 'ak_live_';
+
+export interface ApiKeyRecord {
+  keyId: string;
+  label: string | null;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface AuthenticatedKey {
+  keyId: string;
+  institutionId: string;
+  institutionStatus: 'active' | 'suspended';
+  lastUsedAt: Date | null;
+}
+
+export function generateApiKey(): string {
+  return KEY_PREFIX + randomBase62(40);
+}
+
+export function hashApiKey(key: string): string {
+  return sha256Hex(key);
+}
+
+export function looksLikeApiKey(key: string): boolean {
+  return key.startsWith(KEY_PREFIX) && /^[0-9A-Za-z]{32,64}$/.test(key.slice(KEY_PREFIX.length));
+}
+
+export async function createApiKey(
+  db: Queryable,
+  institutionId: string,
+  label: string | null,
+): Promise<{ record: ApiKeyRecord; apiKey: string }> {
+  const apiKey = generateApiKey();
+  const keyId = newId('key');
+  const { rows } = await db.query<{ created_at: Date }>(
+    `INSERT INTO api_keys (id, institution_id, key_hash, prefix, label) VALUES ($1, $2, $3, $4, $5) RETURNING created_at`,
+    [keyId, institutionId, hashApiKey(apiKey), apiKey.slice(0, KEY_PREFIX.length + 4), label],
+  );
+  return {
+    apiKey,
+    record: { keyId, label, prefix: apiKey.slice(0, KEY_PREFIX.length + 4), createdAt: rows[0]!.created_at, lastUsedAt: null, revokedAt: null },
+  };
+}
+
+export async function listApiKeys(db: Queryable, institutionId: string): Promise<ApiKeyRecord[]> {
+  const { rows } = await db.query(
+    `SELECT id, label, prefix, created_at, last_used_at, revoked_at FROM api_keys
+      WHERE institution_id = $1 ORDER BY created_at, id`,
+    [institutionId],
+  );
+  return rows.map((r) => ({
+    keyId: r.id,
+    label: r.label,
+    prefix: r.prefix,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    revokedAt: r.revoked_at,
+  }));
+}
+
+/** Revokes a key of the institution; false when no such (unrevoked or revoked) key exists there. */
+export async function revokeApiKey(db: Queryable, institutionId: string, keyId: string, now: Date): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE id = $1 AND institution_id = $2`,
+    [keyId, institutionId, now],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/** Finds an active key by its hash. The hash lookup itself is the comparison; nothing secret is compared in JS. */
+export async function findActiveKey(db: Queryable, apiKey: string): Promise<AuthenticatedKey | null> {
+  const { rows } = await db.query(
+    `SELECT k.id, k.institution_id, k.last_used_at, i.status
+       FROM api_keys k JOIN institutions i ON i.id = k.institution_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+    [hashApiKey(apiKey)],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return { keyId: r.id, institutionId: r.institution_id, institutionStatus: r.status, lastUsedAt: r.last_used_at };
+}
+
+export async function touchApiKey(db: Queryable, keyId: string, now: Date): Promise<void> {
+  await db.query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1`, [keyId, now]);
+}

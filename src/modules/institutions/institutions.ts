@@ -1,0 +1,113 @@
+import { newId } from '../../platform/ids.js';
+import { AppError, type ErrorDetail } from '../../platform/errors.js';
+import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
+
+export interface Institution {
+  institutionId: string;
+  name: string;
+  status: 'active' | 'suspended';
+  callbackDomains: string[];
+  createdAt: Date;
+}
+
+/**
+ * Normalises an allowlist entry: lower-case, IDN to punycode (via the WHATWG
+ * URL parser), optional leading `*.` for "any subdomain". Returns null when
+ * the entry is not a plain host name.
+ */
+export function normaliseDomain(entry: string): string | null {
+  const wildcard = entry.startsWith('*.');
+  const host = wildcard ? entry.slice(2) : entry;
+  if (!host || /[/:@?#\s*]/.test(host)) return null;
+  let parsed: string;
+  try {
+    parsed = new URL(`https://${host}/`).hostname;
+  } catch {
+    return null;
+  }
+  if (parsed === 'localhost') return wildcard ? null : parsed;
+  if (!parsed.includes('.') || parsed.endsWith('.') || /^[\d.]+$/.test(parsed) || parsed.startsWith('[')) return null;
+  return wildcard ? `*.${parsed}` : parsed;
+}
+
+export function normaliseDomains(entries: string[]): string[] {
+  const details: ErrorDetail[] = [];
+  const out = new Set<string>();
+  entries.forEach((entry, i) => {
+    const d = normaliseDomain(entry);
+    if (!d) details.push({ field: `domains.${i}`, message: `"${entry}" is not a host name (use "partner.example" or "*.partner.example")` });
+    else out.add(d);
+  });
+  if (details.length > 0) throw new AppError('invalid_request', details[0]!.message, details);
+  return [...out].sort();
+}
+
+async function domainsOf(db: Queryable, institutionId: string): Promise<string[]> {
+  const { rows } = await db.query<{ domain: string }>(
+    'SELECT domain FROM callback_domains WHERE institution_id = $1 ORDER BY domain',
+    [institutionId],
+  );
+  return rows.map((r) => r.domain);
+}
+
+export async function createInstitution(pool: Pool, input: { name: string; callbackDomains?: string[] }): Promise<Institution> {
+  const domains = normaliseDomains(input.callbackDomains ?? []);
+  return withTransaction(pool, async (tx) => {
+    const id = newId('ins');
+    const { rows } = await tx.query<{ created_at: Date }>(
+      'INSERT INTO institutions (id, name) VALUES ($1, $2) RETURNING created_at',
+      [id, input.name],
+    );
+    for (const d of domains) {
+      await tx.query('INSERT INTO callback_domains (institution_id, domain) VALUES ($1, $2)', [id, d]);
+    }
+    return { institutionId: id, name: input.name, status: 'active', callbackDomains: domains, createdAt: rows[0]!.created_at };
+  });
+}
+
+export async function getInstitution(db: Queryable, institutionId: string): Promise<Institution | null> {
+  const { rows } = await db.query('SELECT id, name, status, created_at FROM institutions WHERE id = $1', [institutionId]);
+  const r = rows[0];
+  if (!r) return null;
+  return { institutionId: r.id, name: r.name, status: r.status, createdAt: r.created_at, callbackDomains: await domainsOf(db, r.id) };
+}
+
+export async function listInstitutions(
+  db: Queryable,
+  page: { limit: number; offset: number },
+): Promise<{ data: Institution[]; total: number }> {
+  const { rows } = await db.query(
+    `SELECT i.id, i.name, i.status, i.created_at, count(*) OVER () AS total,
+            COALESCE((SELECT array_agg(domain ORDER BY domain) FROM callback_domains d WHERE d.institution_id = i.id), '{}') AS domains
+       FROM institutions i ORDER BY i.created_at, i.id LIMIT $1 OFFSET $2`,
+    [page.limit, page.offset],
+  );
+  const total = rows[0]?.total ?? (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM institutions')).rows[0]!.n;
+  return {
+    total,
+    data: rows.map((r) => ({ institutionId: r.id, name: r.name, status: r.status, createdAt: r.created_at, callbackDomains: r.domains })),
+  };
+}
+
+export async function setInstitutionStatus(db: Queryable, institutionId: string, status: 'active' | 'suspended'): Promise<boolean> {
+  const { rowCount } = await db.query('UPDATE institutions SET status = $2 WHERE id = $1', [institutionId, status]);
+  return (rowCount ?? 0) > 0;
+}
+
+/** Replaces the allowlist. Returns null when the institution does not exist. */
+export async function setCallbackDomains(pool: Pool, institutionId: string, entries: string[]): Promise<string[] | null> {
+  const domains = normaliseDomains(entries);
+  return withTransaction(pool, async (tx) => {
+    const found = await tx.query('SELECT 1 FROM institutions WHERE id = $1 FOR UPDATE', [institutionId]);
+    if (found.rowCount === 0) return null;
+    await tx.query('DELETE FROM callback_domains WHERE institution_id = $1', [institutionId]);
+    for (const d of domains) {
+      await tx.query('INSERT INTO callback_domains (institution_id, domain) VALUES ($1, $2)', [institutionId, d]);
+    }
+    return domains;
+  });
+}
+
+export async function getCallbackDomains(db: Queryable, institutionId: string): Promise<string[]> {
+  return domainsOf(db, institutionId);
+}

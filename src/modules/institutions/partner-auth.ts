@@ -1,0 +1,59 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../platform/errors.js';
+import type { AppContext } from '../../platform/context.js';
+import { createRateLimiter } from '../../platform/http/rate-limit.js';
+import { findActiveKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
+
+export interface PartnerPrincipal {
+  institutionId: string;
+  keyId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    partner?: PartnerPrincipal;
+  }
+}
+
+/** lastUsedAt is a "roughly when" field; writing it at most once a minute keeps writes off the hot path. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Authenticates every request of the scope it is added to: `Authorization:
+ * Bearer ak_live_…` → the key's institution, checked on every request so a
+ * revocation takes effect on the next one. Then the per-key rate limit.
+ */
+export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void {
+  const takeToken = createRateLimiter(ctx.config.rateLimit);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const header = request.headers.authorization;
+    if (!header) throw new AppError('unauthenticated', 'Send your API key as "Authorization: Bearer <API key>".');
+    const match = /^Bearer +(\S+) *$/i.exec(header);
+    if (!match) throw new AppError('unauthenticated', 'Use the Bearer scheme: "Authorization: Bearer <API key>".');
+    const token = match[1]!;
+    const key = looksLikeApiKey(token) ? await findActiveKey(ctx.pool, token) : null;
+    if (!key) throw new AppError('unauthenticated', 'The API key is not valid or has been revoked.');
+
+    request.log = request.log.child({ keyId: key.keyId, institutionId: key.institutionId });
+    const limit = takeToken(key.keyId);
+    reply.headers(limit.headers);
+    if (!limit.allowed) {
+      throw new AppError('rate_limited', 'Too many requests for this API key. Retry after the time in Retry-After.', undefined, limit.headers);
+    }
+    if (key.institutionStatus !== 'active') {
+      throw new AppError('forbidden', 'This institution is suspended. Contact the Assay operator.');
+    }
+    const now = ctx.clock.now();
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+      await touchApiKey(ctx.pool, key.keyId, now);
+    }
+    request.partner = { institutionId: key.institutionId, keyId: key.keyId };
+  });
+}
+
+/** The authenticated partner of a request in a partner scope. */
+export function partnerOf(request: FastifyRequest): PartnerPrincipal {
+  if (!request.partner) throw new AppError('unauthenticated', 'Authentication required.');
+  return request.partner;
+}

@@ -1,0 +1,106 @@
+import type { Tx } from '../../platform/db.js';
+import { appendEvent, type StoredEvent } from '../events/append-event.js';
+import { transition, type AssignmentStatus, type LifecycleAction } from './state-machine.js';
+
+/**
+ * The transition writer: the only code that writes `assignments.status`.
+ * Locks the row, runs the pure state machine for each action in order, then
+ * writes the new status, its timestamps and the events in the caller's
+ * transaction. Event data carry the status as it stands after all actions.
+ */
+export interface LockedAssignment {
+  id: string;
+  institutionId: string;
+  externalUserId: string;
+  testId: string;
+  status: AssignmentStatus;
+  dueAt: Date | null;
+  metadata: Record<string, unknown> | null;
+}
+
+export type ApplyOutcome =
+  | { ok: true; status: AssignmentStatus; events: StoredEvent[] }
+  | { ok: false; status: AssignmentStatus; reason: string }
+  | { ok: false; status: null; reason: 'not_found' };
+
+export async function lockAssignment(tx: Tx, assignmentId: string): Promise<LockedAssignment | null> {
+  const { rows } = await tx.query(
+    `SELECT a.id, a.institution_id, a.test_id, a.status, a.due_at, a.metadata, u.external_user_id
+       FROM assignments a JOIN users u ON u.id = a.user_id
+      WHERE a.id = $1 FOR UPDATE OF a`,
+    [assignmentId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: r.id,
+    institutionId: r.institution_id,
+    externalUserId: r.external_user_id,
+    testId: r.test_id,
+    status: r.status,
+    dueAt: r.due_at,
+    metadata: r.metadata,
+  };
+}
+
+export async function applyTransition(
+  tx: Tx,
+  assignmentId: string,
+  actions: LifecycleAction[],
+  now: Date,
+): Promise<ApplyOutcome> {
+  const a = await lockAssignment(tx, assignmentId);
+  if (!a) return { ok: false, status: null, reason: 'not_found' };
+
+  let state = { status: a.status, dueAt: a.dueAt };
+  const set: Record<string, unknown> = {};
+  const pending: Array<{ type: string; extra: Record<string, unknown> }> = [];
+  for (const action of actions) {
+    const outcome = transition(state, action, now);
+    if (!outcome.ok) return { ok: false, status: a.status, reason: outcome.reason };
+    Object.assign(set, outcome.result.set);
+    pending.push(...outcome.result.events);
+    state = { ...state, status: outcome.result.status };
+  }
+
+  await tx.query(
+    `UPDATE assignments SET status = $2,
+        started_at   = COALESCE($3, started_at),
+        submitted_at = COALESCE($4, submitted_at),
+        completed_at = COALESCE($5, completed_at),
+        expired_at   = COALESCE($6, expired_at),
+        score        = CASE WHEN $7 THEN $8::jsonb ELSE score END
+      WHERE id = $1`,
+    [
+      a.id,
+      state.status,
+      set.startedAt ?? null,
+      set.submittedAt ?? null,
+      set.completedAt ?? null,
+      set.expiredAt ?? null,
+      'score' in set,
+      set.score === undefined ? null : JSON.stringify(set.score),
+    ],
+  );
+
+  const events: StoredEvent[] = [];
+  for (const e of pending) {
+    events.push(
+      await appendEvent(tx, {
+        institutionId: a.institutionId,
+        assignmentId: a.id,
+        type: e.type,
+        createdAt: now,
+        data: {
+          partnerAssignmentId: a.id,
+          externalUserId: a.externalUserId,
+          testId: a.testId,
+          status: state.status,
+          metadata: a.metadata ?? {},
+          ...e.extra,
+        },
+      }),
+    );
+  }
+  return { ok: true, status: state.status, events };
+}

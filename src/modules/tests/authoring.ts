@@ -1,0 +1,65 @@
+import { AppError, type ErrorDetail } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { Question, TestInput } from './schemas.js';
+
+/**
+ * Authoring rules the schema cannot express (issue: "Authoring rules"):
+ * - `auto` tests have no essay (nothing could mark it);
+ * - `manual`/`hybrid` tests must be `after_review` (a human marks before the student sees a result);
+ * - option ids unique per question, question ids unique per test;
+ * - every correct answer names an existing option.
+ * Returns the questions with ids filled in, or throws 400 with every violation in `details`.
+ */
+export function checkTestInput(input: TestInput): Question[] {
+  const details: ErrorDetail[] = [];
+  if (input.marking !== 'auto' && input.resultVisibility !== 'after_review') {
+    details.push({ field: 'resultVisibility', message: `must be "after_review" for ${input.marking} marking` });
+  }
+  const questionIds = new Set<string>();
+  input.questions.forEach((q, i) => {
+    const at = `questions.${i}`;
+    if (q.id !== undefined) {
+      if (questionIds.has(q.id)) details.push({ field: `${at}.id`, message: `duplicates question id "${q.id}"` });
+      questionIds.add(q.id);
+    }
+    if (q.type === 'essay' && input.marking === 'auto') {
+      details.push({ field: `${at}.type`, message: 'essay questions need manual or hybrid marking' });
+    }
+    if (q.type === 'single_choice' || q.type === 'multiple_choice') {
+      const optionIds = new Set<string>();
+      q.options.forEach((o, j) => {
+        if (optionIds.has(o.id)) details.push({ field: `${at}.options.${j}.id`, message: `duplicates option id "${o.id}"` });
+        optionIds.add(o.id);
+      });
+      if (q.type === 'single_choice' && !optionIds.has(q.correctOptionId)) {
+        details.push({ field: `${at}.correctOptionId`, message: `"${q.correctOptionId}" is not one of the options` });
+      }
+      if (q.type === 'multiple_choice') {
+        const seen = new Set<string>();
+        q.correctOptionIds.forEach((id, j) => {
+          if (!optionIds.has(id)) details.push({ field: `${at}.correctOptionIds.${j}`, message: `"${id}" is not one of the options` });
+          if (seen.has(id)) details.push({ field: `${at}.correctOptionIds.${j}`, message: `repeats "${id}"` });
+          seen.add(id);
+        });
+      }
+    }
+  });
+  if (input.marking === 'manual' && input.questions.some((q) => q.type !== 'essay')) {
+    // Allowed: a manual test may hold auto-markable items; a reviewer still confirms every mark.
+  }
+  if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
+  return input.questions.map((q) => withDefaults({ ...q, id: q.id ?? newId('q') } as Question));
+}
+
+function withDefaults(q: Question): Question {
+  switch (q.type) {
+    case 'multiple_choice':
+      return { ...q, partialCredit: q.partialCredit ?? false };
+    case 'short_text':
+      return { ...q, caseSensitive: q.caseSensitive ?? false };
+    case 'numeric':
+      return { ...q, tolerance: q.tolerance ?? 0 };
+    default:
+      return q;
+  }
+}

@@ -1,0 +1,116 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Timestamp } from '../../platform/http/schemas.js';
+
+const ClientId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Optional; generated (`q_…`) when absent' });
+const Prompt = Type.String({ minLength: 1, maxLength: 10_000 });
+const Points = Type.Number({ exclusiveMinimum: 0, maximum: 10_000 });
+const Option = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), text: Type.String({ minLength: 1, maxLength: 2_000 }) }, { additionalProperties: false });
+const common = { id: Type.Optional(ClientId), prompt: Prompt, points: Points };
+
+export const SingleChoice = Type.Object(
+  { type: Type.Literal('single_choice'), ...common, options: Type.Array(Option, { minItems: 2, maxItems: 50 }), correctOptionId: Type.String() },
+  { additionalProperties: false, title: 'SingleChoiceQuestion' },
+);
+export const MultipleChoice = Type.Object(
+  {
+    type: Type.Literal('multiple_choice'),
+    ...common,
+    options: Type.Array(Option, { minItems: 2, maxItems: 50 }),
+    correctOptionIds: Type.Array(Type.String(), { minItems: 1, maxItems: 50 }),
+    partialCredit: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false, title: 'MultipleChoiceQuestion' },
+);
+export const ShortText = Type.Object(
+  {
+    type: Type.Literal('short_text'),
+    ...common,
+    acceptedAnswers: Type.Array(Type.String({ minLength: 1, maxLength: 1_000 }), { minItems: 1, maxItems: 100 }),
+    caseSensitive: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false, title: 'ShortTextQuestion' },
+);
+export const NumericQ = Type.Object(
+  { type: Type.Literal('numeric'), ...common, answer: Type.Number(), tolerance: Type.Optional(Type.Number({ minimum: 0, default: 0 })) },
+  { additionalProperties: false, title: 'NumericQuestion' },
+);
+export const Essay = Type.Object(
+  {
+    type: Type.Literal('essay'),
+    ...common,
+    rubric: Type.Optional(Type.String({ maxLength: 10_000 })),
+    maxWords: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  },
+  { additionalProperties: false, title: 'EssayQuestion' },
+);
+
+export type QuestionInput =
+  | Static<typeof SingleChoice>
+  | Static<typeof MultipleChoice>
+  | Static<typeof ShortText>
+  | Static<typeof NumericQ>
+  | Static<typeof Essay>;
+
+/** A stored question: the input with its id always set. */
+export type Question = QuestionInput & { id: string };
+
+// A discriminated oneOf gives precise validation errors (ajv `discriminator`) and documents well in OpenAPI 3.1.
+export const QuestionSchema = Type.Unsafe<QuestionInput>({
+  type: 'object',
+  required: ['type'],
+  discriminator: { propertyName: 'type' },
+  oneOf: [SingleChoice, MultipleChoice, ShortText, NumericQ, Essay],
+});
+
+export const Proctoring = Type.Union([Type.Literal('none'), Type.Literal('record'), Type.Literal('live_ai')]);
+export const Marking = Type.Union([Type.Literal('auto'), Type.Literal('manual'), Type.Literal('hybrid')]);
+export const ResultVisibility = Type.Union([Type.Literal('immediate'), Type.Literal('after_review')]);
+
+export const TestInput = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    description: Type.String({ maxLength: 2_000 }),
+    durationMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+    proctoring: Proctoring,
+    marking: Marking,
+    resultVisibility: ResultVisibility,
+    passPercent: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
+    questions: Type.Array(QuestionSchema, { minItems: 1, maxItems: 500 }),
+  },
+  { additionalProperties: false, title: 'TestInput' },
+);
+export type TestInput = Static<typeof TestInput>;
+
+/** The partner's view of a test (spec 2.1): no questions, no answer keys. */
+export const PartnerTest = Type.Object(
+  {
+    testId: Type.String(),
+    title: Type.String(),
+    description: Type.String(),
+    durationMinutes: Type.Integer(),
+    proctoring: Proctoring,
+    marking: Marking,
+    resultVisibility: ResultVisibility,
+  },
+  { title: 'Test' },
+);
+
+/** The operator's view: the current version with questions and answer keys. */
+export const AdminTest = Type.Object(
+  {
+    testId: Type.String(),
+    version: Type.Integer(),
+    title: Type.String(),
+    description: Type.String(),
+    durationMinutes: Type.Integer(),
+    proctoring: Proctoring,
+    marking: Marking,
+    resultVisibility: ResultVisibility,
+    passPercent: Type.Union([Type.Number(), Type.Null()]),
+    questions: Type.Array(Type.Unsafe<Question>({ type: 'object', additionalProperties: true })),
+    publishedTo: Type.Array(Type.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'AdminTest' },
+);

@@ -1,0 +1,169 @@
+import { newId } from '../../platform/ids.js';
+import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
+import type { Question, TestInput } from './schemas.js';
+
+/** One immutable version of a test, as stored. */
+export interface TestVersion {
+  testVersionId: string;
+  testId: string;
+  version: number;
+  title: string;
+  description: string;
+  durationMinutes: number;
+  proctoring: 'none' | 'record' | 'live_ai';
+  marking: 'auto' | 'manual' | 'hybrid';
+  resultVisibility: 'immediate' | 'after_review';
+  passPercent: number | null;
+  questions: Question[];
+  createdAt: Date;
+}
+
+export interface AdminTestView extends Omit<TestVersion, 'testVersionId'> {
+  publishedTo: string[];
+  updatedAt: Date;
+}
+
+const VERSION_COLUMNS = `tv.id AS test_version_id, tv.test_id, tv.version, tv.title, tv.description, tv.duration_minutes,
+  tv.proctoring, tv.marking, tv.result_visibility, tv.pass_percent, tv.questions, tv.created_at`;
+
+function toVersion(r: Record<string, any>): TestVersion {
+  return {
+    testVersionId: r.test_version_id,
+    testId: r.test_id,
+    version: r.version,
+    title: r.title,
+    description: r.description,
+    durationMinutes: r.duration_minutes,
+    proctoring: r.proctoring,
+    marking: r.marking,
+    resultVisibility: r.result_visibility,
+    passPercent: r.pass_percent,
+    questions: r.questions,
+    createdAt: r.created_at,
+  };
+}
+
+async function insertVersion(db: Queryable, testId: string, version: number, input: TestInput, questions: Question[]) {
+  await db.query(
+    `INSERT INTO test_versions (id, test_id, version, title, description, duration_minutes, proctoring, marking,
+                                result_visibility, pass_percent, questions)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      newId('tv'),
+      testId,
+      version,
+      input.title,
+      input.description,
+      input.durationMinutes,
+      input.proctoring,
+      input.marking,
+      input.resultVisibility,
+      input.passPercent ?? null,
+      JSON.stringify(questions),
+    ],
+  );
+}
+
+export async function insertTest(pool: Pool, input: TestInput, questions: Question[]): Promise<string> {
+  const testId = newId('tst');
+  await withTransaction(pool, async (tx) => {
+    await tx.query('INSERT INTO tests (id, current_version) VALUES ($1, 1)', [testId]);
+    await insertVersion(tx, testId, 1, input, questions);
+  });
+  return testId;
+}
+
+/** Writes a new version and makes it current; existing assignments keep the version they pinned. */
+export async function insertNewVersion(pool: Pool, testId: string, input: TestInput, questions: Question[]): Promise<boolean> {
+  return withTransaction(pool, async (tx) => {
+    const { rows } = await tx.query<{ current_version: number }>('SELECT current_version FROM tests WHERE id = $1 FOR UPDATE', [testId]);
+    if (!rows[0]) return false;
+    const version = rows[0].current_version + 1;
+    await insertVersion(tx, testId, version, input, questions);
+    await tx.query('UPDATE tests SET current_version = $2, updated_at = now() WHERE id = $1', [testId, version]);
+    return true;
+  });
+}
+
+export async function getAdminTest(db: Queryable, testId: string): Promise<AdminTestView | null> {
+  const { rows } = await db.query(
+    `SELECT ${VERSION_COLUMNS}, t.updated_at,
+            COALESCE((SELECT array_agg(p.institution_id ORDER BY p.institution_id) FROM publications p WHERE p.test_id = t.id), '{}') AS published_to
+       FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
+      WHERE t.id = $1`,
+    [testId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  const { testVersionId: _omit, ...version } = toVersion(r);
+  return { ...version, publishedTo: r.published_to, updatedAt: r.updated_at };
+}
+
+export async function getTestVersionById(db: Queryable, testVersionId: string): Promise<TestVersion | null> {
+  const { rows } = await db.query(`SELECT ${VERSION_COLUMNS} FROM test_versions tv WHERE tv.id = $1`, [testVersionId]);
+  return rows[0] ? toVersion(rows[0]) : null;
+}
+
+/** The current version of a test, only if it is published to the institution. */
+export async function findPublishedTest(db: Queryable, institutionId: string, testId: string): Promise<TestVersion | null> {
+  const { rows } = await db.query(
+    `SELECT ${VERSION_COLUMNS}
+       FROM publications p
+       JOIN tests t ON t.id = p.test_id
+       JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
+      WHERE p.institution_id = $1 AND p.test_id = $2`,
+    [institutionId, testId],
+  );
+  return rows[0] ? toVersion(rows[0]) : null;
+}
+
+export async function listPublishedTests(
+  db: Queryable,
+  institutionId: string,
+  page: { limit: number; offset: number },
+): Promise<{ data: TestVersion[]; total: number }> {
+  const { rows } = await db.query(
+    `SELECT ${VERSION_COLUMNS}, count(*) OVER () AS total
+       FROM publications p
+       JOIN tests t ON t.id = p.test_id
+       JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
+      WHERE p.institution_id = $1
+      ORDER BY p.published_at, p.test_id
+      LIMIT $2 OFFSET $3`,
+    [institutionId, page.limit, page.offset],
+  );
+  let total: number;
+  if (rows[0]) total = rows[0].total;
+  else {
+    // Past the last page the window function has no row to report on.
+    const c = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM publications WHERE institution_id = $1', [institutionId]);
+    total = c.rows[0]!.n;
+  }
+  return { data: rows.map(toVersion), total };
+}
+
+/** Returns false when the test or the institution does not exist. Publishing twice is a no-op. */
+export async function publish(db: Queryable, testId: string, institutionId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO publications (institution_id, test_id)
+     SELECT i.id, t.id FROM institutions i, tests t WHERE i.id = $1 AND t.id = $2
+     ON CONFLICT DO NOTHING`,
+    [institutionId, testId],
+  );
+  if ((rowCount ?? 0) > 0) return true;
+  const { rows } = await db.query(
+    'SELECT EXISTS (SELECT 1 FROM institutions WHERE id = $1) AND EXISTS (SELECT 1 FROM tests WHERE id = $2) AS ok',
+    [institutionId, testId],
+  );
+  return rows[0].ok;
+}
+
+/** Unpublishing stops new assignments; existing ones continue on their pinned version. */
+export async function unpublish(db: Queryable, testId: string, institutionId: string): Promise<boolean> {
+  await db.query('DELETE FROM publications WHERE institution_id = $1 AND test_id = $2', [institutionId, testId]);
+  const { rows } = await db.query(
+    'SELECT EXISTS (SELECT 1 FROM institutions WHERE id = $1) AND EXISTS (SELECT 1 FROM tests WHERE id = $2) AS ok',
+    [institutionId, testId],
+  );
+  return rows[0].ok;
+}

@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, freezeConfig, parseConfig, type Config } from './config.js';
+import { createPool, type Pool } from './db.js';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-db.js';
+import { loadOrCreateLocalSecrets, type LocalSecrets } from './local-secrets.js';
+import { migrate } from './migrate.js';
+
+/**
+ * Boot shared by the server, the worker and the CLI: parse the config once,
+ * reach PostgreSQL (DATABASE_URL, or the embedded one in ASSAY_DATA_DIR,
+ * started here or already started by another process of this checkout),
+ * migrate, and hand back a frozen config and a pool.
+ */
+export interface Booted {
+  config: Readonly<Config>;
+  pool: Pool;
+  databaseUrl: string;
+  embedded: EmbeddedDatabase | null;
+  local: LocalSecrets | null;
+  shutdownDatabase(): Promise<void>;
+}
+
+const RUNNING_FILE = 'embedded.json';
+
+export function configFromEnv(env: Record<string, string | undefined>): Config {
+  try {
+    return parseConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+}
+
+/** An embedded database another process of this checkout already runs (its URL is written beside the data). */
+async function runningEmbedded(dataDir: string): Promise<string | null> {
+  const file = path.join(dataDir, RUNNING_FILE);
+  if (!fs.existsSync(file)) return null;
+  const { url, pid } = JSON.parse(fs.readFileSync(file, 'utf8')) as { url: string; pid: number };
+  try {
+    process.kill(pid, 0);
+    return url;
+  } catch {
+    return null;
+  }
+}
+
+export async function boot(
+  env: Record<string, string | undefined>,
+  opts: { allowStartEmbedded: boolean; log?: (m: string) => void },
+): Promise<Booted> {
+  const raw = configFromEnv(env);
+  let local: LocalSecrets | null = null;
+  let embedded: EmbeddedDatabase | null = null;
+  let databaseUrl = raw.databaseUrl;
+  if (!databaseUrl) {
+    local = loadOrCreateLocalSecrets(raw.dataDir);
+    raw.adminToken ??= local.adminToken;
+    raw.secrets ??= [local.secret];
+    databaseUrl = await runningEmbedded(raw.dataDir);
+    if (!databaseUrl) {
+      if (!opts.allowStartEmbedded) throw new Error('No DATABASE_URL and no running embedded database: start the service (npm start) first.');
+      embedded = await startEmbeddedDatabase({ dataDir: raw.dataDir, log: opts.log });
+      databaseUrl = embedded.url;
+      fs.writeFileSync(path.join(raw.dataDir, RUNNING_FILE), JSON.stringify({ url: embedded.url, pid: process.pid }), { mode: 0o600 });
+    }
+  }
+  const config = freezeConfig(raw);
+  const pool = createPool(databaseUrl, config.dbPoolSize);
+  await migrate(pool);
+  return {
+    config,
+    pool,
+    databaseUrl,
+    embedded,
+    local,
+    async shutdownDatabase() {
+      await pool.end().catch(() => undefined);
+      if (embedded) {
+        fs.rmSync(path.join(config.dataDir, RUNNING_FILE), { force: true });
+        await embedded.stop();
+      }
+    },
+  };
+}

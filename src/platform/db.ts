@@ -1,0 +1,63 @@
+import pg from 'pg';
+
+/** Anything that can run a query: the pool or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
+export type Pool = pg.Pool;
+export type Tx = pg.PoolClient;
+
+// Timestamps come back as Date (default); bigint counts as numbers.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export function createPool(connectionString: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/**
+ * Runs `fn` in a transaction and commits, or rolls back on any throw.
+ * Serialization failures and deadlocks are retried a few times, since the
+ * callers' work is written to be repeatable inside one transaction.
+ */
+export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        broken = true;
+      }
+      const code = (err as { code?: string }).code;
+      if ((code === '40001' || code === '40P01') && attempt < 5) continue;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+/** True when the error is PostgreSQL being unreachable rather than a query's own fault. */
+export function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  const message = (err as { message?: string })?.message ?? '';
+  if (/Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/i.test(message)) {
+    return true;
+  }
+  if (!code) return false;
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code) ||
+    code.startsWith('08') || // connection exception
+    code === '57P01' || // admin_shutdown
+    code === '57P02' ||
+    code === '57P03' // cannot_connect_now
+  );
+}

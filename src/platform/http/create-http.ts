@@ -1,0 +1,44 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { newId } from '../ids.js';
+import { installErrorHandling } from './error-handler.js';
+import { validatorCompiler } from './validation.js';
+
+export const BODY_LIMIT = 64 * 1024;
+
+/** Start links carry a bearer-like token in the path; it never reaches a log line. */
+export function redactUrl(url: string): string {
+  return url.replace(/^\/s\/[^/?#]+/, '/s/[redacted]');
+}
+
+/**
+ * The Fastify instance every process serves from: request ids on every
+ * response and log line, JSON body limit, strict validation, the error
+ * envelope, and log serialisers that carry no secret (no headers, no tokens).
+ */
+export function createHttp(opts: { logLevel: string; logger?: FastifyServerOptions['logger'] }) {
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => newId('req'),
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    logger: opts.logger ?? {
+      level: opts.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], remove: true },
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  installErrorHandling(app as unknown as FastifyInstance);
+  return app;
+}
+
+export type HttpApp = ReturnType<typeof createHttp>;

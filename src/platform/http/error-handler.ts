@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, errorBody } from '../errors.js';
+import { isConnectionError } from '../db.js';
+import { validationDetails } from './validation.js';
+
+/** Maps every failure to the error envelope. 5xx bodies never carry the cause; the log does. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(err);
+    if (appError.status >= 500) {
+      request.log.error({ err }, 'request failed');
+    } else {
+      request.log.info({ code: appError.code, status: appError.status }, 'request refused');
+    }
+    if (appError.headers) reply.headers(appError.headers);
+    if (appError.status === 401) reply.header('WWW-Authenticate', 'Bearer');
+    return reply.status(appError.status).send(errorBody(appError, request.id));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const e = new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+    return reply.status(404).send(errorBody(e, request.id));
+  });
+}
+
+function toAppError(err: FastifyError | AppError | Error): AppError {
+  if (err instanceof AppError) return err;
+  const fe = err as FastifyError & { validationContext?: string };
+  if (fe.validation) {
+    const details = validationDetails(fe.validation as never, fe.validationContext);
+    const first = details[0];
+    return new AppError('invalid_request', first ? `${first.field}: ${first.message}` : 'The request is not valid.', details);
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'The request body is larger than 64 KB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? new AppError('unsupported_media_type', 'Send the body as application/json.')
+        : new AppError('invalid_request', 'The Content-Length header does not match the body.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_request', 'The JSON body is empty.', [{ field: 'body', message: 'is empty' }]);
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('invalid_request', 'The body is not valid JSON.', [{ field: 'body', message: 'is not valid JSON' }]);
+  }
+  if (err instanceof SyntaxError || (fe.statusCode === 400 && /JSON|proto/i.test(fe.message))) {
+    return new AppError('invalid_request', 'The body is not valid JSON.', [{ field: 'body', message: 'is not valid JSON' }]);
+  }
+  if (isConnectionError(err)) {
+    return new AppError('unavailable', 'The service is temporarily unavailable. Retry shortly.', undefined, { 'Retry-After': '5' });
+  }
+  if (fe.statusCode === 413) return new AppError('payload_too_large', 'The request body is larger than 64 KB.');
+  if (fe.statusCode === 415) return new AppError('unsupported_media_type', 'Send the body as application/json.');
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new AppError('invalid_request', 'The request is not valid.');
+  }
+  return new AppError('internal_error', 'Something went wrong on our side. Quote the request id if you contact support.');
+}

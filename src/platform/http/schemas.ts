@@ -1,0 +1,42 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** Shared TypeBox pieces: the error envelope and paging, used by every module's route schemas. */
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'Machine-readable error code (see the error table).' }),
+      message: Type.String(),
+      requestId: Type.String(),
+      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    }),
+  },
+  { $id: 'ErrorResponse', title: 'Error' },
+);
+
+/** Services hand over Date objects; the serialiser writes them as ISO 8601 UTC strings. */
+export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', description: 'ISO 8601, UTC' });
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+export const PagingQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+export function paged<T extends TSchema>(item: T) {
+  return Type.Object({
+    data: Type.Array(item),
+    total: Type.Integer(),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+  });
+}
+
+/** Error responses by status, for a route's `response` map (documentation and serialisation). */
+export function errors(...statuses: number[]): Record<number, typeof ErrorResponse> {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorResponse]));
+}
+
+export const StrictObject = { additionalProperties: false } as const;

@@ -1,0 +1,49 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { ErrorDetail } from '../errors.js';
+
+// ajv-formats ships CommonJS with a default export.
+const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    // Unknown fields are rejected (additionalProperties: false), never silently dropped.
+    removeAdditional: false,
+    useDefaults: true,
+    // Query strings and path parameters arrive as text; JSON bodies must carry the right types.
+    coerceTypes: coerce ? 'array' : false,
+    strict: false,
+    discriminator: true,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+/** Turns ajv errors into `details` entries with dotted field paths (`user.email`). */
+export function validationDetails(errors: ErrorObject[], part: string | undefined): ErrorDetail[] {
+  return errors.map((e) => {
+    const segments = e.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let message = e.message ?? 'is not valid';
+    if (e.keyword === 'required') {
+      segments.push(String((e.params as { missingProperty: string }).missingProperty));
+      message = 'is required';
+    } else if (e.keyword === 'additionalProperties') {
+      segments.push(String((e.params as { additionalProperty: string }).additionalProperty));
+      message = 'is not a known field';
+    }
+    let field = segments.join('.');
+    if (!field) field = part === 'body' ? 'body' : (part ?? 'request');
+    if (part === 'headers') field = `header ${field}`;
+    return { field, message };
+  });
+}

@@ -1,0 +1,113 @@
+import swagger from '@fastify/swagger';
+import { OptionalKind } from '@sinclair/typebox';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { createHttp, type HttpApp } from './platform/http/create-http.js';
+import { ErrorResponse } from './platform/http/schemas.js';
+import type { AppContext } from './platform/context.js';
+import { AppError } from './platform/errors.js';
+import { installAdminAuth } from './modules/institutions/admin-auth.js';
+import { installPartnerAuth } from './modules/institutions/partner-auth.js';
+import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js';
+import { testsAdminRoutes } from './modules/tests/admin-routes.js';
+import { testsPartnerRoutes } from './modules/tests/partner-routes.js';
+import { assignmentsPartnerRoutes } from './modules/assignments/partner-routes.js';
+import { createLinkSigner } from './modules/assignments/start-links.js';
+import type { AssignmentsContext } from './modules/assignments/context.js';
+
+export const PARTNER_PREFIX = '/api/partner/v1';
+export const ADMIN_PREFIX = '/api/admin/v1';
+
+export type ServerContext = AssignmentsContext;
+
+export function serverContext(ctx: AppContext): ServerContext {
+  if (!ctx.config.secrets) throw new Error('serverContext: ASSAY_SECRET is not set');
+  return { ...ctx, signer: createLinkSigner(ctx.config.secrets, ctx.config.publicBaseUrl) };
+}
+
+/** Keeps only the paths under `prefix`: the partner document never mentions operator routes. */
+function documentFor(spec: Record<string, any>, prefix: string, title: string) {
+  const paths = Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([p]) => p.startsWith(prefix)));
+  return { ...spec, info: { ...spec.info, title }, paths };
+}
+
+/** Assembles the HTTP app: every route of every module, docs, health. */
+export async function buildServer(ctx: ServerContext, opts: { logger?: boolean } = {}): Promise<HttpApp> {
+  const app = createHttp({ logLevel: ctx.config.logLevel, ...(opts.logger === false ? { logger: false } : {}) });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Assay Partner API',
+        version: '1.0.0',
+        description:
+          'Assign tests to your users, send them in with a signed start link, and read back status and results. ' +
+          'Every error has the body `{ "error": { "code", "message", "requestId" } }`.',
+      },
+      servers: [{ url: ctx.config.publicBaseUrl }],
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer ak_live_…' } } },
+      security: [{ apiKey: [] }],
+    },
+  });
+  app.addSchema(ErrorResponse);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await ctx.pool.query('SELECT 1');
+      return { status: 'ready' };
+    } catch {
+      return reply.status(503).header('Retry-After', '5').send({ status: 'unavailable' });
+    }
+  });
+
+  app.get(`${PARTNER_PREFIX}/openapi.json`, { schema: { hide: true } }, async () =>
+    documentFor(app.swagger() as Record<string, any>, PARTNER_PREFIX, 'Assay Partner API'),
+  );
+  app.get(`${ADMIN_PREFIX}/openapi.json`, { schema: { hide: true } }, async () =>
+    documentFor(app.swagger() as Record<string, any>, ADMIN_PREFIX, 'Assay Operator API'),
+  );
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    transformSpecification: (spec) => documentFor(spec as Record<string, any>, PARTNER_PREFIX, 'Assay Partner API'),
+  });
+
+  // A POST/PUT/PATCH whose route takes a body must say it is JSON: 415 otherwise, even when the body is empty.
+  // (A body sent with another type is refused by Fastify's parser with the same 415.)
+  app.addHook('preValidation', async (request) => {
+    const bodySchema = request.routeOptions.schema?.body;
+    if (!bodySchema || !['POST', 'PUT', 'PATCH'].includes(request.method)) return;
+    const isJson = /^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '');
+    if (!isJson && !(request.body === undefined && isOptionalSchema(bodySchema))) {
+      throw new AppError('unsupported_media_type', 'Send the body as application/json (Content-Type: application/json).');
+    }
+  });
+
+  await app.register(
+    async (partner) => {
+      installPartnerAuth(partner as unknown as FastifyInstance, ctx);
+      await partner.register(testsPartnerRoutes, { ctx });
+      await partner.register(assignmentsPartnerRoutes, { ctx });
+    },
+    { prefix: PARTNER_PREFIX },
+  );
+
+  await app.register(
+    async (admin) => {
+      installAdminAuth(admin as unknown as FastifyInstance, ctx);
+      await admin.register(institutionsAdminRoutes, { ctx });
+      await admin.register(testsAdminRoutes, { ctx });
+    },
+    { prefix: ADMIN_PREFIX },
+  );
+
+  return app;
+}
+
+/** TypeBox marks `Type.Optional(...)` schemas with this symbol: such a route also accepts no body at all. */
+function isOptionalSchema(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as Record<symbol, unknown>)[OptionalKind] === 'Optional';
+}

@@ -1,0 +1,25 @@
+import { boot } from './platform/boot.js';
+import { systemClock } from './platform/clock.js';
+import { startWorker } from './worker.js';
+
+/**
+ * `npm run worker`: background work only (expiry, auto-submit, deliveries,
+ * purges), for scaling workers apart from the API. Needs DATABASE_URL, or an
+ * embedded database that `npm start` is already running in this checkout.
+ */
+const booted = await boot(process.env, { allowStartEmbedded: false });
+const log = {
+  info: (o: object, m?: string) => process.stdout.write(`${JSON.stringify({ level: 'info', ...o, msg: m })}\n`),
+  warn: (o: object, m?: string) => process.stdout.write(`${JSON.stringify({ level: 'warn', ...o, msg: m })}\n`),
+  error: (o: object, m?: string) => process.stdout.write(`${JSON.stringify({ level: 'error', ...o, msg: m })}\n`),
+};
+const worker = await startWorker({ config: booted.config, pool: booted.pool, clock: systemClock }, booted.databaseUrl, log);
+log.info({ workerId: worker.workerId }, 'worker started');
+
+async function shutdown() {
+  await worker.stop();
+  await booted.shutdownDatabase();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown());
+process.on('SIGINT', () => void shutdown());

@@ -1,0 +1,32 @@
+import type { AppContext } from './platform/context.js';
+import { createJobWorker, enqueueJob, type JobHandler } from './platform/jobs.js';
+import { EXPIRE_JOB } from './modules/assignments/create-assignment.js';
+import { runExpireJob } from './modules/assignments/get-assignment.js';
+import { purgeExpiredKeys } from './modules/assignments/idempotency.js';
+
+export const PURGE_JOB = 'maintenance.purge';
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+/** Every kind of background job and the module function that runs it. */
+export function jobHandlers(ctx: AppContext): Record<string, JobHandler> {
+  return {
+    [EXPIRE_JOB]: (job) => runExpireJob(ctx.pool, String(job.payload.assignmentId), ctx.clock.now()),
+    [PURGE_JOB]: async () => {
+      const now = ctx.clock.now();
+      await purgeExpiredKeys(ctx.pool, now);
+      // Recurring: the job schedules its next run.
+      await enqueueJob(ctx.pool, PURGE_JOB, {}, { runAt: new Date(now.getTime() + PURGE_EVERY_MS), uniqueKey: 'recurring:purge' });
+    },
+  };
+}
+
+export async function startWorker(ctx: AppContext, connectionString: string, log?: Parameters<typeof createJobWorker>[0]['log']) {
+  const worker = createJobWorker({ pool: ctx.pool, connectionString, clock: ctx.clock, handlers: jobHandlers(ctx), log });
+  // Seed the recurring purge once; a running one keeps its schedule.
+  await ctx.pool.query(
+    `INSERT INTO jobs (kind, payload, run_at, unique_key) VALUES ($1, '{}', now(), 'recurring:purge') ON CONFLICT (unique_key) DO NOTHING`,
+    [PURGE_JOB],
+  );
+  await worker.start();
+  return worker;
+}
