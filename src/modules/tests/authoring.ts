@@ -8,6 +8,8 @@ import type { Question, TestInput } from './schemas.js';
  * - `manual`/`hybrid` tests must be `after_review` (a human marks before the student sees a result);
  * - option ids unique per question, question ids unique per test;
  * - every correct answer names an existing option.
+ * A `manual` test may still hold auto-markable items: they are marked at
+ * submission, and a reviewer confirms the whole result before release.
  * Returns the questions with ids filled in, or throws 400 with every violation in `details`.
  */
 export function checkTestInput(input: TestInput): Question[] {
@@ -44,9 +46,6 @@ export function checkTestInput(input: TestInput): Question[] {
       }
     }
   });
-  if (input.marking === 'manual' && input.questions.some((q) => q.type !== 'essay')) {
-    // Allowed: a manual test may hold auto-markable items; a reviewer still confirms every mark.
-  }
   if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
   return input.questions.map((q) => withDefaults({ ...q, id: q.id ?? newId('q') } as Question));
 }
