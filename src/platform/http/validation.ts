@@ -18,6 +18,10 @@ function makeAjv(coerce: boolean): Ajv {
     discriminator: true,
   });
   addFormats(ajv);
+  // RFC 3339 admits a leap second (23:59:60) that a JavaScript Date cannot hold: such a value would
+  // pass the format and then fail deep in the service. A timestamp we accept must be one we can store.
+  const dateTime = ajv.formats['date-time'] as { validate: (s: string) => boolean };
+  ajv.addFormat('date-time', { ...dateTime, validate: (s: string) => dateTime.validate(s) && Number.isFinite(Date.parse(s)) });
   return ajv;
 }
 
