@@ -1,0 +1,212 @@
+import fs from 'node:fs/promises';
+import { notFound } from '../platform/errors.js';
+import { MIGRATIONS_DIR } from '../platform/migrate.js';
+import { saveLocalSecrets } from '../platform/local-secrets.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../modules/institutions/api-keys.js';
+import {
+  createInstitution,
+  getInstitution,
+  listInstitutions,
+  setCallbackDomains,
+  setInstitutionStatus,
+} from '../modules/institutions/institutions.js';
+import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../modules/tests/tests-service.js';
+import { seedDemo } from '../demo/seed-demo.js';
+import { UsageError, intOption, listOption, textOption, type Command, type CommandDeps } from './command.js';
+import { readTestFile } from './read-test-file.js';
+
+/**
+ * Every operator command, each over the same service function the operator
+ * API (`/api/admin/v1`) calls, so both apply the same rules and SQL.
+ */
+async function requireInstitution(deps: CommandDeps, institutionId: string) {
+  const institution = await getInstitution((await deps.db()).pool, institutionId);
+  if (!institution) throw notFound('institution');
+  return institution;
+}
+
+function setStatus(status: 'active' | 'suspended'): Command['run'] {
+  return async ({ positionals: [institutionId] }, deps) => {
+    const { pool } = await deps.db();
+    if (!(await setInstitutionStatus(pool, institutionId!, status))) throw notFound('institution');
+    return getInstitution(pool, institutionId!);
+  };
+}
+
+export const COMMANDS: Record<string, Command> = {
+  'create-institution': {
+    summary: 'Create an institution',
+    usage: '--name <name> [--domain <domain>]...',
+    description:
+      'Creates an institution. Each --domain adds a callbackUrl domain to its allowlist: "partner.example",\n' +
+      'or "*.partner.example" for any subdomain. Prints the institution (with its institutionId).',
+    positionals: [0, 0],
+    options: { name: { type: 'string' }, domain: { type: 'string', multiple: true } },
+    async run(args, deps) {
+      const name = textOption(args, 'name', 200, true);
+      const callbackDomains = listOption(args, 'domain');
+      return createInstitution((await deps.db()).pool, { name, callbackDomains });
+    },
+  },
+  'list-institutions': {
+    summary: 'List institutions',
+    usage: '[--limit <1-100>] [--offset <n>]',
+    description: 'Lists institutions, oldest first, with their status and callback domains (default: the first 20).',
+    positionals: [0, 0],
+    options: { limit: { type: 'string' }, offset: { type: 'string' } },
+    async run(args, deps) {
+      const limit = intOption(args, 'limit', 20, 1, 100);
+      const offset = intOption(args, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+      return { ...(await listInstitutions((await deps.db()).pool, { limit, offset })), limit, offset };
+    },
+  },
+  'get-institution': {
+    summary: 'Show one institution',
+    usage: '<institutionId>',
+    description: 'Prints the institution with its status and callback domains.',
+    positionals: [1, 1],
+    run: ({ positionals: [institutionId] }, deps) => requireInstitution(deps, institutionId!),
+  },
+  'set-domains': {
+    summary: "Replace an institution's callbackUrl domain allowlist",
+    usage: '<institutionId> <domain>... | <institutionId> --clear',
+    description:
+      'Replaces the allowlist with the given domains ("partner.example", "*.lms.example"). --clear empties it,\n' +
+      'after which no new assignment can be created for the institution.',
+    positionals: [1, 100],
+    options: { clear: { type: 'boolean' } },
+    async run({ positionals: [institutionId, ...domains], values }, deps) {
+      if (values.clear === true && domains.length > 0) throw new UsageError('Give domains or --clear, not both.');
+      if (values.clear !== true && domains.length === 0) throw new UsageError('Give at least one domain (or --clear to empty the allowlist).');
+      const set = await setCallbackDomains((await deps.db()).pool, institutionId!, domains);
+      if (!set) throw notFound('institution');
+      return { domains: set };
+    },
+  },
+  suspend: {
+    summary: 'Suspend an institution (its API keys get 403)',
+    usage: '<institutionId>',
+    description: 'Suspends the institution: every request with one of its API keys is refused with 403 until it is activated.',
+    positionals: [1, 1],
+    run: setStatus('suspended'),
+  },
+  activate: {
+    summary: 'Reactivate a suspended institution',
+    usage: '<institutionId>',
+    description: 'Reactivates the institution: its API keys work again.',
+    positionals: [1, 1],
+    run: setStatus('active'),
+  },
+  'create-key': {
+    summary: 'Create an API key (printed once)',
+    usage: '<institutionId> [--label <label>]',
+    description:
+      'Creates an API key for the institution. The key is printed this once: only its hash is stored.\n' +
+      'An institution may hold several active keys, so a key can be rotated without downtime.',
+    positionals: [1, 1],
+    options: { label: { type: 'string' } },
+    async run(args, deps) {
+      const label = textOption(args, 'label', 200) ?? null;
+      const institution = await requireInstitution(deps, args.positionals[0]!);
+      const { record, apiKey } = await createApiKey((await deps.db()).pool, institution.institutionId, label);
+      deps.io.err('Store this API key now: it is not shown again.');
+      return { keyId: record.keyId, apiKey, label: record.label, createdAt: record.createdAt };
+    },
+  },
+  'list-keys': {
+    summary: "List an institution's API keys (never the secrets)",
+    usage: '<institutionId>',
+    description: 'Lists the keys with their id, label, visible prefix, last use and revocation time.',
+    positionals: [1, 1],
+    async run({ positionals: [institutionId] }, deps) {
+      await requireInstitution(deps, institutionId!);
+      return { data: await listApiKeys((await deps.db()).pool, institutionId!) };
+    },
+  },
+  'revoke-key': {
+    summary: 'Revoke an API key',
+    usage: '<institutionId> <keyId>',
+    description: 'Revokes the key; the next request made with it gets 401. Revoking twice is harmless.',
+    positionals: [2, 2],
+    async run({ positionals: [institutionId, keyId] }, deps) {
+      if (!(await revokeApiKey((await deps.db()).pool, institutionId!, keyId!, deps.clock.now()))) throw notFound('API key');
+      return `Revoked ${keyId}.`;
+    },
+  },
+  'create-test': {
+    summary: 'Create a test from a JSON file',
+    usage: '<file.json>',
+    description:
+      'Creates a test (version 1) from a file holding the body of POST /api/admin/v1/tests:\n' +
+      '{title, description, durationMinutes, proctoring, marking, resultVisibility, passPercent?, questions: [...]}.\n' +
+      'See docs/operators.md for the question types. Prints the test with its testId.',
+    positionals: [1, 1],
+    async run({ positionals: [file] }, deps) {
+      const input = await readTestFile(file!);
+      return createTest((await deps.db()).pool, input);
+    },
+  },
+  'update-test': {
+    summary: 'Write a new version of a test from a JSON file',
+    usage: '<testId> <file.json>',
+    description: 'Replaces the test with the file\'s content as a new version. Existing assignments keep the version they were created with.',
+    positionals: [2, 2],
+    async run({ positionals: [testId, file] }, deps) {
+      const input = await readTestFile(file!);
+      return updateTest((await deps.db()).pool, testId!, input);
+    },
+  },
+  'get-test': {
+    summary: 'Show a test (current version, with answer keys)',
+    usage: '<testId>',
+    description: 'Prints the current version of the test, its questions with answer keys, and where it is published.',
+    positionals: [1, 1],
+    run: async ({ positionals: [testId] }, deps) => getTest((await deps.db()).pool, testId!),
+  },
+  publish: {
+    summary: 'Publish a test to an institution',
+    usage: '<testId> <institutionId>',
+    description: "Publishes the test to the institution: it appears in the institution's GET /tests and can be assigned. Publishing twice is harmless.",
+    positionals: [2, 2],
+    async run({ positionals: [testId, institutionId] }, deps) {
+      await publishTest((await deps.db()).pool, testId!, institutionId!);
+      return `Published ${testId} to ${institutionId}.`;
+    },
+  },
+  unpublish: {
+    summary: 'Unpublish a test from an institution',
+    usage: '<testId> <institutionId>',
+    description: 'Unpublishes the test: no new assignments of it; existing ones continue.',
+    positionals: [2, 2],
+    async run({ positionals: [testId, institutionId] }, deps) {
+      await unpublishTest((await deps.db()).pool, testId!, institutionId!);
+      return `Unpublished ${testId} from ${institutionId}.`;
+    },
+  },
+  'seed-demo': {
+    summary: 'Seed the demo institution, tests and API key (npm run seed)',
+    usage: '',
+    description:
+      'Seeds "Demo University" (callback domain partner.example) and its three demo tests, once; later runs reuse them.\n' +
+      'On the embedded database the demo key of this checkout is reused while it works (as npm start does).\n' +
+      'With DATABASE_URL each run prints a new demo key: keys are stored hashed, so an old one cannot be shown again.',
+    positionals: [0, 0],
+    async run(_args, deps) {
+      const { pool, config, local } = await deps.db();
+      const seed = await seedDemo(pool, local?.demoApiKey);
+      if (local && seed.apiKeyIsNew) saveLocalSecrets(config.dataDir, { ...local, demoApiKey: seed.apiKey });
+      return { institutionId: seed.institutionId, apiKey: seed.apiKey, apiKeyIsNew: seed.apiKeyIsNew, testIds: seed.testIds };
+    },
+  },
+  migrate: {
+    summary: 'Apply pending database migrations',
+    usage: '',
+    description: 'Applies the migrations in migrations/ that have not run yet (every process also does this at boot).',
+    positionals: [0, 0],
+    async run(_args, deps) {
+      await deps.db(); // connecting migrates, under an advisory lock shared with every other process
+      const files = (await fs.readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+      return `The database is up to date (${files.length} migrations, the last ${files.at(-1) ?? 'none'}).`;
+    },
+  },
+};
