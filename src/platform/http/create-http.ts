@@ -1,7 +1,9 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../ids.js';
+import { AppError, errorBody } from '../errors.js';
 import { installErrorHandling } from './error-handler.js';
+import { rejectUnstorableInput } from './storable-input.js';
 import { validatorCompiler } from './validation.js';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -23,6 +25,18 @@ export function createHttp(opts: { logLevel: string; logger?: FastifyServerOptio
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Failures the router meets before any hook runs (bad percent-encoding, a path parameter over
+    // maxParamLength) get the same envelope and request id as every other error.
+    frameworkErrors: (err, request, reply) => {
+      const e =
+        err.code === 'FST_ERR_BAD_URL'
+          ? new AppError('invalid_request', 'The URL is not valid: a path segment has broken percent-encoding.')
+          : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? new AppError('invalid_request', 'The URL is not valid: a path segment is too long.')
+            : new AppError('internal_error', 'Something went wrong on our side. Quote the request id if you contact support.');
+      request.log.info({ code: e.code, frameworkError: err.code }, 'request refused');
+      void (reply as FastifyReply).status(e.status).header('X-Request-Id', request.id).send(errorBody(e, request.id));
+    },
     logger: opts.logger ?? {
       level: opts.logLevel,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], remove: true },
@@ -37,6 +51,7 @@ export function createHttp(opts: { logLevel: string; logger?: FastifyServerOptio
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  app.addHook('preValidation', rejectUnstorableInput);
   installErrorHandling(app as unknown as FastifyInstance);
   return app;
 }
