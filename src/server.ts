@@ -14,6 +14,7 @@ import { testsPartnerRoutes } from './modules/tests/partner-routes.js';
 import { assignmentsPartnerRoutes } from './modules/assignments/partner-routes.js';
 import { createLinkSigner } from './modules/assignments/start-links.js';
 import type { AssignmentsContext } from './modules/assignments/context.js';
+import { studentRoutes } from './modules/attempts/student-routes.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
@@ -81,7 +82,11 @@ export async function buildServer(ctx: ServerContext, opts: { logger?: boolean }
     const bodySchema = request.routeOptions.schema?.body;
     if (!bodySchema || !['POST', 'PUT', 'PATCH'].includes(request.method)) return;
     const isJson = /^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '');
-    if (!isJson && !(request.body === undefined && isOptionalSchema(bodySchema))) {
+    // The student pages' HTML forms post to routes that declare `consumes` (and parse forms in their own scope).
+    const isDeclaredForm =
+      (request.routeOptions.schema?.consumes as string[] | undefined)?.includes('application/x-www-form-urlencoded') === true &&
+      /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '');
+    if (!isJson && !isDeclaredForm && !(request.body === undefined && isOptionalSchema(bodySchema))) {
       throw new AppError('unsupported_media_type', 'Send the body as application/json (Content-Type: application/json).');
     }
   });
@@ -103,6 +108,8 @@ export async function buildServer(ctx: ServerContext, opts: { logger?: boolean }
     },
     { prefix: ADMIN_PREFIX },
   );
+
+  await app.register(studentRoutes, { ctx });
 
   return app;
 }

@@ -3,6 +3,8 @@ import { createJobWorker, enqueueJob, type JobHandler } from './platform/jobs.js
 import { EXPIRE_JOB } from './modules/assignments/create-assignment.js';
 import { runExpireJob } from './modules/assignments/get-assignment.js';
 import { purgeExpiredKeys } from './modules/assignments/idempotency.js';
+import { AUTO_SUBMIT_JOB, runAutoSubmitJob } from './modules/attempts/submit-attempt.js';
+import { purgeExpiredSessions } from './modules/attempts/sessions.js';
 
 export const PURGE_JOB = 'maintenance.purge';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -11,9 +13,11 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
 export function jobHandlers(ctx: AppContext): Record<string, JobHandler> {
   return {
     [EXPIRE_JOB]: (job) => runExpireJob(ctx.pool, String(job.payload.assignmentId), ctx.clock.now()),
+    [AUTO_SUBMIT_JOB]: (job) => runAutoSubmitJob(ctx, String(job.payload.assignmentId)),
     [PURGE_JOB]: async () => {
       const now = ctx.clock.now();
       await purgeExpiredKeys(ctx.pool, now);
+      await purgeExpiredSessions(ctx.pool, now);
       // Recurring: the job schedules its next run.
       await enqueueJob(ctx.pool, PURGE_JOB, {}, { runAt: new Date(now.getTime() + PURGE_EVERY_MS), uniqueKey: 'recurring:purge' });
     },

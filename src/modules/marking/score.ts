@@ -31,3 +31,24 @@ export function makeScore(input: {
     markedAt: input.markedAt.toISOString(),
   };
 }
+
+/**
+ * The score carried by `exam.completed` at submission (null when no question
+ * is auto-markable). It is final only for `immediate` tests, which are
+ * all-auto by the authoring rules; an `after_review` test's score stays
+ * `pending_review` until a reviewer completes marking, even when every item
+ * was auto-marked, because the review may still change or confirm it.
+ */
+export function submissionScore(input: {
+  autoPoints: number;
+  maxPoints: number;
+  autoMarkableCount: number;
+  manualCount: number;
+  resultVisibility: 'immediate' | 'after_review';
+  passPercent: number | null;
+  markedAt: Date;
+}): Score | null {
+  if (input.autoMarkableCount === 0) return null;
+  const final = input.resultVisibility === 'immediate' && input.manualCount === 0;
+  return makeScore({ points: input.autoPoints, maxPoints: input.maxPoints, passPercent: input.passPercent, final, markedAt: input.markedAt });
+}

@@ -1,0 +1,50 @@
+import { withTransaction } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
+import { enqueueJob } from '../../platform/jobs.js';
+import type { AppContext } from '../../platform/context.js';
+import { findAssignment } from '../assignments/assignments-repo.js';
+import { applyTransition } from '../lifecycle/apply-transition.js';
+import { insertAttempt } from './attempts-repo.js';
+import type { StudentSession } from './sessions.js';
+import { AUTO_SUBMIT_JOB, autoSubmitKey } from './submit-attempt.js';
+import { loadTestVersion } from './test-versions.js';
+import { autoSubmitAt, deadlineFor } from './timing.js';
+
+export type BeginOutcome = 'started' | 'expired' | 'unchanged';
+
+/**
+ * "Begin test": `assigned → started` through the state machine (emits
+ * `exam.started`), the attempt with its fixed deadline, and the durable
+ * auto-submit job, all in one transaction. The assignment row lock makes a
+ * second press or a second tab a no-op (`unchanged`). Past dueAt the lazy
+ * expiry check applies instead (`expired`).
+ */
+export async function beginAttempt(ctx: AppContext, session: StudentSession, assignmentId: string): Promise<BeginOutcome> {
+  const row = await findAssignment(ctx.pool, session.institutionId, assignmentId);
+  if (!row || row.userId !== session.userId) throw notFound('assignment');
+  const test = await loadTestVersion(ctx.pool, row.testVersionId);
+  const now = ctx.clock.now();
+
+  return withTransaction(ctx.pool, async (tx) => {
+    const started = await applyTransition(tx, row.id, [{ type: 'start' }], now);
+    if (started.ok) {
+      const deadlineAt = deadlineFor(now, test.durationMinutes);
+      await insertAttempt(tx, {
+        assignmentId: row.id,
+        institutionId: row.institutionId,
+        userId: row.userId,
+        testVersionId: row.testVersionId,
+        startedAt: now,
+        deadlineAt,
+      });
+      await enqueueJob(tx, AUTO_SUBMIT_JOB, { assignmentId: row.id }, { runAt: autoSubmitAt(deadlineAt), uniqueKey: autoSubmitKey(row.id) });
+      return 'started';
+    }
+    // Still assigned but refused: it is past dueAt, so it expires now (the state machine decides).
+    if (started.status === 'assigned') {
+      const expired = await applyTransition(tx, row.id, [{ type: 'expire' }], now);
+      if (expired.ok) return 'expired';
+    }
+    return 'unchanged';
+  });
+}

@@ -1,0 +1,42 @@
+import type { AssignmentsContext } from '../assignments/context.js';
+import { findAssignmentById, type AssignmentRow } from '../assignments/assignments-repo.js';
+import { expireIfDue } from '../assignments/get-assignment.js';
+import { getInstitution } from '../institutions/institutions.js';
+import type { AssignmentStatus } from '../lifecycle/state-machine.js';
+import { returnUrl } from './return-url.js';
+import { createSession } from './sessions.js';
+
+export type OpenedLink =
+  | { kind: 'signed_in'; assignmentId: string; sessionId: string }
+  | { kind: 'invalid' }
+  /** The token was genuine but is past its expiry. */
+  | { kind: 'link_expired'; institutionName: string; status: AssignmentStatus; returnUrl: string };
+
+/**
+ * GET /s/{token}: verify signature, expiry and link version; sign the
+ * student in with a new server-side session for the assignment's user.
+ * It never changes the status (mail scanners fetch links), except the lazy
+ * expiry that every read applies: an `assigned` assignment past dueAt expires.
+ */
+export async function openStartLink(ctx: AssignmentsContext, token: string): Promise<OpenedLink> {
+  const now = ctx.clock.now();
+  const verified = ctx.signer.verify(token, now);
+  if (!verified.ok && verified.reason === 'invalid') return { kind: 'invalid' };
+
+  let row: AssignmentRow | null = await findAssignmentById(ctx.pool, verified.assignmentId);
+  // A link of an earlier version was revoked when the version moved on.
+  if (!row || row.linkVersion !== verified.linkVersion) return { kind: 'invalid' };
+  if (await expireIfDue(ctx.pool, row, now)) row = (await findAssignmentById(ctx.pool, row.id))!;
+
+  if (!verified.ok) {
+    const institution = await getInstitution(ctx.pool, row.institutionId);
+    return {
+      kind: 'link_expired',
+      institutionName: institution?.name ?? '',
+      status: row.status,
+      returnUrl: returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status }),
+    };
+  }
+  const { sessionId } = await createSession(ctx.pool, { institutionId: row.institutionId, userId: row.userId, now });
+  return { kind: 'signed_in', assignmentId: row.id, sessionId };
+}

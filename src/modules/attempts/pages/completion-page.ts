@@ -1,0 +1,43 @@
+import type { Score } from '../../marking/score.js';
+import type { TestVersion } from '../../tests/tests-service.js';
+import { formatPoints, html, layout, timeTag, type SafeHtml } from './html.js';
+
+/**
+ * After submission. A completed assignment shows its result (an `immediate`
+ * test at once; an `after_review` one once a reviewer has finished);
+ * otherwise "Marking in progress". Both end with the Return link.
+ */
+export function completionPage(p: {
+  institutionName: string;
+  test: TestVersion;
+  status: 'submitted' | 'marking' | 'completed';
+  submittedAt: Date | null;
+  score: Score | null;
+  returnUrl: string;
+}): string {
+  const submitted = p.submittedAt ? html`<p>Your answers were submitted on ${timeTag(p.submittedAt)}.</p>` : '';
+  let body: SafeHtml;
+  if (p.status === 'completed' && p.score) {
+    const s = p.score;
+    body = html`
+<h1>Your result</h1>
+<p class="lede">${p.test.title}</p>
+<dl class="facts result">
+  <div><dt>Score</dt><dd>${formatPoints(s.points)} of ${formatPoints(s.maxPoints)} points</dd></div>
+  <div><dt>Percentage</dt><dd>${formatPoints(s.percent)}%</dd></div>
+  ${s.passed === null ? '' : html`<div><dt>Outcome</dt><dd class="${s.passed ? 'passed' : 'not-passed'}">${s.passed ? 'Passed' : 'Not passed'}</dd></div>`}
+</dl>
+${submitted}`;
+  } else if (p.status === 'completed') {
+    body = html`<h1>Test complete</h1><p class="lede">${p.test.title}</p>${submitted}`;
+  } else {
+    body = html`
+<h1>Marking in progress</h1>
+<p class="lede">${p.test.title}</p>
+${submitted}
+<p>Your answers are being marked. Your result will be available from ${p.institutionName} once marking is finished.</p>`;
+  }
+  const main = html`${body}
+<p class="actions"><a class="button primary" href="${p.returnUrl}">Return to ${p.institutionName}</a></p>`;
+  return layout({ title: p.status === 'completed' ? 'Your result' : 'Marking in progress', institutionName: p.institutionName, main });
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import { csrfMatches, findSession, SESSION_COOKIE, type StudentSession } from './sessions.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    studentSession: StudentSession | null;
+  }
+  interface FastifyContextConfig {
+    /** The route answers with HTML pages, also for errors. */
+    page?: boolean;
+  }
+}
+
+/**
+ * Resolves the student session from its cookie before every /a/… route and
+ * checks the CSRF token on every POST (form field `csrf` or header
+ * `X-CSRF-Token`). No session: the page says it is not available (404);
+ * the autosave answers 401 so the page can tell the student to reopen their link.
+ */
+export function installStudentSession(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('studentSession', null);
+  app.addHook('preHandler', async (request) => {
+    const session = await findSession(ctx.pool, request.cookies?.[SESSION_COOKIE], ctx.clock.now());
+    if (!session) {
+      if (request.routeOptions.config.page) throw new AppError('not_found', 'No such page.');
+      throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
+    }
+    if (request.method === 'POST') {
+      const body = request.body as { csrf?: unknown } | undefined;
+      const token = typeof body?.csrf === 'string' ? body.csrf : request.headers['x-csrf-token'];
+      if (!csrfMatches(session, typeof token === 'string' ? token : undefined)) {
+        throw new AppError('forbidden', 'The form token is missing or does not match this session. Reload the page and try again.');
+      }
+    }
+    request.studentSession = session;
+  });
+}
+
+export function sessionOf(request: FastifyRequest): StudentSession {
+  if (!request.studentSession) throw new Error('sessionOf: route is not behind installStudentSession');
+  return request.studentSession;
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sha256Hex } from '../../platform/crypto.js';
+import { errors } from '../../platform/http/schemas.js';
+import type { AssignmentsContext } from '../assignments/context.js';
+import { beginAttempt } from './begin-attempt.js';
+import { loadStudentPage } from './load-student-page.js';
+import { openStartLink } from './open-start-link.js';
+import { installPageErrors } from './page-errors.js';
+import { invalidLinkPage, linkExpiredPage } from './pages/message-pages.js';
+import { PAGE_HEADERS } from './pages/html.js';
+import { renderStudentPage } from './pages/render-student-page.js';
+import { saveAnswers } from './save-answers.js';
+import { SESSION_COOKIE } from './sessions.js';
+import { installStudentSession, sessionOf } from './student-auth.js';
+import { AssignmentParams, CsrfForm, CsrfHeader, Html, SaveAnswersBody, SaveAnswersResponse } from './student-schemas.js';
+import { submitOwnAttempt } from './submit-attempt.js';
+
+const FORM = ['application/x-www-form-urlencoded'];
+const hide = { hide: true } as const;
+
+function asset(file: string, type: string) {
+  const body = fs.readFileSync(new URL(`./pages/assets/${file}`, import.meta.url));
+  return { body, type, etag: `"${sha256Hex(body).slice(0, 16)}"` };
+}
+
+/**
+ * The student journey: the start link, the pages at /a/{assignmentId}, the
+ * Begin and Submit forms, autosave, and the page's own script and styles.
+ * Form parsing and cookies are registered in this scope only: the partner
+ * and operator APIs stay JSON-only.
+ */
+export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
+  await app.register(formbody);
+  await app.register(cookie);
+  installPageErrors(app as unknown as FastifyInstance);
+  const secure = ctx.config.publicBaseUrl.startsWith('https:');
+
+  for (const a of [asset('student.js', 'text/javascript; charset=utf-8'), asset('student.css', 'text/css; charset=utf-8')]) {
+    const name = a.type.startsWith('text/css') ? 'student.css' : 'student.js';
+    app.get(`/assets/${name}`, { schema: { ...hide, response: { 200: Type.Unsafe<Buffer>({ type: 'string' }), 304: Type.Null() } } }, async (request, reply) => {
+      reply.header('cache-control', 'public, max-age=0, must-revalidate').header('etag', a.etag).header('x-content-type-options', 'nosniff');
+      if (request.headers['if-none-match'] === a.etag) return reply.code(304).send(null);
+      return reply.type(a.type).send(a.body);
+    });
+  }
+
+  // The token travels in the path: a wildcard, since a parametric segment is capped at 100 characters.
+  app.get('/s/*', { config: { page: true }, schema: { ...hide, response: { 303: Type.Null(), 404: Html, 410: Html } } }, async (request, reply) => {
+    const opened = await openStartLink(ctx, (request.params as { '*': string })['*']);
+    reply.headers(PAGE_HEADERS);
+    if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage());
+    if (opened.kind === 'link_expired') {
+      const submitted = ['submitted', 'marking', 'completed'].includes(opened.status);
+      return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted, returnUrl: opened.returnUrl }));
+    }
+    reply.setCookie(SESSION_COOKIE, opened.sessionId, { path: '/a/', httpOnly: true, sameSite: 'lax', secure });
+    return reply.code(303).header('location', `/a/${opened.assignmentId}`).send(null);
+  });
+
+  await app.register(async (scope) => {
+    const student = scope.withTypeProvider<TypeBoxTypeProvider>();
+    installStudentSession(student as unknown as FastifyInstance, ctx);
+
+    student.get(
+      '/a/:assignmentId',
+      { config: { page: true }, schema: { ...hide, params: AssignmentParams, response: { 200: Html, 404: Html, 410: Html } } },
+      async (request, reply) => {
+        const page = renderStudentPage(await loadStudentPage(ctx, sessionOf(request), request.params.assignmentId));
+        return reply.code(page.status as 200).headers(PAGE_HEADERS).send(page.html);
+      },
+    );
+
+    student.post(
+      '/a/:assignmentId/begin',
+      { config: { page: true }, schema: { ...hide, consumes: FORM, params: AssignmentParams, body: CsrfForm, response: { 303: Type.Null(), 403: Html, 404: Html } } },
+      async (request, reply) => {
+        await beginAttempt(ctx, sessionOf(request), request.params.assignmentId);
+        return reply.code(303).header('location', `/a/${request.params.assignmentId}`).send(null);
+      },
+    );
+
+    student.post(
+      '/a/:assignmentId/submit',
+      { config: { page: true }, schema: { ...hide, consumes: FORM, params: AssignmentParams, body: CsrfForm, response: { 303: Type.Null(), 403: Html, 404: Html } } },
+      async (request, reply) => {
+        await submitOwnAttempt(ctx, sessionOf(request), request.params.assignmentId);
+        return reply.code(303).header('location', `/a/${request.params.assignmentId}`).send(null);
+      },
+    );
+
+    student.post(
+      '/a/:assignmentId/answers',
+      {
+        bodyLimit: 1024 * 1024,
+        schema: {
+          ...hide,
+          params: AssignmentParams,
+          headers: CsrfHeader,
+          body: SaveAnswersBody,
+          response: { 200: SaveAnswersResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 500, 503) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return saveAnswers(ctx, sessionOf(request), request.params.assignmentId, request.body.answers);
+      },
+    );
+  });
+};

@@ -1,0 +1,40 @@
+import { Type } from '@sinclair/typebox';
+import { Timestamp } from '../../platform/http/schemas.js';
+
+/** Schemas of the student routes (pages, forms, autosave). Hidden from the partner and operator documents. */
+export const AssignmentParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
+
+export const Html = Type.String({ description: 'An HTML page' });
+
+/** Every form the pages post carries the session's CSRF token. */
+export const CsrfForm = Type.Object({ csrf: Type.String({ maxLength: 200 }) }, { additionalProperties: false });
+
+export const CsrfHeader = Type.Object({ 'x-csrf-token': Type.Optional(Type.String({ maxLength: 200 })) });
+
+export const AnswerValueSchema = Type.Union([
+  Type.Null(),
+  Type.String({ maxLength: 60_000 }),
+  Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 }),
+]);
+
+export const SaveAnswersBody = Type.Object(
+  {
+    answers: Type.Array(
+      Type.Object(
+        {
+          questionId: Type.String({ minLength: 1, maxLength: 64 }),
+          value: AnswerValueSchema,
+          version: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 500 },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const SaveAnswersResponse = Type.Object({
+  results: Type.Array(Type.Object({ questionId: Type.String(), version: Type.Integer(), saved: Type.Boolean() })),
+  serverTime: Timestamp,
+});

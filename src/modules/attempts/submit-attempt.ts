@@ -1,0 +1,88 @@
+import type { AppContext } from '../../platform/context.js';
+import { withTransaction } from '../../platform/db.js';
+import { notFound } from '../../platform/errors.js';
+import { cancelJob, enqueueJob } from '../../platform/jobs.js';
+import { findAssignment } from '../assignments/assignments-repo.js';
+import { applyTransition } from '../lifecycle/apply-transition.js';
+import type { AssignmentStatus } from '../lifecycle/state-machine.js';
+import type { AnswerValue } from '../marking/auto-mark.js';
+import { markSubmission } from '../marking/mark-submission.js';
+import { findAttemptById, listAnswers, lockAttempt, markAttemptSubmitted } from './attempts-repo.js';
+import type { StudentSession } from './sessions.js';
+import { loadTestVersion } from './test-versions.js';
+import { autoSubmitAt } from './timing.js';
+
+export const AUTO_SUBMIT_JOB = 'attempt.auto_submit';
+export const autoSubmitKey = (assignmentId: string) => `auto-submit:${assignmentId}`;
+
+export type SubmitOutcome =
+  | { submitted: true; status: AssignmentStatus }
+  /** Nothing changed: already submitted (a double click, or the deadline got there first), or not begun. */
+  | { submitted: false; status: AssignmentStatus | null; reason: 'already_submitted' | 'not_started' | 'not_due' };
+
+/**
+ * Submits an attempt with the answers saved so far, in one transaction:
+ * lock the attempt (so no save slips in after the answers are read), auto-mark,
+ * then `submit` + `settle` through the state machine, giving
+ * `started → submitted → completed` (immediate) or `→ marking` (after_review)
+ * and exactly one `exam.completed`. Idempotent: a second call, from a double
+ * click or racing the deadline job, finds the attempt submitted and changes nothing.
+ */
+export async function submitAttempt(
+  ctx: AppContext,
+  input: { assignmentId: string; by: 'student' | 'deadline'; institutionId?: string; userId?: string },
+): Promise<SubmitOutcome> {
+  const now = ctx.clock.now();
+  return withTransaction(ctx.pool, async (tx) => {
+    const attempt = await lockAttempt(tx, input.assignmentId, 'update', input.institutionId);
+    if (attempt && input.userId !== undefined && attempt.userId !== input.userId) throw notFound('assignment');
+    if (!attempt) return { submitted: false, status: null, reason: 'not_started' };
+    if (attempt.submittedAt) return { submitted: false, status: null, reason: 'already_submitted' };
+    if (input.by === 'deadline' && now.getTime() < autoSubmitAt(attempt.deadlineAt).getTime()) {
+      return { submitted: false, status: 'started', reason: 'not_due' };
+    }
+
+    const test = await loadTestVersion(tx, attempt.testVersionId);
+    const answers = new Map<string, AnswerValue>(
+      (await listAnswers(tx, attempt.institutionId, attempt.assignmentId)).map((a) => [a.questionId, a.value]),
+    );
+    const score = await markSubmission(tx, { assignmentId: attempt.assignmentId, institutionId: attempt.institutionId, test, answers, now });
+    const outcome = await applyTransition(
+      tx,
+      attempt.assignmentId,
+      [
+        { type: 'submit', score },
+        { type: 'settle', resultVisibility: test.resultVisibility, score },
+      ],
+      now,
+    );
+    // The attempt row says "not submitted", so the assignment must be `started`; anything else is a broken invariant.
+    if (!outcome.ok) throw new Error(`submit ${attempt.assignmentId}: ${outcome.reason}`);
+    await markAttemptSubmitted(tx, attempt.assignmentId, now, input.by);
+    if (input.by === 'student') await cancelJob(tx, autoSubmitKey(attempt.assignmentId));
+    return { submitted: true, status: outcome.status };
+  });
+}
+
+/** The student's own Submit (button, or the page's timer at zero): only their own assignment. */
+export async function submitOwnAttempt(ctx: AppContext, session: StudentSession, assignmentId: string): Promise<SubmitOutcome> {
+  const row = await findAssignment(ctx.pool, session.institutionId, assignmentId);
+  if (!row || row.userId !== session.userId) throw notFound('assignment');
+  return submitAttempt(ctx, { assignmentId, by: 'student', institutionId: session.institutionId, userId: session.userId });
+}
+
+/**
+ * The durable deadline job (`attempt.auto_submit`), enqueued when the student
+ * begins, due at deadline + grace. Runs whether or not any page is open.
+ * A job that fires early (another process's clock) puts itself back.
+ */
+export async function runAutoSubmitJob(ctx: AppContext, assignmentId: string): Promise<void> {
+  const outcome = await submitAttempt(ctx, { assignmentId, by: 'deadline' });
+  if (!outcome.submitted && outcome.reason === 'not_due') {
+    const attempt = await findAttemptById(ctx.pool, assignmentId);
+    if (attempt) {
+      const runAt = autoSubmitAt(attempt.deadlineAt);
+      await enqueueJob(ctx.pool, AUTO_SUBMIT_JOB, { assignmentId }, { runAt, uniqueKey: autoSubmitKey(assignmentId) });
+    }
+  }
+}

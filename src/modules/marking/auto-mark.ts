@@ -1,0 +1,120 @@
+import type { Question } from '../tests/schemas.js';
+
+/**
+ * Auto-marking, pure: a question and the student's saved answer in, points
+ * out (or "a person must mark this"). No I/O, no clock.
+ *
+ * Answer values as stored by the test page (see attempts/answer-values.ts):
+ * - single_choice: the chosen option id (string);
+ * - multiple_choice: the chosen option ids (string[]);
+ * - short_text, numeric, essay: the text as typed (string);
+ * - null or absent: not answered (0 points for an auto-marked question).
+ *
+ * Rules:
+ * - single_choice: full points for the correct option, else 0.
+ * - multiple_choice without partialCredit: full points only for exactly the
+ *   correct set. With partialCredit: points × (correct picks − wrong picks) /
+ *   (number of correct options), never below 0. So picking every option of a
+ *   4-option question with 2 correct gives 0, and one right pick of two gives half.
+ * - short_text: equal to an accepted answer after trimming and collapsing
+ *   inner whitespace (and Unicode NFC normalisation); case-insensitive unless
+ *   caseSensitive.
+ * - numeric: the text parses as a decimal number (dot or comma as the decimal
+ *   separator, no thousands separators, optional exponent) within `tolerance`
+ *   of the answer, inclusive; a relative 1e-9 slack absorbs binary floating
+ *   point (3.145 vs 3.14 ± 0.005 is correct).
+ * - essay: never auto-marked; it waits for a reviewer.
+ */
+export type AnswerValue = string | string[] | null;
+
+export type QuestionMark = { kind: 'auto'; points: number } | { kind: 'manual' };
+
+export interface AttemptMarks {
+  /** One entry per question, in test order. */
+  items: Array<{ questionId: string; maxPoints: number } & QuestionMark>;
+  maxPoints: number;
+  /** Sum over auto-marked questions. */
+  autoPoints: number;
+  autoMarkableCount: number;
+  manualCount: number;
+}
+
+export function isAutoMarkable(q: Question): boolean {
+  return q.type !== 'essay';
+}
+
+export function normaliseText(s: string, caseSensitive: boolean): string {
+  const collapsed = s.normalize('NFC').trim().replace(/\s+/gu, ' ');
+  return caseSensitive ? collapsed : collapsed.toLocaleLowerCase('und');
+}
+
+const NUMBER_TEXT = /^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/;
+
+/** Parses what a student typed into a numeric field; null when it is not a plain decimal number. */
+export function parseNumericAnswer(text: string): number | null {
+  const t = text.trim().replace(/\s+/g, '');
+  if (!NUMBER_TEXT.test(t)) return null;
+  const n = Number(t.replace(',', '.'));
+  return Number.isFinite(n) ? n : null;
+}
+
+export function withinTolerance(value: number, answer: number, tolerance: number): boolean {
+  const slack = 1e-9 * Math.max(1, Math.abs(answer));
+  return Math.abs(value - answer) <= tolerance + slack;
+}
+
+export function markQuestion(q: Question, value: AnswerValue | undefined): QuestionMark {
+  if (q.type === 'essay') return { kind: 'manual' };
+  const auto = (fraction: number): QuestionMark => ({ kind: 'auto', points: roundPoints(q.points * fraction) });
+  if (value === null || value === undefined) return auto(0);
+  switch (q.type) {
+    case 'single_choice':
+      return auto(typeof value === 'string' && value === q.correctOptionId ? 1 : 0);
+    case 'multiple_choice': {
+      if (!Array.isArray(value)) return auto(0);
+      const picked = new Set(value);
+      const correct = new Set(q.correctOptionIds);
+      const right = [...picked].filter((id) => correct.has(id)).length;
+      const wrong = picked.size - right;
+      if (!q.partialCredit) return auto(right === correct.size && wrong === 0 ? 1 : 0);
+      return auto(Math.max(0, (right - wrong) / correct.size));
+    }
+    case 'short_text': {
+      if (typeof value !== 'string') return auto(0);
+      const cs = q.caseSensitive ?? false;
+      const given = normaliseText(value, cs);
+      if (given === '') return auto(0);
+      return auto(q.acceptedAnswers.some((a) => normaliseText(a, cs) === given) ? 1 : 0);
+    }
+    case 'numeric': {
+      if (typeof value !== 'string') return auto(0);
+      const n = parseNumericAnswer(value);
+      return auto(n !== null && withinTolerance(n, q.answer, q.tolerance ?? 0) ? 1 : 0);
+    }
+  }
+}
+
+/** Marks every question of an attempt; `answers` maps question id to the saved value. */
+export function markAttempt(questions: readonly Question[], answers: ReadonlyMap<string, AnswerValue>): AttemptMarks {
+  let maxPoints = 0;
+  let autoPoints = 0;
+  let autoMarkableCount = 0;
+  let manualCount = 0;
+  const items = questions.map((q) => {
+    const mark = markQuestion(q, answers.get(q.id));
+    maxPoints += q.points;
+    if (mark.kind === 'auto') {
+      autoPoints += mark.points;
+      autoMarkableCount++;
+    } else {
+      manualCount++;
+    }
+    return { questionId: q.id, maxPoints: q.points, ...mark };
+  });
+  return { items, maxPoints: roundPoints(maxPoints), autoPoints: roundPoints(autoPoints), autoMarkableCount, manualCount };
+}
+
+/** Points are kept to 4 decimals so sums of thirds do not drift into long binary fractions. */
+export function roundPoints(n: number): number {
+  return Math.round(n * 10_000) / 10_000;
+}

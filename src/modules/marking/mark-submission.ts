@@ -1,0 +1,28 @@
+import type { Tx } from '../../platform/db.js';
+import type { TestVersion } from '../tests/tests-service.js';
+import { markAttempt, type AnswerValue } from './auto-mark.js';
+import { insertAutoMarks } from './marks-repo.js';
+import { submissionScore, type Score } from './score.js';
+
+/**
+ * Auto-marks a submitted attempt inside the submission transaction: writes
+ * one `auto` mark per auto-markable question (unanswered ones get 0) and
+ * returns the score for `exam.completed` (null when nothing is auto-markable).
+ */
+export async function markSubmission(
+  tx: Tx,
+  input: { assignmentId: string; institutionId: string; test: TestVersion; answers: ReadonlyMap<string, AnswerValue>; now: Date },
+): Promise<Score | null> {
+  const marked = markAttempt(input.test.questions, input.answers);
+  const autoMarks = marked.items.flatMap((i) => (i.kind === 'auto' ? [{ questionId: i.questionId, points: i.points }] : []));
+  await insertAutoMarks(tx, { assignmentId: input.assignmentId, institutionId: input.institutionId, marks: autoMarks, now: input.now });
+  return submissionScore({
+    autoPoints: marked.autoPoints,
+    maxPoints: marked.maxPoints,
+    autoMarkableCount: marked.autoMarkableCount,
+    manualCount: marked.manualCount,
+    resultVisibility: input.test.resultVisibility,
+    passPercent: input.test.passPercent,
+    markedAt: input.now,
+  });
+}

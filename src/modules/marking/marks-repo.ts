@@ -1,0 +1,56 @@
+import type { Queryable, Tx } from '../../platform/db.js';
+
+/** SQL for per-question marks. Every query names the institution. */
+export interface StoredMark {
+  questionId: string;
+  points: number;
+  source: 'auto' | 'reviewer';
+  comment: string | null;
+  markedBy: string | null;
+  markedAt: Date;
+}
+
+export async function insertAutoMarks(
+  tx: Tx,
+  input: { assignmentId: string; institutionId: string; marks: Array<{ questionId: string; points: number }>; now: Date },
+): Promise<void> {
+  if (input.marks.length === 0) return;
+  await tx.query(
+    `INSERT INTO marks (assignment_id, institution_id, question_id, points, source, marked_at)
+     SELECT $1, $2, m.question_id, m.points, 'auto', $3
+       FROM unnest($4::text[], $5::numeric[]) AS m (question_id, points)
+     ON CONFLICT (assignment_id, question_id) DO NOTHING`,
+    [input.assignmentId, input.institutionId, input.now, input.marks.map((m) => m.questionId), input.marks.map((m) => m.points)],
+  );
+}
+
+/** A reviewer's mark replaces their earlier mark for the same question. */
+export async function upsertReviewerMark(
+  tx: Tx,
+  m: { assignmentId: string; institutionId: string; questionId: string; points: number; comment: string | null; markedBy: string | null; now: Date },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO marks (assignment_id, institution_id, question_id, points, source, comment, marked_by, marked_at)
+     VALUES ($1, $2, $3, $4, 'reviewer', $5, $6, $7)
+     ON CONFLICT (assignment_id, question_id) DO UPDATE
+        SET points = EXCLUDED.points, comment = EXCLUDED.comment, marked_by = EXCLUDED.marked_by, marked_at = EXCLUDED.marked_at
+      WHERE marks.source = 'reviewer'`,
+    [m.assignmentId, m.institutionId, m.questionId, m.points, m.comment, m.markedBy, m.now],
+  );
+}
+
+export async function listMarks(db: Queryable, institutionId: string, assignmentId: string): Promise<StoredMark[]> {
+  const { rows } = await db.query(
+    `SELECT question_id, points, source, comment, marked_by, marked_at FROM marks
+      WHERE assignment_id = $1 AND institution_id = $2`,
+    [assignmentId, institutionId],
+  );
+  return rows.map((r) => ({
+    questionId: r.question_id,
+    points: r.points,
+    source: r.source,
+    comment: r.comment,
+    markedBy: r.marked_by,
+    markedAt: r.marked_at,
+  }));
+}
