@@ -1,0 +1,128 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, freezeConfig, parseConfig } from '../src/platform/config.js';
+
+const VALID = {
+  DATABASE_URL: 'postgres://assay:s3cret-pw@db.internal:5432/assay',
+  ASSAY_ADMIN_TOKEN: 'admin-token-0123456789abcdef',
+  ASSAY_SECRET: 'signing-secret-0123456789abcdef0123456789',
+};
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    parseConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`parseConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('configuration', () => {
+  it('with no variables at all, starts on local defaults (embedded database, port 3000, 127.0.0.1)', () => {
+    const c = parseConfig({});
+    expect(c).toMatchObject({
+      databaseUrl: null,
+      port: 3000,
+      host: '127.0.0.1',
+      publicBaseUrl: 'http://localhost:3000',
+      adminToken: null,
+      secrets: null,
+      allowInsecureUrls: false,
+      rateLimit: { perSecond: 100, burst: 200 },
+      logLevel: 'info',
+    });
+    expect(c.dataDir).toBe(path.resolve('./data'));
+  });
+
+  it('reads every documented variable', () => {
+    const c = parseConfig({
+      ...VALID,
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      PUBLIC_BASE_URL: 'https://assay.example.com/',
+      ASSAY_DATA_DIR: '/tmp/assay-data',
+      ASSAY_ALLOW_INSECURE_URLS: 'true',
+      ASSAY_RATE_LIMIT_PER_SECOND: '5',
+      ASSAY_RATE_LIMIT_BURST: '10',
+      LOG_LEVEL: 'warn',
+      ASSAY_SECRET: `${VALID.ASSAY_SECRET}, older-secret-0123456789abcdef0123456789`,
+    });
+    expect(c).toMatchObject({
+      databaseUrl: VALID.DATABASE_URL,
+      port: 8080,
+      host: '0.0.0.0',
+      publicBaseUrl: 'https://assay.example.com',
+      dataDir: '/tmp/assay-data',
+      adminToken: VALID.ASSAY_ADMIN_TOKEN,
+      secrets: [VALID.ASSAY_SECRET, 'older-secret-0123456789abcdef0123456789'],
+      allowInsecureUrls: true,
+      rateLimit: { perSecond: 5, burst: 10 },
+      logLevel: 'warn',
+    });
+  });
+
+  it('PUBLIC_BASE_URL defaults to the chosen port', () => {
+    expect(parseConfig({ PORT: '4010' }).publicBaseUrl).toBe('http://localhost:4010');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '-1'],
+    ['PORT', '65536'],
+    ['PORT', '80.5'],
+    ['PORT', ' 80'],
+    ['DATABASE_URL', 'mysql://user@host/db'],
+    ['DATABASE_URL', 'not a url'],
+    ['ASSAY_ADMIN_TOKEN', 'short'],
+    ['ASSAY_SECRET', 'too-short'],
+    ['ASSAY_SECRET', `${VALID.ASSAY_SECRET},`],
+    ['PUBLIC_BASE_URL', 'assay.example.com'],
+    ['PUBLIC_BASE_URL', 'ftp://assay.example.com'],
+    ['PUBLIC_BASE_URL', 'https://assay.example.com/?x=1'],
+    ['PUBLIC_BASE_URL', 'https://user:pw@assay.example.com'],
+    ['ASSAY_ALLOW_INSECURE_URLS', 'maybe'],
+    ['ASSAY_RATE_LIMIT_PER_SECOND', '0'],
+    ['ASSAY_RATE_LIMIT_PER_SECOND', 'fast'],
+    ['ASSAY_RATE_LIMIT_BURST', '0'],
+    ['ASSAY_RATE_LIMIT_BURST', '1e3'],
+    ['LOG_LEVEL', 'loud'],
+    ['ASSAY_RUN_WORKER', 'sometimes'],
+    ['ASSAY_DB_POOL_SIZE', '0'],
+    ['ASSAY_DB_POOL_SIZE', '501'],
+  ])('%s=%j stops with a ConfigError naming the variable', (name, value) => {
+    const err = configError({ ...VALID, [name]: value });
+    expect(err.variable).toBe(name);
+    expect(err.message).toContain(name);
+  });
+
+  it('with DATABASE_URL, ASSAY_ADMIN_TOKEN and ASSAY_SECRET are required (no local defaults in production)', () => {
+    expect(configError({ DATABASE_URL: VALID.DATABASE_URL, ASSAY_SECRET: VALID.ASSAY_SECRET }).variable).toBe('ASSAY_ADMIN_TOKEN');
+    expect(configError({ DATABASE_URL: VALID.DATABASE_URL, ASSAY_ADMIN_TOKEN: VALID.ASSAY_ADMIN_TOKEN }).variable).toBe('ASSAY_SECRET');
+  });
+
+  it('never echoes a secret or a database password in the error', () => {
+    expect(configError({ ...VALID, DATABASE_URL: 'mysql://assay:hunter2-pw@db/x' }).message).not.toContain('hunter2');
+    expect(configError({ ...VALID, ASSAY_ADMIN_TOKEN: 'tiny-admin-tok' }).message).not.toContain('tiny-admin-tok');
+    expect(configError({ ...VALID, ASSAY_SECRET: 'tiny-signing-secret' }).message).not.toContain('tiny-signing-secret');
+  });
+
+  it('the parsed configuration is frozen', () => {
+    const c = freezeConfig(parseConfig(VALID));
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.rateLimit)).toBe(true);
+    expect(Object.isFrozen(c.secrets)).toBe(true);
+  });
+
+  it('a bad value stops the process at boot with exit code 78 and a message naming the variable', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: path.resolve(__dirname, '..'),
+      env: { PATH: process.env.PATH, PORT: 'not-a-port' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(78);
+    expect(run.stderr).toContain('PORT');
+  });
+});

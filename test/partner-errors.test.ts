@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool } from '../src/platform/db.js';
+import { systemClock } from '../src/platform/clock.js';
+import { buildServer, serverContext } from '../src/server.js';
+import { assignmentBody, createHarness, type Harness } from './helpers/harness.js';
+import { expectError } from './helpers/expect-error.js';
+
+const P = '/api/partner/v1';
+let h: Harness;
+
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+describe('request ids', () => {
+  it('every response carries X-Request-Id: success, 4xx, unknown route, unauthenticated', async () => {
+    const responses = await Promise.all([
+      h.partner(h.a, 'GET', `${P}/tests`),
+      h.partner(h.a, 'POST', `${P}/assignments`, assignmentBody(h.a)),
+      h.partner(h.a, 'POST', `${P}/assignments`, { nope: 1 }),
+      h.partner(h.a, 'GET', `${P}/assignments/asg_missing`),
+      h.partner(h.a, 'GET', `${P}/no-such-route`),
+      h.partner(null, 'GET', `${P}/tests`),
+      h.app.inject({ method: 'GET', url: '/healthz' }),
+    ]);
+    const ids = responses.map((r) => r.headers['x-request-id']);
+    for (const id of ids) expect(id).toMatch(/^req_[0-9A-Za-z]{22}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const r of responses.filter((x) => x.statusCode >= 400)) expect(r.json().error.requestId).toBe(r.headers['x-request-id']);
+  });
+
+  it('a client-sent X-Request-Id does not replace the service’s own', async () => {
+    const res = await h.partner(h.a, 'GET', `${P}/tests`, undefined, { 'x-request-id': 'client-chosen' });
+    expect(res.headers['x-request-id']).toMatch(/^req_/);
+  });
+});
+
+describe('unknown routes and URLs', () => {
+  it.each([
+    ['GET', `${P}/nothing-here`],
+    ['GET', '/nowhere'],
+    ['DELETE', `${P}/tests`],
+    ['PUT', `${P}/assignments/asg_x`],
+    ['GET', '/api/partner/v2/tests'],
+  ])('%s %s is 404 not_found in the envelope', async (method, url) => {
+    expectError(await h.partner(h.a, method, url), 404, 'not_found');
+  });
+
+  it('a path with broken percent-encoding gets the 400 envelope with a request id', async () => {
+    const res = await h.partner(h.a, 'GET', `${P}/assignments/%E0%A4%A`);
+    expectError(res, 400, 'invalid_request');
+  });
+
+  it('an assignment id far longer than any id gets the 400 envelope, not a bare framework error', async () => {
+    expectError(await h.partner(h.a, 'GET', `${P}/assignments/${'a'.repeat(65)}`), 400, 'invalid_request');
+    expectError(await h.partner(h.a, 'GET', `${P}/assignments/${'a'.repeat(500)}`), 400, 'invalid_request');
+  });
+
+  it('a NUL character in a path id is refused with 400 rather than reaching the database', async () => {
+    expectError(await h.partner(h.a, 'GET', `${P}/assignments/asg_%00x`), 400, 'invalid_request');
+  });
+});
+
+describe('text PostgreSQL cannot store is refused with 400', () => {
+  it.each([
+    ['a NUL in externalUserId', { externalUserId: 'a\u0000b' }, 'externalUserId'],
+    ['a NUL in a metadata value', { metadata: { note: 'x\u0000y' } }, 'metadata.note'],
+    ['a NUL in a metadata key', { metadata: { 'k\u0000': 1 } }, 'metadata'],
+    ['a lone surrogate in metadata', { metadata: { note: 'x\ud800y' } }, 'metadata.note'],
+    ['a lone surrogate in user.name', { user: { email: 'a@example.org', name: '\udc00' } }, 'user.name'],
+    ['a NUL in testId', { testId: 'tst_\u0000' }, 'testId'],
+  ])('%s', async (_label, override, field) => {
+    const before = (await h.pool.query('SELECT count(*)::int AS n FROM assignments')).rows[0].n;
+    const res = await h.partner(h.a, 'POST', `${P}/assignments`, assignmentBody(h.a, override));
+    const err = expectError(res, 400, 'invalid_request');
+    expect(err.error.details?.map((d) => d.field)).toEqual([field]);
+    expect((await h.pool.query('SELECT count(*)::int AS n FROM assignments')).rows[0].n).toBe(before);
+  });
+
+  it('well-formed emoji and other astral characters are stored and echoed unchanged', async () => {
+    const metadata = { note: 'pass 🎓 𝒜 ✓', '🔑': 'ok' };
+    const created = await h.partner(h.a, 'POST', `${P}/assignments`, assignmentBody(h.a, { externalUserId: '学生-🎓', metadata }));
+    expect(created.statusCode).toBe(201);
+    const read = (await h.partner(h.a, 'GET', `${P}/assignments/${created.json().assignmentId}`)).json();
+    expect(read.metadata).toEqual(metadata);
+    expect(read.externalUserId).toBe('学生-🎓');
+  });
+});
+
+describe('server failures', () => {
+  it('a database failure is a 500 internal_error without stack, SQL or table names, with the request id', async () => {
+    const broken = await createHarness();
+    try {
+      await broken.pool.query('DROP TABLE publications CASCADE');
+      const res = await broken.partner(broken.a, 'GET', `${P}/tests`);
+      const err = expectError(res, 500, 'internal_error');
+      expect(err.error.details).toBeUndefined();
+      expect(res.body).not.toMatch(/publications|relation|select|from |at .*\.ts|stack|postgres|42P01/i);
+      const post = await broken.partner(broken.a, 'POST', `${P}/assignments`, assignmentBody(broken.a));
+      expectError(post, 500, 'internal_error');
+      expect(post.body).not.toMatch(/publications|relation|select|stack/i);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('an unreachable database is 503 unavailable with Retry-After, and /readyz says so while /healthz stays 200', async () => {
+    const pool = createPool('postgres://postgres@127.0.0.1:1/none', 1);
+    const app = await buildServer(serverContext({ config: h.ctx.config, pool, clock: systemClock }), { logger: false });
+    try {
+      const res = await app.inject({ method: 'GET', url: `${P}/tests`, headers: { authorization: `Bearer ${h.a.apiKey}` } });
+      expectError(res, 503, 'unavailable');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await pool.end();
+    }
+  });
+
+  it('/readyz is 200 when the database answers', async () => {
+    expect((await h.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+});
