@@ -14,6 +14,10 @@ import { testsPartnerRoutes } from './modules/tests/partner-routes.js';
 import { assignmentsPartnerRoutes } from './modules/assignments/partner-routes.js';
 import { createLinkSigner } from './modules/assignments/start-links.js';
 import type { AssignmentsContext } from './modules/assignments/context.js';
+import { eventsPartnerRoutes } from './modules/events/partner-routes.js';
+import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
+import { webhooksAdminRoutes } from './modules/webhooks/admin-routes.js';
+import { webhooksPartnerRoutes } from './modules/webhooks/partner-routes.js';
 import { studentRoutes } from './modules/attempts/student-routes.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
@@ -34,6 +38,8 @@ function documentFor(spec: Record<string, any>, prefix: string, title: string) {
 
 /** Assembles the HTTP app: every route of every module, docs, health. */
 export async function buildServer(ctx: ServerContext, opts: { logger?: boolean } = {}): Promise<HttpApp> {
+  // Events appended by this process's requests get their webhook deliveries in the same transaction.
+  installWebhookFanOut();
   const app = createHttp({ logLevel: ctx.config.logLevel, ...(opts.logger === false ? { logger: false } : {}) });
 
   await app.register(swagger, {
@@ -96,6 +102,8 @@ export async function buildServer(ctx: ServerContext, opts: { logger?: boolean }
       installPartnerAuth(partner as unknown as FastifyInstance, ctx);
       await partner.register(testsPartnerRoutes, { ctx });
       await partner.register(assignmentsPartnerRoutes, { ctx });
+      await partner.register(webhooksPartnerRoutes, { ctx });
+      await partner.register(eventsPartnerRoutes, { ctx });
     },
     { prefix: PARTNER_PREFIX },
   );
@@ -105,6 +113,7 @@ export async function buildServer(ctx: ServerContext, opts: { logger?: boolean }
       installAdminAuth(admin as unknown as FastifyInstance, ctx);
       await admin.register(institutionsAdminRoutes, { ctx });
       await admin.register(testsAdminRoutes, { ctx });
+      await admin.register(webhooksAdminRoutes, { ctx });
     },
     { prefix: ADMIN_PREFIX },
   );

@@ -5,12 +5,17 @@ import { runExpireJob } from './modules/assignments/get-assignment.js';
 import { purgeExpiredKeys } from './modules/assignments/idempotency.js';
 import { AUTO_SUBMIT_JOB, runAutoSubmitJob } from './modules/attempts/submit-attempt.js';
 import { purgeExpiredSessions } from './modules/attempts/sessions.js';
+import { purgeOldEvents } from './modules/events/purge-events.js';
+import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
+import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
 
 export const PURGE_JOB = 'maintenance.purge';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /** Every kind of background job and the module function that runs it. */
 export function jobHandlers(ctx: AppContext): Record<string, JobHandler> {
+  // Events appended by jobs (expiry, auto-submit) get their webhook deliveries in the same transaction.
+  installWebhookFanOut();
   return {
     [EXPIRE_JOB]: (job) => runExpireJob(ctx.pool, String(job.payload.assignmentId), ctx.clock.now()),
     [AUTO_SUBMIT_JOB]: (job) => runAutoSubmitJob(ctx, String(job.payload.assignmentId)),
@@ -18,6 +23,7 @@ export function jobHandlers(ctx: AppContext): Record<string, JobHandler> {
       const now = ctx.clock.now();
       await purgeExpiredKeys(ctx.pool, now);
       await purgeExpiredSessions(ctx.pool, now);
+      await purgeOldEvents(ctx.pool, now);
       // Recurring: the job schedules its next run.
       await enqueueJob(ctx.pool, PURGE_JOB, {}, { runAt: new Date(now.getTime() + PURGE_EVERY_MS), uniqueKey: 'recurring:purge' });
     },
@@ -32,5 +38,13 @@ export async function startWorker(ctx: AppContext, connectionString: string, log
     [PURGE_JOB],
   );
   await worker.start();
-  return worker;
+  // Webhook delivery has its own queue (the delivery rows) and dispatcher; see modules/webhooks/dispatcher.ts.
+  const dispatcher = createWebhookDispatcher({ pool: ctx.pool, connectionString, clock: ctx.clock, config: ctx.config, log });
+  await dispatcher.start();
+  return {
+    workerId: worker.workerId,
+    async stop(): Promise<void> {
+      await Promise.all([worker.stop(), dispatcher.stop()]);
+    },
+  };
 }

@@ -23,6 +23,39 @@ export interface Config {
   runWorker: boolean;
   /** Database pool size per process. */
   dbPoolSize: number;
+  webhooks: WebhookTunables;
+}
+
+/** Webhook delivery tunables. The defaults are the product's rules; tests compress them. */
+export interface WebhookTunables {
+  /** Delay before attempt n+1 (n = 0 is the first attempt); its length is the number of attempts. */
+  retryScheduleMs: number[];
+  /** A response (status and headers) must arrive within this; decisions.md says 15 s. */
+  timeoutMs: number;
+  /** How long a claimed delivery stays leased; longer than timeoutMs so no healthy attempt is retried twice. */
+  leaseMs: number;
+  /** Deliveries in flight per dispatcher process. */
+  concurrency: number;
+  /** Deliveries in flight per endpoint, so one slow partner cannot take every slot. */
+  endpointConcurrency: number;
+}
+
+/** Standard Webhooks / Svix schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
+
+/** "0,5s,5m,2h": durations with ms/s/m/h units (a bare number is milliseconds). */
+function scheduleVar(env: Env, name: string): number[] {
+  const raw = env[name] || DEFAULT_RETRY_SCHEDULE;
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, '': 1 };
+  const steps = raw.split(',').map((part) => {
+    const m = /^\s*(\d+)(ms|s|m|h)?\s*$/.exec(part);
+    if (!m) throw new ConfigError(name, `must be comma-separated durations like "0,5s,5m,2h", got "${raw}"`);
+    return Number(m[1]) * units[m[2] ?? '']!;
+  });
+  if (steps.length < 1 || steps.length > 20) throw new ConfigError(name, 'must list between 1 and 20 attempts');
+  if (steps[0] !== 0) throw new ConfigError(name, 'must start with 0: the first attempt is immediate');
+  if (steps.some((ms) => ms > 7 * 24 * 3_600_000)) throw new ConfigError(name, 'must not wait more than 7 days between attempts');
+  return steps;
 }
 
 export class ConfigError extends Error {
@@ -116,11 +149,27 @@ export function parseConfig(env: Env): Config {
     logLevel,
     runWorker: boolVar(env, 'ASSAY_RUN_WORKER', true),
     dbPoolSize: intVar(env, 'ASSAY_DB_POOL_SIZE', 10, 1, 500),
+    webhooks: webhookTunables(env),
+  };
+}
+
+function webhookTunables(env: Env): WebhookTunables {
+  const timeoutMs = intVar(env, 'ASSAY_WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000);
+  const leaseMs = intVar(env, 'ASSAY_WEBHOOK_LEASE_MS', timeoutMs * 2, 200, 600_000);
+  if (leaseMs <= timeoutMs) throw new ConfigError('ASSAY_WEBHOOK_LEASE_MS', `must be longer than ASSAY_WEBHOOK_TIMEOUT_MS (${timeoutMs})`);
+  return {
+    retryScheduleMs: scheduleVar(env, 'ASSAY_WEBHOOK_RETRY_SCHEDULE'),
+    timeoutMs,
+    leaseMs,
+    concurrency: intVar(env, 'ASSAY_WEBHOOK_CONCURRENCY', 64, 1, 1000),
+    endpointConcurrency: intVar(env, 'ASSAY_WEBHOOK_ENDPOINT_CONCURRENCY', 8, 1, 100),
   };
 }
 
 export function freezeConfig(config: Config): Readonly<Config> {
   Object.freeze(config.rateLimit);
+  Object.freeze(config.webhooks.retryScheduleMs);
+  Object.freeze(config.webhooks);
   if (config.secrets) Object.freeze(config.secrets);
   return Object.freeze(config);
 }

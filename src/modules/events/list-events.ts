@@ -1,0 +1,62 @@
+import { invalid } from '../../platform/errors.js';
+import type { Queryable } from '../../platform/db.js';
+import { EVENT_RETENTION_MS } from './event-types.js';
+import { toEnvelope, type EventEnvelope } from './event-envelope.js';
+
+/**
+ * The events API's reads. Events are listed newest first for 30 days
+ * (older ones are purged by the maintenance job and hidden even before it
+ * runs). Pagination is by cursor, Stripe-style: `startingAfter` is the id of
+ * the last event of the previous page, so pages stay stable while new events
+ * arrive.
+ */
+export interface ListEventsInput {
+  institutionId: string;
+  limit: number;
+  startingAfter?: string;
+  type?: string;
+  assignmentId?: string;
+  now: Date;
+}
+
+interface EventRow {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+const envelope = (r: EventRow): EventEnvelope => toEnvelope({ id: r.id, type: r.type, data: r.data, createdAt: r.created_at });
+
+export async function listEvents(db: Queryable, input: ListEventsInput): Promise<{ data: EventEnvelope[]; hasMore: boolean }> {
+  const cutoff = new Date(input.now.getTime() - EVENT_RETENTION_MS);
+  let cursor: { createdAt: Date; id: string } | null = null;
+  if (input.startingAfter) {
+    const { rows } = await db.query<{ created_at: Date }>(
+      'SELECT created_at FROM events WHERE institution_id = $1 AND id = $2 AND created_at >= $3',
+      [input.institutionId, input.startingAfter, cutoff],
+    );
+    if (!rows[0]) throw invalid('startingAfter', 'is not the id of one of your events');
+    cursor = { createdAt: rows[0].created_at, id: input.startingAfter };
+  }
+  const { rows } = await db.query<EventRow>(
+    `SELECT id, type, data, created_at FROM events
+      WHERE institution_id = $1 AND created_at >= $2
+        AND ($3::text IS NULL OR type = $3)
+        AND ($4::text IS NULL OR assignment_id = $4)
+        AND ($5::timestamptz IS NULL OR (created_at, id) < ($5, $6::text))
+      ORDER BY created_at DESC, id DESC
+      LIMIT $7`,
+    [input.institutionId, cutoff, input.type ?? null, input.assignmentId ?? null, cursor?.createdAt ?? null, cursor?.id ?? null, input.limit + 1],
+  );
+  return { data: rows.slice(0, input.limit).map(envelope), hasMore: rows.length > input.limit };
+}
+
+/** One event of the institution, or null when missing, another tenant's, or past retention. */
+export async function findEvent(db: Queryable, institutionId: string, eventId: string, now: Date): Promise<EventEnvelope | null> {
+  const { rows } = await db.query<EventRow>(
+    'SELECT id, type, data, created_at FROM events WHERE institution_id = $1 AND id = $2 AND created_at >= $3',
+    [institutionId, eventId, new Date(now.getTime() - EVENT_RETENTION_MS)],
+  );
+  return rows[0] ? envelope(rows[0]) : null;
+}

@@ -1,0 +1,95 @@
+import { Type } from '@sinclair/typebox';
+import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
+import { AssignmentStatusSchema, ScoreSchema } from '../assignments/schemas.js';
+import { ALL_EVENT_TYPES } from './event-types.js';
+
+/**
+ * The event envelope as documented to partners: the same object is the
+ * webhook body and an item of `GET /events`.
+ */
+export const EventTypeSchema = Type.Union(ALL_EVENT_TYPES.map((t) => Type.Literal(t)));
+
+export const ViolationSchema = Type.Object(
+  {
+    kind: Type.String({ description: 'What was detected, e.g. multiple_faces, face_not_visible, tab_switch, identity_mismatch' }),
+    severity: Type.Literal('critical'),
+    occurredAt: Timestamp,
+    description: Type.Optional(Type.String()),
+  },
+  { title: 'Violation', additionalProperties: true },
+);
+
+export const EventData = Type.Object(
+  {
+    partnerAssignmentId: Type.Optional(Type.String({ description: 'The assignmentId' })),
+    externalUserId: Type.Optional(Type.String()),
+    testId: Type.Optional(Type.String()),
+    status: Type.Optional(AssignmentStatusSchema),
+    metadata: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Echo of the assignment metadata' })),
+    sequence: Type.Optional(Type.Integer({ description: 'Increases by one with each event of the assignment: order by it' })),
+    score: Type.Optional(Type.Union([ScoreSchema, Type.Null()], { description: 'exam.completed and grading.done' })),
+    violation: Type.Optional(ViolationSchema),
+    endpointId: Type.Optional(Type.String({ description: 'webhook.test: the endpoint it was sent to' })),
+    message: Type.Optional(Type.String({ description: 'webhook.test only' })),
+  },
+  { additionalProperties: true, description: 'Assignment events carry the assignment fields; new fields may be added' },
+);
+
+const eventFields = {
+  id: Type.String({ description: 'evt_…; also the webhook-id header: dedupe on it' }),
+  type: EventTypeSchema,
+  timestamp: Type.String({ format: 'date-time', description: 'When the event happened' }),
+  data: EventData,
+};
+
+export const EventView = Type.Object(eventFields, { title: 'Event' });
+
+export const EventList = Type.Object({ data: Type.Array(EventView), hasMore: Type.Boolean() }, { title: 'EventList' });
+
+export const EventsQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    startingAfter: Type.Optional(Type.String({ maxLength: 64, description: 'The id of the last event of the previous page' })),
+    type: Type.Optional(EventTypeSchema),
+    assignmentId: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+
+const AttemptView = Type.Object({
+  attemptedAt: Timestamp,
+  statusCode: Type.Union([Type.Integer(), Type.Null()]),
+  errorClass: Type.Union([Type.String(), Type.Null()], {
+    description: 'When no HTTP status came back: timeout, connection_refused, address_not_allowed, dns, tls, connection_reset, network',
+  }),
+  durationMs: Type.Integer(),
+  responseExcerpt: Type.Union([Type.String(), Type.Null()], { description: 'The first 1 KB of the response body' }),
+  nextAttemptAt: NullableTimestamp,
+});
+
+export const EventDetail = Type.Object(
+  {
+    ...eventFields,
+    deliveries: Type.Array(
+      Type.Object({
+        endpointId: Type.String(),
+        url: Type.String(),
+        status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+        nextAttemptAt: NullableTimestamp,
+        attempts: Type.Array(AttemptView),
+      }),
+    ),
+  },
+  { title: 'EventWithDeliveries' },
+);
+
+export const EventParams = Type.Object({ eventId: Type.String({ maxLength: 64 }) });
+
+export const RedeliverBody = Type.Optional(
+  Type.Object({ endpointId: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false }),
+);
+
+export const Redelivered = Type.Object({
+  eventId: Type.String(),
+  endpointIds: Type.Array(Type.String(), { description: 'The endpoints the event is now scheduled to, at once' }),
+});

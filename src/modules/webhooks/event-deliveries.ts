@@ -1,0 +1,54 @@
+import type { Queryable } from '../../platform/db.js';
+
+/**
+ * The delivery record of one event, per endpoint, with every attempt
+ * (shown by `GET /events/{eventId}`). Scoped to the institution.
+ */
+export interface AttemptView {
+  attemptedAt: Date;
+  statusCode: number | null;
+  errorClass: string | null;
+  durationMs: number;
+  responseExcerpt: string | null;
+  nextAttemptAt: Date | null;
+}
+
+export interface DeliveryView {
+  endpointId: string;
+  url: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  nextAttemptAt: Date | null;
+  attempts: AttemptView[];
+}
+
+export async function listEventDeliveries(db: Queryable, institutionId: string, eventId: string): Promise<DeliveryView[]> {
+  const { rows: deliveries } = await db.query(
+    `SELECT d.id, d.endpoint_id, w.url, d.status, d.next_attempt_at
+       FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+      WHERE d.institution_id = $1 AND d.event_id = $2
+      ORDER BY d.created_at, d.id`,
+    [institutionId, eventId],
+  );
+  if (deliveries.length === 0) return [];
+  const { rows: attempts } = await db.query(
+    `SELECT delivery_id, attempted_at, status_code, error_class, duration_ms, response_excerpt, next_attempt_at
+       FROM webhook_attempts WHERE institution_id = $1 AND delivery_id = ANY ($2::bigint[]) ORDER BY id`,
+    [institutionId, deliveries.map((d) => d.id)],
+  );
+  return deliveries.map((d) => ({
+    endpointId: d.endpoint_id,
+    url: d.url,
+    status: d.status,
+    nextAttemptAt: d.status === 'pending' ? d.next_attempt_at : null,
+    attempts: attempts
+      .filter((a) => a.delivery_id === d.id)
+      .map((a) => ({
+        attemptedAt: a.attempted_at,
+        statusCode: a.status_code,
+        errorClass: a.error_class,
+        durationMs: a.duration_ms,
+        responseExcerpt: a.response_excerpt,
+        nextAttemptAt: a.next_attempt_at,
+      })),
+  }));
+}

@@ -1,0 +1,30 @@
+import { notFound } from '../../platform/errors.js';
+import type { AppContext } from '../../platform/context.js';
+import { withTransaction } from '../../platform/db.js';
+import { disableEndpointRow, enableEndpointRow, findEndpointAny, listEndpointRows } from './endpoints-repo.js';
+import { toEndpointView, type EndpointView } from './manage-endpoints.js';
+
+/**
+ * Operator view of every institution's endpoints. An operator's disabling
+ * sticks: the partner cannot enable the endpoint again; only the operator can.
+ */
+export type OperatorEndpointView = EndpointView & { institutionId: string };
+
+export async function operatorListEndpoints(
+  ctx: AppContext,
+  filter: { institutionId?: string; status?: 'enabled' | 'disabled'; limit: number; offset: number },
+): Promise<{ data: OperatorEndpointView[]; total: number }> {
+  const { rows, total } = await listEndpointRows(ctx.pool, filter);
+  return { data: rows.map((r) => ({ ...toEndpointView(r), institutionId: r.institutionId })), total };
+}
+
+export async function operatorSetEndpointStatus(ctx: AppContext, endpointId: string, status: 'enabled' | 'disabled'): Promise<OperatorEndpointView> {
+  const now = ctx.clock.now();
+  return withTransaction(ctx.pool, async (tx) => {
+    if (!(await findEndpointAny(tx, endpointId))) throw notFound('webhook endpoint');
+    if (status === 'disabled') await disableEndpointRow(tx, endpointId, 'operator', now);
+    else await enableEndpointRow(tx, endpointId, now);
+    const row = (await findEndpointAny(tx, endpointId))!;
+    return { ...toEndpointView(row), institutionId: row.institutionId };
+  });
+}

@@ -1,0 +1,103 @@
+import dns from 'node:dns';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { AppError } from '../../platform/errors.js';
+
+/**
+ * SSRF defence for webhook URLs. Two layers:
+ * 1. At registration, the URL itself: https only, no credentials, no
+ *    literal address or well-known name of a non-public network.
+ * 2. On every connection, the address actually connected to: the host name
+ *    is resolved, every address is checked, and the socket connects to a
+ *    checked address (the guarded lookup below is handed to the HTTP
+ *    client), so DNS rebinding between check and use cannot pass.
+ * Public means ipaddr.js's `unicast` range: private (RFC 1918), loopback,
+ * link-local (and so 169.254.169.254, the cloud metadata address), CGNAT,
+ * unique-local (fc00::/7), multicast, reserved, and IPv6 transition ranges
+ * that embed IPv4 (6to4, Teredo, NAT64) are refused; an IPv4-mapped IPv6
+ * address is judged as the IPv4 it carries. Limit: an allowed public host can
+ * still proxy requests onward; that is the partner's own infrastructure.
+ * `allowInsecure` (ASSAY_ALLOW_INSECURE_URLS) additionally allows http: and
+ * loopback, for local development and tests only.
+ */
+export interface UrlPolicy {
+  allowInsecure: boolean;
+}
+
+export class AddressNotAllowedError extends Error {
+  readonly code = 'EADDRNOTALLOWED';
+  constructor(readonly host: string, readonly address: string) {
+    super(`${host} resolves to ${address}, which is not a public address`);
+  }
+}
+
+export function isAddressAllowed(address: string, policy: UrlPolicy): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  const range = ip.range();
+  if (range === 'unicast') return true;
+  return policy.allowInsecure && range === 'loopback';
+}
+
+const BLOCKED_NAMES = /(^|\.)(localhost|local|internal|localdomain|home\.arpa|intranet|lan|corp)$/i;
+
+function refuse(message: string): AppError {
+  return new AppError('webhook_url_not_allowed', `url: ${message}`, [{ field: 'url', message }]);
+}
+
+/** Registration-time checks; returns the normalised URL. The connection-time check stays the real guard. */
+export function checkEndpointUrl(raw: string, policy: UrlPolicy): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AppError('invalid_request', 'url: must be an absolute URL', [{ field: 'url', message: 'must be an absolute URL' }]);
+  }
+  if (url.protocol !== 'https:' && !(policy.allowInsecure && url.protocol === 'http:')) {
+    throw refuse('must use https:');
+  }
+  if (url.username || url.password) throw refuse('must not contain credentials');
+  if (url.hash) throw refuse('must not contain a fragment');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host)) {
+    if (!isAddressAllowed(host, policy)) throw refuse(`${host} is not a public address`);
+  } else if (!host.includes('.') || BLOCKED_NAMES.test(host.replace(/\.$/, ''))) {
+    if (!(policy.allowInsecure && /(^|\.)localhost\.?$/i.test(host))) throw refuse(`${host} is not a public host name`);
+  }
+  return url.toString();
+}
+
+export type Resolver = (host: string) => Promise<Array<{ address: string; family: number }>>;
+
+export const systemResolver: Resolver = (host) => dns.promises.lookup(host, { all: true, verbatim: true });
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for net/tls.connect: resolves with `resolver`, refuses the host
+ * if any of its addresses is not allowed (a host with one public and one
+ * private address is refused), and hands back only checked addresses.
+ */
+export function guardedLookup(policy: UrlPolicy, resolver: Resolver = systemResolver) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    resolver(hostname).then(
+      (addresses) => {
+        if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '');
+        const bad = addresses.find((a) => !isAddressAllowed(a.address, policy));
+        if (bad) return callback(new AddressNotAllowedError(hostname, bad.address) as unknown as NodeJS.ErrnoException, '');
+        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+        if (wanted.length === 0) return callback(Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: 'ENOTFOUND' }), '');
+        if (options.all) return callback(null, wanted);
+        return callback(null, wanted[0]!.address, wanted[0]!.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, ''),
+    );
+  };
+}
+
+/** Connection-time check for a URL whose host is a literal address (connect() skips lookup for those). */
+export function checkLiteralHost(url: URL, policy: UrlPolicy): void {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host) && !isAddressAllowed(host, policy)) throw new AddressNotAllowedError(host, host);
+}

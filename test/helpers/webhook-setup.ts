@@ -1,0 +1,54 @@
+import { expect } from 'vitest';
+import type { WebhookTunables } from '../../src/platform/config.js';
+import { withTransaction } from '../../src/platform/db.js';
+import { applyTransition } from '../../src/modules/lifecycle/apply-transition.js';
+import type { LifecycleAction } from '../../src/modules/lifecycle/state-machine.js';
+import { createWebhookDispatcher, type DispatcherOptions } from '../../src/modules/webhooks/dispatcher.js';
+import { assignmentBody, type Harness, type Tenant } from './harness.js';
+import type { Receiver } from './webhook-receiver.js';
+
+/** Shared set-up for webhook tests: a compressed schedule, endpoints on the receiver, a dispatcher. */
+
+/** The product's schedule shrunk from hours to milliseconds, with a short timeout and lease. */
+export function fastWebhooks(overrides: Partial<WebhookTunables> = {}): WebhookTunables {
+  return {
+    retryScheduleMs: [0, 50, 100, 150, 200, 300, 400, 500],
+    timeoutMs: 500,
+    leaseMs: 2000,
+    concurrency: 16,
+    endpointConcurrency: 8,
+    ...overrides,
+  };
+}
+
+export async function registerEndpoint(
+  h: Harness,
+  tenant: Tenant,
+  receiver: Receiver,
+  path: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ endpointId: string; secret: string }> {
+  const res = await h.partner(tenant, 'POST', '/api/partner/v1/webhook-endpoints', { url: receiver.url(path), ...extra });
+  expect(res.statusCode, res.body).toBe(201);
+  const { endpointId, secret } = res.json();
+  receiver.setSecrets(path, [secret]);
+  return { endpointId, secret };
+}
+
+export function startDispatcher(h: Harness, extra: Partial<DispatcherOptions> = {}) {
+  const d = createWebhookDispatcher({ pool: h.pool, connectionString: h.databaseUrl, clock: h.clock, config: h.ctx.config, ...extra });
+  return d;
+}
+
+export async function newAssignment(h: Harness, tenant: Tenant, overrides: Record<string, unknown> = {}): Promise<string> {
+  const res = await h.partner(tenant, 'POST', '/api/partner/v1/assignments', assignmentBody(tenant, overrides));
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().assignmentId;
+}
+
+/** Drives the lifecycle directly (the transition writer appends the events and their deliveries). */
+export async function transition(h: Harness, assignmentId: string, actions: LifecycleAction[]) {
+  const outcome = await withTransaction(h.pool, (tx) => applyTransition(tx, assignmentId, actions, h.clock.now()));
+  expect(outcome.ok).toBe(true);
+  return outcome.ok ? outcome.events : [];
+}
