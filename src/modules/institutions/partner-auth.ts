@@ -35,7 +35,10 @@ export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void 
     const key = looksLikeApiKey(token) ? await findActiveKey(ctx.pool, token) : null;
     if (!key) throw new AppError('unauthenticated', 'The API key is not valid or has been revoked.');
 
+    // The key id (never the key) goes on every later line of this request, including Fastify's
+    // "request completed" line, which is written through reply.log.
     request.log = request.log.child({ keyId: key.keyId, institutionId: key.institutionId });
+    reply.log = request.log;
     const limit = takeToken(key.keyId);
     reply.headers(limit.headers);
     if (!limit.allowed) {
