@@ -37,10 +37,17 @@ function documentFor(spec: Record<string, any>, prefix: string, title: string) {
 }
 
 /** Assembles the HTTP app: every route of every module, docs, health. */
-export async function buildServer(ctx: ServerContext, opts: { logger?: boolean } = {}): Promise<HttpApp> {
+export async function buildServer(
+  ctx: ServerContext,
+  opts: { logger?: boolean; logStream?: { write(line: string): void } } = {},
+): Promise<HttpApp> {
   // Events appended by this process's requests get their webhook deliveries in the same transaction.
   installWebhookFanOut();
-  const app = createHttp({ logLevel: ctx.config.logLevel, ...(opts.logger === false ? { logger: false } : {}) });
+  const app = createHttp({
+    logLevel: ctx.config.logLevel,
+    ...(opts.logger === false ? { logger: false } : {}),
+    ...(opts.logStream ? { logStream: opts.logStream } : {}),
+  });
 
   await app.register(swagger, {
     openapi: {

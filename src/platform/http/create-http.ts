@@ -18,7 +18,12 @@ export function redactUrl(url: string): string {
  * response and log line, JSON body limit, strict validation, the error
  * envelope, and log serialisers that carry no secret (no headers, no tokens).
  */
-export function createHttp(opts: { logLevel: string; logger?: FastifyServerOptions['logger'] }) {
+export function createHttp(opts: {
+  logLevel: string;
+  logger?: FastifyServerOptions['logger'];
+  /** Where log lines go (default stdout); tests pass a capturing stream to check what is logged. */
+  logStream?: { write(line: string): void };
+}) {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     genReqId: () => newId('req'),
@@ -39,6 +44,7 @@ export function createHttp(opts: { logLevel: string; logger?: FastifyServerOptio
     },
     logger: opts.logger ?? {
       level: opts.logLevel,
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], remove: true },
       serializers: {
         req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
