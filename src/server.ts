@@ -19,6 +19,7 @@ import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
 import { webhooksAdminRoutes } from './modules/webhooks/admin-routes.js';
 import { webhooksPartnerRoutes } from './modules/webhooks/partner-routes.js';
 import { studentRoutes } from './modules/attempts/student-routes.js';
+import { markingAdminRoutes } from './modules/marking/admin-routes.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
@@ -120,6 +121,7 @@ export async function buildServer(
       installAdminAuth(admin as unknown as FastifyInstance, ctx);
       await admin.register(institutionsAdminRoutes, { ctx });
       await admin.register(testsAdminRoutes, { ctx });
+      await admin.register(markingAdminRoutes, { ctx });
       await admin.register(webhooksAdminRoutes, { ctx });
     },
     { prefix: ADMIN_PREFIX },

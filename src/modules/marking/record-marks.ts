@@ -1,0 +1,90 @@
+import type { AppContext } from '../../platform/context.js';
+import { withTransaction } from '../../platform/db.js';
+import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
+import { findAssignmentById } from '../assignments/assignments-repo.js';
+import { lockAttempt, loadTestVersion } from '../attempts/attempts-service.js';
+import { applyTransition } from '../lifecycle/apply-transition.js';
+import { isAutoMarkable, roundPoints } from './auto-mark.js';
+import { getMarkingView, type MarkingView } from './get-marking-view.js';
+import { listMarks, upsertReviewerMark } from './marks-repo.js';
+import { makeScore } from './score.js';
+
+export interface MarksInput {
+  marks: Array<{ questionId: string; points: number; comment?: string }>;
+  complete: boolean;
+  markedBy?: string;
+}
+
+/**
+ * Records reviewer marks and, with `complete`, finishes marking:
+ * `marking → completed` with the final score (every mark, auto and
+ * reviewer, over the test's maximum) and `grading.done`, in one transaction.
+ * Each mark must name a question of the test that needs a reviewer (an
+ * essay) with 0 ≤ points ≤ its points. Completing is refused while an item
+ * still awaits a mark; an all-auto `after_review` test completes with no
+ * marks, confirming its auto score. Any refusal stores nothing.
+ * Shared by the operator API and, later, a reviewer portal (`scope`).
+ */
+export async function recordMarks(
+  ctx: AppContext,
+  assignmentId: string,
+  input: MarksInput,
+  scope: { institutionId?: string } = {},
+): Promise<MarkingView> {
+  const now = ctx.clock.now();
+  await withTransaction(ctx.pool, async (tx) => {
+    const attempt = await lockAttempt(tx, assignmentId, 'update', scope.institutionId);
+    const row = await findAssignmentById(tx, assignmentId);
+    if (!row || (scope.institutionId !== undefined && row.institutionId !== scope.institutionId)) throw notFound('assignment');
+    if (row.status !== 'marking' || !attempt) {
+      throw new AppError('invalid_state', `Marks can be recorded only while the assignment is in marking; it is ${row.status}.`);
+    }
+    const test = await loadTestVersion(tx, row.testVersionId);
+    const byId = new Map(test.questions.map((q) => [q.id, q]));
+
+    const details: ErrorDetail[] = [];
+    const seen = new Set<string>();
+    input.marks.forEach((m, i) => {
+      const q = byId.get(m.questionId);
+      if (!q) return details.push({ field: `marks.${i}.questionId`, message: 'is not a question of this test' });
+      if (isAutoMarkable(q)) return details.push({ field: `marks.${i}.questionId`, message: 'is auto-marked; only items awaiting a reviewer take marks' });
+      if (seen.has(m.questionId)) return details.push({ field: `marks.${i}.questionId`, message: 'appears twice' });
+      seen.add(m.questionId);
+      if (m.points > q.points) details.push({ field: `marks.${i}.points`, message: `must be between 0 and ${q.points}, the question's points` });
+    });
+    if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
+
+    const existing = await listMarks(tx, row.institutionId, row.id);
+    if (input.complete) {
+      const marked = new Set([...existing.map((m) => m.questionId), ...input.marks.map((m) => m.questionId)]);
+      const missing = test.questions.filter((q) => !isAutoMarkable(q) && !marked.has(q.id));
+      if (missing.length > 0) {
+        throw new AppError(
+          'invalid_state',
+          `Marking cannot complete: ${missing.length} item(s) still await a mark.`,
+          missing.map((q) => ({ field: 'marks', message: `question ${q.id} awaits a mark` })),
+        );
+      }
+    }
+
+    for (const m of input.marks) {
+      await upsertReviewerMark(tx, {
+        assignmentId: row.id,
+        institutionId: row.institutionId,
+        questionId: m.questionId,
+        points: roundPoints(m.points),
+        comment: m.comment ?? null,
+        markedBy: input.markedBy ?? null,
+        now,
+      });
+    }
+    if (!input.complete) return;
+
+    const points = roundPoints((await listMarks(tx, row.institutionId, row.id)).reduce((sum, m) => sum + m.points, 0));
+    const maxPoints = test.questions.reduce((sum, q) => sum + q.points, 0);
+    const score = makeScore({ points, maxPoints, passPercent: test.passPercent, final: true, markedAt: now });
+    const outcome = await applyTransition(tx, row.id, [{ type: 'complete_marking', score }], now);
+    if (!outcome.ok) throw new AppError('invalid_state', `Marking cannot complete: the assignment is ${outcome.status}.`);
+  });
+  return getMarkingView(ctx.pool, assignmentId, scope);
+}
