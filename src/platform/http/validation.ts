@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsImport from 'ajv-formats';
+import { OptionalKind } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../errors.js';
 
@@ -28,10 +29,31 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const validate = ajv.compile(schema as object) as Validate;
+  if (httpPart !== 'body' || !isOptionalSchema(schema)) return validate as ReturnType<FastifySchemaCompiler<unknown>>;
+  // A body declared `Type.Optional(...)` may be left out entirely (a POST with no body); ajv alone
+  // would refuse it as "must be object". Fastify hands an absent body to the validator as null, so a
+  // literal JSON `null` body counts as absent too (handlers read such bodies with `?.`).
+  const optional: Validate = (data) => {
+    if (data === undefined || data === null) {
+      optional.errors = null;
+      return true;
+    }
+    const ok = validate(data);
+    optional.errors = validate.errors ?? null;
+    return ok;
+  };
+  return optional as ReturnType<FastifySchemaCompiler<unknown>>;
 };
+
+/** TypeBox marks `Type.Optional(...)` schemas with this symbol. */
+export function isOptionalSchema(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && (schema as Record<symbol, unknown>)[OptionalKind] === 'Optional';
+}
 
 /** Turns ajv errors into `details` entries with dotted field paths (`user.email`). */
 export function validationDetails(errors: ErrorObject[], part: string | undefined): ErrorDetail[] {
