@@ -26,16 +26,20 @@ export function normaliseDomain(entry: string): string | null {
     return null;
   }
   if (parsed === 'localhost') return wildcard ? null : parsed;
-  if (!parsed.includes('.') || parsed.endsWith('.') || /^[\d.]+$/.test(parsed) || parsed.startsWith('[')) return null;
+  // At least two labels, none empty (".a.example", "a..example", a trailing dot) or over 63 characters.
+  const labels = parsed.split('.');
+  if (labels.length < 2 || labels.some((l) => l === '' || l.length > 63) || parsed.length > 253) return null;
+  if (/^[\d.]+$/.test(parsed) || parsed.startsWith('[')) return null;
   return wildcard ? `*.${parsed}` : parsed;
 }
 
-export function normaliseDomains(entries: string[]): string[] {
+/** `field` names the list in error details (`domains` on the allowlist route, `callbackDomains` on create). */
+export function normaliseDomains(entries: string[], field = 'domains'): string[] {
   const details: ErrorDetail[] = [];
   const out = new Set<string>();
   entries.forEach((entry, i) => {
     const d = normaliseDomain(entry);
-    if (!d) details.push({ field: `domains.${i}`, message: `"${entry}" is not a host name (use "partner.example" or "*.partner.example")` });
+    if (!d) details.push({ field: `${field}.${i}`, message: `"${entry}" is not a host name (use "partner.example" or "*.partner.example")` });
     else out.add(d);
   });
   if (details.length > 0) throw new AppError('invalid_request', details[0]!.message, details);
@@ -51,7 +55,7 @@ async function domainsOf(db: Queryable, institutionId: string): Promise<string[]
 }
 
 export async function createInstitution(pool: Pool, input: { name: string; callbackDomains?: string[] }): Promise<Institution> {
-  const domains = normaliseDomains(input.callbackDomains ?? []);
+  const domains = normaliseDomains(input.callbackDomains ?? [], 'callbackDomains');
   return withTransaction(pool, async (tx) => {
     const id = newId('ins');
     const { rows } = await tx.query<{ created_at: Date }>(
