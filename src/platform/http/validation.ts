@@ -66,6 +66,12 @@ export function validationDetails(errors: ErrorObject[], part: string | undefine
     } else if (e.keyword === 'additionalProperties') {
       segments.push(String((e.params as { additionalProperty: string }).additionalProperty));
       message = 'is not a known field';
+    } else if (e.keyword === 'discriminator') {
+      // A missing or unknown tag (a question's `type`): name the tag field, not the whole object.
+      const { tag, tagValue } = e.params as { tag: string; tagValue: unknown };
+      segments.push(tag);
+      message =
+        tagValue === undefined ? 'is required' : typeof tagValue === 'string' ? `"${tagValue}" is not one of the known types` : 'must be a string';
     }
     let field = segments.join('.');
     if (!field) field = part === 'body' ? 'body' : (part ?? 'request');
