@@ -24,6 +24,7 @@ export interface Received {
 }
 
 export type Answer = { status?: number; headers?: Record<string, string>; body?: string; delayMs?: number; hang?: boolean };
+/** `count` is how many times this path has now received this webhook-id. */
 export type Responder = (req: { path: string; webhookId: string; count: number }) => Answer | Promise<Answer>;
 
 export interface Receiver {
@@ -101,8 +102,9 @@ export async function startReceiver(): Promise<Receiver> {
       } catch {
         json = { id: '', type: '', timestamp: '', data: {} };
       }
-      const count = (counts.get(webhookId) ?? 0) + 1;
-      counts.set(webhookId, count);
+      const key = `${path} ${webhookId}`;
+      const count = (counts.get(key) ?? 0) + 1;
+      counts.set(key, count);
       const entry: Received = { path, webhookId, headers, body, json, verifiedWith, answered: null, at: Date.now() };
       receiver.received.push(entry);
       const answer = await receiver.respond({ path, webhookId, count });

@@ -44,7 +44,8 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   const client: WebhookClient = createWebhookClient({
     policy: urlPolicyFor(opts.config),
     timeoutMs: tunables.timeoutMs,
-    connectionsPerOrigin: tunables.endpointConcurrency,
+    // Several endpoints may share one origin (a hosted LMS); the per-endpoint limit is enforced by the claim.
+    connectionsPerOrigin: tunables.concurrency,
     userAgent: USER_AGENT,
     resolver: opts.resolver,
   });
