@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/**
+ * The browser end of the tests: Debian's Chromium driven by playwright-core.
+ * Without Chromium the browser tests are skipped with a loud notice, unless
+ * ASSAY_REQUIRE_BROWSER=1 (CI), where a missing browser is a failure.
+ */
+export const CHROMIUM_PATH = process.env.ASSAY_CHROMIUM_PATH || '/usr/bin/chromium';
+export const hasBrowser = fs.existsSync(CHROMIUM_PATH);
+export const requireBrowser = process.env.ASSAY_REQUIRE_BROWSER === '1';
+
+if (!hasBrowser && !requireBrowser) {
+  const line = '!'.repeat(78);
+  console.warn(
+    `\n${line}\n!! BROWSER TESTS SKIPPED: no Chromium at ${CHROMIUM_PATH}.\n` +
+      `!! Install it (apt-get install -y chromium) or set ASSAY_CHROMIUM_PATH; set ASSAY_REQUIRE_BROWSER=1 to make this a failure.\n${line}\n`,
+  );
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A free loopback port, so the app's public URL can be known before the app is built. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The partner's side of the return redirect: a page that shows the query it was opened with. */
+export async function startCallbackSite(): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const rows = [...url.searchParams].map(([k, v]) => `<li><code>${escape(k)}</code>=<code>${escape(v)}</code></li>`).join('');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><title>Partner</title><h1>Back at the partner</h1><ul>${rows}</ul></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://localhost:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/**
+ * Runs axe-core on the page and returns the serious and critical violations.
+ * Evaluated through the DevTools protocol, which the page's CSP does not
+ * govern (a script tag would be refused by it, as it should be).
+ */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  });
+  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
