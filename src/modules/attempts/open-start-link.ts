@@ -10,7 +10,9 @@ export type OpenedLink =
   | { kind: 'signed_in'; assignmentId: string; sessionId: string }
   | { kind: 'invalid' }
   /** The token was genuine but is past its expiry. */
-  | { kind: 'link_expired'; institutionName: string; status: AssignmentStatus; returnUrl: string };
+  | { kind: 'link_expired'; institutionName: string; status: AssignmentStatus; returnUrl: string }
+  /** The link is out of date because the assignment itself expired (not begun by dueAt). */
+  | { kind: 'assignment_expired'; institutionName: string; dueAt: Date | null; returnUrl: string };
 
 /**
  * GET /s/{token}: verify signature, expiry and link version; sign the
@@ -29,13 +31,10 @@ export async function openStartLink(ctx: AssignmentsContext, token: string): Pro
   if (await expireIfDue(ctx.pool, row, now)) row = (await findAssignmentById(ctx.pool, row.id))!;
 
   if (!verified.ok) {
-    const institution = await getInstitution(ctx.pool, row.institutionId);
-    return {
-      kind: 'link_expired',
-      institutionName: institution?.name ?? '',
-      status: row.status,
-      returnUrl: returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status }),
-    };
+    const institutionName = (await getInstitution(ctx.pool, row.institutionId))?.name ?? '';
+    const back = returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status });
+    if (row.status === 'expired') return { kind: 'assignment_expired', institutionName, dueAt: row.dueAt, returnUrl: back };
+    return { kind: 'link_expired', institutionName, status: row.status, returnUrl: back };
   }
   const { sessionId } = await createSession(ctx.pool, { institutionId: row.institutionId, userId: row.userId, now });
   return { kind: 'signed_in', assignmentId: row.id, sessionId };

@@ -11,7 +11,7 @@ import { beginAttempt } from './begin-attempt.js';
 import { loadStudentPage } from './load-student-page.js';
 import { openStartLink } from './open-start-link.js';
 import { installPageErrors } from './page-errors.js';
-import { invalidLinkPage, linkExpiredPage } from './pages/message-pages.js';
+import { assignmentExpiredPage, invalidLinkPage, linkExpiredPage } from './pages/message-pages.js';
 import { PAGE_HEADERS } from './pages/html.js';
 import { renderStudentPage } from './pages/render-student-page.js';
 import { saveAnswers } from './save-answers.js';
@@ -54,6 +54,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
     const opened = await openStartLink(ctx, (request.params as { '*': string })['*']);
     reply.headers(PAGE_HEADERS);
     if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage());
+    if (opened.kind === 'assignment_expired') return reply.code(410).send(assignmentExpiredPage(opened));
     if (opened.kind === 'link_expired') {
       const submitted = ['submitted', 'marking', 'completed'].includes(opened.status);
       return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted, returnUrl: opened.returnUrl }));

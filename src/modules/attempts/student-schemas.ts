@@ -6,8 +6,8 @@ export const AssignmentParams = Type.Object({ assignmentId: Type.String({ maxLen
 
 export const Html = Type.String({ description: 'An HTML page' });
 
-/** Every form the pages post carries the session's CSRF token. */
-export const CsrfForm = Type.Object({ csrf: Type.String({ maxLength: 200 }) }, { additionalProperties: false });
+/** Every form the pages post carries the session's CSRF token (checked before the handler; a missing one is refused as a wrong one). */
+export const CsrfForm = Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
 
 export const CsrfHeader = Type.Object({ 'x-csrf-token': Type.Optional(Type.String({ maxLength: 200 })) });
 
