@@ -186,7 +186,7 @@ describe('sessions', () => {
     await other.open(b.startUrl);
     await other.page(b.assignmentId);
 
-    for (const fields of [{}, { csrf: '' }, { csrf: 'wrong' }, { csrf: other.csrf! }]) {
+    for (const fields of [{}, { csrf: '' }, { csrf: 'wrong' }, { csrf: other.csrf! }] as Array<Record<string, string>>) {
       expectPage(await s.postForm(`/a/${a.assignmentId}/begin`, fields), 403, 'This form has expired');
     }
     expect((await readAssignment(h, h.a, a.assignmentId)).status).toBe('assigned');
