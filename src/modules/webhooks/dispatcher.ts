@@ -61,6 +61,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   const inFlight = new Set<Promise<void>>();
   let queue: AttemptOutcome[] = [];
   let flushing: Promise<void> | null = null;
+  let stopping: Promise<void> | null = null;
 
   function secretsOf(d: ClaimedDelivery, now: Date): string[] {
     const secrets = [box.open(d.secretEnc)];
@@ -189,6 +190,21 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
     wake(); // anything committed while we were not listening
   }
 
+  /** Stops claiming, lets in-flight attempts finish (bounded by the request timeout) and records them. */
+  async function stopNow(): Promise<void> {
+    stopped = true;
+    giveUpAt = Date.now() + 5000;
+    if (timer) clearInterval(timer);
+    timer = null;
+    const l = listener;
+    listener = null;
+    await l?.end().catch(() => undefined);
+    await cycle;
+    await Promise.all([...inFlight]);
+    await flush();
+    await client.close();
+  }
+
   return {
     workerId,
     async start(): Promise<void> {
@@ -212,19 +228,10 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
       await flush();
       return total;
     },
-    /** Stops claiming, lets in-flight attempts finish (bounded by the request timeout) and records them. */
-    async stop(): Promise<void> {
-      stopped = true;
-      giveUpAt = Date.now() + 5000;
-      if (timer) clearInterval(timer);
-      timer = null;
-      const l = listener;
-      listener = null;
-      await l?.end().catch(() => undefined);
-      await cycle;
-      await Promise.all([...inFlight]);
-      await flush();
-      await client.close();
+    /** Idempotent: a second signal waits for the same stop. */
+    stop(): Promise<void> {
+      stopping ??= stopNow();
+      return stopping;
     },
   };
 }
