@@ -1,0 +1,270 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../src/platform/embedded-db.js';
+import { randomBase62 } from '../src/platform/ids.js';
+import { postgresCpuUs } from './postgres-cpu.js';
+import type { ServersReady } from './servers.js';
+
+/**
+ * `npm run bench [-- --duration 5 --rounds 2 --connections 10 --only <text> --profile]`
+ * (--only runs the cases whose name contains the text; --profile writes a
+ * V8 CPU profile of the servers' process to bench/profiles/.)
+ *
+ * On a real PostgreSQL (DATABASE_URL's server, else an embedded one started
+ * in a temp dir), in a fresh database: the real app and a bare Fastify + pg
+ * baseline (bench/baseline-server.ts) serve side by side from one child
+ * process; autocannon drives each case against both, alternating app and
+ * baseline round by round after a warm-up of each. Prints req/s, p50 and
+ * p99 for both and the ratio app / baseline.
+ */
+const { values: opts } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    profile: { type: 'boolean', default: false },
+    only: { type: 'string' },
+  },
+});
+const DURATION = Number(opts.duration);
+const ROUNDS = Number(opts.rounds);
+const CONNECTIONS = Number(opts.connections);
+const WARMUP = Number(opts.warmup);
+for (const [name, v] of Object.entries({ duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS, warmup: WARMUP })) {
+  if (!Number.isInteger(v) || v < (name === 'warmup' ? 0 : 1)) throw new Error(`--${name} must be a whole number`);
+}
+
+interface Target {
+  url: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  /** Called per request: a new body (and extra headers) each time. */
+  next?: () => { body: string; headers?: Record<string, string> };
+}
+interface Case {
+  name: string;
+  /** Minimum app / baseline req/s ratio; null: shown for information. */
+  target: number | null;
+  app: Target;
+  baseline: Target;
+}
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** CPU time (user + system) of the servers' process per request, in µs. */
+  cpuUs: number;
+  /** CPU time of the embedded PostgreSQL per request, in µs (null with DATABASE_URL). */
+  pgUs: number | null;
+  failed: number;
+}
+
+// ---- database -------------------------------------------------------------
+const benchDb = `assay_bench_${randomBase62(8).toLowerCase()}`;
+let embedded: EmbeddedDatabase | null = null;
+let tempDir: string | null = null;
+let serverUrl = process.env.DATABASE_URL;
+if (!serverUrl) {
+  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-'));
+  embedded = await startEmbeddedDatabase({ dataDir: tempDir, log: () => undefined });
+  serverUrl = embedded.url;
+}
+const clusterDir = tempDir ? path.join(tempDir, 'pg') : null;
+const withDb = (url: string, db: string) => Object.assign(new URL(url), { pathname: `/${db}` }).toString();
+const admin = new pg.Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${benchDb}`);
+const pgVersion = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
+
+async function cleanup() {
+  await admin.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`).catch(() => undefined);
+  await admin.end();
+  await embedded?.stop();
+  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+}
+
+// ---- servers --------------------------------------------------------------
+const profileDir = path.resolve('bench/profiles');
+const child = fork(path.join(import.meta.dirname, 'servers.ts'), [withDb(serverUrl, benchDb)], {
+  execArgv: ['--import', 'tsx', ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+const [ready] = (await Promise.race([
+  once(child, 'message'),
+  once(child, 'exit').then(() => {
+    throw new Error('the bench servers exited before they were ready');
+  }),
+])) as [ServersReady];
+
+// ---- cases ----------------------------------------------------------------
+const auth = { authorization: `Bearer ${ready.apiKey}` };
+const json = { ...auth, 'content-type': 'application/json' };
+let userCounter = 0;
+let keyCounter = 0;
+// 1000 distinct students, cycled: the user upsert updates as often as it inserts, for both servers alike.
+const createBody = () => ({
+  body: JSON.stringify({
+    externalUserId: `student-${userCounter++ % 1000}`,
+    testId: ready.testId,
+    user: { email: 'student@bench.example', name: 'Bench Student' },
+    callbackUrl: 'https://bench.example/return',
+    metadata: { course: 'BENCH-101' },
+  }),
+});
+
+const allCases: Case[] = [
+  {
+    name: 'GET /tests (3 published, with total)',
+    target: 0.8,
+    app: { url: ready.appUrl, method: 'GET', path: '/api/partner/v1/tests', headers: auth },
+    baseline: { url: ready.baselineUrl, method: 'GET', path: '/tests', headers: auth },
+  },
+  {
+    name: 'GET /assignments/{id}',
+    target: 0.8,
+    app: { url: ready.appUrl, method: 'GET', path: `/api/partner/v1/assignments/${ready.assignmentId}`, headers: auth },
+    baseline: { url: ready.baselineUrl, method: 'GET', path: `/assignments/${ready.assignmentId}`, headers: auth },
+  },
+  {
+    name: 'POST /assignments',
+    target: 0.6,
+    app: { url: ready.appUrl, method: 'POST', path: '/api/partner/v1/assignments', headers: json, next: createBody },
+    baseline: { url: ready.baselineUrl, method: 'POST', path: '/assignments', headers: json, next: createBody },
+  },
+  {
+    name: 'POST /assignments + Idempotency-Key',
+    target: null,
+    app: {
+      url: ready.appUrl,
+      method: 'POST',
+      path: '/api/partner/v1/assignments',
+      headers: json,
+      next: () => ({ ...createBody(), headers: { 'idempotency-key': `bench-${process.pid}-${keyCounter++}` } }),
+    },
+    baseline: { url: ready.baselineUrl, method: 'POST', path: '/assignments', headers: json, next: createBody },
+  },
+];
+
+const cases = allCases.filter((c) => !opts.only || c.name.includes(opts.only));
+if (cases.length === 0) throw new Error(`--only "${opts.only}" matches no case`);
+
+async function serversCpu(): Promise<number> {
+  const reply = once(child, 'message') as Promise<[{ cpu: NodeJS.CpuUsage }]>;
+  child.send('cpu');
+  const [{ cpu }] = await reply;
+  return cpu.user + cpu.system;
+}
+
+async function drive(t: Target, seconds: number): Promise<Measured> {
+  const cpuBefore = await serversCpu();
+  const pgBefore = clusterDir ? postgresCpuUs(clusterDir) : null;
+  const result = await autocannon({
+    url: t.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: t.method,
+        path: t.path,
+        headers: t.headers,
+        ...(t.next
+          ? {
+              setupRequest: (req: autocannon.Request) => {
+                const n = t.next!();
+                return { ...req, body: n.body, headers: { ...t.headers, ...n.headers } };
+              },
+            }
+          : {}),
+      },
+    ],
+  });
+  const cpuUs = (await serversCpu()) - cpuBefore;
+  const pgAfter = clusterDir ? postgresCpuUs(clusterDir) : null;
+  const pgUs = pgBefore !== null && pgAfter !== null ? (pgAfter - pgBefore) / Math.max(1, result.requests.total) : null;
+  return {
+    rps: result.requests.total / (result.duration || seconds),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuUs: cpuUs / Math.max(1, result.requests.total),
+    pgUs,
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+function combine(runs: Measured[]): Measured {
+  const mean = (f: (m: Measured) => number) => runs.reduce((s, m) => s + f(m), 0) / runs.length;
+  return { rps: mean((m) => m.rps), p50: mean((m) => m.p50), p99: mean((m) => m.p99), cpuUs: mean((m) => m.cpuUs), pgUs: runs[0]!.pgUs === null ? null : mean((m) => m.pgUs!), failed: runs.reduce((s, m) => s + m.failed, 0) };
+}
+
+const cpu = os.cpus();
+const header = [
+  `Assay bench: ${ROUNDS} x ${DURATION} s per server and case (after ${WARMUP} s warm-up each), ${CONNECTIONS} connections, 127.0.0.1`,
+  `machine: ${cpu.length} x ${cpu[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ` +
+    `PostgreSQL ${pgVersion} (${embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}); app logs at warn, baseline silent`,
+];
+console.log(header.join('\n'));
+
+const rows: { c: Case; app: Measured; base: Measured }[] = [];
+try {
+  for (const c of cases) {
+    if (WARMUP > 0) {
+      await drive(c.app, WARMUP);
+      await drive(c.baseline, WARMUP);
+    }
+    const appRuns: Measured[] = [];
+    const baseRuns: Measured[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      // Alternate who goes first, so neither always runs on a warmer (or fuller) database.
+      if (r % 2 === 0) {
+        appRuns.push(await drive(c.app, DURATION));
+        baseRuns.push(await drive(c.baseline, DURATION));
+      } else {
+        baseRuns.push(await drive(c.baseline, DURATION));
+        appRuns.push(await drive(c.app, DURATION));
+      }
+    }
+    const row = { c, app: combine(appRuns), base: combine(baseRuns) };
+    rows.push(row);
+    console.log(`  done: ${c.name}`);
+  }
+} finally {
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+  await cleanup();
+}
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+const f1 = (n: number) => n.toFixed(1);
+console.log('');
+console.log(
+  `${'case'.padEnd(38)}${pad('app req/s', 11)}${pad('p50', 7)}${pad('p99', 7)}${pad('base req/s', 12)}${pad('p50', 7)}${pad('p99', 7)}${pad('ratio', 8)}  target`,
+);
+let missed = 0;
+for (const { c, app, base } of rows) {
+  const ratio = app.rps / base.rps;
+  const verdict = c.target === null ? '(info)' : ratio >= c.target ? `>= ${c.target} met` : `>= ${c.target} MISSED`;
+  if (c.target !== null && ratio < c.target) missed++;
+  console.log(
+    `${c.name.padEnd(38)}${pad(Math.round(app.rps), 11)}${pad(f1(app.p50), 7)}${pad(f1(app.p99), 7)}` +
+      `${pad(Math.round(base.rps), 12)}${pad(f1(base.p50), 7)}${pad(f1(base.p99), 7)}${pad(ratio.toFixed(2), 8)}  ${verdict}`,
+  );
+  if (app.failed + base.failed > 0) console.log(`  ! non-2xx or errors: app ${app.failed}, baseline ${base.failed}`);
+}
+console.log(`\nCPU per request in µs: the servers' Node process${clusterDir ? ', and the embedded PostgreSQL' : ''}`);
+const us = (n: number | null) => (n === null ? '' : pad(Math.round(n), 6));
+for (const { c, app, base } of rows) {
+  console.log(
+    `  ${c.name.padEnd(38)} app node ${us(app.cpuUs)}${clusterDir ? ` pg ${us(app.pgUs)}` : ''}   ` +
+      `baseline node ${us(base.cpuUs)}${clusterDir ? ` pg ${us(base.pgUs)}` : ''}`,
+  );
+}
+console.log(`\nlatencies in ms; ${missed === 0 ? 'all targets met' : `${missed} target(s) missed`}`);
+if (opts.profile) console.log(`CPU profile of the servers' process: ${profileDir}`);

@@ -1,0 +1,88 @@
+import { freezeConfig, parseConfig } from '../src/platform/config.js';
+import { createPool } from '../src/platform/db.js';
+import { systemClock } from '../src/platform/clock.js';
+import { randomBase62 } from '../src/platform/ids.js';
+import { migrate } from '../src/platform/migrate.js';
+import { createApiKey } from '../src/modules/institutions/api-keys.js';
+import { createInstitution } from '../src/modules/institutions/institutions.js';
+import { createTest, findPublishedTest, publishTest } from '../src/modules/tests/tests-service.js';
+import { DEMO_TESTS } from '../src/demo/demo-tests.js';
+import { buildServer, serverContext, PARTNER_PREFIX } from '../src/server.js';
+import { buildBaseline } from './baseline-server.js';
+
+/**
+ * The servers under load, in a child process of bench/run.ts so the load
+ * generator does not share their event loop: seeds one institution (key,
+ * callback domain, the three demo tests, one assignment), then serves the
+ * real app and the baseline on two loopback ports, each with its own pool
+ * of 10 connections (the app's default).
+ */
+export interface ServersReady {
+  appUrl: string;
+  baselineUrl: string;
+  apiKey: string;
+  testId: string;
+  assignmentId: string;
+}
+
+export const CALLBACK_URL = 'https://bench.example/return';
+
+const databaseUrl = process.argv[2];
+if (!databaseUrl || !process.send) throw new Error('bench/servers.ts is started by bench/run.ts');
+
+const appPool = createPool(databaseUrl, 10);
+const baselinePool = createPool(databaseUrl, 10);
+await migrate(appPool);
+
+const institution = await createInstitution(appPool, { name: 'Bench University', callbackDomains: ['bench.example'] });
+const { apiKey } = await createApiKey(appPool, institution.institutionId, 'bench');
+const testIds: string[] = [];
+for (const input of DEMO_TESTS) {
+  const test = await createTest(appPool, input);
+  await publishTest(appPool, test.testId, institution.institutionId);
+  testIds.push(test.testId);
+}
+const testId = testIds[0]!;
+const version = (await findPublishedTest(appPool, institution.institutionId, testId))!;
+
+const config = freezeConfig(
+  parseConfig({
+    DATABASE_URL: databaseUrl,
+    ASSAY_ADMIN_TOKEN: `bench-${randomBase62(32)}`,
+    ASSAY_SECRET: randomBase62(48),
+    PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+    // Warnings and errors only: no per-request log lines, so logging costs the app about what it costs the baseline.
+    LOG_LEVEL: 'warn',
+    // The limiter still runs on every request; it just never refuses one here.
+    ASSAY_RATE_LIMIT_PER_SECOND: '1000000',
+    ASSAY_RATE_LIMIT_BURST: '1000000',
+  }),
+);
+const app = await buildServer(serverContext({ config, pool: appPool, clock: systemClock }));
+const baseline = buildBaseline(baselinePool, { institutionId: institution.institutionId, testId, testVersionId: version.testVersionId });
+
+const created = await app.inject({
+  method: 'POST',
+  url: `${PARTNER_PREFIX}/assignments`,
+  headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+  payload: { externalUserId: 'bench-reader', testId, user: { email: 'reader@bench.example' }, callbackUrl: CALLBACK_URL },
+});
+if (created.statusCode !== 201) throw new Error(`seeding an assignment failed: ${created.body}`);
+
+const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });
+const baselineUrl = await baseline.listen({ port: 0, host: '127.0.0.1' });
+const ready: ServersReady = { appUrl, baselineUrl, apiKey, testId, assignmentId: created.json().assignmentId };
+process.send(ready);
+// CPU time of this process, asked for around each run: CPU per request, unlike req/s, barely moves when other work shares the machine.
+process.on('message', (m) => {
+  if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
+});
+
+async function stop() {
+  await Promise.all([app.close(), baseline.close()]);
+  await Promise.all([appPool.end(), baselinePool.end()]);
+  // The explicit exit also flushes a --cpu-prof profile.
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop());
+process.on('disconnect', () => void stop());

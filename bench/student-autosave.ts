@@ -1,0 +1,167 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { Pool as HttpPool } from 'undici';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../src/platform/embedded-db.js';
+import { randomBase62 } from '../src/platform/ids.js';
+import type { StudentServerReady } from './student-server.js';
+
+/**
+ * `npx tsx bench/student-autosave.ts [--students 2000 --interval 10 --duration 120 --connections 256 --db-pool 10]`
+ *
+ * Autosave under a full exam hall: every simulated student (HTTP level, no
+ * browser; a real session cookie and CSRF token each) saves an answer every
+ * `interval` seconds for `duration` seconds, first saves spread over the
+ * first interval. On a real PostgreSQL (DATABASE_URL's server, else an
+ * embedded one in a temp dir), in a fresh database; the app runs in a child
+ * process with its default pool of 10 connections. Prints p50/p90/p99/max
+ * save latency and the error count, then checks that every save the server
+ * accepted is what is stored (zero lost). Targets: p99 < 50 ms, 0 lost.
+ */
+const { values: opts } = parseArgs({
+  options: {
+    students: { type: 'string', default: '2000' },
+    interval: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '120' },
+    connections: { type: 'string', default: '256' },
+    'db-pool': { type: 'string', default: '10' },
+  },
+});
+const STUDENTS = Number(opts.students);
+const INTERVAL_MS = Number(opts.interval) * 1000;
+const DURATION_MS = Number(opts.duration) * 1000;
+for (const [k, v] of Object.entries(opts)) if (!/^\d+$/.test(String(v)) || Number(v) < 1) throw new Error(`--${k} must be a whole number ≥ 1`);
+
+const benchDb = `assay_bench_students_${randomBase62(8).toLowerCase()}`;
+let embedded: EmbeddedDatabase | null = null;
+let tempDir: string | null = null;
+let serverUrl = process.env.DATABASE_URL;
+if (!serverUrl) {
+  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-'));
+  embedded = await startEmbeddedDatabase({ dataDir: tempDir, log: () => undefined });
+  serverUrl = embedded.url;
+}
+const withDb = (url: string, db: string) => Object.assign(new URL(url), { pathname: `/${db}` }).toString();
+const admin = new pg.Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${benchDb}`);
+const pgVersion = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
+
+const child = fork(path.join(import.meta.dirname, 'student-server.ts'), [withDb(serverUrl, benchDb), String(STUDENTS), opts['db-pool']!], {
+  execArgv: ['--import', 'tsx'],
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
+async function cleanup() {
+  child.kill('SIGTERM');
+  await once(child, 'exit').catch(() => undefined);
+  await admin.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`).catch(() => undefined);
+  await admin.end();
+  await embedded?.stop();
+  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+}
+
+try {
+  process.stdout.write(`Seeding ${STUDENTS} students (assignment, start link, Begin)…\n`);
+  const [ready] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(() => {
+      throw new Error('the bench server exited before it was ready');
+    }),
+  ])) as [StudentServerReady];
+
+  const http = new HttpPool(ready.url, { connections: Number(opts.connections), pipelining: 1 });
+  const latencies: number[] = [];
+  const errors = new Map<string, number>();
+  /** Per student: the highest version the server said it stored, and its value. */
+  const accepted = new Map<string, { version: number; value: string }>();
+  let stale = 0;
+  const countError = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
+
+  async function save(seat: StudentServerReady['seats'][number], seq: number): Promise<void> {
+    const value = `answer ${seq} from ${seat.assignmentId}`;
+    const body = JSON.stringify({ answers: [{ questionId: ready.questionId, value, version: seq }] });
+    const t0 = performance.now();
+    try {
+      const res = await http.request({
+        method: 'POST',
+        path: `/a/${seat.assignmentId}/answers`,
+        headers: { 'content-type': 'application/json', cookie: seat.cookie, 'x-csrf-token': seat.csrf },
+        body,
+      });
+      const text = await res.body.text();
+      latencies.push(performance.now() - t0);
+      if (res.statusCode !== 200) return countError(`HTTP ${res.statusCode}`);
+      const result = (JSON.parse(text) as { results: Array<{ version: number; saved: boolean }> }).results[0]!;
+      if (!result.saved) stale++;
+      else if ((accepted.get(seat.assignmentId)?.version ?? 0) < seq) accepted.set(seat.assignmentId, { version: seq, value });
+    } catch (err) {
+      latencies.push(performance.now() - t0);
+      countError((err as Error).message);
+    }
+  }
+
+  process.stdout.write(`Running: ${STUDENTS} students, a save every ${INTERVAL_MS / 1000} s each, for ${DURATION_MS / 1000} s…\n`);
+  const started = performance.now();
+  const inFlight = new Set<Promise<void>>();
+  await Promise.all(
+    ready.seats.map(async (seat) => {
+      // Spread the first saves over one interval, as students start typing at different moments.
+      await sleep(Math.random() * INTERVAL_MS);
+      let seq = 0;
+      while (performance.now() - started < DURATION_MS) {
+        const p = save(seat, ++seq);
+        inFlight.add(p);
+        void p.finally(() => inFlight.delete(p));
+        await sleep(INTERVAL_MS);
+      }
+    }),
+  );
+  await Promise.all([...inFlight]);
+  const elapsed = (performance.now() - started) / 1000;
+  await http.close();
+
+  // Every accepted save must be what the database holds now (the latest accepted one per student).
+  const stored = await admin.query(`SELECT 1`).then(async () => {
+    const c = new pg.Client({ connectionString: withDb(serverUrl!, benchDb) });
+    await c.connect();
+    const { rows } = await c.query<{ assignment_id: string; value: string; version: number }>(
+      'SELECT assignment_id, value, version::float8 AS version FROM answers WHERE question_id = $1',
+      [ready.questionId],
+    );
+    await c.end();
+    return new Map(rows.map((r) => [r.assignment_id, r]));
+  });
+  let lost = 0;
+  for (const [assignmentId, a] of accepted) {
+    const s = stored.get(assignmentId);
+    if (!s || s.version !== a.version || s.value !== a.value) lost++;
+  }
+
+  latencies.sort((x, y) => x - y);
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  const errorCount = [...errors.values()].reduce((s, n) => s + n, 0);
+  const rows = [
+    ['PostgreSQL', `${pgVersion} (${embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}), app pool ${opts['db-pool']} connections`],
+    ['students', String(STUDENTS)],
+    ['saves', `${latencies.length} in ${elapsed.toFixed(1)} s (${(latencies.length / elapsed).toFixed(0)}/s)`],
+    ['latency p50', `${q(50).toFixed(1)} ms`],
+    ['latency p90', `${q(90).toFixed(1)} ms`],
+    ['latency p99', `${q(99).toFixed(1)} ms   (target < 50 ms: ${q(99) < 50 ? 'met' : 'NOT met'})`],
+    ['latency max', `${latencies[latencies.length - 1]!.toFixed(1)} ms`],
+    ['errors', `${errorCount}${errorCount ? ` (${[...errors].map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}`],
+    ['stale (refused as older)', String(stale)],
+    ['accepted saves lost', `${lost} of ${accepted.size} students checked   (target 0: ${lost === 0 ? 'met' : 'NOT met'})`],
+  ];
+  process.stdout.write(`\nStudent autosave load\n${rows.map(([k, v]) => `  ${k!.padEnd(26)} ${v}`).join('\n')}\n`);
+  process.exitCode = lost === 0 && errorCount === 0 && q(99) < 50 ? 0 : 1;
+} finally {
+  await cleanup();
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,100 @@
+import { freezeConfig, parseConfig } from '../src/platform/config.js';
+import { createPool } from '../src/platform/db.js';
+import { systemClock } from '../src/platform/clock.js';
+import { randomBase62 } from '../src/platform/ids.js';
+import { migrate } from '../src/platform/migrate.js';
+import { createApiKey } from '../src/modules/institutions/api-keys.js';
+import { createInstitution } from '../src/modules/institutions/institutions.js';
+import { createTest, publishTest } from '../src/modules/tests/tests-service.js';
+import { buildServer, serverContext, PARTNER_PREFIX } from '../src/server.js';
+
+/**
+ * The server side of bench/student-autosave.ts, in its own process so the
+ * simulated students do not share its event loop. Seeds one institution and
+ * one test, then for each student: creates the assignment through the
+ * partner API, opens the start link, reads the page's CSRF token and
+ * presses Begin, exactly as a browser would. Reports the sessions to the
+ * parent and serves the real app on a loopback port.
+ */
+export interface StudentSeat {
+  assignmentId: string;
+  cookie: string;
+  csrf: string;
+}
+export interface StudentServerReady {
+  url: string;
+  questionId: string;
+  seats: StudentSeat[];
+}
+
+const [databaseUrl, studentsArg, poolArg] = process.argv.slice(2);
+if (!databaseUrl || !process.send) throw new Error('bench/student-server.ts is started by bench/student-autosave.ts');
+const students = Number(studentsArg);
+
+const pool = createPool(databaseUrl, Number(poolArg));
+await migrate(pool);
+const institution = await createInstitution(pool, { name: 'Bench College', callbackDomains: ['bench.example'] });
+const { apiKey } = await createApiKey(pool, institution.institutionId, 'bench');
+const test = await createTest(pool, {
+  title: 'Autosave load',
+  description: 'One written answer, saved over and over.',
+  durationMinutes: 60,
+  proctoring: 'none',
+  marking: 'auto',
+  resultVisibility: 'immediate',
+  passPercent: null,
+  questions: [{ id: 'answer', type: 'short_text', prompt: 'Type anything', points: 1, acceptedAnswers: ['anything'] }],
+});
+await publishTest(pool, test.testId, institution.institutionId);
+
+const config = freezeConfig(
+  parseConfig({
+    DATABASE_URL: databaseUrl,
+    ASSAY_ADMIN_TOKEN: `bench-${randomBase62(32)}`,
+    ASSAY_SECRET: randomBase62(48),
+    PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+    LOG_LEVEL: 'warn',
+    ASSAY_RATE_LIMIT_PER_SECOND: '1000000',
+    ASSAY_RATE_LIMIT_BURST: '1000000',
+  }),
+);
+const app = await buildServer(serverContext({ config, pool, clock: systemClock }));
+
+async function seat(i: number): Promise<StudentSeat> {
+  const created = await app.inject({
+    method: 'POST',
+    url: `${PARTNER_PREFIX}/assignments`,
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    payload: { externalUserId: `student-${i}`, testId: test.testId, user: { email: `s${i}@bench.example` }, callbackUrl: 'https://bench.example/back' },
+  });
+  if (created.statusCode !== 201) throw new Error(`create: ${created.body}`);
+  const { assignmentId, startUrl } = created.json() as { assignmentId: string; startUrl: string };
+  const opened = await app.inject({ method: 'GET', url: new URL(startUrl).pathname });
+  const cookie = String(opened.headers['set-cookie']).split(';')[0]!;
+  const page = await app.inject({ method: 'GET', url: `/a/${assignmentId}`, headers: { cookie } });
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+  const begun = await app.inject({
+    method: 'POST',
+    url: `/a/${assignmentId}/begin`,
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `csrf=${csrf}`,
+  });
+  if (begun.statusCode !== 303) throw new Error(`begin: ${begun.statusCode}`);
+  return { assignmentId, cookie, csrf };
+}
+
+const seats: StudentSeat[] = [];
+for (let i = 0; i < students; i += 50) {
+  seats.push(...(await Promise.all(Array.from({ length: Math.min(50, students - i) }, (_, j) => seat(i + j)))));
+}
+const url = await app.listen({ port: 0, host: '127.0.0.1' });
+const ready: StudentServerReady = { url, questionId: 'answer', seats };
+process.send(ready);
+
+async function stop() {
+  await app.close();
+  await pool.end();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop());
+process.on('disconnect', () => void stop());
