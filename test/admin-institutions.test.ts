@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/platform/crypto.js';
-import { createHarness, type Harness } from './helpers/harness.js';
+import { ADMIN_TOKEN, createHarness, type Harness } from './helpers/harness.js';
 import { detailFields, expectError } from './helpers/expect-error.js';
 
 const A = '/api/admin/v1';
@@ -92,6 +92,22 @@ describe('institutions', () => {
     expectError(await h.admin('GET', `${A}/institutions?${q}`), 400, 'invalid_request');
   });
 
+  it('PUT status suspends and reactivates; an unknown status is 400 and an unknown institution 404', async () => {
+    const t = await h.createTenant('Status School');
+    const url = `${A}/institutions/${t.institutionId}/status`;
+    expect((await h.admin('PUT', url, { status: 'suspended' })).json()).toMatchObject({ institutionId: t.institutionId, status: 'suspended' });
+    expect((await h.admin('PUT', url, { status: 'active' })).json().status).toBe('active');
+    expectError(await h.admin('PUT', url, { status: 'closed' }), 400, 'invalid_request');
+    expectError(await h.admin('PUT', `${A}/institutions/ins_0000000000000000000000/status`, { status: 'active' }), 404, 'not_found');
+  });
+
+  it('a POST whose body is not JSON is 415, malformed JSON 400, as on the partner API', async () => {
+    const post = (type: string, payload: string) =>
+      h.app.inject({ method: 'POST', url: `${A}/institutions`, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': type }, payload });
+    expectError(await post('text/plain', '{"name":"X"}'), 415, 'unsupported_media_type');
+    expectError(await post('application/json', '{"name":'), 400, 'invalid_request');
+  });
+
   it('GET of an unknown institution is 404', async () => {
     expectError(await h.admin('GET', `${A}/institutions/ins_0000000000000000000000`), 404, 'not_found');
   });
@@ -169,7 +185,7 @@ describe('API keys', () => {
     const res = await h.app.inject({
       method: 'POST',
       url: `${A}/institutions/${h.a.institutionId}/api-keys`,
-      headers: { authorization: `Bearer ${(await import('./helpers/harness.js')).ADMIN_TOKEN}` },
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect(res.statusCode).toBe(201);
     expect(res.json().label).toBeNull();

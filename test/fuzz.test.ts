@@ -226,7 +226,7 @@ describe('fuzzing every partner route', () => {
     await fc.assert(
       fc.asyncProperty(headerValue, fc.boolean(), async (value, asAuth) => {
         const route = { method: 'POST', path: `${P}/assignments` };
-        const headers = asAuth ? { authorization: value } : { 'idempotency-key': value };
+        const headers: Record<string, string> = asAuth ? { authorization: value } : { 'idempotency-key': value };
         const { res, what } = await send(route, { body: JSON.stringify(assignmentBody(h.a)), type: 'application/json', headers });
         check(res, `${what} header=${JSON.stringify(value).slice(0, 80)}`);
       }),
