@@ -25,6 +25,12 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) 
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
     let broken = false;
+    // A checked-out client has no error listener of the pool's: if the server goes away between two
+    // queries (a restart), the client emits 'error', which unheard would crash the process.
+    const onError = () => {
+      broken = true;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await fn(client);
@@ -40,6 +46,7 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) 
       if ((code === '40001' || code === '40P01') && attempt < 5) continue;
       throw err;
     } finally {
+      client.removeListener('error', onError);
       client.release(broken);
     }
   }
