@@ -79,7 +79,9 @@ try {
   /** Per student: the highest version the server said it stored, and its value. */
   const accepted = new Map<string, { version: number; value: string }>();
   let stale = 0;
-  const countError = (what: string) => errors.set(what, (errors.get(what) ?? 0) + 1);
+  const countError = (what: string): void => {
+    errors.set(what, (errors.get(what) ?? 0) + 1);
+  };
 
   async function save(seat: StudentServerReady['seats'][number], seq: number): Promise<void> {
     const value = `answer ${seq} from ${seat.assignmentId}`;

@@ -186,6 +186,23 @@ describe('submission', () => {
     expect(marks.rows[0].n).toBe(2);
   });
 
+  it('never loses a save it accepted while a submission runs: every accepted save is in the marked answers', async () => {
+    const { assignmentId, s, q } = await started('submit-race');
+    const saves = Array.from({ length: 30 }, (_, i) => s.save(assignmentId, [{ questionId: q[0]!, value: i % 2 === 0 ? 'a' : 'b', version: i + 1 }]));
+    const [submitted, ...saved] = await Promise.all([s.submit(assignmentId), ...saves]);
+    expect(submitted.statusCode).toBe(303);
+    const accepted = saved.filter((r) => r.statusCode === 200 && r.json().results[0].saved).map((r) => JSON.parse(r.payload).results[0].version as number);
+    for (const r of saved) expect([200, 409]).toContain(r.statusCode);
+    const stored = await h.pool.query('SELECT version::int AS version, value FROM answers WHERE assignment_id = $1', [assignmentId]);
+    const mark = await h.pool.query("SELECT points::float AS points FROM marks WHERE assignment_id = $1 AND question_id = $2", [assignmentId, q[0]]);
+    if (accepted.length === 0) {
+      expect(stored.rows).toEqual([]);
+    } else {
+      expect(stored.rows[0].version).toBe(Math.max(...accepted));
+      expect(mark.rows[0].points).toBe(stored.rows[0].value === 'b' ? 1 : 0);
+    }
+  });
+
   it('shows the completion page, not a retake, when the link is opened again', async () => {
     const { assignmentId, s, startUrl } = await started('submit-3');
     await s.submit(assignmentId);

@@ -77,28 +77,48 @@ export async function markAttemptSubmitted(tx: Tx, assignmentId: string, at: Dat
 }
 
 /**
- * Stores an answer unless the stored one has the same or a higher version.
- * Returns the version now stored for the question.
+ * Stores answers in one statement, each unless the stored one has the same
+ * or a higher version, and only while the attempt is not submitted: the
+ * statement share-locks the attempt row, so it either commits before a
+ * submission reads the answers or finds the attempt submitted and writes
+ * nothing. Returns the versions it wrote; a question missing from the result
+ * was stale, or the attempt was closed (the caller tells which).
  */
-export async function upsertAnswer(
-  tx: Tx,
-  a: { assignmentId: string; institutionId: string; questionId: string; value: AnswerValue; version: number; now: Date },
-): Promise<number> {
-  const { rows } = await tx.query<{ version: number }>(
-    `INSERT INTO answers AS s (assignment_id, institution_id, question_id, value, version, saved_at)
-     VALUES ($1, $2, $3, $4::jsonb, $5, $6)
+export async function upsertAnswersWhileOpen(
+  db: Queryable,
+  a: { assignmentId: string; institutionId: string; answers: Array<{ questionId: string; value: AnswerValue; version: number }>; now: Date },
+): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ question_id: string; version: number }>(
+    `WITH open AS (
+       SELECT assignment_id, institution_id FROM attempts
+        WHERE assignment_id = $1 AND institution_id = $2 AND submitted_at IS NULL
+        FOR SHARE
+     )
+     INSERT INTO answers AS s (assignment_id, institution_id, question_id, value, version, saved_at)
+     SELECT open.assignment_id, open.institution_id, x.question_id, x.value::jsonb, x.version, $6
+       FROM open, unnest($3::text[], $4::text[], $5::bigint[]) AS x (question_id, value, version)
      ON CONFLICT (assignment_id, question_id) DO UPDATE
         SET value = EXCLUDED.value, version = EXCLUDED.version, saved_at = EXCLUDED.saved_at
       WHERE s.version < EXCLUDED.version
-     RETURNING version`,
-    [a.assignmentId, a.institutionId, a.questionId, JSON.stringify(a.value), a.version, a.now],
+     RETURNING question_id, version`,
+    [
+      a.assignmentId,
+      a.institutionId,
+      a.answers.map((x) => x.questionId),
+      a.answers.map((x) => JSON.stringify(x.value)),
+      a.answers.map((x) => x.version),
+      a.now,
+    ],
   );
-  if (rows[0]) return rows[0].version;
-  const current = await tx.query<{ version: number }>(
-    'SELECT version FROM answers WHERE assignment_id = $1 AND institution_id = $2 AND question_id = $3',
-    [a.assignmentId, a.institutionId, a.questionId],
+  return new Map(rows.map((r) => [r.question_id, r.version]));
+}
+
+export async function answerVersions(db: Queryable, institutionId: string, assignmentId: string, questionIds: string[]): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ question_id: string; version: number }>(
+    'SELECT question_id, version FROM answers WHERE assignment_id = $1 AND institution_id = $2 AND question_id = ANY($3)',
+    [assignmentId, institutionId, questionIds],
   );
-  return current.rows[0]!.version;
+  return new Map(rows.map((r) => [r.question_id, r.version]));
 }
 
 export async function listAnswers(db: Queryable, institutionId: string, assignmentId: string): Promise<StoredAnswer[]> {

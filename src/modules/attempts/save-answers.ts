@@ -1,9 +1,8 @@
 import type { AppContext } from '../../platform/context.js';
-import { withTransaction } from '../../platform/db.js';
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
 import type { AnswerValue } from '../marking/auto-mark.js';
 import { checkAnswerValue } from './answer-values.js';
-import { lockAttempt, upsertAnswer } from './attempts-repo.js';
+import { answerVersions, findAttempt, upsertAnswersWhileOpen, type Attempt } from './attempts-repo.js';
 import type { StudentSession } from './sessions.js';
 import { loadTestVersion } from './test-versions.js';
 import { acceptsSaves } from './timing.js';
@@ -23,6 +22,25 @@ export interface SaveResult {
 }
 
 /**
+ * An attempt's owner, test version and deadline never change once it has
+ * begun, so the hot autosave path keeps them in memory: a save is then the
+ * session lookup plus one statement. Whether it is submitted is never
+ * cached; the save statement itself checks it under a row lock.
+ */
+const MAX_CACHED = 20_000;
+const attempts = new Map<string, Pick<Attempt, 'institutionId' | 'userId' | 'testVersionId' | 'deadlineAt'>>();
+
+async function attemptFacts(ctx: AppContext, institutionId: string, assignmentId: string) {
+  const hit = attempts.get(assignmentId);
+  if (hit) return hit.institutionId === institutionId ? hit : null;
+  const found = await findAttempt(ctx.pool, institutionId, assignmentId);
+  if (!found) return null;
+  if (attempts.size >= MAX_CACHED) attempts.delete(attempts.keys().next().value!);
+  attempts.set(assignmentId, found);
+  return found;
+}
+
+/**
  * Autosave: stores each answer unless a newer version of it is stored
  * already, so a stale save (a late retry, an older tab) never overwrites a
  * newer answer and a replayed save is harmless. All answers of a request are
@@ -36,34 +54,39 @@ export async function saveAnswers(
   answers: AnswerInput[],
 ): Promise<{ results: SaveResult[]; serverTime: Date }> {
   const now = ctx.clock.now();
-  const results = await withTransaction(ctx.pool, async (tx) => {
-    const attempt = await lockAttempt(tx, assignmentId, 'share', session.institutionId);
-    if (!attempt || attempt.userId !== session.userId) throw notFound('attempt');
-    if (attempt.submittedAt) throw new AppError('invalid_state', 'This test has been submitted; answers can no longer change.');
-    if (!acceptsSaves(attempt.deadlineAt, now)) throw new AppError('invalid_state', 'Time is up; answers can no longer change.');
+  const attempt = await attemptFacts(ctx, session.institutionId, assignmentId);
+  if (!attempt || attempt.userId !== session.userId) throw notFound('attempt');
 
-    const test = await loadTestVersion(tx, attempt.testVersionId);
-    const byId = new Map(test.questions.map((q) => [q.id, q]));
-    const details: ErrorDetail[] = [];
-    const seen = new Set<string>();
-    const checked: Array<{ questionId: string; value: AnswerValue; version: number }> = [];
-    answers.forEach((a, i) => {
-      const q = byId.get(a.questionId);
-      if (!q) return details.push({ field: `answers.${i}.questionId`, message: 'is not a question of this test' });
-      if (seen.has(a.questionId)) return details.push({ field: `answers.${i}.questionId`, message: 'appears twice' });
-      seen.add(a.questionId);
-      const value = checkAnswerValue(q, a.value);
-      if (!value.ok) return details.push({ field: `answers.${i}.value`, message: value.message });
-      checked.push({ questionId: a.questionId, value: value.value, version: a.version });
-    });
-    if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
+  const test = await loadTestVersion(ctx.pool, attempt.testVersionId);
+  const byId = new Map(test.questions.map((q) => [q.id, q]));
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  const checked: Array<{ questionId: string; value: AnswerValue; version: number }> = [];
+  answers.forEach((a, i) => {
+    const q = byId.get(a.questionId);
+    if (!q) return details.push({ field: `answers.${i}.questionId`, message: 'is not a question of this test' });
+    if (seen.has(a.questionId)) return details.push({ field: `answers.${i}.questionId`, message: 'appears twice' });
+    seen.add(a.questionId);
+    const value = checkAnswerValue(q, a.value);
+    if (!value.ok) return details.push({ field: `answers.${i}.value`, message: value.message });
+    checked.push({ questionId: a.questionId, value: value.value, version: a.version });
+  });
+  if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
+  if (!acceptsSaves(attempt.deadlineAt, now)) throw new AppError('invalid_state', 'Time is up; answers can no longer change.');
 
-    const out: SaveResult[] = [];
-    for (const a of checked) {
-      const version = await upsertAnswer(tx, { assignmentId, institutionId: attempt.institutionId, ...a, now });
-      out.push({ questionId: a.questionId, version, saved: version === a.version });
+  const written = await upsertAnswersWhileOpen(ctx.pool, { assignmentId, institutionId: attempt.institutionId, answers: checked, now });
+  let current = written;
+  if (written.size < checked.length) {
+    // Something was not written: the attempt is closed, or those saves were stale.
+    if ((await findAttempt(ctx.pool, attempt.institutionId, assignmentId))?.submittedAt) {
+      throw new AppError('invalid_state', 'This test has been submitted; answers can no longer change.');
     }
-    return out;
+    const missing = checked.filter((a) => !written.has(a.questionId)).map((a) => a.questionId);
+    current = new Map([...written, ...(await answerVersions(ctx.pool, attempt.institutionId, assignmentId, missing))]);
+  }
+  const results = checked.map((a) => {
+    const version = current.get(a.questionId) ?? a.version;
+    return { questionId: a.questionId, version, saved: version === a.version };
   });
   return { results, serverTime: now };
 }
