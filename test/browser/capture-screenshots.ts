@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { Browser } from 'playwright-core';
+import { systemClock } from '../../src/platform/clock.js';
+import { freezeConfig, parseConfig } from '../../src/platform/config.js';
+import { createPool } from '../../src/platform/db.js';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../src/platform/embedded-db.js';
+import { randomBase62 } from '../../src/platform/ids.js';
+import { migrate } from '../../src/platform/migrate.js';
+import { createApiKey } from '../../src/modules/institutions/api-keys.js';
+import { createInstitution } from '../../src/modules/institutions/institutions.js';
+import { createTest, publishTest } from '../../src/modules/tests/tests-service.js';
+import { DEMO_TESTS } from '../../src/demo/demo-tests.js';
+import { buildServer, serverContext, PARTNER_PREFIX } from '../../src/server.js';
+import { freePort, launchBrowser } from './browser-env.js';
+
+/**
+ * `npx tsx test/browser/capture-screenshots.ts`: renders the student pages
+ * of the demo tests in Chromium at desktop and phone width and writes
+ * docs/screenshots/*.png. A fresh database on DATABASE_URL's server, or an
+ * embedded one in a temp dir; nothing is left behind.
+ */
+const OUT = path.resolve('docs/screenshots');
+const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 360, height: 760 } } as const;
+
+let embedded: EmbeddedDatabase | null = null;
+let tempDir: string | null = null;
+let serverUrl = process.env.DATABASE_URL;
+if (!serverUrl) {
+  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-shots-'));
+  embedded = await startEmbeddedDatabase({ dataDir: tempDir, log: () => undefined });
+  serverUrl = embedded.url;
+}
+const dbName = `assay_shots_${randomBase62(8).toLowerCase()}`;
+const admin = new pg.Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${dbName}`);
+const dbUrl = Object.assign(new URL(serverUrl), { pathname: `/${dbName}` }).toString();
+const pool = createPool(dbUrl, 5);
+let browser: Browser | null = null;
+
+try {
+  await migrate(pool);
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const config = freezeConfig(
+    parseConfig({ DATABASE_URL: dbUrl, ASSAY_ADMIN_TOKEN: randomBase62(32), ASSAY_SECRET: randomBase62(48), PUBLIC_BASE_URL: origin, LOG_LEVEL: 'warn' }),
+  );
+  const institution = await createInstitution(pool, { name: 'Demo University', callbackDomains: ['partner.example'] });
+  const { apiKey } = await createApiKey(pool, institution.institutionId, 'screenshots');
+  const [algebra, writing] = await Promise.all(DEMO_TESTS.slice(0, 2).map((t) => createTest(pool, t)));
+  for (const t of [algebra!, writing!]) await publishTest(pool, t.testId, institution.institutionId);
+  const app = await buildServer(serverContext({ config, pool, clock: systemClock }), { logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+
+  const startUrl = async (testId: string, who: string) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `${PARTNER_PREFIX}/assignments`,
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      payload: { externalUserId: who, testId, user: { email: `${who}@partner.example` }, callbackUrl: 'https://partner.example/assay/return' },
+    });
+    return (res.json() as { startUrl: string }).startUrl;
+  };
+
+  fs.mkdirSync(OUT, { recursive: true });
+  browser = await launchBrowser();
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const shot = (file: string) => page.screenshot({ path: path.join(OUT, `${file}-${name}.png`), fullPage: true });
+
+    await page.goto(await startUrl(algebra!.testId, `ada-${name}`));
+    await shot('intro');
+    await page.getByRole('button', { name: 'Begin test' }).click();
+    await page.getByRole('timer').waitFor();
+    await page.getByLabel('12', { exact: true }).check();
+    await page.getByLabel('2', { exact: true }).check();
+    await page.getByLabel('11', { exact: true }).check();
+    await page.getByRole('group', { name: /in words/ }).getByRole('textbox').fill('five');
+    await page.locator('#save-status', { hasText: 'Saved' }).waitFor();
+    // A full-page shot of a scrolled page draws the sticky status bar mid-page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot('test');
+    await page.getByRole('button', { name: 'Submit test' }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.screenshot({ path: path.join(OUT, `submit-dialog-${name}.png`) });
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.getByRole('heading', { name: 'Your result' }).waitFor();
+    await shot('result');
+
+    await page.goto(await startUrl(writing!.testId, `grace-${name}`));
+    await page.getByRole('button', { name: 'Begin test' }).click();
+    await page.getByRole('timer').waitFor();
+    await page.getByRole('group', { name: /clear writing/ }).getByRole('textbox').fill('Clear writing saves time: readers act on it sooner and ask fewer questions.');
+    await page.locator('#save-status', { hasText: 'Saved' }).waitFor();
+    await page.getByRole('button', { name: 'Submit test' }).click();
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.getByRole('heading', { name: 'Marking in progress' }).waitFor();
+    await shot('marking');
+    await context.close();
+  }
+  await app.close();
+  process.stdout.write(`Screenshots written to ${path.relative(process.cwd(), OUT)}/\n`);
+} finally {
+  await browser?.close();
+  await pool.end();
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+  await admin.end();
+  await embedded?.stop();
+  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+}
