@@ -93,10 +93,15 @@ describe('opening a start link', () => {
     expectPage(await h.app.inject({ method: 'GET', url: pathOf(stale) }), 410, 'This link has expired');
   });
 
-  it('says an assignment not begun by dueAt has expired, whether the sweep or the open got there first', async () => {
+  it('says an assignment not begun by dueAt has expired, whether the sweep, a read or the open got there first', async () => {
     const lazy = await assign(h, h.a, { externalUserId: 'due-1', dueAt: later(HOUR) });
     const swept = await assign(h, h.a, { externalUserId: 'due-2', dueAt: later(HOUR) });
+    const read = await assign(h, h.a, { externalUserId: 'due-5', dueAt: later(HOUR) });
     clock.advance(HOUR + 1000);
+
+    // Lazy on the partner's read, before any sweep.
+    expect((await readAssignment(h, h.a, read.assignmentId)).status).toBe('expired');
+    expect(await eventTypes(read.assignmentId)).toEqual(['assignment.expired']);
 
     // Lazy: nobody swept yet; opening the link expires it.
     const opened = await h.app.inject({ method: 'GET', url: pathOf(lazy.startUrl) });
