@@ -230,20 +230,20 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
 
     const startedAt = new Date((await readAssignment(h, tenant, a.assignmentId)).startedAt).getTime();
     const deadline = startedAt + 20 * 60_000;
-    // The server's clock says 5 minutes and 6 seconds remain; the page believes it, whatever this machine's clock says.
-    clock.set(new Date(deadline - 5 * 60_000 - 6_000));
+    // The server's clock says 5 minutes and 12 seconds remain; the page believes it, whatever this machine's clock says.
+    clock.set(new Date(deadline - 5 * 60_000 - 12_000));
     await page.reload();
-    expect(await page.getByRole('timer').textContent()).toMatch(/^5:0[1-6]$/);
+    expect(await page.getByRole('timer').textContent()).toMatch(/^5:(0\d|1[0-2])$/);
     expect(await page.getByRole('alert').textContent()).toBe('');
-    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 }).toBe('Less than 5 minutes left.');
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 30_000 }).toBe('Less than 5 minutes left.');
 
     clock.set(new Date(deadline - 3_000));
     await page.reload();
     expect(await page.getByRole('alert').textContent()).toContain('Less than 1 minute left.');
-    await page.getByRole('heading', { name: 'Your result' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { name: 'Your result' }).waitFor({ timeout: 30_000 });
     const read = await readAssignment(h, tenant, a.assignmentId);
     expect(read).toMatchObject({ status: 'completed', result: { score: { points: 1, maxPoints: 5 } } });
     expect(problems).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 90_000);
 });
