@@ -28,7 +28,10 @@ export function createHttp(opts: {
     bodyLimit: BODY_LIMIT,
     genReqId: () => newId('req'),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
-    return503OnClosing: true,
+    // Requests that still arrive while closing (pipelined or on a busy kept-alive connection) are
+    // refused by the onRequest hook below, with the envelope and Retry-After that Fastify's own
+    // 503 fast path would leave out.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     // Failures the router meets before any hook runs (bad percent-encoding, a path parameter over
     // maxParamLength) get the same envelope and request id as every other error.
@@ -54,8 +57,16 @@ export function createHttp(opts: {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) {
+      reply.header('Connection', 'close');
+      throw new AppError('unavailable', 'The service is restarting. Retry shortly.', undefined, { 'Retry-After': '1' });
+    }
   });
   app.addHook('preValidation', rejectUnstorableInput);
   installErrorHandling(app as unknown as FastifyInstance);
