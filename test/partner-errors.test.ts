@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../src/platform/db.js';
 import { systemClock } from '../src/platform/clock.js';
@@ -122,5 +123,45 @@ describe('server failures', () => {
 
   it('/readyz is 200 when the database answers', async () => {
     expect((await h.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('a request still arriving on a kept-alive connection while the server closes gets the 503 envelope with Retry-After', async () => {
+    const pool = createPool(h.databaseUrl, 2);
+    const app = await buildServer(serverContext({ config: h.ctx.config, pool, clock: systemClock }), { logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    // Hold the first request in the auth query, so its connection is busy (not idle) when the
+    // server starts closing; the second request then arrives on it during close.
+    const blocker = await h.pool.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE');
+    const socket = net.connect(port, '127.0.0.1');
+    let raw = '';
+    socket.on('data', (d) => (raw += d.toString('latin1')));
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const request = `GET ${P}/tests HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.a.apiKey}\r\nConnection: keep-alive\r\n\r\n`;
+    socket.write(request);
+    await new Promise((r) => setTimeout(r, 200));
+    const closed = app.close();
+    await new Promise((r) => setTimeout(r, 100));
+    socket.write(request);
+    await new Promise((r) => setTimeout(r, 200));
+    await blocker.query('COMMIT');
+    blocker.release();
+    await closed;
+    await ended;
+    await pool.end();
+    const responses = raw.split(/(?=HTTP\/1\.1 )/);
+    expect(responses).toHaveLength(2);
+    expect(responses[0]).toMatch(/^HTTP\/1\.1 200/);
+    const second = responses[1]!;
+    expect(second).toMatch(/^HTTP\/1\.1 503/);
+    expect(second).toMatch(/\r\nretry-after: \d+\r\n/i);
+    const requestId = /\r\nx-request-id: (req_\w+)\r\n/i.exec(second)?.[1];
+    expect(requestId).toBeDefined();
+    const body = JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4));
+    expect(body).toEqual({ error: { code: 'unavailable', message: expect.any(String), requestId } });
   });
 });
