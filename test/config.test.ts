@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, freezeConfig, parseConfig } from '../src/platform/config.js';
@@ -91,6 +92,12 @@ describe('configuration', () => {
     ['ASSAY_RUN_WORKER', 'sometimes'],
     ['ASSAY_DB_POOL_SIZE', '0'],
     ['ASSAY_DB_POOL_SIZE', '501'],
+    ['ASSAY_WEBHOOK_TIMEOUT_MS', '99'],
+    ['ASSAY_WEBHOOK_LEASE_MS', '15000'],
+    ['ASSAY_WEBHOOK_RETRY_SCHEDULE', '5s,5m'],
+    ['ASSAY_WEBHOOK_RETRY_SCHEDULE', '0,soon'],
+    ['ASSAY_WEBHOOK_CONCURRENCY', '0'],
+    ['ASSAY_WEBHOOK_ENDPOINT_CONCURRENCY', 'many'],
   ])('%s=%j stops with a ConfigError naming the variable', (name, value) => {
     const err = configError({ ...VALID, [name]: value });
     expect(err.variable).toBe(name);
@@ -113,6 +120,16 @@ describe('configuration', () => {
     expect(Object.isFrozen(c)).toBe(true);
     expect(Object.isFrozen(c.rateLimit)).toBe(true);
     expect(Object.isFrozen(c.secrets)).toBe(true);
+  });
+
+  it('only the entry points read process.env; every module gets the parsed config', () => {
+    const src = path.resolve(__dirname, '../src');
+    const readers = fs
+      .readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .filter((f) => /process\.env\b/.test(fs.readFileSync(path.join(src, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
+    expect(readers).toContain('main.ts');
+    for (const f of readers) expect(['cli/index.ts', 'main.ts', 'worker-main.ts'], `${f} reads process.env`).toContain(f);
   });
 
   it('a bad value stops the process at boot with exit code 78 and a message naming the variable', () => {
