@@ -162,6 +162,16 @@ describe('POST /assignments: users are found or created by (institution, externa
     expect(users.rows).toEqual([{ email: 'b@example.org', name: 'Kept' }]);
   });
 
+  it('concurrent first assignments for a new externalUserId make one user and every assignment, without a 5xx', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => create(assignmentBody(h.a, { externalUserId: 'brand-new', user: { email: `n${i}@example.org` } }))),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    expect(new Set(results.map((r) => r.json().assignmentId)).size).toBe(20);
+    const users = await h.pool.query('SELECT id FROM users WHERE institution_id = $1 AND external_user_id = $2', [h.a.institutionId, 'brand-new']);
+    expect(users.rows).toHaveLength(1);
+  });
+
   it('the same externalUserId in two institutions gives two users', async () => {
     expect((await h.partner(h.a, 'POST', URL_, assignmentBody(h.a, { externalUserId: 'shared-id' }))).statusCode).toBe(201);
     expect((await h.partner(h.b, 'POST', URL_, assignmentBody(h.b, { externalUserId: 'shared-id' }))).statusCode).toBe(201);
