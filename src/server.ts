@@ -1,9 +1,9 @@
 import swagger from '@fastify/swagger';
-import { OptionalKind } from '@sinclair/typebox';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { createHttp, type HttpApp } from './platform/http/create-http.js';
 import { ErrorResponse } from './platform/http/schemas.js';
+import { isOptionalSchema } from './platform/http/validation.js';
 import type { AppContext } from './platform/context.js';
 import { AppError } from './platform/errors.js';
 import { installAdminAuth } from './modules/institutions/admin-auth.js';
@@ -130,9 +130,4 @@ export async function buildServer(
   await app.register(studentRoutes, { ctx });
 
   return app;
-}
-
-/** TypeBox marks `Type.Optional(...)` schemas with this symbol: such a route also accepts no body at all. */
-function isOptionalSchema(schema: unknown): boolean {
-  return typeof schema === 'object' && schema !== null && (schema as Record<symbol, unknown>)[OptionalKind] === 'Optional';
 }
