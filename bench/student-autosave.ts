@@ -21,6 +21,9 @@ import type { StudentServerReady } from './student-server.js';
  * process with its default pool of 10 connections. Prints p50/p90/p99/max
  * save latency and the error count, then checks that every save the server
  * accepted is what is stored (zero lost). Targets: p99 < 50 ms, 0 lost.
+ * Also prints the app process's CPU time per save, which (unlike latency)
+ * stays meaningful on a machine busy with other work.
+ * BENCH_PROFILE_DIR=dir writes a V8 CPU profile of the app process there.
  */
 const { values: opts } = parseArgs({
   options: {
@@ -52,7 +55,7 @@ await admin.query(`CREATE DATABASE ${benchDb}`);
 const pgVersion = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
 
 const child = fork(path.join(import.meta.dirname, 'student-server.ts'), [withDb(serverUrl, benchDb), String(STUDENTS), opts['db-pool']!], {
-  execArgv: ['--import', 'tsx'],
+  execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 async function cleanup() {
@@ -106,6 +109,12 @@ try {
     }
   }
 
+  const cpu = async () => {
+    child.send('cpu');
+    const [m] = (await once(child, 'message')) as [{ cpu: NodeJS.CpuUsage }];
+    return m.cpu.user + m.cpu.system;
+  };
+  const cpuBefore = await cpu();
   process.stdout.write(`Running: ${STUDENTS} students, a save every ${INTERVAL_MS / 1000} s each, for ${DURATION_MS / 1000} s…\n`);
   const started = performance.now();
   const inFlight = new Set<Promise<void>>();
@@ -124,6 +133,7 @@ try {
   );
   await Promise.all([...inFlight]);
   const elapsed = (performance.now() - started) / 1000;
+  const cpuPerSave = (await cpu()) - cpuBefore;
   await http.close();
 
   // Every accepted save must be what the database holds now (the latest accepted one per student).
@@ -154,6 +164,8 @@ try {
     ['latency p90', `${q(90).toFixed(1)} ms`],
     ['latency p99', `${q(99).toFixed(1)} ms   (target < 50 ms: ${q(99) < 50 ? 'met' : 'NOT met'})`],
     ['latency max', `${latencies[latencies.length - 1]!.toFixed(1)} ms`],
+    ['app CPU per save', `${(cpuPerSave / latencies.length).toFixed(0)} µs (the app process; ${((cpuPerSave / 1e6 / elapsed) * 100).toFixed(0)}% of one core)`],
+    ['machine load average', os.loadavg().map((l) => l.toFixed(1)).join(' ') + ` on ${os.cpus().length} CPUs`],
     ['errors', `${errorCount}${errorCount ? ` (${[...errors].map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}`],
     ['stale (refused as older)', String(stale)],
     ['accepted saves lost', `${lost} of ${accepted.size} students checked   (target 0: ${lost === 0 ? 'met' : 'NOT met'})`],
