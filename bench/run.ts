@@ -12,7 +12,7 @@ import { postgresCpuUs } from './postgres-cpu.js';
 import type { ServersReady } from './servers.js';
 
 /**
- * `npm run bench [-- --duration 5 --rounds 2 --connections 10 --only <text> --profile]`
+ * `npm run bench [-- --duration 5 --rounds 3 --connections 10 --only <text> --profile]`
  * (--only runs the cases whose name contains the text; --profile writes a
  * V8 CPU profile of the servers' process to bench/profiles/.)
  *
@@ -21,12 +21,13 @@ import type { ServersReady } from './servers.js';
  * baseline (bench/baseline-server.ts) serve side by side from one child
  * process; autocannon drives each case against both, alternating app and
  * baseline round by round after a warm-up of each. Prints req/s, p50 and
- * p99 for both and the ratio app / baseline.
+ * p99 for both (means over the rounds) and the ratio app / baseline (the
+ * median of the rounds' ratios).
  */
 const { values: opts } = parseArgs({
   options: {
     duration: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
     profile: { type: 'boolean', default: false },
@@ -212,7 +213,7 @@ const header = [
 ];
 console.log(header.join('\n'));
 
-const rows: { c: Case; app: Measured; base: Measured }[] = [];
+const rows: { c: Case; app: Measured; base: Measured; ratio: number; spread: readonly [number, number] }[] = [];
 try {
   for (const c of cases) {
     if (WARMUP > 0) {
@@ -231,7 +232,12 @@ try {
         appRuns.push(await drive(c.app, DURATION));
       }
     }
-    const row = { c, app: combine(appRuns), base: combine(baseRuns) };
+    // The ratio is the median of each round's pair: a pair runs back to back, so a load spike from
+    // outside the benchmark hits both sides of it alike, and one disturbed pair cannot drag the median.
+    const pairRatios = appRuns.map((a, i) => a.rps / baseRuns[i]!.rps).sort((x, y) => x - y);
+    const mid = pairRatios.length / 2;
+    const ratio = pairRatios.length % 2 ? pairRatios[Math.floor(mid)]! : (pairRatios[mid - 1]! + pairRatios[mid]!) / 2;
+    const row = { c, app: combine(appRuns), base: combine(baseRuns), ratio, spread: [pairRatios[0]!, pairRatios.at(-1)!] as const };
     rows.push(row);
     console.log(`  done: ${c.name}`);
   }
@@ -248,13 +254,13 @@ console.log(
   `${'case'.padEnd(38)}${pad('app req/s', 11)}${pad('p50', 7)}${pad('p99', 7)}${pad('base req/s', 12)}${pad('p50', 7)}${pad('p99', 7)}${pad('ratio', 8)}  target`,
 );
 let missed = 0;
-for (const { c, app, base } of rows) {
-  const ratio = app.rps / base.rps;
+for (const { c, app, base, ratio, spread } of rows) {
   const verdict = c.target === null ? '(info)' : ratio >= c.target ? `>= ${c.target} met` : `>= ${c.target} MISSED`;
   if (c.target !== null && ratio < c.target) missed++;
   console.log(
     `${c.name.padEnd(38)}${pad(Math.round(app.rps), 11)}${pad(f1(app.p50), 7)}${pad(f1(app.p99), 7)}` +
-      `${pad(Math.round(base.rps), 12)}${pad(f1(base.p50), 7)}${pad(f1(base.p99), 7)}${pad(ratio.toFixed(2), 8)}  ${verdict}`,
+      `${pad(Math.round(base.rps), 12)}${pad(f1(base.p50), 7)}${pad(f1(base.p99), 7)}${pad(ratio.toFixed(2), 8)}  ${verdict}` +
+      (ROUNDS > 1 ? `  (rounds ${spread[0].toFixed(2)}–${spread[1].toFixed(2)})` : ''),
   );
   if (app.failed + base.failed > 0) console.log(`  ! non-2xx or errors: app ${app.failed}, baseline ${base.failed}`);
 }
