@@ -69,6 +69,8 @@ describe('configuration', () => {
   });
 
   it.each([
+    ['HOST', 'http://0.0.0.0'],
+    ['HOST', 'local host'],
     ['PORT', 'abc'],
     ['PORT', '-1'],
     ['PORT', '65536'],

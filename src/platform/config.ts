@@ -101,6 +101,15 @@ function urlVar(env: Env, name: string, fallback: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+function hostVar(env: Env): string {
+  const raw = env.HOST || '127.0.0.1';
+  // An IP literal or a host name: what the listener can bind to, nothing with a scheme, port or path.
+  if (!/^[A-Za-z0-9.:-]{1,253}$/.test(raw) || raw.includes('::/')) {
+    throw new ConfigError('HOST', `must be an address or host name to listen on (e.g. 127.0.0.1 or 0.0.0.0), got "${raw}"`);
+  }
+  return raw;
+}
+
 export function parseConfig(env: Env): Config {
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl) {
@@ -140,7 +149,7 @@ export function parseConfig(env: Env): Config {
     databaseUrl,
     dataDir: path.resolve(env.ASSAY_DATA_DIR || './data'),
     port,
-    host: env.HOST || '127.0.0.1',
+    host: hostVar(env),
     publicBaseUrl: urlVar(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`),
     adminToken,
     secrets,

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -7,7 +9,8 @@ import { createPool } from '../../src/platform/db.js';
 
 /**
  * Before the suite: reach PostgreSQL (DATABASE_URL, or an embedded server of
- * our own in .test-data/), and build a migrated template database that every
+ * our own in a fresh temporary folder, so concurrent runs never share a
+ * cluster), and build a migrated template database that every
  * test file clones (CREATE DATABASE … TEMPLATE), as graphile-worker's tests do.
  */
 declare module 'vitest' {
@@ -18,11 +21,13 @@ declare module 'vitest' {
 }
 
 let embedded: EmbeddedDatabase | null = null;
+let dataDir: string | null = null;
 
 export default async function setup(project: TestProject) {
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    embedded = await startEmbeddedDatabase({ dataDir: path.resolve('.test-data'), log: () => undefined });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-test-'));
+    embedded = await startEmbeddedDatabase({ dataDir, log: () => undefined });
     adminUrl = embedded.url;
   }
   const template = `assay_template_${process.pid}`;
@@ -42,6 +47,7 @@ export default async function setup(project: TestProject) {
     await admin.query(`DROP DATABASE IF EXISTS ${template}`).catch(() => undefined);
     await admin.end();
     await embedded?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }
 
