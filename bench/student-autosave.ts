@@ -109,9 +109,11 @@ try {
     }
   }
 
+  let serverMs: number[] = [];
   const cpu = async () => {
     child.send('cpu');
-    const [m] = (await once(child, 'message')) as [{ cpu: NodeJS.CpuUsage }];
+    const [m] = (await once(child, 'message')) as [{ cpu: NodeJS.CpuUsage; serverMs: number[] }];
+    serverMs = m.serverMs;
     return m.cpu.user + m.cpu.system;
   };
   const cpuBefore = await cpu();
@@ -154,7 +156,9 @@ try {
   }
 
   latencies.sort((x, y) => x - y);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
+  serverMs.sort((x, y) => x - y);
+  const pick = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+  const q = (p: number) => pick(latencies, p);
   const errorCount = [...errors.values()].reduce((s, n) => s + n, 0);
   const rows = [
     ['PostgreSQL', `${pgVersion} (${embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}), app pool ${opts['db-pool']} connections`],
@@ -164,6 +168,7 @@ try {
     ['latency p90', `${q(90).toFixed(1)} ms`],
     ['latency p99', `${q(99).toFixed(1)} ms   (target < 50 ms: ${q(99) < 50 ? 'met' : 'NOT met'})`],
     ['latency max', `${latencies[latencies.length - 1]!.toFixed(1)} ms`],
+    ['inside the app p50/p99', `${pick(serverMs, 50).toFixed(1)} / ${pick(serverMs, 99).toFixed(1)} ms (received → sent)`],
     ['app CPU per save', `${(cpuPerSave / latencies.length).toFixed(0)} µs (the app process; ${((cpuPerSave / 1e6 / elapsed) * 100).toFixed(0)}% of one core)`],
     ['machine load average', os.loadavg().map((l) => l.toFixed(1)).join(' ') + ` on ${os.cpus().length} CPUs`],
     ['errors', `${errorCount}${errorCount ? ` (${[...errors].map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}`],

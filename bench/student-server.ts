@@ -59,6 +59,11 @@ const config = freezeConfig(
   }),
 );
 const app = await buildServer(serverContext({ config, pool, clock: systemClock }));
+// Time inside the app for each save, from request received to response sent: tells the app's share of the latency from the rest.
+const serverMs: number[] = [];
+app.addHook('onResponse', async (request, reply) => {
+  if (request.method === 'POST' && request.url.endsWith('/answers')) serverMs.push(reply.elapsedTime);
+});
 
 async function seat(i: number): Promise<StudentSeat> {
   const created = await app.inject({
@@ -92,7 +97,7 @@ const ready: StudentServerReady = { url, questionId: 'answer', seats };
 process.send(ready);
 // CPU time of this process on request: CPU per save, unlike latency, barely moves when other work shares the machine.
 process.on('message', (m) => {
-  if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
+  if (m === 'cpu') process.send!({ cpu: process.cpuUsage(), serverMs: serverMs.splice(0) });
 });
 
 async function stop() {
