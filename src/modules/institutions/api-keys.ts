@@ -1,6 +1,7 @@
 import { randomBase62, newId } from '../../platform/ids.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import type { Queryable } from '../../platform/db.js';
+import { KEYS_CHANNEL, invalidateKeyCaches } from './key-cache.js';
 
 /**
  * API keys: `ak_live_` + 40 base62 characters. Only the SHA-256 is stored; a
@@ -70,12 +71,20 @@ export async function listApiKeys(db: Queryable, institutionId: string): Promise
   }));
 }
 
-/** Revokes a key of the institution; false when no such (unrevoked or revoked) key exists there. */
+/**
+ * Revokes a key of the institution; false when no such key exists there.
+ * The same statement notifies every API process to drop its key cache, and
+ * this process drops its own at once (see key-cache.ts).
+ */
 export async function revokeApiKey(db: Queryable, institutionId: string, keyId: string, now: Date): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE id = $1 AND institution_id = $2`,
+    `WITH revoked AS (
+       UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE id = $1 AND institution_id = $2 RETURNING id
+     )
+     SELECT pg_notify('${KEYS_CHANNEL}', id) FROM revoked`,
     [keyId, institutionId, now],
   );
+  invalidateKeyCaches();
   return (rowCount ?? 0) > 0;
 }
 

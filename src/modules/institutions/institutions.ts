@@ -1,6 +1,7 @@
 import { newId } from '../../platform/ids.js';
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
+import { KEYS_CHANNEL, invalidateKeyCaches } from './key-cache.js';
 
 export interface Institution {
   institutionId: string;
@@ -93,8 +94,14 @@ export async function listInstitutions(
   };
 }
 
+/** Suspends or reactivates; like a key revocation it invalidates every process's key cache (see key-cache.ts). */
 export async function setInstitutionStatus(db: Queryable, institutionId: string, status: 'active' | 'suspended'): Promise<boolean> {
-  const { rowCount } = await db.query('UPDATE institutions SET status = $2 WHERE id = $1', [institutionId, status]);
+  const { rowCount } = await db.query(
+    `WITH changed AS (UPDATE institutions SET status = $2 WHERE id = $1 RETURNING id)
+     SELECT pg_notify('${KEYS_CHANNEL}', id) FROM changed`,
+    [institutionId, status],
+  );
+  invalidateKeyCaches();
   return (rowCount ?? 0) > 0;
 }
 

@@ -3,6 +3,7 @@ import { AppError } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
 import { createRateLimiter } from '../../platform/http/rate-limit.js';
 import { findActiveKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
+import { createKeyCache } from './key-cache.js';
 
 export interface PartnerPrincipal {
   institutionId: string;
@@ -20,11 +21,15 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Authenticates every request of the scope it is added to: `Authorization:
- * Bearer ak_live_…` → the key's institution, checked on every request so a
- * revocation takes effect on the next one. Then the per-key rate limit.
+ * Bearer ak_live_…` → the key's institution, through a key cache that every
+ * revocation or suspension invalidates (key-cache.ts), so a revocation takes
+ * effect on the next request. Then the per-key rate limit.
  */
 export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void {
   const takeToken = createRateLimiter(ctx.config.rateLimit);
+  const keys = createKeyCache({ pool: ctx.pool, onError: (err) => app.log.warn({ err: err.message }, 'API key cache listener lost; caching paused') });
+  app.addHook('onReady', () => keys.start());
+  app.addHook('onClose', () => keys.stop());
 
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization;
@@ -32,7 +37,7 @@ export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void 
     const match = /^Bearer +(\S+) *$/i.exec(header);
     if (!match) throw new AppError('unauthenticated', 'Use the Bearer scheme: "Authorization: Bearer <API key>".');
     const token = match[1]!;
-    const key = looksLikeApiKey(token) ? await findActiveKey(ctx.pool, token) : null;
+    const key = looksLikeApiKey(token) ? await keys.lookup(token, () => findActiveKey(ctx.pool, token)) : null;
     if (!key) throw new AppError('unauthenticated', 'The API key is not valid or has been revoked.');
 
     // The key id (never the key) goes on every later line of this request, including Fastify's
@@ -50,6 +55,7 @@ export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void 
     const now = ctx.clock.now();
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
       await touchApiKey(ctx.pool, key.keyId, now);
+      key.lastUsedAt = now; // the cached copy too, so the next minute's requests skip the write
     }
     request.partner = { institutionId: key.institutionId, keyId: key.keyId };
   });
