@@ -23,8 +23,17 @@ export interface AdminTestView extends Omit<TestVersion, 'testVersionId'> {
   updatedAt: Date;
 }
 
-const VERSION_COLUMNS = `tv.id AS test_version_id, tv.test_id, tv.version, tv.title, tv.description, tv.duration_minutes,
-  tv.proctoring, tv.marking, tv.result_visibility, tv.pass_percent, tv.questions, tv.created_at`;
+const SUMMARY_COLUMNS = `tv.id AS test_version_id, tv.test_id, tv.version, tv.title, tv.description, tv.duration_minutes,
+  tv.proctoring, tv.marking, tv.result_visibility, tv.pass_percent, tv.created_at`;
+const VERSION_COLUMNS = `${SUMMARY_COLUMNS}, tv.questions`;
+
+/** A version without its questions: what listings and assignment creation need (questions can be large). */
+export type TestSummary = Omit<TestVersion, 'questions'>;
+
+function toSummary(r: Record<string, any>): TestSummary {
+  const { questions: _omit, ...summary } = toVersion(r);
+  return summary;
+}
 
 function toVersion(r: Record<string, any>): TestVersion {
   return {
@@ -105,25 +114,25 @@ export async function getTestVersionById(db: Queryable, testVersionId: string): 
 }
 
 /** The current version of a test, only if it is published to the institution. */
-export async function findPublishedTest(db: Queryable, institutionId: string, testId: string): Promise<TestVersion | null> {
+export async function findPublishedTest(db: Queryable, institutionId: string, testId: string): Promise<TestSummary | null> {
   const { rows } = await db.query(
-    `SELECT ${VERSION_COLUMNS}
+    `SELECT ${SUMMARY_COLUMNS}
        FROM publications p
        JOIN tests t ON t.id = p.test_id
        JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
       WHERE p.institution_id = $1 AND p.test_id = $2`,
     [institutionId, testId],
   );
-  return rows[0] ? toVersion(rows[0]) : null;
+  return rows[0] ? toSummary(rows[0]) : null;
 }
 
 export async function listPublishedTests(
   db: Queryable,
   institutionId: string,
   page: { limit: number; offset: number },
-): Promise<{ data: TestVersion[]; total: number }> {
+): Promise<{ data: TestSummary[]; total: number }> {
   const { rows } = await db.query(
-    `SELECT ${VERSION_COLUMNS}, count(*) OVER () AS total
+    `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total
        FROM publications p
        JOIN tests t ON t.id = p.test_id
        JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
@@ -139,7 +148,7 @@ export async function listPublishedTests(
     const c = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM publications WHERE institution_id = $1', [institutionId]);
     total = c.rows[0]!.n;
   }
-  return { data: rows.map(toVersion), total };
+  return { data: rows.map(toSummary), total };
 }
 
 /** Returns false when the test or the institution does not exist. Publishing twice is a no-op. */

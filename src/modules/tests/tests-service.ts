@@ -4,7 +4,7 @@ import { checkTestInput } from './authoring.js';
 import type { TestInput } from './schemas.js';
 import * as repo from './tests-repo.js';
 
-export type { TestVersion, AdminTestView } from './tests-repo.js';
+export type { TestVersion, TestSummary, AdminTestView } from './tests-repo.js';
 export { findPublishedTest, getTestVersionById } from './tests-repo.js';
 
 export async function createTest(pool: Pool, input: TestInput): Promise<repo.AdminTestView> {
