@@ -60,28 +60,17 @@ export async function findAssignmentById(db: Queryable, assignmentId: string): P
   return rows[0] ? toRow(rows[0]) : null;
 }
 
-/** Finds or creates the service's user for (institution, externalUserId); email and name follow the latest request. */
-export async function upsertUser(
-  db: Queryable,
-  input: { id: string; institutionId: string; externalUserId: string; email: string; name: string | null; now: Date },
-): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO users (id, institution_id, external_user_id, email, name, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6)
-     ON CONFLICT (institution_id, external_user_id)
-     DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
-     RETURNING id`,
-    [input.id, input.institutionId, input.externalUserId, input.email, input.name, input.now],
-  );
-  return rows[0]!.id;
-}
-
-export async function insertAssignment(
+/**
+ * Finds or creates the service's user for (institution, externalUserId) (email and
+ * name follow the latest request) and inserts the assignment for them, in one
+ * statement: atomic without an explicit transaction, one round trip.
+ */
+export async function insertAssignmentForUser(
   db: Queryable,
   a: {
     id: string;
     institutionId: string;
-    userId: string;
+    user: { id: string; externalUserId: string; email: string; name: string | null };
     testId: string;
     testVersionId: string;
     callbackUrl: string;
@@ -91,8 +80,15 @@ export async function insertAssignment(
   },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, created_at)
-     VALUES ($1, $2, $3, $4, $5, 'assigned', $6, $7, $8, $9)`,
-    [a.id, a.institutionId, a.userId, a.testId, a.testVersionId, a.callbackUrl, a.dueAt, JSON.stringify(a.metadata), a.now],
+    `WITH u AS (
+       INSERT INTO users (id, institution_id, external_user_id, email, name, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $6)
+       ON CONFLICT (institution_id, external_user_id)
+       DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
+       RETURNING id
+     )
+     INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, created_at)
+     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12, $6 FROM u`,
+    [a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId, a.callbackUrl, a.dueAt, JSON.stringify(a.metadata)],
   );
 }

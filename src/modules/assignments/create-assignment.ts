@@ -1,13 +1,13 @@
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { withTransaction } from '../../platform/db.js';
+import { withTransaction, type Queryable } from '../../platform/db.js';
 import { enqueueJob } from '../../platform/jobs.js';
 import { getCallbackDomains } from '../institutions/institutions.js';
 import { findPublishedTest } from '../tests/tests-service.js';
 import type { AssignmentsContext } from './context.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { claimKey, fingerprint, storeResponse } from './idempotency.js';
-import { insertAssignment, upsertUser } from './assignments-repo.js';
+import { insertAssignmentForUser } from './assignments-repo.js';
 import type { CreateAssignmentBody } from './schemas.js';
 
 export const METADATA_MAX_BYTES = 1024;
@@ -32,8 +32,8 @@ export interface CreateResult {
 
 /**
  * POST /assignments: idempotency, business rules, find-or-create the user,
- * insert the assignment, schedule its expiry, sign its start link; all in
- * one transaction, so a failure leaves nothing behind.
+ * insert the assignment, schedule its expiry, sign its start link. Whatever
+ * is written commits together or not at all, so a failure leaves nothing behind.
  */
 export async function createAssignment(
   ctx: AssignmentsContext,
@@ -51,43 +51,62 @@ export async function createAssignment(
   }
   const dueAt = body.dueAt ? new Date(body.dueAt) : null;
 
-  return withTransaction(ctx.pool, async (tx) => {
-    if (idempotencyKey) {
+  // With a key, the claim, the assignment and the stored response commit together.
+  if (idempotencyKey) {
+    return withTransaction(ctx.pool, async (tx) => {
       const claim = await claimKey(tx, institutionId, idempotencyKey, fingerprint(body), now);
       if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
-    }
-
-    const test = await findPublishedTest(tx, institutionId, body.testId);
-    if (!test) throw new AppError('test_not_available', 'testId: no test with this id is published to your institution.', [{ field: 'testId', message: 'is not published to your institution' }]);
-    const callbackUrl = checkCallbackUrl(body.callbackUrl, await getCallbackDomains(tx, institutionId), ctx.config.allowInsecureUrls);
-    if (dueAt && dueAt.getTime() <= now.getTime()) {
-      throw new AppError('due_at_in_past', 'dueAt: must be in the future.', [{ field: 'dueAt', message: 'must be in the future' }]);
-    }
-
-    const userId = await upsertUser(tx, {
-      id: newId('usr'),
-      institutionId,
-      externalUserId: body.externalUserId,
-      email: body.user.email,
-      name: body.user.name ?? null,
-      now,
+      const serialized = input.serialize(await checkAndInsert(ctx, tx, institutionId, body, dueAt, now));
+      await storeResponse(tx, institutionId, idempotencyKey, { status: 201, body: serialized, assignmentId: JSON.parse(serialized).assignmentId });
+      return { status: 201, body: serialized, replayed: false };
     });
-    const assignmentId = newId('asg');
-    await insertAssignment(tx, { id: assignmentId, institutionId, userId, testId: test.testId, testVersionId: test.testVersionId, callbackUrl, dueAt, metadata, now });
-    if (dueAt) await enqueueJob(tx, EXPIRE_JOB, { assignmentId }, { runAt: dueAt, uniqueKey: `expire:${assignmentId}` });
+  }
+  // A dueAt adds the expiry job, which must commit with the assignment. Without one, the only
+  // write is a single statement (user upsert + insert), atomic on its own: no BEGIN/COMMIT round trips.
+  const created = dueAt
+    ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, institutionId, body, dueAt, now))
+    : await checkAndInsert(ctx, ctx.pool, institutionId, body, null, now);
+  return { status: 201, body: input.serialize(created), replayed: false };
+}
 
-    const expiresAt = ctx.signer.expiryFor(now, dueAt);
-    const created: CreatedAssignment = {
-      assignmentId,
-      status: 'assigned',
-      externalUserId: body.externalUserId,
-      testId: test.testId,
-      startUrl: ctx.signer.issue(assignmentId, 1, expiresAt).url,
-      startUrlExpiresAt: expiresAt,
-      createdAt: now,
-    };
-    const serialized = input.serialize(created);
-    if (idempotencyKey) await storeResponse(tx, institutionId, idempotencyKey, { status: 201, body: serialized, assignmentId });
-    return { status: 201, body: serialized, replayed: false };
+/** The business rules (422s), then the user upsert and the assignment insert, and the expiry job when there is a dueAt. */
+async function checkAndInsert(
+  ctx: AssignmentsContext,
+  db: Queryable,
+  institutionId: string,
+  body: CreateAssignmentBody,
+  dueAt: Date | null,
+  now: Date,
+): Promise<CreatedAssignment> {
+  const test = await findPublishedTest(db, institutionId, body.testId);
+  if (!test) throw new AppError('test_not_available', 'testId: no test with this id is published to your institution.', [{ field: 'testId', message: 'is not published to your institution' }]);
+  const callbackUrl = checkCallbackUrl(body.callbackUrl, await getCallbackDomains(db, institutionId), ctx.config.allowInsecureUrls);
+  if (dueAt && dueAt.getTime() <= now.getTime()) {
+    throw new AppError('due_at_in_past', 'dueAt: must be in the future.', [{ field: 'dueAt', message: 'must be in the future' }]);
+  }
+
+  const assignmentId = newId('asg');
+  await insertAssignmentForUser(db, {
+    id: assignmentId,
+    institutionId,
+    user: { id: newId('usr'), externalUserId: body.externalUserId, email: body.user.email, name: body.user.name ?? null },
+    testId: test.testId,
+    testVersionId: test.testVersionId,
+    callbackUrl,
+    dueAt,
+    metadata: body.metadata ?? {},
+    now,
   });
+  if (dueAt) await enqueueJob(db, EXPIRE_JOB, { assignmentId }, { runAt: dueAt, uniqueKey: `expire:${assignmentId}` });
+
+  const expiresAt = ctx.signer.expiryFor(now, dueAt);
+  return {
+    assignmentId,
+    status: 'assigned',
+    externalUserId: body.externalUserId,
+    testId: test.testId,
+    startUrl: ctx.signer.issue(assignmentId, 1, expiresAt).url,
+    startUrlExpiresAt: expiresAt,
+    createdAt: now,
+  };
 }
