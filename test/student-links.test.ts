@@ -49,6 +49,15 @@ describe('opening a start link', () => {
     expect(await eventTypes(a.assignmentId)).toEqual([]);
   });
 
+  it('does not sign anyone in on a HEAD request (link checkers): no session, no cookie', async () => {
+    const a = await assign(h, h.a, { externalUserId: 'open-head' });
+    const before = (await h.pool.query('SELECT count(*)::int AS n FROM student_sessions')).rows[0].n;
+    const res = await h.app.inject({ method: 'HEAD', url: pathOf(a.startUrl) });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect((await h.pool.query('SELECT count(*)::int AS n FROM student_sessions')).rows[0].n).toBe(before);
+  });
+
   it('marks the cookie Secure when the public URL is https', async () => {
     const secure = await createHarness({ clock, config: { publicBaseUrl: 'https://assay.example' } });
     try {

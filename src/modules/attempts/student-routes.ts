@@ -50,7 +50,8 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
   }
 
   // The token travels in the path: a wildcard, since a parametric segment is capped at 100 characters.
-  app.get('/s/*', { config: { page: true }, schema: { ...hide, response: { 303: Type.Null(), 404: Html, 410: Html } } }, async (request, reply) => {
+  // No HEAD twin: link checkers send HEADs, and only a real GET may sign the student in.
+  app.get('/s/*', { exposeHeadRoute: false, config: { page: true }, schema: { ...hide, response: { 303: Type.Null(), 404: Html, 410: Html } } }, async (request, reply) => {
     const opened = await openStartLink(ctx, (request.params as { '*': string })['*']);
     reply.headers(PAGE_HEADERS);
     if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage());
