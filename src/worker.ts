@@ -39,7 +39,7 @@ export async function startWorker(ctx: AppContext, connectionString: string, log
   );
   await worker.start();
   // Webhook delivery has its own queue (the delivery rows) and dispatcher; see modules/webhooks/dispatcher.ts.
-  const dispatcher = createWebhookDispatcher({ pool: ctx.pool, connectionString, clock: ctx.clock, config: ctx.config, log });
+  const dispatcher = createWebhookDispatcher({ connectionString, clock: ctx.clock, config: ctx.config, log });
   await dispatcher.start();
   return {
     workerId: worker.workerId,

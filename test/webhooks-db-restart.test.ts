@@ -67,7 +67,7 @@ beforeAll(async () => {
   });
   expect(res.statusCode).toBe(201);
   rx.setSecrets('/restart', [res.json().secret]);
-  dispatcher = createWebhookDispatcher({ pool, connectionString: db.url, clock: systemClock, config });
+  dispatcher = createWebhookDispatcher({ connectionString: db.url, clock: systemClock, config });
   await dispatcher.start();
 }, 120_000);
 

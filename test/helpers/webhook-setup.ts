@@ -36,7 +36,7 @@ export async function registerEndpoint(
 }
 
 export function startDispatcher(h: Harness, extra: Partial<DispatcherOptions> = {}) {
-  const d = createWebhookDispatcher({ pool: h.pool, connectionString: h.databaseUrl, clock: h.clock, config: h.ctx.config, ...extra });
+  const d = createWebhookDispatcher({ connectionString: h.databaseUrl, clock: h.clock, config: h.ctx.config, ...extra });
   return d;
 }
 

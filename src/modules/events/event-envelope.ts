@@ -20,7 +20,11 @@ export function toEnvelope(event: Pick<StoredEvent, 'id' | 'type' | 'data' | 'cr
   return { id: event.id, type: event.type as EventType, timestamp: event.createdAt.toISOString(), data: event.data };
 }
 
-/** The exact bytes of a webhook body; signed as they are sent. */
-export function envelopeBody(event: Pick<StoredEvent, 'id' | 'type' | 'data' | 'createdAt'>): string {
-  return JSON.stringify(toEnvelope(event));
+/**
+ * The exact bytes of a webhook body (signed as they are sent), from the
+ * stored data as JSON text: the dispatcher hands PostgreSQL's text of the
+ * jsonb straight through instead of parsing and re-serialising it.
+ */
+export function envelopeBody(event: { id: string; type: string; createdAt: Date; dataJson: string }): string {
+  return `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"timestamp":"${event.createdAt.toISOString()}","data":${event.dataJson}}`;
 }

@@ -1,30 +1,37 @@
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
-import type { Pool } from '../../platform/db.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { envelopeBody } from '../events/event-envelope.js';
-import { claimDeliveries, recordOutcomes, type AttemptOutcome, type ClaimedDelivery } from './deliveries-repo.js';
+import { createAttemptRecorder } from './attempt-recorder.js';
+import { claimDeliveries, releaseClaims, type ClaimedDelivery } from './deliveries-repo.js';
 import { WEBHOOKS_CHANNEL } from './fan-out.js';
 import { judgeAttempt } from './retry-policy.js';
-import { createWebhookClient, type WebhookClient } from './send-webhook.js';
+import { createWebhookClient } from './send-webhook.js';
 import type { Resolver } from './url-guard.js';
 import { secretBoxFor, urlPolicyFor } from './webhooks-context.js';
 
 /**
  * The webhook dispatcher: claims due deliveries (deliveries-repo.ts), POSTs
- * them (send-webhook.ts), judges each result (retry-policy.ts) and records it.
- * Woken by NOTIFY on commit of a fanned-out event, and by a short poll for
- * retries that come due and notifications missed across a reconnect.
- * Outcomes are recorded in batches: whatever finished while the previous
- * batch was being written goes in the next one. A delivery stays leased
- * until its outcome is recorded, so nobody else takes it meanwhile; if this
- * process dies, the lease runs out and another dispatcher sends it again
- * (at-least-once: the receiver dedupes by `webhook-id`).
+ * them (send-webhook.ts), judges each result (retry-policy.ts) and records it
+ * (attempt-recorder.ts). Woken by NOTIFY on the commit of a fanned-out event,
+ * and by a short poll for retries that come due and notifications missed
+ * across a reconnect.
+ *
+ * A claimed delivery is leased to this process until its attempt is
+ * recorded, so no other dispatcher sends it meanwhile; if this process dies,
+ * the lease runs out and another dispatcher sends it again (at-least-once:
+ * receivers dedupe by `webhook-id`).
+ *
+ * Claims run a little ahead of the free slots (a ready list), so a finished
+ * request is replaced at once instead of after a database round trip. Only
+ * endpoints that answer quickly get deliveries claimed ahead (half their
+ * limit), and a ready delivery whose lease could no longer cover a whole
+ * attempt is handed back instead of sent: an attempt never outlives its lease.
  */
 export interface DispatcherOptions {
-  pool: Pool;
   connectionString: string;
   clock: Clock;
   config: Readonly<Config>;
@@ -41,39 +48,78 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   const tunables = opts.config.webhooks;
   const workerId = `${os.hostname()}:${process.pid}:${randomBase62(6)}`;
   const box = secretBoxFor(opts.config);
-  const client: WebhookClient = createWebhookClient({
+  const client = createWebhookClient({
     policy: urlPolicyFor(opts.config),
     timeoutMs: tunables.timeoutMs,
-    // Several endpoints may share one origin (a hosted LMS); the per-endpoint limit is enforced by the claim.
+    // Several endpoints may share one origin (a hosted LMS); the per-endpoint limit is the claim's job.
     connectionsPerOrigin: tunables.concurrency,
     userAgent: USER_AGENT,
     resolver: opts.resolver,
   });
+  /**
+   * The dispatcher's own connections, with asynchronous commit: a claim or a
+   * recorded attempt lost in a database crash only means the event is sent
+   * again (a lost claim frees the row, a lost record leaves it leased until
+   * the lease runs out), which at-least-once allows; in exchange nothing here
+   * waits for a disk flush. Events themselves are written elsewhere, with the
+   * normal synchronous commit.
+   */
+  const pool = new pg.Pool({ connectionString: opts.connectionString, max: 3, options: '-c synchronous_commit=off' });
+  pool.on('error', () => undefined);
+  const recorder = createAttemptRecorder({ pool, workerId, clock: opts.clock, log: opts.log, onRecorded: () => wakeSoon() });
   const pollMs = opts.pollIntervalMs ?? 250;
+  const prefetch = Math.max(1, Math.floor(tunables.concurrency / 4));
+  const aheadPerEndpoint = Math.ceil(tunables.endpointConcurrency / 2);
+  /** An endpoint whose last attempt took less than this may have deliveries claimed ahead. */
+  const FAST_MS = 250;
+  /** A ready delivery is sent only while its lease still covers a whole attempt and this margin. */
+  const sendableForMs = tunables.leaseMs - tunables.timeoutMs - Math.min(1000, (tunables.leaseMs - tunables.timeoutMs) / 2);
+
   let stopped = true;
-  /** While stopping, recording is retried until this time (ms), then left to the lease. */
-  let giveUpAt = 0;
+  let stopping: Promise<void> | null = null;
   let running = 0;
-  let cycle: Promise<void> | null = null;
+  const ready: Array<ClaimedDelivery & { claimedAt: number }> = [];
+  /** Running deliveries per endpoint: at most endpointConcurrency each (this process's per-endpoint limit). */
+  const runningBy = new Map<string, number>();
+  /** Running and ready deliveries per endpoint. */
+  const heldBy = new Map<string, number>();
+  /** Endpoints whose last attempt was quick. */
+  const fast = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+  let cycling = false;
+  let cycle: Promise<void> = Promise.resolve();
   let wakeAgain = false;
+  let wakeScheduled = false;
   let timer: NodeJS.Timeout | null = null;
   let listener: pg.Client | null = null;
-  const inFlight = new Set<Promise<void>>();
-  let queue: AttemptOutcome[] = [];
-  let flushing: Promise<void> | null = null;
-  let stopping: Promise<void> | null = null;
+  /** Opened secrets by their sealed text (each sealing has a fresh IV, so a rotated secret is a new entry). */
+  const opened = new Map<string, string>();
+
+  function open(sealed: string): string {
+    let secret = opened.get(sealed);
+    if (secret === undefined) {
+      if (opened.size >= 10_000) opened.clear();
+      secret = box.open(sealed);
+      opened.set(sealed, secret);
+    }
+    return secret;
+  }
 
   function secretsOf(d: ClaimedDelivery, now: Date): string[] {
-    const secrets = [box.open(d.secretEnc)];
-    if (d.previousSecretEnc && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now) secrets.push(box.open(d.previousSecretEnc));
+    const secrets = [open(d.secretEnc)];
+    if (d.previousSecretEnc && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now) secrets.push(open(d.previousSecretEnc));
     return secrets;
   }
 
-  async function deliver(d: ClaimedDelivery): Promise<void> {
+  /** One attempt; resolves when the HTTP exchange is over and its outcome is queued for recording. */
+  async function attempt(d: ClaimedDelivery): Promise<void> {
     const now = opts.clock.now();
     const result = await client.send({ url: d.url, msgId: d.event.id, body: envelopeBody(d.event), secrets: secretsOf(d, now), now });
+    if (result.durationMs < FAST_MS && result.errorClass === null) fast.add(d.endpointId);
+    else fast.delete(d.endpointId);
     const verdict = judgeAttempt(result, d.attempts, tunables.retryScheduleMs, now, opts.random);
-    queue.push({
+    if (verdict.kind === 'gone') opts.log?.warn({ endpointId: d.endpointId }, 'webhook endpoint answered 410 Gone; disabling it');
+    recorder.add({
       deliveryId: d.id,
       generation: d.generation,
       endpointId: d.endpointId,
@@ -86,83 +132,120 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
       nextAttemptAt: verdict.kind === 'retry' ? verdict.nextAttemptAt : null,
       gone: verdict.kind === 'gone',
       pauseEndpointUntil: verdict.kind === 'retry' || verdict.kind === 'exhausted' ? verdict.pauseEndpointUntil : null,
+      endpointUnhealthy: d.endpointUnhealthy,
     });
-    if (verdict.kind === 'gone') opts.log?.warn({ endpointId: d.endpointId }, 'webhook endpoint answered 410 Gone; disabling it');
-    await flush();
   }
 
-  /** Writes queued outcomes; a failed write (database away) is retried until it lands or the dispatcher stops. */
-  function flush(): Promise<void> {
-    if (flushing) return flushing.then(() => (queue.length > 0 ? flush() : undefined));
-    if (queue.length === 0) return Promise.resolve();
-    flushing = (async () => {
-      for (let delay = 50; queue.length > 0; delay = Math.min(delay * 2, 2000)) {
-        const batch = queue;
-        queue = [];
-        try {
-          await recordOutcomes(opts.pool, workerId, batch, opts.clock.now());
-        } catch (err) {
-          queue = batch.concat(queue);
-          if (stopped && Date.now() >= giveUpAt) {
-            opts.log?.warn({ err: (err as Error).message, outcomes: batch.length }, 'could not record webhook attempts; their leases will expire and they will be sent again');
-            queue = [];
-            return;
-          }
-          opts.log?.warn({ err: (err as Error).message }, 'recording webhook attempts failed; retrying');
-          await new Promise((r) => setTimeout(r, delay));
-        }
-      }
-    })().finally(() => {
-      flushing = null;
-    });
-    return flushing;
-  }
-
+  /** Runs a claimed delivery; its slot frees as soon as the HTTP exchange is over (recording goes on behind). */
   function run(d: ClaimedDelivery): Promise<void> {
     running++;
-    const p = deliver(d)
-      .catch((err) => opts.log?.error({ err: (err as Error).message, deliveryId: d.id }, 'webhook delivery crashed; its lease will expire'))
+    bump(runningBy, d.endpointId, 1);
+    const p = attempt(d)
+      .catch((err) => opts.log?.error({ err: (err as Error).message, deliveryId: d.id }, 'webhook delivery crashed; its lease will run out'))
       .finally(() => {
         running--;
+        bump(runningBy, d.endpointId, -1);
+        bump(heldBy, d.endpointId, -1);
         inFlight.delete(p);
-        if (!stopped) wake();
+        startReady();
+        wakeSoon();
       });
     inFlight.add(p);
     return p;
   }
 
+  function bump(map: Map<string, number>, key: string, by: number): void {
+    const n = (map.get(key) ?? 0) + by;
+    if (n === 0) map.delete(key);
+    else map.set(key, n);
+  }
+
+  /** Starts ready deliveries whose endpoint has a free slot, oldest first; hands back those held too long. */
+  function startReady(): void {
+    const stale: number[] = [];
+    const now = performance.now();
+    for (let i = 0; i < ready.length && running < tunables.concurrency; ) {
+      const d = ready[i]!;
+      if (now - d.claimedAt > sendableForMs) {
+        ready.splice(i, 1);
+        bump(heldBy, d.endpointId, -1);
+        stale.push(d.id);
+      } else if ((runningBy.get(d.endpointId) ?? 0) < tunables.endpointConcurrency) {
+        ready.splice(i, 1);
+        void run(d);
+      } else {
+        i++;
+      }
+    }
+    if (stale.length > 0) {
+      releaseClaims(pool, workerId, stale).catch((err) => opts.log?.warn({ err: (err as Error).message }, 'could not hand back claims; their leases will run out'));
+    }
+  }
+
+  /** How many more deliveries each endpoint may have claimed: its limit, plus some ahead if it answers quickly. */
+  function roomByEndpoint(): Map<string, number> {
+    const room = new Map<string, number>();
+    for (const id of new Set([...heldBy.keys(), ...fast])) {
+      room.set(id, tunables.endpointConcurrency + (fast.has(id) ? aheadPerEndpoint : 0) - (heldBy.get(id) ?? 0));
+    }
+    return room;
+  }
+
   async function claim(limit: number): Promise<ClaimedDelivery[]> {
-    return claimDeliveries(opts.pool, {
+    const claimed = await claimDeliveries(pool, {
       now: opts.clock.now(),
       limit,
       workerId,
       leaseMs: tunables.leaseMs,
       endpointConcurrency: tunables.endpointConcurrency,
+      room: roomByEndpoint(),
     });
+    for (const d of claimed) bump(heldBy, d.endpointId, 1);
+    return claimed;
+  }
+
+  /** Coalesces the wake-ups of attempts that finish in the same turn of the event loop into one claim. */
+  function wakeSoon(): void {
+    if (wakeScheduled || stopped) return;
+    wakeScheduled = true;
+    setImmediate(() => {
+      wakeScheduled = false;
+      wake();
+    });
+  }
+
+  /** How many more to claim: room for the slots and a little ready ahead; none while recording lags far behind. */
+  function wanted(): number {
+    if (recorder.unrecorded() >= tunables.concurrency * 4) return 0;
+    return tunables.concurrency + prefetch - running - ready.length;
   }
 
   function wake(): void {
     if (stopped) return;
-    if (cycle) {
+    if (cycling) {
       wakeAgain = true;
       return;
     }
+    // A flag, not `cycle`: when nothing is wanted the cycle ends without awaiting, before its promise is assigned.
+    cycling = true;
     cycle = (async () => {
       try {
         do {
           wakeAgain = false;
           for (;;) {
-            const free = tunables.concurrency - running;
-            if (free <= 0 || stopped) break;
-            const claimed = await claim(free);
-            for (const d of claimed) void run(d);
-            if (claimed.length < free) break;
+            const want = wanted();
+            if (want <= 0 || stopped) break;
+            const claimed = await claim(want);
+            const at = performance.now();
+            for (const d of claimed) ready.push({ ...d, claimedAt: at });
+            startReady();
+            if (claimed.length < want) break;
           }
         } while (wakeAgain && !stopped);
       } catch (err) {
         opts.log?.warn({ err: (err as Error).message }, 'webhook claim failed; will retry');
       } finally {
-        cycle = null;
+        cycling = false;
       }
     })();
   }
@@ -190,19 +273,23 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
     wake(); // anything committed while we were not listening
   }
 
-  /** Stops claiming, lets in-flight attempts finish (bounded by the request timeout) and records them. */
+  /** Stops claiming, hands back unstarted claims, lets running attempts finish (bounded by the timeout) and records them. */
   async function stopNow(): Promise<void> {
     stopped = true;
-    giveUpAt = Date.now() + 5000;
+    recorder.giveUpAfter(5000);
     if (timer) clearInterval(timer);
     timer = null;
     const l = listener;
     listener = null;
     await l?.end().catch(() => undefined);
     await cycle;
+    const unstarted = ready.splice(0);
+    for (const d of unstarted) bump(heldBy, d.endpointId, -1);
+    if (unstarted.length > 0) await releaseClaims(pool, workerId, unstarted.map((d) => d.id)).catch(() => undefined);
     await Promise.all([...inFlight]);
-    await flush();
+    await recorder.flush();
     await client.close();
+    await pool.end();
   }
 
   return {
@@ -221,12 +308,17 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
       let total = 0;
       for (;;) {
         const claimed = await claim(tunables.concurrency);
-        if (claimed.length === 0) break;
+        if (claimed.length === 0) return total;
         total += claimed.length;
-        await Promise.all(claimed.map((d) => run(d)));
+        const at = performance.now();
+        for (const d of claimed) ready.push({ ...d, claimedAt: at });
+        while (ready.length > 0 || inFlight.size > 0) {
+          startReady();
+          await Promise.race(inFlight);
+        }
+        // Recorded before the next claim, so a retry that is already due is seen.
+        await recorder.flush();
       }
-      await flush();
-      return total;
     },
     /** Idempotent: a second signal waits for the same stop. */
     stop(): Promise<void> {

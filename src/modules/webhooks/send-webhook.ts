@@ -77,7 +77,7 @@ export function createWebhookClient(opts: WebhookClientOptions) {
         },
         body: msg.body,
       });
-      const excerpt = await readExcerpt(res.body);
+      const excerpt = await readExcerpt(res.body, res.headers['content-length']);
       return done({ statusCode: res.statusCode, excerpt, retryAfterMs: parseRetryAfter(res.headers['retry-after'], msg.now) });
     } catch (err) {
       return done({ errorClass: classifyError(err) });
@@ -90,7 +90,13 @@ export function createWebhookClient(opts: WebhookClientOptions) {
 export type WebhookClient = ReturnType<typeof createWebhookClient>;
 
 /** The first KB of the body as text; the rest is read and dropped so the connection can be reused. */
-async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+async function readExcerpt(
+  body: AsyncIterable<Buffer> & { destroy(): void; text(): Promise<string> },
+  contentLength: string | string[] | undefined,
+): Promise<string> {
+  // The common case, a short body of announced length, in one read.
+  const length = Number(Array.isArray(contentLength) ? contentLength[0] : contentLength);
+  if (length <= EXCERPT_BYTES) return (await body.text()).slice(0, EXCERPT_BYTES);
   const kept: Buffer[] = [];
   let keptBytes = 0;
   let total = 0;

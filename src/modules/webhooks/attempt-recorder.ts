@@ -1,0 +1,69 @@
+import type pg from 'pg';
+import type { Clock } from '../../platform/clock.js';
+import { recordOutcomes, type AttemptOutcome } from './record-attempts.js';
+
+/**
+ * Writes finished attempts to the database in batches: whatever finishes
+ * while one batch is being written goes into the next. A failed write (the
+ * database away) is retried with back-off until it lands, or, once the
+ * dispatcher is stopping, until a deadline; after that the deliveries stay
+ * leased and are sent again when their leases run out (at-least-once).
+ */
+export interface RecorderLog {
+  warn(o: object, m?: string): void;
+}
+
+export function createAttemptRecorder(opts: { pool: pg.Pool; workerId: string; clock: Clock; log?: RecorderLog; onRecorded: () => void }) {
+  let queue: AttemptOutcome[] = [];
+  let flushing: Promise<void> | null = null;
+  let giveUpAt = Infinity;
+  /** Attempts over but not yet recorded. */
+  let unrecorded = 0;
+
+  async function writeAll(): Promise<void> {
+    for (let delay = 50; queue.length > 0; delay = Math.min(delay * 2, 2000)) {
+      const batch = queue;
+      queue = [];
+      try {
+        await recordOutcomes(opts.pool, opts.workerId, batch, opts.clock.now());
+        unrecorded -= batch.length;
+        opts.onRecorded();
+      } catch (err) {
+        queue = batch.concat(queue);
+        if (Date.now() >= giveUpAt) {
+          opts.log?.warn({ err: (err as Error).message, outcomes: queue.length }, 'could not record webhook attempts; they will be sent again when their leases run out');
+          unrecorded -= queue.length;
+          queue = [];
+          return;
+        }
+        opts.log?.warn({ err: (err as Error).message }, 'recording webhook attempts failed; retrying');
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  function flush(): Promise<void> {
+    if (flushing) return flushing.then(() => (queue.length > 0 ? flush() : undefined));
+    if (queue.length === 0) return Promise.resolve();
+    flushing = writeAll().finally(() => {
+      flushing = null;
+    });
+    return flushing;
+  }
+
+  return {
+    /** Queues an outcome and starts writing it (`flush()` waits for it). */
+    add(outcome: AttemptOutcome): void {
+      queue.push(outcome);
+      unrecorded++;
+      // writeAll handles its own failures; this only reports a fault in that handling.
+      flush().catch((err: Error) => opts.log?.warn({ err: err.message }, 'webhook attempt recorder failed'));
+    },
+    flush,
+    unrecorded: () => unrecorded,
+    /** From now on, stop retrying a failed write after `ms`. */
+    giveUpAfter(ms: number): void {
+      giveUpAt = Date.now() + ms;
+    },
+  };
+}
