@@ -47,10 +47,11 @@ function toRow(r: Record<string, any>): AssignmentRow {
 
 /** Tenant-scoped read: another institution's id is indistinguishable from a missing one. */
 export async function findAssignment(db: Queryable, institutionId: string, assignmentId: string): Promise<AssignmentRow | null> {
-  const { rows } = await db.query(
-    `SELECT ${COLUMNS} FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.id = $1 AND a.institution_id = $2`,
-    [assignmentId, institutionId],
-  );
+  const { rows } = await db.query({
+    name: 'find-assignment',
+    text: `SELECT ${COLUMNS} FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.id = $1 AND a.institution_id = $2`,
+    values: [assignmentId, institutionId],
+  });
   return rows[0] ? toRow(rows[0]) : null;
 }
 
@@ -79,8 +80,9 @@ export async function insertAssignmentForUser(
     now: Date;
   },
 ): Promise<void> {
-  await db.query(
-    `WITH u AS (
+  await db.query({
+    name: 'insert-assignment-for-user',
+    text: `WITH u AS (
        INSERT INTO users (id, institution_id, external_user_id, email, name, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $6)
        ON CONFLICT (institution_id, external_user_id)
@@ -89,6 +91,6 @@ export async function insertAssignmentForUser(
      )
      INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, created_at)
      SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12, $6 FROM u`,
-    [a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId, a.callbackUrl, a.dueAt, JSON.stringify(a.metadata)],
-  );
+    values: [a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId, a.callbackUrl, a.dueAt, JSON.stringify(a.metadata)],
+  });
 }

@@ -90,12 +90,13 @@ export async function revokeApiKey(db: Queryable, institutionId: string, keyId: 
 
 /** Finds an active key by its hash. The hash lookup itself is the comparison; nothing secret is compared in JS. */
 export async function findActiveKey(db: Queryable, apiKey: string): Promise<AuthenticatedKey | null> {
-  const { rows } = await db.query(
-    `SELECT k.id, k.institution_id, k.last_used_at, i.status
+  const { rows } = await db.query({
+    name: 'find-active-key',
+    text: `SELECT k.id, k.institution_id, k.last_used_at, i.status
        FROM api_keys k JOIN institutions i ON i.id = k.institution_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-    [hashApiKey(apiKey)],
-  );
+    values: [hashApiKey(apiKey)],
+  });
   const r = rows[0];
   if (!r) return null;
   return { keyId: r.id, institutionId: r.institution_id, institutionStatus: r.status, lastUsedAt: r.last_used_at };

@@ -48,10 +48,11 @@ export function normaliseDomains(entries: string[], field = 'domains'): string[]
 }
 
 async function domainsOf(db: Queryable, institutionId: string): Promise<string[]> {
-  const { rows } = await db.query<{ domain: string }>(
-    'SELECT domain FROM callback_domains WHERE institution_id = $1 ORDER BY domain',
-    [institutionId],
-  );
+  const { rows } = await db.query<{ domain: string }>({
+    name: 'callback-domains-of',
+    text: 'SELECT domain FROM callback_domains WHERE institution_id = $1 ORDER BY domain',
+    values: [institutionId],
+  });
   return rows.map((r) => r.domain);
 }
 

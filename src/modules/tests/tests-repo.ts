@@ -115,14 +115,15 @@ export async function getTestVersionById(db: Queryable, testVersionId: string): 
 
 /** The current version of a test, only if it is published to the institution. */
 export async function findPublishedTest(db: Queryable, institutionId: string, testId: string): Promise<TestSummary | null> {
-  const { rows } = await db.query(
-    `SELECT ${SUMMARY_COLUMNS}
+  const { rows } = await db.query({
+    name: 'find-published-test',
+    text: `SELECT ${SUMMARY_COLUMNS}
        FROM publications p
        JOIN tests t ON t.id = p.test_id
        JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
       WHERE p.institution_id = $1 AND p.test_id = $2`,
-    [institutionId, testId],
-  );
+    values: [institutionId, testId],
+  });
   return rows[0] ? toSummary(rows[0]) : null;
 }
 
@@ -131,16 +132,17 @@ export async function listPublishedTests(
   institutionId: string,
   page: { limit: number; offset: number },
 ): Promise<{ data: TestSummary[]; total: number }> {
-  const { rows } = await db.query(
-    `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total
+  const { rows } = await db.query({
+    name: 'list-published-tests',
+    text: `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total
        FROM publications p
        JOIN tests t ON t.id = p.test_id
        JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
       WHERE p.institution_id = $1
       ORDER BY p.published_at, p.test_id
       LIMIT $2 OFFSET $3`,
-    [institutionId, page.limit, page.offset],
-  );
+    values: [institutionId, page.limit, page.offset],
+  });
   let total: number;
   if (rows[0]) total = rows[0].total;
   else {
