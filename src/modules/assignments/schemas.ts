@@ -1,18 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
+import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 
-export const AssignmentStatusSchema = Type.Union(
-  ['assigned', 'started', 'submitted', 'marking', 'completed', 'expired'].map((s) => Type.Literal(s)),
-  { description: 'See the state table: assigned → started → submitted → (marking →) completed; assigned → expired' },
-);
+export const AssignmentStatusSchema = StringEnum(['assigned', 'started', 'submitted', 'marking', 'completed', 'expired'], {
+  description: 'See the state table: assigned → started → submitted → (marking →) completed; assigned → expired',
+});
 
 export const ScoreSchema = Type.Object(
   {
     points: Type.Number(),
     maxPoints: Type.Number(),
     percent: Type.Number(),
-    passed: Type.Union([Type.Boolean(), Type.Null()], { description: 'Null when the test has no pass mark or the score is not final' }),
-    gradingStatus: Type.Union([Type.Literal('final'), Type.Literal('pending_review')]),
+    passed: Nullable(Type.Boolean(), { description: 'Null when the test has no pass mark or the score is not final' }),
+    gradingStatus: StringEnum(['final', 'pending_review']),
     markedAt: Timestamp,
   },
   { title: 'Score' },
@@ -59,11 +58,11 @@ export const AssignmentView = Type.Object(
     status: AssignmentStatusSchema,
     externalUserId: Type.String(),
     testId: Type.String(),
-    startUrl: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { description: 'A freshly signed link while assigned or started; null otherwise' }),
+    startUrl: Nullable(Type.String({ format: 'uri' }), { description: 'A freshly signed link while assigned or started; null otherwise' }),
     startUrlExpiresAt: NullableTimestamp,
     result: Type.Object({
       available: Type.Boolean({ description: 'True exactly when status is completed' }),
-      score: Type.Union([ScoreSchema, Type.Null()]),
+      score: Nullable(ScoreSchema),
     }),
     metadata: Type.Object({}, { additionalProperties: true }),
     dueAt: NullableTimestamp,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp } from '../../platform/http/schemas.js';
+import { StringEnum, Timestamp } from '../../platform/http/schemas.js';
 
 const ClientId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Optional; generated (`q_…`) when absent' });
 const Prompt = Type.String({ minLength: 1, maxLength: 10_000 });
@@ -62,9 +62,9 @@ export const QuestionSchema = Type.Unsafe<QuestionInput>({
   oneOf: [SingleChoice, MultipleChoice, ShortText, NumericQ, Essay],
 });
 
-export const Proctoring = Type.Union([Type.Literal('none'), Type.Literal('record'), Type.Literal('live_ai')]);
-export const Marking = Type.Union([Type.Literal('auto'), Type.Literal('manual'), Type.Literal('hybrid')]);
-export const ResultVisibility = Type.Union([Type.Literal('immediate'), Type.Literal('after_review')]);
+export const Proctoring = StringEnum(['none', 'record', 'live_ai'], { description: 'How the test is supervised' });
+export const Marking = StringEnum(['auto', 'manual', 'hybrid'], { description: 'How it is scored' });
+export const ResultVisibility = StringEnum(['immediate', 'after_review'], { description: 'When the student sees results' });
 
 export const TestInput = Type.Object(
   {

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 /** Shared TypeBox pieces: the error envelope and paging, used by every module's route schemas. */
 export const ErrorResponse = Type.Object(
@@ -15,7 +15,23 @@ export const ErrorResponse = Type.Object(
 
 /** Services hand over Date objects; the serialiser writes them as ISO 8601 UTC strings. */
 export const Timestamp = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', description: 'ISO 8601, UTC' });
-export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+/**
+ * A string from a fixed list. `{ type: 'string', enum }` rather than a union of
+ * literals: a union is `anyOf`, which the response serialiser resolves with a
+ * schema check per field on every response.
+ */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** `type: [T, 'null']`: nullable without `anyOf`, for the same reason as StringEnum. */
+export function Nullable<T extends TSchema>(schema: T, options: Record<string, unknown> = {}) {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type !== 'string') throw new Error('Nullable: the schema needs a single `type`');
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'], ...options });
+}
+
+export const NullableTimestamp = Nullable(Timestamp);
 
 export const PagingQuery = Type.Object(
   {
