@@ -92,17 +92,18 @@ export async function buildServer(
 
   // A POST/PUT/PATCH whose route takes a body must say it is JSON: 415 otherwise, even when the body is empty.
   // (A body sent with another type is refused by Fastify's parser with the same 415.)
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const bodySchema = request.routeOptions.schema?.body;
-    if (!bodySchema || !['POST', 'PUT', 'PATCH'].includes(request.method)) return;
+    if (!bodySchema || !['POST', 'PUT', 'PATCH'].includes(request.method)) return done();
     const isJson = /^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '');
     // The student pages' HTML forms post to routes that declare `consumes` (and parse forms in their own scope).
     const isDeclaredForm =
       (request.routeOptions.schema?.consumes as string[] | undefined)?.includes('application/x-www-form-urlencoded') === true &&
       /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '');
     if (!isJson && !isDeclaredForm && !(request.body === undefined && isOptionalSchema(bodySchema))) {
-      throw new AppError('unsupported_media_type', 'Send the body as application/json (Content-Type: application/json).');
+      return done(new AppError('unsupported_media_type', 'Send the body as application/json (Content-Type: application/json).'));
     }
+    done();
   });
 
   await app.register(
