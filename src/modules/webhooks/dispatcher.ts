@@ -8,9 +8,11 @@ import { envelopeBody } from '../events/event-envelope.js';
 import { createAttemptRecorder } from './attempt-recorder.js';
 import { claimDeliveries, releaseClaims, type ClaimedDelivery } from './deliveries-repo.js';
 import { WEBHOOKS_CHANNEL } from './fan-out.js';
+import { createWorkListener } from './work-listener.js';
 import { judgeAttempt } from './retry-policy.js';
 import { createWebhookClient } from './send-webhook.js';
 import type { Resolver } from './url-guard.js';
+import { cachedOpener } from './secret-box.js';
 import { secretBoxFor, urlPolicyFor } from './webhooks-context.js';
 
 /**
@@ -47,7 +49,6 @@ export const USER_AGENT = 'Assay-Webhooks/1.0 (+https://www.standardwebhooks.com
 export function createWebhookDispatcher(opts: DispatcherOptions) {
   const tunables = opts.config.webhooks;
   const workerId = `${os.hostname()}:${process.pid}:${randomBase62(6)}`;
-  const box = secretBoxFor(opts.config);
   const client = createWebhookClient({
     policy: urlPolicyFor(opts.config),
     timeoutMs: tunables.timeoutMs,
@@ -91,19 +92,8 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   let wakeAgain = false;
   let wakeScheduled = false;
   let timer: NodeJS.Timeout | null = null;
-  let listener: pg.Client | null = null;
-  /** Opened secrets by their sealed text (each sealing has a fresh IV, so a rotated secret is a new entry). */
-  const opened = new Map<string, string>();
-
-  function open(sealed: string): string {
-    let secret = opened.get(sealed);
-    if (secret === undefined) {
-      if (opened.size >= 10_000) opened.clear();
-      secret = box.open(sealed);
-      opened.set(sealed, secret);
-    }
-    return secret;
-  }
+  const listener = createWorkListener({ connectionString: opts.connectionString, channel: WEBHOOKS_CHANNEL, onWork: () => wake(), log: opts.log });
+  const open = cachedOpener(secretBoxFor(opts.config));
 
   function secretsOf(d: ClaimedDelivery, now: Date): string[] {
     const secrets = [open(d.secretEnc)];
@@ -250,38 +240,13 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
     })();
   }
 
-  function listenLater(): void {
-    if (!stopped) setTimeout(() => void listen().catch(() => listenLater()), 1000).unref();
-  }
-
-  async function listen(): Promise<void> {
-    const c = new pg.Client({ connectionString: opts.connectionString });
-    let lost = false;
-    c.on('error', () => {
-      // The database went away: keep polling, listen again shortly.
-      if (lost) return;
-      lost = true;
-      if (listener === c) listener = null;
-      c.end().catch(() => undefined);
-      listenLater();
-    });
-    c.on('notification', () => wake());
-    await c.connect();
-    await c.query(`LISTEN ${WEBHOOKS_CHANNEL}`);
-    if (stopped) return void (await c.end());
-    listener = c;
-    wake(); // anything committed while we were not listening
-  }
-
   /** Stops claiming, hands back unstarted claims, lets running attempts finish (bounded by the timeout) and records them. */
   async function stopNow(): Promise<void> {
     stopped = true;
     recorder.giveUpAfter(5000);
     if (timer) clearInterval(timer);
     timer = null;
-    const l = listener;
-    listener = null;
-    await l?.end().catch(() => undefined);
+    await listener.stop();
     await cycle;
     const unstarted = ready.splice(0);
     for (const d of unstarted) bump(heldBy, d.endpointId, -1);
@@ -296,10 +261,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
     workerId,
     async start(): Promise<void> {
       stopped = false;
-      await listen().catch((err) => {
-        opts.log?.warn({ err: (err as Error).message }, 'webhook dispatcher could not LISTEN; polling only for now');
-        listenLater();
-      });
+      await listener.start();
       timer = setInterval(wake, pollMs);
       wake();
     },

@@ -60,3 +60,21 @@ export function createSecretBox(serviceSecrets: readonly string[]): SecretBox {
     },
   };
 }
+
+/**
+ * `open` with a bounded cache: the dispatcher opens the same secrets for
+ * every delivery to an endpoint. Each sealing has a fresh IV, so a rotated
+ * secret is a new entry and a stale one is never returned.
+ */
+export function cachedOpener(box: SecretBox, max = 10_000): (sealed: string) => string {
+  const opened = new Map<string, string>();
+  return (sealed) => {
+    let secret = opened.get(sealed);
+    if (secret === undefined) {
+      if (opened.size >= max) opened.clear();
+      secret = box.open(sealed);
+      opened.set(sealed, secret);
+    }
+    return secret;
+  };
+}
