@@ -144,6 +144,21 @@ describe('GET /events/{eventId} and redelivery', () => {
   });
 });
 
+describe('an endpoint secret the service cannot open', () => {
+  it('records secret_unavailable and sends nothing when ASSAY_SECRET lost the key the secret was sealed with', async () => {
+    const t = await h.createTenant('Rekeyed School');
+    const { endpointId } = await registerEndpoint(h, t, rx, '/rekeyed');
+    const { started } = await twoEvents(t);
+    const rekeyed = startDispatcher(h, { config: Object.freeze({ ...h.ctx.config, secrets: ['another-secret-0123456789abcdef0123456789'] }) });
+    await rekeyed.drain();
+    await rekeyed.stop();
+    const d = (await h.partner(t, 'GET', `${E}/${started.id}`)).json().deliveries.find((x: { endpointId: string }) => x.endpointId === endpointId);
+    expect(d.status).toBe('pending');
+    expect(d.attempts).toMatchObject([{ statusCode: null, errorClass: 'secret_unavailable', nextAttemptAt: expect.any(String) }]);
+    expect(rx.received.some((r) => r.path === '/rekeyed')).toBe(false);
+  });
+});
+
 describe('retention', () => {
   it('hides events older than 30 days and the purge job deletes them with their deliveries and attempts', async () => {
     const t = await h.createTenant('Retention School');

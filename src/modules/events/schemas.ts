@@ -60,7 +60,8 @@ const AttemptView = Type.Object({
   attemptedAt: Timestamp,
   statusCode: Type.Union([Type.Integer(), Type.Null()]),
   errorClass: Type.Union([Type.String(), Type.Null()], {
-    description: 'When no HTTP status came back: timeout, connection_refused, address_not_allowed, dns, tls, connection_reset, network',
+    description:
+      'When no HTTP status came back: timeout, connection_refused, address_not_allowed, dns, tls, connection_reset, network; secret_unavailable when the service could not sign (operator configuration)',
   }),
   durationMs: Type.Integer(),
   responseExcerpt: Type.Union([Type.String(), Type.Null()], { description: 'The first 1 KB of the response body' }),

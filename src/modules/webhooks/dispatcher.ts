@@ -104,7 +104,18 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   /** One attempt; resolves when the HTTP exchange is over and its outcome is queued for recording. */
   async function attempt(d: ClaimedDelivery): Promise<void> {
     const now = opts.clock.now();
-    const result = await client.send({ url: d.url, msgId: d.event.id, body: envelopeBody(d.event), secrets: secretsOf(d, now), now });
+    let secrets: string[];
+    try {
+      secrets = secretsOf(d, now);
+    } catch (err) {
+      // ASSAY_SECRET no longer lists the key this endpoint's secret was sealed with: nothing can be signed.
+      opts.log?.error({ endpointId: d.endpointId, err: (err as Error).message }, 'webhook secret cannot be opened');
+      secrets = [];
+    }
+    const result =
+      secrets.length > 0
+        ? await client.send({ url: d.url, msgId: d.event.id, body: envelopeBody(d.event), secrets, now })
+        : { statusCode: null, errorClass: 'secret_unavailable', durationMs: 0, excerpt: null, retryAfterMs: null };
     if (result.durationMs < FAST_MS && result.errorClass === null) fast.add(d.endpointId);
     else fast.delete(d.endpointId);
     const verdict = judgeAttempt(result, d.attempts, tunables.retryScheduleMs, now, opts.random);
