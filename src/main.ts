@@ -9,7 +9,7 @@ import { seedDemo, type DemoSeed } from './demo/seed-demo.js';
  * `npm start`: the API and the background worker in one process. With no
  * DATABASE_URL it runs on the embedded PostgreSQL and seeds the demo.
  */
-const booted = await boot(process.env, { allowStartEmbedded: true });
+const booted = await boot({ allowStartEmbedded: true });
 const { config, pool } = booted;
 const ctx = serverContext({ config, pool, clock: systemClock });
 

@@ -7,7 +7,7 @@ import { startWorker } from './worker.js';
  * purges), for scaling workers apart from the API. Needs DATABASE_URL, or an
  * embedded database that `npm start` is already running in this checkout.
  */
-const booted = await boot(process.env, { allowStartEmbedded: false });
+const booted = await boot({ allowStartEmbedded: false });
 const log = {
   info: (o: object, m?: string) => process.stdout.write(`${JSON.stringify({ level: 'info', ...o, msg: m })}\n`),
   warn: (o: object, m?: string) => process.stdout.write(`${JSON.stringify({ level: 'warn', ...o, msg: m })}\n`),

@@ -9,7 +9,7 @@ import { runCli } from './run-cli.js';
  * database for the length of the command.
  */
 async function connect(): Promise<CliDatabase> {
-  const booted = await boot(process.env, { allowStartEmbedded: true });
+  const booted = await boot({ allowStartEmbedded: true });
   return { pool: booted.pool, config: booted.config, local: booted.local, close: () => booted.shutdownDatabase() };
 }
 

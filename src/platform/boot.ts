@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, freezeConfig, parseConfig, type Config } from './config.js';
+import { ConfigError, freezeConfig, parseConfig, processEnvironment, type Config } from './config.js';
 import { createPool, type Pool } from './db.js';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-db.js';
 import { loadOrCreateLocalSecrets, type LocalSecrets } from './local-secrets.js';
@@ -48,11 +48,13 @@ async function runningEmbedded(dataDir: string): Promise<string | null> {
   }
 }
 
-export async function boot(
-  env: Record<string, string | undefined>,
-  opts: { allowStartEmbedded: boolean; log?: (m: string) => void },
-): Promise<Booted> {
-  const raw = configFromEnv(env);
+export async function boot(opts: {
+  allowStartEmbedded: boolean;
+  log?: (m: string) => void;
+  /** The environment to configure from; the process's own by default. */
+  env?: Record<string, string | undefined>;
+}): Promise<Booted> {
+  const raw = configFromEnv(opts.env ?? processEnvironment());
   let local: LocalSecrets | null = null;
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = raw.databaseUrl;

@@ -69,6 +69,11 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** The one place the process environment is read; everything else receives the parsed Config. */
+export function processEnvironment(): Env {
+  return process.env;
+}
+
 function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
