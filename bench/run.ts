@@ -1,13 +1,10 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../src/platform/embedded-db.js';
-import { randomBase62 } from '../src/platform/ids.js';
+import { openBenchDatabase } from './bench-database.js';
 import { postgresCpuUs } from './postgres-cpu.js';
 import type { ServersReady } from './servers.js';
 
@@ -69,32 +66,16 @@ interface Measured {
 }
 
 // ---- database -------------------------------------------------------------
-const benchDb = `assay_bench_${randomBase62(8).toLowerCase()}`;
-let embedded: EmbeddedDatabase | null = null;
-let tempDir: string | null = null;
-let serverUrl = process.env.DATABASE_URL;
-if (!serverUrl) {
-  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-'));
-  embedded = await startEmbeddedDatabase({ dataDir: tempDir, log: () => undefined });
-  serverUrl = embedded.url;
-}
-const clusterDir = tempDir ? path.join(tempDir, 'pg') : null;
-const withDb = (url: string, db: string) => Object.assign(new URL(url), { pathname: `/${db}` }).toString();
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${benchDb}`);
-const pgVersion = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
+const db = await openBenchDatabase('assay_bench');
+const clusterDir = db.clusterDir;
 
 async function cleanup() {
-  await admin.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`).catch(() => undefined);
-  await admin.end();
-  await embedded?.stop();
-  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+  await db.close();
 }
 
 // ---- servers --------------------------------------------------------------
 const profileDir = path.resolve('bench/profiles');
-const child = fork(path.join(import.meta.dirname, 'servers.ts'), [withDb(serverUrl, benchDb)], {
+const child = fork(path.join(import.meta.dirname, 'servers.ts'), [db.url], {
   execArgv: ['--import', 'tsx', ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
@@ -209,7 +190,7 @@ const cpu = os.cpus();
 const header = [
   `Assay bench: ${ROUNDS} x ${DURATION} s per server and case (after ${WARMUP} s warm-up each), ${CONNECTIONS} connections, 127.0.0.1`,
   `machine: ${cpu.length} x ${cpu[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ` +
-    `PostgreSQL ${pgVersion} (${embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}); app logs at warn, baseline silent`,
+    `PostgreSQL ${db.version} (${db.embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}); app logs at warn, baseline silent`,
 ];
 console.log(header.join('\n'));
 

@@ -1,13 +1,11 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Pool as HttpPool } from 'undici';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../src/platform/embedded-db.js';
-import { randomBase62 } from '../src/platform/ids.js';
+import { openBenchDatabase } from './bench-database.js';
 import type { StudentServerReady } from './student-server.js';
 
 /**
@@ -39,32 +37,16 @@ const INTERVAL_MS = Number(opts.interval) * 1000;
 const DURATION_MS = Number(opts.duration) * 1000;
 for (const [k, v] of Object.entries(opts)) if (!/^\d+$/.test(String(v)) || Number(v) < 1) throw new Error(`--${k} must be a whole number ≥ 1`);
 
-const benchDb = `assay_bench_students_${randomBase62(8).toLowerCase()}`;
-let embedded: EmbeddedDatabase | null = null;
-let tempDir: string | null = null;
-let serverUrl = process.env.DATABASE_URL;
-if (!serverUrl) {
-  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-'));
-  embedded = await startEmbeddedDatabase({ dataDir: tempDir, log: () => undefined });
-  serverUrl = embedded.url;
-}
-const withDb = (url: string, db: string) => Object.assign(new URL(url), { pathname: `/${db}` }).toString();
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${benchDb}`);
-const pgVersion = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
+const db = await openBenchDatabase('assay_bench_students');
 
-const child = fork(path.join(import.meta.dirname, 'student-server.ts'), [withDb(serverUrl, benchDb), String(STUDENTS), opts['db-pool']!], {
+const child = fork(path.join(import.meta.dirname, 'student-server.ts'), [db.url, String(STUDENTS), opts['db-pool']!], {
   execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 async function cleanup() {
   child.kill('SIGTERM');
   await once(child, 'exit').catch(() => undefined);
-  await admin.query(`DROP DATABASE IF EXISTS ${benchDb} WITH (FORCE)`).catch(() => undefined);
-  await admin.end();
-  await embedded?.stop();
-  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+  await db.close();
 }
 
 try {
@@ -140,8 +122,8 @@ try {
   await http.close();
 
   // Every accepted save must be what the database holds now (the latest accepted one per student).
-  const stored = await admin.query(`SELECT 1`).then(async () => {
-    const c = new pg.Client({ connectionString: withDb(serverUrl!, benchDb) });
+  const stored = await db.admin.query(`SELECT 1`).then(async () => {
+    const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     const { rows } = await c.query<{ assignment_id: string; value: string; version: number }>(
       'SELECT assignment_id, value, version::float8 AS version FROM answers WHERE question_id = $1',
@@ -162,7 +144,7 @@ try {
   const q = (p: number) => pick(latencies, p);
   const errorCount = [...errors.values()].reduce((s, n) => s + n, 0);
   const rows = [
-    ['PostgreSQL', `${pgVersion} (${embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}), app pool ${opts['db-pool']} connections`],
+    ['PostgreSQL', `${db.version} (${db.embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}), app pool ${opts['db-pool']} connections`],
     ['students', String(STUDENTS)],
     ['saves', `${latencies.length} in ${elapsed.toFixed(1)} s (${(latencies.length / elapsed).toFixed(0)}/s)`],
     ['latency p50', `${q(50).toFixed(1)} ms`],

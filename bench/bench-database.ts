@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { randomBase62 } from '../src/platform/ids.js';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../src/platform/embedded-db.js';
+
+/**
+ * A fresh database for one benchmark run: on DATABASE_URL's server when set,
+ * else on an embedded PostgreSQL started in a temporary folder (whose
+ * processes' CPU time the benches can then read, see postgres-cpu.ts).
+ */
+export interface BenchDatabase {
+  /** The fresh database the run uses. */
+  url: string;
+  /** The server's version, for the report. */
+  version: string;
+  embedded: boolean;
+  /** The embedded cluster's folder; null on a DATABASE_URL server. */
+  clusterDir: string | null;
+  /** An open connection to the server, for the run's own checks. */
+  admin: pg.Client;
+  /** Drops the database and stops the embedded server. */
+  close(): Promise<void>;
+}
+
+export async function openBenchDatabase(namePrefix: string): Promise<BenchDatabase> {
+  let embedded: EmbeddedDatabase | null = null;
+  let tempDir: string | null = null;
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-'));
+    embedded = await startEmbeddedDatabase({ dataDir: tempDir, log: () => undefined });
+    serverUrl = embedded.url;
+  }
+  const name = `${namePrefix}_${randomBase62(8).toLowerCase()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const version = (await admin.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
+  return {
+    url: Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString(),
+    version,
+    embedded: embedded !== null,
+    clusterDir: tempDir ? path.join(tempDir, 'pg') : null,
+    admin,
+    async close() {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await admin.end();
+      await embedded?.stop();
+      if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+    },
+  };
+}
