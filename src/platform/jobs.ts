@@ -1,8 +1,8 @@
 import os from 'node:os';
-import pg from 'pg';
 import type { Clock } from './clock.js';
 import type { Pool, Queryable } from './db.js';
 import { randomBase62 } from './ids.js';
+import { createNotificationListener } from './listener.js';
 
 /**
  * Durable background work in PostgreSQL (expiry at dueAt, auto-submit at the
@@ -75,7 +75,12 @@ export function createJobWorker(opts: WorkerOptions) {
   const kinds = Object.keys(opts.handlers);
   let running = 0;
   let stopped = true;
-  let listener: pg.Client | null = null;
+  const listener = createNotificationListener({
+    connection: { connectionString: opts.connectionString },
+    channel: JOBS_CHANNEL,
+    onNotify: () => wake(),
+    log: opts.log,
+  });
   let timer: NodeJS.Timeout | null = null;
   let cycle: Promise<void> | null = null;
   const inFlight = new Set<Promise<void>>();
@@ -157,32 +162,11 @@ export function createJobWorker(opts: WorkerOptions) {
     })();
   }
 
-  async function listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: opts.connectionString });
-    client.on('error', () => {
-      // The database went away: drop this connection, keep polling, and listen again later.
-      listener = null;
-      client.end().catch(() => undefined);
-      if (!stopped) setTimeout(() => void listen().catch(() => undefined), 1000);
-    });
-    client.on('notification', () => wake());
-    await client.connect();
-    await client.query(`LISTEN ${JOBS_CHANNEL}`);
-    if (stopped) {
-      await client.end();
-      return;
-    }
-    listener = client;
-  }
-
   return {
     workerId,
     async start(): Promise<void> {
       stopped = false;
-      await listen().catch((err) => {
-        opts.log?.warn({ err: (err as Error).message }, 'job worker could not LISTEN; polling only');
-        setTimeout(() => void listen().catch(() => undefined), 1000);
-      });
+      await listener.start();
       timer = setInterval(wake, pollMs);
       wake();
     },
@@ -203,9 +187,7 @@ export function createJobWorker(opts: WorkerOptions) {
       timer = null;
       await cycle;
       await Promise.all([...inFlight]);
-      const l = listener;
-      listener = null;
-      await l?.end().catch(() => undefined);
+      await listener.stop();
     },
   };
 }

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { createNotificationListener } from '../../platform/listener.js';
 import type { Pool } from '../../platform/db.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import type { AuthenticatedKey } from './api-keys.js';
@@ -35,73 +35,32 @@ interface Entry {
   expiresAt: number;
 }
 
-export function createKeyCache(opts: { pool: Pool; ttlMs?: number; maxEntries?: number; onError?: (err: Error) => void }) {
+export function createKeyCache(opts: { pool: Pool; ttlMs?: number; maxEntries?: number; log?: { warn(o: object, m?: string): void } }) {
   const ttlMs = opts.ttlMs ?? 60_000;
   const maxEntries = opts.maxEntries ?? 10_000;
   const entries = new Map<string, Entry>();
-  let listener: pg.Client | null = null;
-  let stopped = false;
-  let retry: NodeJS.Timeout | null = null;
-
-  async function listen(): Promise<void> {
-    const client = new pg.Client(opts.pool.options);
-    client.on('notification', () => invalidateKeyCaches());
-    client.on('error', (err) => {
-      if (listener === client) listener = null;
-      invalidateKeyCaches();
-      client.end().catch(() => undefined);
-      opts.onError?.(err);
-      scheduleRetry();
-    });
-    await client.connect();
-    await client.query(`LISTEN ${KEYS_CHANNEL}`);
-    if (stopped) {
-      await client.end();
-      return;
-    }
-    // Anything cached before this connection existed may have missed a notification.
-    invalidateKeyCaches();
-    listener = client;
-  }
-
-  function scheduleRetry(): void {
-    if (stopped || retry) return;
-    retry = setTimeout(() => {
-      retry = null;
-      listen().catch((err: Error) => {
-        opts.onError?.(err);
-        scheduleRetry();
-      });
-    }, 1000);
-    retry.unref();
-  }
+  const listener = createNotificationListener({
+    connection: opts.pool.options,
+    channel: KEYS_CHANNEL,
+    // Every notification, and every (re)connect (anything cached before it may have missed one).
+    onNotify: invalidateKeyCaches,
+    onLost: invalidateKeyCaches,
+    log: opts.log,
+  });
 
   return {
-    async start(): Promise<void> {
-      stopped = false;
-      await listen().catch((err: Error) => {
-        opts.onError?.(err);
-        scheduleRetry();
-      });
-    },
-
-    async stop(): Promise<void> {
-      stopped = true;
-      if (retry) clearTimeout(retry);
-      const l = listener;
-      listener = null;
-      await l?.end().catch(() => undefined);
-    },
+    start: () => listener.start(),
+    stop: () => listener.stop(),
 
     /** The key for `token`, from the cache when it is safe, else from `load`. */
     async lookup(token: string, load: () => Promise<AuthenticatedKey | null>): Promise<AuthenticatedKey | null> {
       const id = sha256Hex(token);
       const now = Date.now();
       const hit = entries.get(id);
-      if (hit && listener && hit.generation === generation && hit.expiresAt > now) return hit.key;
+      if (hit && listener.isListening() && hit.generation === generation && hit.expiresAt > now) return hit.key;
       const before = generation;
       const key = await load();
-      if (key && listener && before === generation) {
+      if (key && listener.isListening() && before === generation) {
         if (entries.size >= maxEntries) entries.clear();
         entries.set(id, { key, generation: before, expiresAt: now + ttlMs });
       } else {

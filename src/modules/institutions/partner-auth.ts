@@ -27,7 +27,7 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void {
   const takeToken = createRateLimiter(ctx.config.rateLimit);
-  const keys = createKeyCache({ pool: ctx.pool, onError: (err) => app.log.warn({ err: err.message }, 'API key cache listener lost; caching paused') });
+  const keys = createKeyCache({ pool: ctx.pool, log: app.log });
   app.addHook('onReady', () => keys.start());
   app.addHook('onClose', () => keys.stop());
 

@@ -4,11 +4,11 @@ import pg from 'pg';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import { randomBase62 } from '../../platform/ids.js';
+import { createNotificationListener } from '../../platform/listener.js';
 import { envelopeBody } from '../events/event-envelope.js';
 import { createAttemptRecorder } from './attempt-recorder.js';
 import { claimDeliveries, releaseClaims, type ClaimedDelivery } from './deliveries-repo.js';
 import { WEBHOOKS_CHANNEL } from './fan-out.js';
-import { createWorkListener } from './work-listener.js';
 import { judgeAttempt } from './retry-policy.js';
 import { createWebhookClient } from './send-webhook.js';
 import type { Resolver } from './url-guard.js';
@@ -92,7 +92,12 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   let wakeAgain = false;
   let wakeScheduled = false;
   let timer: NodeJS.Timeout | null = null;
-  const listener = createWorkListener({ connectionString: opts.connectionString, channel: WEBHOOKS_CHANNEL, onWork: () => wake(), log: opts.log });
+  const listener = createNotificationListener({
+    connection: { connectionString: opts.connectionString },
+    channel: WEBHOOKS_CHANNEL,
+    onNotify: () => wake(),
+    log: opts.log,
+  });
   const open = cachedOpener(secretBoxFor(opts.config));
 
   function secretsOf(d: ClaimedDelivery, now: Date): string[] {
