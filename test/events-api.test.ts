@@ -3,29 +3,25 @@ import { withTransaction } from '../src/platform/db.js';
 import { enqueueJob } from '../src/platform/jobs.js';
 import { recordViolation } from '../src/modules/events/record-violation.js';
 import { PURGE_JOB } from '../src/worker.js';
-import { createHarness, manualClock, type Harness } from './helpers/harness.js';
+import { manualClock, type Harness } from './helpers/harness.js';
 import { expectError } from './helpers/expect-error.js';
-import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
-import { fastWebhooks, newAssignment, registerEndpoint, startDispatcher, transition } from './helpers/webhook-setup.js';
+import { type Receiver } from './helpers/webhook-receiver.js';
+import { newAssignment, registerEndpoint, startDispatcher, transition, openWebhookRig, type Dispatcher, type WebhookRig } from './helpers/webhook-setup.js';
 
 /** GET /events (list, cursor, filters, retention), GET /events/{id}, redelivery, purge, violation.detected's service function. */
 const DAY = 24 * 3600_000;
 const clock = manualClock(new Date());
 let h: Harness;
 let rx: Receiver;
-let dispatcher: ReturnType<typeof startDispatcher>;
+let dispatcher: Dispatcher;
+let rig: WebhookRig;
 const E = '/api/partner/v1/events';
 
 beforeAll(async () => {
-  h = await createHarness({ clock, config: { allowInsecureUrls: true, webhooks: fastWebhooks() } });
-  rx = await startReceiver();
-  dispatcher = startDispatcher(h);
+  rig = await openWebhookRig({ clock, start: false });
+  ({ h, rx, dispatcher } = rig);
 });
-afterAll(async () => {
-  await dispatcher.stop();
-  await rx.close();
-  await h.close();
-});
+afterAll(() => rig.close());
 
 /** A started then submitted assignment: two events, one millisecond apart. */
 async function twoEvents(tenant = h.a) {

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../src/platform/db.js';
 import { recordViolation } from '../src/modules/events/record-violation.js';
 import { USER_AGENT } from '../src/modules/webhooks/dispatcher.js';
-import { createHarness, type Harness } from './helpers/harness.js';
-import { startReceiver, type Received, type Receiver } from './helpers/webhook-receiver.js';
-import { fastWebhooks, newAssignment, registerEndpoint, startDispatcher, transition } from './helpers/webhook-setup.js';
+import { type Harness } from './helpers/harness.js';
+import { type Received, type Receiver } from './helpers/webhook-receiver.js';
+import { newAssignment, registerEndpoint, transition, openWebhookRig, type WebhookRig } from './helpers/webhook-setup.js';
 import { ALL_TYPES_TEST, Student, assign, createPublishedTest } from './student-helpers.js';
 
 /**
@@ -15,19 +15,13 @@ import { ALL_TYPES_TEST, Student, assign, createPublishedTest } from './student-
  */
 let h: Harness;
 let rx: Receiver;
-let dispatcher: ReturnType<typeof startDispatcher>;
+let rig: WebhookRig;
 
 beforeAll(async () => {
-  h = await createHarness({ config: { allowInsecureUrls: true, webhooks: fastWebhooks() } });
-  rx = await startReceiver();
-  dispatcher = startDispatcher(h);
-  await dispatcher.start();
+  rig = await openWebhookRig();
+  ({ h, rx } = rig);
 });
-afterAll(async () => {
-  await dispatcher.stop();
-  await rx.close();
-  await h.close();
-});
+afterAll(() => rig.close());
 
 const P = '/api/partner/v1';
 const ok = (r: Received) => r.answered !== null && r.answered >= 200 && r.answered < 300;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, manualClock, type Harness } from './helpers/harness.js';
-import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
-import { fastWebhooks, newAssignment, registerEndpoint, startDispatcher, transition } from './helpers/webhook-setup.js';
+import { manualClock, type Harness } from './helpers/harness.js';
+import { type Receiver } from './helpers/webhook-receiver.js';
+import { newAssignment, registerEndpoint, transition, openWebhookRig, type Dispatcher, type WebhookRig } from './helpers/webhook-setup.js';
 
 /**
  * An endpoint whose attempts all fail for 5 days is disabled. Time comes from
@@ -12,20 +12,15 @@ const DAY = 24 * 3600_000;
 const clock = manualClock(new Date());
 let h: Harness;
 let rx: Receiver;
-let dispatcher: ReturnType<typeof startDispatcher>;
+let dispatcher: Dispatcher;
+let rig: WebhookRig;
 const healthy = new Set<string>();
 
 beforeAll(async () => {
-  h = await createHarness({ clock, config: { allowInsecureUrls: true, webhooks: fastWebhooks() } });
-  rx = await startReceiver();
-  rx.respond = ({ path }) => (healthy.has(path) ? { status: 200 } : { status: 500, body: 'down' });
-  dispatcher = startDispatcher(h);
+  rig = await openWebhookRig({ clock, start: false, respond: ({ path }) => (healthy.has(path) ? { status: 200 } : { status: 500, body: 'down' }) });
+  ({ h, rx, dispatcher } = rig);
 });
-afterAll(async () => {
-  await dispatcher.stop();
-  await rx.close();
-  await h.close();
-});
+afterAll(() => rig.close());
 
 const endpoint = async (tenant: Harness['a'], id: string) => (await h.partner(tenant, 'GET', `/api/partner/v1/webhook-endpoints/${id}`)).json();
 

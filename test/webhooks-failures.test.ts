@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookClient } from '../src/modules/webhooks/send-webhook.js';
 import { generateEndpointSecret } from '../src/modules/webhooks/secret-box.js';
 import { systemResolver, type Resolver } from '../src/modules/webhooks/url-guard.js';
-import { createHarness, type Harness } from './helpers/harness.js';
-import { startReceiver, type Answer, type Receiver } from './helpers/webhook-receiver.js';
-import { fastWebhooks, newAssignment, registerEndpoint, startDispatcher, transition } from './helpers/webhook-setup.js';
+import { type Harness } from './helpers/harness.js';
+import { type Answer, type Receiver } from './helpers/webhook-receiver.js';
+import { newAssignment, registerEndpoint, transition, openWebhookRig, type WebhookRig } from './helpers/webhook-setup.js';
 
 /**
  * How delivery handles a partner that fails: retries on the (compressed)
@@ -14,7 +14,7 @@ import { fastWebhooks, newAssignment, registerEndpoint, startDispatcher, transit
  */
 let h: Harness;
 let rx: Receiver;
-let dispatcher: ReturnType<typeof startDispatcher>;
+let rig: WebhookRig;
 /** Host names the dispatcher resolves to chosen addresses (other names go to the system resolver). */
 const dns = new Map<string, string[][]>();
 const resolver: Resolver = async (host) => {
@@ -26,17 +26,14 @@ const resolver: Resolver = async (host) => {
 const answers = new Map<string, (count: number) => Answer | Promise<Answer>>();
 
 beforeAll(async () => {
-  h = await createHarness({ config: { allowInsecureUrls: true, webhooks: fastWebhooks({ concurrency: 8, endpointConcurrency: 3 }) } });
-  rx = await startReceiver();
-  rx.respond = ({ path, count }) => answers.get(path)?.(count) ?? { status: 200, body: 'ok' };
-  dispatcher = startDispatcher(h, { resolver });
-  await dispatcher.start();
+  rig = await openWebhookRig({
+    webhooks: { concurrency: 8, endpointConcurrency: 3 },
+    respond: ({ path, count }) => answers.get(path)?.(count) ?? { status: 200, body: 'ok' },
+    dispatcher: { resolver },
+  });
+  ({ h, rx } = rig);
 });
-afterAll(async () => {
-  await dispatcher.stop();
-  await rx.close();
-  await h.close();
-});
+afterAll(() => rig.close());
 
 const P = '/api/partner/v1';
 const eventView = async (id: string) => (await h.partner(h.a, 'GET', `${P}/events/${id}`)).json();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './helpers/harness.js';
-import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
-import { fastWebhooks, newAssignment, registerEndpoint, startDispatcher, transition } from './helpers/webhook-setup.js';
+import { type Harness } from './helpers/harness.js';
+import { type Receiver } from './helpers/webhook-receiver.js';
+import { newAssignment, registerEndpoint, transition, openWebhookRig, type WebhookRig } from './helpers/webhook-setup.js';
 
 /**
  * The partner's endpoint fails in every way in turn (500s, then no answer,
@@ -10,21 +10,13 @@ import { fastWebhooks, newAssignment, registerEndpoint, startDispatcher, transit
  */
 let h: Harness;
 let rx: Receiver;
-let dispatcher: ReturnType<typeof startDispatcher>;
+let rig: WebhookRig;
 
 beforeAll(async () => {
-  h = await createHarness({
-    config: { allowInsecureUrls: true, webhooks: fastWebhooks({ retryScheduleMs: [0, 100, 200, 400, 800, 1000, 1500, 2000], timeoutMs: 300, leaseMs: 1500 }) },
-  });
-  rx = await startReceiver();
-  dispatcher = startDispatcher(h);
-  await dispatcher.start();
+  rig = await openWebhookRig({ webhooks: { retryScheduleMs: [0, 100, 200, 400, 800, 1000, 1500, 2000], timeoutMs: 300, leaseMs: 1500 } });
+  ({ h, rx } = rig);
 });
-afterAll(async () => {
-  await dispatcher.stop();
-  await rx.close();
-  await h.close();
-});
+afterAll(() => rig.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

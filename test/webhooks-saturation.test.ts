@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from './helpers/harness.js';
-import { startReceiver, type Answer, type Receiver } from './helpers/webhook-receiver.js';
-import { fastWebhooks, newAssignment, registerEndpoint, startDispatcher, transition } from './helpers/webhook-setup.js';
+import { type Harness } from './helpers/harness.js';
+import { type Answer, type Receiver } from './helpers/webhook-receiver.js';
+import { newAssignment, registerEndpoint, transition, openWebhookRig, type WebhookRig } from './helpers/webhook-setup.js';
 
 /**
  * A dispatcher with every slot busy while new events keep arriving: it must
@@ -10,35 +10,31 @@ import { fastWebhooks, newAssignment, registerEndpoint, startDispatcher, transit
  */
 let h: Harness;
 let rx: Receiver;
-let dispatcher: ReturnType<typeof startDispatcher>;
+let rig: WebhookRig;
 const open = new Map<string, number>();
 const maxOpen = new Map<string, number>();
 let total = 0;
 let maxTotal = 0;
 
 beforeAll(async () => {
-  h = await createHarness({ config: { allowInsecureUrls: true, webhooks: fastWebhooks({ concurrency: 2, endpointConcurrency: 1 }) } });
-  rx = await startReceiver();
-  rx.respond = ({ path }) => {
-    open.set(path, (open.get(path) ?? 0) + 1);
-    maxOpen.set(path, Math.max(maxOpen.get(path) ?? 0, open.get(path)!));
-    maxTotal = Math.max(maxTotal, ++total);
-    return new Promise<Answer>((r) =>
-      setTimeout(() => {
-        open.set(path, open.get(path)! - 1);
-        total--;
-        r({ status: 200 });
-      }, 30),
-    );
-  };
-  dispatcher = startDispatcher(h);
-  await dispatcher.start();
+  rig = await openWebhookRig({
+    webhooks: { concurrency: 2, endpointConcurrency: 1 },
+    respond: ({ path }) => {
+      open.set(path, (open.get(path) ?? 0) + 1);
+      maxOpen.set(path, Math.max(maxOpen.get(path) ?? 0, open.get(path)!));
+      maxTotal = Math.max(maxTotal, ++total);
+      return new Promise<Answer>((r) =>
+        setTimeout(() => {
+          open.set(path, open.get(path)! - 1);
+          total--;
+          r({ status: 200 });
+        }, 30),
+      );
+    },
+  });
+  ({ h, rx } = rig);
 });
-afterAll(async () => {
-  await dispatcher.stop();
-  await rx.close();
-  await h.close();
-});
+afterAll(() => rig.close());
 
 describe('a saturated dispatcher', () => {
   it('keeps delivering events that arrive while every slot is busy, within its limits', async () => {

@@ -4,8 +4,9 @@ import { withTransaction } from '../../src/platform/db.js';
 import { applyTransition } from '../../src/modules/lifecycle/apply-transition.js';
 import type { LifecycleAction } from '../../src/modules/lifecycle/state-machine.js';
 import { createWebhookDispatcher, type DispatcherOptions } from '../../src/modules/webhooks/dispatcher.js';
-import { assignmentBody, type Harness, type Tenant } from './harness.js';
-import type { Receiver } from './webhook-receiver.js';
+import type { Clock } from '../../src/platform/clock.js';
+import { assignmentBody, createHarness, type Harness, type Tenant } from './harness.js';
+import { startReceiver, type Receiver } from './webhook-receiver.js';
 
 /** Shared set-up for webhook tests: a compressed schedule, endpoints on the receiver, a dispatcher. */
 
@@ -51,4 +52,46 @@ export async function transition(h: Harness, assignmentId: string, actions: Life
   const outcome = await withTransaction(h.pool, (tx) => applyTransition(tx, assignmentId, actions, h.clock.now()));
   expect(outcome.ok).toBe(true);
   return outcome.ok ? outcome.events : [];
+}
+
+export type Dispatcher = ReturnType<typeof startDispatcher>;
+
+export interface WebhookRig {
+  h: Harness;
+  rx: Receiver;
+  dispatcher: Dispatcher;
+  /** Stops the dispatcher, then the receiver, then the harness. */
+  close(): Promise<void>;
+}
+
+/**
+ * The set-up most webhook test files share: a harness admitting loopback
+ * endpoints with the compressed schedule, a receiver on loopback (answering
+ * with `respond` when given), and a dispatcher, started unless `start` is false
+ * (tests on a manual clock drain it themselves).
+ */
+export async function openWebhookRig(
+  opts: {
+    webhooks?: Partial<WebhookTunables>;
+    clock?: Clock;
+    respond?: Receiver['respond'];
+    dispatcher?: Partial<DispatcherOptions>;
+    start?: boolean;
+  } = {},
+): Promise<WebhookRig> {
+  const h = await createHarness({ ...(opts.clock ? { clock: opts.clock } : {}), config: { allowInsecureUrls: true, webhooks: fastWebhooks(opts.webhooks) } });
+  const rx = await startReceiver();
+  if (opts.respond) rx.respond = opts.respond;
+  const dispatcher = startDispatcher(h, opts.dispatcher);
+  if (opts.start !== false) await dispatcher.start();
+  return {
+    h,
+    rx,
+    dispatcher,
+    async close() {
+      await dispatcher.stop();
+      await rx.close();
+      await h.close();
+    },
+  };
 }
