@@ -56,8 +56,9 @@ export async function createAssignment(
     return withTransaction(ctx.pool, async (tx) => {
       const claim = await claimKey(tx, institutionId, idempotencyKey, fingerprint(body), now);
       if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
-      const serialized = input.serialize(await checkAndInsert(ctx, tx, institutionId, body, dueAt, now));
-      await storeResponse(tx, institutionId, idempotencyKey, { status: 201, body: serialized, assignmentId: JSON.parse(serialized).assignmentId });
+      const created = await checkAndInsert(ctx, tx, institutionId, body, dueAt, now);
+      const serialized = input.serialize(created);
+      await storeResponse(tx, institutionId, idempotencyKey, { status: 201, body: serialized, assignmentId: created.assignmentId });
       return { status: 201, body: serialized, replayed: false };
     });
   }
