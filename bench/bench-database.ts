@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freezeConfig, parseConfig, type Config } from '../src/platform/config.js';
 import { randomBase62 } from '../src/platform/ids.js';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../src/platform/embedded-db.js';
 
@@ -51,4 +52,23 @@ export async function openBenchDatabase(namePrefix: string): Promise<BenchDataba
       if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The app's configuration under benchmark, the same for every bench: logs at
+ * `warn` (no per-request lines, so logging costs about what it costs a bare
+ * baseline), and a rate limiter that runs on every request but never refuses one.
+ */
+export function benchAppConfig(databaseUrl: string): Readonly<Config> {
+  return freezeConfig(
+    parseConfig({
+      DATABASE_URL: databaseUrl,
+      ASSAY_ADMIN_TOKEN: `bench-${randomBase62(32)}`,
+      ASSAY_SECRET: randomBase62(48),
+      PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+      LOG_LEVEL: 'warn',
+      ASSAY_RATE_LIMIT_PER_SECOND: '1000000',
+      ASSAY_RATE_LIMIT_BURST: '1000000',
+    }),
+  );
 }

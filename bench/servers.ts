@@ -1,11 +1,10 @@
-import { freezeConfig, parseConfig } from '../src/platform/config.js';
 import { createPool } from '../src/platform/db.js';
 import { systemClock } from '../src/platform/clock.js';
-import { randomBase62 } from '../src/platform/ids.js';
 import { migrate } from '../src/platform/migrate.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { createTest, findPublishedTest, publishTest } from '../src/modules/tests/tests-service.js';
+import { benchAppConfig } from './bench-database.js';
 import { DEMO_TESTS } from '../src/demo/demo-tests.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from '../src/server.js';
 import { buildBaseline } from './baseline-server.js';
@@ -45,19 +44,7 @@ for (const input of DEMO_TESTS) {
 const testId = testIds[0]!;
 const version = (await findPublishedTest(appPool, institution.institutionId, testId))!;
 
-const config = freezeConfig(
-  parseConfig({
-    DATABASE_URL: databaseUrl,
-    ASSAY_ADMIN_TOKEN: `bench-${randomBase62(32)}`,
-    ASSAY_SECRET: randomBase62(48),
-    PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
-    // Warnings and errors only: no per-request log lines, so logging costs the app about what it costs the baseline.
-    LOG_LEVEL: 'warn',
-    // The limiter still runs on every request; it just never refuses one here.
-    ASSAY_RATE_LIMIT_PER_SECOND: '1000000',
-    ASSAY_RATE_LIMIT_BURST: '1000000',
-  }),
-);
+const config = benchAppConfig(databaseUrl);
 const app = await buildServer(serverContext({ config, pool: appPool, clock: systemClock }));
 const baseline = buildBaseline(baselinePool, { institutionId: institution.institutionId, testId, testVersionId: version.testVersionId });
 

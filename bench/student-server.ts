@@ -1,12 +1,11 @@
-import { freezeConfig, parseConfig } from '../src/platform/config.js';
 import { createPool } from '../src/platform/db.js';
 import { systemClock } from '../src/platform/clock.js';
-import { randomBase62 } from '../src/platform/ids.js';
 import { migrate } from '../src/platform/migrate.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { createTest, publishTest } from '../src/modules/tests/tests-service.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from '../src/server.js';
+import { benchAppConfig } from './bench-database.js';
 
 /**
  * The server side of bench/student-autosave.ts, in its own process so the
@@ -47,17 +46,7 @@ const test = await createTest(pool, {
 });
 await publishTest(pool, test.testId, institution.institutionId);
 
-const config = freezeConfig(
-  parseConfig({
-    DATABASE_URL: databaseUrl,
-    ASSAY_ADMIN_TOKEN: `bench-${randomBase62(32)}`,
-    ASSAY_SECRET: randomBase62(48),
-    PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
-    LOG_LEVEL: 'warn',
-    ASSAY_RATE_LIMIT_PER_SECOND: '1000000',
-    ASSAY_RATE_LIMIT_BURST: '1000000',
-  }),
-);
+const config = benchAppConfig(databaseUrl);
 const app = await buildServer(serverContext({ config, pool, clock: systemClock }));
 // Time inside the app for each save, from request received to response sent: tells the app's share of the latency from the rest.
 const serverMs: number[] = [];
