@@ -24,7 +24,23 @@ export interface Config {
   /** Database pool size per process. */
   dbPoolSize: number;
   webhooks: WebhookTunables;
+  /** Where proctoring recordings and snapshots go: local files under dataDir, or an S3-compatible bucket. */
+  storage: StorageConfig;
+  /** Recordings, snapshots and flags are purged this many days after the attempt was submitted. */
+  proctoringRetentionDays: number;
 }
+
+export type StorageConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** An S3-compatible service (MinIO, R2, …); null for AWS itself. Path-style addressing when set. */
+      endpoint: string | null;
+      region: string;
+      /** From AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN; null: the SDK's own chain (instance role, profile). */
+      credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
+    };
 
 /** Webhook delivery tunables. The defaults are the product's rules; tests compress them. */
 export interface WebhookTunables {
@@ -164,7 +180,35 @@ export function parseConfig(env: Env): Config {
     runWorker: boolVar(env, 'ASSAY_RUN_WORKER', true),
     dbPoolSize: intVar(env, 'ASSAY_DB_POOL_SIZE', 10, 1, 500),
     webhooks: webhookTunables(env),
+    storage: storageConfig(env),
+    proctoringRetentionDays: intVar(env, 'ASSAY_PROCTORING_RETENTION_DAYS', 30, 1, 3650),
   };
+}
+
+function storageConfig(env: Env): StorageConfig {
+  const bucket = env.ASSAY_STORAGE_S3_BUCKET || '';
+  if (!bucket) {
+    for (const name of ['ASSAY_STORAGE_S3_ENDPOINT', 'ASSAY_STORAGE_S3_REGION']) {
+      if (env[name]) throw new ConfigError(name, 'is set but ASSAY_STORAGE_S3_BUCKET is not (set the bucket to store in S3)');
+    }
+    return { kind: 'local' };
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError('ASSAY_STORAGE_S3_BUCKET', `must be a bucket name (3–63 lower-case letters, digits, dots, hyphens), got "${bucket}"`);
+  }
+  const endpoint = env.ASSAY_STORAGE_S3_ENDPOINT ? urlVar(env, 'ASSAY_STORAGE_S3_ENDPOINT', '') : null;
+  const region = env.ASSAY_STORAGE_S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]{1,32}$/.test(region)) throw new ConfigError('ASSAY_STORAGE_S3_REGION', `must be a region name like eu-west-1, got "${region}"`);
+  const accessKeyId = env.AWS_ACCESS_KEY_ID || '';
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY || '';
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
+    // Never echo either value.
+    throw new ConfigError(accessKeyId ? 'AWS_SECRET_ACCESS_KEY' : 'AWS_ACCESS_KEY_ID', 'must be set together with its pair (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)');
+  }
+  const credentials = accessKeyId
+    ? { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) }
+    : null;
+  return { kind: 's3', bucket, endpoint, region, credentials };
 }
 
 function webhookTunables(env: Env): WebhookTunables {
@@ -184,6 +228,7 @@ export function freezeConfig(config: Config): Readonly<Config> {
   Object.freeze(config.rateLimit);
   Object.freeze(config.webhooks.retryScheduleMs);
   Object.freeze(config.webhooks);
+  Object.freeze(config.storage);
   if (config.secrets) Object.freeze(config.secrets);
   return Object.freeze(config);
 }
