@@ -19,6 +19,7 @@ import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
 import { webhooksAdminRoutes } from './modules/webhooks/admin-routes.js';
 import { webhooksPartnerRoutes } from './modules/webhooks/partner-routes.js';
 import { studentRoutes } from './modules/attempts/student-routes.js';
+import { proctoringAssets } from './modules/proctoring/assets/proctoring-assets.js';
 import { markingAdminRoutes } from './modules/marking/admin-routes.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
@@ -129,6 +130,7 @@ export async function buildServer(
   );
 
   await app.register(studentRoutes, { ctx });
+  await app.register(proctoringAssets);
 
   return app;
 }

@@ -22,11 +22,21 @@ if (!hasBrowser && !requireBrowser) {
   );
 }
 
+const BASE_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: BASE_ARGS });
+}
+
+/**
+ * Chromium with a fake camera that plays `videoFile` (a .y4m, looped). With `allowCamera: false` the
+ * permission prompt is not auto-accepted, so the page is refused the camera as a student who says
+ * "Block" would be.
+ */
+export function launchBrowserWithCamera(videoFile: string, opts: { allowCamera?: boolean } = {}): Promise<Browser> {
+  const camera = ['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${videoFile}`];
+  if (opts.allowCamera !== false) camera.unshift('--use-fake-ui-for-media-stream');
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...camera] });
 }
 
 /** A free loopback port, so the app's public URL can be known before the app is built. */

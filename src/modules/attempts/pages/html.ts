@@ -58,6 +58,8 @@ export interface LayoutInput {
   main: SafeHtml;
   /** Loads the page script (test page only). */
   script?: boolean;
+  /** Further scripts loaded as ES modules (the proctoring scripts of proctored tests), from Assay's own /assets. */
+  moduleScripts?: string[];
 }
 
 export function layout(p: LayoutInput): string {
@@ -69,6 +71,7 @@ export function layout(p: LayoutInput): string {
 <title>${p.title} – ${owner}</title>
 <link rel="stylesheet" href="/assets/student.css">
 ${p.script ? html`<script src="/assets/student.js" defer></script>` : ''}
+${(p.moduleScripts ?? []).map((src) => html`<script type="module" src="${src}"></script>`)}
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to main content</a>

@@ -1,16 +1,22 @@
 import type { TestVersion } from '../../tests/tests-service.js';
-import { formatPoints, html, layout, plural, timeTag } from './html.js';
+import { formatPoints, html, jsonForScript, layout, plural, timeTag } from './html.js';
+import { CAMERA_CHECK_SCRIPT, cameraCheckStep, type ProctoringPageState } from './proctoring-parts.js';
 
-const PROCTORING_NOTICE: Record<TestVersion['proctoring'], string | null> = {
-  none: null,
-  record: 'This test is recorded. What happens during the test may be reviewed after you submit.',
-  live_ai: 'This test is supervised by automated proctoring while you take it. Unusual activity may be flagged for review.',
-};
-
-export function introPage(p: { assignmentId: string; institutionName: string; test: TestVersion; csrfToken: string; dueAt: Date | null }): string {
+export function introPage(p: {
+  assignmentId: string;
+  institutionName: string;
+  test: TestVersion;
+  csrfToken: string;
+  dueAt: Date | null;
+  /** Present for `record` and `live_ai` tests: the check step and its script. */
+  proctoring?: ProctoringPageState | null;
+}): string {
   const { test } = p;
   const totalPoints = test.questions.reduce((sum, q) => sum + q.points, 0);
-  const notice = PROCTORING_NOTICE[test.proctoring];
+  const proctoring = test.proctoring === 'none' ? null : (p.proctoring ?? null);
+  // A proctored test whose page state is missing cannot check the camera, so Begin stays off rather than skipping the check.
+  const checked = test.proctoring !== 'none';
+  const state = proctoring ? { assignmentId: p.assignmentId, csrfToken: p.csrfToken, proctoring } : null;
   const main = html`
 <h1>${test.title}</h1>
 ${test.description ? html`<p class="lede">${test.description}</p>` : ''}
@@ -20,12 +26,14 @@ ${test.description ? html`<p class="lede">${test.description}</p>` : ''}
   <div><dt>Points</dt><dd>${formatPoints(totalPoints)}</dd></div>
   ${p.dueAt ? html`<div><dt>Begin by</dt><dd>${timeTag(p.dueAt)}</dd></div>` : ''}
 </dl>
-${notice ? html`<section class="notice" aria-labelledby="proctoring-title"><h2 id="proctoring-title">Supervision</h2><p>${notice}</p></section>` : ''}
+${proctoring ? cameraCheckStep({ proctoring, institutionName: p.institutionName }) : ''}
+${checked && !proctoring ? html`<p class="notice" id="camera-status">This test is supervised, but its camera check could not be set up. Reload this page; if that does not help, contact ${p.institutionName || 'your institution'}.</p>` : ''}
 <p>When you begin, the timer starts and keeps running even if you close this page. Your answers are saved as you go,
 and the test is submitted for you when the time is up.</p>
-<form method="post" action="/a/${p.assignmentId}/begin" class="actions">
+<form method="post" action="/a/${p.assignmentId}/begin" class="actions" id="begin-form"${checked ? html` data-camera-check="required"` : ''}>
   <input type="hidden" name="csrf" value="${p.csrfToken}">
-  <button type="submit" class="button primary">Begin test</button>
-</form>`;
-  return layout({ title: test.title, institutionName: p.institutionName, main });
+  <button type="submit" class="button primary" id="begin-button"${checked ? html` disabled aria-describedby="camera-status"` : ''}>Begin test</button>
+</form>
+${state ? html`<script type="application/json" id="assay-state">${jsonForScript(state)}</script>` : ''}`;
+  return layout({ title: test.title, institutionName: p.institutionName, main, ...(proctoring ? { moduleScripts: [CAMERA_CHECK_SCRIPT] } : {}) });
 }

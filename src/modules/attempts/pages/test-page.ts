@@ -4,6 +4,7 @@ import type { TestVersion } from '../../tests/tests-service.js';
 import type { StoredAnswer } from '../attempts-repo.js';
 import { countWords } from '../answer-values.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from './html.js';
+import { PROCTOR_SCRIPT, recordingIndicator, supervisionPanel } from './proctoring-parts.js';
 
 /**
  * The test page: every question on one page, in order, each a fieldset whose
@@ -23,6 +24,7 @@ export function testPage(p: {
 }): string {
   const saved = new Map(p.answers.map((a) => [a.questionId, a]));
   const questions = p.test.questions;
+  const proctored = p.test.proctoring !== 'none';
   const answeredCount = questions.filter((q) => isAnswered(saved.get(q.id)?.value ?? null)).length;
   const state = {
     assignmentId: p.assignmentId,
@@ -39,8 +41,10 @@ export function testPage(p: {
 <div class="status-bar">
   <p class="timer"><span class="timer-label">Time left</span> <span id="timer-value" role="timer">${remainingText(p.deadlineAt, p.serverNow)}</span></p>
   <p class="save-status" id="save-status" data-state="saved">Saved</p>
+  ${proctored ? recordingIndicator() : ''}
 </div>
 <div id="time-alert" class="time-alert" role="alert"></div>
+${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring) : ''}
 <div id="connection-status" class="sr-only" role="status"></div>
 <div class="test-layout">
 <nav class="navigator" aria-labelledby="navigator-title">
@@ -69,7 +73,7 @@ export function testPage(p: {
   </form>
 </dialog>
 <script type="application/json" id="assay-state">${jsonForScript(state)}</script>`;
-  return layout({ title: p.test.title, institutionName: p.institutionName, main, script: true });
+  return layout({ title: p.test.title, institutionName: p.institutionName, main, script: true, ...(proctored ? { moduleScripts: [PROCTOR_SCRIPT] } : {}) });
 }
 
 export function isAnswered(value: AnswerValue): boolean {

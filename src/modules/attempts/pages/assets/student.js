@@ -286,6 +286,7 @@
       await flush();
       if (pending.size > 0) await new Promise((r) => setTimeout(r, 1000));
     }
+    await beforeSubmit(5000);
     submitForm.submit();
   }
 
@@ -315,7 +316,18 @@
       progressEl.textContent = 'You are offline. Your test will be submitted as soon as the connection returns.';
       await new Promise((r) => setTimeout(r, 1000));
     }
+    await beforeSubmit(10_000);
     progressEl.textContent = 'Submitting…';
     submitForm.submit();
   });
+
+  // A proctored test's script sends its last recording segment first (proctor.js listens); never for longer
+  // than `ms`, so supervision cannot hold a submission back.
+  function beforeSubmit(ms) {
+    const waits = [];
+    document.dispatchEvent(new CustomEvent('assay:before-submit', { detail: { waitUntil: (p) => waits.push(p) } }));
+    if (waits.length === 0) return Promise.resolve();
+    progressEl.textContent = 'Sending the last part of the recording…';
+    return Promise.race([Promise.allSettled(waits), new Promise((r) => setTimeout(r, ms))]);
+  }
 })();

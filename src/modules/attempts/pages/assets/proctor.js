@@ -1,0 +1,256 @@
+// The test page's supervision for `record` and `live_ai` tests: the webcam recorded in short, complete
+// WebM segments and uploaded through a durable queue, a still picture now and then, the browser signals
+// (leaving the page, full screen, copy and paste, the camera stopping, a second screen), face counts for
+// live_ai, and a heartbeat that carries the signals to the server, which decides what they mean.
+// It never blocks answering and never submits: a camera problem is explained, and the student works on.
+// Plain browser JavaScript (ES modules), no build step, under a CSP without inline script.
+import { attach, cameraProblem, liveTrack, openCamera, randomId, stillPicture } from './proctor-camera.js';
+import { loadFaceDetector } from './proctor-faces.js';
+import { createSignals } from './proctor-signals.js';
+import { createUploadQueue } from './proctor-uploads.js';
+import { createRecorder, watchBrowser } from './proctor-watch.js';
+
+const stateEl = document.getElementById('assay-state');
+const state = stateEl ? JSON.parse(stateEl.textContent) : null;
+const cfg = state && state.proctoring;
+if (cfg) start();
+
+async function start() {
+  const $ = (id) => document.getElementById(id);
+  const base = `/a/${encodeURIComponent(state.assignmentId)}/proctoring`;
+  const offset = state.serverNow ? Date.parse(state.serverNow) - Date.now() : 0;
+  const now = () => Date.now() + offset; // the server's clock, as student.js's timer uses
+  const video = $('proctor-video');
+  const indicator = $('recording-indicator');
+  const indicatorText = $('recording-text');
+  const message = $('proctor-message');
+  const retry = $('proctor-camera-retry');
+
+  let stream = null;
+  let recorder = null;
+  let detector = null;
+  let over = false; // the attempt has ended (submitted here or elsewhere)
+
+  const signals = createSignals({ now, onChange: () => beatSoon() });
+  const uploads = await createUploadQueue({
+    assignmentId: state.assignmentId,
+    csrfToken: state.csrfToken,
+    onChange: ({ failing }) => {
+      indicator.dataset.uploads = failing ? 'waiting' : 'ok';
+      indicator.title = failing ? 'The recording is kept on this device and sent when the connection returns.' : '';
+    },
+  });
+  uploads.flush(); // what an earlier page load of this attempt left unsent
+
+  // ---- Segment numbers: one sequence per attempt, continued across reloads -----------------------------
+  // Kept in localStorage and checked against this device's queue and the server's count, so a reload never
+  // reuses a number (the server keeps the first upload of each number and answers later ones as duplicates).
+  const seqKey = `assay:proctor:seq:${state.assignmentId}`;
+  function nextSeq() {
+    let stored = 0;
+    try {
+      stored = Number(localStorage.getItem(seqKey)) || 0;
+    } catch {
+      /* blocked storage: the other sources still count */
+    }
+    const seq = Math.max(stored, uploads.highestQueuedSeq() + 1, Number(cfg.nextSeq) || 0, memorySeq);
+    memorySeq = seq + 1;
+    try {
+      localStorage.setItem(seqKey, String(seq + 1));
+    } catch {
+      /* memorySeq keeps this page load's numbers apart */
+    }
+    return seq;
+  }
+  let memorySeq = 0;
+
+  // ---- Camera ------------------------------------------------------------------------------------------
+  function setIndicator(kind) {
+    indicator.dataset.state = kind;
+    indicatorText.textContent = { starting: 'Camera starting', recording: 'Recording', off: 'Camera off' }[kind];
+  }
+
+  function cameraLost(error) {
+    if (over) return;
+    recorder && recorder.stop();
+    recorder = null;
+    setIndicator('off');
+    signals.start('camera_stopped');
+    retry.hidden = false;
+    retry.disabled = false;
+    message.textContent =
+      `${cameraProblem(error)} This part of the test is not being recorded. Your answers are still saved: keep working. ` +
+      'To turn the camera back on, allow it for this site (the camera or lock icon next to the address), then select Turn the camera back on.';
+    beatSoon();
+  }
+
+  async function startCamera() {
+    setIndicator('starting');
+    retry.disabled = true;
+    try {
+      stream = await openCamera();
+      await attach(video, stream);
+    } catch (error) {
+      cameraLost(error);
+      return;
+    }
+    const track = stream.getVideoTracks()[0];
+    track.addEventListener('ended', () => cameraLost({ name: 'Ended' }));
+    // Muted: the source gives no picture for now (a privacy shutter, the system taking the camera).
+    track.addEventListener('mute', () => signals.start('camera_stopped', { key: 'camera_muted' }));
+    track.addEventListener('unmute', () => signals.stop('camera_muted'));
+    const wasLost = signals.isActive('camera_stopped');
+    signals.stop('camera_stopped');
+    retry.hidden = true;
+    setIndicator('recording');
+    if (wasLost) message.textContent = 'The camera is back on. Recording continues.';
+    recorder = createRecorder(stream, cfg.segmentMs, async (segment) => {
+      await uploads.addSegment({ seq: nextSeq(), type: segment.type, startedAt: segment.startedAt + offset, durationMs: segment.durationMs, blob: segment.blob });
+    });
+    setTimeout(takeSnapshot, 2000);
+  }
+
+  retry.addEventListener('click', () => startCamera());
+
+  // ---- Pictures ----------------------------------------------------------------------------------------
+  const evidenceTaken = new Set();
+  async function takeSnapshot(flagId) {
+    if (!liveTrack(stream)) return false;
+    const blob = await stillPicture(video);
+    if (!blob) return false;
+    await uploads.addSnapshot({ snapshotId: randomId('snp_', 24), takenAt: now(), blob, ...(flagId ? { flagId } : {}) });
+    return true;
+  }
+  setInterval(() => !over && takeSnapshot(), cfg.snapshotEveryMs);
+
+  // ---- Heartbeat ---------------------------------------------------------------------------------------
+  let beating = null;
+  let beatAgain = false;
+  let soonTimer = null;
+
+  function beatSoon() {
+    clearTimeout(soonTimer);
+    soonTimer = setTimeout(beat, 250);
+  }
+
+  function fullscreenState() {
+    return document.fullscreenEnabled ? document.fullscreenElement !== null : null;
+  }
+
+  function beat() {
+    if (over) return Promise.resolve();
+    if (beating) {
+      beatAgain = true;
+      return beating;
+    }
+    beating = sendBeat().finally(() => {
+      beating = null;
+      if (beatAgain) {
+        beatAgain = false;
+        beat();
+      }
+    });
+    return beating;
+  }
+
+  async function sendBeat() {
+    const { signals: list, finished } = signals.take();
+    let res;
+    try {
+      res = await fetch(`${base}/heartbeat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': state.csrfToken },
+        body: JSON.stringify({ signals: list, cameraActive: liveTrack(stream) !== null && !liveTrack(stream).muted, fullscreen: fullscreenState() }),
+        credentials: 'same-origin',
+        cache: 'no-store',
+      });
+    } catch {
+      return; // offline or restarting: the signals stay queued for the next beat
+    }
+    if (res.status === 409) {
+      // The attempt is over (submitted in another tab, or by the deadline); student.js reloads the page.
+      over = true;
+      recorder && recorder.stop();
+      return;
+    }
+    if (!res.ok) return;
+    signals.accepted(finished);
+    const body = await res.json().catch(() => ({ flags: [] }));
+    for (const flag of body.flags || []) {
+      if (!flag.needsEvidence || evidenceTaken.has(flag.flagId)) continue;
+      evidenceTaken.add(flag.flagId); // one picture per flag: the first moment the server asked for it
+      takeSnapshot(flag.flagId);
+    }
+  }
+  setInterval(beat, cfg.heartbeatMs);
+
+  // ---- Browser signals and faces -----------------------------------------------------------------------
+  watchBrowser({ signals, answers: $('answers'), fullscreenButton: $('proctor-fullscreen') });
+
+  if (cfg.mode === 'live_ai') {
+    loadFaceDetector(cfg.modelBase)
+      .then((d) => {
+        detector = d;
+        watchFaces();
+      })
+      .catch(() => {
+        message.textContent = 'Face detection could not be loaded on this device; the test is still recorded. Keep working.';
+      });
+  }
+
+  // About once a second on the current frame: no face, or more than one, is a lasting condition.
+  async function watchFaces() {
+    while (!over) {
+      const started = Date.now();
+      let n = null;
+      if (liveTrack(stream) && !liveTrack(stream).muted) {
+        try {
+          n = await detector.count(video);
+        } catch {
+          n = null;
+        }
+      }
+      const at = now();
+      if (n === 0) signals.start('no_face', { at });
+      else signals.stop('no_face', at);
+      if (n !== null && n >= 2) signals.start('multiple_faces', { at });
+      else signals.stop('multiple_faces', at);
+      await new Promise((r) => setTimeout(r, Math.max(200, 1000 - (Date.now() - started))));
+    }
+  }
+
+  // ---- The end of the attempt --------------------------------------------------------------------------
+  // student.js waits (a few seconds at most) for this before sending the Submit form: the last segment
+  // and the last signals go out while the attempt still accepts them.
+  document.addEventListener('assay:before-submit', (event) => {
+    event.detail.waitUntil(
+      (async () => {
+        signals.stopAll({ minMs: 1500 });
+        await beat();
+        over = true;
+        if (recorder) await recorder.stop();
+        recorder = null;
+        await uploads.flush();
+      })(),
+    );
+  });
+
+  // Leaving the page (reload, navigation, closing): end what lasts, in one last request that outlives the page.
+  // A page hidden by its own unloading is not the student leaving, hence the minimum age.
+  window.addEventListener('pagehide', () => {
+    if (over) return;
+    signals.stopAll({ minMs: 1500 });
+    const { signals: list } = signals.take();
+    if (list.length === 0) return;
+    fetch(`${base}/heartbeat`, {
+      method: 'POST',
+      keepalive: true,
+      headers: { 'content-type': 'application/json', 'x-csrf-token': state.csrfToken },
+      body: JSON.stringify({ signals: list, cameraActive: false, fullscreen: fullscreenState() }),
+      credentials: 'same-origin',
+    }).catch(() => undefined);
+  });
+
+  await startCamera();
+  beat();
+}
