@@ -21,6 +21,9 @@ import { webhooksPartnerRoutes } from './modules/webhooks/partner-routes.js';
 import { studentRoutes } from './modules/attempts/student-routes.js';
 import { proctoringAssets } from './modules/proctoring/assets/proctoring-assets.js';
 import { markingAdminRoutes } from './modules/marking/admin-routes.js';
+import { proctoringAdminRoutes } from './modules/proctoring/admin-routes.js';
+import { proctoringFileRoutes } from './modules/proctoring/file-routes.js';
+import { proctoringPartnerRoutes } from './modules/proctoring/partner-routes.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
@@ -114,6 +117,7 @@ export async function buildServer(
       await partner.register(assignmentsPartnerRoutes, { ctx });
       await partner.register(webhooksPartnerRoutes, { ctx });
       await partner.register(eventsPartnerRoutes, { ctx });
+      await partner.register(proctoringPartnerRoutes, { ctx });
     },
     { prefix: PARTNER_PREFIX },
   );
@@ -125,12 +129,14 @@ export async function buildServer(
       await admin.register(testsAdminRoutes, { ctx });
       await admin.register(markingAdminRoutes, { ctx });
       await admin.register(webhooksAdminRoutes, { ctx });
+      await admin.register(proctoringAdminRoutes, { ctx });
     },
     { prefix: ADMIN_PREFIX },
   );
 
   await app.register(studentRoutes, { ctx });
   await app.register(proctoringAssets);
+  await app.register(proctoringFileRoutes, { ctx });
 
   return app;
 }

@@ -8,6 +8,7 @@ import { purgeExpiredSessions } from './modules/attempts/sessions.js';
 import { purgeOldEvents } from './modules/events/purge-events.js';
 import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
+import { proctoringJobHandlers, seedProctoringJobs } from './modules/proctoring/proctoring-jobs.js';
 
 export const PURGE_JOB = 'maintenance.purge';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -27,6 +28,7 @@ export function jobHandlers(ctx: AppContext): Record<string, JobHandler> {
       // Recurring: the job schedules its next run.
       await enqueueJob(ctx.pool, PURGE_JOB, {}, { runAt: new Date(now.getTime() + PURGE_EVERY_MS), uniqueKey: 'recurring:purge' });
     },
+    ...proctoringJobHandlers(ctx),
   };
 }
 
@@ -37,6 +39,7 @@ export async function startWorker(ctx: AppContext, connectionString: string, log
     `INSERT INTO jobs (kind, payload, run_at, unique_key) VALUES ($1, '{}', now(), 'recurring:purge') ON CONFLICT (unique_key) DO NOTHING`,
     [PURGE_JOB],
   );
+  await seedProctoringJobs(ctx.pool);
   await worker.start();
   // Webhook delivery has its own queue (the delivery rows) and dispatcher; see modules/webhooks/dispatcher.ts.
   const dispatcher = createWebhookDispatcher({ connectionString, clock: ctx.clock, config: ctx.config, log });

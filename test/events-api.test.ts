@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../src/platform/db.js';
 import { enqueueJob } from '../src/platform/jobs.js';
-import { recordViolation } from '../src/modules/events/record-violation.js';
+import { recordIntegrityReviewed, recordViolation } from '../src/modules/events/record-violation.js';
 import { PURGE_JOB } from '../src/worker.js';
 import { manualClock, type Harness } from './helpers/harness.js';
 import { expectError } from './helpers/expect-error.js';
@@ -183,25 +183,26 @@ describe('retention', () => {
 });
 
 describe('violation.detected', () => {
+  const violation = (id: string, startedAt: Date) =>
+    ({ id, kind: 'left_test', severity: 'critical', startedAt, durationSeconds: 12.5, evidence: { snapshot: false } }) as const;
+
   it('is recorded for an assignment with an attempt, in the caller’s transaction, with the violation payload', async () => {
     const id = await newAssignment(h, h.a, { metadata: { cohort: 7 } });
-    const refused = await withTransaction(h.pool, (tx) => recordViolation(tx, id, { kind: 'tab_switch', severity: 'critical', occurredAt: clock.now() }, clock.now()));
+    const refused = await withTransaction(h.pool, (tx) => recordViolation(tx, id, violation('flg_a', clock.now()), clock.now()));
     expect(refused).toEqual({ ok: false, reason: 'no_attempt' });
-    const missing = await withTransaction(h.pool, (tx) =>
-      recordViolation(tx, 'asg_0000000000000000000000', { kind: 'tab_switch', severity: 'critical', occurredAt: clock.now() }, clock.now()),
-    );
+    const missing = await withTransaction(h.pool, (tx) => recordViolation(tx, 'asg_0000000000000000000000', violation('flg_b', clock.now()), clock.now()));
     expect(missing).toEqual({ ok: false, reason: 'not_found' });
 
     await transition(h, id, [{ type: 'start' }]);
     clock.advance(1);
     // Rolled back with the caller's transaction: no event, no delivery.
     await withTransaction(h.pool, async (tx) => {
-      await recordViolation(tx, id, { kind: 'tab_switch', severity: 'critical', occurredAt: clock.now() }, clock.now());
+      await recordViolation(tx, id, violation('flg_c', clock.now()), clock.now());
       throw new Error('the proctoring write failed');
     }).catch(() => undefined);
-    const occurredAt = new Date(clock.now().getTime() - 5000);
+    const startedAt = new Date(clock.now().getTime() - 5000);
     const outcome = await withTransaction(h.pool, (tx) =>
-      recordViolation(tx, id, { kind: 'identity_mismatch', severity: 'critical', occurredAt, description: 'Face does not match the ID photo' }, clock.now()),
+      recordViolation(tx, id, { id: 'flg_d', kind: 'multiple_faces', severity: 'critical', startedAt, durationSeconds: 3.2, evidence: { snapshot: true } }, clock.now()),
     );
     expect(outcome.ok).toBe(true);
     const events = (await h.partner(h.a, 'GET', `${E}?assignmentId=${id}`)).json().data;
@@ -213,7 +214,22 @@ describe('violation.detected', () => {
       status: 'started',
       metadata: { cohort: 7 },
       sequence: 2,
-      violation: { kind: 'identity_mismatch', severity: 'critical', occurredAt: occurredAt.toISOString(), description: 'Face does not match the ID photo' },
+      violation: { id: 'flg_d', kind: 'multiple_faces', severity: 'critical', startedAt: startedAt.toISOString(), durationSeconds: 3.2, evidence: { snapshot: true } },
     });
+  });
+});
+
+describe('integrity.reviewed', () => {
+  it('is a filter value of GET /events and lists only that type', async () => {
+    const id = await newAssignment(h, h.a);
+    await transition(h, id, [{ type: 'start' }]);
+    clock.advance(1);
+    const outcome = await withTransaction(h.pool, (tx) => recordIntegrityReviewed(tx, id, { confirmed: 1, dismissed: 2 }, clock.now()));
+    expect(outcome.ok).toBe(true);
+    const res = await h.partner(h.a, 'GET', `${E}?type=integrity.reviewed&assignmentId=${id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toHaveLength(1);
+    expect(res.json().data[0]).toMatchObject({ type: 'integrity.reviewed', data: { partnerAssignmentId: id, status: 'started', integrity: { confirmed: 1, dismissed: 2 } } });
+    expectError(await h.partner(h.a, 'GET', `${E}?type=integrity.unknown`), 400, 'invalid_request');
   });
 });

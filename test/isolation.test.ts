@@ -71,6 +71,13 @@ const ROUTES: RouteCase[] = [
   },
   {
     method: 'GET',
+    path: `${P}/assignments/{assignmentId}/proctoring`,
+    req: (fx) => ({ method: 'GET', url: `${P}/assignments/${fx.assignmentId}/proctoring` }),
+    ownerStatus: 200,
+    foreign: { kind: 'not_found', unknown: () => ({ method: 'GET', url: `${P}/assignments/${UNKNOWN.assignment}/proctoring` }) },
+  },
+  {
+    method: 'GET',
     path: `${P}/events`,
     req: (fx) => ({ method: 'GET', url: `${P}/events?limit=100&assignmentId=${fx.assignmentId}` }),
     ownerStatus: 200,

@@ -17,10 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** The read response fields of spec 2.3, plus `dueAt`, a documented addition of this service. */
+/** The read response fields of spec 2.3, plus `dueAt` and `proctoring` (decisions.md), documented additions of this service. */
 const READ_FIELDS = [
   'assignmentId', 'status', 'externalUserId', 'testId', 'startUrl', 'startUrlExpiresAt', 'result', 'metadata',
-  'createdAt', 'startedAt', 'submittedAt', 'completedAt', 'dueAt',
+  'createdAt', 'startedAt', 'submittedAt', 'completedAt', 'dueAt', 'proctoring',
 ].sort();
 
 async function createOne(overrides: Record<string, unknown> = {}) {
@@ -53,6 +53,8 @@ describe('GET /assignments/{id}', () => {
       submittedAt: null,
       completedAt: null,
       dueAt: null,
+      // The harness's test is not proctored.
+      proctoring: null,
     });
   });
 

@@ -44,7 +44,7 @@ describe('every event type, from the real flows', () => {
     const s = new Student(h);
     await s.start(a.startUrl);
     await withTransaction(h.pool, (tx) =>
-      recordViolation(tx, a.assignmentId, { kind: 'multiple_faces', severity: 'critical', occurredAt: new Date(), description: 'Two faces in view' }, new Date()),
+      recordViolation(tx, a.assignmentId, { id: 'flg_test', kind: 'multiple_faces', severity: 'critical', startedAt: new Date(), durationSeconds: 3, evidence: { snapshot: false } }, new Date()),
     );
     await s.page(a.assignmentId);
     expect((await s.save(a.assignmentId, [{ questionId: 'sc', value: 'a', version: 1 }])).statusCode).toBe(200);
@@ -89,7 +89,7 @@ describe('every event type, from the real flows', () => {
       ...base,
       status: 'started',
       sequence: 2,
-      violation: { kind: 'multiple_faces', severity: 'critical', occurredAt: expect.any(String), description: 'Two faces in view' },
+      violation: { id: 'flg_test', kind: 'multiple_faces', severity: 'critical', startedAt: expect.any(String), durationSeconds: 3, evidence: { snapshot: false } },
     });
     expect(completed).toMatchObject({ ...base, status: 'marking', sequence: 3, score: { gradingStatus: 'pending_review', passed: null } });
     expect(graded).toMatchObject({ ...base, status: 'completed', sequence: 4, score: { gradingStatus: 'final', maxPoints: 20 } });

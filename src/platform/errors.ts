@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   idempotency_key_reused: 409,
   invalid_state: 409,
+  /** A signed file URL past its expiry: ask the API for a fresh one. */
+  link_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   test_not_available: 422,

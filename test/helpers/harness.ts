@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { manualClock, systemClock, type Clock } from '../../src/platform/clock.js';
 import { freezeConfig, parseConfig, type Config } from '../../src/platform/config.js';
@@ -60,8 +63,11 @@ export interface Harness {
  */
 export async function createHarness(opts: { clock?: Clock; config?: Partial<Config> } = {}): Promise<Harness> {
   const db = await createTestDatabase();
+  // Files (proctoring recordings) go to a folder of this harness's own, never the checkout's ./data.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-harness-'));
   const config = freezeConfig({
     ...parseConfig({}),
+    dataDir,
     databaseUrl: db.url,
     adminToken: ADMIN_TOKEN,
     secrets: ['test-secret-0123456789abcdef0123456789abcdef'],
@@ -119,6 +125,7 @@ export async function createHarness(opts: { clock?: Clock; config?: Partial<Conf
       await app.close();
       await pool.end();
       await db.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

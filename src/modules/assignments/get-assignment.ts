@@ -3,6 +3,7 @@ import { withTransaction, type Pool } from '../../platform/db.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { isPastDue } from '../lifecycle/state-machine.js';
 import type { Score } from '../marking/score.js';
+import { proctoringSummary, type PartnerProctoring } from '../proctoring/proctoring-summary.js';
 import { findAssignment, findAssignmentById, type AssignmentRow } from './assignments-repo.js';
 import type { AssignmentsContext } from './context.js';
 
@@ -20,6 +21,8 @@ export interface AssignmentView {
   startedAt: Date | null;
   submittedAt: Date | null;
   completedAt: Date | null;
+  /** Null when the test is not proctored. */
+  proctoring: PartnerProctoring | null;
 }
 
 /**
@@ -45,6 +48,7 @@ export async function getAssignment(ctx: AssignmentsContext, institutionId: stri
     startUrlExpiresAt = ctx.signer.expiryFor(now, row.status === 'assigned' ? row.dueAt : null);
     startUrl = ctx.signer.issue(row.id, row.linkVersion, startUrlExpiresAt).url;
   }
+  const proctoring = await proctoringSummary(ctx.pool, institutionId, row.id, row.testVersionId);
   return {
     assignmentId: row.id,
     status: row.status,
@@ -59,6 +63,7 @@ export async function getAssignment(ctx: AssignmentsContext, institutionId: stri
     startedAt: row.startedAt,
     submittedAt: row.submittedAt,
     completedAt: row.completedAt,
+    proctoring,
   };
 }
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
+import { PartnerProctoringSummary } from '../proctoring/schemas.js';
 
 export const AssignmentStatusSchema = StringEnum(['assigned', 'started', 'submitted', 'marking', 'completed', 'expired'], {
   description: 'See the state table: assigned → started → submitted → (marking →) completed; assigned → expired',
@@ -70,6 +71,7 @@ export const AssignmentView = Type.Object(
     startedAt: NullableTimestamp,
     submittedAt: NullableTimestamp,
     completedAt: NullableTimestamp,
+    proctoring: PartnerProctoringSummary,
   },
   { title: 'Assignment' },
 );

@@ -5,6 +5,7 @@ import { expireIfDue } from '../assignments/get-assignment.js';
 import { getInstitution } from '../institutions/institutions.js';
 import type { Score } from '../marking/score.js';
 import type { TestVersion } from '../tests/tests-service.js';
+import { proctoringPageState, type ProctoringPageState } from '../proctoring/page-state.js';
 import { findAttempt, listAnswers, type StoredAnswer } from './attempts-repo.js';
 import { returnUrl } from './return-url.js';
 import type { StudentSession } from './sessions.js';
@@ -17,6 +18,8 @@ interface Common {
   institutionName: string;
   test: TestVersion;
   csrfToken: string;
+  /** For the pages' scripts of a proctored test (camera check, recording, heartbeat); null for proctoring none. */
+  proctoring: ProctoringPageState | null;
 }
 
 /** What the student sees at /a/{assignmentId}, by status. */
@@ -47,7 +50,13 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
   }
 
   const [test, institution] = await Promise.all([loadTestVersion(ctx.pool, row.testVersionId), getInstitution(ctx.pool, row.institutionId)]);
-  const common: Common = { assignmentId: row.id, institutionName: institution?.name ?? '', test, csrfToken: session.csrfToken };
+  const common: Common = {
+    assignmentId: row.id,
+    institutionName: institution?.name ?? '',
+    test,
+    csrfToken: session.csrfToken,
+    proctoring: proctoringPageState(test, ctx.config),
+  };
   const back = returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status });
 
   switch (row.status) {

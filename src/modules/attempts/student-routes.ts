@@ -19,6 +19,7 @@ import { SESSION_COOKIE } from './sessions.js';
 import { installStudentSession, sessionOf } from './student-auth.js';
 import { AssignmentParams, CsrfForm, CsrfHeader, Html, SaveAnswersBody, SaveAnswersResponse } from './student-schemas.js';
 import { submitOwnAttempt } from './submit-attempt.js';
+import { proctoringStudentRoutes } from '../proctoring/student-routes.js';
 
 const FORM = ['application/x-www-form-urlencoded'];
 const hide = { hide: true } as const;
@@ -112,5 +113,8 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
         return saveAnswers(ctx, sessionOf(request), request.params.assignmentId, request.body.answers);
       },
     );
+
+    // The proctored page's uploads and heartbeat, behind the same session and CSRF checks.
+    await student.register(proctoringStudentRoutes, { ctx });
   });
 };

@@ -1,6 +1,6 @@
 /**
  * Every event type a partner can receive. Assignment events (spec section 6
- * plus `assignment.expired`) carry the assignment envelope; `webhook.test` is
+ * plus `assignment.expired` and `integrity.reviewed`) carry the assignment envelope; `webhook.test` is
  * sent to one endpoint on request and is never fanned out by subscription.
  */
 export const ASSIGNMENT_EVENT_TYPES = [
@@ -9,6 +9,7 @@ export const ASSIGNMENT_EVENT_TYPES = [
   'grading.done',
   'assignment.expired',
   'violation.detected',
+  'integrity.reviewed',
 ] as const;
 export type AssignmentEventType = (typeof ASSIGNMENT_EVENT_TYPES)[number];
 

@@ -3,38 +3,47 @@ import { lockAssignment } from '../lifecycle/apply-transition.js';
 import { appendEvent, type StoredEvent } from './append-event.js';
 
 /**
- * `violation.detected`: a critical proctoring violation. Its producer is the
- * proctoring service, which calls `recordViolation` inside its own
- * transaction (the one that stores the violation), so the event exists
- * exactly when the violation does, and is delivered like every other event.
- * It does not change the assignment's status, so it does not go through the
- * state machine; it is accepted while an attempt exists (started and later,
- * since recorded sessions may be analysed after submission).
+ * Proctoring's two events. Neither changes the assignment's status, so they
+ * do not go through the state machine; they are appended in the caller's
+ * transaction (the one that stores the flag or the review), so an event
+ * exists exactly when its cause does, and is delivered like every other.
+ * Both are accepted while an attempt exists (started and later: recordings
+ * are reviewed after submission).
+ *
+ * `violation.detected` (decisions.md "Proctoring"): one per critical flag,
+ * `data.violation = { id, kind, severity: "critical", startedAt, durationSeconds, evidence: { snapshot } }`.
+ * `integrity.reviewed`: once, when a reviewer has reviewed every critical
+ * flag, `data.integrity = { confirmed, dismissed }`.
  */
 export interface Violation {
-  /** What was detected, e.g. `multiple_faces`, `face_not_visible`, `tab_switch`, `identity_mismatch`. */
+  /** The flag's id (`flg_…`): the partner fetches its evidence with it. */
+  id: string;
   kind: string;
-  /** Only critical violations are sent to partners (spec section 6). */
   severity: 'critical';
-  occurredAt: Date;
-  /** A short human-readable description for the partner's staff. */
-  description?: string;
+  startedAt: Date;
+  durationSeconds: number;
+  /** Whether an evidence snapshot was stored when the event was written (it may arrive just after). */
+  evidence: { snapshot: boolean };
 }
 
-export type RecordViolationOutcome =
-  | { ok: true; event: StoredEvent }
-  | { ok: false; reason: 'not_found' | 'no_attempt' };
+export type RecordEventOutcome = { ok: true; event: StoredEvent } | { ok: false; reason: 'not_found' | 'no_attempt' };
 
 const ATTEMPT_STATUSES = new Set(['started', 'submitted', 'marking', 'completed']);
 
-export async function recordViolation(tx: Tx, assignmentId: string, violation: Violation, now: Date): Promise<RecordViolationOutcome> {
+async function appendAttemptEvent(
+  tx: Tx,
+  assignmentId: string,
+  type: 'violation.detected' | 'integrity.reviewed',
+  extra: Record<string, unknown>,
+  now: Date,
+): Promise<RecordEventOutcome> {
   const a = await lockAssignment(tx, assignmentId);
   if (!a) return { ok: false, reason: 'not_found' };
   if (!ATTEMPT_STATUSES.has(a.status)) return { ok: false, reason: 'no_attempt' };
   const event = await appendEvent(tx, {
     institutionId: a.institutionId,
     assignmentId: a.id,
-    type: 'violation.detected',
+    type,
     createdAt: now,
     data: {
       partnerAssignmentId: a.id,
@@ -42,13 +51,36 @@ export async function recordViolation(tx: Tx, assignmentId: string, violation: V
       testId: a.testId,
       status: a.status,
       metadata: a.metadata ?? {},
-      violation: {
-        kind: violation.kind,
-        severity: violation.severity,
-        occurredAt: violation.occurredAt.toISOString(),
-        ...(violation.description !== undefined ? { description: violation.description } : {}),
-      },
+      ...extra,
     },
   });
   return { ok: true, event };
+}
+
+export function recordViolation(tx: Tx, assignmentId: string, violation: Violation, now: Date): Promise<RecordEventOutcome> {
+  return appendAttemptEvent(
+    tx,
+    assignmentId,
+    'violation.detected',
+    {
+      violation: {
+        id: violation.id,
+        kind: violation.kind,
+        severity: violation.severity,
+        startedAt: violation.startedAt.toISOString(),
+        durationSeconds: violation.durationSeconds,
+        evidence: { snapshot: violation.evidence.snapshot },
+      },
+    },
+    now,
+  );
+}
+
+export function recordIntegrityReviewed(
+  tx: Tx,
+  assignmentId: string,
+  integrity: { confirmed: number; dismissed: number },
+  now: Date,
+): Promise<RecordEventOutcome> {
+  return appendAttemptEvent(tx, assignmentId, 'integrity.reviewed', { integrity: { confirmed: integrity.confirmed, dismissed: integrity.dismissed } }, now);
 }

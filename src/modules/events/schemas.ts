@@ -11,12 +11,25 @@ export const EventTypeSchema = Type.Union(ALL_EVENT_TYPES.map((t) => Type.Litera
 
 export const ViolationSchema = Type.Object(
   {
-    kind: Type.String({ description: 'What was detected, e.g. multiple_faces, face_not_visible, tab_switch, identity_mismatch' }),
+    id: Type.String({ description: 'The flag (flg_…); its evidence is in GET /assignments/{assignmentId}/proctoring' }),
+    kind: Type.String({
+      description:
+        'no_face, multiple_faces (live_ai only), left_test, fullscreen_exit, copy_paste, camera_stopped, second_screen, proctoring_interrupted',
+    }),
     severity: Type.Literal('critical'),
-    occurredAt: Timestamp,
-    description: Type.Optional(Type.String()),
+    startedAt: Timestamp,
+    durationSeconds: Type.Number({ description: 'How long the condition had lasted when it became critical' }),
+    evidence: Type.Object({ snapshot: Type.Boolean({ description: 'Whether an evidence snapshot was stored when the event was written' }) }),
   },
   { title: 'Violation', additionalProperties: true },
+);
+
+export const IntegritySchema = Type.Object(
+  {
+    confirmed: Type.Integer({ description: 'Critical flags the reviewer confirmed' }),
+    dismissed: Type.Integer({ description: 'Critical flags the reviewer dismissed' }),
+  },
+  { title: 'IntegrityReview' },
 );
 
 export const EventData = Type.Object(
@@ -29,6 +42,7 @@ export const EventData = Type.Object(
     sequence: Type.Optional(Type.Integer({ description: 'Increases by one with each event of the assignment: order by it' })),
     score: Type.Optional(Type.Union([ScoreSchema, Type.Null()], { description: 'exam.completed and grading.done' })),
     violation: Type.Optional(ViolationSchema),
+    integrity: Type.Optional(IntegritySchema),
     endpointId: Type.Optional(Type.String({ description: 'webhook.test: the endpoint it was sent to' })),
     message: Type.Optional(Type.String({ description: 'webhook.test only' })),
   },

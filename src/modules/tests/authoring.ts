@@ -1,5 +1,6 @@
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { resolveRules, type ProctoringRules } from '../proctoring/rules.js';
 import type { Question, TestInput } from './schemas.js';
 
 /**
@@ -7,7 +8,8 @@ import type { Question, TestInput } from './schemas.js';
  * - `auto` tests have no essay (nothing could mark it);
  * - `manual`/`hybrid` tests must be `after_review` (a human marks before the student sees a result);
  * - option ids unique per question, question ids unique per test;
- * - every correct answer names an existing option.
+ * - every correct answer names an existing option;
+ * - `proctoringRules` only on a proctored test (on a `none` test it would be silently meaningless).
  * A `manual` test may still hold auto-markable items: they are marked at
  * submission, and a reviewer confirms the whole result before release.
  * Returns the questions with ids filled in, or throws 400 with every violation in `details`.
@@ -16,6 +18,9 @@ export function checkTestInput(input: TestInput): Question[] {
   const details: ErrorDetail[] = [];
   if (input.marking !== 'auto' && input.resultVisibility !== 'after_review') {
     details.push({ field: 'resultVisibility', message: `must be "after_review" for ${input.marking} marking` });
+  }
+  if (input.proctoringRules !== undefined && input.proctoring === 'none') {
+    details.push({ field: 'proctoringRules', message: 'applies only to proctored tests (proctoring "record" or "live_ai")' });
   }
   const questionIds = new Set<string>();
   input.questions.forEach((q, i) => {
@@ -61,4 +66,9 @@ function withDefaults(q: Question): Question {
     default:
       return q;
   }
+}
+
+/** The thresholds stored with the version: the test's overrides over the defaults, resolved now; null for `none`. */
+export function storedProctoringRules(input: TestInput): ProctoringRules | null {
+  return input.proctoring === 'none' ? null : resolveRules(input.proctoringRules);
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum, Timestamp } from '../../platform/http/schemas.js';
+import { Nullable, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 
 const ClientId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Optional; generated (`q_…`) when absent' });
 const Prompt = Type.String({ minLength: 1, maxLength: 10_000 });
@@ -66,6 +66,39 @@ export const Proctoring = StringEnum(['none', 'record', 'live_ai'], { descriptio
 export const Marking = StringEnum(['auto', 'manual', 'hybrid'], { description: 'How it is scored' });
 export const ResultVisibility = StringEnum(['immediate', 'after_review'], { description: 'When the student sees results' });
 
+const seconds = (what: string, dflt: number, min = 1) =>
+  Type.Integer({ minimum: min, maximum: 3600, description: `${what} (seconds; default ${dflt})` });
+
+/**
+ * A proctored test's thresholds (decisions.md "Proctoring"); each field
+ * optional, the defaults fill the rest. camera_stopped is critical at once
+ * and has no threshold.
+ */
+export const ProctoringRulesInput = Type.Object(
+  {
+    noFaceSeconds: Type.Optional(seconds('no_face is critical after no face is in view this long', 10)),
+    multipleFacesSeconds: Type.Optional(seconds('multiple_faces is critical after more than one face is in view this long', 3)),
+    leftTestSeconds: Type.Optional(seconds('left_test is critical after the student is away from the test this long at once', 10)),
+    leftTestCount: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'left_test is critical the n-th time the student leaves (default 3)' })),
+    heartbeatTimeoutSeconds: Type.Optional(
+      seconds('proctoring_interrupted is raised after the page has not reported for this long', 60, 15),
+    ),
+  },
+  { additionalProperties: false, title: 'ProctoringRules', description: 'Only for proctored tests (proctoring record or live_ai)' },
+);
+
+/** The rules as stored and shown: every threshold resolved. */
+export const ProctoringRulesView = Type.Object(
+  {
+    noFaceSeconds: Type.Integer(),
+    multipleFacesSeconds: Type.Integer(),
+    leftTestSeconds: Type.Integer(),
+    leftTestCount: Type.Integer(),
+    heartbeatTimeoutSeconds: Type.Integer(),
+  },
+  { title: 'ResolvedProctoringRules' },
+);
+
 export const TestInput = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -75,6 +108,7 @@ export const TestInput = Type.Object(
     marking: Marking,
     resultVisibility: ResultVisibility,
     passPercent: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
+    proctoringRules: Type.Optional(ProctoringRulesInput),
     questions: Type.Array(QuestionSchema, { minItems: 1, maxItems: 500 }),
   },
   { additionalProperties: false, title: 'TestInput' },
@@ -107,6 +141,7 @@ export const AdminTest = Type.Object(
     marking: Marking,
     resultVisibility: ResultVisibility,
     passPercent: Type.Union([Type.Number(), Type.Null()]),
+    proctoringRules: Nullable(ProctoringRulesView, { description: 'The resolved thresholds; null when proctoring is none' }),
     questions: Type.Array(Type.Unsafe<Question>({ type: 'object', additionalProperties: true })),
     publishedTo: Type.Array(Type.String()),
     createdAt: Timestamp,

@@ -1,5 +1,7 @@
 import { newId } from '../../platform/ids.js';
 import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
+import type { ProctoringRules } from '../proctoring/rules.js';
+import { storedProctoringRules } from './authoring.js';
 import type { Question, TestInput } from './schemas.js';
 
 /** One immutable version of a test, as stored. */
@@ -14,6 +16,8 @@ export interface TestVersion {
   marking: 'auto' | 'manual' | 'hybrid';
   resultVisibility: 'immediate' | 'after_review';
   passPercent: number | null;
+  /** Resolved thresholds for proctored tests; null for `none`. */
+  proctoringRules: ProctoringRules | null;
   questions: Question[];
   createdAt: Date;
 }
@@ -24,7 +28,7 @@ export interface AdminTestView extends Omit<TestVersion, 'testVersionId'> {
 }
 
 const SUMMARY_COLUMNS = `tv.id AS test_version_id, tv.test_id, tv.version, tv.title, tv.description, tv.duration_minutes,
-  tv.proctoring, tv.marking, tv.result_visibility, tv.pass_percent, tv.created_at`;
+  tv.proctoring, tv.proctoring_rules, tv.marking, tv.result_visibility, tv.pass_percent, tv.created_at`;
 const VERSION_COLUMNS = `${SUMMARY_COLUMNS}, tv.questions`;
 
 /** A version without its questions: what listings and assignment creation need (questions can be large). */
@@ -47,16 +51,19 @@ function toVersion(r: Record<string, any>): TestVersion {
     marking: r.marking,
     resultVisibility: r.result_visibility,
     passPercent: r.pass_percent,
+    proctoringRules: r.proctoring_rules ?? null,
     questions: r.questions,
     createdAt: r.created_at,
   };
 }
 
+const rulesJson = (rules: ProctoringRules | null) => (rules ? JSON.stringify(rules) : null);
+
 async function insertVersion(db: Queryable, testId: string, version: number, input: TestInput, questions: Question[]) {
   await db.query(
     `INSERT INTO test_versions (id, test_id, version, title, description, duration_minutes, proctoring, marking,
-                                result_visibility, pass_percent, questions)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+                                result_visibility, pass_percent, questions, proctoring_rules)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       newId('tv'),
       testId,
@@ -69,6 +76,7 @@ async function insertVersion(db: Queryable, testId: string, version: number, inp
       input.resultVisibility,
       input.passPercent ?? null,
       JSON.stringify(questions),
+      rulesJson(storedProctoringRules(input)),
     ],
   );
 }

@@ -4,7 +4,7 @@ import type { TestVersion } from '../../tests/tests-service.js';
 import type { StoredAnswer } from '../attempts-repo.js';
 import { countWords } from '../answer-values.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from './html.js';
-import { PROCTOR_SCRIPT, recordingIndicator, supervisionPanel } from './proctoring-parts.js';
+import { PROCTOR_SCRIPT, recordingIndicator, supervisionPanel, type ProctoringPageState } from './proctoring-parts.js';
 
 /**
  * The test page: every question on one page, in order, each a fieldset whose
@@ -21,6 +21,8 @@ export function testPage(p: {
   deadlineAt: Date;
   serverNow: Date;
   answers: StoredAnswer[];
+  /** Proctored tests: mode, resolved rules and timings for proctor.js. */
+  proctoring?: ProctoringPageState | null;
 }): string {
   const saved = new Map(p.answers.map((a) => [a.questionId, a]));
   const questions = p.test.questions;
@@ -33,6 +35,7 @@ export function testPage(p: {
     serverNow: p.serverNow.toISOString(),
     questions: questions.map((q, i) => ({ id: q.id, type: q.type, n: i + 1, maxWords: q.type === 'essay' ? (q.maxWords ?? null) : null })),
     answers: Object.fromEntries(p.answers.map((a) => [a.questionId, { value: a.value, version: a.version }])),
+    ...(p.proctoring ? { proctoring: p.proctoring } : {}),
   };
 
   const main = html`

@@ -1,0 +1,88 @@
+import type { AppContext } from '../../platform/context.js';
+import { withTransaction } from '../../platform/db.js';
+import { newId } from '../../platform/ids.js';
+import { loadTestVersion } from '../attempts/attempts-service.js';
+import { emitViolation } from './record-heartbeat.js';
+import * as repo from './proctoring-repo.js';
+import { DEFAULT_RULES, resolveRules, severityOf } from './rules.js';
+
+/**
+ * `proctoring_interrupted`: the server's own finding that a proctored
+ * attempt's page stopped reporting (script blocked or tampered with, tab
+ * killed, machine off) for longer than the test's heartbeatTimeoutSeconds.
+ *
+ * Why a recurring sweep rather than one job per attempt: a per-attempt job
+ * would have to be pushed back on every heartbeat (a write to the jobs table
+ * and a NOTIFY every 5 s per student, the hottest path of a proctored exam),
+ * while the sweep costs one indexed query over the open attempts every
+ * SWEEP_EVERY_MS, and it also catches attempts whose page never sent a single
+ * heartbeat (measured from the attempt's start). The price: an interruption
+ * is raised up to SWEEP_EVERY_MS after the threshold, not at it.
+ *
+ * One flag per silence: it stays open (`ongoing`) while the silence lasts and
+ * the next heartbeat closes it with its final duration; a later silence gets
+ * a flag of its own.
+ */
+export const SWEEP_EVERY_MS = 10_000;
+const BATCH = 200;
+
+interface Candidate {
+  assignment_id: string;
+  institution_id: string;
+  test_version_id: string;
+}
+
+export async function detectInterruptions(ctx: AppContext): Promise<number> {
+  const now = ctx.clock.now();
+  const { rows } = await ctx.pool.query<Candidate>(
+    `SELECT a.assignment_id, a.institution_id, a.test_version_id
+       FROM attempts a
+       JOIN test_versions tv ON tv.id = a.test_version_id
+       LEFT JOIN proctoring_sessions s ON s.assignment_id = a.assignment_id
+      WHERE a.submitted_at IS NULL AND tv.proctoring <> 'none' AND s.interrupted_flag_id IS NULL
+        AND COALESCE(s.last_heartbeat_at, a.started_at)
+            < $1::timestamptz - make_interval(secs => COALESCE((tv.proctoring_rules->>'heartbeatTimeoutSeconds')::int, $2))
+        AND COALESCE(s.last_heartbeat_at, a.started_at) < a.deadline_at
+      ORDER BY a.started_at LIMIT $3`,
+    [now, DEFAULT_RULES.heartbeatTimeoutSeconds, BATCH],
+  );
+  let raised = 0;
+  for (const c of rows) {
+    const rules = resolveRules((await loadTestVersion(ctx.pool, c.test_version_id)).proctoringRules);
+    const flagged = await withTransaction(ctx.pool, async (tx) => {
+      // Re-checked under the locks: a heartbeat or the submission may have come in since the scan.
+      const attempt = await repo.lockOpenAttempt(tx, c.institution_id, c.assignment_id);
+      if (!attempt) return false;
+      const session = await repo.lockSession(tx, c.institution_id, c.assignment_id, now);
+      const silentSince = session.lastHeartbeatAt ?? attempt.startedAt;
+      const durationSeconds = (now.getTime() - silentSince.getTime()) / 1000;
+      if (session.interruptedFlagId || durationSeconds < rules.heartbeatTimeoutSeconds) return false;
+      const flag: repo.FlagRow = {
+        id: newId('flg'),
+        signalId: null,
+        kind: 'proctoring_interrupted',
+        severity: severityOf({ kind: 'proctoring_interrupted', durationSeconds }, rules),
+        startedAt: silentSince,
+        durationSeconds,
+        ongoing: true,
+        occurrence: null,
+        evidenceSnapshotId: null,
+        violationEventId: null,
+        reviewOutcome: null,
+        reviewNote: null,
+        reviewedBy: null,
+        reviewedAt: null,
+      };
+      await repo.saveFlag(tx, c.institution_id, c.assignment_id, flag, now);
+      if (flag.severity === 'critical') {
+        flag.violationEventId = await emitViolation(tx, c.assignment_id, flag, now);
+        await repo.saveFlag(tx, c.institution_id, c.assignment_id, flag, now);
+      }
+      await repo.setInterruptedFlag(tx, c.assignment_id, flag.id);
+      await repo.refreshSummary(tx, c.institution_id, c.assignment_id);
+      return true;
+    });
+    if (flagged) raised++;
+  }
+  return raised;
+}

@@ -1,0 +1,41 @@
+import type { Config } from '../../platform/config.js';
+import type { TestVersion } from '../tests/tests-service.js';
+import { resolveRules, type ProctoringMode, type ProctoringRules } from './rules.js';
+
+/**
+ * What a proctored test's pages give their scripts, as `state.proctoring` in
+ * the page's `assay-state` JSON (absent for proctoring none). The thresholds
+ * are sent for transparency only: the server applies them to what the page
+ * reports and never takes a severity from the page.
+ */
+export const HEARTBEAT_MS = 5_000;
+export const SEGMENT_MS = 10_000;
+export const SNAPSHOT_EVERY_MS = 60_000;
+export const MODEL_BASE = '/assets/proctoring/models/';
+
+export interface ProctoringPageState {
+  mode: ProctoringMode;
+  rules: ProctoringRules;
+  heartbeatMs: number;
+  segmentMs: number;
+  snapshotEveryMs: number;
+  modelBase: string;
+  /** Days after submission when the recording, snapshots and flags are deleted (the consent text says so). */
+  retentionDays: number;
+}
+
+export function proctoringPageState(
+  test: Pick<TestVersion, 'proctoring' | 'proctoringRules'>,
+  config: Pick<Config, 'proctoringRetentionDays'>,
+): ProctoringPageState | null {
+  if (test.proctoring === 'none') return null;
+  return {
+    mode: test.proctoring,
+    rules: resolveRules(test.proctoringRules),
+    heartbeatMs: HEARTBEAT_MS,
+    segmentMs: SEGMENT_MS,
+    snapshotEveryMs: SNAPSHOT_EVERY_MS,
+    modelBase: MODEL_BASE,
+    retentionDays: config.proctoringRetentionDays,
+  };
+}

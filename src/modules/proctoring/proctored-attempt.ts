@@ -1,0 +1,73 @@
+import type { AppContext } from '../../platform/context.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { findAssignment } from '../assignments/assignments-repo.js';
+import { findAttempt, loadTestVersion } from '../attempts/attempts-service.js';
+import type { StudentSession } from '../attempts/sessions.js';
+import { resolveRules, type ProctoringMode, type ProctoringRules } from './rules.js';
+
+/**
+ * Which attempt a student-side proctoring request is about, checked for the
+ * session's own user. The facts that never change once an attempt begins
+ * (owner, test version, mode, rules) are kept in memory, so an upload or a
+ * heartbeat costs the session lookup plus its own statement; whether the
+ * attempt is still open is never cached (each write checks it in SQL).
+ */
+export interface ProctoredAttempt {
+  assignmentId: string;
+  institutionId: string;
+  userId: string;
+  mode: ProctoringMode;
+  rules: ProctoringRules;
+  startedAt: Date;
+}
+
+/** Recordings still in flight when the student submits are accepted for this long after submission. */
+export const UPLOAD_GRACE_MS = 10 * 60_000;
+
+const MAX_CACHED = 20_000;
+const cache = new Map<string, ProctoredAttempt>();
+
+/** 404 for anyone else's assignment; 409 for the student's own when it has no attempt yet or is not proctored. */
+export async function proctoredAttemptOf(ctx: AppContext, session: StudentSession, assignmentId: string): Promise<ProctoredAttempt> {
+  let facts = cache.get(assignmentId);
+  if (!facts) {
+    const attempt = await findAttempt(ctx.pool, session.institutionId, assignmentId);
+    if (!attempt) {
+      const own = await findAssignment(ctx.pool, session.institutionId, assignmentId);
+      if (!own || own.userId !== session.userId) throw notFound('assignment');
+      throw new AppError('invalid_state', 'This test has not begun: proctoring starts when the attempt does.');
+    }
+    if (attempt.userId !== session.userId) throw notFound('assignment');
+    const test = await loadTestVersion(ctx.pool, attempt.testVersionId);
+    if (test.proctoring === 'none') throw new AppError('invalid_state', 'This test is not proctored.');
+    facts = {
+      assignmentId,
+      institutionId: attempt.institutionId,
+      userId: attempt.userId,
+      mode: test.proctoring,
+      rules: resolveRules(test.proctoringRules),
+      startedAt: attempt.startedAt,
+    };
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+    cache.set(assignmentId, facts);
+  }
+  if (facts.institutionId !== session.institutionId || facts.userId !== session.userId) throw notFound('assignment');
+  return facts;
+}
+
+/**
+ * Whether a piece captured at `capturedAt` may still be stored: any time
+ * while the attempt runs, and for UPLOAD_GRACE_MS after submission when it
+ * was captured before the submission (the last segments are in flight).
+ */
+export function acceptsUpload(submittedAt: Date | null, capturedAt: Date, now: Date): boolean {
+  if (!submittedAt) return true;
+  return capturedAt.getTime() <= submittedAt.getTime() && now.getTime() <= submittedAt.getTime() + UPLOAD_GRACE_MS;
+}
+
+export function refusedAfterSubmission(): AppError {
+  return new AppError(
+    'invalid_state',
+    'This test has been submitted: only recordings captured before submission are accepted, for 10 minutes after it.',
+  );
+}

@@ -1,0 +1,242 @@
+import type { Queryable, Tx } from '../../platform/db.js';
+import type { FlagKind, Severity } from './rules.js';
+
+/**
+ * SQL of the proctoring module. Every query names the institution. Writes
+ * that touch an attempt's flags hold its session row's lock (lockSession)
+ * first, so the flags of one attempt change one transaction at a time; the
+ * lock order everywhere is attempt (share), session, then assignment (taken
+ * by appendEvent).
+ */
+export interface FlagRow {
+  id: string;
+  signalId: string | null;
+  kind: FlagKind;
+  severity: Severity;
+  startedAt: Date;
+  durationSeconds: number;
+  ongoing: boolean;
+  occurrence: number | null;
+  evidenceSnapshotId: string | null;
+  violationEventId: string | null;
+  reviewOutcome: 'confirmed' | 'dismissed' | null;
+  reviewNote: string | null;
+  reviewedBy: string | null;
+  reviewedAt: Date | null;
+}
+
+const FLAG_COLUMNS = `id, signal_id, kind, severity, started_at, duration_seconds, ongoing, occurrence, evidence_snapshot_id,
+  violation_event_id, review_outcome, review_note, reviewed_by, reviewed_at`;
+
+function toFlag(r: Record<string, any>): FlagRow {
+  return {
+    id: r.id,
+    signalId: r.signal_id,
+    kind: r.kind,
+    severity: r.severity,
+    startedAt: r.started_at,
+    durationSeconds: r.duration_seconds,
+    ongoing: r.ongoing,
+    occurrence: r.occurrence,
+    evidenceSnapshotId: r.evidence_snapshot_id,
+    violationEventId: r.violation_event_id,
+    reviewOutcome: r.review_outcome,
+    reviewNote: r.review_note,
+    reviewedBy: r.reviewed_by,
+    reviewedAt: r.reviewed_at,
+  };
+}
+
+/** Share-locks the attempt while it is running: null once submitted (or unknown). */
+export async function lockOpenAttempt(tx: Tx, institutionId: string, assignmentId: string): Promise<{ startedAt: Date } | null> {
+  const { rows } = await tx.query(
+    'SELECT started_at FROM attempts WHERE assignment_id = $1 AND institution_id = $2 AND submitted_at IS NULL FOR SHARE',
+    [assignmentId, institutionId],
+  );
+  return rows[0] ? { startedAt: rows[0].started_at } : null;
+}
+
+export interface SessionRow {
+  lastHeartbeatAt: Date | null;
+  interruptedFlagId: string | null;
+  reviewedAt: Date | null;
+  purgedAt: Date | null;
+}
+
+/** Creates the attempt's session row if missing, then locks it. */
+export async function lockSession(tx: Tx, institutionId: string, assignmentId: string, now: Date): Promise<SessionRow> {
+  await tx.query(
+    `INSERT INTO proctoring_sessions (assignment_id, institution_id, created_at) VALUES ($1, $2, $3) ON CONFLICT (assignment_id) DO NOTHING`,
+    [assignmentId, institutionId, now],
+  );
+  const { rows } = await tx.query(
+    `SELECT last_heartbeat_at, interrupted_flag_id, reviewed_at, purged_at FROM proctoring_sessions
+      WHERE assignment_id = $1 AND institution_id = $2 FOR UPDATE`,
+    [assignmentId, institutionId],
+  );
+  const r = rows[0]!;
+  return { lastHeartbeatAt: r.last_heartbeat_at, interruptedFlagId: r.interrupted_flag_id, reviewedAt: r.reviewed_at, purgedAt: r.purged_at };
+}
+
+/**
+ * The idle heartbeat in one statement: while the attempt is open, records
+ * the time (creating the session row on the first one). Returns null when
+ * the attempt is not open, else the interruption flag the heartbeat must
+ * close (null when there is none).
+ */
+export async function touchHeartbeat(
+  db: Queryable,
+  a: { institutionId: string; assignmentId: string; now: Date; cameraActive: boolean; fullscreen: boolean | null },
+): Promise<{ interruptedFlagId: string | null } | null> {
+  const { rows } = await db.query({
+    name: 'proctoring-touch-heartbeat',
+    text: `WITH open AS (
+       SELECT assignment_id, institution_id FROM attempts
+        WHERE assignment_id = $1 AND institution_id = $2 AND submitted_at IS NULL FOR SHARE
+     )
+     INSERT INTO proctoring_sessions AS s (assignment_id, institution_id, last_heartbeat_at, camera_active, fullscreen, created_at)
+     SELECT open.assignment_id, open.institution_id, $3, $4, $5, $3 FROM open
+     ON CONFLICT (assignment_id) DO UPDATE
+        SET last_heartbeat_at = GREATEST(s.last_heartbeat_at, EXCLUDED.last_heartbeat_at),
+            camera_active = EXCLUDED.camera_active, fullscreen = EXCLUDED.fullscreen
+      WHERE s.institution_id = EXCLUDED.institution_id
+     RETURNING interrupted_flag_id`,
+    values: [a.assignmentId, a.institutionId, a.now, a.cameraActive, a.fullscreen],
+  });
+  return rows[0] ? { interruptedFlagId: rows[0].interrupted_flag_id } : null;
+}
+
+export async function setInterruptedFlag(tx: Tx, assignmentId: string, flagId: string | null): Promise<void> {
+  await tx.query('UPDATE proctoring_sessions SET interrupted_flag_id = $2 WHERE assignment_id = $1', [assignmentId, flagId]);
+}
+
+export async function flagsBySignal(tx: Tx, institutionId: string, assignmentId: string, signalIds: string[]): Promise<Map<string, FlagRow>> {
+  const { rows } = await tx.query(
+    `SELECT ${FLAG_COLUMNS} FROM proctoring_flags WHERE assignment_id = $1 AND institution_id = $2 AND signal_id = ANY($3)`,
+    [assignmentId, institutionId, signalIds],
+  );
+  return new Map(rows.map((r) => [r.signal_id as string, toFlag(r)]));
+}
+
+export async function flagsById(db: Queryable, institutionId: string, assignmentId: string, ids: string[]): Promise<Map<string, FlagRow>> {
+  const { rows } = await db.query(`SELECT ${FLAG_COLUMNS} FROM proctoring_flags WHERE assignment_id = $1 AND institution_id = $2 AND id = ANY($3)`, [
+    assignmentId,
+    institutionId,
+    ids,
+  ]);
+  return new Map(rows.map((r) => [r.id as string, toFlag(r)]));
+}
+
+export async function countFlagsOfKind(tx: Tx, institutionId: string, assignmentId: string, kind: FlagKind): Promise<number> {
+  const { rows } = await tx.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM proctoring_flags WHERE assignment_id = $1 AND institution_id = $2 AND kind = $3',
+    [assignmentId, institutionId, kind],
+  );
+  return rows[0]!.n;
+}
+
+/** Inserts a flag or replaces the mutable part of an existing one (same id). */
+export async function saveFlag(tx: Tx, institutionId: string, assignmentId: string, f: FlagRow, now: Date): Promise<void> {
+  await tx.query(
+    `INSERT INTO proctoring_flags (id, institution_id, assignment_id, signal_id, kind, severity, started_at, duration_seconds, ongoing,
+                                   occurrence, evidence_snapshot_id, violation_event_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)
+     ON CONFLICT (id) DO UPDATE SET severity = EXCLUDED.severity, duration_seconds = EXCLUDED.duration_seconds,
+        ongoing = EXCLUDED.ongoing, violation_event_id = EXCLUDED.violation_event_id, updated_at = EXCLUDED.updated_at
+      WHERE proctoring_flags.institution_id = EXCLUDED.institution_id`,
+    [f.id, institutionId, assignmentId, f.signalId, f.kind, f.severity, f.startedAt, f.durationSeconds, f.ongoing, f.occurrence, f.evidenceSnapshotId, f.violationEventId, now],
+  );
+}
+
+export async function saveReview(
+  tx: Tx,
+  institutionId: string,
+  flagId: string,
+  r: { outcome: 'confirmed' | 'dismissed'; note: string; reviewer: string; now: Date },
+): Promise<void> {
+  await tx.query(
+    `UPDATE proctoring_flags SET review_outcome = $3, review_note = $4, reviewed_by = $5, reviewed_at = $6, updated_at = $6
+      WHERE id = $1 AND institution_id = $2`,
+    [flagId, institutionId, r.outcome, r.note, r.reviewer, r.now],
+  );
+}
+
+export interface Summary {
+  critical: number;
+  warning: number;
+  info: number;
+  criticalUnreviewed: number;
+  confirmed: number;
+  dismissed: number;
+}
+
+/** Recounts the attempt's flags into its session row (in the transaction that changed them) and returns the counts. */
+export async function refreshSummary(tx: Tx, institutionId: string, assignmentId: string): Promise<Summary> {
+  const { rows } = await tx.query(
+    `UPDATE proctoring_sessions s SET flags_critical = c.critical, flags_warning = c.warning, flags_info = c.info,
+            critical_unreviewed = c.unreviewed, confirmed = c.confirmed, dismissed = c.dismissed
+       FROM (SELECT count(*) FILTER (WHERE severity = 'critical')::int AS critical,
+                    count(*) FILTER (WHERE severity = 'warning')::int AS warning,
+                    count(*) FILTER (WHERE severity = 'info')::int AS info,
+                    count(*) FILTER (WHERE severity = 'critical' AND review_outcome IS NULL)::int AS unreviewed,
+                    count(*) FILTER (WHERE severity = 'critical' AND review_outcome = 'confirmed')::int AS confirmed,
+                    count(*) FILTER (WHERE severity = 'critical' AND review_outcome = 'dismissed')::int AS dismissed
+               FROM proctoring_flags WHERE assignment_id = $1 AND institution_id = $2) c
+      WHERE s.assignment_id = $1 AND s.institution_id = $2
+      RETURNING s.flags_critical, s.flags_warning, s.flags_info, s.critical_unreviewed, s.confirmed, s.dismissed`,
+    [assignmentId, institutionId],
+  );
+  return toSummary(rows[0]);
+}
+
+function toSummary(r: Record<string, any> | undefined): Summary {
+  return {
+    critical: r?.flags_critical ?? 0,
+    warning: r?.flags_warning ?? 0,
+    info: r?.flags_info ?? 0,
+    criticalUnreviewed: r?.critical_unreviewed ?? 0,
+    confirmed: r?.confirmed ?? 0,
+    dismissed: r?.dismissed ?? 0,
+  };
+}
+
+export async function markReviewed(tx: Tx, assignmentId: string, now: Date): Promise<void> {
+  await tx.query('UPDATE proctoring_sessions SET reviewed_at = $2 WHERE assignment_id = $1', [assignmentId, now]);
+}
+
+/** The partner read's one extra query: the session's counts (zeros when the attempt has no session yet). */
+export async function findSummary(db: Queryable, institutionId: string, assignmentId: string): Promise<Summary> {
+  const { rows } = await db.query({
+    name: 'proctoring-find-summary',
+    text: `SELECT flags_critical, flags_warning, flags_info, critical_unreviewed, confirmed, dismissed
+             FROM proctoring_sessions WHERE assignment_id = $1 AND institution_id = $2`,
+    values: [assignmentId, institutionId],
+  });
+  return toSummary(rows[0]);
+}
+
+export interface SessionView extends Summary {
+  lastHeartbeatAt: Date | null;
+  cameraActive: boolean | null;
+  fullscreen: boolean | null;
+  purgedAt: Date | null;
+}
+
+export async function findSessionView(db: Queryable, institutionId: string, assignmentId: string): Promise<SessionView | null> {
+  const { rows } = await db.query(
+    `SELECT last_heartbeat_at, camera_active, fullscreen, purged_at, flags_critical, flags_warning, flags_info, critical_unreviewed, confirmed, dismissed
+       FROM proctoring_sessions WHERE assignment_id = $1 AND institution_id = $2`,
+    [assignmentId, institutionId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return { ...toSummary(r), lastHeartbeatAt: r.last_heartbeat_at, cameraActive: r.camera_active, fullscreen: r.fullscreen, purgedAt: r.purged_at };
+}
+
+export async function listFlags(db: Queryable, institutionId: string, assignmentId: string): Promise<FlagRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${FLAG_COLUMNS} FROM proctoring_flags WHERE institution_id = $1 AND assignment_id = $2 ORDER BY started_at, id`,
+    [institutionId, assignmentId],
+  );
+  return rows.map(toFlag);
+}

@@ -1,0 +1,30 @@
+import type { Queryable } from '../../platform/db.js';
+import { loadTestVersion } from '../attempts/attempts-service.js';
+import { findSummary } from './proctoring-repo.js';
+import { reviewStatusOf, type ReviewStatus } from './rules.js';
+
+/**
+ * The partner read's `proctoring` object (decisions.md "Proctoring"):
+ * `{ mode, flags: { critical, warning, info }, reviewStatus }`, null for a
+ * test without proctoring. Cheap on purpose, it is on the hottest partner
+ * route: the mode comes from the in-process copy of the immutable test
+ * version, and the counts from one primary-key read of the session row, which
+ * keeps them in step with the flags (no count over the flags per read).
+ */
+export interface PartnerProctoring {
+  mode: 'record' | 'live_ai';
+  flags: { critical: number; warning: number; info: number };
+  reviewStatus: ReviewStatus;
+}
+
+export async function proctoringSummary(
+  db: Queryable,
+  institutionId: string,
+  assignmentId: string,
+  testVersionId: string,
+): Promise<PartnerProctoring | null> {
+  const { proctoring } = await loadTestVersion(db, testVersionId);
+  if (proctoring === 'none') return null;
+  const s = await findSummary(db, institutionId, assignmentId);
+  return { mode: proctoring, flags: { critical: s.critical, warning: s.warning, info: s.info }, reviewStatus: reviewStatusOf(s) };
+}

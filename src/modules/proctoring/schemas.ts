@@ -1,0 +1,179 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
+import { FLAG_KINDS, SEVERITIES, SIGNAL_KINDS } from './rules.js';
+
+/** Schemas of the proctoring routes: the student side (hidden), the operator and partner reads, the review. */
+
+export const AssignmentParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
+export const SegmentParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }), seq: Type.Integer({ minimum: 0, maximum: 99_999 }) });
+
+const Iso = Type.String({ format: 'date-time', maxLength: 40 });
+
+export const SegmentHeaders = Type.Object({
+  'x-csrf-token': Type.Optional(Type.String({ maxLength: 200 })),
+  'x-segment-started-at': Iso,
+  'x-segment-duration-ms': Type.Integer({ minimum: 0, maximum: 3_600_000 }),
+});
+
+export const SnapshotHeaders = Type.Object({
+  'x-csrf-token': Type.Optional(Type.String({ maxLength: 200 })),
+  'x-snapshot-taken-at': Iso,
+  'x-flag-id': Type.Optional(Type.String({ pattern: '^flg_[0-9A-Za-z]{1,40}$' })),
+  'x-snapshot-id': Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' })),
+});
+
+export const CsrfHeader = Type.Object({ 'x-csrf-token': Type.Optional(Type.String({ maxLength: 200 })) });
+
+export const SegmentStored = Type.Object({ seq: Type.Integer(), stored: Type.Boolean() });
+export const SnapshotStored = Type.Object({ snapshotId: Type.String() });
+
+export const HeartbeatBody = Type.Object(
+  {
+    signals: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' }),
+          kind: StringEnum(SIGNAL_KINDS),
+          startedAt: Iso,
+          durationSeconds: Type.Number({ minimum: 0, maximum: 86_400 }),
+          ongoing: Type.Boolean(),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 50 },
+    ),
+    cameraActive: Type.Boolean(),
+    fullscreen: Nullable(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const HeartbeatResponse = Type.Object({
+  flags: Type.Array(
+    Type.Object({
+      signalId: Type.String(),
+      flagId: Type.String(),
+      severity: StringEnum(SEVERITIES),
+      needsEvidence: Type.Boolean({ description: 'Upload a snapshot with X-Flag-Id: the flag is critical and has no evidence yet' }),
+    }),
+  ),
+});
+
+const Review = (withReviewer: boolean) =>
+  Nullable(
+    Type.Object({
+      outcome: StringEnum(['confirmed', 'dismissed']),
+      note: Type.String(),
+      reviewedAt: Timestamp,
+      ...(withReviewer ? { reviewer: Nullable(Type.String()) } : {}),
+    }),
+    { description: 'Null until a reviewer decides (critical flags only)' },
+  );
+
+const Flag = (withReviewer: boolean) =>
+  Type.Object(
+    {
+      id: Type.String({ description: 'flg_…; also violation.id in violation.detected' }),
+      kind: StringEnum(FLAG_KINDS),
+      severity: StringEnum(SEVERITIES),
+      startedAt: Timestamp,
+      durationSeconds: Type.Number(),
+      ongoing: Type.Boolean({ description: 'The condition was still going on at the last report' }),
+      evidence: Type.Object({
+        snapshot: Type.Boolean(),
+        snapshotId: Nullable(Type.String()),
+        url: Nullable(Type.String({ format: 'uri', description: 'Signed, valid until urlsExpireAt' })),
+      }),
+      review: Review(withReviewer),
+    },
+    { title: withReviewer ? 'ProctoringFlagForOperators' : 'ProctoringFlag' },
+  );
+
+const report = (withReviewer: boolean) =>
+  Type.Object(
+    {
+      assignmentId: Type.String(),
+      mode: StringEnum(['none', 'record', 'live_ai']),
+      rules: Nullable(
+        Type.Object({
+          noFaceSeconds: Type.Number(),
+          multipleFacesSeconds: Type.Number(),
+          leftTestSeconds: Type.Number(),
+          leftTestCount: Type.Integer(),
+          heartbeatTimeoutSeconds: Type.Number(),
+        }),
+        { description: 'The thresholds applied; null for proctoring none' },
+      ),
+      summary: Type.Object({
+        critical: Type.Integer(),
+        warning: Type.Integer(),
+        info: Type.Integer(),
+        confirmed: Type.Integer(),
+        dismissed: Type.Integer(),
+        reviewStatus: StringEnum(['not_required', 'pending', 'reviewed']),
+      }),
+      lastHeartbeatAt: NullableTimestamp,
+      purgedAt: Nullable(Timestamp, { description: 'Set when retention deleted the recording, snapshots and flags (the counts remain)' }),
+      urlsExpireAt: Timestamp,
+      flags: Type.Array(Flag(withReviewer), { description: 'The timeline, by start time' }),
+      recording: Type.Object({
+        segmentCount: Type.Integer(),
+        totalDurationMs: Type.Integer(),
+        totalBytes: Type.Integer(),
+        segments: Type.Array(
+          Type.Object({
+            seq: Type.Integer(),
+            startedAt: Timestamp,
+            durationMs: Type.Integer(),
+            sizeBytes: Type.Integer(),
+            contentType: Type.String(),
+            url: Type.String({ format: 'uri', description: 'A playable WebM file; signed, valid until urlsExpireAt' }),
+          }),
+          { description: 'In seq order; each a complete WebM file' },
+        ),
+      }),
+      snapshots: Type.Array(
+        Type.Object({
+          snapshotId: Type.String(),
+          takenAt: Timestamp,
+          flagId: Nullable(Type.String(), { description: 'The flag it is evidence for, if any' }),
+          sizeBytes: Type.Integer(),
+          url: Type.String({ format: 'uri' }),
+        }),
+      ),
+    },
+    { title: withReviewer ? 'ProctoringReportForOperators' : 'ProctoringReport' },
+  );
+
+export const PartnerProctoringReport = report(false);
+export const OperatorProctoringReport = report(true);
+
+export const ReviewBody = Type.Object(
+  {
+    reviews: Type.Array(
+      Type.Object(
+        {
+          flagId: Type.String({ maxLength: 64 }),
+          outcome: StringEnum(['confirmed', 'dismissed']),
+          note: Type.String({ minLength: 1, maxLength: 2000 }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 200 },
+    ),
+    reviewer: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Who reviewed, for the record (default "operator")' })),
+  },
+  { additionalProperties: false },
+);
+
+/** The partner read's `proctoring` member. */
+export const PartnerProctoringSummary = Nullable(
+  Type.Object({
+    mode: StringEnum(['record', 'live_ai']),
+    flags: Type.Object({ critical: Type.Integer(), warning: Type.Integer(), info: Type.Integer() }),
+    reviewStatus: StringEnum(['not_required', 'pending', 'reviewed'], {
+      description: 'not_required: no critical flag; pending: some critical flag awaits a reviewer; reviewed: every one is decided',
+    }),
+  }),
+  { description: 'Null when the test is not proctored', title: 'AssignmentProctoring' },
+);

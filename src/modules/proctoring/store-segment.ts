@@ -1,0 +1,72 @@
+import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import { randomBase62 } from '../../platform/ids.js';
+import { storageFor } from '../../platform/storage.js';
+import type { StudentSession } from '../attempts/sessions.js';
+import { insertSegment, segmentUploadState } from './media-repo.js';
+import { acceptsUpload, proctoredAttemptOf, refusedAfterSubmission } from './proctored-attempt.js';
+
+/**
+ * One recording segment: a complete WebM file from its own MediaRecorder
+ * start/stop, numbered by the page. Stored once per (attempt, seq): a
+ * duplicate (a retry after a lost answer, a replay from the page's queue)
+ * answers `stored: false` without writing anything, in any order.
+ *
+ * The file is written before its row: a row never points at a missing file.
+ * Each upload writes under its own key (seq plus a random suffix), so two
+ * racing uploads of one seq cannot overwrite each other's file; the one whose
+ * row loses deletes its file. A process that dies between the two leaves a
+ * file without a row, which the retention purge removes with its folder.
+ */
+export const SEGMENT_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Every WebM file starts with the EBML header's id. */
+const EBML_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
+
+export function proctoringPrefix(institutionId: string, assignmentId: string): string {
+  return `proctoring/${institutionId}/${assignmentId}/`;
+}
+
+export interface SegmentInput {
+  seq: number;
+  body: Buffer;
+  startedAt: Date;
+  durationMs: number;
+}
+
+export async function storeSegment(
+  ctx: AppContext,
+  session: StudentSession,
+  assignmentId: string,
+  input: SegmentInput,
+): Promise<{ seq: number; stored: boolean }> {
+  const attempt = await proctoredAttemptOf(ctx, session, assignmentId);
+  const now = ctx.clock.now();
+  const state = await segmentUploadState(ctx.pool, attempt.institutionId, assignmentId, input.seq);
+  if (!state) throw new Error(`attempt ${assignmentId} vanished`);
+  // A duplicate is answered as such whatever the attempt's state, so the page can clear its queue.
+  if (state.stored) return { seq: input.seq, stored: false };
+  if (!acceptsUpload(state.submittedAt, input.startedAt, now)) throw refusedAfterSubmission();
+  if (input.body.length === 0 || !input.body.subarray(0, 4).equals(EBML_MAGIC)) {
+    throw new AppError('unsupported_media_type', 'The body is not a WebM file (Content-Type: video/webm, one complete recording).');
+  }
+
+  const storage = storageFor(ctx.config);
+  const key = `${proctoringPrefix(attempt.institutionId, assignmentId)}segments/${String(input.seq).padStart(5, '0')}-${randomBase62(8)}.webm`;
+  await storage.put(key, input.body, 'video/webm');
+  let stored: boolean;
+  try {
+    stored = await insertSegment(
+      ctx.pool,
+      attempt.institutionId,
+      assignmentId,
+      { seq: input.seq, storageKey: key, sizeBytes: input.body.length, contentType: 'video/webm', startedAt: input.startedAt, durationMs: input.durationMs },
+      now,
+    );
+  } catch (err) {
+    await storage.delete(key).catch(() => undefined);
+    throw err;
+  }
+  if (!stored) await storage.delete(key);
+  return { seq: input.seq, stored };
+}

@@ -1,0 +1,73 @@
+import type { AppContext } from '../../platform/context.js';
+import { withTransaction } from '../../platform/db.js';
+import { AppError, invalid } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { storageFor } from '../../platform/storage.js';
+import type { StudentSession } from '../attempts/sessions.js';
+import { attachEvidence, findSnapshotByClientId, flagExists, insertSnapshot } from './media-repo.js';
+import { acceptsUpload, proctoredAttemptOf, refusedAfterSubmission } from './proctored-attempt.js';
+import { proctoringPrefix } from './store-segment.js';
+import { findAttempt } from '../attempts/attempts-service.js';
+
+/**
+ * A still from the camera: the periodic snapshot, or the evidence of a
+ * critical flag (`X-Flag-Id`), which becomes that flag's evidence unless it
+ * has some already. `X-Snapshot-Id` (chosen by the page) makes a retried
+ * upload idempotent: the same id answers with the snapshot stored first.
+ */
+export const SNAPSHOT_MAX_BYTES = 512 * 1024;
+
+const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
+
+export interface SnapshotInput {
+  body: Buffer;
+  takenAt: Date;
+  flagId: string | null;
+  clientId: string | null;
+}
+
+export async function storeSnapshot(
+  ctx: AppContext,
+  session: StudentSession,
+  assignmentId: string,
+  input: SnapshotInput,
+): Promise<{ snapshotId: string; created: boolean }> {
+  const attempt = await proctoredAttemptOf(ctx, session, assignmentId);
+  const { institutionId } = attempt;
+  const now = ctx.clock.now();
+  if (input.clientId) {
+    const seen = await findSnapshotByClientId(ctx.pool, institutionId, assignmentId, input.clientId);
+    if (seen) return { snapshotId: seen, created: false };
+  }
+  const row = await findAttempt(ctx.pool, institutionId, assignmentId);
+  if (!row || !acceptsUpload(row.submittedAt, input.takenAt, now)) throw refusedAfterSubmission();
+  if (!input.body.subarray(0, 3).equals(JPEG_MAGIC)) {
+    throw new AppError('unsupported_media_type', 'The body is not a JPEG image (Content-Type: image/jpeg).');
+  }
+  if (input.flagId && !(await flagExists(ctx.pool, institutionId, assignmentId, input.flagId))) {
+    throw invalid('X-Flag-Id', 'is not a flag of this attempt');
+  }
+
+  const id = newId('snp');
+  const key = `${proctoringPrefix(institutionId, assignmentId)}snapshots/${id}.jpg`;
+  const storage = storageFor(ctx.config);
+  await storage.put(key, input.body, 'image/jpeg');
+  try {
+    const saved = await withTransaction(ctx.pool, async (tx) => {
+      const stored = await insertSnapshot(
+        tx,
+        institutionId,
+        assignmentId,
+        { id, flagId: input.flagId, storageKey: key, sizeBytes: input.body.length, takenAt: input.takenAt, clientId: input.clientId },
+        now,
+      );
+      if (stored.created && input.flagId) await attachEvidence(tx, institutionId, assignmentId, input.flagId, id);
+      return stored;
+    });
+    if (!saved.created) await storage.delete(key);
+    return { snapshotId: saved.id, created: saved.created };
+  } catch (err) {
+    await storage.delete(key).catch(() => undefined);
+    throw err;
+  }
+}
