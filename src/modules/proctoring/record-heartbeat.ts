@@ -111,7 +111,7 @@ async function applySignals(tx: Tx, attempt: ProctoredAttempt, input: SignalInpu
   if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
 
   let leftTestCount: number | null = null;
-  const out: HeartbeatFlag[] = [];
+  const out = new Map<string, HeartbeatFlag>();
   for (const s of signals) {
     const before = existing.get(s.id) ?? null;
     let occurrence = before?.occurrence ?? null;
@@ -148,9 +148,10 @@ async function applySignals(tx: Tx, attempt: ProctoredAttempt, input: SignalInpu
     } else if (changed) {
       await repo.saveFlag(tx, attempt.institutionId, attempt.assignmentId, flag, now);
     }
-    out.push({ signalId: s.id, flagId: flag.id, severity: flag.severity, needsEvidence: flag.severity === 'critical' && !flag.evidenceSnapshotId });
+    out.set(s.id, { signalId: s.id, flagId: flag.id, severity: flag.severity, needsEvidence: flag.severity === 'critical' && !flag.evidenceSnapshotId });
   }
-  return out;
+  // Answered in the order the page sent them (processed in start order, for the left_test count).
+  return [...byId.keys()].map((id) => out.get(id)!);
 }
 
 /** Appends the flag's one violation.detected; returns the event id stored on the flag. */
