@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freezeConfig, parseConfig } from '../src/platform/config.js';
 import { createPool, type Pool } from '../src/platform/db.js';
 import { findActiveKey } from '../src/modules/institutions/api-keys.js';
+import { DEMO_TESTS } from '../src/demo/demo-tests.js';
 import { runCli } from '../src/cli/run-cli.js';
 import { AUTO_TEST } from './helpers/harness.js';
 import { createTestDatabase } from './helpers/database.js';
@@ -104,7 +105,7 @@ describe('operator CLI', () => {
     const first = await cli('seed-demo');
     expect(first.code).toBe(0);
     const seed = first.json();
-    expect(seed.testIds).toHaveLength(3);
+    expect(seed.testIds).toHaveLength(DEMO_TESTS.length);
     const again = (await cli('seed-demo')).json();
     expect(again.institutionId).toBe(seed.institutionId);
     expect(again.testIds).toEqual(seed.testIds);

@@ -1,6 +1,6 @@
 import type { TestInput } from '../modules/tests/schemas.js';
 
-/** The three demo tests: auto + immediate, hybrid + after_review, and a proctored one. */
+/** The demo tests: auto + immediate, hybrid + after_review, a recorded proctored exam, and one with live AI proctoring. */
 export const DEMO_TESTS: TestInput[] = [
   {
     title: 'Algebra Basics',
@@ -100,6 +100,30 @@ export const DEMO_TESTS: TestInput[] = [
         ],
         correctOptionIds: ['sd', 'iqr'],
       },
+    ],
+  },
+  {
+    title: 'Supervised Logic Check',
+    description: 'A short quiz with live AI proctoring: on-device face analysis flags no face or a second face while you work.',
+    durationMinutes: 15,
+    proctoring: 'live_ai',
+    marking: 'auto',
+    resultVisibility: 'immediate',
+    passPercent: 50,
+    questions: [
+      {
+        type: 'single_choice',
+        prompt: 'All squares are rectangles, and this shape is a square. What follows?',
+        points: 2,
+        options: [
+          { id: 'rect', text: 'It is a rectangle' },
+          { id: 'notrect', text: 'It is not a rectangle' },
+          { id: 'unknown', text: 'Nothing follows' },
+        ],
+        correctOptionId: 'rect',
+      },
+      { type: 'numeric', prompt: 'What comes next: 2, 4, 8, 16, …?', points: 2, answer: 32 },
+      { type: 'short_text', prompt: 'Complete the pair: hot is to cold as up is to …', points: 1, acceptedAnswers: ['down'] },
     ],
   },
 ];

@@ -16,7 +16,8 @@ export interface DemoSeed {
 
 /**
  * Seeds the demo, idempotently: "Demo University" (callback domain
- * partner.example), the three demo tests published to it, and an API key.
+ * partner.example), the demo tests published to it (by title: one missing
+ * from an earlier seed is added), and an API key.
  * `knownKey` is a demo key created earlier; it is reused while it still
  * works, otherwise a new key is made (the database keeps only hashes, so a
  * lost key cannot be shown again).
@@ -26,18 +27,23 @@ export async function seedDemo(pool: Pool, knownKey?: string): Promise<DemoSeed>
   const institutionId =
     existing.rows[0]?.id ?? (await createInstitution(pool, { name: DEMO_INSTITUTION, callbackDomains: [DEMO_CALLBACK_DOMAIN] })).institutionId;
 
-  const published = await pool.query<{ test_id: string }>(
-    'SELECT test_id FROM publications WHERE institution_id = $1 ORDER BY published_at, test_id',
+  // By title, so a demo seeded before a test was added to DEMO_TESTS gains it on the next run, and nothing is made twice.
+  const published = await pool.query<{ test_id: string; title: string }>(
+    `SELECT p.test_id, tv.title FROM publications p
+       JOIN tests t ON t.id = p.test_id JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
+      WHERE p.institution_id = $1 ORDER BY p.published_at, p.test_id`,
     [institutionId],
   );
-  let testIds = published.rows.map((r) => r.test_id);
-  if (testIds.length === 0) {
-    testIds = [];
-    for (const input of DEMO_TESTS) {
-      const test = await createTest(pool, input);
-      await publishTest(pool, test.testId, institutionId);
-      testIds.push(test.testId);
+  const byTitle = new Map<string, string>();
+  for (const r of published.rows) if (!byTitle.has(r.title)) byTitle.set(r.title, r.test_id);
+  const testIds: string[] = [];
+  for (const input of DEMO_TESTS) {
+    let testId = byTitle.get(input.title);
+    if (!testId) {
+      testId = (await createTest(pool, input)).testId;
+      await publishTest(pool, testId, institutionId);
     }
+    testIds.push(testId);
   }
 
   const reusable = knownKey ? await findActiveKey(pool, knownKey) : null;
