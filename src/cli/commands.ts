@@ -187,7 +187,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'Seed the demo institution, tests and API key (npm run seed)',
     usage: '',
     description:
-      'Seeds "Demo University" (callback domain partner.example) and its three demo tests, once; later runs reuse them.\n' +
+      'Seeds "Demo University" (callback domain partner.example) and its demo tests, once; later runs reuse them (and add a demo test that is new).\n' +
       'On the embedded database the demo key of this checkout is reused while it works (as npm start does).\n' +
       'With DATABASE_URL each run prints a new demo key: keys are stored hashed, so an old one cannot be shown again.',
     positionals: [0, 0],
