@@ -62,7 +62,7 @@ describe.skipIf(!canRun)('the camera check before a proctored test', () => {
     await until('a heartbeat', async () => (await report(rig, a.assignmentId)).snapshots.length > 0, 30_000);
     expect(problems).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 
   it('a refused camera: says what to do, offers Try again, keeps Begin disabled, and no attempt starts', async () => {
     const browser = await rig.browser('one_face', { allowCamera: false });
@@ -96,7 +96,7 @@ describe.skipIf(!canRun)('the camera check before a proctored test', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     expect(problems).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 
   it('passes axe on the proctored test page, with the Recording indicator and the supervision panel', async () => {
     const browser = await rig.browser('one_face');
@@ -110,5 +110,5 @@ describe.skipIf(!canRun)('the camera check before a proctored test', () => {
     await until('the answer to be saved', async () => (await page.locator('#save-status').textContent()) === 'Saved', 20_000, 200);
     expect(problems).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 });
