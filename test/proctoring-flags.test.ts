@@ -255,3 +255,37 @@ describe('proctoring_interrupted', () => {
     expect(partner.json().proctoring).toEqual({ mode: 'live_ai', flags: { critical: 1, warning: 0, info: 0 }, reviewStatus: 'pending' });
   });
 });
+
+describe('authoring and the pages’ state', () => {
+  it('a test’s proctoringRules are stored resolved, shown to operators, and refused on a test without proctoring', async () => {
+    const test = (await h.admin('GET', `/api/admin/v1/tests/${recordTestId}`)).json();
+    expect(test.proctoringRules).toEqual({ noFaceSeconds: 10, multipleFacesSeconds: 3, leftTestSeconds: 10, leftTestCount: 3, heartbeatTimeoutSeconds: 30 });
+    expect((await h.admin('GET', `/api/admin/v1/tests/${h.a.testId}`)).json().proctoringRules).toBeNull();
+    const refused = await h.admin('POST', '/api/admin/v1/tests', { ...proctoredTest('record'), proctoring: 'none', proctoringRules: { noFaceSeconds: 5 } });
+    expectError(refused, 400, 'invalid_request');
+    expect(refused.json().error.details[0].field).toBe('proctoringRules');
+    expectError(await h.admin('POST', '/api/admin/v1/tests', proctoredTest('record', { heartbeatTimeoutSeconds: 5 })), 400, 'invalid_request');
+  });
+
+  it('the intro and test pages of a proctored test carry state.proctoring (mode, resolved rules, timings, model base)', async () => {
+    const stateOf = (html: string) => JSON.parse(/<script type="application\/json" id="assay-state">([\s\S]*?)<\/script>/.exec(html)![1]!);
+    const a = await assign(h, h.a, { testId: recordTestId, externalUserId: 'page-reader' });
+    const s = new Student(h);
+    await s.open(a.startUrl);
+    const intro = stateOf((await s.page(a.assignmentId)).body);
+    const expected = {
+      mode: 'record',
+      rules: { noFaceSeconds: 10, multipleFacesSeconds: 3, leftTestSeconds: 10, leftTestCount: 3, heartbeatTimeoutSeconds: 30 },
+      heartbeatMs: 5000,
+      segmentMs: 10000,
+      snapshotEveryMs: 60000,
+      modelBase: '/assets/proctoring/models/',
+      retentionDays: 30,
+    };
+    expect(intro).toMatchObject({ assignmentId: a.assignmentId, csrfToken: s.csrf, proctoring: expected });
+    await s.begin(a.assignmentId);
+    expect(stateOf((await s.page(a.assignmentId)).body).proctoring).toEqual(expected);
+    const plain = await startProctored(h, h.a, h.a.testId, 'plain-page');
+    expect(stateOf((await plain.student.page(plain.assignmentId)).body).proctoring).toBeUndefined();
+  });
+});
