@@ -31,6 +31,8 @@ CREATE TABLE proctoring_sessions (
   created_at           timestamptz NOT NULL
 );
 CREATE INDEX proctoring_sessions_unpurged ON proctoring_sessions (created_at) WHERE purged_at IS NULL;
+-- The sweep closes the open interruptions of submitted attempts: few rows at any time.
+CREATE INDEX proctoring_sessions_interrupted ON proctoring_sessions (assignment_id) WHERE interrupted_flag_id IS NOT NULL;
 
 -- The interruption sweep scans open attempts only: a small partial index.
 CREATE INDEX attempts_open ON attempts (started_at) WHERE submitted_at IS NULL;

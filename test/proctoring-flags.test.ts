@@ -253,6 +253,14 @@ describe('proctoring_interrupted', () => {
     expect(await interruptions(submitted.assignmentId)).toHaveLength(0);
     const partner = await h.partner(h.a, 'GET', `/api/partner/v1/assignments/${blocked.assignmentId}`);
     expect(partner.json().proctoring).toEqual({ mode: 'live_ai', flags: { critical: 1, warning: 0, info: 0 }, reviewStatus: 'pending' });
+
+    // Silent until the end: the next sweep closes the flag at the submission.
+    clock.advance(40_000);
+    expect((await blocked.student.submit(blocked.assignmentId)).statusCode).toBe(303);
+    await sweep();
+    const [closed] = await interruptions(blocked.assignmentId);
+    expect(closed.ongoing).toBe(false);
+    expect(closed.duration_seconds).toBeCloseTo(101, 3);
   });
 });
 

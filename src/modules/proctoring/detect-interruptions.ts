@@ -21,7 +21,9 @@ import { DEFAULT_RULES, resolveRules, severityOf } from './rules.js';
  *
  * One flag per silence: it stays open (`ongoing`) while the silence lasts and
  * the next heartbeat closes it with its final duration; a later silence gets
- * a flag of its own.
+ * a flag of its own. A silence that lasts until the attempt is submitted
+ * (the tab was closed for good, the deadline submitted it) is closed by the
+ * sweep at the submission time.
  */
 export const SWEEP_EVERY_MS = 10_000;
 const BATCH = 200;
@@ -34,6 +36,7 @@ interface Candidate {
 
 export async function detectInterruptions(ctx: AppContext): Promise<number> {
   const now = ctx.clock.now();
+  await closeEndedInterruptions(ctx, now);
   const { rows } = await ctx.pool.query<Candidate>(
     `SELECT a.assignment_id, a.institution_id, a.test_version_id
        FROM attempts a
@@ -85,4 +88,23 @@ export async function detectInterruptions(ctx: AppContext): Promise<number> {
     if (flagged) raised++;
   }
   return raised;
+}
+
+/** Open interruption flags of attempts submitted since: closed at the submission, in one statement. */
+async function closeEndedInterruptions(ctx: AppContext, now: Date): Promise<void> {
+  await ctx.pool.query(
+    `WITH ended AS (
+       SELECT s.assignment_id, s.institution_id, s.interrupted_flag_id AS flag_id, a.submitted_at
+         FROM proctoring_sessions s JOIN attempts a ON a.assignment_id = s.assignment_id
+        WHERE s.interrupted_flag_id IS NOT NULL AND a.submitted_at IS NOT NULL
+        FOR UPDATE OF s
+     ), closed AS (
+       UPDATE proctoring_flags f
+          SET ongoing = false, updated_at = $1,
+              duration_seconds = GREATEST(f.duration_seconds, extract(epoch FROM e.submitted_at - f.started_at))
+         FROM ended e WHERE f.id = e.flag_id AND f.institution_id = e.institution_id
+     )
+     UPDATE proctoring_sessions s SET interrupted_flag_id = NULL FROM ended e WHERE s.assignment_id = e.assignment_id`,
+    [now],
+  );
 }
