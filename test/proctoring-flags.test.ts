@@ -6,7 +6,7 @@ import { expectError } from './helpers/expect-error.js';
 import { registerEndpoint, openWebhookRig, type Dispatcher, type WebhookRig } from './helpers/webhook-setup.js';
 import type { Receiver } from './helpers/webhook-receiver.js';
 import { assign, createPublishedTest, Student } from './student-helpers.js';
-import { flagsOf, proctoredTest, signal, startProctored, type Proctored } from './proctoring-helpers.js';
+import { flagsOf, Proctored, proctoredTest, signal, startProctored } from './proctoring-helpers.js';
 
 /**
  * Heartbeat → flags → severity → violation.detected (verified at a real
@@ -291,8 +291,13 @@ describe('authoring and the pages’ state', () => {
       retentionDays: 30,
     };
     expect(intro).toMatchObject({ assignmentId: a.assignmentId, csrfToken: s.csrf, proctoring: expected });
+    expect(intro.proctoring.nextSeq).toBeUndefined();
     await s.begin(a.assignmentId);
-    expect(stateOf((await s.page(a.assignmentId)).body).proctoring).toEqual(expected);
+    expect(stateOf((await s.page(a.assignmentId)).body).proctoring).toEqual({ ...expected, nextSeq: 0 });
+    // A reloaded page (or another device) continues after the highest segment stored, never reusing a number.
+    const p = new Proctored(h, s, a.assignmentId);
+    for (const seq of [0, 1, 4]) expect((await p.segment(seq)).statusCode).toBe(201);
+    expect(stateOf((await s.page(a.assignmentId)).body).proctoring.nextSeq).toBe(5);
     const plain = await startProctored(h, h.a, h.a.testId, 'plain-page');
     expect(stateOf((await plain.student.page(plain.assignmentId)).body).proctoring).toBeUndefined();
   });

@@ -5,7 +5,7 @@ import { expireIfDue } from '../assignments/get-assignment.js';
 import { getInstitution } from '../institutions/institutions.js';
 import type { Score } from '../marking/score.js';
 import type { TestVersion } from '../tests/tests-service.js';
-import { proctoringPageState, type ProctoringPageState } from '../proctoring/page-state.js';
+import { attemptProctoringState, proctoringPageState, type ProctoringPageState } from '../proctoring/page-state.js';
 import { findAttempt, listAnswers, type StoredAnswer } from './attempts-repo.js';
 import { returnUrl } from './return-url.js';
 import type { StudentSession } from './sessions.js';
@@ -64,8 +64,11 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
       return { ...common, kind: 'intro', dueAt: row.dueAt };
     case 'started': {
       if (!attempt) throw new Error(`assignment ${row.id} is started without an attempt`);
-      const answers = await listAnswers(ctx.pool, row.institutionId, row.id);
-      return { ...common, kind: 'test', deadlineAt: attempt.deadlineAt, serverNow: now, answers };
+      const [answers, proctoring] = await Promise.all([
+        listAnswers(ctx.pool, row.institutionId, row.id),
+        attemptProctoringState(ctx.pool, common.proctoring, row.institutionId, row.id),
+      ]);
+      return { ...common, proctoring, kind: 'test', deadlineAt: attempt.deadlineAt, serverNow: now, answers };
     }
     case 'expired':
       return { ...common, kind: 'expired', dueAt: row.dueAt, returnUrl: back };

@@ -55,6 +55,15 @@ export async function insertSegment(db: Queryable, institutionId: string, assign
   return rows.length > 0;
 }
 
+/** The first segment number not stored yet for the attempt (one past the highest; 0 when none). */
+export async function nextSegmentSeq(db: Queryable, institutionId: string, assignmentId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT COALESCE(max(seq) + 1, 0)::int AS n FROM recording_segments WHERE assignment_id = $1 AND institution_id = $2',
+    [assignmentId, institutionId],
+  );
+  return rows[0]!.n;
+}
+
 export async function listSegments(db: Queryable, institutionId: string, assignmentId: string): Promise<SegmentRow[]> {
   const { rows } = await db.query(
     `SELECT seq, storage_key, size_bytes, content_type, started_at, duration_ms FROM recording_segments

@@ -1,4 +1,6 @@
 import type { Config } from '../../platform/config.js';
+import type { Queryable } from '../../platform/db.js';
+import { nextSegmentSeq } from './media-repo.js';
 import type { TestVersion } from '../tests/tests-service.js';
 import { resolveRules, type ProctoringMode, type ProctoringRules } from './rules.js';
 
@@ -22,6 +24,11 @@ export interface ProctoringPageState {
   modelBase: string;
   /** Days after submission when the recording, snapshots and flags are deleted (the consent text says so). */
   retentionDays: number;
+  /**
+   * Test page only: the first segment number this attempt has not stored, so a page that lost its
+   * local count (another device, cleared storage) never reuses a number the server would answer as a duplicate.
+   */
+  nextSeq?: number;
 }
 
 export function proctoringPageState(
@@ -38,4 +45,15 @@ export function proctoringPageState(
     modelBase: MODEL_BASE,
     retentionDays: config.proctoringRetentionDays,
   };
+}
+
+/** The test page's state: the test's, plus where the attempt's recording continues. */
+export async function attemptProctoringState(
+  db: Queryable,
+  base: ProctoringPageState | null,
+  institutionId: string,
+  assignmentId: string,
+): Promise<ProctoringPageState | null> {
+  if (!base) return null;
+  return { ...base, nextSeq: await nextSegmentSeq(db, institutionId, assignmentId) };
 }
