@@ -72,17 +72,25 @@ export function fakeCameraVideo(scene: Scene): string {
   return file;
 }
 
-/** The playable length of a media file in seconds (decoded, since MediaRecorder's WebM has no duration field). */
+/**
+ * The playable length of a video file in seconds: from its first frame to the end of its last, the
+ * last frame lasting as long as the typical gap between frames (MediaRecorder's WebM carries neither a
+ * duration field nor frame durations, so it is read from the decoded timestamps).
+ */
 export function playableSeconds(file: string): number {
-  const out = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,duration_time', '-of', 'csv=p=0', file], {
+  const out = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', file], {
     encoding: 'utf8',
   });
-  let last = 0;
-  for (const line of out.trim().split('\n')) {
-    const [pts, duration] = line.split(',').map(Number);
-    if (Number.isFinite(pts)) last = Math.max(last, pts! + (Number.isFinite(duration) ? duration! : 0));
-  }
-  return last;
+  const pts = out
+    .trim()
+    .split('\n')
+    .map((l) => Number(l.split(',')[0]))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  if (pts.length === 0) return 0;
+  const gaps = pts.slice(1).map((p, i) => p - pts[i]!).sort((a, b) => a - b);
+  const frame = gaps.length > 0 ? gaps[Math.floor(gaps.length / 2)]! : 0;
+  return pts[pts.length - 1]! - pts[0]! + frame;
 }
 
 /** Decodes every frame; throws when the file is not a playable video. Returns the frame count. */

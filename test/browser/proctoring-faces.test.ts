@@ -25,7 +25,7 @@ describe.skipIf(!canRun)('live_ai face detection in the browser', () => {
     const browser = await rig.browser(scene);
     const { context, page, problems } = await studentPage(browser, { timings: { heartbeatMs: 2000 } });
     const a = await assignTo(rig, testId, who);
-    await beginProctored(page, a.startUrl);
+    await beginProctored(page, a.startUrl, { timings: true });
     return { context, page, problems, assignmentId: a.assignmentId };
   }
 

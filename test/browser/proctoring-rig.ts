@@ -8,7 +8,7 @@ import { buildServer } from '../../src/server.js';
 import { ADMIN_TOKEN, createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { fastWebhooks, registerEndpoint, startDispatcher, type Dispatcher } from '../helpers/webhook-setup.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { assign, createPublishedTest } from '../student-helpers.js';
+import { createPublishedTest } from '../student-helpers.js';
 import { freePort, hasBrowser, launchBrowserWithCamera, requireBrowser } from './browser-env.js';
 import { cameraToolsMissing, fakeCameraVideo, type Scene } from './fake-camera.js';
 
@@ -125,6 +125,8 @@ export interface Timings {
 /**
  * A student's tab. `timings` rewrites the numbers in the page's state as it arrives, to keep a test
  * short: the server accepts segments of any length and takes the heartbeat's pace from the page.
+ * Playwright does not route the request a redirect leads to, so beginProctored() loads the test page
+ * once more after Begin for the rewrite to apply.
  */
 export async function studentPage(
   browser: Browser,
@@ -157,8 +159,16 @@ export async function statusOf(rig: Rig, assignmentId: string): Promise<string> 
   return res.json().status;
 }
 
-export async function assignTo(rig: Rig, testId: string, externalUserId: string) {
-  return assign(rig.h, rig.tenant, { testId, externalUserId, callbackUrl: 'https://localhost/back' });
+/** A new assignment, through the app serving now (the harness's own may have been stopped by restart()). */
+export async function assignTo(rig: Rig, testId: string, externalUserId: string): Promise<{ assignmentId: string; startUrl: string }> {
+  const res = await rig.app().inject({
+    method: 'POST',
+    url: '/api/partner/v1/assignments',
+    headers: { authorization: `Bearer ${rig.tenant.apiKey}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ testId, externalUserId, user: { email: `${externalUserId}@example.org` }, callbackUrl: 'https://localhost/back' }),
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
 }
 
 export const publish = (rig: Rig, test: TestInput) => createPublishedTest(rig.h, rig.tenant, test);
@@ -198,10 +208,11 @@ export async function until<T>(what: string, fn: () => Promise<T | null | undefi
 }
 
 /** Opens the start link, waits for the camera check to pass, and begins: the test page is recording. */
-export async function beginProctored(page: Page, startUrl: string): Promise<void> {
+export async function beginProctored(page: Page, startUrl: string, opts: { timings?: boolean } = {}): Promise<void> {
   await page.goto(startUrl);
   await page.getByRole('button', { name: 'Begin test' }).and(page.locator(':enabled')).waitFor({ timeout: 90_000 });
   await page.getByRole('button', { name: 'Begin test' }).click();
   await page.getByRole('timer').waitFor();
+  if (opts.timings) await page.goto(page.url());
   await page.locator('#recording-indicator[data-state="recording"]').waitFor({ timeout: 30_000 });
 }

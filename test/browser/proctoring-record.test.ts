@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { decodedFrames, playableSeconds } from './fake-camera.js';
+import {
+  assignTo,
+  beginProctored,
+  canRun,
+  download,
+  openRig,
+  proctoredTest,
+  publish,
+  report,
+  requireCameraTools,
+  studentPage,
+  until,
+  type Rig,
+} from './proctoring-rig.js';
+
+/**
+ * `record` in Chromium with a fake camera: the segments the server keeps are complete, playable WebM
+ * files whose total length is the time the test took; none is lost to a network cut or a server
+ * restart; leaving the page, and the camera stopping, become flags while the student keeps working.
+ * The page's segments are shortened to 3 s (the server takes any length) to keep this quick.
+ */
+requireCameraTools();
+
+const RULES = { leftTestSeconds: 3, leftTestCount: 10 };
+const TIMINGS = { segmentMs: 3000, heartbeatMs: 2000 };
+
+describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
+  let rig: Rig;
+  let testId: string;
+
+  beforeAll(async () => {
+    rig = await openRig('Northfield University');
+    testId = await publish(rig, proctoredTest('record', RULES));
+  }, 90_000);
+  afterAll(() => rig?.close());
+
+  async function takeTest(who: string) {
+    const { context, page, problems } = await studentPage(await rig.browser('one_face'), { timings: TIMINGS });
+    const a = await assignTo(rig, testId, who);
+    await beginProctored(page, a.startUrl, { timings: true });
+    return { context, page, problems, assignmentId: a.assignmentId };
+  }
+
+  async function submit(page: Page) {
+    await page.getByRole('group', { name: /mean of 2, 4 and 9/ }).getByRole('textbox').fill('5');
+    await page.getByRole('button', { name: 'Submit test' }).click();
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await page.getByRole('heading', { name: 'Your result' }).waitFor({ timeout: 30_000 });
+  }
+
+  /** The segment numbers this browser handed out (its counter), and what the server stored, in order. */
+  async function seqs(page: Page, assignmentId: string) {
+    const made = Number(await page.evaluate((key) => localStorage.getItem(key), `assay:proctor:seq:${assignmentId}`));
+    const stored = (await report(rig, assignmentId)).recording.segments.map((s) => s.seq);
+    return { made, stored };
+  }
+
+  it('leaves complete, playable segments whose total length is the time the test took', async () => {
+    const t = await takeTest('steady');
+    await t.page.waitForTimeout(14_000);
+    await submit(t.page);
+    const read = (await rig.partner(`/api/partner/v1/assignments/${t.assignmentId}`)).json();
+    const taken = (Date.parse(read.submittedAt) - Date.parse(read.startedAt)) / 1000;
+
+    const r = await report(rig, t.assignmentId);
+    expect(r.recording.segmentCount).toBeGreaterThanOrEqual(4);
+    expect(r.recording.segments.map((s) => s.seq)).toEqual(r.recording.segments.map((_, i) => i));
+    let total = 0;
+    for (const s of r.recording.segments) {
+      expect(s.contentType).toMatch(/^video\/webm/);
+      const file = await download(rig, s.url, 'webm');
+      expect(decodedFrames(file)).toBeGreaterThan(0); // decodes from its own header: a complete file
+      const seconds = playableSeconds(file);
+      expect(Math.abs(seconds * 1000 - s.durationMs), `segment ${s.seq}`).toBeLessThan(1000);
+      total += seconds;
+    }
+    const segs = r.recording.segments as unknown as Array<{ startedAt: string; durationMs: number }>;
+    const recordingSpan = (Date.parse(read.submittedAt) - Date.parse(segs[0]!.startedAt)) / 1000;
+    console.info(
+      `recorded ${total.toFixed(1)} s in ${segs.length} segments; the test took ${taken.toFixed(1)} s, ${recordingSpan.toFixed(1)} s of it after the camera started`,
+    );
+    // One segment follows the other without a gap or an overlap worth a frame or two.
+    for (let i = 1; i < segs.length; i++) {
+      const gap = Date.parse(segs[i]!.startedAt) - (Date.parse(segs[i - 1]!.startedAt) + segs[i - 1]!.durationMs);
+      expect(Math.abs(gap), `between segments ${i - 1} and ${i}`).toBeLessThan(500);
+    }
+    // From the camera's start to Submit, all of it is recorded; the camera starts a few seconds after Begin
+    // (the test page loads, here twice, and asks for the camera).
+    expect(Math.abs(total - recordingSpan)).toBeLessThan(1.5);
+    expect(total).toBeGreaterThan(taken - 6);
+    expect(total).toBeLessThan(taken + 0.5);
+    expect(r.snapshots.length).toBeGreaterThanOrEqual(1);
+    expect(t.problems).toEqual([]);
+    await t.context.close();
+  }, 180_000);
+
+  it('loses no segment when the network is cut for a while and comes back', async () => {
+    const t = await takeTest('offline');
+    await t.page.waitForTimeout(3_500);
+    await t.context.setOffline(true);
+    await t.page.waitForTimeout(10_000);
+    const during = await seqs(t.page, t.assignmentId);
+    expect(during.made - during.stored.length).toBeGreaterThanOrEqual(2); // queued in IndexedDB meanwhile
+    await t.context.setOffline(false);
+    await until('the queue to drain', async () => {
+      const s = await seqs(t.page, t.assignmentId);
+      return s.stored.length >= during.made;
+    }, 30_000);
+    await submit(t.page);
+    const after = await seqs(t.page, t.assignmentId);
+    expect(after.stored).toEqual(Array.from({ length: after.made }, (_, i) => i));
+    expect(t.problems).toEqual([]);
+    await t.context.close();
+  }, 180_000);
+
+  it('keeps recording across a server restart, and loses nothing to it', async () => {
+    const t = await takeTest('restart');
+    await t.page.waitForTimeout(4_000);
+    const before = await seqs(t.page, t.assignmentId);
+    await rig.restart(6_000);
+    const restartedAt = Date.now();
+    await until('segments recorded after the restart', async () => {
+      const r = await report(rig, t.assignmentId);
+      return r.recording.segments.filter((s) => Date.parse((s as unknown as { startedAt: string }).startedAt) > restartedAt).length >= 2;
+    }, 60_000);
+    await submit(t.page);
+    const after = await seqs(t.page, t.assignmentId);
+    expect(after.made).toBeGreaterThan(before.made + 3);
+    expect(after.stored).toEqual(Array.from({ length: after.made }, (_, i) => i));
+    expect(t.problems).toEqual([]);
+    await t.context.close();
+  }, 180_000);
+
+  it('leaving the test (window unfocused, then page hidden) past the threshold gives critical left_test flags', async () => {
+    const t = await takeTest('wanderer');
+    // Playwright makes every page believe it has focus; turn that off so another tab really takes it.
+    const cdp = await t.context.newCDPSession(t.page);
+    await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+    const other = await t.context.newPage();
+    await other.bringToFront();
+    expect(await t.page.evaluate(() => document.hasFocus())).toBe(false);
+    await t.page.waitForTimeout(5_000);
+    await t.page.bringToFront();
+    const first = await until('a critical left_test flag', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.kind === 'left_test' && f.severity === 'critical'), 30_000);
+    expect(first.durationSeconds).toBeGreaterThanOrEqual(RULES.leftTestSeconds);
+    await until('the absence to end', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.id === first.id && !f.ongoing), 30_000);
+
+    // Headless Chromium keeps every tab "visible", so the hidden page is played by the document itself.
+    await t.page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await t.page.waitForTimeout(4_500);
+    await t.page.evaluate(() => {
+      delete (document as unknown as { visibilityState?: string }).visibilityState;
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await until('a second critical left_test flag', async () => {
+      const flags = (await report(rig, t.assignmentId)).flags.filter((f) => f.kind === 'left_test' && f.severity === 'critical' && !f.ongoing);
+      return flags.length >= 2 && flags;
+    }, 30_000);
+    // A glance away shorter than a second is not reported at all.
+    await other.bringToFront();
+    await t.page.waitForTimeout(300);
+    await t.page.bringToFront();
+    await t.page.waitForTimeout(3_000);
+    expect((await report(rig, t.assignmentId)).flags.filter((f) => f.kind === 'left_test')).toHaveLength(2);
+    expect(t.problems).toEqual([]);
+    await t.context.close();
+  }, 180_000);
+
+  it('the camera stopping: a camera_stopped flag, a polite explanation, answering goes on, and the camera can be turned back on', async () => {
+    const t = await takeTest('camera-off');
+    await t.page.locator('#proctor-video').evaluate((v: HTMLVideoElement) => {
+      const track = (v.srcObject as MediaStream).getVideoTracks()[0]!;
+      track.stop(); // stop() by the page fires no event; a camera unplugged or revoked fires "ended"
+      track.dispatchEvent(new Event('ended'));
+    });
+    const indicator = t.page.locator('#recording-indicator');
+    await until('the indicator to say so', async () => (await indicator.textContent()) === 'Camera off', 10_000, 100);
+    const message = t.page.getByRole('status').filter({ hasText: 'The camera stopped.' });
+    expect(await message.textContent()).toContain('Your answers are still saved: keep working.');
+    const flag = await until('a critical camera_stopped flag', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.kind === 'camera_stopped' && f.severity === 'critical'), 30_000);
+
+    await t.page.getByRole('group', { name: /mean of 2, 4 and 9/ }).getByRole('textbox').fill('5');
+    await until('the save', async () => (await t.page.locator('#save-status').textContent()) === 'Saved', 20_000, 200);
+
+    await t.page.getByRole('button', { name: 'Turn the camera back on' }).click();
+    await until('recording again', async () => (await indicator.textContent()) === 'Recording', 20_000, 100);
+    expect(await t.page.getByRole('status').filter({ hasText: 'The camera is back on.' }).count()).toBe(1);
+    await until('the flag to end', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.id === flag.id && !f.ongoing), 30_000);
+    await submit(t.page);
+    expect(t.problems).toEqual([]);
+    await t.context.close();
+  }, 180_000);
+});
