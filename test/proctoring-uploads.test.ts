@@ -132,6 +132,7 @@ describe('snapshots', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(first.json());
 
+    clock.advance(1_000);
     const [flag] = flagsOf(await p.heartbeat([signal('camera-0001', 'camera_stopped', 0, clock.now())]));
     const evidence = await p.snapshot(jpeg(1500, 3), { flagId: flag!.flagId, snapshotId: 'evidence-000001' });
     expect(evidence.statusCode).toBe(201);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/platform/embedded-db.js';
+import { DEMO_TESTS } from '../src/demo/demo-tests.js';
 
 /**
  * `npm start` as a newcomer runs it: no DATABASE_URL, so the service starts
@@ -87,7 +88,7 @@ describe('npm start on the embedded default', () => {
     const list = await fetch(`${first.base}/api/partner/v1/tests`, { headers: { authorization: `Bearer ${first.apiKey}` } });
     expect(list.status).toBe(200);
     const tests = (await list.json()) as { data: { marking: string; resultVisibility: string; proctoring: string }[]; total: number };
-    expect(tests.total).toBe(3);
+    expect(tests.total).toBe(DEMO_TESTS.length);
     expect(tests.data.some((t) => t.marking === 'auto' && t.resultVisibility === 'immediate')).toBe(true);
     expect(tests.data.some((t) => t.marking === 'hybrid' && t.resultVisibility === 'after_review')).toBe(true);
     expect(tests.data.some((t) => t.proctoring !== 'none')).toBe(true);
