@@ -106,6 +106,14 @@ export async function touchHeartbeat(
   return rows[0] ? { interruptedFlagId: rows[0].interrupted_flag_id } : null;
 }
 
+/** The heartbeat's time and the page's camera and full-screen state, on a session row the caller has locked. */
+export async function recordHeartbeatTime(tx: Tx, assignmentId: string, a: { now: Date; cameraActive: boolean; fullscreen: boolean | null }): Promise<void> {
+  await tx.query(
+    'UPDATE proctoring_sessions SET last_heartbeat_at = GREATEST(last_heartbeat_at, $2), camera_active = $3, fullscreen = $4 WHERE assignment_id = $1',
+    [assignmentId, a.now, a.cameraActive, a.fullscreen],
+  );
+}
+
 export async function setInterruptedFlag(tx: Tx, assignmentId: string, flagId: string | null): Promise<void> {
   await tx.query('UPDATE proctoring_sessions SET interrupted_flag_id = $2 WHERE assignment_id = $1', [assignmentId, flagId]);
 }

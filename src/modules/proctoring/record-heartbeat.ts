@@ -63,12 +63,7 @@ export async function recordHeartbeat(
   return withTransaction(ctx.pool, async (tx) => {
     if (!(await repo.lockOpenAttempt(tx, attempt.institutionId, assignmentId))) throw notRunning();
     const state = await repo.lockSession(tx, attempt.institutionId, assignmentId, now);
-    await tx.query('UPDATE proctoring_sessions SET last_heartbeat_at = GREATEST(last_heartbeat_at, $2), camera_active = $3, fullscreen = $4 WHERE assignment_id = $1', [
-      assignmentId,
-      now,
-      input.cameraActive,
-      input.fullscreen,
-    ]);
+    await repo.recordHeartbeatTime(tx, assignmentId, { now, cameraActive: input.cameraActive, fullscreen: input.fullscreen });
     if (state.interruptedFlagId) await closeInterruption(tx, attempt, state.interruptedFlagId, now);
     const flags = await applySignals(tx, attempt, signals, input.signals, now);
     await repo.refreshSummary(tx, attempt.institutionId, assignmentId);
