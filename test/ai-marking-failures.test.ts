@@ -14,7 +14,7 @@ let rig: AiRig;
 let testId: string;
 let n = 0;
 beforeAll(async () => {
-  rig = await openAiRig({ clock, ai: { timeoutMs: 300, concurrency: 2, retryScheduleMs: [0, 1000, 2000] } });
+  rig = await openAiRig({ clock, ai: { timeoutMs: 1000, concurrency: 2, retryScheduleMs: [0, 1000, 2000] } });
   testId = await createPublishedTest(rig.h, rig.h.a, aiTest('decide', 0.8));
 });
 afterAll(() => rig.close());
@@ -55,7 +55,7 @@ describe('retried, then handed to a reviewer with the reason', () => {
     ['500s', { status: 500, body: { error: { message: 'boom' } } }, /Gave up after 3 attempt\(s\): the model server answered HTTP 500 \(server error\)/],
     ['an invalid reply (unknown criterion)', { body: chatCompletion({ ...reply(5, 3, 0.9), criteria: [{ criterion: 'Style', points: 1, rationale: '' }] }) }, /invalid reply: unknown criterion "Style"/],
     ['a reply missing a criterion', { body: chatCompletion({ ...reply(5, 3, 0.9), criteria: [reply(5, 3, 0.9).criteria[0]] }) }, /invalid reply: criterion "Products" is missing/],
-    ['timeouts', { hang: true }, /no answer from the model server within 300 ms/],
+    ['timeouts', { hang: true }, /no answer from the model server within 1000 ms/],
   ];
   it.each(cases)('%s', async (_label, answer, reason) => {
     rig.fake.respond = () => answer;

@@ -143,7 +143,9 @@ export async function storeSuggestion(
   await tx.query(
     `UPDATE ai_suggestions SET status = 'suggested', criteria = $4, points = $5, confidence = $6, flags = $7, attempts = $8,
             failure_reason = NULL, model = $9, prompt_version = $10, request_id = $11, latency_ms = $12, prompt_tokens = $13,
-            completion_tokens = $14, updated_at = $15
+            completion_tokens = $14, updated_at = $15,
+            -- A reviewer may have marked the item while the call was under way.
+            reviewer_matches = CASE WHEN reviewer_points IS NOT NULL THEN round(reviewer_points, 4) = round($5::numeric, 4) END
       WHERE institution_id = $1 AND assignment_id = $2 AND question_id = $3`,
     [
       key.institutionId,
