@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agreementFigures } from '../src/modules/marking/ai/agreement.js';
+import { acceptAiSuggestions } from '../src/modules/marking/ai/accept-ai-suggestions.js';
 import { createAiMarkingWorker } from '../src/modules/marking/ai/ai-worker.js';
+import { getAiAgreement } from '../src/modules/marking/ai/get-ai-agreement.js';
 import { expectError } from './helpers/expect-error.js';
 import { chatCompletion } from './helpers/fake-chat-server.js';
 import { readAssignment } from './student-helpers.js';
@@ -263,6 +265,9 @@ describe('agreement', () => {
     });
     expect(expected).toMatchObject({ n: 3, exactAgreement: 0.3333, meanAbsoluteDifference: 2.3333 });
     expectError(await h.admin('GET', '/api/admin/v1/tests/tst_missing/ai-agreement'), 404, 'not_found');
+    // Scoped as a portal calls it: the institution's own figures; another institution's test is not found.
+    expect(await getAiAgreement(h.pool, testId, { institutionId: h.a.institutionId })).toEqual(res.json());
+    await expect(getAiAgreement(h.pool, testId, { institutionId: h.b.institutionId })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('refuses to accept a suggestion an item does not have, and stores nothing', async () => {
@@ -275,6 +280,8 @@ describe('agreement', () => {
     expect(bad.json().error.details).toEqual([{ field: 'questionIds.0', message: 'has no AI suggestion to accept' }]);
     expect((await markingView(h, id)).awaitingMarking).toEqual(['es']);
     expectError(await h.admin('POST', `/api/admin/v1/assignments/asg_missing/ai-suggestions/accept`, { complete: false }), 404, 'not_found');
+    await expect(acceptAiSuggestions(h.ctx, id, { complete: true }, { institutionId: h.b.institutionId })).rejects.toMatchObject({ code: 'not_found' });
+    expect((await markingView(h, id)).status).toBe('marking');
   });
 });
 
