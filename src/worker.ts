@@ -9,6 +9,7 @@ import { purgeOldEvents } from './modules/events/purge-events.js';
 import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
 import { proctoringJobHandlers, seedProctoringJobs } from './modules/proctoring/proctoring-jobs.js';
+import { createAiMarkingWorker } from './modules/marking/ai/ai-worker.js';
 
 export const PURGE_JOB = 'maintenance.purge';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -41,13 +42,16 @@ export async function startWorker(ctx: AppContext, connectionString: string, log
   );
   await seedProctoringJobs(ctx.pool);
   await worker.start();
+  // AI marking claims its own job kind with its own concurrency (see modules/marking/ai/ai-worker.ts).
+  const aiWorker = createAiMarkingWorker(ctx, connectionString, log);
+  await aiWorker.start();
   // Webhook delivery has its own queue (the delivery rows) and dispatcher; see modules/webhooks/dispatcher.ts.
   const dispatcher = createWebhookDispatcher({ connectionString, clock: ctx.clock, config: ctx.config, log });
   await dispatcher.start();
   return {
     workerId: worker.workerId,
     async stop(): Promise<void> {
-      await Promise.all([worker.stop(), dispatcher.stop()]);
+      await Promise.all([worker.stop(), aiWorker.stop(), dispatcher.stop()]);
     },
   };
 }

@@ -28,6 +28,24 @@ export interface Config {
   storage: StorageConfig;
   /** Recordings, snapshots and flags are purged this many days after the attempt was submitted. */
   proctoringRetentionDays: number;
+  /** Null: AI marking is off (ASSAY_AI_BASE_URL unset) and AI-markable items go to reviewers. */
+  ai: AiConfig | null;
+}
+
+/** AI marking over an OpenAI-compatible Chat Completions server (decisions.md "AI marking"). */
+export interface AiConfig {
+  /** Without a trailing slash; requests go to `${baseUrl}/chat/completions`. */
+  baseUrl: string;
+  model: string;
+  /** Sent as `Authorization: Bearer`; never logged. Null for local servers that need none. */
+  apiKey: string | null;
+  timeoutMs: number;
+  /** Model calls in flight per worker process. */
+  concurrency: number;
+  /** Model calls per institution per UTC day; past it, items go to reviewers. */
+  dailyBudget: number;
+  /** Delay before call n+1 of one item (n = 0 is the first call); its length is the number of calls. */
+  retryScheduleMs: number[];
 }
 
 export type StorageConfig =
@@ -60,8 +78,8 @@ export interface WebhookTunables {
 export const DEFAULT_RETRY_SCHEDULE = '0,5s,5m,30m,2h,5h,10h,10h';
 
 /** "0,5s,5m,2h": durations with ms/s/m/h units (a bare number is milliseconds). */
-function scheduleVar(env: Env, name: string): number[] {
-  const raw = env[name] || DEFAULT_RETRY_SCHEDULE;
+function scheduleVar(env: Env, name: string, fallback = DEFAULT_RETRY_SCHEDULE): number[] {
+  const raw = env[name] || fallback;
   const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, '': 1 };
   const steps = raw.split(',').map((part) => {
     const m = /^\s*(\d+)(ms|s|m|h)?\s*$/.exec(part);
@@ -182,6 +200,7 @@ export function parseConfig(env: Env): Config {
     webhooks: webhookTunables(env),
     storage: storageConfig(env),
     proctoringRetentionDays: intVar(env, 'ASSAY_PROCTORING_RETENTION_DAYS', 30, 1, 3650),
+    ai: aiConfig(env),
   };
 }
 
@@ -211,6 +230,23 @@ function storageConfig(env: Env): StorageConfig {
   return { kind: 's3', bucket, endpoint, region, credentials };
 }
 
+/** A model call, then retries 30 s, 2 min and 10 min later: a short outage costs minutes, a long one a reviewer. */
+export const DEFAULT_AI_RETRY_SCHEDULE = '0,30s,2m,10m';
+
+function aiConfig(env: Env): AiConfig | null {
+  // Every AI variable is checked even when AI marking is off, so a typo is caught before it is switched on.
+  const timeoutMs = intVar(env, 'ASSAY_AI_TIMEOUT_MS', 60_000, 100, 600_000);
+  const concurrency = intVar(env, 'ASSAY_AI_CONCURRENCY', 4, 1, 256);
+  const dailyBudget = intVar(env, 'ASSAY_AI_DAILY_BUDGET', 5000, 0, 100_000_000);
+  const retryScheduleMs = scheduleVar(env, 'ASSAY_AI_RETRY_SCHEDULE', DEFAULT_AI_RETRY_SCHEDULE);
+  if (!env.ASSAY_AI_BASE_URL) return null;
+  const baseUrl = urlVar(env, 'ASSAY_AI_BASE_URL', '');
+  const model = env.ASSAY_AI_MODEL?.trim() ?? '';
+  if (!model) throw new ConfigError('ASSAY_AI_MODEL', 'is required when ASSAY_AI_BASE_URL is set (e.g. llama3.1)');
+  if (model.length > 200 || /[\s\u0000-\u001f]/.test(model)) throw new ConfigError('ASSAY_AI_MODEL', 'must be a model name without spaces, at most 200 characters');
+  return { baseUrl, model, apiKey: env.ASSAY_AI_API_KEY || null, timeoutMs, concurrency, dailyBudget, retryScheduleMs };
+}
+
 function webhookTunables(env: Env): WebhookTunables {
   const timeoutMs = intVar(env, 'ASSAY_WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000);
   const leaseMs = intVar(env, 'ASSAY_WEBHOOK_LEASE_MS', timeoutMs * 2, 200, 600_000);
@@ -229,6 +265,10 @@ export function freezeConfig(config: Config): Readonly<Config> {
   Object.freeze(config.webhooks.retryScheduleMs);
   Object.freeze(config.webhooks);
   Object.freeze(config.storage);
+  if (config.ai) {
+    Object.freeze(config.ai.retryScheduleMs);
+    Object.freeze(config.ai);
+  }
   if (config.secrets) Object.freeze(config.secrets);
   return Object.freeze(config);
 }

@@ -14,6 +14,12 @@ export const ScoreSchema = Type.Object(
     passed: Nullable(Type.Boolean(), { description: 'Null when the test has no pass mark or the score is not final' }),
     gradingStatus: StringEnum(['final', 'pending_review']),
     markedAt: Timestamp,
+    markedBy: Type.Optional(
+      Type.String({
+        description:
+          "Added with AI marking, on scores released by marking (grading.done): who marked what the answer key could not: 'auto', 'reviewer', 'ai:<model>' or 'mixed'",
+      }),
+    ),
   },
   { title: 'Score' },
 );

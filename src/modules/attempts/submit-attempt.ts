@@ -46,7 +46,14 @@ export async function submitAttempt(
     const answers = new Map<string, AnswerValue>(
       (await listAnswers(tx, attempt.institutionId, attempt.assignmentId)).map((a) => [a.questionId, a.value]),
     );
-    const score = await markSubmission(tx, { assignmentId: attempt.assignmentId, institutionId: attempt.institutionId, test, answers, now });
+    const score = await markSubmission(tx, {
+      assignmentId: attempt.assignmentId,
+      institutionId: attempt.institutionId,
+      test,
+      answers,
+      now,
+      aiEnabled: ctx.config.ai !== null,
+    });
     const outcome = await applyTransition(
       tx,
       attempt.assignmentId,

@@ -1,18 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../platform/context.js';
 import { errors } from '../../platform/http/schemas.js';
+import { aiMarkingAdminRoutes } from './ai/admin-routes.js';
 import { getMarkingView } from './get-marking-view.js';
 import { recordMarks } from './record-marks.js';
 import { MarkingParams, MarkingView, RecordMarksBody } from './schemas.js';
 
-/** Operator marking: read an attempt with its marks, record reviewer marks, finish marking. */
+/** Operator marking: read an attempt with its marks, record reviewer marks, finish marking; AI marking's routes. */
 export const markingAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  await app.register(aiMarkingAdminRoutes, { ctx });
   app.get(
     '/assignments/:assignmentId',
     {
       schema: {
         tags: ['Marking'],
-        summary: "An assignment's attempt for marking: answers, auto marks, and the items awaiting a reviewer",
+        summary: "An assignment's attempt for marking: answers, auto marks, AI suggestions with their provenance, and the items awaiting a reviewer",
         params: MarkingParams,
         response: { 200: MarkingView, ...errors(401, 404) },
       },

@@ -18,7 +18,8 @@ import type { Question } from '../tests/schemas.js';
  *   4-option question with 2 correct gives 0, and one right pick of two gives half.
  * - short_text: equal to an accepted answer after trimming and collapsing
  *   inner whitespace (and Unicode NFC normalisation); case-insensitive unless
- *   caseSensitive.
+ *   caseSensitive. With `aiMarking`, a non-empty answer that matches none is
+ *   not given 0: it waits for the model or a reviewer, like an essay.
  * - numeric: the text parses as a decimal number (dot or comma as the decimal
  *   separator, no thousands separators, optional exponent) within `tolerance`
  *   of the answer, inclusive; a relative 1e-9 slack absorbs binary floating
@@ -39,8 +40,14 @@ export interface AttemptMarks {
   manualCount: number;
 }
 
+/** Whether the question is ever marked by its key alone (an AI-marked short_text may or may not be, per answer). */
 export function isAutoMarkable(q: Question): boolean {
   return q.type !== 'essay';
+}
+
+/** Whether this answer to this question waits for the model or a reviewer (no automatic mark). */
+export function needsMarker(q: Question, value: AnswerValue | undefined): boolean {
+  return markQuestion(q, value).kind === 'manual';
 }
 
 export function normaliseText(s: string, caseSensitive: boolean): string {
@@ -84,7 +91,8 @@ export function markQuestion(q: Question, value: AnswerValue | undefined): Quest
       const cs = q.caseSensitive ?? false;
       const given = normaliseText(value, cs);
       if (given === '') return auto(0);
-      return auto(q.acceptedAnswers.some((a) => normaliseText(a, cs) === given) ? 1 : 0);
+      if (q.acceptedAnswers.some((a) => normaliseText(a, cs) === given)) return auto(1);
+      return q.aiMarking ? { kind: 'manual' } : auto(0);
     }
     case 'numeric': {
       if (typeof value !== 'string') return auto(0);

@@ -5,9 +5,35 @@ import { countWords } from '../attempts/answer-values.js';
 import { listAnswers, loadTestVersion } from '../attempts/attempts-service.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { TestVersion } from '../tests/tests-service.js';
-import { isAutoMarkable, type AnswerValue } from './auto-mark.js';
+import { needsMarker, type AnswerValue } from './auto-mark.js';
+import { listSuggestions, type AiSuggestion } from './ai/suggestions-repo.js';
+import { meetsDecideBar } from './ai/decide.js';
 import { listMarks, type StoredMark } from './marks-repo.js';
 import type { Score } from './score.js';
+
+/** The model's suggestion for an item, with its provenance, as a reviewer sees it. */
+export interface AiSuggestionView {
+  status: AiSuggestion['status'];
+  mode: AiSuggestion['mode'];
+  minConfidence: number;
+  /** Total, the sum of the criteria points (clamped to each criterion's range). Null until suggested. */
+  points: number | null;
+  maxPoints: number;
+  confidence: number | null;
+  flags: string[];
+  criteria: AiSuggestion['criteria'];
+  /** Why there is no suggestion (or, while pending, why the last call failed). */
+  failureReason: string | null;
+  attempts: number;
+  /** decide mode: suggested, confidence ≥ minConfidence and no flag (the model's mark may stand alone). */
+  meetsDecideBar: boolean;
+  provenance: AiSuggestion['provenance'];
+  reviewerPoints: number | null;
+  /** Whether the reviewer's mark equals the suggestion; null without both. */
+  reviewerMatches: boolean | null;
+  reviewedAt: Date | null;
+  updatedAt: Date;
+}
 
 export interface MarkingItem {
   questionId: string;
@@ -20,6 +46,9 @@ export interface MarkingItem {
   rubric: string | null;
   needsMarking: boolean;
   mark: Omit<StoredMark, 'questionId'> | null;
+  /** The question's marking criteria (essay, short_text), null when it has none. */
+  criteria: Array<{ criterion: string; points: number; description: string }> | null;
+  ai: AiSuggestionView | null;
 }
 
 export interface MarkingView {
@@ -50,8 +79,12 @@ export async function getMarkingView(db: Queryable, assignmentId: string, scope:
   const row = await findAssignmentById(db, assignmentId);
   if (!row || (scope.institutionId !== undefined && row.institutionId !== scope.institutionId)) throw notFound('assignment');
   const test = await loadTestVersion(db, row.testVersionId);
-  const [answers, marks] = await Promise.all([listAnswers(db, row.institutionId, row.id), listMarks(db, row.institutionId, row.id)]);
-  return buildView(row, test, answers, marks);
+  const [answers, marks, suggestions] = await Promise.all([
+    listAnswers(db, row.institutionId, row.id),
+    listMarks(db, row.institutionId, row.id),
+    listSuggestions(db, row.institutionId, row.id),
+  ]);
+  return buildView(row, test, answers, marks, suggestions);
 }
 
 export function buildView(
@@ -59,13 +92,16 @@ export function buildView(
   test: TestVersion,
   answers: Array<{ questionId: string; value: AnswerValue }>,
   marks: StoredMark[],
+  suggestions: AiSuggestion[] = [],
 ): MarkingView {
   const answerOf = new Map(answers.map((a) => [a.questionId, a.value]));
   const markOf = new Map(marks.map((m) => [m.questionId, m]));
+  const suggestionOf = new Map(suggestions.map((s) => [s.questionId, s]));
   const items: MarkingItem[] = test.questions.map((q) => {
     const answer = answerOf.get(q.id) ?? null;
     const mark = markOf.get(q.id);
     const essay = q.type === 'essay' ? q : null;
+    const suggestion = suggestionOf.get(q.id);
     return {
       questionId: q.id,
       type: q.type,
@@ -74,9 +110,11 @@ export function buildView(
       answer,
       wordCount: essay ? countWords(typeof answer === 'string' ? answer : '') : null,
       maxWords: essay?.maxWords ?? null,
-      rubric: essay?.rubric ?? null,
-      needsMarking: !isAutoMarkable(q),
+      rubric: q.type === 'essay' || q.type === 'short_text' ? (q.rubric ?? null) : null,
+      needsMarking: needsMarker(q, answer),
       mark: mark ? { points: mark.points, source: mark.source, comment: mark.comment, markedBy: mark.markedBy, markedAt: mark.markedAt } : null,
+      criteria: q.type === 'essay' || q.type === 'short_text' ? (q.criteria ?? null) : null,
+      ai: suggestion ? suggestionView(suggestion) : null,
     };
   });
   return {
@@ -95,5 +133,26 @@ export function buildView(
     score: row.score,
     items,
     awaitingMarking: row.status === 'marking' ? items.filter((i) => i.needsMarking && !i.mark).map((i) => i.questionId) : [],
+  };
+}
+
+function suggestionView(s: AiSuggestion): AiSuggestionView {
+  return {
+    status: s.status,
+    mode: s.mode,
+    minConfidence: s.minConfidence,
+    points: s.points,
+    maxPoints: s.maxPoints,
+    confidence: s.confidence,
+    flags: s.flags,
+    criteria: s.criteria,
+    failureReason: s.failureReason,
+    attempts: s.attempts,
+    meetsDecideBar: meetsDecideBar(s),
+    provenance: s.provenance,
+    reviewerPoints: s.reviewerPoints,
+    reviewerMatches: s.reviewerMatches,
+    reviewedAt: s.reviewedAt,
+    updatedAt: s.updatedAt,
   };
 }

@@ -1,6 +1,7 @@
 import type { Tx } from '../../platform/db.js';
 import type { TestVersion } from '../tests/tests-service.js';
 import { markAttempt, type AnswerValue } from './auto-mark.js';
+import { enqueueAiMarking } from './ai/enqueue-ai-marking.js';
 import { insertAutoMarks } from './marks-repo.js';
 import { submissionScore, type Score } from './score.js';
 
@@ -8,14 +9,24 @@ import { submissionScore, type Score } from './score.js';
  * Auto-marks a submitted attempt inside the submission transaction: writes
  * one `auto` mark per auto-markable question (unanswered ones get 0) and
  * returns the score for `exam.completed` (null when nothing is auto-markable).
+ * Items for AI marking become durable jobs in the same transaction.
  */
 export async function markSubmission(
   tx: Tx,
-  input: { assignmentId: string; institutionId: string; test: TestVersion; answers: ReadonlyMap<string, AnswerValue>; now: Date },
+  input: {
+    assignmentId: string;
+    institutionId: string;
+    test: TestVersion;
+    answers: ReadonlyMap<string, AnswerValue>;
+    now: Date;
+    /** Whether AI marking is configured (ASSAY_AI_BASE_URL). */
+    aiEnabled?: boolean;
+  },
 ): Promise<Score | null> {
   const marked = markAttempt(input.test.questions, input.answers);
   const autoMarks = marked.items.flatMap((i) => (i.kind === 'auto' ? [{ questionId: i.questionId, points: i.points }] : []));
   await insertAutoMarks(tx, { assignmentId: input.assignmentId, institutionId: input.institutionId, marks: autoMarks, now: input.now });
+  await enqueueAiMarking(tx, { ...input, aiEnabled: input.aiEnabled ?? false });
   return submissionScore({
     autoPoints: marked.autoPoints,
     maxPoints: marked.maxPoints,

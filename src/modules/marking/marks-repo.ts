@@ -4,7 +4,7 @@ import type { Queryable, Tx } from '../../platform/db.js';
 export interface StoredMark {
   questionId: string;
   points: number;
-  source: 'auto' | 'reviewer';
+  source: 'auto' | 'reviewer' | 'ai';
   comment: string | null;
   markedBy: string | null;
   markedAt: Date;
@@ -21,6 +21,28 @@ export async function insertAutoMarks(
        FROM unnest($4::text[], $5::numeric[]) AS m (question_id, points)
      ON CONFLICT (assignment_id, question_id) DO NOTHING`,
     [input.assignmentId, input.institutionId, input.now, input.marks.map((m) => m.questionId), input.marks.map((m) => m.points)],
+  );
+}
+
+/** The model's marks (decide mode), `marked_by` 'ai:<model>'. A mark already there (a reviewer's) is kept. */
+export async function insertAiMarks(
+  tx: Tx,
+  input: { assignmentId: string; institutionId: string; marks: Array<{ questionId: string; points: number; markedBy: string }>; now: Date },
+): Promise<void> {
+  if (input.marks.length === 0) return;
+  await tx.query(
+    `INSERT INTO marks (assignment_id, institution_id, question_id, points, source, marked_by, marked_at)
+     SELECT $1, $2, m.question_id, m.points, 'ai', m.marked_by, $3
+       FROM unnest($4::text[], $5::numeric[], $6::text[]) AS m (question_id, points, marked_by)
+     ON CONFLICT (assignment_id, question_id) DO NOTHING`,
+    [
+      input.assignmentId,
+      input.institutionId,
+      input.now,
+      input.marks.map((m) => m.questionId),
+      input.marks.map((m) => m.points),
+      input.marks.map((m) => m.markedBy),
+    ],
   );
 }
 

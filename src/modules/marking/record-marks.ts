@@ -2,12 +2,12 @@ import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
 import { findAssignmentById } from '../assignments/assignments-repo.js';
-import { lockAttempt, loadTestVersion } from '../attempts/attempts-service.js';
-import { applyTransition } from '../lifecycle/apply-transition.js';
-import { isAutoMarkable, roundPoints } from './auto-mark.js';
+import { listAnswers, lockAttempt, loadTestVersion } from '../attempts/attempts-service.js';
+import { needsMarker, roundPoints } from './auto-mark.js';
+import { recordReviewerMark } from './ai/suggestions-repo.js';
+import { completeMarking } from './complete-marking.js';
 import { getMarkingView, type MarkingView } from './get-marking-view.js';
 import { listMarks, upsertReviewerMark } from './marks-repo.js';
-import { makeScore } from './score.js';
 
 export interface MarksInput {
   marks: Array<{ questionId: string; points: number; comment?: string }>;
@@ -19,8 +19,9 @@ export interface MarksInput {
  * Records reviewer marks and, with `complete`, finishes marking:
  * `marking → completed` with the final score (every mark, auto and
  * reviewer, over the test's maximum) and `grading.done`, in one transaction.
- * Each mark must name a question of the test that needs a reviewer (an
- * essay) with 0 ≤ points ≤ its points. Completing is refused while an item
+ * Each mark must name an item that needs a marker (an essay, or a
+ * short_text answer left to AI marking) with 0 ≤ points ≤ its points; an
+ * item with an AI suggestion keeps the reviewer's points beside the model's. Completing is refused while an item
  * still awaits a mark; an all-auto `after_review` test completes with no
  * marks, confirming its auto score. Any refusal stores nothing.
  * Shared by the operator API and, later, a reviewer portal (`scope`).
@@ -41,13 +42,15 @@ export async function recordMarks(
     }
     const test = await loadTestVersion(tx, row.testVersionId);
     const byId = new Map(test.questions.map((q) => [q.id, q]));
+    const answerOf = new Map((await listAnswers(tx, row.institutionId, row.id)).map((a) => [a.questionId, a.value]));
+    const awaitsMarker = (q: (typeof test.questions)[number]) => needsMarker(q, answerOf.get(q.id));
 
     const details: ErrorDetail[] = [];
     const seen = new Set<string>();
     input.marks.forEach((m, i) => {
       const q = byId.get(m.questionId);
       if (!q) return details.push({ field: `marks.${i}.questionId`, message: 'is not a question of this test' });
-      if (isAutoMarkable(q)) return details.push({ field: `marks.${i}.questionId`, message: 'is auto-marked; only items awaiting a reviewer take marks' });
+      if (!awaitsMarker(q)) return details.push({ field: `marks.${i}.questionId`, message: 'is auto-marked; only items awaiting a reviewer take marks' });
       if (seen.has(m.questionId)) return details.push({ field: `marks.${i}.questionId`, message: 'appears twice' });
       seen.add(m.questionId);
       if (m.points > q.points) details.push({ field: `marks.${i}.points`, message: `must be between 0 and ${q.points}, the question's points` });
@@ -57,7 +60,7 @@ export async function recordMarks(
     const existing = await listMarks(tx, row.institutionId, row.id);
     if (input.complete) {
       const marked = new Set([...existing.map((m) => m.questionId), ...input.marks.map((m) => m.questionId)]);
-      const missing = test.questions.filter((q) => !isAutoMarkable(q) && !marked.has(q.id));
+      const missing = test.questions.filter((q) => awaitsMarker(q) && !marked.has(q.id));
       if (missing.length > 0) {
         throw new AppError(
           'invalid_state',
@@ -77,13 +80,11 @@ export async function recordMarks(
         markedBy: input.markedBy ?? null,
         now,
       });
+      await recordReviewerMark(tx, { institutionId: row.institutionId, assignmentId: row.id, questionId: m.questionId, points: roundPoints(m.points), now });
     }
     if (!input.complete) return;
 
-    const points = roundPoints((await listMarks(tx, row.institutionId, row.id)).reduce((sum, m) => sum + m.points, 0));
-    const maxPoints = test.questions.reduce((sum, q) => sum + q.points, 0);
-    const score = makeScore({ points, maxPoints, passPercent: test.passPercent, final: true, markedAt: now });
-    const outcome = await applyTransition(tx, row.id, [{ type: 'complete_marking', score }], now);
+    const outcome = await completeMarking(tx, { assignmentId: row.id, institutionId: row.institutionId, test, now });
     if (!outcome.ok) throw new AppError('invalid_state', `Marking cannot complete: the assignment is ${outcome.status}.`);
   });
   return getMarkingView(ctx.pool, assignmentId, scope);

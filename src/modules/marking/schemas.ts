@@ -1,16 +1,57 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
+import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { AssignmentStatusSchema, ScoreSchema } from '../assignments/schemas.js';
 
 export const MarkingParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
 
 const Mark = Type.Object({
   points: Type.Number(),
-  source: Type.Union([Type.Literal('auto'), Type.Literal('reviewer')]),
+  source: StringEnum(['auto', 'reviewer', 'ai'], { description: "Who marked: the answer key, a reviewer, or the model (decide mode; markedBy 'ai:<model>')" }),
   comment: Type.Union([Type.String(), Type.Null()]),
   markedBy: Type.Union([Type.String(), Type.Null()]),
   markedAt: Timestamp,
 });
+
+const NullableNumber = Nullable(Type.Number());
+const NullableInteger = Nullable(Type.Integer());
+
+export const AiProvenance = Type.Object(
+  {
+    model: Nullable(Type.String()),
+    promptVersion: Nullable(Type.String(), { description: 'The prompt and reply schema version, e.g. mark-v1' }),
+    requestId: Nullable(Type.String(), { description: "The model server's id for the call (response id or request-id header)" }),
+    latencyMs: NullableInteger,
+    promptTokens: NullableInteger,
+    completionTokens: NullableInteger,
+  },
+  { title: 'AiProvenance' },
+);
+
+export const AiSuggestionSchema = Type.Object(
+  {
+    status: StringEnum(['pending', 'suggested', 'failed', 'handed_over'], {
+      description: 'pending: queued or retrying; suggested: a reply is stored; failed: the calls failed; handed_over: not sent (AI off, budget spent)',
+    }),
+    mode: StringEnum(['suggest', 'decide']),
+    minConfidence: Type.Number(),
+    points: NullableNumber,
+    maxPoints: Type.Number(),
+    confidence: NullableNumber,
+    flags: Type.Array(Type.String(), { description: 'e.g. possible_injection, points_clamped, total_mismatch, or flags the model raised' }),
+    criteria: Nullable(
+      Type.Array(Type.Object({ criterion: Type.String(), points: Type.Number(), maxPoints: Type.Number(), rationale: Type.String() })),
+    ),
+    failureReason: Nullable(Type.String()),
+    attempts: Type.Integer({ description: 'Model calls made for this item' }),
+    meetsDecideBar: Type.Boolean({ description: 'decide mode, suggested, confidence ≥ minConfidence and no flag' }),
+    provenance: AiProvenance,
+    reviewerPoints: NullableNumber,
+    reviewerMatches: Nullable(Type.Boolean(), { description: "Whether the reviewer's mark equals the suggestion" }),
+    reviewedAt: NullableTimestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'AiSuggestion' },
+);
 
 export const MarkingItem = Type.Object({
   questionId: Type.String(),
@@ -20,9 +61,13 @@ export const MarkingItem = Type.Object({
   answer: Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()], { description: 'The saved answer: option id(s) or text; null when unanswered' }),
   wordCount: Type.Union([Type.Integer(), Type.Null()], { description: 'Essays only' }),
   maxWords: Type.Union([Type.Integer(), Type.Null()], { description: 'Essays only' }),
-  rubric: Type.Union([Type.String(), Type.Null()], { description: 'Essays only' }),
-  needsMarking: Type.Boolean({ description: 'A reviewer marks this item (essays); others are auto-marked at submission' }),
+  rubric: Type.Union([Type.String(), Type.Null()], { description: 'Essays and short text answers' }),
+  needsMarking: Type.Boolean({
+    description: 'A marker (reviewer, or the model) marks this item: essays, and short text answers left to AI marking; others are auto-marked at submission',
+  }),
   mark: Type.Union([Mark, Type.Null()]),
+  criteria: Nullable(Type.Array(Type.Object({ criterion: Type.String(), points: Type.Number(), description: Type.String() }))),
+  ai: Type.Union([AiSuggestionSchema, Type.Null()], { description: "The model's suggestion for this item, with its provenance; null when not AI-marked" }),
 });
 
 export const MarkingView = Type.Object(

@@ -10,6 +10,23 @@ export interface Score {
   passed: boolean | null;
   gradingStatus: 'final' | 'pending_review';
   markedAt: string;
+  /**
+   * Who marked what the answer key could not (documented addition, present
+   * on scores released by marking, i.e. `grading.done` and the read after it):
+   * `auto` (nothing needed a marker), `reviewer`, `ai:<model>`, or `mixed`.
+   */
+  markedBy?: string;
+}
+
+/**
+ * The score's `markedBy`, from an attempt's marks: the one marker of every
+ * mark not made by the answer key (`reviewer`, or `ai:<model>` for the
+ * model's), `auto` when there is none, `mixed` when there are several.
+ */
+export function scoreMarkedBy(marks: ReadonlyArray<{ source: 'auto' | 'reviewer' | 'ai'; markedBy: string | null }>): string {
+  const markers = new Set(marks.filter((m) => m.source !== 'auto').map((m) => (m.source === 'ai' ? (m.markedBy ?? 'ai:unknown') : 'reviewer')));
+  if (markers.size === 0) return 'auto';
+  return markers.size === 1 ? [...markers][0]! : 'mixed';
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -20,6 +37,7 @@ export function makeScore(input: {
   passPercent: number | null;
   final: boolean;
   markedAt: Date;
+  markedBy?: string;
 }): Score {
   const percent = input.maxPoints > 0 ? round2((input.points / input.maxPoints) * 100) : 0;
   return {
@@ -29,6 +47,7 @@ export function makeScore(input: {
     passed: input.final && input.passPercent !== null ? percent >= input.passPercent : null,
     gradingStatus: input.final ? 'final' : 'pending_review',
     markedAt: input.markedAt.toISOString(),
+    ...(input.markedBy !== undefined ? { markedBy: input.markedBy } : {}),
   };
 }
 

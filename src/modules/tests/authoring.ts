@@ -10,6 +10,10 @@ import type { Question, TestInput } from './schemas.js';
  * - option ids unique per question, question ids unique per test;
  * - every correct answer names an existing option;
  * - `proctoringRules` only on a proctored test (on a `none` test it would be silently meaningless).
+ * - AI marking (essay, short_text): `criteria` are required with `aiMarking`,
+ *   their names unique and their points summing to the question's points;
+ *   the test must be manual or hybrid (a person can take over any item the
+ *   model does not settle, so the result waits for review).
  * A `manual` test may still hold auto-markable items: they are marked at
  * submission, and a reviewer confirms the whole result before release.
  * Returns the questions with ids filled in, or throws 400 with every violation in `details`.
@@ -32,6 +36,7 @@ export function checkTestInput(input: TestInput): Question[] {
     if (q.type === 'essay' && input.marking === 'auto') {
       details.push({ field: `${at}.type`, message: 'essay questions need manual or hybrid marking' });
     }
+    if (q.type === 'essay' || q.type === 'short_text') checkAiMarking(q, at, input.marking, details);
     if (q.type === 'single_choice' || q.type === 'multiple_choice') {
       const optionIds = new Set<string>();
       q.options.forEach((o, j) => {
@@ -53,6 +58,30 @@ export function checkTestInput(input: TestInput): Question[] {
   });
   if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
   return input.questions.map((q) => withDefaults({ ...q, id: q.id ?? newId('q') } as Question));
+}
+
+function checkAiMarking(
+  q: Extract<TestInput['questions'][number], { type: 'essay' | 'short_text' }>,
+  at: string,
+  marking: TestInput['marking'],
+  details: ErrorDetail[],
+): void {
+  if (q.aiMarking) {
+    if (marking === 'auto') details.push({ field: `${at}.aiMarking`, message: 'needs manual or hybrid marking (AI marks are reviewed before release)' });
+    if (!q.criteria) details.push({ field: `${at}.criteria`, message: 'is required with aiMarking: the model marks against criteria' });
+  }
+  if (!q.criteria) return;
+  const names = new Set<string>();
+  q.criteria.forEach((c, j) => {
+    const key = c.criterion.trim().toLowerCase();
+    if (names.has(key)) details.push({ field: `${at}.criteria.${j}.criterion`, message: `duplicates criterion "${c.criterion}"` });
+    names.add(key);
+  });
+  const sum = q.criteria.reduce((s, c) => s + c.points, 0);
+  // Points are kept to 4 decimals elsewhere; a sum of thirds may differ from the total in the last binary digits.
+  if (Math.abs(sum - q.points) > 1e-6) {
+    details.push({ field: `${at}.criteria`, message: `points sum to ${Math.round(sum * 10_000) / 10_000}, but the question is worth ${q.points}` });
+  }
 }
 
 function withDefaults(q: Question): Question {

@@ -7,6 +7,30 @@ const Points = Type.Number({ exclusiveMinimum: 0, maximum: 10_000 });
 const Option = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), text: Type.String({ minLength: 1, maxLength: 2_000 }) }, { additionalProperties: false });
 const common = { id: Type.Optional(ClientId), prompt: Prompt, points: Points };
 
+/** AI marking of a free-text item (decisions.md "AI marking"); the authoring rules check the rest. */
+export const AiMarking = Type.Object(
+  {
+    mode: StringEnum(['suggest', 'decide'], {
+      description: 'suggest: a reviewer sees the suggestion and marks; decide: a confident, unflagged suggestion becomes the mark',
+    }),
+    minConfidence: Type.Number({ minimum: 0, maximum: 1, description: 'decide: the model must be at least this sure (0–1)' }),
+  },
+  { additionalProperties: false, title: 'AiMarking' },
+);
+export const Criterion = Type.Object(
+  {
+    criterion: Type.String({ minLength: 1, maxLength: 200, description: 'A short name, unique within the question' }),
+    points: Type.Number({ minimum: 0, maximum: 10_000 }),
+    description: Type.String({ maxLength: 4_000, description: 'What earns the points' }),
+  },
+  { additionalProperties: false, title: 'Criterion' },
+);
+/** Free-text items may be marked against criteria whose points sum to the question's points. */
+const aiFields = {
+  aiMarking: Type.Optional(AiMarking),
+  criteria: Type.Optional(Type.Array(Criterion, { minItems: 1, maxItems: 50 })),
+};
+
 export const SingleChoice = Type.Object(
   { type: Type.Literal('single_choice'), ...common, options: Type.Array(Option, { minItems: 2, maxItems: 50 }), correctOptionId: Type.String() },
   { additionalProperties: false, title: 'SingleChoiceQuestion' },
@@ -27,6 +51,9 @@ export const ShortText = Type.Object(
     ...common,
     acceptedAnswers: Type.Array(Type.String({ minLength: 1, maxLength: 1_000 }), { minItems: 1, maxItems: 100 }),
     caseSensitive: Type.Optional(Type.Boolean({ default: false })),
+    // With aiMarking, an answer that matches no accepted answer is marked by the model instead of getting 0.
+    rubric: Type.Optional(Type.String({ maxLength: 10_000 })),
+    ...aiFields,
   },
   { additionalProperties: false, title: 'ShortTextQuestion' },
 );
@@ -40,6 +67,7 @@ export const Essay = Type.Object(
     ...common,
     rubric: Type.Optional(Type.String({ maxLength: 10_000 })),
     maxWords: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    ...aiFields,
   },
   { additionalProperties: false, title: 'EssayQuestion' },
 );

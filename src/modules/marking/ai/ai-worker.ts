@@ -1,0 +1,49 @@
+import type { AppContext } from '../../../platform/context.js';
+import { createJobWorker, type WorkerOptions } from '../../../platform/jobs.js';
+import { describeAiMarking } from './ai-status.js';
+import { createChatProvider, type ChatProvider } from './chat-provider.js';
+import { AI_MARK_JOB } from './enqueue-ai-marking.js';
+import { aiMarkPayload, runAiMarkJob } from './run-ai-mark-job.js';
+
+/**
+ * AI marking jobs run in a job worker of their own, claiming only
+ * `marking.ai_mark`, with ASSAY_AI_CONCURRENCY slots: model calls that take
+ * up to ASSAY_AI_TIMEOUT_MS each can then never occupy the slots of the
+ * deadline auto-submits, expiries and purges of the main worker. Its lease
+ * outlasts a call, so a healthy call is never taken over by another worker.
+ */
+export type WorkerLog = NonNullable<WorkerOptions['log']>;
+
+export function aiMarkingHandlers(ctx: AppContext, provider: ChatProvider | null) {
+  return { [AI_MARK_JOB]: (job: { payload: Record<string, unknown> }) => runAiMarkJob(ctx, { provider }, aiMarkPayload(job.payload)) };
+}
+
+export function createAiMarkingWorker(ctx: AppContext, connectionString: string, log?: WorkerLog) {
+  const ai = ctx.config.ai;
+  // With AI off the worker still runs: jobs queued while it was on are handed to reviewers, not left pending.
+  const provider = ai ? createChatProvider(ai) : null;
+  const worker = createJobWorker({
+    pool: ctx.pool,
+    connectionString,
+    clock: ctx.clock,
+    handlers: aiMarkingHandlers(ctx, provider),
+    concurrency: ai?.concurrency ?? 1,
+    leaseMs: (ai?.timeoutMs ?? 60_000) * 2 + 30_000,
+    ...(log ? { log } : {}),
+  });
+  return {
+    provider,
+    async start(): Promise<void> {
+      const line = describeAiMarking(ctx.config);
+      log?.info(line.fields, line.message);
+      await worker.start();
+    },
+    drain: () => worker.drain(),
+    async stop(): Promise<void> {
+      await worker.stop();
+      await provider?.close();
+    },
+  };
+}
+
+export type AiMarkingWorker = ReturnType<typeof createAiMarkingWorker>;
