@@ -3,8 +3,10 @@ import { withTransaction, type Pool } from '../../platform/db.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { isPastDue } from '../lifecycle/state-machine.js';
 import type { Score } from '../marking/score.js';
+import type { Accommodations } from './accommodations.js';
 import { findAssignment, findAssignmentById, type AssignmentRow } from './assignments-repo.js';
 import type { AssignmentsContext } from './context.js';
+import type { LinkSigner } from './start-links.js';
 
 export interface AssignmentView {
   assignmentId: string;
@@ -16,10 +18,12 @@ export interface AssignmentView {
   result: { available: boolean; score: Score | null };
   metadata: Record<string, unknown>;
   dueAt: Date | null;
+  accommodations: Accommodations | null;
   createdAt: Date;
   startedAt: Date | null;
   submittedAt: Date | null;
   completedAt: Date | null;
+  cancelledAt: Date | null;
 }
 
 /**
@@ -38,12 +42,16 @@ export async function getAssignment(ctx: AssignmentsContext, institutionId: stri
   let row = await findAssignment(ctx.pool, institutionId, assignmentId);
   if (!row) throw notFound('assignment');
   if (await expireIfDue(ctx.pool, row, now)) row = (await findAssignment(ctx.pool, institutionId, assignmentId))!;
+  return assignmentView(ctx.signer, row, now);
+}
 
+/** The read response of a row: a freshly signed start link while it can be used. */
+export function assignmentView(signer: LinkSigner, row: AssignmentRow, now: Date): AssignmentView {
   let startUrl: string | null = null;
   let startUrlExpiresAt: Date | null = null;
   if (row.status === 'assigned' || row.status === 'started') {
-    startUrlExpiresAt = ctx.signer.expiryFor(now, row.status === 'assigned' ? row.dueAt : null);
-    startUrl = ctx.signer.issue(row.id, row.linkVersion, startUrlExpiresAt).url;
+    startUrlExpiresAt = signer.expiryFor(now, row.status === 'assigned' ? row.dueAt : null);
+    startUrl = signer.issue(row.id, row.linkVersion, startUrlExpiresAt).url;
   }
   return {
     assignmentId: row.id,
@@ -55,10 +63,12 @@ export async function getAssignment(ctx: AssignmentsContext, institutionId: stri
     result: { available: row.status === 'completed', score: row.score },
     metadata: row.metadata,
     dueAt: row.dueAt,
+    accommodations: row.accommodations,
     createdAt: row.createdAt,
     startedAt: row.startedAt,
     submittedAt: row.submittedAt,
     completedAt: row.completedAt,
+    cancelledAt: row.cancelledAt,
   };
 }
 

@@ -9,6 +9,8 @@ export const ASSIGNMENT_EVENT_TYPES = [
   'grading.done',
   'assignment.expired',
   'violation.detected',
+  'assignment.updated',
+  'assignment.cancelled',
 ] as const;
 export type AssignmentEventType = (typeof ASSIGNMENT_EVENT_TYPES)[number];
 
