@@ -188,6 +188,24 @@ describe('PATCH accommodations while the student is mid-test', () => {
   });
 });
 
+describe('PATCH racing Begin', () => {
+  it('extra time granted while the student presses Begin always counts, whichever commits first', async () => {
+    clock.set(START);
+    for (let i = 0; i < 12; i++) {
+      const a = await assign(h, h.a, { externalUserId: `race-begin-${i}` });
+      const s = new Student(h);
+      await s.open(a.startUrl);
+      await s.page(a.assignmentId);
+      const [begun, patched] = await Promise.all([s.begin(a.assignmentId), patch(a.assignmentId, { accommodations: { extraTimeMinutes: 10 } })]);
+      expect(begun.statusCode).toBe(303);
+      expect(patched.statusCode, patched.body).toBe(200);
+      const attempt = await attemptRow(a.assignmentId);
+      expect(attempt.deadline_at.getTime()).toBe(START.getTime() + 30 * MINUTE);
+      expect(await jobRunAt(`auto-submit:${a.assignmentId}`)).toEqual(new Date(START.getTime() + 30 * MINUTE + GRACE));
+    }
+  });
+});
+
 describe('PATCH dueAt', () => {
   it('moves the expiry: not expired at the old dueAt, expired at the new one; the start link expiry follows', async () => {
     clock.set(START);
