@@ -12,6 +12,8 @@ import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js'
 import { testsAdminRoutes } from './modules/tests/admin-routes.js';
 import { testsPartnerRoutes } from './modules/tests/partner-routes.js';
 import { assignmentsPartnerRoutes } from './modules/assignments/partner-routes.js';
+import { assignmentControlsAdminRoutes, assignmentControlsPartnerRoutes } from './modules/assignments/control-routes.js';
+import { institutionSettingsAdminRoutes } from './modules/institutions/settings-admin-routes.js';
 import { createLinkSigner } from './modules/assignments/start-links.js';
 import type { AssignmentsContext } from './modules/assignments/context.js';
 import { eventsPartnerRoutes } from './modules/events/partner-routes.js';
@@ -115,6 +117,7 @@ export async function buildServer(
       installPartnerAuth(partner as unknown as FastifyInstance, ctx);
       await partner.register(testsPartnerRoutes, { ctx });
       await partner.register(assignmentsPartnerRoutes, { ctx });
+      await partner.register(assignmentControlsPartnerRoutes, { ctx });
       await partner.register(webhooksPartnerRoutes, { ctx });
       await partner.register(eventsPartnerRoutes, { ctx });
       await partner.register(proctoringPartnerRoutes, { ctx });
@@ -128,6 +131,8 @@ export async function buildServer(
       await admin.register(institutionsAdminRoutes, { ctx });
       await admin.register(testsAdminRoutes, { ctx });
       await admin.register(markingAdminRoutes, { ctx });
+      await admin.register(assignmentControlsAdminRoutes, { ctx });
+      await admin.register(institutionSettingsAdminRoutes, { ctx });
       await admin.register(webhooksAdminRoutes, { ctx });
       await admin.register(proctoringAdminRoutes, { ctx });
     },

@@ -70,6 +70,23 @@ const ROUTES: RouteCase[] = [
     foreign: { kind: 'not_found', unknown: () => ({ method: 'GET', url: `${P}/assignments/${UNKNOWN.assignment}` }) },
   },
   {
+    method: 'PATCH',
+    path: `${P}/assignments/{assignmentId}`,
+    req: (fx) => ({ method: 'PATCH', url: `${P}/assignments/${fx.assignmentId}`, body: { accommodations: { extraTimeMinutes: 5 } } }),
+    ownerStatus: 200,
+    foreign: {
+      kind: 'not_found',
+      unknown: () => ({ method: 'PATCH', url: `${P}/assignments/${UNKNOWN.assignment}`, body: { accommodations: { extraTimeMinutes: 5 } } }),
+    },
+  },
+  {
+    method: 'POST',
+    path: `${P}/assignments/{assignmentId}/start-link`,
+    req: (fx) => ({ method: 'POST', url: `${P}/assignments/${fx.assignmentId}/start-link` }),
+    ownerStatus: 200,
+    foreign: { kind: 'not_found', unknown: () => ({ method: 'POST', url: `${P}/assignments/${UNKNOWN.assignment}/start-link` }) },
+  },
+  {
     method: 'GET',
     path: `${P}/assignments/{assignmentId}/proctoring`,
     req: (fx) => ({ method: 'GET', url: `${P}/assignments/${fx.assignmentId}/proctoring` }),
@@ -142,6 +159,14 @@ const ROUTES: RouteCase[] = [
     req: (fx) => ({ method: 'POST', url: `${P}/webhook-endpoints/${fx.endpointId}/test` }),
     ownerStatus: 202,
     foreign: { kind: 'not_found', unknown: () => ({ method: 'POST', url: `${P}/webhook-endpoints/${UNKNOWN.endpoint}/test` }) },
+  },
+  // Destructive: kept after every other assignment route, so their positive controls find it started.
+  {
+    method: 'POST',
+    path: `${P}/assignments/{assignmentId}/cancel`,
+    req: (fx) => ({ method: 'POST', url: `${P}/assignments/${fx.assignmentId}/cancel` }),
+    ownerStatus: 200,
+    foreign: { kind: 'not_found', unknown: () => ({ method: 'POST', url: `${P}/assignments/${UNKNOWN.assignment}/cancel` }) },
   },
   // Destructive: kept last so the positive controls above still find the endpoint.
   {

@@ -71,7 +71,7 @@ describe('OpenAPI document', () => {
     const create = op('/assignments', 'post');
     const body = create.requestBody.content['application/json'].schema;
     expect(Object.keys(body.properties).sort()).toEqual(Object.keys(CreateAssignmentBody.properties).sort());
-    expect(Object.keys(body.properties).sort()).toEqual(['callbackUrl', 'dueAt', 'externalUserId', 'metadata', 'testId', 'user']);
+    expect(Object.keys(body.properties).sort()).toEqual(['accommodations', 'callbackUrl', 'dueAt', 'externalUserId', 'metadata', 'testId', 'user']);
     expect(body.required.sort()).toEqual(['callbackUrl', 'externalUserId', 'testId', 'user']);
     expect(body.additionalProperties).toBe(false);
     expect(body.properties.externalUserId.maxLength).toBe(128);
@@ -89,6 +89,44 @@ describe('OpenAPI document', () => {
     const q = Object.fromEntries(list.parameters.filter((p: any) => p.in === 'query').map((p: any) => [p.name, p.schema]));
     expect(q.limit).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
     expect(q.offset).toMatchObject({ minimum: 0, default: 0 });
+  });
+
+  it('documents the assignment controls: operationIds, bodies, the Assignment answer, cancelled and the new event types', async () => {
+    const update = op('/assignments/{assignmentId}', 'patch');
+    expect(update.operationId).toBe('updateAssignment');
+    expect(Object.keys(update.requestBody.content['application/json'].schema.properties).sort()).toEqual(['accommodations', 'dueAt']);
+    expect(update.parameters.some((p: any) => p.in === 'header' && p.name === 'idempotency-key')).toBe(true);
+    expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '409', '422']));
+    expect(op('/assignments/{assignmentId}/cancel', 'post').operationId).toBe('cancelAssignment');
+    expect(op('/assignments/{assignmentId}/start-link', 'post').operationId).toBe('reissueStartLink');
+    for (const [path, method] of [['/assignments/{assignmentId}', 'patch'], ['/assignments/{assignmentId}/cancel', 'post'], ['/assignments/{assignmentId}/start-link', 'post']] as const) {
+      const answer = jsonSchema(op(path, method), '200');
+      expect(Object.keys(answer.properties).sort()).toEqual(Object.keys(AssignmentView.properties).sort());
+      expect(op(path, method).responses['409']).toBeDefined();
+    }
+
+    const read = jsonSchema(op('/assignments/{assignmentId}', 'get'), '200');
+    expect(read.properties.status.enum).toEqual(['assigned', 'started', 'submitted', 'marking', 'completed', 'expired', 'cancelled']);
+    expect(read.properties.accommodations.properties).toHaveProperty('extraTimePercent');
+    expect(read.properties).toHaveProperty('cancelledAt');
+    const createBody = op('/assignments', 'post').requestBody.content['application/json'].schema;
+    expect(createBody.properties.accommodations.properties.extraTimePercent).toMatchObject({ minimum: 0, maximum: 400 });
+    expect(createBody.properties.accommodations.properties.extraTimeMinutes).toMatchObject({ minimum: 0, maximum: 1440 });
+
+    const text = JSON.stringify(doc);
+    const typeFilter = op('/events', 'get').parameters.find((p: any) => p.name === 'type');
+    expect(JSON.stringify(typeFilter)).toContain('assignment.updated');
+    expect(JSON.stringify(typeFilter)).toContain('assignment.cancelled');
+    const subscribe = JSON.stringify(op('/webhook-endpoints', 'post').requestBody.content['application/json'].schema.properties.eventTypes);
+    expect(subscribe).toContain('assignment.updated');
+    expect(subscribe).toContain('assignment.cancelled');
+    expect(text).toContain('AssignmentChanges');
+
+    const admin = (await h.app.inject({ method: 'GET', url: '/api/admin/v1/openapi.json' })).json() as Doc;
+    expect(admin.paths['/api/admin/v1/assignments/{assignmentId}']!.patch.operationId).toBe('operatorUpdateAssignment');
+    expect(admin.paths['/api/admin/v1/assignments/{assignmentId}/cancel']!.post.operationId).toBe('operatorCancelAssignment');
+    expect(admin.paths['/api/admin/v1/assignments/{assignmentId}/start-link']!.post.operationId).toBe('operatorReissueStartLink');
+    expect(admin.paths['/api/admin/v1/institutions/{institutionId}/settings']!.patch.operationId).toBe('updateInstitutionSettings');
   });
 
   it('the human docs page at /docs serves HTML built on the same partner-only document', async () => {

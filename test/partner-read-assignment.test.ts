@@ -20,7 +20,7 @@ afterAll(() => h.close());
 /** The read response fields of spec 2.3, plus `dueAt` and `proctoring` (decisions.md), documented additions of this service. */
 const READ_FIELDS = [
   'assignmentId', 'status', 'externalUserId', 'testId', 'startUrl', 'startUrlExpiresAt', 'result', 'metadata',
-  'createdAt', 'startedAt', 'submittedAt', 'completedAt', 'dueAt', 'proctoring',
+  'createdAt', 'startedAt', 'submittedAt', 'completedAt', 'dueAt', 'proctoring', 'accommodations', 'cancelledAt',
 ].sort();
 
 async function createOne(overrides: Record<string, unknown> = {}) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPastDue, transition, type AssignmentStatus, type LifecycleAction } from '../src/modules/lifecycle/state-machine.js';
+import { ASSIGNMENT_STATUSES, isPastDue, transition, type AssignmentStatus, type LifecycleAction } from '../src/modules/lifecycle/state-machine.js';
 import type { Score } from '../src/modules/marking/score.js';
 
 const NOW = new Date('2031-05-01T10:00:00.000Z');
@@ -7,7 +7,8 @@ const BEFORE = new Date(NOW.getTime() - 1000);
 const AFTER = new Date(NOW.getTime() + 1000);
 const SCORE: Score = { points: 1, maxPoints: 2, percent: 50, passed: true, gradingStatus: 'final', markedAt: NOW.toISOString() };
 
-const STATUSES: AssignmentStatus[] = ['assigned', 'started', 'submitted', 'marking', 'completed', 'expired'];
+const STATUSES: AssignmentStatus[] = ['assigned', 'started', 'submitted', 'marking', 'completed', 'expired', 'cancelled'];
+const CHANGES = { dueAt: { from: null, to: AFTER.toISOString() } };
 const ACTIONS: Record<string, LifecycleAction> = {
   start: { type: 'start' },
   submit: { type: 'submit', score: SCORE },
@@ -15,6 +16,9 @@ const ACTIONS: Record<string, LifecycleAction> = {
   'settle after_review': { type: 'settle', resultVisibility: 'after_review', score: null },
   complete_marking: { type: 'complete_marking', score: SCORE },
   expire: { type: 'expire' },
+  update: { type: 'update', changes: CHANGES },
+  cancel: { type: 'cancel' },
+  reissue_link: { type: 'reissue_link' },
 };
 
 /** Spec section 3: the only legal (from, action) pairs and what they lead to (dueAt already passed for `expire`). */
@@ -25,7 +29,22 @@ const LEGAL: Record<string, { to: AssignmentStatus; events: string[] }> = {
   'submitted|settle after_review': { to: 'marking', events: [] },
   'marking|complete_marking': { to: 'completed', events: ['grading.done'] },
   'assigned|expire': { to: 'expired', events: ['assignment.expired'] },
+  // Assignment controls: the institution changes, cancels or gives a new link while assigned or started.
+  'assigned|update': { to: 'assigned', events: ['assignment.updated'] },
+  'started|update': { to: 'started', events: ['assignment.updated'] },
+  'assigned|cancel': { to: 'cancelled', events: ['assignment.cancelled'] },
+  'started|cancel': { to: 'cancelled', events: ['assignment.cancelled'] },
+  // Cancelling twice is harmless: no change, no second event.
+  'cancelled|cancel': { to: 'cancelled', events: [] },
+  'assigned|reissue_link': { to: 'assigned', events: [] },
+  'started|reissue_link': { to: 'started', events: [] },
 };
+
+describe('state machine: one status list', () => {
+  it('is the list the table below walks, cancelled included', () => {
+    expect([...ASSIGNMENT_STATUSES]).toEqual(STATUSES);
+  });
+});
 
 describe('state machine: every (status, action) pair', () => {
   for (const from of STATUSES) {
@@ -115,5 +134,35 @@ describe('state machine: dueAt', () => {
 
   it('an assignment cannot be expired before dueAt', () => {
     expect(transition({ status: 'assigned', dueAt: AFTER }, { type: 'expire' }, NOW)).toEqual({ ok: false, reason: 'not yet due' });
+  });
+});
+
+describe('state machine: assignment controls', () => {
+  it('cancel sets cancelledAt and emits assignment.cancelled; a second cancel sets and emits nothing', () => {
+    expect(transition({ status: 'started', dueAt: null }, { type: 'cancel' }, NOW)).toEqual({
+      ok: true,
+      result: { status: 'cancelled', set: { cancelledAt: NOW }, events: [{ type: 'assignment.cancelled', extra: {} }] },
+    });
+    expect(transition({ status: 'cancelled', dueAt: null }, { type: 'cancel' }, NOW)).toEqual({ ok: true, result: { status: 'cancelled', set: {}, events: [] } });
+  });
+
+  it('update keeps the status and carries what changed in assignment.updated', () => {
+    expect(transition({ status: 'started', dueAt: null }, { type: 'update', changes: CHANGES }, NOW)).toEqual({
+      ok: true,
+      result: { status: 'started', set: {}, events: [{ type: 'assignment.updated', extra: { changes: CHANGES } }] },
+    });
+  });
+
+  it('an assigned assignment past dueAt is expired: no update, cancel or new link', () => {
+    for (const action of [ACTIONS.update!, ACTIONS.cancel!, ACTIONS.reissue_link!]) {
+      expect(transition({ status: 'assigned', dueAt: BEFORE }, action, NOW)).toEqual({ ok: false, reason: 'past dueAt' });
+    }
+  });
+
+  it('a cancelled assignment is final: it can no longer start, be submitted, expire or change', () => {
+    for (const [name, action] of Object.entries(ACTIONS)) {
+      if (name === 'cancel') continue;
+      expect(transition({ status: 'cancelled', dueAt: BEFORE }, action, NOW).ok, name).toBe(false);
+    }
   });
 });

@@ -10,6 +10,7 @@ import {
   setCallbackDomains,
   setInstitutionStatus,
 } from '../modules/institutions/institutions.js';
+import { updateInstitutionSettings } from '../modules/institutions/institution-settings.js';
 import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../modules/tests/tests-service.js';
 import { seedDemo } from '../demo/seed-demo.js';
 import { UsageError, intOption, listOption, textOption, type Command, type CommandDeps } from './command.js';
@@ -96,6 +97,20 @@ export const COMMANDS: Record<string, Command> = {
     description: 'Reactivates the institution: its API keys work again.',
     positionals: [1, 1],
     run: setStatus('active'),
+  },
+  'set-proctoring-relaxations': {
+    summary: "Allow or forbid an institution's partners to relax proctoring per assignment",
+    usage: '<institutionId> <on|off>',
+    description:
+      'on: the institution may grant accommodations.proctoring relaxations (no full-screen requirement, copy and paste\n' +
+      'not flagged) on its assignments; off (the default) refuses them with 422. Relaxations already granted stay.',
+    positionals: [2, 2],
+    async run({ positionals: [institutionId, value] }, deps) {
+      if (value !== 'on' && value !== 'off') throw new UsageError('Give on or off.');
+      const settings = await updateInstitutionSettings((await deps.db()).pool, institutionId!, { allowProctoringRelaxations: value === 'on' });
+      if (!settings) throw notFound('institution');
+      return settings;
+    },
   },
   'create-key': {
     summary: 'Create an API key (printed once)',

@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   callback_url_not_allowed: 422,
   due_at_in_past: 422,
   webhook_url_not_allowed: 422,
+  proctoring_relaxation_not_allowed: 422,
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 import type { Score } from '../marking/score.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
+import type { Accommodations } from './accommodations.js';
 
 export interface AssignmentRow {
   id: string;
@@ -15,14 +16,16 @@ export interface AssignmentRow {
   metadata: Record<string, unknown>;
   linkVersion: number;
   score: Score | null;
+  accommodations: Accommodations | null;
   createdAt: Date;
   startedAt: Date | null;
   submittedAt: Date | null;
   completedAt: Date | null;
+  cancelledAt: Date | null;
 }
 
 const COLUMNS = `a.id, a.institution_id, a.user_id, u.external_user_id, a.test_id, a.test_version_id, a.status, a.callback_url,
-  a.due_at, a.metadata, a.link_version, a.score, a.created_at, a.started_at, a.submitted_at, a.completed_at`;
+  a.due_at, a.metadata, a.link_version, a.score, a.accommodations, a.created_at, a.started_at, a.submitted_at, a.completed_at, a.cancelled_at`;
 
 function toRow(r: Record<string, any>): AssignmentRow {
   return {
@@ -38,10 +41,12 @@ function toRow(r: Record<string, any>): AssignmentRow {
     metadata: r.metadata ?? {},
     linkVersion: r.link_version,
     score: r.score,
+    accommodations: r.accommodations,
     createdAt: r.created_at,
     startedAt: r.started_at,
     submittedAt: r.submitted_at,
     completedAt: r.completed_at,
+    cancelledAt: r.cancelled_at,
   };
 }
 
@@ -61,6 +66,15 @@ export async function findAssignmentById(db: Queryable, assignmentId: string): P
   return rows[0] ? toRow(rows[0]) : null;
 }
 
+/** Locks the row for a change by the institution (PATCH, cancel, a new start link). */
+export async function lockAssignmentRow(db: Queryable, institutionId: string, assignmentId: string): Promise<AssignmentRow | null> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.id = $1 AND a.institution_id = $2 FOR UPDATE OF a`,
+    [assignmentId, institutionId],
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
 /**
  * Finds or creates the service's user for (institution, externalUserId) (email and
  * name follow the latest request) and inserts the assignment for them, in one
@@ -77,6 +91,7 @@ export async function insertAssignmentForUser(
     callbackUrl: string;
     dueAt: Date | null;
     metadata: Record<string, unknown>;
+    accommodations: Accommodations | null;
     now: Date;
   },
 ): Promise<void> {
@@ -89,8 +104,48 @@ export async function insertAssignmentForUser(
        DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
        RETURNING id
      )
-     INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, created_at)
-     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12, $6 FROM u`,
-    values: [a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId, a.callbackUrl, a.dueAt, JSON.stringify(a.metadata)],
+     INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, accommodations, created_at)
+     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12, $13, $6 FROM u`,
+    values: [
+      a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId,
+      a.callbackUrl, a.dueAt, JSON.stringify(a.metadata), a.accommodations === null ? null : JSON.stringify(a.accommodations),
+    ],
   });
+}
+
+/** The accommodations as committed now; read by "Begin test" after it locked the row, so a concurrent PATCH is never missed. */
+export async function accommodationsOf(db: Queryable, institutionId: string, assignmentId: string): Promise<Accommodations | null> {
+  const { rows } = await db.query('SELECT accommodations FROM assignments WHERE id = $1 AND institution_id = $2', [assignmentId, institutionId]);
+  return rows[0]?.accommodations ?? null;
+}
+
+/** Writes a PATCH's fields (the caller holds the row lock and runs the state machine). */
+export async function writeAssignmentFields(
+  db: Queryable,
+  institutionId: string,
+  assignmentId: string,
+  fields: { dueAt?: Date | null; accommodations?: Accommodations | null },
+): Promise<void> {
+  await db.query(
+    `UPDATE assignments SET due_at = CASE WHEN $3 THEN $4::timestamptz ELSE due_at END,
+                            accommodations = CASE WHEN $5 THEN $6::jsonb ELSE accommodations END
+      WHERE id = $1 AND institution_id = $2`,
+    [
+      assignmentId,
+      institutionId,
+      fields.dueAt !== undefined,
+      fields.dueAt ?? null,
+      fields.accommodations !== undefined,
+      fields.accommodations ? JSON.stringify(fields.accommodations) : null,
+    ],
+  );
+}
+
+/** Revokes every start link issued so far; returns the new link version. */
+export async function bumpLinkVersion(db: Queryable, institutionId: string, assignmentId: string): Promise<number> {
+  const { rows } = await db.query<{ link_version: number }>(
+    'UPDATE assignments SET link_version = link_version + 1 WHERE id = $1 AND institution_id = $2 RETURNING link_version',
+    [assignmentId, institutionId],
+  );
+  return rows[0]!.link_version;
 }

@@ -5,6 +5,7 @@ import { enqueueJob } from '../../platform/jobs.js';
 import { getCallbackDomains } from '../institutions/institutions.js';
 import { findPublishedTest } from '../tests/tests-service.js';
 import type { AssignmentsContext } from './context.js';
+import { checkRelaxationsAllowed, normaliseAccommodations, type Accommodations } from './accommodations.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { claimKey, fingerprint, storeResponse } from './idempotency.js';
 import { insertAssignmentForUser } from './assignments-repo.js';
@@ -12,6 +13,7 @@ import type { CreateAssignmentBody } from './schemas.js';
 
 export const METADATA_MAX_BYTES = 1024;
 export const EXPIRE_JOB = 'assignment.expire';
+export const expireJobKey = (assignmentId: string) => `expire:${assignmentId}`;
 
 export interface CreatedAssignment {
   assignmentId: string;
@@ -50,13 +52,14 @@ export async function createAssignment(
     ]);
   }
   const dueAt = body.dueAt ? new Date(body.dueAt) : null;
+  const accommodations = normaliseAccommodations(body.accommodations);
 
   // With a key, the claim, the assignment and the stored response commit together.
   if (idempotencyKey) {
     return withTransaction(ctx.pool, async (tx) => {
       const claim = await claimKey(tx, institutionId, idempotencyKey, fingerprint(body), now);
       if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
-      const created = await checkAndInsert(ctx, tx, institutionId, body, dueAt, now);
+      const created = await checkAndInsert(ctx, tx, institutionId, body, dueAt, accommodations, now);
       const serialized = input.serialize(created);
       await storeResponse(tx, institutionId, idempotencyKey, { status: 201, body: serialized, assignmentId: created.assignmentId });
       return { status: 201, body: serialized, replayed: false };
@@ -65,8 +68,8 @@ export async function createAssignment(
   // A dueAt adds the expiry job, which must commit with the assignment. Without one, the only
   // write is a single statement (user upsert + insert), atomic on its own: no BEGIN/COMMIT round trips.
   const created = dueAt
-    ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, institutionId, body, dueAt, now))
-    : await checkAndInsert(ctx, ctx.pool, institutionId, body, null, now);
+    ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, institutionId, body, dueAt, accommodations, now))
+    : await checkAndInsert(ctx, ctx.pool, institutionId, body, null, accommodations, now);
   return { status: 201, body: input.serialize(created), replayed: false };
 }
 
@@ -77,6 +80,7 @@ async function checkAndInsert(
   institutionId: string,
   body: CreateAssignmentBody,
   dueAt: Date | null,
+  accommodations: Accommodations | null,
   now: Date,
 ): Promise<CreatedAssignment> {
   const test = await findPublishedTest(db, institutionId, body.testId);
@@ -85,6 +89,7 @@ async function checkAndInsert(
   if (dueAt && dueAt.getTime() <= now.getTime()) {
     throw new AppError('due_at_in_past', 'dueAt: must be in the future.', [{ field: 'dueAt', message: 'must be in the future' }]);
   }
+  await checkRelaxationsAllowed(db, institutionId, accommodations);
 
   const assignmentId = newId('asg');
   await insertAssignmentForUser(db, {
@@ -96,9 +101,10 @@ async function checkAndInsert(
     callbackUrl,
     dueAt,
     metadata: body.metadata ?? {},
+    accommodations,
     now,
   });
-  if (dueAt) await enqueueJob(db, EXPIRE_JOB, { assignmentId }, { runAt: dueAt, uniqueKey: `expire:${assignmentId}` });
+  if (dueAt) await enqueueJob(db, EXPIRE_JOB, { assignmentId }, { runAt: dueAt, uniqueKey: expireJobKey(assignmentId) });
 
   const expiresAt = ctx.signer.expiryFor(now, dueAt);
   return {

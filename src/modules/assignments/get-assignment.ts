@@ -1,11 +1,13 @@
 import { notFound } from '../../platform/errors.js';
-import { withTransaction, type Pool } from '../../platform/db.js';
+import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { isPastDue } from '../lifecycle/state-machine.js';
 import type { Score } from '../marking/score.js';
 import { proctoringSummary, type PartnerProctoring } from '../proctoring/proctoring-summary.js';
+import type { Accommodations } from './accommodations.js';
 import { findAssignment, findAssignmentById, type AssignmentRow } from './assignments-repo.js';
 import type { AssignmentsContext } from './context.js';
+import type { LinkSigner } from './start-links.js';
 
 export interface AssignmentView {
   assignmentId: string;
@@ -17,12 +19,14 @@ export interface AssignmentView {
   result: { available: boolean; score: Score | null };
   metadata: Record<string, unknown>;
   dueAt: Date | null;
+  accommodations: Accommodations | null;
   createdAt: Date;
   startedAt: Date | null;
   submittedAt: Date | null;
   completedAt: Date | null;
   /** Null when the test is not proctored. */
   proctoring: PartnerProctoring | null;
+  cancelledAt: Date | null;
 }
 
 /**
@@ -41,14 +45,18 @@ export async function getAssignment(ctx: AssignmentsContext, institutionId: stri
   let row = await findAssignment(ctx.pool, institutionId, assignmentId);
   if (!row) throw notFound('assignment');
   if (await expireIfDue(ctx.pool, row, now)) row = (await findAssignment(ctx.pool, institutionId, assignmentId))!;
+  return assignmentView(ctx.pool, ctx.signer, row, now);
+}
 
+/** The read response of a row: a freshly signed start link while it can be used, and the proctoring summary. */
+export async function assignmentView(db: Queryable, signer: LinkSigner, row: AssignmentRow, now: Date): Promise<AssignmentView> {
   let startUrl: string | null = null;
   let startUrlExpiresAt: Date | null = null;
   if (row.status === 'assigned' || row.status === 'started') {
-    startUrlExpiresAt = ctx.signer.expiryFor(now, row.status === 'assigned' ? row.dueAt : null);
-    startUrl = ctx.signer.issue(row.id, row.linkVersion, startUrlExpiresAt).url;
+    startUrlExpiresAt = signer.expiryFor(now, row.status === 'assigned' ? row.dueAt : null);
+    startUrl = signer.issue(row.id, row.linkVersion, startUrlExpiresAt).url;
   }
-  const proctoring = await proctoringSummary(ctx.pool, institutionId, row.id, row.testVersionId);
+  const proctoring = await proctoringSummary(db, row.institutionId, row.id, row.testVersionId);
   return {
     assignmentId: row.id,
     status: row.status,
@@ -59,11 +67,13 @@ export async function getAssignment(ctx: AssignmentsContext, institutionId: stri
     result: { available: row.status === 'completed', score: row.score },
     metadata: row.metadata,
     dueAt: row.dueAt,
+    accommodations: row.accommodations,
     createdAt: row.createdAt,
     startedAt: row.startedAt,
     submittedAt: row.submittedAt,
     completedAt: row.completedAt,
     proctoring,
+    cancelledAt: row.cancelledAt,
   };
 }
 

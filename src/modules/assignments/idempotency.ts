@@ -3,7 +3,9 @@ import { canonicalJson, sha256Hex } from '../../platform/crypto.js';
 import type { Tx } from '../../platform/db.js';
 
 /**
- * Idempotency-Key handling for POST /assignments (decisions.md "Idempotency").
+ * Idempotency-Key handling for POST /assignments (decisions.md "Idempotency")
+ * and PATCH /assignments/{id}. Keys are scoped by institution and route
+ * (`scope`), so one key on two routes means two requests.
  *
  * `claimKey` runs first in the creating transaction. It inserts a placeholder
  * row; a concurrent request with the same key blocks on the unique index
@@ -15,28 +17,31 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export type KeyClaim = { kind: 'new' } | { kind: 'replay'; status: number; body: string };
 
+/** The scope of POST /assignments (rows from before scoping have it too). */
+export const CREATE_SCOPE = 'POST /assignments';
+
 export function fingerprint(body: unknown): string {
   return sha256Hex(canonicalJson(body));
 }
 
-export async function claimKey(tx: Tx, institutionId: string, key: string, print: string, now: Date): Promise<KeyClaim> {
+export async function claimKey(tx: Tx, institutionId: string, key: string, print: string, now: Date, scope = CREATE_SCOPE): Promise<KeyClaim> {
   for (;;) {
     const inserted = await tx.query(
-      `INSERT INTO idempotency_keys (institution_id, key, fingerprint, response_status, response_body, created_at)
-       VALUES ($1, $2, $3, 0, '', $4) ON CONFLICT DO NOTHING RETURNING 1`,
-      [institutionId, key, print, now],
+      `INSERT INTO idempotency_keys (institution_id, key, fingerprint, response_status, response_body, created_at, scope)
+       VALUES ($1, $2, $3, 0, '', $4, $5) ON CONFLICT DO NOTHING RETURNING 1`,
+      [institutionId, key, print, now, scope],
     );
     if (inserted.rowCount === 1) return { kind: 'new' };
     const { rows } = await tx.query(
       `SELECT fingerprint, response_status, response_body, created_at FROM idempotency_keys
-        WHERE institution_id = $1 AND key = $2 FOR UPDATE`,
-      [institutionId, key],
+        WHERE institution_id = $1 AND key = $2 AND scope = $3 FOR UPDATE`,
+      [institutionId, key, scope],
     );
     const row = rows[0];
     if (!row) continue; // the earlier holder rolled back between our two statements: try again
     if (now.getTime() - row.created_at.getTime() >= IDEMPOTENCY_WINDOW_MS) {
       // Past the 24-hour window the key is free again, purged or not.
-      await tx.query('DELETE FROM idempotency_keys WHERE institution_id = $1 AND key = $2', [institutionId, key]);
+      await tx.query('DELETE FROM idempotency_keys WHERE institution_id = $1 AND key = $2 AND scope = $3', [institutionId, key, scope]);
       continue;
     }
     if (row.fingerprint !== print) {
@@ -54,11 +59,12 @@ export async function storeResponse(
   institutionId: string,
   key: string,
   response: { status: number; body: string; assignmentId: string },
+  scope = CREATE_SCOPE,
 ): Promise<void> {
   await tx.query(
     `UPDATE idempotency_keys SET response_status = $3, response_body = $4, assignment_id = $5
-      WHERE institution_id = $1 AND key = $2`,
-    [institutionId, key, response.status, response.body, response.assignmentId],
+      WHERE institution_id = $1 AND key = $2 AND scope = $6`,
+    [institutionId, key, response.status, response.body, response.assignmentId, scope],
   );
 }
 

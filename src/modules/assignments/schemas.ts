@@ -1,9 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { PartnerProctoringSummary } from '../proctoring/schemas.js';
+import { ASSIGNMENT_STATUSES } from '../lifecycle/state-machine.js';
+import { AccommodationsSchema } from './accommodations.js';
 
-export const AssignmentStatusSchema = StringEnum(['assigned', 'started', 'submitted', 'marking', 'completed', 'expired'], {
-  description: 'See the state table: assigned → started → submitted → (marking →) completed; assigned → expired',
+export const AssignmentStatusSchema = StringEnum(ASSIGNMENT_STATUSES, {
+  description:
+    'See the state table: assigned → started → submitted → (marking →) completed; assigned → expired; assigned or started → cancelled (withdrawn by the institution)',
 });
 
 export const ScoreSchema = Type.Object(
@@ -35,6 +38,7 @@ export const CreateAssignmentBody = Type.Object(
     callbackUrl: Type.String({ minLength: 1, maxLength: 2048, description: 'https URL on an allowlisted domain' }),
     dueAt: Type.Optional(Type.String({ format: 'date-time', description: 'Expires if not started by then; must be in the future' })),
     metadata: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Opaque JSON object, at most 1 KB compact' })),
+    accommodations: Type.Optional(AccommodationsSchema),
   },
   { additionalProperties: false, title: 'CreateAssignment' },
 );
@@ -73,11 +77,13 @@ export const AssignmentView = Type.Object(
     }),
     metadata: Type.Object({}, { additionalProperties: true }),
     dueAt: NullableTimestamp,
+    accommodations: Nullable(AccommodationsSchema, { description: 'As granted at creation or by the latest PATCH; null for none' }),
     createdAt: Timestamp,
     startedAt: NullableTimestamp,
     submittedAt: NullableTimestamp,
     completedAt: NullableTimestamp,
     proctoring: PartnerProctoringSummary,
+    cancelledAt: NullableTimestamp,
   },
   { title: 'Assignment' },
 );

@@ -9,8 +9,9 @@ export interface Attempt {
   testVersionId: string;
   startedAt: Date;
   deadlineAt: Date;
+  /** When the attempt closed: submitted, or cancelled with its assignment (submittedBy 'cancelled'). */
   submittedAt: Date | null;
-  submittedBy: 'student' | 'deadline' | null;
+  submittedBy: 'student' | 'deadline' | 'cancelled' | null;
 }
 
 export interface StoredAnswer {
@@ -72,13 +73,14 @@ export async function lockAttempt(tx: Tx, assignmentId: string, mode: 'share' | 
   return rows[0] ? toAttempt(rows[0]) : null;
 }
 
-export async function markAttemptSubmitted(tx: Tx, assignmentId: string, at: Date, by: 'student' | 'deadline'): Promise<void> {
+export async function markAttemptSubmitted(tx: Tx, assignmentId: string, at: Date, by: 'student' | 'deadline' | 'cancelled'): Promise<void> {
   await tx.query('UPDATE attempts SET submitted_at = $2, submitted_by = $3 WHERE assignment_id = $1', [assignmentId, at, by]);
 }
 
 /**
  * Stores answers in one statement, each unless the stored one has the same
- * or a higher version, and only while the attempt is not submitted: the
+ * or a higher version, and only while the attempt is not submitted (nor
+ * past `deadline_at` by more than the caller's grace: the deadline can move): the
  * statement share-locks the attempt row, so it either commits before a
  * submission reads the answers or finds the attempt submitted and writes
  * nothing. Returns the versions it wrote; a question missing from the result
@@ -86,12 +88,19 @@ export async function markAttemptSubmitted(tx: Tx, assignmentId: string, at: Dat
  */
 export async function upsertAnswersWhileOpen(
   db: Queryable,
-  a: { assignmentId: string; institutionId: string; answers: Array<{ questionId: string; value: AnswerValue; version: number }>; now: Date },
+  a: {
+    assignmentId: string;
+    institutionId: string;
+    answers: Array<{ questionId: string; value: AnswerValue; version: number }>;
+    now: Date;
+    /** Saves are refused once the deadline is before this (now minus the grace). */
+    deadlineNotBefore: Date;
+  },
 ): Promise<Map<string, number>> {
   const { rows } = await db.query<{ question_id: string; version: number }>(
     `WITH open AS (
        SELECT assignment_id, institution_id FROM attempts
-        WHERE assignment_id = $1 AND institution_id = $2 AND submitted_at IS NULL
+        WHERE assignment_id = $1 AND institution_id = $2 AND submitted_at IS NULL AND deadline_at >= $7
         FOR SHARE
      )
      INSERT INTO answers AS s (assignment_id, institution_id, question_id, value, version, saved_at)
@@ -108,6 +117,7 @@ export async function upsertAnswersWhileOpen(
       a.answers.map((x) => JSON.stringify(x.value)),
       a.answers.map((x) => x.version),
       a.now,
+      a.deadlineNotBefore,
     ],
   );
   return new Map(rows.map((r) => [r.question_id, r.version]));
@@ -127,4 +137,9 @@ export async function listAnswers(db: Queryable, institutionId: string, assignme
     [assignmentId, institutionId],
   );
   return rows.map((r) => ({ questionId: r.question_id, value: r.value, version: r.version, savedAt: r.saved_at }));
+}
+
+/** Moves an open attempt's deadline (extra time granted or changed); the caller holds the attempt's update lock. */
+export async function setAttemptDeadline(tx: Tx, assignmentId: string, deadlineAt: Date): Promise<void> {
+  await tx.query('UPDATE attempts SET deadline_at = $2 WHERE assignment_id = $1 AND submitted_at IS NULL', [assignmentId, deadlineAt]);
 }

@@ -2,7 +2,7 @@ import { withTransaction } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import { enqueueJob } from '../../platform/jobs.js';
 import type { AppContext } from '../../platform/context.js';
-import { findAssignment } from '../assignments/assignments-repo.js';
+import { accommodationsOf, findAssignment } from '../assignments/assignments-repo.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { insertAttempt } from './attempts-repo.js';
 import type { StudentSession } from './sessions.js';
@@ -14,7 +14,7 @@ export type BeginOutcome = 'started' | 'expired' | 'unchanged';
 
 /**
  * "Begin test": `assigned → started` through the state machine (emits
- * `exam.started`), the attempt with its fixed deadline, and the durable
+ * `exam.started`), the attempt with its deadline (extra time included), and the durable
  * auto-submit job, all in one transaction. The assignment row lock makes a
  * second press or a second tab a no-op (`unchanged`). Past dueAt the lazy
  * expiry check applies instead (`expired`).
@@ -28,7 +28,8 @@ export async function beginAttempt(ctx: AppContext, session: StudentSession, ass
   return withTransaction(ctx.pool, async (tx) => {
     const started = await applyTransition(tx, row.id, [{ type: 'start' }], now);
     if (started.ok) {
-      const deadlineAt = deadlineFor(now, test.durationMinutes);
+      // Read under the row lock applyTransition took: extra time granted a moment ago counts.
+      const deadlineAt = deadlineFor(now, test.durationMinutes, await accommodationsOf(tx, row.institutionId, row.id));
       await insertAttempt(tx, {
         assignmentId: row.id,
         institutionId: row.institutionId,

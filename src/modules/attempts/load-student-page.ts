@@ -11,7 +11,7 @@ import { returnUrl } from './return-url.js';
 import type { StudentSession } from './sessions.js';
 import { submitAttempt } from './submit-attempt.js';
 import { loadTestVersion } from './test-versions.js';
-import { acceptsSaves } from './timing.js';
+import { acceptsSaves, timeAllowedMs } from './timing.js';
 
 interface Common {
   assignmentId: string;
@@ -27,7 +27,8 @@ export type StudentPage =
   | (Common & { kind: 'intro'; dueAt: Date | null })
   | (Common & { kind: 'test'; deadlineAt: Date; serverNow: Date; answers: StoredAnswer[] })
   | (Common & { kind: 'done'; status: 'submitted' | 'marking' | 'completed'; submittedAt: Date | null; score: Score | null; returnUrl: string })
-  | (Common & { kind: 'expired'; dueAt: Date | null; returnUrl: string });
+  | (Common & { kind: 'expired'; dueAt: Date | null; returnUrl: string })
+  | (Common & { kind: 'withdrawn'; returnUrl: string });
 
 /**
  * Loads the student's assignment for the session's user (anyone else's is
@@ -60,8 +61,11 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
   const back = returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status });
 
   switch (row.status) {
-    case 'assigned':
-      return { ...common, kind: 'intro', dueAt: row.dueAt };
+    case 'assigned': {
+      // "Time allowed" on the intro page is this student's: extra time included.
+      const minutes = timeAllowedMs(test.durationMinutes, row.accommodations) / 60_000;
+      return { ...common, test: { ...test, durationMinutes: minutes }, kind: 'intro', dueAt: row.dueAt };
+    }
     case 'started': {
       if (!attempt) throw new Error(`assignment ${row.id} is started without an attempt`);
       const [answers, proctoring] = await Promise.all([
@@ -72,6 +76,8 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
     }
     case 'expired':
       return { ...common, kind: 'expired', dueAt: row.dueAt, returnUrl: back };
+    case 'cancelled':
+      return { ...common, kind: 'withdrawn', returnUrl: back };
     default:
       return { ...common, kind: 'done', status: row.status, submittedAt: row.submittedAt, score: row.score, returnUrl: back };
   }

@@ -4,7 +4,7 @@ import { expireIfDue } from '../assignments/get-assignment.js';
 import { getInstitution } from '../institutions/institutions.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import { returnUrl } from './return-url.js';
-import { createSession } from './sessions.js';
+import { createSessionForLink } from './sessions.js';
 
 export type OpenedLink =
   | { kind: 'signed_in'; assignmentId: string; sessionId: string }
@@ -12,7 +12,9 @@ export type OpenedLink =
   /** The token was genuine but is past its expiry. */
   | { kind: 'link_expired'; institutionName: string; status: AssignmentStatus; returnUrl: string }
   /** The link is out of date because the assignment itself expired (not begun by dueAt). */
-  | { kind: 'assignment_expired'; institutionName: string; dueAt: Date | null; returnUrl: string };
+  | { kind: 'assignment_expired'; institutionName: string; dueAt: Date | null; returnUrl: string }
+  /** The institution cancelled the assignment. */
+  | { kind: 'withdrawn'; institutionName: string; returnUrl: string };
 
 /**
  * GET /s/{token}: verify signature, expiry and link version; sign the
@@ -30,12 +32,21 @@ export async function openStartLink(ctx: AssignmentsContext, token: string): Pro
   if (!row || row.linkVersion !== verified.linkVersion) return { kind: 'invalid' };
   if (await expireIfDue(ctx.pool, row, now)) row = (await findAssignmentById(ctx.pool, row.id))!;
 
-  if (!verified.ok) {
+  if (!verified.ok || row.status === 'cancelled') {
     const institutionName = (await getInstitution(ctx.pool, row.institutionId))?.name ?? '';
     const back = returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status });
+    if (row.status === 'cancelled') return { kind: 'withdrawn', institutionName, returnUrl: back };
     if (row.status === 'expired') return { kind: 'assignment_expired', institutionName, dueAt: row.dueAt, returnUrl: back };
     return { kind: 'link_expired', institutionName, status: row.status, returnUrl: back };
   }
-  const { sessionId } = await createSession(ctx.pool, { institutionId: row.institutionId, userId: row.userId, now });
-  return { kind: 'signed_in', assignmentId: row.id, sessionId };
+  const session = await createSessionForLink(ctx.pool, {
+    institutionId: row.institutionId,
+    userId: row.userId,
+    assignmentId: row.id,
+    linkVersion: verified.linkVersion,
+    now,
+  });
+  // The link was revoked between the check above and now.
+  if (!session) return { kind: 'invalid' };
+  return { kind: 'signed_in', assignmentId: row.id, sessionId: session.sessionId };
 }

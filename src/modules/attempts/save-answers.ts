@@ -5,7 +5,7 @@ import { checkAnswerValue } from './answer-values.js';
 import { answerVersions, findAttempt, upsertAnswersWhileOpen, type Attempt } from './attempts-repo.js';
 import type { StudentSession } from './sessions.js';
 import { loadTestVersion } from './test-versions.js';
-import { acceptsSaves } from './timing.js';
+import { acceptsSaves, SUBMIT_GRACE_MS } from './timing.js';
 
 export interface AnswerInput {
   questionId: string;
@@ -22,15 +22,18 @@ export interface SaveResult {
 }
 
 /**
- * An attempt's owner, test version and deadline never change once it has
- * begun, so the hot autosave path keeps them in memory: a save is then the
- * session lookup plus one statement. Whether it is submitted is never
- * cached; the save statement itself checks it under a row lock.
+ * An attempt's owner and test version never change once it has begun, so
+ * the hot autosave path keeps them in memory: a save is then the session
+ * lookup plus one statement. The deadline is cached too, but the institution
+ * can move it (extra time), so it only serves to refuse early: a cached
+ * deadline that says "closed" is read again, and the save statement itself
+ * checks the stored deadline and the submission under a row lock.
  */
 const MAX_CACHED = 20_000;
 const attempts = new Map<string, Pick<Attempt, 'institutionId' | 'userId' | 'testVersionId' | 'deadlineAt'>>();
 
-async function attemptFacts(ctx: AppContext, institutionId: string, assignmentId: string) {
+async function attemptFacts(ctx: AppContext, institutionId: string, assignmentId: string, fresh = false) {
+  if (fresh) attempts.delete(assignmentId);
   const hit = attempts.get(assignmentId);
   if (hit) return hit.institutionId === institutionId ? hit : null;
   const found = await findAttempt(ctx.pool, institutionId, assignmentId);
@@ -54,8 +57,9 @@ export async function saveAnswers(
   answers: AnswerInput[],
 ): Promise<{ results: SaveResult[]; serverTime: Date }> {
   const now = ctx.clock.now();
-  const attempt = await attemptFacts(ctx, session.institutionId, assignmentId);
+  let attempt = await attemptFacts(ctx, session.institutionId, assignmentId);
   if (!attempt || attempt.userId !== session.userId) throw notFound('attempt');
+  if (!acceptsSaves(attempt.deadlineAt, now)) attempt = (await attemptFacts(ctx, session.institutionId, assignmentId, true))!;
 
   const test = await loadTestVersion(ctx.pool, attempt.testVersionId);
   const byId = new Map(test.questions.map((q) => [q.id, q]));
@@ -74,12 +78,22 @@ export async function saveAnswers(
   if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
   if (!acceptsSaves(attempt.deadlineAt, now)) throw new AppError('invalid_state', 'Time is up; answers can no longer change.');
 
-  const written = await upsertAnswersWhileOpen(ctx.pool, { assignmentId, institutionId: attempt.institutionId, answers: checked, now });
+  const written = await upsertAnswersWhileOpen(ctx.pool, {
+    assignmentId,
+    institutionId: attempt.institutionId,
+    answers: checked,
+    now,
+    deadlineNotBefore: new Date(now.getTime() - SUBMIT_GRACE_MS),
+  });
   let current = written;
   if (written.size < checked.length) {
-    // Something was not written: the attempt is closed, or those saves were stale.
-    if ((await findAttempt(ctx.pool, attempt.institutionId, assignmentId))?.submittedAt) {
-      throw new AppError('invalid_state', 'This test has been submitted; answers can no longer change.');
+    // Something was not written: the attempt is closed (submitted, cancelled, or its deadline moved), or those saves were stale.
+    const stored = await findAttempt(ctx.pool, attempt.institutionId, assignmentId);
+    if (stored?.submittedBy === 'cancelled') throw new AppError('invalid_state', 'This test has been withdrawn; answers can no longer change.');
+    if (stored?.submittedAt) throw new AppError('invalid_state', 'This test has been submitted; answers can no longer change.');
+    if (stored && !acceptsSaves(stored.deadlineAt, now)) {
+      await attemptFacts(ctx, session.institutionId, assignmentId, true);
+      throw new AppError('invalid_state', 'Time is up; answers can no longer change.');
     }
     const missing = checked.filter((a) => !written.has(a.questionId)).map((a) => a.questionId);
     current = new Map([...written, ...(await answerVersions(ctx.pool, attempt.institutionId, assignmentId, missing))]);

@@ -14,6 +14,10 @@ import { randomBase62 } from '../../platform/ids.js';
  * a new session, so a student who walks away only needs their link again.
  * Every state-changing request must also carry the session's CSRF token
  * (a hidden form field or the X-CSRF-Token header), compared in constant time.
+ *
+ * A session remembers the start link (assignment and link version) that
+ * opened it: reissuing the link ends the sessions the old one opened, since
+ * a link sent to the wrong person may have let the wrong person in.
  */
 export const SESSION_COOKIE = 'assay_session';
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -26,19 +30,35 @@ export interface StudentSession {
   expiresAt: Date;
 }
 
-export async function createSession(
+/**
+ * Opening a start link of `linkVersion` creates a session for the
+ * assignment's user, only while that is still the assignment's link version. The share lock on the assignment
+ * orders it with a reissue (which updates the row): either the reissue waits
+ * and then ends this session, or this insert waits and then finds the
+ * version moved on (null: the link was revoked).
+ */
+export async function createSessionForLink(
   db: Queryable,
-  input: { institutionId: string; userId: string; now: Date },
-): Promise<{ sessionId: string; session: StudentSession }> {
+  input: { institutionId: string; userId: string; assignmentId: string; linkVersion: number; now: Date },
+): Promise<{ sessionId: string } | null> {
   const sessionId = randomBase62(43);
-  const csrfToken = randomBase62(32);
   const expiresAt = new Date(input.now.getTime() + SESSION_IDLE_MS);
-  await db.query(
-    `INSERT INTO student_sessions (id_hash, institution_id, user_id, csrf_token, created_at, last_seen_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $5, $6)`,
-    [sha256Hex(sessionId), input.institutionId, input.userId, csrfToken, input.now, expiresAt],
+  const { rowCount } = await db.query(
+    `INSERT INTO student_sessions (id_hash, institution_id, user_id, csrf_token, created_at, last_seen_at, expires_at, assignment_id, link_version)
+     SELECT $1, $2, $3, $4, $5, $5, $6, a.id, a.link_version FROM assignments a
+      WHERE a.id = $7 AND a.institution_id = $2 AND a.link_version = $8 FOR SHARE`,
+    [sha256Hex(sessionId), input.institutionId, input.userId, randomBase62(32), input.now, expiresAt, input.assignmentId, input.linkVersion],
   );
-  return { sessionId, session: { institutionId: input.institutionId, userId: input.userId, csrfToken, expiresAt } };
+  return rowCount === 1 ? { sessionId } : null;
+}
+
+/** Ends the sessions opened by the assignment's start links older than `linkVersion`. */
+export async function endSessionsOpenedBefore(db: Queryable, institutionId: string, assignmentId: string, linkVersion: number): Promise<number> {
+  const { rowCount } = await db.query(
+    'DELETE FROM student_sessions WHERE assignment_id = $1 AND institution_id = $2 AND link_version < $3',
+    [assignmentId, institutionId, linkVersion],
+  );
+  return rowCount ?? 0;
 }
 
 /** The live session for a cookie value, or null (unknown, expired, or malformed). */

@@ -11,13 +11,14 @@ import { beginAttempt } from './begin-attempt.js';
 import { loadStudentPage } from './load-student-page.js';
 import { openStartLink } from './open-start-link.js';
 import { installPageErrors } from './page-errors.js';
-import { assignmentExpiredPage, invalidLinkPage, linkExpiredPage } from './pages/message-pages.js';
+import { assignmentExpiredPage, invalidLinkPage, linkExpiredPage, withdrawnPage } from './pages/message-pages.js';
 import { PAGE_HEADERS } from './pages/html.js';
 import { renderStudentPage } from './pages/render-student-page.js';
 import { saveAnswers } from './save-answers.js';
 import { SESSION_COOKIE } from './sessions.js';
 import { installStudentSession, sessionOf } from './student-auth.js';
-import { AssignmentParams, CsrfForm, CsrfHeader, Html, SaveAnswersBody, SaveAnswersResponse } from './student-schemas.js';
+import { AssignmentParams, AttemptStatusResponse, CsrfForm, CsrfHeader, Html, SaveAnswersBody, SaveAnswersResponse } from './student-schemas.js';
+import { getAttemptStatus } from './attempt-status.js';
 import { submitOwnAttempt } from './submit-attempt.js';
 import { proctoringStudentRoutes } from '../proctoring/student-routes.js';
 
@@ -57,6 +58,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
     reply.headers(PAGE_HEADERS);
     if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage());
     if (opened.kind === 'assignment_expired') return reply.code(410).send(assignmentExpiredPage(opened));
+    if (opened.kind === 'withdrawn') return reply.code(410).send(withdrawnPage(opened));
     if (opened.kind === 'link_expired') {
       const submitted = ['submitted', 'marking', 'completed'].includes(opened.status);
       return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted, returnUrl: opened.returnUrl }));
@@ -116,5 +118,14 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
 
     // The proctored page's uploads and heartbeat, behind the same session and CSRF checks.
     await student.register(proctoringStudentRoutes, { ctx });
+    // Polled by the open test page: extra time, cancellation, submission elsewhere.
+    student.get(
+      '/a/:assignmentId/status',
+      { schema: { ...hide, params: AssignmentParams, response: { 200: AttemptStatusResponse, ...errors(401, 404, 500, 503) } } },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return getAttemptStatus(ctx, sessionOf(request), request.params.assignmentId);
+      },
+    );
   });
 };

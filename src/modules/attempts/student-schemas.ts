@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { Timestamp } from '../../platform/http/schemas.js';
+import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
+import { AssignmentStatusSchema } from '../assignments/schemas.js';
 
 /** Schemas of the student routes (pages, forms, autosave). Hidden from the partner and operator documents. */
 export const AssignmentParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
@@ -37,4 +38,10 @@ export const SaveAnswersBody = Type.Object(
 export const SaveAnswersResponse = Type.Object({
   results: Type.Array(Type.Object({ questionId: Type.String(), version: Type.Integer(), saved: Type.Boolean() })),
   serverTime: Timestamp,
+});
+
+export const AttemptStatusResponse = Type.Object({
+  status: AssignmentStatusSchema,
+  deadline: NullableTimestamp,
+  serverNow: Timestamp,
 });

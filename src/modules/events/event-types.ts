@@ -10,6 +10,8 @@ export const ASSIGNMENT_EVENT_TYPES = [
   'assignment.expired',
   'violation.detected',
   'integrity.reviewed',
+  'assignment.updated',
+  'assignment.cancelled',
 ] as const;
 export type AssignmentEventType = (typeof ASSIGNMENT_EVENT_TYPES)[number];
 

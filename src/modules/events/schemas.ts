@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ChangesSchema } from '../assignments/control-schemas.js';
 import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
 import { AssignmentStatusSchema, ScoreSchema } from '../assignments/schemas.js';
 import { ALL_EVENT_TYPES } from './event-types.js';
@@ -45,6 +46,7 @@ export const EventData = Type.Object(
     integrity: Type.Optional(IntegritySchema),
     endpointId: Type.Optional(Type.String({ description: 'webhook.test: the endpoint it was sent to' })),
     message: Type.Optional(Type.String({ description: 'webhook.test only' })),
+    changes: Type.Optional(ChangesSchema),
   },
   { additionalProperties: true, description: 'Assignment events carry the assignment fields; new fields may be added' },
 );

@@ -69,7 +69,8 @@ export async function applyTransition(
         submitted_at = COALESCE($4, submitted_at),
         completed_at = COALESCE($5, completed_at),
         expired_at   = COALESCE($6, expired_at),
-        score        = CASE WHEN $7 THEN $8::jsonb ELSE score END
+        score        = CASE WHEN $7 THEN $8::jsonb ELSE score END,
+        cancelled_at = COALESCE($9, cancelled_at)
       WHERE id = $1`,
     [
       a.id,
@@ -80,6 +81,7 @@ export async function applyTransition(
       set.expiredAt ?? null,
       'score' in set,
       set.score === undefined ? null : JSON.stringify(set.score),
+      set.cancelledAt ?? null,
     ],
   );
 

@@ -9,10 +9,29 @@ import type { Score } from '../marking/score.js';
  * - assigned: created, not begun.           - started: the attempt is running.
  * - submitted: handed in, awaiting marking.  - marking: a reviewer marks (after_review tests).
  * - completed: result available.            - expired: not begun before dueAt.
+ * - cancelled: withdrawn by the institution while assigned or started (added status).
  */
-export type AssignmentStatus = 'assigned' | 'started' | 'submitted' | 'marking' | 'completed' | 'expired';
+export const ASSIGNMENT_STATUSES = ['assigned', 'started', 'submitted', 'marking', 'completed', 'expired', 'cancelled'] as const;
+export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
 
-export type EventType = 'exam.started' | 'exam.completed' | 'grading.done' | 'assignment.expired' | 'violation.detected';
+/** Where the institution may still change an assignment (PATCH, cancel, a new start link); elsewhere 409 invalid_state. */
+export const CHANGEABLE_STATUSES: ReadonlySet<AssignmentStatus> = new Set(['assigned', 'started']);
+
+export type EventType =
+  | 'exam.started'
+  | 'exam.completed'
+  | 'grading.done'
+  | 'assignment.expired'
+  | 'violation.detected'
+  | 'assignment.updated'
+  | 'assignment.cancelled';
+
+/** What an `assignment.updated` event says changed: each field present only when it changed. */
+export interface AssignmentChanges {
+  dueAt?: { from: string | null; to: string | null };
+  accommodations?: { from: unknown; to: unknown };
+  deadlineAt?: { from: string; to: string };
+}
 
 export type LifecycleAction =
   | { type: 'start' }
@@ -22,7 +41,13 @@ export type LifecycleAction =
   | { type: 'settle'; resultVisibility: 'immediate' | 'after_review'; score: Score | null }
   /** A reviewer finishes marking. */
   | { type: 'complete_marking'; score: Score }
-  | { type: 'expire' };
+  | { type: 'expire' }
+  /** The institution changed dueAt or accommodations; the status stays. */
+  | { type: 'update'; changes: AssignmentChanges }
+  /** The institution withdraws the assignment. Cancelling a cancelled one changes nothing and emits nothing. */
+  | { type: 'cancel' }
+  /** The institution revokes the start link and issues a new one; no event. */
+  | { type: 'reissue_link' };
 
 export interface AssignmentState {
   status: AssignmentStatus;
@@ -32,7 +57,7 @@ export interface AssignmentState {
 export interface TransitionResult {
   status: AssignmentStatus;
   /** Columns to set besides status. */
-  set: { startedAt?: Date; submittedAt?: Date; completedAt?: Date; expiredAt?: Date; score?: Score | null };
+  set: { startedAt?: Date; submittedAt?: Date; completedAt?: Date; expiredAt?: Date; cancelledAt?: Date; score?: Score | null };
   events: Array<{ type: EventType; extra: Record<string, unknown> }>;
 }
 
@@ -72,5 +97,18 @@ export function transition(state: AssignmentState, action: LifecycleAction, now:
     case 'expire':
       if (!isPastDue(state, now)) return refuse(state.status === 'assigned' ? 'not yet due' : `cannot expire from ${state.status}`);
       return ok({ status: 'expired', set: { expiredAt: now }, events: [{ type: 'assignment.expired', extra: {} }] });
+    case 'update':
+    case 'reissue_link':
+    case 'cancel': {
+      if (action.type === 'cancel' && state.status === 'cancelled') return ok({ status: 'cancelled', set: {}, events: [] });
+      if (!CHANGEABLE_STATUSES.has(state.status)) return refuse(`cannot change a ${state.status} assignment`);
+      // An assigned assignment past dueAt is expired already, whether or not the expiry has been written.
+      if (isPastDue(state, now)) return refuse('past dueAt');
+      if (action.type === 'update') {
+        return ok({ status: state.status, set: {}, events: [{ type: 'assignment.updated', extra: { changes: action.changes } }] });
+      }
+      if (action.type === 'reissue_link') return ok({ status: state.status, set: {}, events: [] });
+      return ok({ status: 'cancelled', set: { cancelledAt: now }, events: [{ type: 'assignment.cancelled', extra: {} }] });
+    }
   }
 }

@@ -42,6 +42,20 @@ If you still need to take this test, ask ${p.institutionName} to assign it to yo
   return layout({ title: 'This assignment has expired', institutionName: p.institutionName, main });
 }
 
+/** The institution cancelled the assignment: nothing to take; what was saved is kept. */
+export function withdrawnPage(p: { institutionName: string; returnUrl: string }): string {
+  const who = p.institutionName || 'The institution';
+  return messagePage({
+    title: 'This test has been withdrawn',
+    institutionName: p.institutionName,
+    paragraphs: [
+      `${who} withdrew this test, so it can no longer be taken. Any answers you saved before are kept.`,
+      'If you think this is a mistake, contact the people who sent you the test.',
+    ],
+    link: p.institutionName ? { href: p.returnUrl, text: `Return to ${p.institutionName}` } : undefined,
+  });
+}
+
 export const formExpiredPage = () =>
   messagePage({
     title: 'This form has expired',

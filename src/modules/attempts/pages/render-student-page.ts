@@ -1,7 +1,7 @@
 import type { StudentPage } from '../load-student-page.js';
 import { completionPage } from './completion-page.js';
 import { introPage } from './intro-page.js';
-import { assignmentExpiredPage } from './message-pages.js';
+import { assignmentExpiredPage, withdrawnPage } from './message-pages.js';
 import { testPage } from './test-page.js';
 
 /** The page for each state of the student's assignment, with its HTTP status. */
@@ -15,5 +15,7 @@ export function renderStudentPage(page: StudentPage): { status: number; html: st
       return { status: 200, html: completionPage(page) };
     case 'expired':
       return { status: 410, html: assignmentExpiredPage(page) };
+    case 'withdrawn':
+      return { status: 410, html: withdrawnPage(page) };
   }
 }

@@ -49,6 +49,7 @@ export function testPage(p: {
 <div id="time-alert" class="time-alert" role="alert"></div>
 ${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring) : ''}
 <div id="connection-status" class="sr-only" role="status"></div>
+<p id="time-notice" class="time-notice" role="status" aria-live="polite"></p>
 <div class="test-layout">
 <nav class="navigator" aria-labelledby="navigator-title">
   <h2 id="navigator-title">Questions</h2>

@@ -247,7 +247,7 @@
 
   // ---- Timer --------------------------------------------------------------------------------------------
   // Counts down to the server's deadline; `offset` corrects this device's clock by the server's.
-  const deadline = Date.parse(state.deadline);
+  let deadline = Date.parse(state.deadline); // moved by the status poll when the institution changes extra time
   const GRACE_MS = 30_000;
   const warned = { five: false, one: false };
 
@@ -292,6 +292,71 @@
 
   const clock = setInterval(tick, 250);
   tick();
+
+  // ---- Changes made elsewhere ---------------------------------------------------------------------------
+  // While the page is open the institution can give more time or withdraw the test, and the attempt can be
+  // submitted from another tab or by the server at the deadline. A small status read every 10 s while the
+  // page is visible (and at once when it becomes visible again) brings those in without a reload.
+  const noticeEl = $('time-notice');
+  const pad2 = (n) => String(n).padStart(2, '0');
+  // The end time on this device's clock (server time corrected by `offset`), as HH:MM.
+  const clockTime = (serverMs) => {
+    const d = new Date(serverMs - offset);
+    return `${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+  };
+
+  function deadlineMoved(next) {
+    const later = next > deadline;
+    deadline = next;
+    const left = deadline - (Date.now() + offset);
+    if (left > 60_000) warned.one = false;
+    if (left > 5 * 60_000) {
+      warned.five = false;
+      timerEl.parentElement.dataset.low = 'no';
+      alertEl.textContent = '';
+    }
+    noticeEl.textContent = later
+      ? `You have been given more time: the test now ends at ${clockTime(deadline)}.`
+      : `The end time of your test has changed: it now ends at ${clockTime(deadline)}.`;
+    tick();
+  }
+
+  let polling = false;
+  async function pollStatus() {
+    if (polling || closed || document.hidden) return;
+    polling = true;
+    try {
+      const sent = Date.now();
+      const res = await fetch(`${base}/status`, { credentials: 'same-origin', cache: 'no-store' });
+      if (res.status === 401 || res.status === 404) {
+        clearInterval(poller);
+        setStatus('error', 'Your session has ended. Open your test link again; your answers are kept on this device.');
+        return;
+      }
+      if (!res.ok) return;
+      const body = await res.json();
+      offset = Date.parse(body.serverNow) - (sent + Date.now()) / 2;
+      if (body.status !== 'started') {
+        // Withdrawn or submitted elsewhere: the page for the new state says what happened.
+        clearInterval(poller);
+        if (!closed) {
+          closed = true;
+          window.location.reload();
+        }
+        return;
+      }
+      const next = Date.parse(body.deadline);
+      if (next !== deadline && !closed) deadlineMoved(next);
+    } catch {
+      /* offline: the next poll tries again */
+    } finally {
+      polling = false;
+    }
+  }
+  const poller = setInterval(pollStatus, 10_000);
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) pollStatus();
+  });
 
   // ---- Submit dialog ------------------------------------------------------------------------------------
   $('open-submit').addEventListener('click', () => {
