@@ -123,3 +123,36 @@ export async function setCallbackDomains(pool: Pool, institutionId: string, entr
 export async function getCallbackDomains(db: Queryable, institutionId: string): Promise<string[]> {
   return domainsOf(db, institutionId);
 }
+
+/** Hard cap on one institution's allowlist, as on the operator API's replace-all route. */
+export const MAX_CALLBACK_DOMAINS = 100;
+
+/**
+ * Adds one allowlist entry (same rules as the operator API: normaliseDomain).
+ * Adding an entry already present is a no-op. Returns the entry as stored.
+ */
+export async function addCallbackDomain(pool: Pool, institutionId: string, entry: string): Promise<string> {
+  const domain = normaliseDomain(entry.trim());
+  if (!domain) {
+    const message = `"${entry.trim()}" is not a host name (use "partner.example" or "*.partner.example")`;
+    throw new AppError('invalid_request', message, [{ field: 'domain', message }]);
+  }
+  return withTransaction(pool, async (tx) => {
+    const found = await tx.query('SELECT 1 FROM institutions WHERE id = $1 FOR UPDATE', [institutionId]);
+    if (found.rowCount === 0) throw new AppError('not_found', 'No such institution.');
+    const { rows } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM callback_domains WHERE institution_id = $1', [institutionId]);
+    if (rows[0]!.n >= MAX_CALLBACK_DOMAINS) {
+      throw new AppError('invalid_request', `An institution can have at most ${MAX_CALLBACK_DOMAINS} callback domains.`, [
+        { field: 'domain', message: `at most ${MAX_CALLBACK_DOMAINS} callback domains; remove one first` },
+      ]);
+    }
+    await tx.query('INSERT INTO callback_domains (institution_id, domain) VALUES ($1, $2) ON CONFLICT DO NOTHING', [institutionId, domain]);
+    return domain;
+  });
+}
+
+/** Removes one entry; false when the institution has no such entry. */
+export async function removeCallbackDomain(db: Queryable, institutionId: string, domain: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM callback_domains WHERE institution_id = $1 AND domain = $2', [institutionId, domain]);
+  return (rowCount ?? 0) > 0;
+}

@@ -7,12 +7,19 @@ import { applyTransition } from '../lifecycle/apply-transition.js';
 import { isAutoMarkable, roundPoints } from './auto-mark.js';
 import { getMarkingView, type MarkingView } from './get-marking-view.js';
 import { listMarks, upsertReviewerMark } from './marks-repo.js';
+import { MarksChangedError, marksVersion } from './marks-version.js';
 import { makeScore } from './score.js';
 
 export interface MarksInput {
   marks: Array<{ questionId: string; points: number; comment?: string }>;
   complete: boolean;
   markedBy?: string;
+  /**
+   * The marks version (marksVersion) the reviewer's form was based on. When
+   * given and the stored marks have changed since, nothing is written and
+   * MarksChangedError is thrown: a mark is never silently overwritten.
+   */
+  expectedVersion?: string;
 }
 
 /**
@@ -55,6 +62,7 @@ export async function recordMarks(
     if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
 
     const existing = await listMarks(tx, row.institutionId, row.id);
+    if (input.expectedVersion !== undefined && marksVersion(existing) !== input.expectedVersion) throw new MarksChangedError();
     if (input.complete) {
       const marked = new Set([...existing.map((m) => m.questionId), ...input.marks.map((m) => m.questionId)]);
       const missing = test.questions.filter((q) => !isAutoMarkable(q) && !marked.has(q.id));

@@ -5,7 +5,7 @@ import type { TestInput } from './schemas.js';
 import * as repo from './tests-repo.js';
 
 export type { TestVersion, TestSummary, AdminTestView } from './tests-repo.js';
-export { findPublishedTest, getTestVersionById } from './tests-repo.js';
+export { findPublishedTest, getTestVersionById, listAllTests, listTestTitles } from './tests-repo.js';
 
 export async function createTest(pool: Pool, input: TestInput): Promise<repo.AdminTestView> {
   const questions = checkTestInput(input);
