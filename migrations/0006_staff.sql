@@ -12,6 +12,7 @@ CREATE TABLE staff (
   name           text,
   role           text NOT NULL CHECK (role IN ('operator', 'admin', 'reviewer', 'viewer')),
   created_at     timestamptz NOT NULL,
+  last_sign_in_at timestamptz,
   removed_at     timestamptz,
   CHECK ((role = 'operator') = (institution_id IS NULL))
 );

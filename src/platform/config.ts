@@ -24,6 +24,15 @@ export interface Config {
   /** Database pool size per process. */
   dbPoolSize: number;
   webhooks: WebhookTunables;
+  mail: MailConfig;
+}
+
+/** Outgoing mail (portal sign-in links). */
+export interface MailConfig {
+  /** `smtp://user:pass@host:port` or `smtps://…`; null: messages are written to the log instead (development only). */
+  smtpUrl: string | null;
+  /** The From header, e.g. `Assay <no-reply@assay.example>`. */
+  from: string;
 }
 
 /** Webhook delivery tunables. The defaults are the product's rules; tests compress them. */
@@ -164,7 +173,32 @@ export function parseConfig(env: Env): Config {
     runWorker: boolVar(env, 'ASSAY_RUN_WORKER', true),
     dbPoolSize: intVar(env, 'ASSAY_DB_POOL_SIZE', 10, 1, 500),
     webhooks: webhookTunables(env),
+    mail: mailConfig(env, publicBaseUrlHost(env, port)),
   };
+}
+
+function publicBaseUrlHost(env: Env, port: number): string {
+  return new URL(urlVar(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`)).hostname;
+}
+
+function mailConfig(env: Env, host: string): MailConfig {
+  const smtpUrl = env.ASSAY_SMTP_URL || null;
+  if (smtpUrl) {
+    let ok = false;
+    try {
+      const u = new URL(smtpUrl);
+      ok = (u.protocol === 'smtp:' || u.protocol === 'smtps:') && u.hostname !== '';
+    } catch {
+      ok = false;
+    }
+    // Never echo the value: it may hold a password.
+    if (!ok) throw new ConfigError('ASSAY_SMTP_URL', 'must be an smtp:// or smtps:// URL (smtp://user:pass@host:port)');
+  }
+  const from = env.ASSAY_MAIL_FROM || `Assay <no-reply@${host.includes('.') ? host : `${host}.invalid`}>`;
+  if (!/^[^\r\n<>@]*<?[^\s<>@]+@[^\s<>@]+>?$/.test(from) || from.length > 320) {
+    throw new ConfigError('ASSAY_MAIL_FROM', `must be an address, optionally with a name ("Assay <no-reply@example.org>"), got "${from}"`);
+  }
+  return { smtpUrl, from };
 }
 
 function webhookTunables(env: Env): WebhookTunables {
@@ -184,6 +218,7 @@ export function freezeConfig(config: Config): Readonly<Config> {
   Object.freeze(config.rateLimit);
   Object.freeze(config.webhooks.retryScheduleMs);
   Object.freeze(config.webhooks);
+  Object.freeze(config.mail);
   if (config.secrets) Object.freeze(config.secrets);
   return Object.freeze(config);
 }
