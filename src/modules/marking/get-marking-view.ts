@@ -27,6 +27,8 @@ export interface MarkingView {
   institutionId: string;
   externalUserId: string;
   testId: string;
+  /** The pinned version (not in the operator API's response): its questions carry the option texts. */
+  testVersionId: string;
   title: string;
   marking: TestVersion['marking'];
   resultVisibility: TestVersion['resultVisibility'];
@@ -84,6 +86,7 @@ export function buildView(
     institutionId: row.institutionId,
     externalUserId: row.externalUserId,
     testId: row.testId,
+    testVersionId: row.testVersionId,
     title: test.title,
     marking: test.marking,
     resultVisibility: test.resultVisibility,

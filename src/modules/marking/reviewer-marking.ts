@@ -1,7 +1,9 @@
 import type { AppContext } from '../../platform/context.js';
 import { joinTransaction, withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
-import { lockAttempt } from '../attempts/attempts-service.js';
+import { loadTestVersion, lockAttempt } from '../attempts/attempts-service.js';
+import { auditIn, type AuditContext } from '../staff/audit.js';
+import type { Question } from '../tests/schemas.js';
 import { getMarkingView, type MarkingView } from './get-marking-view.js';
 import { listMarks } from './marks-repo.js';
 import { MarksChangedError, marksVersion } from './marks-version.js';
@@ -28,6 +30,8 @@ export interface Reviewer {
 
 export interface OpenedItem {
   view: MarkingView;
+  /** The test's questions by id, with their option texts. */
+  questions: Map<string, Question>;
   version: string;
   draft: { marks: DraftMark[]; baseVersion: string; updatedAt: Date } | null;
   /** Other reviewers who opened the item in the last `PRESENCE_WINDOW_MS`, latest first. */
@@ -39,7 +43,8 @@ export const PRESENCE_WINDOW_MS = 30 * 60 * 1000;
 export async function openMarkingItem(ctx: AppContext, institutionId: string, assignmentId: string, reviewer: Reviewer): Promise<OpenedItem> {
   const view = await getMarkingView(ctx.pool, assignmentId, { institutionId });
   const now = ctx.clock.now();
-  const [marks, others, draft] = await Promise.all([
+  const [test, marks, others, draft] = await Promise.all([
+    loadTestVersion(ctx.pool, view.testVersionId),
     listMarks(ctx.pool, institutionId, assignmentId),
     ctx.pool.query<{ staff_label: string; opened_at: Date }>(
       `SELECT staff_label, opened_at FROM marking_opens
@@ -56,7 +61,7 @@ export async function openMarkingItem(ctx: AppContext, institutionId: string, as
       [assignmentId, institutionId, reviewer.staffId, reviewer.label, now],
     );
   }
-  return { view, version: marksVersion(marks), draft, others: others.rows.map((r) => ({ label: r.staff_label, openedAt: r.opened_at })) };
+  return { view, questions: new Map(test.questions.map((q) => [q.id, q])), version: marksVersion(marks), draft, others: others.rows.map((r) => ({ label: r.staff_label, openedAt: r.opened_at })) };
 }
 
 async function findDraft(db: Queryable, institutionId: string, assignmentId: string, staffId: string): Promise<OpenedItem['draft']> {
@@ -101,6 +106,7 @@ function refuse(details: ErrorDetail[]): never {
 export async function saveMarkingDraft(
   ctx: AppContext,
   input: { institutionId: string; assignmentId: string; staffId: string; marks: DraftMark[]; baseVersion: string },
+  audit?: AuditContext,
 ): Promise<void> {
   await withTransaction(ctx.pool, async (tx) => {
     const view = await getMarkingView(tx, input.assignmentId, { institutionId: input.institutionId });
@@ -115,17 +121,20 @@ export async function saveMarkingDraft(
        ON CONFLICT (assignment_id, staff_id) DO UPDATE SET marks = EXCLUDED.marks, base_version = EXCLUDED.base_version, updated_at = EXCLUDED.updated_at`,
       [input.assignmentId, input.institutionId, input.staffId, JSON.stringify(input.marks), input.baseVersion, ctx.clock.now()],
     );
+    await auditIn(tx, audit, { action: 'marking.draft_saved', objectType: 'assignment', objectId: input.assignmentId, institutionId: input.institutionId });
   });
 }
 
 /**
  * Finish marking: records the marks as the signed-in reviewer's and
  * completes the assignment through the marking service (final score,
- * `grading.done`), then drops every reviewer's draft of it, in one transaction.
+ * `grading.done`, and its `marking.completed` audit entry), then drops
+ * every reviewer's draft of it, in one transaction.
  */
 export async function finishMarking(
   ctx: AppContext,
   input: { institutionId: string; assignmentId: string; markedBy: string; marks: DraftMark[]; baseVersion: string },
+  audit?: AuditContext,
 ): Promise<MarkingView> {
   return withTransaction(ctx.pool, async (tx) => {
     const view = await getMarkingView(tx, input.assignmentId, { institutionId: input.institutionId });
@@ -142,6 +151,7 @@ export async function finishMarking(
         expectedVersion: input.baseVersion,
       },
       { institutionId: input.institutionId },
+      audit,
     );
     await tx.query('DELETE FROM marking_drafts WHERE institution_id = $1 AND assignment_id = $2', [input.institutionId, input.assignmentId]);
     await tx.query('DELETE FROM marking_opens WHERE institution_id = $1 AND assignment_id = $2', [input.institutionId, input.assignmentId]);

@@ -53,9 +53,10 @@ export async function listEndpointDeliveries(
 }
 
 export interface DeliveryHealth {
-  /** Deliveries created since `since`, by their current state. */
+  /** Deliveries created since `since` that have settled, by outcome. */
   succeeded: number;
   failed: number;
+  /** Every delivery still pending, however old. */
   pending: number;
   /** succeeded / (succeeded + failed), null when none has settled. */
   successRate: number | null;
@@ -63,11 +64,13 @@ export interface DeliveryHealth {
 }
 
 export async function deliveryHealth(db: Queryable, institutionId: string, since: Date): Promise<DeliveryHealth> {
-  const [counts, oldest] = await Promise.all([
+  const [counts, pending, oldest] = await Promise.all([
     db.query<{ status: DeliveryStatus; n: number }>(
-      `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE institution_id = $1 AND created_at >= $2 GROUP BY status`,
+      `SELECT status, count(*)::int AS n FROM webhook_deliveries
+        WHERE institution_id = $1 AND created_at >= $2 AND status <> 'pending' GROUP BY status`,
       [institutionId, since],
     ),
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE institution_id = $1 AND status = 'pending'`, [institutionId]),
     db.query(
       `SELECT d.event_id, e.type, d.endpoint_id, d.created_at
          FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
@@ -82,7 +85,7 @@ export async function deliveryHealth(db: Queryable, institutionId: string, since
   return {
     succeeded: n('succeeded'),
     failed: n('failed'),
-    pending: n('pending'),
+    pending: pending.rows[0]!.n,
     successRate: settled > 0 ? n('succeeded') / settled : null,
     oldestPending: o ? { eventId: o.event_id, eventType: o.type, endpointId: o.endpoint_id, createdAt: o.created_at } : null,
   };
