@@ -21,6 +21,7 @@ import { webhooksPartnerRoutes } from './modules/webhooks/partner-routes.js';
 import { studentRoutes } from './modules/attempts/student-routes.js';
 import { markingAdminRoutes } from './modules/marking/admin-routes.js';
 import { portalRoutes } from './modules/portal/portal-routes.js';
+import { staffAdminRoutes } from './modules/staff/admin-routes.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
@@ -142,6 +143,7 @@ export async function buildServer(
       await admin.register(testsAdminRoutes, { ctx });
       await admin.register(markingAdminRoutes, { ctx });
       await admin.register(webhooksAdminRoutes, { ctx });
+      await admin.register(staffAdminRoutes, { ctx });
     },
     { prefix: ADMIN_PREFIX },
   );

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../platform/context.js';
 import { errors } from '../../platform/http/schemas.js';
 import { getMarkingView } from './get-marking-view.js';
-import { recordMarks } from './record-marks.js';
+import { recordOperatorMarks } from './record-marks.js';
 import { MarkingParams, MarkingView, RecordMarksBody } from './schemas.js';
 
 /** Operator marking: read an attempt with its marks, record reviewer marks, finish marking. */
@@ -30,6 +30,6 @@ export const markingAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         response: { 200: MarkingView, ...errors(400, 401, 404, 409, 413, 415) },
       },
     },
-    async (request) => recordMarks(ctx, request.params.assignmentId, request.body),
+    async (request) => recordOperatorMarks(ctx, request.params.assignmentId, request.body, request.ip),
   );
 };

@@ -9,6 +9,7 @@ import { getMarkingView, type MarkingView } from './get-marking-view.js';
 import { listMarks, upsertReviewerMark } from './marks-repo.js';
 import { MarksChangedError, marksVersion } from './marks-version.js';
 import { makeScore } from './score.js';
+import { auditIn, type AuditContext } from '../staff/audit.js';
 
 export interface MarksInput {
   marks: Array<{ questionId: string; points: number; comment?: string }>;
@@ -37,6 +38,7 @@ export async function recordMarks(
   assignmentId: string,
   input: MarksInput,
   scope: { institutionId?: string } = {},
+  audit?: AuditContext,
 ): Promise<MarkingView> {
   const now = ctx.clock.now();
   await withTransaction(ctx.pool, async (tx) => {
@@ -86,6 +88,13 @@ export async function recordMarks(
         now,
       });
     }
+    await auditIn(tx, audit, {
+      action: input.complete ? 'marking.completed' : 'marks.recorded',
+      objectType: 'assignment',
+      objectId: row.id,
+      institutionId: row.institutionId,
+      details: { marks: input.marks.map((m) => ({ questionId: m.questionId, points: m.points })), markedBy: input.markedBy ?? null },
+    });
     if (!input.complete) return;
 
     const points = roundPoints((await listMarks(tx, row.institutionId, row.id)).reduce((sum, m) => sum + m.points, 0));
@@ -95,4 +104,15 @@ export async function recordMarks(
     if (!outcome.ok) throw new AppError('invalid_state', `Marking cannot complete: the assignment is ${outcome.status}.`);
   });
   return getMarkingView(ctx.pool, assignmentId, scope);
+}
+
+/**
+ * Marks sent with the operator token: automation, not a person. `markedBy`
+ * from the body is kept only as the automation's name and recorded as
+ * `operator-token:<name>` (or `operator-token`), so it can never pass for a
+ * reviewer; people mark in the portal, where the signed-in reviewer is recorded.
+ */
+export function recordOperatorMarks(ctx: AppContext, assignmentId: string, input: MarksInput, ip: string): Promise<MarkingView> {
+  const markedBy = input.markedBy ? `operator-token:${input.markedBy}` : 'operator-token';
+  return recordMarks(ctx, assignmentId, { ...input, markedBy }, {}, { actor: { kind: 'operator_token' }, ip });
 }

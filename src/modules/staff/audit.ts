@@ -1,5 +1,4 @@
-import pg from 'pg';
-import { withTransaction, type Queryable } from '../../platform/db.js';
+import { joinTransaction, withTransaction, type Pool, type Queryable } from '../../platform/db.js';
 
 /**
  * The audit log: one entry per change made in the portal or through the
@@ -66,23 +65,34 @@ export async function recordAudit(db: Queryable, entry: AuditEntryInput): Promis
   );
 }
 
-/** recordAudit for a service that got an optional AuditContext: nothing when there is none (seeding, tests). */
-export async function auditChange(
-  db: Queryable,
-  audit: AuditContext | undefined,
-  entry: Omit<AuditEntryInput, 'actor' | 'ip'>,
-): Promise<void> {
-  if (audit) await recordAudit(db, { ...entry, actor: audit.actor, ip: audit.ip });
+/** recordAudit for a service that got an optional AuditContext, inside its own transaction: nothing without one (seeding, tests). */
+export async function auditIn(tx: Queryable, audit: AuditContext | undefined, entry: Omit<AuditEntryInput, 'actor' | 'ip'>): Promise<void> {
+  if (audit) await recordAudit(tx, { ...entry, actor: audit.actor, ip: audit.ip });
 }
 
 /**
- * Runs `fn` in one transaction with its audit entry: a new transaction when
- * `db` is a pool, the caller's own when `db` is already a transaction's
- * client. For services written against `Queryable` that gain an entry.
+ * Runs a service's change and writes its audit entry in one transaction.
+ * On a pool, the change runs against a pool joined to a new transaction
+ * (its own transactions become savepoints), so both commit or neither does;
+ * on a transaction's client, both run in the caller's transaction. Without
+ * an AuditContext (seeding, tests) the change runs as it always did.
  */
-export async function inTransaction<T>(db: Queryable, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  if (db instanceof pg.Pool) return withTransaction(db, fn);
-  return fn(db);
+export async function withAuditEntry<T, D extends Queryable>(
+  db: D,
+  audit: AuditContext | undefined,
+  change: (db: D) => Promise<T>,
+  /** Null: nothing changed (e.g. the object was not found), so nothing to record. */
+  entry: (result: T) => Omit<AuditEntryInput, 'actor' | 'ip'> | null,
+): Promise<T> {
+  if (!audit) return change(db);
+  const run = async (tx: Queryable, joined: D) => {
+    const result = await change(joined);
+    const e = entry(result);
+    if (e) await recordAudit(tx, { ...e, actor: audit.actor, ip: audit.ip });
+    return result;
+  };
+  if ('release' in db) return run(db, db);
+  return withTransaction(db as unknown as Pool, (tx) => run(tx, joinTransaction(tx) as unknown as D));
 }
 
 const COLUMNS = `id, at, institution_id, actor_kind, actor_id, actor_email, action, object_type, object_id, ip, details`;
@@ -132,4 +142,9 @@ export async function listAudit(
         );
   const data = rows.slice(0, limit).map(toEntry);
   return { data, nextBefore: rows.length > limit ? data[data.length - 1]!.id : null };
+}
+
+/** The operator API's actor: the shared operator token (not a person), from the request's address. */
+export function operatorTokenAudit(ip: string): AuditContext {
+  return { actor: { kind: 'operator_token' }, ip };
 }

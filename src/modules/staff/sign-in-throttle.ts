@@ -42,3 +42,8 @@ export async function purgeSignInThrottle(db: Queryable, now: Date): Promise<num
   const { rowCount } = await db.query('DELETE FROM sign_in_throttle WHERE window_start <= $1', [new Date(now.getTime() - THROTTLE_WINDOW_MS)]);
   return rowCount ?? 0;
 }
+
+/** An IP-only limit for other signed-out entry points (passkey sign-in options), in its own bucket. */
+export async function takeIpAttempt(db: Queryable, input: { ip: string; now: Date; kind: 'passkey' }): Promise<ThrottleResult> {
+  return take(db, `${input.kind}-ip:${input.ip}`, PER_IP_LIMIT, input.now);
+}

@@ -97,6 +97,13 @@ export async function listStaff(db: Queryable, institutionId: string | null): Pr
   return repo.listStaffRows(db, institutionId);
 }
 
+/** An institution's staff for the operator API: 404 when the institution does not exist. */
+export async function listInstitutionStaff(db: Queryable, institutionId: string): Promise<StaffView[]> {
+  const found = await db.query('SELECT 1 FROM institutions WHERE id = $1', [institutionId]);
+  if (found.rowCount === 0) throw notFound('institution');
+  return repo.listStaffRows(db, institutionId);
+}
+
 /** Locks the institution's row: role changes and removals of one institution run one at a time (the last-admin rule). */
 async function lockedStaff(tx: Tx, institutionId: string, staffId: string): Promise<repo.StaffRow> {
   await tx.query('SELECT 1 FROM institutions WHERE id = $1 FOR UPDATE', [institutionId]);

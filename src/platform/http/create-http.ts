@@ -8,9 +8,9 @@ import { validatorCompiler } from './validation.js';
 
 export const BODY_LIMIT = 64 * 1024;
 
-/** Start links carry a bearer-like token in the path; it never reaches a log line. */
+/** Start links and portal sign-in links carry a bearer-like token in the path; it never reaches a log line. */
 export function redactUrl(url: string): string {
-  return url.replace(/^\/s\/[^/?#]+/, '/s/[redacted]');
+  return url.replace(/^\/s\/[^/?#]+/, '/s/[redacted]').replace(/^\/portal\/sign-in\/link\/[^/?#]+/, '/portal/sign-in/link/[redacted]');
 }
 
 /**
