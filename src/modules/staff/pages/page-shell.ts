@@ -1,23 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PAGE_HEADERS, html, type SafeHtml } from '../../attempts/pages/html.js';
+import { PAGE_HEADERS, type SafeHtml } from '../../attempts/pages/html.js';
+import { portalLayout, signedOutLayout, type NavKey } from '../../portal/ui/layout.js';
 
 /**
- * Renders a staff page: the signed-in portal layout when someone is signed
- * in, the signed-out layout otherwise, with the strict page headers.
+ * Renders a staff page in the portal's frame: with the navigation when
+ * someone is signed in, the signed-out frame otherwise; strict page headers.
  */
-export function sendPage(request: FastifyRequest, reply: FastifyReply, p: { title: string; main: SafeHtml; status?: number; current?: string }) {
-  const body = `<!doctype html>${html`<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${p.title} – Assay</title>
-</head>
-<body>
-<main id="main" tabindex="-1">
-${p.main}
-</main>
-</body>
-</html>`}`;
-  void request;
+export function sendPage(request: FastifyRequest, reply: FastifyReply, p: { title: string; main: SafeHtml; status?: number; current?: NavKey | null }) {
+  const body = request.staff
+    ? portalLayout({ title: p.title, principal: request.staff, current: p.current ?? null, main: p.main })
+    : signedOutLayout({ title: p.title, main: p.main });
   return reply.code(p.status ?? 200).headers(PAGE_HEADERS).send(body);
 }
