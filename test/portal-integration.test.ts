@@ -72,3 +72,91 @@ describe('API keys', () => {
     expect(JSON.stringify(entries)).not.toContain(key);
   });
 });
+
+describe('callback domains', () => {
+  it('adds with the allowlist rules (refusing what is not a host, with the message by its field), removes, and audits both', async () => {
+    const bad = await portalPost(h, admin, '/portal/callback-domains', { domain: 'https://lms.alpha.example/path' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('class="error-summary"');
+    expect(bad.body).toMatch(/href="#f-domain">&quot;https:\/\/lms.alpha.example\/path&quot; is not a host name/);
+    expect(bad.body).toContain('aria-invalid="true"');
+    const empty = await portalPost(h, admin, '/portal/callback-domains', { domain: '  ' });
+    expect(empty.statusCode).toBe(400);
+
+    const added = await portalPost(h, admin, '/portal/callback-domains', { domain: '*.LMS.Alpha.example' });
+    expect(added.statusCode).toBe(303);
+    expect(added.headers.location).toBe('/portal/callback-domains?done=domain-added');
+    const page = await portalGet(h, admin, added.headers.location as string);
+    expect(page.body).toContain('The callback domain was added.');
+    expect(page.body).toContain('<code>*.lms.alpha.example</code>');
+    // The partner API now admits a callbackUrl on a subdomain.
+    const created = await h.partner(h.a, 'POST', '/api/partner/v1/assignments', {
+      externalUserId: 'cb-1', testId: h.a.testId, user: { email: 's@example.org' }, callbackUrl: 'https://eu.lms.alpha.example/back',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+
+    const removed = await portalPost(h, admin, '/portal/callback-domains/remove', { domain: '*.lms.alpha.example' });
+    expect(removed.statusCode).toBe(303);
+    expect((await portalGet(h, admin, '/portal/callback-domains')).body).not.toContain('*.lms.alpha.example');
+    expect((await portalPost(h, admin, '/portal/callback-domains/remove', { domain: '*.lms.alpha.example' })).statusCode).toBe(404);
+
+    const entries = (await auditActions(h, h.a.institutionId)).filter((e) => e.object_id === '*.lms.alpha.example');
+    expect(entries.map((e) => e.action)).toEqual(['callback_domain.added', 'callback_domain.removed']);
+  });
+});
+
+describe('webhooks', () => {
+  it('creates an endpoint with its secret shown once, sends a test event into the delivery log, disables, enables, rotates and redelivers; all audited', async () => {
+    const refused = await portalPost(h, admin, '/portal/webhooks', { url: 'http://127.0.0.1/hook' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('class="error-summary"');
+
+    const created = await portalPost(h, admin, '/portal/webhooks', { url: 'https://hooks.alpha.example/assay', description: 'LMS', eventTypes: ['exam.completed', 'grading.done'] });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.body).toMatch(/<code id="new-secret"[^>]*>whsec_[A-Za-z0-9+/=]+<\/code>/);
+    const endpointId = /\/portal\/webhooks\/(whep_[0-9A-Za-z]+)/.exec(created.body)![1]!;
+    const page = await portalGet(h, admin, `/portal/webhooks/${endpointId}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('exam.completed, grading.done');
+    expect(page.body).not.toContain('whsec_');
+
+    const sent = await portalPost(h, admin, `/portal/webhooks/${endpointId}/test`);
+    expect(sent.statusCode).toBe(303);
+    const log = await portalGet(h, admin, sent.headers.location as string);
+    expect(log.body).toContain('A test event was sent.');
+    expect(log.body).toContain('<code>webhook.test</code>');
+    const eventId = /<code>(evt_[0-9A-Za-z]+)<\/code>/.exec(log.body)![1]!;
+
+    const filtered = await portalGet(h, admin, `/portal/webhooks/${endpointId}?status=succeeded`);
+    expect(filtered.body).toContain('No delivery matches these filters.');
+    const byType = await portalGet(h, admin, `/portal/webhooks/${endpointId}?eventType=webhook.test`);
+    expect(byType.body).toContain(eventId);
+
+    expect((await portalPost(h, admin, `/portal/webhooks/${endpointId}/status`, { status: 'disabled' })).statusCode).toBe(303);
+    expect((await portalGet(h, admin, `/portal/webhooks/${endpointId}`)).body).toContain('disabled by your institution');
+    const whileDisabled = await portalPost(h, admin, `/portal/webhooks/${endpointId}/test`);
+    expect(whileDisabled.statusCode).toBe(409);
+    expect(whileDisabled.body).toContain('enable it before sending a test event');
+    expect((await portalPost(h, admin, `/portal/webhooks/${endpointId}/status`, { status: 'enabled' })).statusCode).toBe(303);
+
+    const rotated = await portalPost(h, admin, `/portal/webhooks/${endpointId}/rotate-secret`);
+    expect(rotated.statusCode).toBe(200);
+    expect(rotated.body).toMatch(/<code id="new-secret"[^>]*>whsec_/);
+    expect(rotated.headers['cache-control']).toContain('no-store');
+
+    const again = await portalPost(h, admin, `/portal/webhooks/${endpointId}/redeliver`, { eventId });
+    expect(again.statusCode).toBe(303);
+    expect(again.headers.location).toBe(`/portal/webhooks/${endpointId}?done=redelivered`);
+
+    const actions = (await auditActions(h, h.a.institutionId)).filter((e) => e.object_id === endpointId || e.object_id === eventId).map((e) => e.action);
+    expect(actions).toEqual([
+      'webhook_endpoint.created',
+      'webhook_endpoint.test_sent',
+      'webhook_endpoint.disabled',
+      'webhook_endpoint.enabled',
+      'webhook_endpoint.secret_rotated',
+      'event.redelivered',
+    ]);
+    expect(JSON.stringify(await auditActions(h, h.a.institutionId))).not.toContain('whsec_');
+  });
+});
