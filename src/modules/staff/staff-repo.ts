@@ -56,7 +56,7 @@ export async function findStaff(db: Queryable, institutionId: string | null, sta
 /** Live accounts with this (lower-cased) address: one per institution at most, and maybe an operator account. */
 export async function findStaffByEmail(db: Queryable, email: string): Promise<StaffRow[]> {
   const { rows } = await db.query(
-    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.email = $1 AND s.removed_at IS NULL ORDER BY s.institution_id NULLS FIRST, i.name`,
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.email = $1 AND s.removed_at IS NULL ORDER BY s.institution_id IS NOT NULL, i.name, s.id`,
     [email],
   );
   return rows.map(toRow);
