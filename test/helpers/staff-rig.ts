@@ -14,7 +14,8 @@ export interface StaffRig {
   h: Harness;
   smtp: SmtpSink;
   clock: ReturnType<typeof manualClock>;
-  browser(ip?: string): PortalBrowser;
+  /** A browser on the harness app, or on `app` (e.g. one that logs into memory). */
+  browser(ip?: string, app?: Harness['app']): PortalBrowser;
   /** Invites through the operator API and delivers the invitation mail; returns the staff id. */
   invite(institutionId: string, email: string, role: string): Promise<string>;
   /** Runs the mail job and returns the sign-in links of the newest mail to `email`. */
@@ -48,7 +49,7 @@ export async function createStaffRig(opts: { config?: Partial<Config> } = {}): P
   const clock = manualClock(new Date(Date.now() + 3_600_000));
   const h = await createHarness({ clock, config: { mail: { smtpUrl: smtp.url, from: 'Assay <no-reply@assay.test>' }, ...opts.config } });
 
-  function browser(ip = '203.0.113.7'): PortalBrowser {
+  function browser(ip = '203.0.113.7', app: Harness['app'] = h.app): PortalBrowser {
     const cookies = new Map<string, string>();
     const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const remember = (res: LightMyRequestResponse) => {
@@ -61,11 +62,11 @@ export async function createStaffRig(opts: { config?: Partial<Config> } = {}): P
     const b: PortalBrowser = {
       cookies,
       async get(url, headers = {}) {
-        return remember(await h.app.inject({ method: 'GET', url, remoteAddress: ip, headers: { accept: 'text/html', cookie: cookieHeader(), ...headers } }));
+        return remember(await app.inject({ method: 'GET', url, remoteAddress: ip, headers: { accept: 'text/html', cookie: cookieHeader(), ...headers } }));
       },
       async post(url, form, headers = {}) {
         return remember(
-          await h.app.inject({
+          await app.inject({
             method: 'POST',
             url,
             remoteAddress: ip,
@@ -76,7 +77,7 @@ export async function createStaffRig(opts: { config?: Partial<Config> } = {}): P
       },
       async postJson(url, body, headers = {}) {
         return remember(
-          await h.app.inject({ method: 'POST', url, remoteAddress: ip, headers: { 'content-type': 'application/json', cookie: cookieHeader(), ...headers }, payload: JSON.stringify(body) }),
+          await app.inject({ method: 'POST', url, remoteAddress: ip, headers: { 'content-type': 'application/json', cookie: cookieHeader(), ...headers }, payload: JSON.stringify(body) }),
         );
       },
       async submit(pageUrl, action, form = {}) {
