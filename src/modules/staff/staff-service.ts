@@ -92,6 +92,22 @@ export async function createOperator(ctx: AppContext, input: { email: string; na
   return withTransaction(ctx.pool, (tx) => createAccount(tx, ctx, { institutionId: null, email, name: input.name?.trim() || null, role: 'operator' }, audit));
 }
 
+/**
+ * A demo or bootstrap account, created once and found again later, with no
+ * invitation mail and no audit entry (seeding is not someone's change).
+ */
+export async function ensureStaffAccount(
+  db: Queryable,
+  input: { institutionId: string | null; email: string; name: string | null; role: StaffRole },
+  now: Date,
+): Promise<StaffView> {
+  const email = checkedEmail(input.email);
+  const found = (await repo.findStaffByEmail(db, email)).find((s) => s.institutionId === input.institutionId);
+  if (found) return found;
+  const created = await repo.insertStaff(db, { staffId: newId('stf'), ...input, email, now });
+  return created ?? (await repo.findStaffByEmail(db, email)).find((s) => s.institutionId === input.institutionId)!;
+}
+
 /** The institution's staff (null: the operators), oldest first. */
 export async function listStaff(db: Queryable, institutionId: string | null): Promise<StaffView[]> {
   return repo.listStaffRows(db, institutionId);
