@@ -3,6 +3,7 @@ import { listAudit } from '../src/modules/staff/audit.js';
 import { AUTO_TEST, createHarness, type Harness } from './helpers/harness.js';
 import { detailFields, expectError } from './helpers/expect-error.js';
 import { linksIn, startSmtpSink, type SmtpSink } from './helpers/smtp-sink.js';
+import { ALL_TYPES_TEST, Student, assign, createPublishedTest } from './student-helpers.js';
 
 /**
  * The operator API's staff invitation (decisions.md "Portal"), with the
@@ -142,6 +143,33 @@ describe('audit entries for operator API changes', () => {
       ['webhook_endpoint.disabled', h.a.institutionId],
       ['webhook_endpoint.enabled', h.a.institutionId],
     ]);
+  });
+
+  it('records marks sent with the operator token as automation (operator-token:<name>), never as a person', async () => {
+    const testId = await createPublishedTest(h, h.a, ALL_TYPES_TEST);
+    const a = await assign(h, h.a, { testId, externalUserId: 'marks-audit' });
+    const s = new Student(h);
+    await s.start(a.startUrl);
+    await s.page(a.assignmentId);
+    expect((await s.save(a.assignmentId, [{ questionId: 'es', value: 'An essay.', version: 1 }])).statusCode).toBe(200);
+    expect((await s.submit(a.assignmentId)).statusCode).toBe(303);
+
+    const url = `${A}/assignments/${a.assignmentId}/marks`;
+    const draft = await h.admin('POST', url, { marks: [{ questionId: 'es', points: 4 }], complete: false, markedBy: 'lms-sync' });
+    expect(draft.statusCode, draft.body).toBe(200);
+    expect(draft.json().items.find((i: { questionId: string }) => i.questionId === 'es').mark.markedBy).toBe('operator-token:lms-sync');
+    const done = await h.admin('POST', url, { marks: [{ questionId: 'es', points: 5 }], complete: true });
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().items.find((i: { questionId: string }) => i.questionId === 'es').mark.markedBy).toBe('operator-token');
+    // A refused request (marking is over) records nothing.
+    expect((await h.admin('POST', url, { marks: [], complete: true })).statusCode).toBe(409);
+
+    const mine = (await entries(h.a.institutionId)).filter((e) => e.objectId === a.assignmentId).reverse();
+    expect(mine.map((e) => [e.action, e.actorKind, e.details.markedBy])).toEqual([
+      ['marks.recorded', 'operator_token', 'operator-token:lms-sync'],
+      ['marking.completed', 'operator_token', 'operator-token'],
+    ]);
+    expect(mine[1]!.details.marks).toEqual([{ questionId: 'es', points: 5 }]);
   });
 
   it('pages the log newest first without repeating or skipping an entry', async () => {
