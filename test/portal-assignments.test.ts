@@ -97,8 +97,8 @@ describe('the Overview', () => {
     expect(page.body).toMatch(/>Completed<\/a><\/dt><dd>1<\/dd>/);
     expect(page.body).toMatch(/<svg class="chart"[^>]*aria-hidden="true"/);
     const today = new Date().toISOString().slice(0, 10);
-    expect(page.body).toMatch(new RegExp(`<time datetime="${today}">[^<]+</time></th><td class="num">1</td>`));
-    expect(page.body).toMatch(/<td class="num">1<\/td><td class="num">35%<\/td>/);
+    expect(page.body).toMatch(new RegExp(`<time datetime="${today}">[^<]+</time></th><td class="num" data-label="Completed">1</td>`));
+    expect(page.body).toMatch(/<td class="num" data-label="Completed">1<\/td><td class="num" data-label="Average score">35%<\/td>/);
     expect(page.body).toContain('No delivery settled in the last 7 days');
   });
 });

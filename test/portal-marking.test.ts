@@ -47,8 +47,8 @@ describe('the marking queue and form', () => {
     expect(item.body).toMatch(/<li class="chosen">Paris <span class="badge">Chosen<\/span>/);
     expect(item.body).toMatch(/<li class="chosen">3 <span class="badge">Chosen<\/span><\/li>/);
     expect(item.body).toContain('Tea, then the news.');
-    expect(item.body).toMatch(/<label for="f-points-es">Points for “Describe your morning\.” \(0 to 10\)<\/label>/);
-    expect(item.body).toMatch(/<label for="f-comment-es">Comment on “Describe your morning\.”<\/label>/);
+    expect(item.body).toMatch(/<label for="f-points-es">Points<span class="sr-only"> for “Describe your morning\.”<\/span><\/label>\n<p class="hint" id="f-points-es-hint">0 to 10<\/p>/);
+    expect(item.body).toMatch(/<label for="f-comment-es">Comment<span class="sr-only"> on “Describe your morning\.”<\/span><\/label>/);
     expect(item.body).toContain('>Save draft</button>');
     expect(item.body).toContain('>Finish marking</button>');
     // Auto-marked items take no field.

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
 import { html, type SafeHtml } from '../../attempts/pages/html.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../institutions/api-keys.js';
-import { ago, csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, statusBadge, textField, when } from '../ui/components.js';
+import { ago, csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, statusBadge, textField, whenShort } from '../ui/components.js';
 import {
   CsrfBody,
   DoneQuery,
@@ -127,15 +127,16 @@ ${textField({ name: 'label', label: 'Label', value: opts.label ?? '', hint: 'Wha
 </form>
 ${dataTable({
   caption: html`Keys of ${scope.institutionName} (${active.length} active)`,
+  stack: true,
   columns: [{ label: 'Prefix' }, { label: 'Label' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Status' }, { label: 'Action' }],
   rows: keys.map((k) => [
     html`<code>${k.prefix}…</code>`,
     k.label ?? html`<span class="empty">No label</span>`,
-    when(k.createdAt),
-    k.lastUsedAt ? html`${when(k.lastUsedAt)} <span class="hint">(${ago(k.lastUsedAt, now)})</span>` : 'Never',
+    whenShort(k.createdAt),
+    k.lastUsedAt ? html`${whenShort(k.lastUsedAt)} <span class="hint">(${ago(k.lastUsedAt, now)})</span>` : 'Never',
     statusBadge(k.revokedAt ? 'revoked' : 'active'),
     k.revokedAt
-      ? html`Revoked ${when(k.revokedAt)}`
+      ? html`Revoked ${whenShort(k.revokedAt)}`
       : html`<a href="${scope.link(`/portal/api-keys/${k.keyId}/revoke`)}">Revoke<span class="sr-only"> key ${k.prefix}…</span></a>`,
   ]),
   empty: 'There are no API keys yet.',

@@ -41,14 +41,18 @@ export function markView(item: MarkingItem): SafeHtml {
 ${m.comment ? html`<p class="hint">Comment: ${m.comment}</p>` : ''}`;
 }
 
+/** A score in a table cell: "7/8 (87.5%)", or "2/10 so far" while a reviewer has still to mark. */
 export function formatScore(s: Score): string {
-  return `${formatPoints(s.points)}/${formatPoints(s.maxPoints)} (${s.percent}%)${s.gradingStatus === 'pending_review' ? ' pending review' : ''}`;
+  return s.gradingStatus === 'pending_review'
+    ? `${formatPoints(s.points)}/${formatPoints(s.maxPoints)} so far`
+    : `${formatPoints(s.points)}/${formatPoints(s.maxPoints)} (${s.percent}%)`;
 }
 
 export function scoreFacts(s: Score | null): SafeHtml {
   if (!s) return html`<dt>Score</dt><dd>None yet</dd>`;
-  const passed = s.passed === null ? 'no pass mark, or not final' : s.passed ? 'passed' : 'not passed';
-  return html`<dt>Score</dt><dd>${formatPoints(s.points)} of ${formatPoints(s.maxPoints)} points (${s.percent}%), ${passed}; ${
-    s.gradingStatus === 'final' ? 'final' : 'pending review'
-  }</dd>`;
+  if (s.gradingStatus === 'pending_review') {
+    return html`<dt>Score</dt><dd>${formatPoints(s.points)} of ${formatPoints(s.maxPoints)} points so far, from the automatically marked items; waiting for a reviewer</dd>`;
+  }
+  const passed = s.passed === null ? 'no pass mark' : s.passed ? 'passed' : 'not passed';
+  return html`<dt>Score</dt><dd>${formatPoints(s.points)} of ${formatPoints(s.maxPoints)} points (${s.percent}%), ${passed}; final</dd>`;
 }

@@ -5,7 +5,7 @@ import { html } from '../../attempts/pages/html.js';
 import type { AssignmentsContext } from '../../assignments/context.js';
 import { listAssignments } from '../../assignments/list-assignments.js';
 import { listTestsForPartner, listTestTitles } from '../../tests/tests-service.js';
-import { dataTable, errorFor, errorSummary, hiddenFields, pager, selectField, statusBadge, textField, when } from '../ui/components.js';
+import { dataTable, errorFor, errorSummary, hiddenFields, pager, selectField, statusBadge, textField, whenShort } from '../ui/components.js';
 import { Html, InstitutionQuery, chooseInstitution, institutionScope, layoutFor, operatorField, pageRoute, sendHtml } from '../ui/page.js';
 import { ASSIGNMENT_STATUSES, parseFilters, type FilterQuery } from './assignment-filters.js';
 import { loadAssignmentRecord } from './load-assignment-record.js';
@@ -70,14 +70,15 @@ ${textField({ name: 'to', label: 'Created to', type: 'date', value: q.to ?? '', 
 ${page
   ? html`${dataTable({
       caption: filtered ? 'Matching assignments, newest first' : 'Assignments, newest first',
+      stack: true,
       columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Status' }, { label: 'Score', numeric: true }, { label: 'Created' }, { label: 'Completed' }],
       rows: page.data.map((r) => [
-        html`<a href="${scope.link(`/portal/assignments/${r.assignmentId}`)}">${r.externalUserId}</a><br><span class="hint"><code>${r.assignmentId}</code></span>`,
+        html`<a href="${scope.link(`/portal/assignments/${r.assignmentId}`)}">${r.externalUserId}</a>`,
         titles.get(r.testId) ?? r.testId,
         statusBadge(r.status),
         r.score ? formatScore(r.score) : '–',
-        when(r.createdAt),
-        when(r.completedAt),
+        whenShort(r.createdAt),
+        whenShort(r.completedAt),
       ]),
       empty: filtered ? 'No assignment matches this search.' : 'No assignments yet. They appear here when your integration creates them.',
     })}

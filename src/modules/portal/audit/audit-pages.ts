@@ -4,7 +4,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { html, type SafeHtml } from '../../attempts/pages/html.js';
 import { listAudit, type AuditEntry } from '../../staff/audit.js';
 import { requirePermission } from '../../staff/principal.js';
-import { dataTable, pager, when } from '../ui/components.js';
+import { dataTable, pager, whenShort } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
 import { Html, InstitutionQuery, institutionScope, layoutFor, pageRoute, sendHtml } from '../ui/page.js';
 
@@ -32,9 +32,10 @@ function detailsText(d: Record<string, unknown>): string {
 function auditTable(entries: AuditEntry[], caption: string, withInstitution: boolean): SafeHtml {
   return dataTable({
     caption,
+    stack: true,
     columns: [{ label: 'When' }, { label: 'Who' }, { label: 'Action' }, { label: 'Object' }, ...(withInstitution ? [{ label: 'Institution' }] : []), { label: 'From' }, { label: 'Details' }],
     rows: entries.map((e) => [
-      when(e.at),
+      whenShort(e.at),
       html`${e.actorEmail ?? ACTOR[e.actorKind]}${e.actorEmail ? html`<br><span class="hint">${ACTOR[e.actorKind]}</span>` : ''}`,
       html`<code>${e.action}</code>`,
       html`${e.objectType}${e.objectId ? html`<br><code>${e.objectId}</code>` : ''}`,

@@ -105,6 +105,7 @@ ${textField({ name: 'domain', label: 'Domain', value: opts.value ?? '', hint: 'A
   : ''}
 ${dataTable({
   caption: html`Allowed callback domains of ${scope.institutionName}`,
+  stack: true,
   columns: manage ? [{ label: 'Domain' }, { label: 'Allows' }, { label: 'Action' }] : [{ label: 'Domain' }, { label: 'Allows' }],
   rows: domains.map((d) => {
     const allows = d.startsWith('*.') ? `any subdomain of ${d.slice(2)}` : 'this host only';

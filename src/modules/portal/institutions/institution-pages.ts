@@ -6,7 +6,7 @@ import { html } from '../../attempts/pages/html.js';
 import { createInstitution, getInstitution, listInstitutions, setInstitutionStatus } from '../../institutions/institutions.js';
 import { requirePermission, type StaffPrincipal } from '../../staff/principal.js';
 import { listStaff } from '../../staff/staff-service.js';
-import { csrfField, dataTable, errorFor, errorSummary, pager, postButton, statusBadge, textArea, textField, when, type Flash } from '../ui/components.js';
+import { csrfField, dataTable, errorFor, errorSummary, pager, postButton, statusBadge, textArea, textField, when, whenShort, type Flash } from '../ui/components.js';
 import { portalLayout, scopedHref } from '../ui/layout.js';
 import { CsrfBody, DoneQuery, FORM, Html, Redirect, auditContext, flashFrom, formErrors, pageRoute, redirect, sendHtml } from '../ui/page.js';
 
@@ -85,8 +85,9 @@ ${inst.status === 'active'
 </ul>
 ${dataTable({
   caption: html`Staff of ${inst.name}`,
+  stack: true,
   columns: [{ label: 'Email' }, { label: 'Name' }, { label: 'Role' }, { label: 'Last sign-in' }],
-  rows: staff.map((s) => [s.email, s.name ?? '–', s.role, s.lastSignInAt ? when(s.lastSignInAt) : 'Not yet']),
+  rows: staff.map((s) => [s.email, s.name ?? '–', s.role, s.lastSignInAt ? whenShort(s.lastSignInAt) : 'Not yet']),
   empty: 'No staff yet: invite the first admin.',
 })}
 <p><a href="${on('/portal/staff')}" class="button">Manage staff</a></p>`;
@@ -121,8 +122,9 @@ async function listPage(ctx: AppContext, p: StaffPrincipal, opts: { page: number
 ${errorSummary(opts.errors)}
 ${dataTable({
   caption: 'Institutions, oldest first',
+  stack: true,
   columns: [{ label: 'Name' }, { label: 'Status' }, { label: 'Callback domains' }, { label: 'Created' }],
-  rows: data.map((i) => [html`<a href="/portal/institutions/${i.institutionId}">${i.name}</a>`, statusBadge(i.status), i.callbackDomains.join(', ') || '–', when(i.createdAt)]),
+  rows: data.map((i) => [html`<a href="/portal/institutions/${i.institutionId}">${i.name}</a>`, statusBadge(i.status), i.callbackDomains.join(', ') || '–', whenShort(i.createdAt)]),
   empty: 'No institutions yet.',
 })}
 ${pager({

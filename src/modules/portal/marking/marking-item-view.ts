@@ -99,7 +99,9 @@ function markFields(item: MarkingItem, values: Record<string, string>, errors: E
   return html`<div class="mark-fields">
 ${textField({
   name: points,
-  label: html`Points for “${item.prompt}” (0 to ${formatPoints(item.maxPoints)})`,
+  // The prompt is in the accessible name (which item these points are for); the eye has it beside the field.
+  label: html`Points<span class="sr-only"> for “${item.prompt}”</span>`,
+  hint: `0 to ${formatPoints(item.maxPoints)}`,
   type: 'number',
   value: values[points] ?? (item.mark ? String(item.mark.points) : ''),
   error: errorFor(errors, points),
@@ -108,7 +110,7 @@ ${textField({
   step: 'any',
   inputmode: 'decimal',
 })}
-${textArea({ name: comment, label: html`Comment on “${item.prompt}”`, value: values[comment] ?? item.mark?.comment ?? '', hint: 'Optional. Kept with the mark.', error: errorFor(errors, comment), rows: 3, maxlength: 10_000 })}
+${textArea({ name: comment, label: html`Comment<span class="sr-only"> on “${item.prompt}”</span>`, value: values[comment] ?? item.mark?.comment ?? '', hint: 'Optional. Kept with the mark.', error: errorFor(errors, comment), rows: 3, maxlength: 10_000 })}
 </div>
 ${item.mark ? html`<p class="hint">Currently: ${formatPoints(item.mark.points)} points, by ${item.mark.markedBy ?? 'a reviewer'}.</p>` : ''}`;
 }

@@ -7,7 +7,7 @@ import { listMarkingQueue } from '../../marking/marking-queue.js';
 import { MarksChangedError } from '../../marking/marks-version.js';
 import { finishMarking, openMarkingItem, saveMarkingDraft, type DraftMark } from '../../marking/reviewer-marking.js';
 import { listTestTitles } from '../../tests/tests-service.js';
-import { ago, dataTable, pager, when } from '../ui/components.js';
+import { ago, dataTable, pager, whenShort } from '../ui/components.js';
 import {
   DoneQuery,
   FORM,
@@ -69,12 +69,13 @@ ${queue.byTest.length > 0
   : ''}
 ${testId ? html`<p><a href="${scope.link('/portal/marking')}">Show every test</a></p>` : ''}
 ${dataTable({
-  caption: testId ? `Queue for ${titles.get(testId) ?? testId}` : 'Queue',
+  caption: testId ? `Queue for ${titles.get(testId) ?? testId}, oldest first` : 'Queue, oldest first',
+  stack: true,
   columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Action' }],
   rows: queue.data.map((item) => [
     item.externalUserId,
     titles.get(item.testId) ?? item.testId,
-    item.submittedAt ? html`${when(item.submittedAt)} <span class="hint">(${ago(item.submittedAt, now)})</span>` : '–',
+    item.submittedAt ? html`${whenShort(item.submittedAt)} <span class="hint">(${ago(item.submittedAt, now)})</span>` : '–',
     html`<a href="${scope.link(`/portal/marking/${item.assignmentId}`)}">Mark<span class="sr-only"> the submission of ${item.externalUserId}</span></a>`,
   ]),
   empty: 'The queue is empty.',

@@ -53,12 +53,16 @@ ${ASSIGNMENT_STATUSES.map(
 <h2 id="per-day">Completions per day</h2>
 <p class="hint">The last ${DAYS} days (UTC): ${completedInSpan} completed.</p>
 ${barChart({ bars: days.map((d) => ({ label: dayLabel(d.day), short: d.day.slice(8), value: d.count })), valueLabel: 'completed' })}
+<details class="figures">
+<summary>The chart’s figures as a table</summary>
 ${dataTable({
   caption: `Completions per day, the last ${DAYS} days`,
   columns: [{ label: 'Day' }, { label: 'Completed', numeric: true }],
   rows: [...days].reverse().map((d) => [html`<time datetime="${d.day}">${dayLabel(d.day)}</time>`, d.count]),
 })}
+</details>
 </section>
+<div>
 <section class="panel" aria-labelledby="scores">
 <h2 id="scores">Average score per test</h2>
 ${dataTable({
@@ -72,8 +76,10 @@ ${dataTable({
   ]),
   empty: 'No assignment has been completed yet.',
 })}
+</section>
+<section class="panel" aria-labelledby="webhook-health">
 <h2 id="webhook-health">Webhook deliveries</h2>
-<dl class="facts" aria-labelledby="webhook-health">
+<dl class="facts">
 <dt>Success rate (7 days)</dt><dd>${rate === null ? 'No delivery settled in the last 7 days' : `${rate}% (${health.succeeded} delivered, ${health.failed} failed)`}</dd>
 <dt>Pending now</dt><dd>${health.pending}</dd>
 <dt>Oldest pending</dt><dd>${
@@ -83,5 +89,6 @@ ${dataTable({
   }</dd>
 </dl>
 </section>
+</div>
 </div>`;
 }

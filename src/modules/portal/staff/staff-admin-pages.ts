@@ -7,7 +7,7 @@ import { html } from '../../attempts/pages/html.js';
 import type { AuditContext } from '../../staff/audit.js';
 import { INSTITUTION_ROLES } from '../../staff/principal.js';
 import { changeStaffRole, inviteStaff, listStaff, removeStaff } from '../../staff/staff-service.js';
-import { csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, selectField, textField, when, type Flash } from '../ui/components.js';
+import { csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, selectField, textField, whenShort, type Flash } from '../ui/components.js';
 import {
   CsrfBody,
   DoneQuery,
@@ -136,6 +136,7 @@ async function staffPage(ctx: AppContext, scope: Scope, opts: { flash?: Flash | 
 ${errorSummary(opts.errors)}
 ${dataTable({
   caption: html`Staff of ${scope.institutionName} (${staff.length})`,
+  stack: true,
   columns: [{ label: 'Name' }, { label: 'Email' }, { label: 'Role' }, { label: 'Last sign-in' }, { label: 'Actions' }],
   rows: staff.map((s) => {
     const self = s.staffId === scope.p.staffId;
@@ -148,7 +149,7 @@ ${csrfField(csrf)}${hiddenFields(operatorField(scope))}
 <select id="role-${s.staffId}" name="role">${roles.map((r) => html`<option value="${r.value}"${r.value === s.role ? html` selected` : ''}>${r.label}</option>`)}</select>
 <button type="submit" class="button small">Change<span class="sr-only"> the role of ${s.email}</span></button>
 </form>`,
-      s.lastSignInAt ? when(s.lastSignInAt) : 'Not yet',
+      s.lastSignInAt ? whenShort(s.lastSignInAt) : 'Not yet',
       html`<a href="${scope.link(`/portal/staff/${s.staffId}/remove`)}">Remove<span class="sr-only"> ${s.email}</span></a>`,
     ];
   }),

@@ -109,7 +109,7 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     requirePermission(request, 'operate');
     const test = await getTest(ctx.pool, request.params.testId);
     const now = ctx.clock.now();
-    const page = testPage({
+    const rendered = testPage({
       assignmentId: 'preview',
       institutionName: 'Preview',
       test: { ...test, testVersionId: 'preview' },
@@ -118,6 +118,8 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       serverNow: now,
       answers: [],
     });
+    // The frame runs no script, so the page's "turn JavaScript on" notice would only mislead here.
+    const page = rendered.replace(/<noscript>[\s\S]*?<\/noscript>/, '');
     return reply.code(200).headers(PREVIEW_HEADERS).send(page);
   });
 

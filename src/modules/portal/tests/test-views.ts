@@ -2,19 +2,23 @@ import { html, type SafeHtml } from '../../attempts/pages/html.js';
 import type { Institution } from '../../institutions/institutions.js';
 import type { StaffPrincipal } from '../../staff/principal.js';
 import type { AdminTestView } from '../../tests/tests-service.js';
-import { csrfField, dataTable, fieldId, postButton, statusBadge, when, type Flash } from '../ui/components.js';
+import { csrfField, dataTable, fieldId, postButton, statusBadge, when, whenShort, type Flash } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
 import type { LineError } from './check-test-json.js';
 
 /** The test editor: JSON with its problems listed by line, a sandboxed preview of the student page, publications. */
 
-function problems(errors: LineError[]): SafeHtml {
+/** Each problem with its line number and that line of the JSON, linked to the editor (portal.js moves the caret there). */
+function problems(errors: LineError[], json: string): SafeHtml {
   if (errors.length === 0) return html``;
+  const lines = json.split('\n');
+  const excerpt = (line: number | null) =>
+    line !== null && lines[line - 1] !== undefined ? html`<code class="excerpt"><span class="line-no">${line}</span> ${lines[line - 1]!.trim().slice(0, 160)}</code>` : '';
   return html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary">
 <h2>There ${errors.length === 1 ? 'is a problem' : `are ${errors.length} problems`} in the JSON</h2>
 <ul>${errors.map(
     (e) =>
-      html`<li><a href="#${fieldId('json')}" data-line="${e.line ?? ''}">${e.line !== null && !e.message.startsWith('Line ') ? `Line ${e.line}: ` : ''}${e.field !== 'json' ? html`<code>${e.field}</code> ` : ''}${e.message}</a></li>`,
+      html`<li><a href="#${fieldId('json')}" data-line="${e.line ?? ''}">${e.line !== null && !e.message.startsWith('Line ') ? `Line ${e.line}: ` : ''}${e.field !== 'json' ? html`<code>${e.field}</code> ` : ''}${e.message}</a>${excerpt(e.line)}</li>`,
   )}</ul>
 </div>`;
 }
@@ -33,7 +37,7 @@ export function editorPage(p: {
   const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="/portal/tests">Tests</a></li><li aria-current="page">${t ? t.title : 'New test'}</li></ol></nav>
 <h1>${title}</h1>
 ${t ? html`<p class="lede">Version ${t.version}, last changed ${when(t.updatedAt)}. Saving writes version ${t.version + 1}; assignments already made keep the version they pinned.</p>` : html`<p class="lede">Write the test in the operator API's JSON format. Problems are listed by line.</p>`}
-${problems(p.errors)}
+${problems(p.errors, p.json)}
 <form method="post" action="${action}" class="panel">
 ${csrfField(p.principal.sessionCsrf)}
 <div class="field${p.errors.length > 0 ? ' has-error' : ''}">
@@ -59,6 +63,7 @@ function publications(principal: StaffPrincipal, t: AdminTestView, institutions:
 <p class="hint">A published test can be assigned by the institution's integration. Unpublishing stops new assignments; started ones continue.</p>
 ${dataTable({
   caption: 'Institutions this test is published to',
+  stack: true,
   columns: [{ label: 'Institution' }, { label: 'Published' }, { label: 'Action' }],
   rows: institutions.map((i) => [
     html`${i.name}${i.status === 'suspended' ? html` ${statusBadge('suspended')}` : ''}`,
@@ -87,13 +92,14 @@ export function testsListPage(p: {
 <p class="lede">Every test on the platform (${p.total}), newest first. Open one to edit its JSON, preview the student page, or publish it to institutions.</p>
 ${dataTable({
   caption: 'Tests, newest first',
+  stack: true,
   columns: [{ label: 'Title' }, { label: 'Version', numeric: true }, { label: 'Marking' }, { label: 'Published to' }, { label: 'Last changed' }],
   rows: p.tests.map((t) => [
     html`<a href="/portal/tests/${t.testId}">${t.title}</a><br><span class="hint"><code>${t.testId}</code></span>`,
     t.version,
     `${t.marking}, results ${t.resultVisibility === 'immediate' ? 'at once' : 'after review'}`,
     t.publishedTo.length === 0 ? 'Nobody' : t.publishedTo.map((id) => p.names.get(id) ?? id).join(', '),
-    when(t.updatedAt),
+    whenShort(t.updatedAt),
   ]),
   empty: 'No tests yet.',
 })}

@@ -1,4 +1,4 @@
-import { html, SafeHtml, timeTag } from '../../attempts/pages/html.js';
+import { html, type SafeHtml, timeTag } from '../../attempts/pages/html.js';
 import type { ErrorDetail } from '../../../platform/errors.js';
 
 /** The portal's UI kit: tables with captions, form fields tied to their errors, messages, paging. */
@@ -15,26 +15,41 @@ export function flashMessage(f: Flash): SafeHtml {
 }
 
 export interface Column {
-  label: string | SafeHtml;
+  label: string;
   numeric?: boolean;
 }
 
 let captionSeq = 0;
 
 /**
- * A real table with a caption, inside a region that scrolls sideways on a
- * narrow screen (focusable, so keyboard users can scroll it too).
+ * A real table with a caption. Wide tables (`stack`) become one card per row
+ * on a narrow screen, each value under its column's name (`data-label`);
+ * others sit in a region that scrolls sideways (focusable, so keyboard
+ * users can scroll it too).
  */
-export function dataTable(p: { caption: string | SafeHtml; columns: Column[]; rows: Array<Array<unknown>>; empty?: string; captionHidden?: boolean }): SafeHtml {
+export function dataTable(p: {
+  caption: string | SafeHtml;
+  columns: Column[];
+  rows: Array<Array<unknown>>;
+  empty?: string;
+  captionHidden?: boolean;
+  stack?: boolean;
+}): SafeHtml {
   const id = `table-caption-${++captionSeq}`;
   if (p.rows.length === 0 && p.empty) return html`<p class="empty">${p.empty}</p>`;
-  return html`<div class="table-wrap" role="region" aria-labelledby="${id}" tabindex="0">
+  const cls = (c: Column | undefined) => (c?.numeric ? html` class="num"` : '');
+  return html`<div class="table-wrap${p.stack ? ' stack' : ''}" role="region" aria-labelledby="${id}" tabindex="0">
 <table>
 <caption id="${id}"${p.captionHidden ? html` class="sr-only"` : ''}>${p.caption}</caption>
-<thead><tr>${p.columns.map((c) => html`<th scope="col"${c.numeric ? html` class="num"` : ''}>${c.label}</th>`)}</tr></thead>
+<thead><tr>${p.columns.map((c) => html`<th scope="col"${cls(c)}>${c.label}</th>`)}</tr></thead>
 <tbody>
 ${p.rows.map(
-  (r) => html`<tr>${r.map((cell, i) => (i === 0 && !p.columns[0]?.numeric ? html`<th scope="row">${cell}</th>` : html`<td${p.columns[i]?.numeric ? html` class="num"` : ''}>${cell}</td>`))}</tr>`,
+  (r) =>
+    html`<tr>${r.map((cell, i) =>
+      i === 0 && !p.columns[0]?.numeric
+        ? html`<th scope="row">${cell}</th>`
+        : html`<td${cls(p.columns[i])} data-label="${p.columns[i]?.label ?? ''}">${cell}</td>`,
+    )}</tr>`,
 )}
 </tbody>
 </table>
@@ -181,7 +196,14 @@ export function statusBadge(status: string): SafeHtml {
 
 /** A date for people (UTC, said so) or a dash. */
 export function when(d: Date | null | undefined): SafeHtml {
-  return d ? timeTag(d) : html`<span aria-label="none">–</span>`;
+  return d ? timeTag(d) : html`<span class="none">–</span>`;
+}
+
+const SHORT = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+
+/** A compact date for tables: "3 May 2025, 14:05 UTC". */
+export function whenShort(d: Date | null | undefined): SafeHtml {
+  return d ? html`<time datetime="${d.toISOString()}">${SHORT.format(d)} UTC</time>` : html`<span class="none">–</span>`;
 }
 
 /** "2 minutes ago", for presence and "last used". */
@@ -194,8 +216,4 @@ export function ago(d: Date, now: Date): string {
   if (h < 48) return `${h} hour${h === 1 ? '' : 's'} ago`;
   const days = Math.round(h / 24);
   return `${days} days ago`;
-}
-
-export function raw(s: string): SafeHtml {
-  return new SafeHtml(s);
 }

@@ -5,7 +5,7 @@ import { ASSIGNMENT_EVENT_TYPES, TEST_EVENT_TYPE } from '../../events/event-type
 import { can } from '../../staff/principal.js';
 import { listEndpointDeliveries } from '../../webhooks/delivery-log.js';
 import { listEndpoints, type EndpointView } from '../../webhooks/manage-endpoints.js';
-import { csrfField, dataTable, errorFor, errorSummary, fieldId, hiddenFields, pager, postButton, selectField, statusBadge, textField, when, type Flash } from '../ui/components.js';
+import { csrfField, dataTable, errorFor, errorSummary, fieldId, hiddenFields, pager, postButton, selectField, statusBadge, textField, when, whenShort, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
 
 export const LOG_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -64,12 +64,13 @@ ${opts.secret
 ${errorSummary(opts.errors)}
 ${dataTable({
   caption: html`Endpoints of ${scope.institutionName}`,
+  stack: true,
   columns: [{ label: 'URL' }, { label: 'Events' }, { label: 'Status' }, { label: 'Created' }],
   rows: data.map((e) => [
     html`<a href="${scope.link(`/portal/webhooks/${e.endpointId}`)}">${e.url}</a>${e.description ? html`<br><span class="hint">${e.description}</span>` : ''}`,
     e.eventTypes ? e.eventTypes.join(', ') : 'All event types',
     endpointStatus(e),
-    when(e.createdAt),
+    whenShort(e.createdAt),
   ]),
   empty: 'No webhook endpoints yet.',
 })}
@@ -154,13 +155,14 @@ ${selectField({ name: 'eventType', label: 'Event type', value: opts.eventType ??
 </form>
 ${dataTable({
   caption: opts.status || opts.eventType ? 'Deliveries (filtered), newest first' : 'Deliveries, newest first',
+  stack: true,
   columns: [{ label: 'Event' }, { label: 'Status' }, { label: 'Attempts', numeric: true }, { label: 'Last response' }, ...(manage ? [{ label: 'Action' }] : [])],
   rows: log.data.map((d) => [
-    html`<code>${d.eventType}</code><br><span class="hint"><code>${d.eventId}</code> · ${when(d.eventCreatedAt)}</span>`,
-    html`${statusBadge(d.status)}${d.nextAttemptAt ? html`<br><span class="hint">next attempt ${when(d.nextAttemptAt)}</span>` : ''}`,
+    html`<code>${d.eventType}</code><br><span class="hint"><code>${d.eventId}</code><br>${whenShort(d.eventCreatedAt)}</span>`,
+    html`${statusBadge(d.status)}${d.nextAttemptAt ? html`<br><span class="hint">next attempt ${whenShort(d.nextAttemptAt)}</span>` : ''}`,
     d.attemptCount,
     d.lastAttempt
-      ? html`${d.lastAttempt.statusCode !== null ? html`HTTP ${d.lastAttempt.statusCode}` : (d.lastAttempt.errorClass ?? 'no response')} in ${d.lastAttempt.durationMs} ms, ${when(d.lastAttempt.attemptedAt)}${
+      ? html`${d.lastAttempt.statusCode !== null ? html`HTTP ${d.lastAttempt.statusCode}` : (d.lastAttempt.errorClass ?? 'no response')} in ${d.lastAttempt.durationMs} ms, ${whenShort(d.lastAttempt.attemptedAt)}${
           d.lastAttempt.responseExcerpt ? html`<code class="excerpt">${d.lastAttempt.responseExcerpt.slice(0, 300)}</code>` : ''
         }`
       : 'Not attempted yet',

@@ -31,5 +31,20 @@
     }
     var summary = document.getElementById('error-summary');
     if (summary) summary.focus();
+    // The test editor's problems name a line: following one puts the caret at the start of that line.
+    var lineLinks = document.querySelectorAll('a[data-line]');
+    for (var j = 0; j < lineLinks.length; j++) {
+      lineLinks[j].addEventListener('click', function (e) {
+        var line = Number(e.currentTarget.getAttribute('data-line'));
+        var editor = document.getElementById(e.currentTarget.getAttribute('href').slice(1));
+        if (!editor || !line) return;
+        e.preventDefault();
+        var offset = editor.value.split('\n').slice(0, line - 1).join('\n').length + (line > 1 ? 1 : 0);
+        editor.focus();
+        editor.setSelectionRange(offset, offset);
+        var lineHeight = parseFloat(getComputedStyle(editor).lineHeight) || 20;
+        editor.scrollTop = Math.max(0, (line - 3) * lineHeight);
+      });
+    }
   });
 })();
