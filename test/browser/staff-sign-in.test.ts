@@ -8,7 +8,8 @@ import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolatio
  * (received by a real SMTP server), the link's page and its button; then a
  * passkey added on the account page with Chromium's virtual authenticator
  * (DevTools WebAuthn domain) and used to sign in again, through the
- * portal's own script. axe checks every staff page on the way.
+ * portal's own script. On a 360 px screen; axe checks every staff page on
+ * the way, and none is wider than the screen.
  */
 const run = hasBrowser || requireBrowser ? describe : describe.skip;
 
@@ -18,6 +19,11 @@ let origin: string;
 
 async function axeClean(page: Page, name: string) {
   const problems = (await seriousAxeViolations(page)).map((v) => `${name}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (width > 360) {
+    const wide = await page.evaluate(() => [...document.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > 360).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`).slice(0, 15).join(' | '));
+    problems.push(`${name}: the page is ${width}px wide on a 360px screen: ${wide}`);
+  }
   expect(problems).toEqual([]);
 }
 

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../attempts/pages/html.js';
-import { dataTable, flashMessage, postButton, textField, when, type Flash } from '../../portal/ui/components.js';
+import { csrfField, dataTable, flashMessage, textField, when, type Flash } from '../../portal/ui/components.js';
 import type { PasskeyView } from '../passkeys.js';
 import type { StaffPrincipal } from '../principal.js';
 
@@ -41,7 +41,10 @@ ${dataTable({
     k.name,
     when(k.createdAt),
     when(k.lastUsedAt),
-    postButton({ action: `/portal/account/passkeys/${encodeURIComponent(k.credentialId)}/remove`, label: html`Remove<span class="sr-only"> passkey ${k.name}</span>`, csrf: s.sessionCsrf, variant: 'danger' }),
+    // aria-label rather than hidden text: an absolutely placed sr-only span escapes the table's scrolling region on a phone.
+    html`<form method="post" action="/portal/account/passkeys/${encodeURIComponent(k.credentialId)}/remove" class="inline-form">
+${csrfField(s.sessionCsrf)}<button type="submit" class="button danger" aria-label="Remove passkey ${k.name}">Remove</button>
+</form>`,
   ]),
   empty: 'You have no passkeys yet.',
 })}
