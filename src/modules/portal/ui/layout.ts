@@ -76,7 +76,8 @@ export interface PortalLayoutInput {
 
 export function portalLayout(p: PortalLayoutInput): string {
   const who = p.principal.name ?? p.principal.email;
-  const inst = p.institutionId ?? (p.principal.role === 'operator' ? null : p.principal.institutionId);
+  // Only an operator's links carry an institution: staff of one always act on their own.
+  const inst = p.principal.role === 'operator' ? (p.institutionId ?? null) : null;
   const place = p.principal.role === 'operator' ? (p.institutionName ? `Operator · ${p.institutionName}` : 'Operator') : (p.principal.institutionName ?? '');
   const items = NAV.filter((n) => can(p.principal, n.permission));
   return `<!doctype html>${html`<html lang="en">
