@@ -56,6 +56,7 @@ export async function buildServer(
   installWebhookFanOut();
   const app = createHttp({
     logLevel: ctx.config.logLevel,
+    trustProxy: ctx.config.trustProxy,
     ...(opts.logger === false ? { logger: false } : {}),
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
   });

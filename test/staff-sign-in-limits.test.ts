@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PER_ADDRESS_LIMIT, PER_IP_LIMIT } from '../src/modules/staff/sign-in-throttle.js';
+import { freezeConfig } from '../src/platform/config.js';
+import { buildServer, serverContext } from '../src/server.js';
 import { createStaffRig, csrfOf, type PortalBrowser, type StaffRig } from './helpers/staff-rig.js';
 
 /**
@@ -16,9 +18,9 @@ beforeAll(async () => {
 });
 afterAll(() => r.close());
 
-async function ask(b: PortalBrowser, email: string) {
-  const page = await b.get('/portal/sign-in');
-  return b.post('/portal/sign-in', { csrf: csrfOf(page.body), email });
+async function ask(b: PortalBrowser, email: string, headers: Record<string, string> = {}) {
+  const page = await b.get('/portal/sign-in', headers);
+  return b.post('/portal/sign-in', { csrf: csrfOf(page.body), email }, headers);
 }
 
 function median(xs: number[]): number {
@@ -99,6 +101,25 @@ describe('sign-in limits', () => {
     expect(await jobs()).toBe(queued); // nothing queued when refused
     // Another IP is not affected.
     expect((await ask(r.browser('198.18.0.2'), 'spray-last@alpha.example')).statusCode).toBe(303);
+  });
+
+  it('behind a trusted proxy (ASSAY_TRUST_PROXY), counts the client address from X-Forwarded-For, not the proxy', async () => {
+    r.clock.advance(16 * MIN);
+    const config = freezeConfig({ ...r.h.ctx.config, trustProxy: ['127.0.0.1'] });
+    const proxied = await buildServer(serverContext({ config, pool: r.h.pool, clock: r.clock }), { logger: false });
+    try {
+      const viaProxy = r.browser('127.0.0.1', proxied);
+      const clientA = { 'x-forwarded-for': '203.0.113.200' };
+      for (let i = 0; i < PER_IP_LIMIT; i++) expect((await ask(viaProxy, `a${i}@alpha.example`, clientA)).statusCode).toBe(303);
+      expect((await ask(viaProxy, 'a-last@alpha.example', clientA)).statusCode).toBe(429);
+      expect((await ask(viaProxy, 'b@alpha.example', { 'x-forwarded-for': '203.0.113.201' })).statusCode).toBe(303);
+      // An untrusted peer's X-Forwarded-For is ignored: it cannot pick a fresh address per request.
+      const direct = r.browser('198.18.5.5');
+      for (let i = 0; i < PER_IP_LIMIT; i++) await ask(direct, `c${i}@alpha.example`, { 'x-forwarded-for': `203.0.113.${i}` });
+      expect((await ask(direct, 'c-last@alpha.example', { 'x-forwarded-for': '203.0.113.250' })).statusCode).toBe(429);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('limits passkey sign-in attempts per IP the same way (the JSON envelope, 429)', async () => {

@@ -25,6 +25,12 @@ export interface Config {
   dbPoolSize: number;
   webhooks: WebhookTunables;
   mail: MailConfig;
+  /**
+   * Which reverse proxies' X-Forwarded-For to believe for the client's address
+   * (per-IP sign-in limits, audit entries): false (none), true (any: only when
+   * the proxy is the sole way in), or a list of proxy addresses/CIDRs.
+   */
+  trustProxy: boolean | string[];
 }
 
 /** Outgoing mail (portal sign-in links). */
@@ -174,7 +180,20 @@ export function parseConfig(env: Env): Config {
     dbPoolSize: intVar(env, 'ASSAY_DB_POOL_SIZE', 10, 1, 500),
     webhooks: webhookTunables(env),
     mail: mailConfig(env, publicBaseUrlHost(env, port)),
+    trustProxy: trustProxyVar(env),
   };
+}
+
+function trustProxyVar(env: Env): boolean | string[] {
+  const raw = env.ASSAY_TRUST_PROXY;
+  if (raw === undefined || raw === '') return false;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  const list = raw.split(',').map((s) => s.trim());
+  if (list.some((a) => !/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/.test(a))) {
+    throw new ConfigError('ASSAY_TRUST_PROXY', `must be true/false or comma-separated proxy addresses or CIDRs (10.0.0.0/8), got "${raw}"`);
+  }
+  return list;
 }
 
 function publicBaseUrlHost(env: Env, port: number): string {
@@ -219,6 +238,7 @@ export function freezeConfig(config: Config): Readonly<Config> {
   Object.freeze(config.webhooks.retryScheduleMs);
   Object.freeze(config.webhooks);
   Object.freeze(config.mail);
+  if (Array.isArray(config.trustProxy)) Object.freeze(config.trustProxy);
   if (config.secrets) Object.freeze(config.secrets);
   return Object.freeze(config);
 }

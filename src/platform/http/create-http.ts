@@ -23,8 +23,11 @@ export function createHttp(opts: {
   logger?: FastifyServerOptions['logger'];
   /** Where log lines go (default stdout); tests pass a capturing stream to check what is logged. */
   logStream?: { write(line: string): void };
+  /** Reverse proxies whose X-Forwarded-For gives request.ip (config.trustProxy). */
+  trustProxy?: boolean | string[];
 }) {
   const app = Fastify({
+    trustProxy: opts.trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
     genReqId: () => newId('req'),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
