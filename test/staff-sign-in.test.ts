@@ -185,8 +185,15 @@ describe('sign-in with an emailed link', () => {
     expect(mail.text).toContain('Alpha College (viewer):');
     expect(mail.text).toContain('Beta Academy (reviewer):');
     expect(linksIn(mail)).toEqual(links);
+    expect((await b.useLink(links[0]!)).statusCode).toBe(303);
+    expect((await b.get('/portal/account')).body).toContain('Alpha College');
+    const first = b.cookies.get('assay_portal')!;
+    // Signing in to the other account in the same browser ends the first session.
     expect((await b.useLink(links[1]!)).statusCode).toBe(303);
     expect((await b.get('/portal/account')).body).toContain('Beta Academy');
+    expect(b.cookies.get('assay_portal')).not.toBe(first);
+    const stale = await r.h.app.inject({ method: 'GET', url: '/portal/account', headers: { cookie: `assay_portal=${first}` } });
+    expect(stale.statusCode).toBe(303);
   });
 
   it('sets the Secure attribute when the portal is served over https', async () => {

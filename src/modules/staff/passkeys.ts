@@ -12,7 +12,7 @@ import type { AppContext } from '../../platform/context.js';
 import { withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { recordAudit, type AuditContext } from './audit.js';
-import { createPortalSession } from './portal-sessions.js';
+import { createPortalSession, endPortalSession } from './portal-sessions.js';
 import type { StaffPrincipal } from './principal.js';
 import { touchLastSignIn } from './staff-repo.js';
 
@@ -161,6 +161,7 @@ export async function finishPasskeySignIn(
   ctx: AppContext,
   response: AuthenticationResponseJSON,
   ip: string | null,
+  previousSessionId?: string,
 ): Promise<{ sessionId: string; staffId: string } | null> {
   const now = ctx.clock.now();
   const { rows } = await ctx.pool.query(
@@ -195,6 +196,7 @@ export async function finishPasskeySignIn(
       [k.credential_id, verification.authenticationInfo.newCounter, now],
     );
     if (rowCount === 0) return null;
+    await endPortalSession(tx, previousSessionId);
     const { sessionId } = await createPortalSession(tx, { staffId: k.staff_id, method: 'passkey', now });
     await touchLastSignIn(tx, k.staff_id, now);
     await recordAudit(tx, {

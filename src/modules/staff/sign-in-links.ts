@@ -3,7 +3,7 @@ import { sha256Hex } from '../../platform/crypto.js';
 import { withTransaction, type Queryable } from '../../platform/db.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { recordAudit } from './audit.js';
-import { createPortalSession } from './portal-sessions.js';
+import { createPortalSession, endPortalSession } from './portal-sessions.js';
 import { touchLastSignIn } from './staff-repo.js';
 
 /**
@@ -64,8 +64,9 @@ export type ConsumeResult =
 /**
  * Uses the link: marks it consumed (one statement, so two presses cannot
  * both succeed), opens a portal session, and records the sign-in, together.
+ * `previousSessionId`: the browser's current session, ended in the same step.
  */
-export async function consumeSignInLink(ctx: AppContext, token: string, ip: string | null): Promise<ConsumeResult> {
+export async function consumeSignInLink(ctx: AppContext, token: string, ip: string | null, previousSessionId?: string): Promise<ConsumeResult> {
   if (!looksLikeLinkToken(token)) return { ok: false, state: 'unknown' };
   const now = ctx.clock.now();
   const hash = sha256Hex(token);
@@ -83,6 +84,8 @@ export async function consumeSignInLink(ctx: AppContext, token: string, ip: stri
       const state = await inspectSignInLink(tx, token, now);
       return { ok: false, state: state === 'valid' ? 'used' : state };
     }
+    // Signing in again (maybe as someone else) ends this browser's previous session.
+    await endPortalSession(tx, previousSessionId);
     const { sessionId } = await createPortalSession(tx, { staffId: r.id, method: 'link', now });
     await touchLastSignIn(tx, r.id, now);
     await recordAudit(tx, {

@@ -87,7 +87,7 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; base: s
       },
     },
     async (request, reply) => {
-      const result = await finishPasskeySignIn(ctx, request.body.response as AuthenticationResponseJSON, request.ip);
+      const result = await finishPasskeySignIn(ctx, request.body.response as AuthenticationResponseJSON, request.ip, request.cookies?.[PORTAL_COOKIE]);
       if (!result) {
         throw new AppError('invalid_request', 'This passkey was not accepted. Sign in with an emailed link instead.', [{ field: 'response', message: 'was not accepted' }]);
       }

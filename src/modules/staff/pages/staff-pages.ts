@@ -91,7 +91,7 @@ export const staffPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     `${base}/sign-in/link/:token`,
     { schema: { hide, consumes: FORM, params: TokenParams, body: Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 200 })) }), response: { 303: Redirect, 404: Html, 410: Html } } },
     async (request, reply) => {
-      const result = await consumeSignInLink(ctx, request.params.token, request.ip);
+      const result = await consumeSignInLink(ctx, request.params.token, request.ip, request.cookies?.[PORTAL_COOKIE]);
       if (!result.ok) return sendPage(request, reply, linkRefusedPage(result.state));
       // A new session id at every sign-in (never one chosen before it): no session fixation.
       reply.setCookie(PORTAL_COOKIE, result.sessionId, portalCookieOptions(ctx));
