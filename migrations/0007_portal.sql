@@ -8,8 +8,9 @@ CREATE INDEX assignments_listing ON assignments (institution_id, created_at DESC
 DROP INDEX assignments_institution;
 CREATE INDEX assignments_by_status ON assignments (institution_id, status, created_at DESC, id DESC);
 CREATE INDEX assignments_by_test ON assignments (institution_id, test_id, created_at DESC, id DESC);
--- The marking queue: oldest submission first, and its count, from a small partial index.
-CREATE INDEX assignments_marking_queue ON assignments (institution_id, submitted_at, id) WHERE status = 'marking';
+-- The marking queue: oldest submission first, and its counts per test, from a small
+-- partial index that also carries test and user, so both are index-only scans.
+CREATE INDEX assignments_marking_queue ON assignments (institution_id, submitted_at, id) INCLUDE (test_id, user_id) WHERE status = 'marking';
 -- Overview: completions per day.
 CREATE INDEX assignments_completed ON assignments (institution_id, completed_at) WHERE completed_at IS NOT NULL;
 

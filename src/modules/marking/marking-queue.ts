@@ -26,10 +26,13 @@ export async function listMarkingQueue(
 ): Promise<MarkingQueue> {
   const [list, counts] = await Promise.all([
     db.query(
-      `SELECT a.id, u.external_user_id, a.test_id, a.submitted_at
-         FROM assignments a JOIN users u ON u.id = a.user_id
-        WHERE a.institution_id = $1 AND a.status = 'marking' AND ($2::text IS NULL OR a.test_id = $2)
-        ORDER BY a.submitted_at, a.id LIMIT $3 OFFSET $4`,
+      // The page is cut from the index first; only its rows then fetch their user.
+      `SELECT q.id, u.external_user_id, q.test_id, q.submitted_at
+         FROM (SELECT id, user_id, test_id, submitted_at FROM assignments
+                WHERE institution_id = $1 AND status = 'marking' AND ($2::text IS NULL OR test_id = $2)
+                ORDER BY submitted_at, id LIMIT $3 OFFSET $4) q
+         JOIN users u ON u.id = q.user_id
+        ORDER BY q.submitted_at, q.id`,
       [input.institutionId, input.testId ?? null, input.limit, input.offset],
     ),
     db.query<{ test_id: string; n: number }>(
