@@ -160,3 +160,21 @@ describe('webhooks', () => {
     expect(JSON.stringify(await auditActions(h, h.a.institutionId))).not.toContain('whsec_');
   });
 });
+
+describe('/docs', () => {
+  it('keeps the partner API reference first and adds the operator API behind the selector', async () => {
+    const init = await h.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    expect(init.statusCode).toBe(200);
+    expect(init.body).toContain('"url":"/api/partner/v1/openapi.json","name":"Partner API"');
+    expect(init.body).toContain('"url":"/api/admin/v1/openapi.json","name":"Operator API"');
+    expect(init.body).toContain('"urls.primaryName":"Partner API"');
+    const operator = (await h.app.inject({ method: 'GET', url: '/api/admin/v1/openapi.json' })).json();
+    expect(operator.info.title).toBe('Assay Operator API');
+    expect(operator.components.securitySchemes.apiKey.description).toContain('ASSAY_ADMIN_TOKEN');
+    expect(Object.keys(operator.paths).every((p: string) => p.startsWith('/api/admin/v1/'))).toBe(true);
+    expect(Object.keys(operator.paths)).toContain('/api/admin/v1/institutions/{institutionId}/staff');
+    const partner = (await h.app.inject({ method: 'GET', url: '/api/partner/v1/openapi.json' })).json();
+    expect(partner.components.securitySchemes.apiKey.description).toContain('ak_live_');
+    expect(JSON.stringify(partner)).not.toContain('/portal');
+  });
+});
