@@ -105,6 +105,7 @@ try {
     { name: 'Assignments, externalUserId search', path: '/portal/assignments?q=student-a-00123' },
     { name: 'Assignments, deep keyset page', path: `/portal/assignments?cursor=${encodeURIComponent(`${deep.rows[0]!.t}~${deep.rows[0]!.id}`)}&dir=older` },
     { name: 'Marking queue', path: '/portal/marking' },
+    { name: 'Overview (not in the target)', path: '/portal' },
     { name: 'Marking queue, page 40', path: '/portal/marking?page=40' },
   ];
 

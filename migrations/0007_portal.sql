@@ -11,7 +11,7 @@ CREATE INDEX assignments_by_test ON assignments (institution_id, test_id, create
 -- The marking queue: oldest submission first, and its counts per test, from a small
 -- partial index that also carries test and user, so both are index-only scans.
 CREATE INDEX assignments_marking_queue ON assignments (institution_id, submitted_at, id) INCLUDE (test_id, user_id) WHERE status = 'marking';
--- Overview: completions per day.
+-- Overview: completions per day, as an index-only scan.
 CREATE INDEX assignments_completed ON assignments (institution_id, completed_at) WHERE completed_at IS NOT NULL;
 
 -- Search by externalUserId prefix (text_pattern_ops: LIKE 'abc%' is a range scan whatever the collation).
