@@ -33,14 +33,14 @@ function auditTable(entries: AuditEntry[], caption: string, withInstitution: boo
   return dataTable({
     caption,
     stack: true,
-    columns: [{ label: 'When' }, { label: 'Who' }, { label: 'Action' }, { label: 'Object' }, ...(withInstitution ? [{ label: 'Institution' }] : []), { label: 'From' }, { label: 'Details' }],
+    className: 'audit-table',
+    columns: [{ label: 'When' }, { label: 'Who, from where' }, { label: 'Action' }, { label: 'Object' }, ...(withInstitution ? [{ label: 'Institution' }] : []), { label: 'Details' }],
     rows: entries.map((e) => [
       whenShort(e.at),
-      html`${e.actorEmail ?? ACTOR[e.actorKind]}${e.actorEmail ? html`<br><span class="hint">${ACTOR[e.actorKind]}</span>` : ''}`,
+      html`${e.actorEmail ?? ACTOR[e.actorKind]}${e.ip ? html`<br><span class="hint">${e.ip}</span>` : ''}`,
       html`<code>${e.action}</code>`,
       html`${e.objectType}${e.objectId ? html`<br><code>${e.objectId}</code>` : ''}`,
       ...(withInstitution ? [e.institutionId ? html`<code>${e.institutionId}</code>` : 'Platform'] : []),
-      e.ip ?? '–',
       detailsText(e.details),
     ]),
     empty: 'Nothing has been recorded yet.',

@@ -34,12 +34,14 @@ export function dataTable(p: {
   empty?: string;
   captionHidden?: boolean;
   stack?: boolean;
+  /** An extra class on the table, for a page's own column widths. */
+  className?: string;
 }): SafeHtml {
   const id = `table-caption-${++captionSeq}`;
   if (p.rows.length === 0 && p.empty) return html`<p class="empty">${p.empty}</p>`;
   const cls = (c: Column | undefined) => (c?.numeric ? html` class="num"` : '');
   return html`<div class="table-wrap${p.stack ? ' stack' : ''}" role="region" aria-labelledby="${id}" tabindex="0">
-<table>
+<table${p.className ? html` class="${p.className}"` : ''}>
 <caption id="${id}"${p.captionHidden ? html` class="sr-only"` : ''}>${p.caption}</caption>
 <thead><tr>${p.columns.map((c) => html`<th scope="col"${cls(c)}>${c.label}</th>`)}</tr></thead>
 <tbody>
