@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { auditActions, portalGet, portalPost, signedIn, type PortalUser } from './helpers/portal.js';
+import { newAssignment, transition } from './helpers/webhook-setup.js';
 
 let h: Harness;
 let admin: PortalUser;
@@ -126,6 +127,13 @@ describe('webhooks', () => {
     expect(log.body).toContain('A test event was sent.');
     expect(log.body).toContain('<code>webhook.test</code>');
     const eventId = /<code>(evt_[0-9A-Za-z]+)<\/code>/.exec(log.body)![1]!;
+
+    // An assignment event in the log links to its assignment.
+    const assignmentId = await newAssignment(h, h.a);
+    await transition(h, assignmentId, [{ type: 'start' }, { type: 'submit', score: null }]);
+    const withEvent = await portalGet(h, admin, `/portal/webhooks/${endpointId}?eventType=exam.completed`);
+    expect(withEvent.body).toContain(`href="/portal/assignments/${assignmentId}">Assignment<span class="sr-only">`);
+    expect(withEvent.body).not.toContain('<code>webhook.test</code>');
 
     const filtered = await portalGet(h, admin, `/portal/webhooks/${endpointId}?status=succeeded`);
     expect(filtered.body).toContain('No delivery matches these filters.');

@@ -13,6 +13,8 @@ export interface DeliveryLogEntry {
   eventId: string;
   eventType: string;
   eventCreatedAt: Date;
+  /** The assignment the event is about; null for `webhook.test`. */
+  assignmentId: string | null;
   status: DeliveryStatus;
   attemptCount: number;
   nextAttemptAt: Date | null;
@@ -24,7 +26,7 @@ export async function listEndpointDeliveries(
   input: { institutionId: string; endpointId: string; status?: DeliveryStatus | undefined; eventType?: string | undefined; beforeId?: number | undefined; limit: number },
 ): Promise<{ data: DeliveryLogEntry[]; nextBeforeId: number | null }> {
   const { rows } = await db.query(
-    `SELECT d.id, d.event_id, e.type, e.created_at AS event_created_at, d.status, d.next_attempt_at,
+    `SELECT d.id, d.event_id, e.type, e.created_at AS event_created_at, e.assignment_id, d.status, d.next_attempt_at,
             (SELECT count(*)::int FROM webhook_attempts x WHERE x.delivery_id = d.id) AS attempt_count,
             la.attempted_at, la.status_code, la.error_class, la.duration_ms, la.response_excerpt, la.next_attempt_at AS la_next
        FROM webhook_deliveries d
@@ -44,6 +46,7 @@ export async function listEndpointDeliveries(
     eventId: r.event_id,
     eventType: r.type,
     eventCreatedAt: r.event_created_at,
+    assignmentId: r.assignment_id,
     status: r.status,
     attemptCount: r.attempt_count,
     nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null,

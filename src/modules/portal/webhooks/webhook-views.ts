@@ -158,7 +158,9 @@ ${dataTable({
   stack: true,
   columns: [{ label: 'Event' }, { label: 'Status' }, { label: 'Attempts', numeric: true }, { label: 'Last response' }, ...(manage ? [{ label: 'Action' }] : [])],
   rows: log.data.map((d) => [
-    html`<code>${d.eventType}</code><br><span class="hint"><code>${d.eventId}</code><br>${whenShort(d.eventCreatedAt)}</span>`,
+    html`<code>${d.eventType}</code><br><span class="hint"><code>${d.eventId}</code><br>${whenShort(d.eventCreatedAt)}</span>${
+      d.assignmentId ? html`<br><a href="${scope.link(`/portal/assignments/${d.assignmentId}`)}">Assignment<span class="sr-only"> of event ${d.eventId}</span></a>` : ''
+    }`,
     html`${statusBadge(d.status)}${d.nextAttemptAt ? html`<br><span class="hint">next attempt ${whenShort(d.nextAttemptAt)}</span>` : ''}`,
     d.attemptCount,
     d.lastAttempt
