@@ -3,7 +3,8 @@ import { systemClock } from './platform/clock.js';
 import { saveLocalSecrets } from './platform/local-secrets.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from './server.js';
 import { startWorker } from './worker.js';
-import { seedDemo, type DemoSeed } from './demo/seed-demo.js';
+import { DEMO_ADMIN_EMAIL, DEMO_OPERATOR_EMAIL, seedDemo, type DemoSeed } from './demo/seed-demo.js';
+import { issueSignInLink, signInUrl } from './modules/staff/sign-in-links.js';
 
 /**
  * `npm start`: the API and the background worker in one process. With no
@@ -31,7 +32,12 @@ try {
   process.exit(1);
 }
 
-if (demo) printBanner(demo);
+if (demo) {
+  // Fresh at every start: single use, 15 minutes, like a mailed link (the portal's sign-in page sends new ones).
+  const link = async (staffId: string) =>
+    signInUrl(ctx, (await issueSignInLink(pool, { staffId, next: null, now: systemClock.now() })).token);
+  printBanner(demo, { operator: await link(demo.operatorStaffId), admin: await link(demo.adminStaffId) });
+}
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -49,7 +55,7 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGHUP', () => void shutdown('SIGHUP'));
 
-function printBanner(seed: DemoSeed) {
+function printBanner(seed: DemoSeed, links: { operator: string; admin: string }) {
   const base = config.publicBaseUrl;
   const auth = `-H "Authorization: Bearer ${seed.apiKey}"`;
   const body = JSON.stringify({
@@ -67,6 +73,11 @@ function printBanner(seed: DemoSeed) {
       `Demo institution: Demo University   Demo API key: ${seed.apiKey}`,
       `Operator token (ASSAY_ADMIN_TOKEN): ${config.adminToken}`,
       `API docs: ${base}/docs`,
+      '',
+      `Portal: ${base}/portal  (sign-in links below work once, for 15 minutes; ask for new ones on the sign-in page,`,
+      `  they are written to this log while ASSAY_SMTP_URL is not set)`,
+      `  Operator (${DEMO_OPERATOR_EMAIL}):  ${links.operator}`,
+      `  Demo University admin (${DEMO_ADMIN_EMAIL}):  ${links.admin}`,
       '',
       'List the demo tests:',
       `  curl -s ${base}${PARTNER_PREFIX}/tests ${auth}`,

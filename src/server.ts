@@ -26,6 +26,8 @@ import { markingAdminRoutes } from './modules/marking/admin-routes.js';
 import { proctoringAdminRoutes } from './modules/proctoring/admin-routes.js';
 import { proctoringFileRoutes } from './modules/proctoring/file-routes.js';
 import { proctoringPartnerRoutes } from './modules/proctoring/partner-routes.js';
+import { portalRoutes } from './modules/portal/portal-routes.js';
+import { staffAdminRoutes } from './modules/staff/admin-routes.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
@@ -40,7 +42,15 @@ export function serverContext(ctx: AppContext): ServerContext {
 /** Keeps only the paths under `prefix`: the partner document never mentions operator routes. */
 function documentFor(spec: Record<string, any>, prefix: string, title: string) {
   const paths = Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([p]) => p.startsWith(prefix)));
-  return { ...spec, info: { ...spec.info, title }, paths };
+  const doc = { ...spec, info: { ...spec.info, title }, paths };
+  if (prefix !== ADMIN_PREFIX) return doc;
+  // The operator API's bearer is the operator token, not a partner key.
+  const apiKey = { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer $ASSAY_ADMIN_TOKEN' };
+  return {
+    ...doc,
+    info: { ...doc.info, description: 'Create institutions, keys, callback domains, tests and publications, and mark attempts. Every change is recorded in the audit log.' },
+    components: { ...spec.components, securitySchemes: { apiKey } },
+  };
 }
 
 /** Assembles the HTTP app: every route of every module, docs, health. */
@@ -52,6 +62,7 @@ export async function buildServer(
   installWebhookFanOut();
   const app = createHttp({
     logLevel: ctx.config.logLevel,
+    trustProxy: ctx.config.trustProxy,
     ...(opts.logger === false ? { logger: false } : {}),
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
   });
@@ -92,7 +103,16 @@ export async function buildServer(
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
-    uiConfig: { docExpansion: 'list', deepLinking: true },
+    // Two documents behind the selector in the top bar: the partner API (first) and the operator API.
+    uiConfig: {
+      docExpansion: 'list',
+      deepLinking: true,
+      urls: [
+        { url: `${PARTNER_PREFIX}/openapi.json`, name: 'Partner API' },
+        { url: `${ADMIN_PREFIX}/openapi.json`, name: 'Operator API' },
+      ],
+      'urls.primaryName': 'Partner API',
+    } as Record<string, unknown>,
     transformSpecification: (spec) => documentFor(spec as Record<string, any>, PARTNER_PREFIX, 'Assay Partner API'),
   });
 
@@ -135,6 +155,7 @@ export async function buildServer(
       await admin.register(institutionSettingsAdminRoutes, { ctx });
       await admin.register(webhooksAdminRoutes, { ctx });
       await admin.register(proctoringAdminRoutes, { ctx });
+      await admin.register(staffAdminRoutes, { ctx });
     },
     { prefix: ADMIN_PREFIX },
   );
@@ -142,6 +163,7 @@ export async function buildServer(
   await app.register(studentRoutes, { ctx });
   await app.register(proctoringAssets);
   await app.register(proctoringFileRoutes, { ctx });
+  await app.register(portalRoutes, { ctx });
 
   return app;
 }

@@ -65,7 +65,7 @@ describe('operator marking of an after_review test', () => {
     const partial = await marks(id, { marks: [{ questionId: 'es', points: 6, comment: 'Clear.' }], complete: false, markedBy: 'rita@alpha.example' });
     expect(partial.statusCode).toBe(200);
     expect(partial.json()).toMatchObject({ status: 'marking', awaitingMarking: [] });
-    expect(partial.json().items[4].mark).toMatchObject({ points: 6, source: 'reviewer', comment: 'Clear.', markedBy: 'rita@alpha.example' });
+    expect(partial.json().items[4].mark).toMatchObject({ points: 6, source: 'reviewer', comment: 'Clear.', markedBy: 'operator-token:rita@alpha.example' });
 
     const done = await marks(id, { marks: [{ questionId: 'es', points: 7 }], complete: true, markedBy: 'rita@alpha.example' });
     expect(done.statusCode).toBe(200);

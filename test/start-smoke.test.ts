@@ -80,10 +80,35 @@ async function replayCurl(line: string, base: string) {
   return fetch(url, { method: 'POST', headers, body });
 }
 
+/** Follows the banner's sign-in link for `email` as a browser would: the link's page, then its Sign in button. */
+async function signInFromBanner(s: Started, email: string) {
+  const line = s.output().split('\n').find((l) => l.includes(`(${email}):`));
+  const link = /(http:\/\/\S+\/portal\/sign-in\/link\/[0-9A-Za-z]{43})/.exec(line ?? '')?.[1];
+  if (!link) throw new Error(`no sign-in link for ${email} in the banner:\n${s.output()}`);
+  const url = link.replace(/^http:\/\/localhost:\d+/, s.base);
+  const page = await fetch(url);
+  expect(page.status).toBe(200);
+  const pre = /assay_portal_pre=([^;]+)/.exec(page.headers.get('set-cookie') ?? '')![1]!;
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+  const signIn = await fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `assay_portal_pre=${pre}` },
+    body: new URLSearchParams({ csrf }).toString(),
+  });
+  expect(signIn.status).toBe(303);
+  const session = /assay_portal=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')![1]!;
+  const account = await fetch(`${s.base}/portal/account`, { headers: { cookie: `assay_portal=${session}` } });
+  expect(account.status).toBe(200);
+  expect(await account.text()).toContain(email);
+}
+
 describe('npm start on the embedded default', () => {
   it('starts from an empty data dir, serves the demo with the printed key and curl line, keeps the key across a restart, and stops cleanly on SIGTERM', async () => {
     const first = await start();
     expect((await fetch(`${first.base}/readyz`)).status).toBe(200);
+    await signInFromBanner(first, 'operator@assay.local');
+    await signInFromBanner(first, 'admin@demo-university.example');
 
     const list = await fetch(`${first.base}/api/partner/v1/tests`, { headers: { authorization: `Bearer ${first.apiKey}` } });
     expect(list.status).toBe(200);

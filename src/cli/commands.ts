@@ -15,6 +15,7 @@ import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../
 import { seedDemo } from '../demo/seed-demo.js';
 import { UsageError, intOption, listOption, textOption, type Command, type CommandDeps } from './command.js';
 import { readTestFile } from './read-test-file.js';
+import { CLI_AUDIT, STAFF_COMMANDS } from './staff-commands.js';
 
 /**
  * Every operator command, each over the same service function the operator
@@ -29,7 +30,7 @@ async function requireInstitution(deps: CommandDeps, institutionId: string) {
 function setStatus(status: 'active' | 'suspended'): Command['run'] {
   return async ({ positionals: [institutionId] }, deps) => {
     const { pool } = await deps.db();
-    if (!(await setInstitutionStatus(pool, institutionId!, status))) throw notFound('institution');
+    if (!(await setInstitutionStatus(pool, institutionId!, status, CLI_AUDIT))) throw notFound('institution');
     return getInstitution(pool, institutionId!);
   };
 }
@@ -46,7 +47,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(args, deps) {
       const name = textOption(args, 'name', 200, true);
       const callbackDomains = listOption(args, 'domain');
-      return createInstitution((await deps.db()).pool, { name, callbackDomains });
+      return createInstitution((await deps.db()).pool, { name, callbackDomains }, CLI_AUDIT);
     },
   },
   'list-institutions': {
@@ -79,7 +80,7 @@ export const COMMANDS: Record<string, Command> = {
     async run({ positionals: [institutionId, ...domains], values }, deps) {
       if (values.clear === true && domains.length > 0) throw new UsageError('Give domains or --clear, not both.');
       if (values.clear !== true && domains.length === 0) throw new UsageError('Give at least one domain (or --clear to empty the allowlist).');
-      const set = await setCallbackDomains((await deps.db()).pool, institutionId!, domains);
+      const set = await setCallbackDomains((await deps.db()).pool, institutionId!, domains, CLI_AUDIT);
       if (!set) throw notFound('institution');
       return { domains: set };
     },
@@ -123,7 +124,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(args, deps) {
       const label = textOption(args, 'label', 200) ?? null;
       const institution = await requireInstitution(deps, args.positionals[0]!);
-      const { record, apiKey } = await createApiKey((await deps.db()).pool, institution.institutionId, label);
+      const { record, apiKey } = await createApiKey((await deps.db()).pool, institution.institutionId, label, CLI_AUDIT);
       deps.io.err('Store this API key now: it is not shown again.');
       return { keyId: record.keyId, apiKey, label: record.label, createdAt: record.createdAt };
     },
@@ -144,7 +145,7 @@ export const COMMANDS: Record<string, Command> = {
     description: 'Revokes the key; the next request made with it gets 401. Revoking twice is harmless.',
     positionals: [2, 2],
     async run({ positionals: [institutionId, keyId] }, deps) {
-      if (!(await revokeApiKey((await deps.db()).pool, institutionId!, keyId!, deps.clock.now()))) throw notFound('API key');
+      if (!(await revokeApiKey((await deps.db()).pool, institutionId!, keyId!, deps.clock.now(), CLI_AUDIT))) throw notFound('API key');
       return `Revoked ${keyId}.`;
     },
   },
@@ -158,7 +159,7 @@ export const COMMANDS: Record<string, Command> = {
     positionals: [1, 1],
     async run({ positionals: [file] }, deps) {
       const input = await readTestFile(file!);
-      return createTest((await deps.db()).pool, input);
+      return createTest((await deps.db()).pool, input, CLI_AUDIT);
     },
   },
   'update-test': {
@@ -168,7 +169,7 @@ export const COMMANDS: Record<string, Command> = {
     positionals: [2, 2],
     async run({ positionals: [testId, file] }, deps) {
       const input = await readTestFile(file!);
-      return updateTest((await deps.db()).pool, testId!, input);
+      return updateTest((await deps.db()).pool, testId!, input, CLI_AUDIT);
     },
   },
   'get-test': {
@@ -184,7 +185,7 @@ export const COMMANDS: Record<string, Command> = {
     description: "Publishes the test to the institution: it appears in the institution's GET /tests and can be assigned. Publishing twice is harmless.",
     positionals: [2, 2],
     async run({ positionals: [testId, institutionId] }, deps) {
-      await publishTest((await deps.db()).pool, testId!, institutionId!);
+      await publishTest((await deps.db()).pool, testId!, institutionId!, CLI_AUDIT);
       return `Published ${testId} to ${institutionId}.`;
     },
   },
@@ -194,7 +195,7 @@ export const COMMANDS: Record<string, Command> = {
     description: 'Unpublishes the test: no new assignments of it; existing ones continue.',
     positionals: [2, 2],
     async run({ positionals: [testId, institutionId] }, deps) {
-      await unpublishTest((await deps.db()).pool, testId!, institutionId!);
+      await unpublishTest((await deps.db()).pool, testId!, institutionId!, CLI_AUDIT);
       return `Unpublished ${testId} from ${institutionId}.`;
     },
   },
@@ -224,4 +225,5 @@ export const COMMANDS: Record<string, Command> = {
       return `The database is up to date (${files.length} migrations, the last ${files.at(-1) ?? 'none'}).`;
     },
   },
+  ...STAFF_COMMANDS,
 };

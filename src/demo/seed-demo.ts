@@ -2,22 +2,29 @@ import type { Pool } from '../platform/db.js';
 import { createApiKey, findActiveKey } from '../modules/institutions/api-keys.js';
 import { createInstitution } from '../modules/institutions/institutions.js';
 import { createTest, publishTest } from '../modules/tests/tests-service.js';
+import { ensureStaffAccount } from '../modules/staff/staff-service.js';
 import { DEMO_TESTS } from './demo-tests.js';
 
 export const DEMO_INSTITUTION = 'Demo University';
 export const DEMO_CALLBACK_DOMAIN = 'partner.example';
+export const DEMO_OPERATOR_EMAIL = 'operator@assay.local';
+export const DEMO_ADMIN_EMAIL = 'admin@demo-university.example';
 
 export interface DemoSeed {
   institutionId: string;
   apiKey: string;
   apiKeyIsNew: boolean;
   testIds: string[];
+  /** The demo's portal accounts: a platform operator and Demo University's admin. */
+  operatorStaffId: string;
+  adminStaffId: string;
 }
 
 /**
  * Seeds the demo, idempotently: "Demo University" (callback domain
  * partner.example), the demo tests published to it (by title: one missing
- * from an earlier seed is added), and an API key.
+ * from an earlier seed is added), an API key, and two portal accounts
+ * (operator@assay.local, admin@demo-university.example).
  * `knownKey` is a demo key created earlier; it is reused while it still
  * works, otherwise a new key is made (the database keeps only hashes, so a
  * lost key cannot be shown again).
@@ -46,10 +53,15 @@ export async function seedDemo(pool: Pool, knownKey?: string): Promise<DemoSeed>
     testIds.push(testId);
   }
 
+  const now = new Date();
+  const operator = await ensureStaffAccount(pool, { institutionId: null, email: DEMO_OPERATOR_EMAIL, name: 'Demo Operator', role: 'operator' }, now);
+  const admin = await ensureStaffAccount(pool, { institutionId, email: DEMO_ADMIN_EMAIL, name: 'Demo Admin', role: 'admin' }, now);
+  const staff = { operatorStaffId: operator.staffId, adminStaffId: admin.staffId };
+
   const reusable = knownKey ? await findActiveKey(pool, knownKey) : null;
   if (knownKey && reusable && reusable.institutionId === institutionId) {
-    return { institutionId, apiKey: knownKey, apiKeyIsNew: false, testIds };
+    return { institutionId, apiKey: knownKey, apiKeyIsNew: false, testIds, ...staff };
   }
   const { apiKey } = await createApiKey(pool, institutionId, 'demo');
-  return { institutionId, apiKey, apiKeyIsNew: true, testIds };
+  return { institutionId, apiKey, apiKeyIsNew: true, testIds, ...staff };
 }

@@ -30,6 +30,21 @@ export interface Config {
   proctoringRetentionDays: number;
   /** Null: AI marking is off (ASSAY_AI_BASE_URL unset) and AI-markable items go to reviewers. */
   ai: AiConfig | null;
+  mail: MailConfig;
+  /**
+   * Which reverse proxies' X-Forwarded-For to believe for the client's address
+   * (per-IP sign-in limits, audit entries): false (none), true (any: only when
+   * the proxy is the sole way in), or a list of proxy addresses/CIDRs.
+   */
+  trustProxy: boolean | string[];
+}
+
+/** Outgoing mail (portal sign-in links). */
+export interface MailConfig {
+  /** `smtp://user:pass@host:port` or `smtps://…`; null: messages are written to the log instead (development only). */
+  smtpUrl: string | null;
+  /** The From header, e.g. `Assay <no-reply@assay.example>`. */
+  from: string;
 }
 
 /** AI marking over an OpenAI-compatible Chat Completions server (decisions.md "AI marking"). */
@@ -201,6 +216,8 @@ export function parseConfig(env: Env): Config {
     storage: storageConfig(env),
     proctoringRetentionDays: intVar(env, 'ASSAY_PROCTORING_RETENTION_DAYS', 30, 1, 3650),
     ai: aiConfig(env),
+    mail: mailConfig(env, publicBaseUrlHost(env, port)),
+    trustProxy: trustProxyVar(env),
   };
 }
 
@@ -247,6 +264,42 @@ function aiConfig(env: Env): AiConfig | null {
   return { baseUrl, model, apiKey: env.ASSAY_AI_API_KEY || null, timeoutMs, concurrency, dailyBudget, retryScheduleMs };
 }
 
+function trustProxyVar(env: Env): boolean | string[] {
+  const raw = env.ASSAY_TRUST_PROXY;
+  if (raw === undefined || raw === '') return false;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  const list = raw.split(',').map((s) => s.trim());
+  if (list.some((a) => !/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/.test(a))) {
+    throw new ConfigError('ASSAY_TRUST_PROXY', `must be true/false or comma-separated proxy addresses or CIDRs (10.0.0.0/8), got "${raw}"`);
+  }
+  return list;
+}
+
+function publicBaseUrlHost(env: Env, port: number): string {
+  return new URL(urlVar(env, 'PUBLIC_BASE_URL', `http://localhost:${port}`)).hostname;
+}
+
+function mailConfig(env: Env, host: string): MailConfig {
+  const smtpUrl = env.ASSAY_SMTP_URL || null;
+  if (smtpUrl) {
+    let ok = false;
+    try {
+      const u = new URL(smtpUrl);
+      ok = (u.protocol === 'smtp:' || u.protocol === 'smtps:') && u.hostname !== '';
+    } catch {
+      ok = false;
+    }
+    // Never echo the value: it may hold a password.
+    if (!ok) throw new ConfigError('ASSAY_SMTP_URL', 'must be an smtp:// or smtps:// URL (smtp://user:pass@host:port)');
+  }
+  const from = env.ASSAY_MAIL_FROM || `Assay <no-reply@${host.includes('.') ? host : `${host}.invalid`}>`;
+  if (!/^[^\r\n<>@]*<?[^\s<>@]+@[^\s<>@]+>?$/.test(from) || from.length > 320) {
+    throw new ConfigError('ASSAY_MAIL_FROM', `must be an address, optionally with a name ("Assay <no-reply@example.org>"), got "${from}"`);
+  }
+  return { smtpUrl, from };
+}
+
 function webhookTunables(env: Env): WebhookTunables {
   const timeoutMs = intVar(env, 'ASSAY_WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000);
   const leaseMs = intVar(env, 'ASSAY_WEBHOOK_LEASE_MS', timeoutMs * 2, 200, 600_000);
@@ -269,6 +322,8 @@ export function freezeConfig(config: Config): Readonly<Config> {
     Object.freeze(config.ai.retryScheduleMs);
     Object.freeze(config.ai);
   }
+  Object.freeze(config.mail);
+  if (Array.isArray(config.trustProxy)) Object.freeze(config.trustProxy);
   if (config.secrets) Object.freeze(config.secrets);
   return Object.freeze(config);
 }

@@ -22,6 +22,8 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
  * callers' work is written to be repeatable inside one transaction.
  */
 export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  const outer = joined.get(pool);
+  if (outer) return withSavepoint(outer, fn);
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
     let broken = false;
@@ -49,6 +51,39 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) 
       client.removeListener('error', onError);
       client.release(broken);
     }
+  }
+}
+
+const joined = new WeakMap<object, pg.PoolClient>();
+
+/**
+ * A stand-in for the pool whose queries and transactions run inside `tx`:
+ * a caller passes it to a service that opens its own transaction, so the
+ * service's change and the caller's own writes (an audit entry, say) commit
+ * together or not at all. The service's transaction becomes a savepoint.
+ */
+export function joinTransaction(tx: pg.PoolClient): pg.Pool {
+  const stand = {
+    query: (...args: unknown[]) => (tx.query as (...a: unknown[]) => unknown)(...args),
+    connect: () => Promise.reject(new Error('joinTransaction: a joined pool has no connections of its own')),
+    options: {},
+  };
+  joined.set(stand, tx);
+  return stand as unknown as pg.Pool;
+}
+
+let savepoints = 0;
+
+async function withSavepoint<T>(tx: pg.PoolClient, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  const name = `joined_${++savepoints}`;
+  await tx.query(`SAVEPOINT ${name}`);
+  try {
+    const result = await fn(tx);
+    await tx.query(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (err) {
+    await tx.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);
+    throw err;
   }
 }
 

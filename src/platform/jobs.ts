@@ -112,7 +112,7 @@ export function createJobWorker(opts: WorkerOptions) {
     const retryAt = new Date(opts.clock.now().getTime() + jobBackoffMs(job.attempts));
     await opts.pool.query(
       `UPDATE jobs SET locked_until = NULL, locked_by = NULL, last_error = $2, run_at = $3,
-                       failed_at = CASE WHEN $4 THEN $3 ELSE NULL END
+                       failed_at = CASE WHEN $4 THEN $3::timestamptz ELSE NULL END
         WHERE id = $1 AND locked_by = $5`,
       [job.id, message.slice(0, 2000), retryAt, exhausted, workerId],
     );

@@ -60,3 +60,14 @@ export async function findEvent(db: Queryable, institutionId: string, eventId: s
   );
   return rows[0] ? envelope(rows[0]) : null;
 }
+
+/** Every retained event of one assignment, in sequence order (the portal's assignment timeline). */
+export async function listAssignmentEvents(db: Queryable, institutionId: string, assignmentId: string, now: Date): Promise<EventEnvelope[]> {
+  const { rows } = await db.query<EventRow>(
+    `SELECT id, type, data, created_at FROM events
+      WHERE institution_id = $1 AND assignment_id = $2 AND created_at >= $3
+      ORDER BY created_at, sequence LIMIT 500`,
+    [institutionId, assignmentId, new Date(now.getTime() - EVENT_RETENTION_MS)],
+  );
+  return rows.map(envelope);
+}

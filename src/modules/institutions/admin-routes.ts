@@ -5,6 +5,7 @@ import { notFound } from '../../platform/errors.js';
 import { NullableTimestamp, PagingQuery, Timestamp, errors, paged } from '../../platform/http/schemas.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
 import { createInstitution, getInstitution, listInstitutions, setCallbackDomains, setInstitutionStatus } from './institutions.js';
+import { operatorTokenAudit } from '../staff/audit.js';
 
 const Domain = Type.String({ minLength: 1, maxLength: 253, description: 'A host name, or *.host for any subdomain' });
 const InstitutionView = Type.Object(
@@ -31,7 +32,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
         response: { 201: InstitutionView, ...errors(400, 401, 413, 415) },
       },
     },
-    async (request, reply) => reply.status(201).send(await createInstitution(ctx.pool, request.body)),
+    async (request, reply) => reply.status(201).send(await createInstitution(ctx.pool, request.body, operatorTokenAudit(request.ip))),
   );
 
   app.get(
@@ -65,7 +66,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
       },
     },
     async (request) => {
-      if (!(await setInstitutionStatus(ctx.pool, request.params.institutionId, request.body.status))) throw notFound('institution');
+      if (!(await setInstitutionStatus(ctx.pool, request.params.institutionId, request.body.status, operatorTokenAudit(request.ip)))) throw notFound('institution');
       return (await getInstitution(ctx.pool, request.params.institutionId))!;
     },
   );
@@ -82,7 +83,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
       },
     },
     async (request) => {
-      const domains = await setCallbackDomains(ctx.pool, request.params.institutionId, request.body.domains);
+      const domains = await setCallbackDomains(ctx.pool, request.params.institutionId, request.body.domains, operatorTokenAudit(request.ip));
       if (!domains) throw notFound('institution');
       return { domains };
     },
@@ -104,7 +105,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
     },
     async (request, reply) => {
       if (!(await getInstitution(ctx.pool, request.params.institutionId))) throw notFound('institution');
-      const { record, apiKey } = await createApiKey(ctx.pool, request.params.institutionId, request.body?.label ?? null);
+      const { record, apiKey } = await createApiKey(ctx.pool, request.params.institutionId, request.body?.label ?? null, operatorTokenAudit(request.ip));
       return reply.status(201).send({ keyId: record.keyId, apiKey, label: record.label, createdAt: record.createdAt });
     },
   );
@@ -129,7 +130,9 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
       },
     },
     async (request, reply) => {
-      if (!(await revokeApiKey(ctx.pool, request.params.institutionId, request.params.keyId, ctx.clock.now()))) throw notFound('API key');
+      if (!(await revokeApiKey(ctx.pool, request.params.institutionId, request.params.keyId, ctx.clock.now(), operatorTokenAudit(request.ip)))) {
+        throw notFound('API key');
+      }
       return reply.status(204).send(null);
     },
   );

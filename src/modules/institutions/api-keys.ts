@@ -2,6 +2,7 @@ import { randomBase62, newId } from '../../platform/ids.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import type { Queryable } from '../../platform/db.js';
 import { KEYS_CHANNEL, invalidateKeyCaches } from './key-cache.js';
+import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 
 /**
  * API keys: `ak_live_` + 40 base62 characters. Only the SHA-256 is stored; a
@@ -42,7 +43,18 @@ export async function createApiKey(
   db: Queryable,
   institutionId: string,
   label: string | null,
+  audit?: AuditContext,
 ): Promise<{ record: ApiKeyRecord; apiKey: string }> {
+  return withAuditEntry(
+    db,
+    audit,
+    (q) => insertApiKey(q, institutionId, label),
+    // The key itself never goes into the entry: its id and the shown prefix identify it.
+    (created) => ({ action: 'api_key.created', objectType: 'api_key', objectId: created.record.keyId, institutionId, details: { label, prefix: created.record.prefix } }),
+  );
+}
+
+async function insertApiKey(db: Queryable, institutionId: string, label: string | null): Promise<{ record: ApiKeyRecord; apiKey: string }> {
   const apiKey = generateApiKey();
   const keyId = newId('key');
   const { rows } = await db.query<{ created_at: Date }>(
@@ -76,7 +88,19 @@ export async function listApiKeys(db: Queryable, institutionId: string): Promise
  * The same statement notifies every API process to drop its key cache, and
  * this process drops its own at once (see key-cache.ts).
  */
-export async function revokeApiKey(db: Queryable, institutionId: string, keyId: string, now: Date): Promise<boolean> {
+export async function revokeApiKey(db: Queryable, institutionId: string, keyId: string, now: Date, audit?: AuditContext): Promise<boolean> {
+  const revoked = await withAuditEntry(
+    db,
+    audit,
+    (q) => writeRevocation(q, institutionId, keyId, now),
+    (done) => (done ? { action: 'api_key.revoked', objectType: 'api_key', objectId: keyId, institutionId } : null),
+  );
+  // Again after the audited transaction's commit: a lookup between the first drop and the commit may have cached the key.
+  invalidateKeyCaches();
+  return revoked;
+}
+
+async function writeRevocation(db: Queryable, institutionId: string, keyId: string, now: Date): Promise<boolean> {
   const { rowCount } = await db.query(
     `WITH revoked AS (
        UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE id = $1 AND institution_id = $2 RETURNING id

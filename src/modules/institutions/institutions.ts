@@ -2,6 +2,7 @@ import { newId } from '../../platform/ids.js';
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
 import { KEYS_CHANNEL, invalidateKeyCaches } from './key-cache.js';
+import { auditIn, withAuditEntry, type AuditContext } from '../staff/audit.js';
 
 export interface Institution {
   institutionId: string;
@@ -56,7 +57,7 @@ async function domainsOf(db: Queryable, institutionId: string): Promise<string[]
   return rows.map((r) => r.domain);
 }
 
-export async function createInstitution(pool: Pool, input: { name: string; callbackDomains?: string[] }): Promise<Institution> {
+export async function createInstitution(pool: Pool, input: { name: string; callbackDomains?: string[] }, audit?: AuditContext): Promise<Institution> {
   const domains = normaliseDomains(input.callbackDomains ?? [], 'callbackDomains');
   return withTransaction(pool, async (tx) => {
     const id = newId('ins');
@@ -67,6 +68,7 @@ export async function createInstitution(pool: Pool, input: { name: string; callb
     for (const d of domains) {
       await tx.query('INSERT INTO callback_domains (institution_id, domain) VALUES ($1, $2)', [id, d]);
     }
+    await auditIn(tx, audit, { action: 'institution.created', objectType: 'institution', objectId: id, institutionId: id, details: { name: input.name, callbackDomains: domains } });
     return { institutionId: id, name: input.name, status: 'active', callbackDomains: domains, createdAt: rows[0]!.created_at };
   });
 }
@@ -96,7 +98,19 @@ export async function listInstitutions(
 }
 
 /** Suspends or reactivates; like a key revocation it invalidates every process's key cache (see key-cache.ts). */
-export async function setInstitutionStatus(db: Queryable, institutionId: string, status: 'active' | 'suspended'): Promise<boolean> {
+export async function setInstitutionStatus(db: Queryable, institutionId: string, status: 'active' | 'suspended', audit?: AuditContext): Promise<boolean> {
+  const changed = await withAuditEntry(
+    db,
+    audit,
+    (q) => writeInstitutionStatus(q, institutionId, status),
+    (done) => (done ? { action: `institution.${status === 'active' ? 'reactivated' : 'suspended'}`, objectType: 'institution', objectId: institutionId, institutionId } : null),
+  );
+  // Again after the audited transaction's commit: a lookup between the first drop and the commit may have cached a key.
+  invalidateKeyCaches();
+  return changed;
+}
+
+async function writeInstitutionStatus(db: Queryable, institutionId: string, status: 'active' | 'suspended'): Promise<boolean> {
   const { rowCount } = await db.query(
     `WITH changed AS (UPDATE institutions SET status = $2 WHERE id = $1 RETURNING id)
      SELECT pg_notify('${KEYS_CHANNEL}', id) FROM changed`,
@@ -107,19 +121,54 @@ export async function setInstitutionStatus(db: Queryable, institutionId: string,
 }
 
 /** Replaces the allowlist. Returns null when the institution does not exist. */
-export async function setCallbackDomains(pool: Pool, institutionId: string, entries: string[]): Promise<string[] | null> {
+export async function setCallbackDomains(pool: Pool, institutionId: string, entries: string[], audit?: AuditContext): Promise<string[] | null> {
   const domains = normaliseDomains(entries);
   return withTransaction(pool, async (tx) => {
     const found = await tx.query('SELECT 1 FROM institutions WHERE id = $1 FOR UPDATE', [institutionId]);
     if (found.rowCount === 0) return null;
+    const before = await domainsOf(tx, institutionId);
     await tx.query('DELETE FROM callback_domains WHERE institution_id = $1', [institutionId]);
     for (const d of domains) {
       await tx.query('INSERT INTO callback_domains (institution_id, domain) VALUES ($1, $2)', [institutionId, d]);
     }
+    await auditIn(tx, audit, { action: 'callback_domains.replaced', objectType: 'institution', objectId: institutionId, institutionId, details: { before, after: domains } });
     return domains;
   });
 }
 
 export async function getCallbackDomains(db: Queryable, institutionId: string): Promise<string[]> {
   return domainsOf(db, institutionId);
+}
+
+/** Hard cap on one institution's allowlist, as on the operator API's replace-all route. */
+export const MAX_CALLBACK_DOMAINS = 100;
+
+/**
+ * Adds one allowlist entry (same rules as the operator API: normaliseDomain).
+ * Adding an entry already present is a no-op. Returns the entry as stored.
+ */
+export async function addCallbackDomain(pool: Pool, institutionId: string, entry: string): Promise<string> {
+  const domain = normaliseDomain(entry.trim());
+  if (!domain) {
+    const message = `"${entry.trim()}" is not a host name (use "partner.example" or "*.partner.example")`;
+    throw new AppError('invalid_request', message, [{ field: 'domain', message }]);
+  }
+  return withTransaction(pool, async (tx) => {
+    const found = await tx.query('SELECT 1 FROM institutions WHERE id = $1 FOR UPDATE', [institutionId]);
+    if (found.rowCount === 0) throw new AppError('not_found', 'No such institution.');
+    const { rows } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM callback_domains WHERE institution_id = $1', [institutionId]);
+    if (rows[0]!.n >= MAX_CALLBACK_DOMAINS) {
+      throw new AppError('invalid_request', `An institution can have at most ${MAX_CALLBACK_DOMAINS} callback domains.`, [
+        { field: 'domain', message: `at most ${MAX_CALLBACK_DOMAINS} callback domains; remove one first` },
+      ]);
+    }
+    await tx.query('INSERT INTO callback_domains (institution_id, domain) VALUES ($1, $2) ON CONFLICT DO NOTHING', [institutionId, domain]);
+    return domain;
+  });
+}
+
+/** Removes one entry; false when the institution has no such entry. */
+export async function removeCallbackDomain(db: Queryable, institutionId: string, domain: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM callback_domains WHERE institution_id = $1 AND domain = $2', [institutionId, domain]);
+  return (rowCount ?? 0) > 0;
 }

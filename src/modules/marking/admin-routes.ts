@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/context.js';
 import { errors } from '../../platform/http/schemas.js';
 import { aiMarkingAdminRoutes } from './ai/admin-routes.js';
 import { getMarkingView } from './get-marking-view.js';
-import { recordMarks } from './record-marks.js';
+import { recordOperatorMarks } from './record-marks.js';
 import { MarkingParams, MarkingView, RecordMarksBody } from './schemas.js';
 
 /** Operator marking: read an attempt with its marks, record reviewer marks, finish marking; AI marking's routes. */
@@ -32,6 +32,6 @@ export const markingAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         response: { 200: MarkingView, ...errors(400, 401, 404, 409, 413, 415) },
       },
     },
-    async (request) => recordMarks(ctx, request.params.assignmentId, request.body),
+    async (request) => recordOperatorMarks(ctx, request.params.assignmentId, request.body, request.ip),
   );
 };

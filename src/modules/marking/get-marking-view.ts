@@ -56,6 +56,8 @@ export interface MarkingView {
   institutionId: string;
   externalUserId: string;
   testId: string;
+  /** The pinned version (not in the operator API's response): its questions carry the option texts. */
+  testVersionId: string;
   title: string;
   marking: TestVersion['marking'];
   resultVisibility: TestVersion['resultVisibility'];
@@ -122,6 +124,7 @@ export function buildView(
     institutionId: row.institutionId,
     externalUserId: row.externalUserId,
     testId: row.testId,
+    testVersionId: row.testVersionId,
     title: test.title,
     marking: test.marking,
     resultVisibility: test.resultVisibility,

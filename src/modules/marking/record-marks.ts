@@ -8,11 +8,19 @@ import { recordReviewerMark } from './ai/suggestions-repo.js';
 import { completeMarking } from './complete-marking.js';
 import { getMarkingView, type MarkingView } from './get-marking-view.js';
 import { listMarks, upsertReviewerMark } from './marks-repo.js';
+import { MarksChangedError, marksVersion } from './marks-version.js';
+import { auditIn, type AuditContext } from '../staff/audit.js';
 
 export interface MarksInput {
   marks: Array<{ questionId: string; points: number; comment?: string }>;
   complete: boolean;
   markedBy?: string;
+  /**
+   * The marks version (marksVersion) the reviewer's form was based on. When
+   * given and the stored marks have changed since, nothing is written and
+   * MarksChangedError is thrown: a mark is never silently overwritten.
+   */
+  expectedVersion?: string;
 }
 
 /**
@@ -31,6 +39,7 @@ export async function recordMarks(
   assignmentId: string,
   input: MarksInput,
   scope: { institutionId?: string } = {},
+  audit?: AuditContext,
 ): Promise<MarkingView> {
   const now = ctx.clock.now();
   await withTransaction(ctx.pool, async (tx) => {
@@ -58,6 +67,7 @@ export async function recordMarks(
     if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
 
     const existing = await listMarks(tx, row.institutionId, row.id);
+    if (input.expectedVersion !== undefined && marksVersion(existing) !== input.expectedVersion) throw new MarksChangedError();
     if (input.complete) {
       const marked = new Set([...existing.map((m) => m.questionId), ...input.marks.map((m) => m.questionId)]);
       const missing = test.questions.filter((q) => awaitsMarker(q) && !marked.has(q.id));
@@ -82,10 +92,28 @@ export async function recordMarks(
       });
       await recordReviewerMark(tx, { institutionId: row.institutionId, assignmentId: row.id, questionId: m.questionId, points: roundPoints(m.points), now });
     }
+    await auditIn(tx, audit, {
+      action: input.complete ? 'marking.completed' : 'marks.recorded',
+      objectType: 'assignment',
+      objectId: row.id,
+      institutionId: row.institutionId,
+      details: { marks: input.marks.map((m) => ({ questionId: m.questionId, points: m.points })), markedBy: input.markedBy ?? null },
+    });
     if (!input.complete) return;
 
     const outcome = await completeMarking(tx, { assignmentId: row.id, institutionId: row.institutionId, test, now });
     if (!outcome.ok) throw new AppError('invalid_state', `Marking cannot complete: the assignment is ${outcome.status}.`);
   });
   return getMarkingView(ctx.pool, assignmentId, scope);
+}
+
+/**
+ * Marks sent with the operator token: automation, not a person. `markedBy`
+ * from the body is kept only as the automation's name and recorded as
+ * `operator-token:<name>` (or `operator-token`), so it can never pass for a
+ * reviewer; people mark in the portal, where the signed-in reviewer is recorded.
+ */
+export function recordOperatorMarks(ctx: AppContext, assignmentId: string, input: MarksInput, ip: string): Promise<MarkingView> {
+  const markedBy = input.markedBy ? `operator-token:${input.markedBy}` : 'operator-token';
+  return recordMarks(ctx, assignmentId, { ...input, markedBy }, {}, { actor: { kind: 'operator_token' }, ip });
 }

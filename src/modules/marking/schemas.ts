@@ -105,7 +105,15 @@ export const RecordMarksBody = Type.Object(
       { maxItems: 500 },
     ),
     complete: Type.Boolean({ description: 'true: finish marking (every item awaiting a mark must have one) and release the final score' }),
-    markedBy: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Who marked, for the record (e.g. a reviewer id or e-mail)' })),
+    markedBy: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'A name for the automation sending these marks, recorded as "operator-token:<name>" (without it: "operator-token"). ' +
+          'People mark in the portal, where the signed-in reviewer is recorded.',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'RecordMarks' },
 );

@@ -4,6 +4,7 @@ import type { AppContext } from '../../platform/context.js';
 import { errors } from '../../platform/http/schemas.js';
 import { AdminTest, TestInput } from './schemas.js';
 import { createTest, getTest, publishTest, unpublishTest, updateTest } from './tests-service.js';
+import { operatorTokenAudit } from '../staff/audit.js';
 
 const TestParams = Type.Object({ testId: Type.String({ maxLength: 64 }) });
 const PublicationParams = Type.Object({ testId: Type.String({ maxLength: 64 }), institutionId: Type.String({ maxLength: 64 }) });
@@ -12,7 +13,7 @@ export const testsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
   app.post(
     '/tests',
     { schema: { tags: ['Tests'], summary: 'Create a test (version 1)', body: TestInput, response: { 201: AdminTest, ...errors(400, 401, 413, 415) } } },
-    async (request, reply) => reply.status(201).send(await createTest(ctx.pool, request.body)),
+    async (request, reply) => reply.status(201).send(await createTest(ctx.pool, request.body, operatorTokenAudit(request.ip))),
   );
   app.get(
     '/tests/:testId',
@@ -30,13 +31,13 @@ export const testsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
         response: { 200: AdminTest, ...errors(400, 401, 404, 413, 415) },
       },
     },
-    async (request) => updateTest(ctx.pool, request.params.testId, request.body),
+    async (request) => updateTest(ctx.pool, request.params.testId, request.body, operatorTokenAudit(request.ip)),
   );
   app.put(
     '/tests/:testId/publications/:institutionId',
     { schema: { tags: ['Tests'], summary: 'Publish a test to an institution', params: PublicationParams, response: { 204: Type.Null(), ...errors(401, 404) } } },
     async (request, reply) => {
-      await publishTest(ctx.pool, request.params.testId, request.params.institutionId);
+      await publishTest(ctx.pool, request.params.testId, request.params.institutionId, operatorTokenAudit(request.ip));
       return reply.status(204).send(null);
     },
   );
@@ -51,7 +52,7 @@ export const testsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       },
     },
     async (request, reply) => {
-      await unpublishTest(ctx.pool, request.params.testId, request.params.institutionId);
+      await unpublishTest(ctx.pool, request.params.testId, request.params.institutionId, operatorTokenAudit(request.ip));
       return reply.status(204).send(null);
     },
   );

@@ -186,3 +186,32 @@ export async function unpublish(db: Queryable, testId: string, institutionId: st
   );
   return rows[0].ok;
 }
+
+/** The current title of each test id given (for listings that show a test by name). */
+export async function listTestTitles(db: Queryable, testIds: string[]): Promise<Map<string, string>> {
+  if (testIds.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; title: string }>(
+    `SELECT t.id, tv.title FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
+      WHERE t.id = ANY ($1::text[])`,
+    [testIds],
+  );
+  return new Map(rows.map((r) => [r.id, r.title]));
+}
+
+/** Every test, newest first, with its current version's summary and the institutions it is published to (operators). */
+export async function listAllTests(
+  db: Queryable,
+  page: { limit: number; offset: number },
+): Promise<{ data: Array<TestSummary & { publishedTo: string[]; updatedAt: Date }>; total: number }> {
+  const [list, count] = await Promise.all([
+    db.query(
+      `SELECT ${SUMMARY_COLUMNS}, t.updated_at,
+              COALESCE((SELECT array_agg(p.institution_id ORDER BY p.institution_id) FROM publications p WHERE p.test_id = t.id), '{}') AS published_to
+         FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
+        ORDER BY t.created_at DESC, t.id DESC LIMIT $1 OFFSET $2`,
+      [page.limit, page.offset],
+    ),
+    db.query<{ n: number }>('SELECT count(*)::int AS n FROM tests'),
+  ]);
+  return { data: list.rows.map((r) => ({ ...toSummary(r), publishedTo: r.published_to, updatedAt: r.updated_at })), total: count.rows[0]!.n };
+}

@@ -3,20 +3,32 @@ import type { Pool, Queryable } from '../../platform/db.js';
 import { checkTestInput } from './authoring.js';
 import type { TestInput } from './schemas.js';
 import * as repo from './tests-repo.js';
+import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 
 export type { TestVersion, TestSummary, AdminTestView } from './tests-repo.js';
-export { findPublishedTest, getTestVersionById } from './tests-repo.js';
+export { findPublishedTest, getTestVersionById, listAllTests, listTestTitles } from './tests-repo.js';
 
-export async function createTest(pool: Pool, input: TestInput): Promise<repo.AdminTestView> {
+export async function createTest(pool: Pool, input: TestInput, audit?: AuditContext): Promise<repo.AdminTestView> {
   const questions = checkTestInput(input);
-  const testId = await repo.insertTest(pool, input, questions);
-  return (await repo.getAdminTest(pool, testId))!;
+  return withAuditEntry(
+    pool,
+    audit,
+    async (db) => (await repo.getAdminTest(db, await repo.insertTest(db, input, questions)))!,
+    (t) => ({ action: 'test.created', objectType: 'test', objectId: t.testId, institutionId: null, details: { title: t.title, version: t.version } }),
+  );
 }
 
-export async function updateTest(pool: Pool, testId: string, input: TestInput): Promise<repo.AdminTestView> {
+export async function updateTest(pool: Pool, testId: string, input: TestInput, audit?: AuditContext): Promise<repo.AdminTestView> {
   const questions = checkTestInput(input);
-  if (!(await repo.insertNewVersion(pool, testId, input, questions))) throw notFound('test');
-  return (await repo.getAdminTest(pool, testId))!;
+  return withAuditEntry(
+    pool,
+    audit,
+    async (db) => {
+      if (!(await repo.insertNewVersion(db, testId, input, questions))) throw notFound('test');
+      return (await repo.getAdminTest(db, testId))!;
+    },
+    (t) => ({ action: 'test.updated', objectType: 'test', objectId: t.testId, institutionId: null, details: { title: t.title, version: t.version } }),
+  );
 }
 
 export async function getTest(db: Queryable, testId: string): Promise<repo.AdminTestView> {
@@ -25,12 +37,26 @@ export async function getTest(db: Queryable, testId: string): Promise<repo.Admin
   return test;
 }
 
-export async function publishTest(db: Queryable, testId: string, institutionId: string): Promise<void> {
-  if (!(await repo.publish(db, testId, institutionId))) throw notFound('test or institution');
+export async function publishTest(db: Queryable, testId: string, institutionId: string, audit?: AuditContext): Promise<void> {
+  await withAuditEntry(
+    db,
+    audit,
+    async (q) => {
+      if (!(await repo.publish(q, testId, institutionId))) throw notFound('test or institution');
+    },
+    () => ({ action: 'test.published', objectType: 'test', objectId: testId, institutionId }),
+  );
 }
 
-export async function unpublishTest(db: Queryable, testId: string, institutionId: string): Promise<void> {
-  if (!(await repo.unpublish(db, testId, institutionId))) throw notFound('test or institution');
+export async function unpublishTest(db: Queryable, testId: string, institutionId: string, audit?: AuditContext): Promise<void> {
+  await withAuditEntry(
+    db,
+    audit,
+    async (q) => {
+      if (!(await repo.unpublish(q, testId, institutionId))) throw notFound('test or institution');
+    },
+    () => ({ action: 'test.unpublished', objectType: 'test', objectId: testId, institutionId }),
+  );
 }
 
 export function listTestsForPartner(db: Queryable, institutionId: string, page: { limit: number; offset: number }) {

@@ -4,6 +4,7 @@ import type { AppContext } from '../../platform/context.js';
 import { errors, paged } from '../../platform/http/schemas.js';
 import { operatorListEndpoints, operatorSetEndpointStatus } from './operate-endpoints.js';
 import { EndpointParams, OperatorEndpointView } from './schemas.js';
+import { operatorTokenAudit } from '../staff/audit.js';
 
 const tags = ['Webhooks'];
 
@@ -46,7 +47,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
           response: { 200: OperatorEndpointView, ...errors(401, 404) },
         },
       },
-      async (request) => operatorSetEndpointStatus(ctx, request.params.endpointId, status),
+      async (request) => operatorSetEndpointStatus(ctx, request.params.endpointId, status, operatorTokenAudit(request.ip)),
     );
   }
 };

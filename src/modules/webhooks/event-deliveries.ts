@@ -22,33 +22,47 @@ export interface DeliveryView {
 }
 
 export async function listEventDeliveries(db: Queryable, institutionId: string, eventId: string): Promise<DeliveryView[]> {
+  return (await listDeliveriesOfEvents(db, institutionId, [eventId])).get(eventId) ?? [];
+}
+
+/** The deliveries of several events at once (an assignment's timeline), keyed by event id. */
+export async function listDeliveriesOfEvents(db: Queryable, institutionId: string, eventIds: string[]): Promise<Map<string, DeliveryView[]>> {
+  const out = new Map<string, DeliveryView[]>();
+  if (eventIds.length === 0) return out;
   const { rows: deliveries } = await db.query(
-    `SELECT d.id, d.endpoint_id, w.url, d.status, d.next_attempt_at
+    `SELECT d.id, d.event_id, d.endpoint_id, w.url, d.status, d.next_attempt_at
        FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-      WHERE d.institution_id = $1 AND d.event_id = $2
+      WHERE d.institution_id = $1 AND d.event_id = ANY ($2::text[])
       ORDER BY d.created_at, d.id`,
-    [institutionId, eventId],
+    [institutionId, eventIds],
   );
-  if (deliveries.length === 0) return [];
+  if (deliveries.length === 0) return out;
   const { rows: attempts } = await db.query(
     `SELECT delivery_id, attempted_at, status_code, error_class, duration_ms, response_excerpt, next_attempt_at
        FROM webhook_attempts WHERE institution_id = $1 AND delivery_id = ANY ($2::bigint[]) ORDER BY id`,
     [institutionId, deliveries.map((d) => d.id)],
   );
-  return deliveries.map((d) => ({
-    endpointId: d.endpoint_id,
-    url: d.url,
-    status: d.status,
-    nextAttemptAt: d.status === 'pending' ? d.next_attempt_at : null,
-    attempts: attempts
-      .filter((a) => a.delivery_id === d.id)
-      .map((a) => ({
-        attemptedAt: a.attempted_at,
-        statusCode: a.status_code,
-        errorClass: a.error_class,
-        durationMs: a.duration_ms,
-        responseExcerpt: a.response_excerpt,
-        nextAttemptAt: a.next_attempt_at,
-      })),
-  }));
+  for (const d of deliveries) {
+    const list = out.get(d.event_id) ?? [];
+    list.push({
+      endpointId: d.endpoint_id,
+      url: d.url,
+      status: d.status,
+      nextAttemptAt: d.status === 'pending' ? d.next_attempt_at : null,
+      attempts: attempts.filter((a) => a.delivery_id === d.id).map(toAttemptView),
+    });
+    out.set(d.event_id, list);
+  }
+  return out;
+}
+
+export function toAttemptView(a: Record<string, any>): AttemptView {
+  return {
+    attemptedAt: a.attempted_at,
+    statusCode: a.status_code,
+    errorClass: a.error_class,
+    durationMs: a.duration_ms,
+    responseExcerpt: a.response_excerpt,
+    nextAttemptAt: a.next_attempt_at,
+  };
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { disableEndpointRow, enableEndpointRow, findEndpointAny, listEndpointRows } from './endpoints-repo.js';
 import { toEndpointView, type EndpointView } from './manage-endpoints.js';
+import { auditIn, type AuditContext } from '../staff/audit.js';
 
 /**
  * Operator view of every institution's endpoints. An operator's disabling
@@ -18,13 +19,25 @@ export async function operatorListEndpoints(
   return { data: rows.map((r) => ({ ...toEndpointView(r), institutionId: r.institutionId })), total };
 }
 
-export async function operatorSetEndpointStatus(ctx: AppContext, endpointId: string, status: 'enabled' | 'disabled'): Promise<OperatorEndpointView> {
+export async function operatorSetEndpointStatus(
+  ctx: AppContext,
+  endpointId: string,
+  status: 'enabled' | 'disabled',
+  audit?: AuditContext,
+): Promise<OperatorEndpointView> {
   const now = ctx.clock.now();
   return withTransaction(ctx.pool, async (tx) => {
     if (!(await findEndpointAny(tx, endpointId))) throw notFound('webhook endpoint');
     if (status === 'disabled') await disableEndpointRow(tx, endpointId, 'operator', now);
     else await enableEndpointRow(tx, endpointId, now);
     const row = (await findEndpointAny(tx, endpointId))!;
+    await auditIn(tx, audit, {
+      action: status === 'disabled' ? 'webhook_endpoint.disabled' : 'webhook_endpoint.enabled',
+      objectType: 'webhook_endpoint',
+      objectId: endpointId,
+      institutionId: row.institutionId,
+      details: { url: row.url },
+    });
     return { ...toEndpointView(row), institutionId: row.institutionId };
   });
 }

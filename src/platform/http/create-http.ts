@@ -8,9 +8,9 @@ import { validatorCompiler } from './validation.js';
 
 export const BODY_LIMIT = 64 * 1024;
 
-/** Start links carry a bearer-like token in the path; it never reaches a log line. */
+/** Start links and portal sign-in links carry a bearer-like token in the path; it never reaches a log line. */
 export function redactUrl(url: string): string {
-  return url.replace(/^\/s\/[^/?#]+/, '/s/[redacted]');
+  return url.replace(/^\/s\/[^/?#]+/, '/s/[redacted]').replace(/^\/portal\/sign-in\/link\/[^/?#]+/, '/portal/sign-in/link/[redacted]');
 }
 
 /**
@@ -23,8 +23,11 @@ export function createHttp(opts: {
   logger?: FastifyServerOptions['logger'];
   /** Where log lines go (default stdout); tests pass a capturing stream to check what is logged. */
   logStream?: { write(line: string): void };
+  /** Reverse proxies whose X-Forwarded-For gives request.ip (config.trustProxy). */
+  trustProxy?: boolean | string[];
 }) {
   const app = Fastify({
+    trustProxy: opts.trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
     genReqId: () => newId('req'),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),

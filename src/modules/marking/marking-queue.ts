@@ -1,0 +1,50 @@
+import type { Queryable } from '../../platform/db.js';
+
+/**
+ * The marking queue of an institution: assignments in `marking`, oldest
+ * submission first (they have waited longest), with how many wait in all and
+ * per test. Served by a partial index of the `marking` rows only
+ * (assignments_marking_queue), so its cost follows the queue's length, not
+ * the institution's history.
+ */
+export interface QueueItem {
+  assignmentId: string;
+  externalUserId: string;
+  testId: string;
+  submittedAt: Date | null;
+}
+
+export interface MarkingQueue {
+  data: QueueItem[];
+  total: number;
+  byTest: Array<{ testId: string; count: number }>;
+}
+
+export async function listMarkingQueue(
+  db: Queryable,
+  input: { institutionId: string; testId?: string | undefined; limit: number; offset: number },
+): Promise<MarkingQueue> {
+  const [list, counts] = await Promise.all([
+    db.query(
+      // The page is cut from the index first; only its rows then fetch their user.
+      `SELECT q.id, u.external_user_id, q.test_id, q.submitted_at
+         FROM (SELECT id, user_id, test_id, submitted_at FROM assignments
+                WHERE institution_id = $1 AND status = 'marking' AND ($2::text IS NULL OR test_id = $2)
+                ORDER BY submitted_at, id LIMIT $3 OFFSET $4) q
+         JOIN users u ON u.id = q.user_id
+        ORDER BY q.submitted_at, q.id`,
+      [input.institutionId, input.testId ?? null, input.limit, input.offset],
+    ),
+    db.query<{ test_id: string; n: number }>(
+      `SELECT test_id, count(*)::int AS n FROM assignments WHERE institution_id = $1 AND status = 'marking'
+        GROUP BY test_id ORDER BY count(*) DESC, test_id`,
+      [input.institutionId],
+    ),
+  ]);
+  const byTest = counts.rows.map((r) => ({ testId: r.test_id, count: r.n }));
+  return {
+    data: list.rows.map((r) => ({ assignmentId: r.id, externalUserId: r.external_user_id, testId: r.test_id, submittedAt: r.submitted_at })),
+    total: byTest.reduce((sum, t) => sum + t.count, 0),
+    byTest,
+  };
+}

@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+import { AppError } from '../../platform/errors.js';
+import type { StoredMark } from './marks-repo.js';
+
+/**
+ * A fingerprint of an attempt's marks (every question's points, comment,
+ * marker and time). A reviewer's form carries the version it was rendered
+ * from; saving or finishing from an older version is refused, so one
+ * reviewer's marks are never silently replaced by another's.
+ */
+export function marksVersion(marks: readonly StoredMark[]): string {
+  const canonical = [...marks]
+    .sort((a, b) => (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0))
+    .map((m) => [m.questionId, m.points, m.source, m.comment, m.markedBy, m.markedAt.toISOString()]);
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 22);
+}
+
+/** The marks changed after the reviewer's form was rendered (another reviewer, or the operator API). */
+export class MarksChangedError extends AppError {
+  constructor() {
+    super('invalid_state', 'The marks of this assignment changed since you opened it; nothing was saved.');
+  }
+}

@@ -1,0 +1,83 @@
+import { html, type SafeHtml } from '../../attempts/pages/html.js';
+import type { DeliveryView } from '../../webhooks/event-deliveries.js';
+import { statusBadge, statusLabel, when } from '../ui/components.js';
+import type { Scope } from '../ui/page.js';
+import { answerView, markView, scoreFacts } from './answer-view.js';
+import type { AssignmentRecord } from './load-assignment-record.js';
+
+/** One assignment: facts, timeline (status changes, events, every delivery attempt), answers with marks. */
+export function assignmentDetail(scope: Scope, r: AssignmentRecord): SafeHtml {
+  const a = r.assignment;
+  const metadata = Object.keys(a.metadata).length > 0 ? JSON.stringify(a.metadata, null, 2) : null;
+  return html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li aria-current="page">${a.externalUserId}</li></ol></nav>
+<div class="page-head"><h1>${r.test.title} for ${a.externalUserId}</h1><p>${statusBadge(a.status)}</p></div>
+${a.status === 'marking' ? html`<p class="notice">This attempt waits for a reviewer. <a href="${scope.link(`/portal/marking/${a.assignmentId}`)}">Mark it</a>.</p>` : ''}
+<div class="side-by-side">
+<section class="panel" aria-labelledby="facts-title">
+<h2 id="facts-title">Details</h2>
+<dl class="facts">
+<dt>Assignment id</dt><dd><code>${a.assignmentId}</code></dd>
+<dt>External user id</dt><dd>${a.externalUserId}</dd>
+<dt>Test</dt><dd>${r.test.title} <span class="hint">(version ${r.test.version}, <code>${a.testId}</code>)</span></dd>
+<dt>Status</dt><dd>${statusLabel(a.status)}</dd>
+${scoreFacts(a.result.score)}
+<dt>Due</dt><dd>${when(a.dueAt)}</dd>
+${metadata ? html`<dt>Metadata</dt><dd><pre class="answer">${metadata}</pre></dd>` : ''}
+</dl>
+</section>
+<section class="panel" aria-labelledby="timeline-title">
+<h2 id="timeline-title">Timeline</h2>
+${timeline(r)}
+</section>
+</div>
+<h2 id="answers-title">Answers</h2>
+${r.marking.items.length === 0 ? html`<p class="empty">No questions.</p>` : ''}
+${r.assignment.startedAt === null ? html`<p class="empty">The student has not begun, so there are no answers yet.</p>` : r.marking.items.map((item, i) => html`<section class="question" aria-labelledby="q-${i + 1}">
+<h3 id="q-${i + 1}">Question ${i + 1} <span class="hint">(${item.type.replace('_', ' ')}, ${item.maxPoints} point${item.maxPoints === 1 ? '' : 's'})</span></h3>
+<p class="prompt">${item.prompt}</p>
+${answerView(r.questions.get(item.questionId), item.answer)}
+${markView(item)}
+</section>`)}`;
+}
+
+interface Entry {
+  at: Date;
+  order: number;
+  body: SafeHtml;
+}
+
+function timeline(r: AssignmentRecord): SafeHtml {
+  const a = r.assignment;
+  const entries: Entry[] = [];
+  const status = (at: Date | null, text: string) => {
+    if (at) entries.push({ at, order: 0, body: html`<p class="what">${text}</p><p class="meta">${when(at)}</p>` });
+  };
+  status(a.createdAt, 'Assigned');
+  status(a.startedAt, 'Started by the student');
+  status(a.submittedAt, 'Submitted');
+  if (a.submittedAt && (a.status === 'marking' || (a.status === 'completed' && r.marking.resultVisibility === 'after_review'))) {
+    entries.push({ at: a.submittedAt, order: 0.5, body: html`<p class="what">Waiting for marking</p>` });
+  }
+  status(a.completedAt, 'Completed');
+  for (const e of r.events) {
+    entries.push({
+      at: new Date(e.timestamp),
+      order: 1,
+      body: html`<p class="what">Event <code>${e.type}</code></p><p class="meta">${when(new Date(e.timestamp))} · <code>${e.id}</code></p>${deliveries(e.deliveries)}`,
+    });
+  }
+  entries.sort((x, y) => x.at.getTime() - y.at.getTime() || x.order - y.order);
+  return html`<ol class="timeline">${entries.map((e) => html`<li>${e.body}</li>`)}</ol>`;
+}
+
+function deliveries(list: DeliveryView[]): SafeHtml {
+  if (list.length === 0) return html`<p class="meta">No webhook endpoint was subscribed.</p>`;
+  return html`${list.map(
+    (d) => html`<p class="meta">Delivery to <code>${d.url}</code>: ${statusBadge(d.status)}${d.nextAttemptAt ? html`, next attempt ${when(d.nextAttemptAt)}` : ''}</p>
+<ol class="attempts">${d.attempts.map(
+      (t) => html`<li>${t.statusCode !== null ? `HTTP ${t.statusCode}` : (t.errorClass ?? 'no response')} after ${t.durationMs} ms, ${when(t.attemptedAt)}${
+        t.responseExcerpt ? html`<code class="excerpt">${t.responseExcerpt.slice(0, 300)}</code>` : ''
+      }</li>`,
+    )}</ol>`,
+  )}`;
+}

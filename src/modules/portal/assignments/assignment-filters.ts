@@ -1,0 +1,50 @@
+import type { ErrorDetail } from '../../../platform/errors.js';
+import type { AssignmentListFilter } from '../../assignments/list-assignments.js';
+import type { AssignmentStatus } from '../../lifecycle/state-machine.js';
+
+/** Every status, in lifecycle order (the filter's options and the overview's cards). */
+export const ASSIGNMENT_STATUSES = ['assigned', 'started', 'submitted', 'marking', 'completed', 'expired'] as const satisfies readonly AssignmentStatus[];
+
+export interface FilterQuery {
+  q?: string | undefined;
+  status?: string | undefined;
+  testId?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function parseDay(raw: string | undefined): Date | null | undefined {
+  if (!raw) return undefined;
+  if (!/^\d{4}-\d\d-\d\d$/.test(raw)) return null;
+  const d = new Date(`${raw}T00:00:00Z`);
+  return Number.isFinite(d.getTime()) && d.toISOString().startsWith(raw) ? d : null;
+}
+
+/**
+ * The Assignments page's query as a service filter. Dates are whole UTC
+ * days, both inclusive ("to 3 May" includes assignments created on 3 May).
+ * Unknown statuses are ignored; malformed dates are reported.
+ */
+export function parseFilters(institutionId: string, q: FilterQuery): { filter: AssignmentListFilter; errors: ErrorDetail[] } {
+  const errors: ErrorDetail[] = [];
+  const from = parseDay(q.from);
+  const to = parseDay(q.to);
+  if (from === null) errors.push({ field: 'from', message: 'Enter the “Created from” date as a date, for example 2025-03-01.' });
+  if (to === null) errors.push({ field: 'to', message: 'Enter the “Created to” date as a date, for example 2025-03-31.' });
+  if (from && to && from.getTime() > to.getTime()) errors.push({ field: 'to', message: '“Created to” must be on or after “Created from”.' });
+  const status = (ASSIGNMENT_STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as AssignmentStatus) : undefined;
+  const search = q.q?.trim();
+  return {
+    errors,
+    filter: {
+      institutionId,
+      status,
+      testId: q.testId || undefined,
+      externalUserId: search || undefined,
+      createdFrom: from ?? undefined,
+      createdTo: to ? new Date(to.getTime() + DAY_MS) : undefined,
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { notFound } from '../../../platform/errors.js';
+import { html } from '../../attempts/pages/html.js';
+import type { AssignmentsContext } from '../../assignments/context.js';
+import { listAssignments } from '../../assignments/list-assignments.js';
+import { listTestsForPartner, listTestTitles } from '../../tests/tests-service.js';
+import { dataTable, errorFor, errorSummary, hiddenFields, pager, selectField, statusBadge, textField, whenShort } from '../ui/components.js';
+import { Html, InstitutionQuery, chooseInstitution, institutionScope, layoutFor, operatorField, pageRoute, sendHtml } from '../ui/page.js';
+import { ASSIGNMENT_STATUSES, parseFilters, type FilterQuery } from './assignment-filters.js';
+import { loadAssignmentRecord } from './load-assignment-record.js';
+import { assignmentDetail } from './assignment-detail-view.js';
+import { formatScore } from './answer-view.js';
+
+/**
+ * Assignments: search by externalUserId (prefix), filter by status, test
+ * and creation date, 50 to a page by keyset (listAssignments), and one
+ * assignment's record: timeline, answers with option texts, marks, score.
+ */
+const PAGE_SIZE = 50;
+const Text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
+
+export const assignmentPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
+  app.get(
+    '/assignments',
+    {
+      schema: {
+        ...pageRoute,
+        querystring: Type.Object({
+          ...InstitutionQuery,
+          q: Text(128),
+          status: Text(20),
+          testId: Text(64),
+          from: Text(20),
+          to: Text(20),
+          cursor: Text(120),
+          dir: Type.Optional(Type.Union([Type.Literal('older'), Type.Literal('newer')])),
+        }),
+        response: { 200: Html, 400: Html },
+      },
+    },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'read');
+      if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'assignments', 'Assignments', '/portal/assignments'));
+      const q = request.query;
+      const { filter, errors } = parseFilters(scope.institutionId, q);
+      const [page, published] = await Promise.all([
+        errors.length > 0 ? null : listAssignments(ctx.pool, filter, { limit: PAGE_SIZE, cursor: q.cursor, direction: q.dir ?? 'older' }),
+        listTestsForPartner(ctx.pool, scope.institutionId, { limit: 100, offset: 0 }),
+      ]);
+      const titles = await listTestTitles(ctx.pool, [...new Set([...(page?.data ?? []).map((r) => r.testId), ...(q.testId ? [q.testId] : [])])]);
+      const filterQuery: FilterQuery = { q: q.q, status: q.status, testId: q.testId, from: q.from, to: q.to };
+      const here = (extra: Record<string, string | undefined>) => scope.link('/portal/assignments', { ...filterQuery, ...extra } as Record<string, string | undefined>);
+      const filtered = Object.values(filterQuery).some((v) => v);
+      const testOptions = [{ value: '', label: 'Any test' }, ...published.data.map((t) => ({ value: t.testId, label: t.title }))];
+      if (q.testId && !testOptions.some((o) => o.value === q.testId)) testOptions.push({ value: q.testId, label: titles.get(q.testId) ?? q.testId });
+
+      const main = html`<h1>Assignments</h1>
+<p class="lede">Every test assigned through your integration, newest first. Search by your own user id, or narrow by status, test and creation date (UTC).</p>
+${errorSummary(errors)}
+<form method="get" action="/portal/assignments" class="filters" role="search" aria-label="Find assignments">
+${hiddenFields(operatorField(scope))}
+${textField({ name: 'q', label: 'External user id', type: 'search', value: q.q ?? '', hint: 'Starts with', maxlength: 128, autocomplete: 'off' })}
+${selectField({ name: 'status', label: 'Status', value: q.status ?? '', options: [{ value: '', label: 'Any status' }, ...ASSIGNMENT_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) }))] })}
+${selectField({ name: 'testId', label: 'Test', value: q.testId ?? '', options: testOptions })}
+${textField({ name: 'from', label: 'Created from', type: 'date', value: q.from ?? '', error: errorFor(errors, 'from') })}
+${textField({ name: 'to', label: 'Created to', type: 'date', value: q.to ?? '', error: errorFor(errors, 'to') })}
+<div class="actions"><button type="submit" class="button primary">Search</button>${filtered ? html` <a href="${scope.link('/portal/assignments')}">Clear</a>` : ''}</div>
+</form>
+${page
+  ? html`${dataTable({
+      caption: filtered ? 'Matching assignments, newest first' : 'Assignments, newest first',
+      stack: true,
+      columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Status' }, { label: 'Score', numeric: true }, { label: 'Created' }, { label: 'Completed' }],
+      rows: page.data.map((r) => [
+        html`<a href="${scope.link(`/portal/assignments/${r.assignmentId}`)}">${r.externalUserId}</a>`,
+        titles.get(r.testId) ?? r.testId,
+        statusBadge(r.status),
+        r.score ? formatScore(r.score) : '–',
+        whenShort(r.createdAt),
+        whenShort(r.completedAt),
+      ]),
+      empty: filtered ? 'No assignment matches this search.' : 'No assignments yet. They appear here when your integration creates them.',
+    })}
+${pager({
+  label: 'Assignment pages',
+  newerHref: page.newer ? here({ cursor: page.newer, dir: 'newer' }) : null,
+  olderHref: page.older ? here({ cursor: page.older, dir: 'older' }) : null,
+})}`
+  : ''}`;
+      return sendHtml(reply, layoutFor(scope, { title: 'Assignments', current: 'assignments', main }), errors.length > 0 ? 400 : 200);
+    },
+  );
+
+  app.get(
+    '/assignments/:assignmentId',
+    { schema: { ...pageRoute, params: Type.Object({ assignmentId: Type.String({ maxLength: 64 }) }), querystring: Type.Object(InstitutionQuery), response: { 200: Html } } },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'read');
+      if (!scope) throw notFound('assignment');
+      const record = await loadAssignmentRecord(ctx, scope.institutionId, request.params.assignmentId);
+      const main = assignmentDetail(scope, record);
+      return sendHtml(reply, layoutFor(scope, { title: `Assignment of ${record.assignment.externalUserId}`, current: 'assignments', main }));
+    },
+  );
+};

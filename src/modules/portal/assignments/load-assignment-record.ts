@@ -1,0 +1,45 @@
+import type { AssignmentsContext } from '../../assignments/context.js';
+import { findAssignment } from '../../assignments/assignments-repo.js';
+import { getAssignment, type AssignmentView } from '../../assignments/get-assignment.js';
+import { loadTestVersion } from '../../attempts/attempts-service.js';
+import type { EventEnvelope } from '../../events/event-envelope.js';
+import { listAssignmentEvents } from '../../events/list-events.js';
+import { getMarkingView, type MarkingView } from '../../marking/get-marking-view.js';
+import type { Question } from '../../tests/schemas.js';
+import type { TestVersion } from '../../tests/tests-service.js';
+import { listDeliveriesOfEvents } from '../../webhooks/event-deliveries.js';
+import type { DeliveryView } from '../../webhooks/event-deliveries.js';
+import { notFound } from '../../../platform/errors.js';
+
+/**
+ * Everything the assignment page shows, from the owning modules' services:
+ * the partner's view of the assignment (which also expires it if due), its
+ * test version (for option texts), answers and marks, and its events with
+ * every webhook delivery attempt. Scoped: another institution's id is 404.
+ */
+export interface AssignmentRecord {
+  assignment: AssignmentView;
+  test: TestVersion;
+  questions: Map<string, Question>;
+  marking: MarkingView;
+  events: Array<EventEnvelope & { deliveries: DeliveryView[] }>;
+}
+
+export async function loadAssignmentRecord(ctx: AssignmentsContext, institutionId: string, assignmentId: string): Promise<AssignmentRecord> {
+  const assignment = await getAssignment(ctx, institutionId, assignmentId);
+  const row = await findAssignment(ctx.pool, institutionId, assignmentId);
+  if (!row) throw notFound('assignment');
+  const [test, marking, events] = await Promise.all([
+    loadTestVersion(ctx.pool, row.testVersionId),
+    getMarkingView(ctx.pool, assignmentId, { institutionId }),
+    listAssignmentEvents(ctx.pool, institutionId, assignmentId, ctx.clock.now()),
+  ]);
+  const deliveries = await listDeliveriesOfEvents(ctx.pool, institutionId, events.map((e) => e.id));
+  return {
+    assignment,
+    test,
+    questions: new Map(test.questions.map((q) => [q.id, q])),
+    marking,
+    events: events.map((e) => ({ ...e, deliveries: deliveries.get(e.id) ?? [] })),
+  };
+}

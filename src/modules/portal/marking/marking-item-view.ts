@@ -1,0 +1,136 @@
+import type { AppContext } from '../../../platform/context.js';
+import type { ErrorDetail } from '../../../platform/errors.js';
+import { formatPoints, html, type SafeHtml } from '../../attempts/pages/html.js';
+import type { MarkingItem } from '../../marking/get-marking-view.js';
+import type { DraftMark, OpenedItem } from '../../marking/reviewer-marking.js';
+import { answerView, markView, scoreFacts } from '../assignments/answer-view.js';
+import { ago, csrfField, errorFor, errorSummary, hiddenFields, statusBadge, textArea, textField, when, type Flash } from '../ui/components.js';
+import { layoutFor, operatorField, type Scope } from '../ui/page.js';
+
+/**
+ * The marking form: each item's question, rubric and points beside the
+ * student's answer; for items a reviewer marks, a points field whose label
+ * holds the question's prompt, and a comment field.
+ */
+export function markingItemPage(
+  ctx: AppContext,
+  scope: Scope,
+  opened: OpenedItem,
+  opts: { flash?: Flash | null; errors?: ErrorDetail[]; submitted?: { values: Record<string, string>; baseVersion: string } },
+): string {
+  const v = opened.view;
+  const now = ctx.clock.now();
+  const title = `Marking: ${v.title} for ${v.externalUserId}`;
+  const values = opts.submitted?.values ?? draftValues(opened.draft?.marks ?? []);
+  const baseVersion = opts.submitted?.baseVersion ?? opened.version;
+  const manual = v.items.filter((i) => i.needsMarking);
+  const head = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/marking')}">Marking</a></li><li aria-current="page">${v.externalUserId}</li></ol></nav>
+<div class="page-head"><h1>${v.title} <span class="hint">for</span> ${v.externalUserId}</h1><p>${statusBadge(v.status)}</p></div>`;
+
+  if (v.status !== 'marking') {
+    const main = html`${head}
+<p class="notice">This submission is not waiting for marking: it is ${v.status}. The marks below are final.</p>
+<dl class="facts">${scoreFacts(v.score)}</dl>
+${v.items.map((item, i) => itemBlock(item, i, opened, html`${markView(item)}`))}
+<p><a href="${scope.link(`/portal/assignments/${v.assignmentId}`)}">Open the assignment</a></p>`;
+    return layoutFor(scope, { title, current: 'marking', main, flash: opts.flash ?? null });
+  }
+
+  const main = html`${head}
+${opened.others.length > 0
+  ? html`<div class="notice" role="status"><h2>Someone else is marking this</h2>${opened.others.map(
+      (o) => html`<p><strong>${o.label}</strong> opened this ${ago(o.openedAt, now)}.</p>`,
+    )}<p>Agree who marks it: if they finish first, your marks will not be saved and you will be shown theirs.</p></div>`
+  : ''}
+${opened.draft && !opts.submitted
+  ? html`<p class="notice">Your draft from ${ago(opened.draft.updatedAt, now)} is filled in below.${
+      opened.draft.baseVersion !== opened.version ? ' The marks changed since you saved it: check them before you finish.' : ''
+    }</p>`
+  : ''}
+<dl class="facts">
+<dt>Submitted</dt><dd>${when(v.submittedAt)}</dd>
+${scoreFacts(v.score)}
+<dt>To mark</dt><dd>${manual.length} item${manual.length === 1 ? '' : 's'}</dd>
+</dl>
+${errorSummary(opts.errors)}
+<form method="post" action="/portal/marking/${v.assignmentId}" novalidate>
+${csrfField(scope.p.sessionCsrf)}${hiddenFields({ ...operatorField(scope), version: baseVersion })}
+${v.items.map((item, i) => itemBlock(item, i, opened, item.needsMarking ? markFields(item, values, opts.errors) : markView(item)))}
+<div class="actions panel">
+<button type="submit" name="action" value="save" class="button">Save draft</button>
+<button type="submit" name="action" value="finish" class="button primary">Finish marking</button>
+<p class="hint">Finish marking releases the final score to the partner (<code>grading.done</code>). Every item needs points first.</p>
+</div>
+</form>`;
+  return layoutFor(scope, { title, current: 'marking', main, flash: opts.flash ?? null });
+}
+
+function draftValues(marks: DraftMark[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of marks) {
+    out[`points-${m.questionId}`] = m.points === null ? '' : String(m.points);
+    out[`comment-${m.questionId}`] = m.comment;
+  }
+  return out;
+}
+
+function itemBlock(item: MarkingItem, i: number, opened: OpenedItem, right: SafeHtml): SafeHtml {
+  const q = opened.view.items[i]!;
+  const question = opened.questions.get(item.questionId);
+  return html`<section class="question" aria-labelledby="item-${i + 1}">
+<div class="side-by-side">
+<div>
+<h2 id="item-${i + 1}">Question ${i + 1} <span class="hint">(${formatPoints(q.maxPoints)} point${q.maxPoints === 1 ? '' : 's'}${q.needsMarking ? ', marked by a reviewer' : ', marked automatically'})</span></h2>
+<p class="prompt">${item.prompt}</p>
+${item.rubric ? html`<h3>Rubric</h3><p class="rubric">${item.rubric}</p>` : ''}
+</div>
+<div>
+<h3>Answer${item.wordCount !== null ? html` <span class="hint">(${item.wordCount} word${item.wordCount === 1 ? '' : 's'}${item.maxWords ? ` of at most ${item.maxWords}` : ''})</span>` : ''}</h3>
+${answerView(question, item.answer)}
+${right}
+</div>
+</div>
+</section>`;
+}
+
+function markFields(item: MarkingItem, values: Record<string, string>, errors: ErrorDetail[] | undefined): SafeHtml {
+  const points = `points-${item.questionId}`;
+  const comment = `comment-${item.questionId}`;
+  return html`<div class="mark-fields">
+${textField({
+  name: points,
+  // The prompt is in the accessible name (which item these points are for); the eye has it beside the field.
+  label: html`Points<span class="sr-only"> for “${item.prompt}”</span>`,
+  hint: `0 to ${formatPoints(item.maxPoints)}`,
+  type: 'number',
+  value: values[points] ?? (item.mark ? String(item.mark.points) : ''),
+  error: errorFor(errors, points),
+  min: '0',
+  max: String(item.maxPoints),
+  step: 'any',
+  inputmode: 'decimal',
+})}
+${textArea({ name: comment, label: html`Comment<span class="sr-only"> on “${item.prompt}”</span>`, value: values[comment] ?? item.mark?.comment ?? '', hint: 'Optional. Kept with the mark.', error: errorFor(errors, comment), rows: 3, maxlength: 10_000 })}
+</div>
+${item.mark ? html`<p class="hint">Currently: ${formatPoints(item.mark.points)} points, by ${item.mark.markedBy ?? 'a reviewer'}.</p>` : ''}`;
+}
+
+/** A save or finish refused because the marks changed meanwhile: what is stored now, beside what this reviewer entered. */
+export function conflictPage(scope: Scope, now: OpenedItem, mine: DraftMark[]): string {
+  const v = now.view;
+  const main = html`<div class="conflict" role="alert">
+<h1>Your marks were not saved</h1>
+<p>The marks of this submission changed after you opened it${v.status === 'marking' ? '' : html`, and marking has been finished (it is now ${v.status})`}. Nothing you entered was stored, and nothing of the other marks was replaced.</p>
+</div>
+<h2>The marks now</h2>
+<dl class="facts">${scoreFacts(v.score)}</dl>
+${v.items.filter((i) => i.needsMarking).map((item) => {
+  const m = mine.find((x) => x.questionId === item.questionId);
+  return html`<section class="question"><h3>${item.prompt}</h3>
+${markView(item)}
+<p class="hint">You entered: ${m && m.points !== null ? `${formatPoints(m.points)} points` : 'no points'}${m?.comment ? html`, comment “${m.comment}”` : ''}.</p></section>`;
+})}
+<p class="actions">${v.status === 'marking' ? html`<a class="button primary" href="${scope.link(`/portal/marking/${v.assignmentId}`)}">Open it again with the current marks</a>` : ''}
+<a class="button" href="${scope.link('/portal/marking')}">Back to the queue</a></p>`;
+  return layoutFor(scope, { title: 'Your marks were not saved', current: 'marking', main });
+}

@@ -1,0 +1,169 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../../platform/context.js';
+import { notFound, type ErrorDetail } from '../../../platform/errors.js';
+import { html } from '../../attempts/pages/html.js';
+import { listMarkingQueue } from '../../marking/marking-queue.js';
+import { MarksChangedError } from '../../marking/marks-version.js';
+import { finishMarking, openMarkingItem, saveMarkingDraft, type DraftMark } from '../../marking/reviewer-marking.js';
+import { listTestTitles } from '../../tests/tests-service.js';
+import { ago, dataTable, pager, whenShort } from '../ui/components.js';
+import {
+  DoneQuery,
+  FORM,
+  Html,
+  InstitutionQuery,
+  Redirect,
+  auditContext,
+  chooseInstitution,
+  flashFrom,
+  formErrors,
+  institutionScope,
+  layoutFor,
+  pageRoute,
+  redirect,
+  sendHtml,
+  type Scope,
+} from '../ui/page.js';
+import { conflictPage, markingItemPage } from './marking-item-view.js';
+
+/**
+ * Marking: the queue of the institution's assignments in `marking`, oldest
+ * first, and one item's marking form. Marks are recorded as the signed-in
+ * reviewer's; drafts are theirs alone; a save or finish based on marks that
+ * changed meanwhile is refused with a page showing the other marks.
+ */
+const PAGE_SIZE = 50;
+const ItemParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
+
+export const markingPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/marking',
+    {
+      schema: {
+        ...pageRoute,
+        querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery, testId: Type.Optional(Type.String({ maxLength: 64 })), page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }),
+        response: { 200: Html },
+      },
+    },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'mark');
+      if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'marking', 'Marking', '/portal/marking'));
+      const pageNo = request.query.page ?? 1;
+      const testId = request.query.testId || undefined;
+      const queue = await listMarkingQueue(ctx.pool, { institutionId: scope.institutionId, testId, limit: PAGE_SIZE, offset: (pageNo - 1) * PAGE_SIZE });
+      const titles = await listTestTitles(ctx.pool, queue.byTest.map((t) => t.testId));
+      const now = ctx.clock.now();
+      const shown = testId ? (queue.byTest.find((t) => t.testId === testId)?.count ?? 0) : queue.total;
+      const main = html`<h1>Marking</h1>
+<p class="lede">${queue.total === 0 ? 'Nothing is waiting for marking.' : html`<strong>${queue.total}</strong> submission${queue.total === 1 ? ' waits' : 's wait'} for a reviewer, oldest first.`}</p>
+${queue.byTest.length > 0
+  ? dataTable({
+      caption: 'Waiting, per test',
+      columns: [{ label: 'Test' }, { label: 'Waiting', numeric: true }],
+      rows: queue.byTest.map((t) => [
+        t.testId === testId ? html`${titles.get(t.testId) ?? t.testId} <span class="hint">(shown below)</span>` : html`<a href="${scope.link('/portal/marking', { testId: t.testId })}">${titles.get(t.testId) ?? t.testId}</a>`,
+        t.count,
+      ]),
+    })
+  : ''}
+${testId ? html`<p><a href="${scope.link('/portal/marking')}">Show every test</a></p>` : ''}
+${dataTable({
+  caption: testId ? `Queue for ${titles.get(testId) ?? testId}, oldest first` : 'Queue, oldest first',
+  stack: true,
+  columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Action' }],
+  rows: queue.data.map((item) => [
+    item.externalUserId,
+    titles.get(item.testId) ?? item.testId,
+    item.submittedAt ? html`${whenShort(item.submittedAt)} <span class="hint">(${ago(item.submittedAt, now)})</span>` : '–',
+    html`<a href="${scope.link(`/portal/marking/${item.assignmentId}`)}">Mark<span class="sr-only"> the submission of ${item.externalUserId}</span></a>`,
+  ]),
+  empty: 'The queue is empty.',
+})}
+${pager({
+  label: 'Queue pages',
+  newerHref: pageNo > 1 ? scope.link('/portal/marking', { testId, page: String(pageNo - 1) }) : null,
+  newerText: 'Previous',
+  olderHref: pageNo * PAGE_SIZE < shown ? scope.link('/portal/marking', { testId, page: String(pageNo + 1) }) : null,
+  olderText: 'Next',
+})}`;
+      return sendHtml(reply, layoutFor(scope, { title: 'Marking', current: 'marking', main, flash: flashFrom(request) }));
+    },
+  );
+
+  app.get(
+    '/marking/:assignmentId',
+    { schema: { ...pageRoute, params: ItemParams, querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'mark');
+      if (!scope) throw notFound('assignment');
+      const opened = await openMarkingItem(ctx, scope.institutionId, request.params.assignmentId, reviewerOf(scope));
+      return sendHtml(reply, markingItemPage(ctx, scope, opened, { flash: flashFrom(request) }));
+    },
+  );
+
+  app.post(
+    '/marking/:assignmentId',
+    {
+      schema: {
+        ...pageRoute,
+        consumes: FORM,
+        params: ItemParams,
+        // One points-<questionId> and comment-<questionId> field per item awaiting a reviewer.
+        body: Type.Object(
+          {
+            csrf: Type.Optional(Type.String({ maxLength: 200 })),
+            institution: Type.Optional(Type.String({ maxLength: 64 })),
+            version: Type.String({ maxLength: 64 }),
+            action: Type.Union([Type.Literal('save'), Type.Literal('finish')]),
+          },
+          { additionalProperties: Type.String({ maxLength: 20_000 }) },
+        ),
+        response: { 303: Redirect, 400: Html, 409: Html },
+      },
+    },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'mark');
+      if (!scope) throw notFound('assignment');
+      const { assignmentId } = request.params;
+      const body = request.body as Record<string, string>;
+      const opened = await openMarkingItem(ctx, scope.institutionId, assignmentId, reviewerOf(scope));
+      const { marks, errors } = readMarks(opened.view.items.filter((i) => i.needsMarking).map((i) => i.questionId), body);
+      const submitted = { values: body, baseVersion: request.body.version };
+      if (errors.length > 0) return sendHtml(reply, markingItemPage(ctx, scope, opened, { errors, submitted }), 400);
+      try {
+        if (request.body.action === 'save') {
+          await saveMarkingDraft(ctx, { institutionId: scope.institutionId, assignmentId, staffId: scope.p.staffId, marks, baseVersion: request.body.version }, auditContext(request));
+          return redirect(reply, scope.link(`/portal/marking/${assignmentId}`, { done: 'draft-saved' }));
+        }
+        await finishMarking(ctx, { institutionId: scope.institutionId, assignmentId, markedBy: scope.p.email, marks, baseVersion: request.body.version }, auditContext(request));
+        return redirect(reply, scope.link('/portal/marking', { done: 'marking-finished' }));
+      } catch (err) {
+        if (err instanceof MarksChangedError) {
+          const now = await openMarkingItem(ctx, scope.institutionId, assignmentId, reviewerOf(scope));
+          return sendHtml(reply, conflictPage(scope, now, marks), 409);
+        }
+        return sendHtml(reply, markingItemPage(ctx, scope, opened, { errors: formErrors(err, 'version'), submitted }), 400);
+      }
+    },
+  );
+};
+
+function reviewerOf(scope: Scope) {
+  return { staffId: scope.p.staffId, label: scope.p.name ?? scope.p.email };
+}
+
+/** The form's fields as marks: empty points are "not marked yet" (null); anything else must be a number. */
+export function readMarks(questionIds: string[], body: Record<string, string>): { marks: DraftMark[]; errors: ErrorDetail[] } {
+  const errors: ErrorDetail[] = [];
+  const marks = questionIds.map((questionId) => {
+    const raw = (body[`points-${questionId}`] ?? '').trim().replace(',', '.');
+    const comment = (body[`comment-${questionId}`] ?? '').trim();
+    if (comment.length > 10_000) errors.push({ field: `comment-${questionId}`, message: 'The comment must be at most 10,000 characters.' });
+    if (raw === '') return { questionId, points: null, comment };
+    const points = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isFinite(points)) errors.push({ field: `points-${questionId}`, message: 'Enter the points as a number, for example 7 or 7.5.' });
+    return { questionId, points: Number.isFinite(points) ? points : null, comment };
+  });
+  return { marks, errors };
+}

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sha256Hex } from '../../platform/crypto.js';
+import { AppError } from '../../platform/errors.js';
+import type { AssignmentsContext } from '../assignments/context.js';
+import { installPortalSession } from '../staff/portal-session.js';
+import { staffPages } from '../staff/pages/staff-pages.js';
+import { apiKeyPages } from './api-keys/api-key-pages.js';
+import { assignmentPages } from './assignments/assignment-pages.js';
+import { auditPages } from './audit/audit-pages.js';
+import { callbackDomainPages } from './callback-domains/callback-domain-pages.js';
+import { institutionPages } from './institutions/institution-pages.js';
+import { markingPages } from './marking/marking-pages.js';
+import { overviewPages } from './overview/overview-pages.js';
+import { staffAdminPages } from './staff/staff-admin-pages.js';
+import { testPages } from './tests/test-pages.js';
+import { webhookPages } from './webhooks/webhook-pages.js';
+
+/**
+ * The institution portal at /portal: its assets, then a scope with the
+ * portal session (cookies, forms, CSRF, error pages) holding the staff
+ * pages (sign-in, account) and every page group. `GET /` sends a browser
+ * to the portal; API clients keep the JSON 404 they always got there.
+ */
+function asset(file: string, type: string) {
+  const body = fs.readFileSync(new URL(`./ui/assets/${file}`, import.meta.url));
+  return { file, body, type, etag: `"${sha256Hex(body).slice(0, 16)}"` };
+}
+
+const ASSETS = [asset('portal.css', 'text/css; charset=utf-8'), asset('portal.js', 'text/javascript; charset=utf-8')];
+
+export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
+  // Outside the session scope: a stylesheet needs no session lookup.
+  for (const a of ASSETS) {
+    app.get(`/portal/assets/${a.file}`, { schema: { hide: true, response: { 200: Type.Unsafe<Buffer>({ type: 'string' }), 304: Type.Null() } } }, async (request, reply) => {
+      reply.header('cache-control', 'public, max-age=0, must-revalidate').header('etag', a.etag).header('x-content-type-options', 'nosniff');
+      if (request.headers['if-none-match'] === a.etag) return reply.code(304).send(null);
+      return reply.type(a.type).send(a.body);
+    });
+  }
+
+  app.get('/', { schema: { hide: true, response: { 303: Type.Null() } } }, async (request, reply) => {
+    if (/\btext\/html\b/.test(request.headers.accept ?? '')) {
+      return reply.code(303).header('location', '/portal').header('cache-control', 'no-store').send(null);
+    }
+    throw new AppError('not_found', 'No route GET /.');
+  });
+
+  await app.register(
+    async (portal) => {
+      await installPortalSession(portal as unknown as FastifyInstance, ctx);
+      await portal.register(staffPages, { ctx });
+      await portal.register(overviewPages, { ctx });
+      await portal.register(assignmentPages, { ctx });
+      await portal.register(markingPages, { ctx });
+      await portal.register(apiKeyPages, { ctx });
+      await portal.register(callbackDomainPages, { ctx });
+      await portal.register(webhookPages, { ctx });
+      await portal.register(staffAdminPages, { ctx });
+      await portal.register(auditPages, { ctx });
+      await portal.register(institutionPages, { ctx });
+      await portal.register(testPages, { ctx });
+    },
+    { prefix: '/portal' },
+  );
+};

@@ -1,0 +1,165 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../../../platform/context.js';
+import { AppError } from '../../../platform/errors.js';
+import { PAGE_HEADERS } from '../../attempts/pages/html.js';
+import { testPage } from '../../attempts/pages/test-page.js';
+import { listInstitutions } from '../../institutions/institutions.js';
+import { requirePermission } from '../../staff/principal.js';
+import type { TestInput } from '../../tests/schemas.js';
+import { createTest, getTest, listAllTests, publishTest, unpublishTest, updateTest } from '../../tests/tests-service.js';
+import { pager } from '../ui/components.js';
+import { DoneQuery, FORM, Html, Redirect, auditContext, flashFrom, pageRoute, redirect } from '../ui/page.js';
+import { NEW_TEST_TEMPLATE, checkTestJson, locate, testToJson, type LineError } from './check-test-json.js';
+import { editorPage, testsListPage } from './test-views.js';
+
+/**
+ * Tests (operators only): list, create and edit from the JSON format (the
+ * operator API's), problems shown against their line, a preview of the
+ * student page in a sandboxed frame, and publication per institution.
+ */
+const PAGE_SIZE = 50;
+const TestParams = Type.Object({ testId: Type.String({ maxLength: 64 }) });
+// A 64 KB test grows when form-encoded; the JSON itself is held to the API's limit below.
+const EDITOR_BODY_LIMIT = 512 * 1024;
+const JSON_LIMIT = 64 * 1024;
+const JsonBody = Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 200 })), json: Type.String({ maxLength: 400_000 }) });
+
+/** The editor embeds the preview frame: its page may frame its own origin, nothing else. */
+const EDITOR_HEADERS = {
+  ...PAGE_HEADERS,
+  'content-security-policy': `${PAGE_HEADERS['content-security-policy']}; frame-src 'self'`,
+};
+
+/** The preview: no script, no forms, a unique origin (sandbox), framed only by the portal. */
+const PREVIEW_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; base-uri 'none'; sandbox; frame-ancestors 'self'",
+  'x-frame-options': 'SAMEORIGIN',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+};
+
+function sendEditor(reply: FastifyReply, body: string, status = 200) {
+  return reply.code(status).headers(EDITOR_HEADERS).send(body);
+}
+
+export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const institutions = async () => (await listInstitutions(ctx.pool, { limit: 100, offset: 0 })).data;
+
+  app.get(
+    '/tests',
+    { schema: { ...pageRoute, querystring: Type.Object({ ...DoneQuery, page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }), response: { 200: Html } } },
+    async (request, reply) => {
+      const principal = requirePermission(request, 'operate');
+      const page = request.query.page ?? 1;
+      const [{ data, total }, insts] = await Promise.all([listAllTests(ctx.pool, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }), institutions()]);
+      const nav = pager({
+        label: 'Test pages',
+        newerHref: page > 1 ? `/portal/tests?page=${page - 1}` : null,
+        newerText: 'Previous',
+        olderHref: page * PAGE_SIZE < total ? `/portal/tests?page=${page + 1}` : null,
+        olderText: 'Next',
+      });
+      const names = new Map(insts.map((i) => [i.institutionId, i.name]));
+      return sendEditor(reply, testsListPage({ principal, tests: data, total, names, pager: nav, flash: flashFrom(request) }));
+    },
+  );
+
+  app.get('/tests/new', { schema: { ...pageRoute, response: { 200: Html } } }, async (request, reply) => {
+    const principal = requirePermission(request, 'operate');
+    return sendEditor(reply, editorPage({ principal, test: null, json: NEW_TEST_TEMPLATE, errors: [], institutions: [] }));
+  });
+
+  app.post(
+    '/tests',
+    { bodyLimit: EDITOR_BODY_LIMIT, schema: { ...pageRoute, consumes: FORM, body: JsonBody, response: { 303: Redirect, 400: Html } } },
+    async (request, reply) => {
+      const principal = requirePermission(request, 'operate');
+      const json = request.body.json;
+      const result = await saveTest(json, (input) => createTest(ctx.pool, input, auditContext(request)));
+      if ('errors' in result) return sendEditor(reply, editorPage({ principal, test: null, json, errors: result.errors, institutions: [] }), 400);
+      return redirect(reply, `/portal/tests/${result.testId}?done=test-created`);
+    },
+  );
+
+  app.get('/tests/:testId', { schema: { ...pageRoute, params: TestParams, querystring: Type.Object(DoneQuery), response: { 200: Html } } }, async (request, reply) => {
+    const principal = requirePermission(request, 'operate');
+    const [test, insts] = await Promise.all([getTest(ctx.pool, request.params.testId), institutions()]);
+    return sendEditor(reply, editorPage({ principal, test, json: testToJson(test), errors: [], institutions: insts, flash: flashFrom(request) }));
+  });
+
+  app.post(
+    '/tests/:testId',
+    { bodyLimit: EDITOR_BODY_LIMIT, schema: { ...pageRoute, consumes: FORM, params: TestParams, body: JsonBody, response: { 303: Redirect, 400: Html } } },
+    async (request, reply) => {
+      const principal = requirePermission(request, 'operate');
+      const { testId } = request.params;
+      const current = await getTest(ctx.pool, testId);
+      const json = request.body.json;
+      const result = await saveTest(json, (input) => updateTest(ctx.pool, testId, input, auditContext(request)));
+      if ('errors' in result) return sendEditor(reply, editorPage({ principal, test: current, json, errors: result.errors, institutions: await institutions() }), 400);
+      return redirect(reply, `/portal/tests/${testId}?done=test-saved`);
+    },
+  );
+
+  app.get('/tests/:testId/preview', { schema: { ...pageRoute, params: TestParams, response: { 200: Html } } }, async (request, reply) => {
+    requirePermission(request, 'operate');
+    const test = await getTest(ctx.pool, request.params.testId);
+    const now = ctx.clock.now();
+    const rendered = testPage({
+      assignmentId: 'preview',
+      institutionName: 'Preview',
+      test: { ...test, testVersionId: 'preview' },
+      csrfToken: 'preview',
+      deadlineAt: new Date(now.getTime() + test.durationMinutes * 60_000),
+      serverNow: now,
+      answers: [],
+    });
+    // The frame runs no script, so the page's "turn JavaScript on" notice would only mislead here.
+    const page = rendered.replace(/<noscript>[\s\S]*?<\/noscript>/, '');
+    return reply.code(200).headers(PREVIEW_HEADERS).send(page);
+  });
+
+  app.post(
+    '/tests/:testId/publications',
+    {
+      schema: {
+        ...pageRoute,
+        consumes: FORM,
+        params: TestParams,
+        body: Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 200 })), institution: Type.String({ maxLength: 64 }), action: Type.Union([Type.Literal('publish'), Type.Literal('unpublish')]) }),
+        response: { 303: Redirect },
+      },
+    },
+    async (request, reply) => {
+      requirePermission(request, 'operate');
+      const { testId } = request.params;
+      const { institution, action } = request.body;
+      const audit = auditContext(request);
+      if (action === 'publish') await publishTest(ctx.pool, testId, institution, audit);
+      else await unpublishTest(ctx.pool, testId, institution, audit);
+      return redirect(reply, `/portal/tests/${testId}?done=${action === 'publish' ? 'published' : 'unpublished'}`);
+    },
+  );
+};
+
+/** Checks the JSON, then saves through the tests service; its refusals come back placed on their lines. */
+async function saveTest(
+  json: string,
+  save: (input: TestInput) => Promise<{ testId: string }>,
+): Promise<{ testId: string } | { errors: LineError[] }> {
+  if (json.length > JSON_LIMIT) return { errors: [{ line: null, field: 'json', message: `The test is ${Math.ceil(json.length / 1024)} KB; at most 64 KB is accepted.` }] };
+  const checked = checkTestJson(json);
+  if (!checked.ok) return { errors: checked.errors };
+  try {
+    return { testId: (await save(checked.input)).testId };
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'invalid_request') {
+      return { errors: locate(err.details ?? [{ field: 'json', message: err.message }], checked.lines) };
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,50 @@
+// The portal works without this script; it adds conveniences only:
+// copy buttons next to secrets shown once, and focus on a form's error summary.
+(function () {
+  'use strict';
+
+  function copyFrom(button) {
+    var target = document.getElementById(button.getAttribute('data-copy'));
+    var status = document.getElementById(button.getAttribute('data-copy-status'));
+    if (!target) return;
+    var text = target.textContent.trim();
+    var done = function (ok) {
+      if (status) status.textContent = ok ? 'Copied to the clipboard.' : 'Copy failed: select the text and copy it yourself.';
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
+    } else {
+      var range = document.createRange();
+      range.selectNodeContents(target);
+      var selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      try { done(document.execCommand('copy')); } catch (e) { done(false); }
+    }
+  }
+
+  document.addEventListener('DOMContentLoaded', function () {
+    var buttons = document.querySelectorAll('button[data-copy]');
+    for (var i = 0; i < buttons.length; i++) {
+      buttons[i].hidden = false;
+      buttons[i].addEventListener('click', function (e) { copyFrom(e.currentTarget); });
+    }
+    var summary = document.getElementById('error-summary');
+    if (summary) summary.focus();
+    // The test editor's problems name a line: following one puts the caret at the start of that line.
+    var lineLinks = document.querySelectorAll('a[data-line]');
+    for (var j = 0; j < lineLinks.length; j++) {
+      lineLinks[j].addEventListener('click', function (e) {
+        var line = Number(e.currentTarget.getAttribute('data-line'));
+        var editor = document.getElementById(e.currentTarget.getAttribute('href').slice(1));
+        if (!editor || !line) return;
+        e.preventDefault();
+        var offset = editor.value.split('\n').slice(0, line - 1).join('\n').length + (line > 1 ? 1 : 0);
+        editor.focus();
+        editor.setSelectionRange(offset, offset);
+        var lineHeight = parseFloat(getComputedStyle(editor).lineHeight) || 20;
+        editor.scrollTop = Math.max(0, (line - 3) * lineHeight);
+      });
+    }
+  });
+})();

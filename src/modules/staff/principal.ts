@@ -1,0 +1,96 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../platform/errors.js';
+
+/**
+ * Who is acting in the portal: a signed-in staff member with one role.
+ * Glossary: an *operator* runs the platform (no institution, sees every
+ * institution); *admin*, *reviewer* and *viewer* belong to one institution.
+ * Roles map to permissions in `can` and nowhere else.
+ */
+export type StaffRole = 'operator' | 'admin' | 'reviewer' | 'viewer';
+export const STAFF_ROLES: readonly StaffRole[] = ['operator', 'admin', 'reviewer', 'viewer'];
+/** The roles an institution's staff can hold (operator is platform-wide). */
+export const INSTITUTION_ROLES: readonly Exclude<StaffRole, 'operator'>[] = ['admin', 'reviewer', 'viewer'];
+
+export interface StaffPrincipal {
+  kind: 'staff';
+  /** `stf_…` */
+  staffId: string;
+  email: string;
+  name: string | null;
+  role: StaffRole;
+  /** Null for operators. */
+  institutionId: string | null;
+  institutionName: string | null;
+  /** The CSRF token of the portal session, for forms (hidden field `csrf`) and the `X-CSRF-Token` header. */
+  sessionCsrf: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by installPortalSession in the portal scope; null when signed out. */
+    staff: StaffPrincipal | null;
+  }
+}
+
+/**
+ * Thrown by requireStaff when nobody is signed in: the portal's error handler
+ * (installed by installPortalSession) answers 303 to the sign-in page with
+ * `next` set to the page that was asked for.
+ */
+export class SignInRequired extends Error {
+  constructor(readonly next: string) {
+    super('Sign in to continue.');
+  }
+}
+
+/** Only same-origin paths under /portal: never `//host`, a scheme, or a backslash trick. */
+export function safeNextPath(raw: string | null | undefined): string | null {
+  if (!raw || raw.length > 2000) return null;
+  if (!raw.startsWith('/portal') || raw.startsWith('//') || /[\\\s]/.test(raw)) return null;
+  if (raw.length > 7 && !['/', '?', '#'].includes(raw[7]!)) return null;
+  return raw;
+}
+
+/**
+ * The signed-in staff member, or a throw: signed out → SignInRequired (a
+ * redirect to /portal/sign-in?next=…); signed in without one of `roles` →
+ * 403 forbidden (a page).
+ */
+export function requireStaff(request: FastifyRequest, roles?: StaffRole[]): StaffPrincipal {
+  const p = request.staff;
+  if (!p) throw new SignInRequired(request.method === 'GET' ? (safeNextPath(request.url) ?? '/portal') : '/portal');
+  if (roles && !roles.includes(p.role)) throw new AppError('forbidden', 'Your role does not allow this.');
+  return p;
+}
+
+/**
+ * Which institution a staff member acts on: always their own (a request for
+ * another one is ignored, so a crafted query string cannot cross tenants);
+ * an operator acts on the one they ask for, or none.
+ */
+export function actingInstitution(p: StaffPrincipal, requested?: string | null): string | null {
+  if (p.role !== 'operator') return p.institutionId;
+  return requested ?? null;
+}
+
+export type Permission = 'read' | 'mark' | 'review_proctoring' | 'manage_integration' | 'manage_staff' | 'operate';
+
+const PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
+  operator: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'operate'],
+  admin: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff'],
+  reviewer: ['read', 'mark', 'review_proctoring'],
+  viewer: ['read'],
+};
+
+/** The one place roles map to permissions. */
+export function can(p: StaffPrincipal, permission: Permission): boolean {
+  return PERMISSIONS[p.role].includes(permission);
+}
+
+/** requireStaff, then a permission: 403 without it. */
+export function requirePermission(request: FastifyRequest, permission: Permission): StaffPrincipal {
+  const p = requireStaff(request);
+  if (!can(p, permission)) throw new AppError('forbidden', 'Your role does not allow this.');
+  return p;
+}
