@@ -134,6 +134,34 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     await t.context.close();
   }, 180_000);
 
+  it('another browser taking over the attempt continues the segment numbers (the server says where it stands)', async () => {
+    const browser = await rig.browser('one_face');
+    const first = await studentPage(browser, { timings: TIMINGS });
+    const a = await assignTo(rig, testId, 'two-devices');
+    await beginProctored(first.page, a.startUrl, { timings: true });
+    await until('two stored segments', async () => (await report(rig, a.assignmentId)).recording.segmentCount >= 2, 30_000);
+    await first.context.close(); // its storage (queue and counter) goes with it, as on another device
+
+    const second = await studentPage(browser, { timings: TIMINGS });
+    await second.page.goto(a.startUrl); // the same link signs the student in again, onto the running test
+    await second.page.getByRole('timer').waitFor();
+    const before = (await report(rig, a.assignmentId)).recording.segmentCount;
+    const switchedAt = Date.now();
+    await second.page.goto(second.page.url()); // the shorter segments (see beginProctored)
+    await until('segments from the second browser', async () => (await report(rig, a.assignmentId)).recording.segmentCount >= before + 2, 30_000);
+    await submit(second.page);
+    const segments = (await report(rig, a.assignmentId)).recording.segments as unknown as Array<{ seq: number; startedAt: string; durationMs: number }>;
+    const stored = segments.map((x) => x.seq);
+    expect(stored).toEqual(stored.map((_, i) => i));
+    // Every segment the second browser made is kept: none was taken for a duplicate of the first browser's.
+    const firstOfSecond = segments[before]!;
+    expect(Date.parse(firstOfSecond.startedAt)).toBeGreaterThan(switchedAt - 500);
+    expect(Date.parse(firstOfSecond.startedAt) - switchedAt).toBeLessThan(TIMINGS.segmentMs);
+    expect(Number(await second.page.evaluate((key) => localStorage.getItem(key), `assay:proctor:seq:${a.assignmentId}`))).toBe(stored.length);
+    expect([...first.problems, ...second.problems]).toEqual([]);
+    await second.context.close();
+  }, 180_000);
+
   it('leaving the test (window unfocused, then page hidden) past the threshold gives critical left_test flags', async () => {
     const t = await takeTest('wanderer');
     // Playwright makes every page believe it has focus; turn that off so another tab really takes it.
