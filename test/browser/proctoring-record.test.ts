@@ -116,6 +116,27 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     await t.context.close();
   }, 180_000);
 
+  it('segments still queued at submission are sent from the completion page', async () => {
+    const t = await takeTest('late-uploads');
+    // The uploads fail (the connection drops them) while the test goes on and is submitted.
+    await t.context.route('**/proctoring/segments/*', (route) => route.abort('connectionreset'));
+    await t.page.waitForTimeout(7_000);
+    await submit(t.page);
+    const queued = await seqs(t.page, t.assignmentId);
+    expect(queued.made - queued.stored.length).toBeGreaterThanOrEqual(2);
+    const note = t.page.locator('#upload-rest');
+    expect(await note.getAttribute('role')).toBe('status');
+    await until('the note', async () => /still on this device|Sending the rest/.test((await note.textContent()) ?? ''), 10_000, 100);
+
+    await t.context.unroute('**/proctoring/segments/*');
+    await t.page.evaluate(() => window.dispatchEvent(new Event('online'))); // as the browser does when the network returns
+    await until('the rest to be sent', async () => (await note.textContent()) === 'The rest of your test recording has been sent. You can close this page.', 30_000, 200);
+    const after = await seqs(t.page, t.assignmentId);
+    expect(after.stored).toEqual(Array.from({ length: after.made }, (_, i) => i));
+    expect(t.problems).toEqual([]);
+    await t.context.close();
+  }, 180_000);
+
   it('keeps recording across a server restart, and loses nothing to it', async () => {
     const t = await takeTest('restart');
     await t.page.waitForTimeout(4_000);

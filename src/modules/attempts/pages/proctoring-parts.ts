@@ -20,6 +20,7 @@ export interface ProctoringPageState {
 
 export const PROCTOR_SCRIPT = '/assets/proctoring/proctor.js';
 export const CAMERA_CHECK_SCRIPT = '/assets/proctoring/camera-check.js';
+export const UPLOAD_REST_SCRIPT = '/assets/proctoring/upload-rest.js';
 
 /**
  * The intro page's check step: what is recorded and why, how long it is kept,
