@@ -100,6 +100,22 @@ describe.skipIf(!canRun)('the camera check before a proctored test', () => {
     await context.close();
   }, 180_000);
 
+  it('a browser that cannot record WebM is told which browsers can, and cannot begin', async () => {
+    const browser = await rig.browser('one_face');
+    const { context, page } = await studentPage(browser);
+    await context.addInitScript(() => {
+      MediaRecorder.isTypeSupported = () => false; // as in a browser that records other formats only
+    });
+    const a = await assignTo(rig, recordTestId, 'old-browser');
+    await page.goto(a.startUrl);
+    const status = page.locator('#camera-status');
+    await until('the refusal', async () => (await status.getAttribute('data-state')) === 'failed', 30_000, 100);
+    expect(await status.textContent()).toContain('This browser cannot record the test. Use an up-to-date Chrome, Edge or Firefox.');
+    expect(await page.getByRole('button', { name: 'Begin test' }).isDisabled()).toBe(true);
+    expect(await statusOf(rig, a.assignmentId)).toBe('assigned');
+    await context.close();
+  }, 180_000);
+
   it('passes axe on the proctored test page, with the Recording indicator and the supervision panel', async () => {
     const browser = await rig.browser('one_face');
     const { context, page, problems } = await studentPage(browser);

@@ -2,7 +2,7 @@
 // the camera gives a picture (and, for live_ai tests, once the face detector has loaded). When the camera
 // is refused or missing, the page says what to do and offers "Try again"; the Begin form cannot be sent,
 // so no attempt starts. Plain browser JavaScript, no build step, loaded under a CSP without inline script.
-import { attach, cameraProblem, openCamera } from './proctor-camera.js';
+import { attach, cameraProblem, openCamera, recordingType } from './proctor-camera.js';
 import { loadFaceDetector } from './proctor-faces.js';
 
 const stateEl = document.getElementById('assay-state');
@@ -66,6 +66,11 @@ async function check() {
   setStatus('checking', 'Starting your camera… If your browser asks, choose Allow.');
   try {
     if (stream) for (const t of stream.getTracks()) t.stop();
+    if (!recordingType()) {
+      const error = new Error('MediaRecorder cannot write WebM here');
+      error.name = 'NoRecorderError';
+      throw error;
+    }
     stream = await openCamera();
     await attach(video, stream);
   } catch (error) {

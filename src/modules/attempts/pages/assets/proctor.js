@@ -67,7 +67,7 @@ async function start() {
   // ---- Camera ------------------------------------------------------------------------------------------
   function setIndicator(kind) {
     indicator.dataset.state = kind;
-    indicatorText.textContent = { starting: 'Camera starting', recording: 'Recording', off: 'Camera off' }[kind];
+    indicatorText.textContent = { starting: 'Camera starting', recording: 'Recording', watching: 'Camera on', off: 'Camera off' }[kind];
   }
 
   function cameraLost(error) {
@@ -107,6 +107,11 @@ async function start() {
     recorder = createRecorder(stream, cfg.segmentMs, async (segment) => {
       await uploads.addSegment({ seq: nextSeq(), type: segment.type, startedAt: segment.startedAt + offset, durationMs: segment.durationMs, blob: segment.blob });
     });
+    if (!recorder.supported) {
+      // The intro page's check refuses such a browser; this is a test reopened in another one.
+      setIndicator('watching');
+      message.textContent = 'This browser cannot record the test, so only still pictures are taken. Keep working; to be recorded, use an up-to-date Chrome, Edge or Firefox.';
+    }
     setTimeout(takeSnapshot, 2000);
   }
 
