@@ -178,6 +178,10 @@ async function start() {
       recorder && recorder.stop();
       return;
     }
+    if (res.status === 400) {
+      signals.accepted(finished); // only a broken page sends what the server calls malformed; resending cannot help
+      return;
+    }
     if (!res.ok) return;
     signals.accepted(finished);
     const body = await res.json().catch(() => ({ flags: [] }));
