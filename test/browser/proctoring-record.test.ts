@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { seriousAxeViolations } from './browser-env.js';
 import { decodedFrames, playableSeconds } from './fake-camera.js';
 import {
   assignTo,
@@ -232,6 +233,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     await until('the indicator to say so', async () => (await indicator.textContent()) === 'Camera off', 10_000, 100);
     const message = t.page.getByRole('status').filter({ hasText: 'The camera stopped.' });
     expect(await message.textContent()).toContain('Your answers are still saved: keep working.');
+    expect(await seriousAxeViolations(t.page)).toEqual([]);
     const flag = await until('a critical camera_stopped flag', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.kind === 'camera_stopped' && f.severity === 'critical'), 30_000);
 
     await t.page.getByRole('group', { name: /mean of 2, 4 and 9/ }).getByRole('textbox').fill('5');
