@@ -25,6 +25,7 @@ async function start() {
   const indicatorText = $('recording-text');
   const message = $('proctor-message');
   const retry = $('proctor-camera-retry');
+  const panel = video.closest('.supervision');
 
   let stream = null;
   let recorder = null;
@@ -75,6 +76,7 @@ async function start() {
     recorder && recorder.stop();
     recorder = null;
     setIndicator('off');
+    panel.dataset.camera = 'off';
     signals.start('camera_stopped');
     retry.hidden = false;
     retry.disabled = false;
@@ -102,6 +104,7 @@ async function start() {
     const wasLost = signals.isActive('camera_stopped');
     signals.stop('camera_stopped');
     retry.hidden = true;
+    panel.dataset.camera = 'on';
     setIndicator('recording');
     if (wasLost) message.textContent = 'The camera is back on. Recording continues.';
     recorder = createRecorder(stream, cfg.segmentMs, async (segment) => {
