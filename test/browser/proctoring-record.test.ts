@@ -222,6 +222,30 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     await t.context.close();
   }, 180_000);
 
+  it('copy and paste in an answer, and leaving full screen after entering it, become flags (nothing is blocked)', async () => {
+    const t = await takeTest('clipboard');
+    const box = t.page.getByRole('group', { name: /mean of 2, 4 and 9/ }).getByRole('textbox');
+    await box.fill('5.0');
+    await box.selectText();
+    await t.page.keyboard.press('Control+C');
+    await t.page.keyboard.press('Control+V');
+    await t.page.keyboard.press('Control+V'); // the same burst: one signal
+    await until('a copy_paste flag', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.kind === 'copy_paste'), 20_000);
+    expect(await box.inputValue()).toBe('5.05.0'); // pasting worked: over the selection, then once more
+
+    await t.page.getByRole('button', { name: 'Enter full screen' }).click();
+    await until('full screen', async () => t.page.evaluate(() => document.fullscreenElement !== null), 10_000, 100);
+    expect(await t.page.getByRole('button', { name: 'Enter full screen' }).isHidden()).toBe(true);
+    await t.page.evaluate(() => document.exitFullscreen());
+    await until('a fullscreen_exit flag', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.kind === 'fullscreen_exit'), 20_000);
+    expect(await t.page.getByRole('button', { name: 'Enter full screen' }).isVisible()).toBe(true);
+    const flags = (await report(rig, t.assignmentId)).flags;
+    expect(flags.filter((f) => f.kind === 'copy_paste')).toHaveLength(1);
+    expect(flags.filter((f) => f.severity === 'critical')).toEqual([]);
+    expect(t.problems).toEqual([]);
+    await t.context.close();
+  }, 180_000);
+
   it('the camera stopping: a camera_stopped flag, a polite explanation, answering goes on, and the camera can be turned back on', async () => {
     const t = await takeTest('camera-off');
     await t.page.locator('#proctor-video').evaluate((v: HTMLVideoElement) => {
