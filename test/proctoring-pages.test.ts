@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completionPage } from '../src/modules/attempts/pages/completion-page.js';
 import { introPage } from '../src/modules/attempts/pages/intro-page.js';
 import type { ProctoringPageState } from '../src/modules/attempts/pages/proctoring-parts.js';
 import { testPage } from '../src/modules/attempts/pages/test-page.js';
@@ -115,6 +116,34 @@ describe('the test page of a proctored test', () => {
   });
 });
 
+describe('the completion page of a proctored test', () => {
+  const page = (proctoring: TestVersion['proctoring'], state: ProctoringPageState | null) =>
+    completionPage({
+      institutionName: 'Northfield',
+      test: version(proctoring),
+      status: 'marking',
+      submittedAt: new Date(),
+      score: null,
+      returnUrl: 'https://partner.example/back',
+      assignmentId: 'asg_1',
+      csrfToken: 'csrf-token',
+      proctoring: state,
+    });
+
+  it('loads the script that sends what the browser still holds of the recording, with a status region', () => {
+    const html = page('record', { ...PROCTORING, mode: 'record' });
+    expect(html).toContain('<p id="upload-rest" class="hint" role="status" hidden></p>');
+    expect(html).toContain('<script type="module" src="/assets/proctoring/upload-rest.js"></script>');
+    expect(stateOf(html)).toEqual({ assignmentId: 'asg_1', csrfToken: 'csrf-token' });
+  });
+
+  it('has no script at all without proctoring', () => {
+    const html = page('none', null);
+    expect(html).not.toContain('upload-rest');
+    expect(html).not.toContain('<script');
+  });
+});
+
 describe('the proctoring assets', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -128,6 +157,7 @@ describe('the proctoring assets', () => {
     ['/assets/proctoring/proctor.js', 'text/javascript; charset=utf-8', 'createUploadQueue'],
     ['/assets/proctoring/camera-check.js', 'text/javascript; charset=utf-8', 'openCamera'],
     ['/assets/proctoring/proctor-uploads.js', 'text/javascript; charset=utf-8', 'indexedDB'],
+    ['/assets/proctoring/upload-rest.js', 'text/javascript; charset=utf-8', 'createUploadQueue'],
     ['/assets/proctoring/face-api.esm.js', 'text/javascript; charset=utf-8', 'TinyFaceDetector'],
     ['/assets/proctoring/models/tiny_face_detector_model-weights_manifest.json', 'application/json; charset=utf-8', 'tiny_face_detector_model.bin'],
   ])('%s: its content type, nosniff, an ETag, and 304 for that ETag', async (url, type, marker) => {

@@ -14,13 +14,17 @@ import { createInstitution } from '../../src/modules/institutions/institutions.j
 import { createTest, publishTest } from '../../src/modules/tests/tests-service.js';
 import { DEMO_TESTS } from '../../src/demo/demo-tests.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from '../../src/server.js';
-import { freePort, launchBrowser } from './browser-env.js';
+import { freePort, launchBrowser, launchBrowserWithCamera } from './browser-env.js';
+import { cameraToolsMissing, fakeCameraVideo } from './fake-camera.js';
 
 /**
  * `npx tsx test/browser/capture-screenshots.ts`: renders the student pages
  * of the demo tests in Chromium at desktop and phone width and writes
- * docs/screenshots/*.png. A fresh database on DATABASE_URL's server, or an
- * embedded one in a temp dir; nothing is left behind.
+ * docs/screenshots/*.png; the proctored demo test's camera check (working
+ * and refused) and test page with a fake camera playing a photograph (needs
+ * ffmpeg and the Debian photographs, see fake-camera.ts). A fresh database
+ * on DATABASE_URL's server, or an embedded one in a temp dir, and recordings
+ * in a temp dir; nothing is left behind.
  */
 const OUT = path.resolve('docs/screenshots');
 const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 360, height: 760 } } as const;
@@ -40,18 +44,28 @@ await admin.query(`CREATE DATABASE ${dbName}`);
 const dbUrl = Object.assign(new URL(serverUrl), { pathname: `/${dbName}` }).toString();
 const pool = createPool(dbUrl, 5);
 let browser: Browser | null = null;
+const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-shots-files-'));
 
 try {
   await migrate(pool);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const config = freezeConfig(
-    parseConfig({ DATABASE_URL: dbUrl, ASSAY_ADMIN_TOKEN: randomBase62(32), ASSAY_SECRET: randomBase62(48), PUBLIC_BASE_URL: origin, LOG_LEVEL: 'warn' }),
+    parseConfig({
+      DATABASE_URL: dbUrl,
+      ASSAY_ADMIN_TOKEN: randomBase62(32),
+      ASSAY_SECRET: randomBase62(48),
+      PUBLIC_BASE_URL: origin,
+      LOG_LEVEL: 'warn',
+      ASSAY_DATA_DIR: filesDir,
+    }),
   );
   const institution = await createInstitution(pool, { name: 'Demo University', callbackDomains: ['partner.example'] });
   const { apiKey } = await createApiKey(pool, institution.institutionId, 'screenshots');
-  const [algebra, writing] = await Promise.all(DEMO_TESTS.slice(0, 2).map((t) => createTest(pool, t)));
-  for (const t of [algebra!, writing!]) await publishTest(pool, t.testId, institution.institutionId);
+  const [algebra, writing, exam] = await Promise.all(DEMO_TESTS.slice(0, 3).map((t) => createTest(pool, t)));
+  for (const t of [algebra!, writing!, exam!]) await publishTest(pool, t.testId, institution.institutionId);
+  const live = await createTest(pool, { ...DEMO_TESTS[2]!, title: 'Certified Data Analyst Exam (live supervision)', proctoring: 'live_ai' });
+  await publishTest(pool, live.testId, institution.institutionId);
   const app = await buildServer(serverContext({ config, pool, clock: systemClock }), { logger: false });
   await app.listen({ port, host: '127.0.0.1' });
 
@@ -102,6 +116,52 @@ try {
     await shot('marking');
     await context.close();
   }
+  await browser.close();
+  browser = null;
+
+  if (cameraToolsMissing) {
+    process.stdout.write(`Proctoring screenshots skipped: missing ${cameraToolsMissing}\n`);
+  } else {
+    // The proctored demo test: the camera check with a working camera (record, and live_ai with its face check),
+    // with the camera refused, and the test page while recording.
+    const video = fakeCameraVideo('one_face');
+    const withCamera = await launchBrowserWithCamera(video);
+    const refused = await launchBrowserWithCamera(video, { allowCamera: false });
+    try {
+      for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+        const context = await withCamera.newContext({ viewport });
+        const page = await context.newPage();
+        const shot = (file: string) => page.screenshot({ path: path.join(OUT, `${file}-${name}.png`), fullPage: true });
+
+        await page.goto(await startUrl(live.testId, `lin-${name}`));
+        await page.locator('#face-feedback', { hasText: 'Your face is in view.' }).waitFor({ timeout: 120_000 });
+        await shot('camera-check-live');
+
+        await page.goto(await startUrl(exam!.testId, `eve-${name}`));
+        const begin = page.getByRole('button', { name: 'Begin test' });
+        await begin.and(page.locator(':enabled')).waitFor({ timeout: 60_000 });
+        await shot('camera-check');
+        await begin.click();
+        await page.locator('#recording-indicator[data-state="recording"]').waitFor({ timeout: 30_000 });
+        await page.getByRole('group', { name: /median of 3, 9, 4, 7, 5/ }).getByRole('textbox').fill('5');
+        await page.locator('#save-status', { hasText: 'Saved' }).waitFor();
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.waitForTimeout(1000); // the preview's first frames
+        await page.screenshot({ path: path.join(OUT, `proctored-test-${name}.png`) });
+        await context.close();
+
+        const blocked = await refused.newContext({ viewport });
+        const blockedPage = await blocked.newPage();
+        await blockedPage.goto(await startUrl(exam!.testId, `ray-${name}`));
+        await blockedPage.locator('#camera-status[data-state="failed"]').waitFor({ timeout: 30_000 });
+        await blockedPage.screenshot({ path: path.join(OUT, `camera-refused-${name}.png`), fullPage: true });
+        await blocked.close();
+      }
+    } finally {
+      await withCamera.close();
+      await refused.close();
+    }
+  }
   await app.close();
   process.stdout.write(`Screenshots written to ${path.relative(process.cwd(), OUT)}/\n`);
 } finally {
@@ -111,4 +171,5 @@ try {
   await admin.end();
   await embedded?.stop();
   if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+  fs.rmSync(filesDir, { recursive: true, force: true });
 }

@@ -48,6 +48,7 @@ describe.skipIf(!canRun)('the camera check before a proctored test', () => {
     release();
     await until('Begin to be enabled', async () => !(await begin.isDisabled()), 60_000, 200);
     expect(await status.textContent()).toBe('Your camera works. You can begin the test.');
+    expect(await page.locator('#begin-hint').isHidden()).toBe(true);
     await until('the face feedback', async () => (await page.locator('#face-feedback').textContent()) === 'Your face is in view.', 60_000);
     const consent = await page.locator('.camera-check').textContent();
     expect(consent).toContain('you agree that Northfield University records this test');
@@ -73,7 +74,8 @@ describe.skipIf(!canRun)('the camera check before a proctored test', () => {
     const status = page.locator('#camera-status');
     await until('the refusal to be explained', async () => (await status.getAttribute('data-state')) === 'failed', 30_000, 100);
     expect(await status.getAttribute('role')).toBe('status');
-    expect(await status.textContent()).toContain('Camera not available: Your browser is not allowing this page to use the camera.');
+    expect(await status.textContent()).toBe('Camera not available. Your browser is not allowing this page to use the camera. What you can do is listed below.');
+    expect(await page.locator('#begin-hint').isVisible()).toBe(true);
     const help = page.locator('#camera-help');
     expect(await help.isVisible()).toBe(true);
     expect(await help.textContent()).toContain('Allow the camera for this site');
@@ -95,6 +97,22 @@ describe.skipIf(!canRun)('the camera check before a proctored test', () => {
     expect((await report(rig, a.assignmentId)).recording.segmentCount).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
+
+  it('a browser that cannot record WebM is told which browsers can, and cannot begin', async () => {
+    const browser = await rig.browser('one_face');
+    const { context, page } = await studentPage(browser);
+    await context.addInitScript(() => {
+      MediaRecorder.isTypeSupported = () => false; // as in a browser that records other formats only
+    });
+    const a = await assignTo(rig, recordTestId, 'old-browser');
+    await page.goto(a.startUrl);
+    const status = page.locator('#camera-status');
+    await until('the refusal', async () => (await status.getAttribute('data-state')) === 'failed', 30_000, 100);
+    expect(await status.textContent()).toContain('This browser cannot record the test. Use an up-to-date Chrome, Edge or Firefox.');
+    expect(await page.getByRole('button', { name: 'Begin test' }).isDisabled()).toBe(true);
+    expect(await statusOf(rig, a.assignmentId)).toBe('assigned');
     await context.close();
   }, 180_000);
 

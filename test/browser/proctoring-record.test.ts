@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { seriousAxeViolations } from './browser-env.js';
 import { decodedFrames, playableSeconds } from './fake-camera.js';
 import {
   assignTo,
@@ -116,6 +117,27 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     await t.context.close();
   }, 180_000);
 
+  it('segments still queued at submission are sent from the completion page', async () => {
+    const t = await takeTest('late-uploads');
+    // The uploads fail (the connection drops them) while the test goes on and is submitted.
+    await t.context.route('**/proctoring/segments/*', (route) => route.abort('connectionreset'));
+    await t.page.waitForTimeout(7_000);
+    await submit(t.page);
+    const queued = await seqs(t.page, t.assignmentId);
+    expect(queued.made - queued.stored.length).toBeGreaterThanOrEqual(2);
+    const note = t.page.locator('#upload-rest');
+    expect(await note.getAttribute('role')).toBe('status');
+    await until('the note', async () => /still on this device|Sending the rest/.test((await note.textContent()) ?? ''), 10_000, 100);
+
+    await t.context.unroute('**/proctoring/segments/*');
+    await t.page.evaluate(() => window.dispatchEvent(new Event('online'))); // as the browser does when the network returns
+    await until('the rest to be sent', async () => (await note.textContent()) === 'The rest of your test recording has been sent. You can close this page.', 30_000, 200);
+    const after = await seqs(t.page, t.assignmentId);
+    expect(after.stored).toEqual(Array.from({ length: after.made }, (_, i) => i));
+    expect(t.problems).toEqual([]);
+    await t.context.close();
+  }, 180_000);
+
   it('keeps recording across a server restart, and loses nothing to it', async () => {
     const t = await takeTest('restart');
     await t.page.waitForTimeout(4_000);
@@ -132,6 +154,34 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     expect(after.stored).toEqual(Array.from({ length: after.made }, (_, i) => i));
     expect(t.problems).toEqual([]);
     await t.context.close();
+  }, 180_000);
+
+  it('another browser taking over the attempt continues the segment numbers (the server says where it stands)', async () => {
+    const browser = await rig.browser('one_face');
+    const first = await studentPage(browser, { timings: TIMINGS });
+    const a = await assignTo(rig, testId, 'two-devices');
+    await beginProctored(first.page, a.startUrl, { timings: true });
+    await until('two stored segments', async () => (await report(rig, a.assignmentId)).recording.segmentCount >= 2, 30_000);
+    await first.context.close(); // its storage (queue and counter) goes with it, as on another device
+
+    const second = await studentPage(browser, { timings: TIMINGS });
+    await second.page.goto(a.startUrl); // the same link signs the student in again, onto the running test
+    await second.page.getByRole('timer').waitFor();
+    const before = (await report(rig, a.assignmentId)).recording.segmentCount;
+    const switchedAt = Date.now();
+    await second.page.goto(second.page.url()); // the shorter segments (see beginProctored)
+    await until('segments from the second browser', async () => (await report(rig, a.assignmentId)).recording.segmentCount >= before + 2, 30_000);
+    await submit(second.page);
+    const segments = (await report(rig, a.assignmentId)).recording.segments as unknown as Array<{ seq: number; startedAt: string; durationMs: number }>;
+    const stored = segments.map((x) => x.seq);
+    expect(stored).toEqual(stored.map((_, i) => i));
+    // Every segment the second browser made is kept: none was taken for a duplicate of the first browser's.
+    const firstOfSecond = segments[before]!;
+    expect(Date.parse(firstOfSecond.startedAt)).toBeGreaterThan(switchedAt - 500);
+    expect(Date.parse(firstOfSecond.startedAt) - switchedAt).toBeLessThan(TIMINGS.segmentMs);
+    expect(Number(await second.page.evaluate((key) => localStorage.getItem(key), `assay:proctor:seq:${a.assignmentId}`))).toBe(stored.length);
+    expect([...first.problems, ...second.problems]).toEqual([]);
+    await second.context.close();
   }, 180_000);
 
   it('leaving the test (window unfocused, then page hidden) past the threshold gives critical left_test flags', async () => {
@@ -172,6 +222,30 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     await t.context.close();
   }, 180_000);
 
+  it('copy and paste in an answer, and leaving full screen after entering it, become flags (nothing is blocked)', async () => {
+    const t = await takeTest('clipboard');
+    const box = t.page.getByRole('group', { name: /mean of 2, 4 and 9/ }).getByRole('textbox');
+    await box.fill('5.0');
+    await box.selectText();
+    await t.page.keyboard.press('Control+C');
+    await t.page.keyboard.press('Control+V');
+    await t.page.keyboard.press('Control+V'); // the same burst: one signal
+    await until('a copy_paste flag', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.kind === 'copy_paste'), 20_000);
+    expect(await box.inputValue()).toBe('5.05.0'); // pasting worked: over the selection, then once more
+
+    await t.page.getByRole('button', { name: 'Enter full screen' }).click();
+    await until('full screen', async () => t.page.evaluate(() => document.fullscreenElement !== null), 10_000, 100);
+    expect(await t.page.getByRole('button', { name: 'Enter full screen' }).isHidden()).toBe(true);
+    await t.page.evaluate(() => document.exitFullscreen());
+    await until('a fullscreen_exit flag', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.kind === 'fullscreen_exit'), 20_000);
+    expect(await t.page.getByRole('button', { name: 'Enter full screen' }).isVisible()).toBe(true);
+    const flags = (await report(rig, t.assignmentId)).flags;
+    expect(flags.filter((f) => f.kind === 'copy_paste')).toHaveLength(1);
+    expect(flags.filter((f) => f.severity === 'critical')).toEqual([]);
+    expect(t.problems).toEqual([]);
+    await t.context.close();
+  }, 180_000);
+
   it('the camera stopping: a camera_stopped flag, a polite explanation, answering goes on, and the camera can be turned back on', async () => {
     const t = await takeTest('camera-off');
     await t.page.locator('#proctor-video').evaluate((v: HTMLVideoElement) => {
@@ -183,6 +257,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     await until('the indicator to say so', async () => (await indicator.textContent()) === 'Camera off', 10_000, 100);
     const message = t.page.getByRole('status').filter({ hasText: 'The camera stopped.' });
     expect(await message.textContent()).toContain('Your answers are still saved: keep working.');
+    expect(await seriousAxeViolations(t.page)).toEqual([]);
     const flag = await until('a critical camera_stopped flag', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.kind === 'camera_stopped' && f.severity === 'critical'), 30_000);
 
     await t.page.getByRole('group', { name: /mean of 2, 4 and 9/ }).getByRole('textbox').fill('5');

@@ -1,6 +1,7 @@
 import type { Score } from '../../marking/score.js';
 import type { TestVersion } from '../../tests/tests-service.js';
-import { formatPoints, html, layout, timeTag, type SafeHtml } from './html.js';
+import { formatPoints, html, jsonForScript, layout, timeTag, type SafeHtml } from './html.js';
+import { UPLOAD_REST_SCRIPT, type ProctoringPageState } from './proctoring-parts.js';
 
 /**
  * After submission. A completed assignment shows its result (an `immediate`
@@ -14,6 +15,10 @@ export function completionPage(p: {
   submittedAt: Date | null;
   score: Score | null;
   returnUrl: string;
+  /** Proctored tests: what the browser still holds of the recording is sent from this page. */
+  assignmentId?: string;
+  csrfToken?: string;
+  proctoring?: ProctoringPageState | null;
 }): string {
   const submitted = p.submittedAt ? html`<p>Your answers were submitted on ${timeTag(p.submittedAt)}.</p>` : '';
   let body: SafeHtml;
@@ -37,7 +42,15 @@ ${submitted}`;
 ${submitted}
 <p>Your answers are being marked. Your result will be available from ${p.institutionName} once marking is finished.</p>`;
   }
+  const uploadRest = p.proctoring && p.assignmentId && p.csrfToken ? { assignmentId: p.assignmentId, csrfToken: p.csrfToken } : null;
   const main = html`${body}
-<p class="actions"><a class="button primary" href="${p.returnUrl}">Return to ${p.institutionName}</a></p>`;
-  return layout({ title: p.status === 'completed' ? 'Your result' : 'Marking in progress', institutionName: p.institutionName, main });
+${uploadRest ? html`<p id="upload-rest" class="hint" role="status" hidden></p>` : ''}
+<p class="actions"><a class="button primary" href="${p.returnUrl}">Return to ${p.institutionName}</a></p>
+${uploadRest ? html`<script type="application/json" id="assay-state">${jsonForScript(uploadRest)}</script>` : ''}`;
+  return layout({
+    title: p.status === 'completed' ? 'Your result' : 'Marking in progress',
+    institutionName: p.institutionName,
+    main,
+    ...(uploadRest ? { moduleScripts: [UPLOAD_REST_SCRIPT] } : {}),
+  });
 }

@@ -33,6 +33,7 @@ and the test is submitted for you when the time is up.</p>
 <form method="post" action="/a/${p.assignmentId}/begin" class="actions" id="begin-form"${checked ? html` data-camera-check="required"` : ''}>
   <input type="hidden" name="csrf" value="${p.csrfToken}">
   <button type="submit" class="button primary" id="begin-button"${checked ? html` disabled aria-describedby="camera-status"` : ''}>Begin test</button>
+  ${proctoring ? html`<p class="hint" id="begin-hint">Begin test becomes available once the camera check above has passed.</p>` : ''}
 </form>
 ${state ? html`<script type="application/json" id="assay-state">${jsonForScript(state)}</script>` : ''}`;
   return layout({ title: test.title, institutionName: p.institutionName, main, ...(proctoring ? { moduleScripts: [CAMERA_CHECK_SCRIPT] } : {}) });

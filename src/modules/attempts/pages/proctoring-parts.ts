@@ -20,6 +20,7 @@ export interface ProctoringPageState {
 
 export const PROCTOR_SCRIPT = '/assets/proctoring/proctor.js';
 export const CAMERA_CHECK_SCRIPT = '/assets/proctoring/camera-check.js';
+export const UPLOAD_REST_SCRIPT = '/assets/proctoring/upload-rest.js';
 
 /**
  * The intro page's check step: what is recorded and why, how long it is kept,
@@ -60,8 +61,8 @@ If you do not agree, do not begin: contact ${who} about other arrangements.</p>
 <p id="camera-status" class="camera-status" role="status" data-state="checking" tabindex="-1">Starting your camera… If your browser asks, choose Allow.</p>
 ${live ? html`<p id="face-feedback" class="face-feedback" aria-live="polite"></p>` : ''}
 <div id="camera-help" class="camera-help" hidden>
-  <p id="camera-problem" class="camera-problem"></p>
-  <ul>
+  <p id="camera-problem" class="camera-problem">What you can do</p>
+  <ul id="camera-steps">
     <li>Allow the camera for this site: select the camera or lock icon next to the address, set Camera to Allow, then select Try again.</li>
     <li>Close other apps that may be using the camera (video calls, for example).</li>
     <li>No camera on this device? Open your test link on another device that has one, such as a laptop with a webcam.</li>

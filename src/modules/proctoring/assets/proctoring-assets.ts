@@ -11,14 +11,15 @@ import { sha256Hex } from '../../../platform/crypto.js';
  * The proctoring scripts of the student pages and the on-device face
  * detector, served by Assay itself under /assets/proctoring/ (no CDN, so the
  * pages' `script-src 'self'; connect-src 'self'` CSP holds):
- * - our own ES modules (camera check on the intro page, recording and signals on the test page);
+ * - our own ES modules (camera check on the intro page, recording and signals on the test page,
+ *   the rest of the recording's uploads on the completion page);
  * - `@vladmandic/face-api`'s browser bundle (TensorFlow.js inside, WebGL with a CPU fallback: neither
  *   needs eval nor WebAssembly, so the CSP needs no 'unsafe-eval' or 'wasm-unsafe-eval');
  * - the TinyFaceDetector model (a 3 kB manifest and 190 kB of weights), the only model the page loads.
  * Every file is read once at start (a missing package fails the boot, not a student's test) and
  * gzipped once, since the face-api bundle is 1.3 MB as shipped.
  */
-const OWN_SCRIPTS = ['proctor.js', 'proctor-camera.js', 'proctor-uploads.js', 'proctor-signals.js', 'proctor-faces.js', 'proctor-watch.js', 'camera-check.js'];
+const OWN_SCRIPTS = ['proctor.js', 'proctor-camera.js', 'proctor-uploads.js', 'proctor-signals.js', 'proctor-faces.js', 'proctor-watch.js', 'camera-check.js', 'upload-rest.js'];
 const MODEL_FILES = ['tiny_face_detector_model-weights_manifest.json', 'tiny_face_detector_model.bin'];
 
 const JS = 'text/javascript; charset=utf-8';

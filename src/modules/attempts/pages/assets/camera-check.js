@@ -2,7 +2,7 @@
 // the camera gives a picture (and, for live_ai tests, once the face detector has loaded). When the camera
 // is refused or missing, the page says what to do and offers "Try again"; the Begin form cannot be sent,
 // so no attempt starts. Plain browser JavaScript, no build step, loaded under a CSP without inline script.
-import { attach, cameraProblem, openCamera } from './proctor-camera.js';
+import { attach, cameraProblem, openCamera, recordingType } from './proctor-camera.js';
 import { loadFaceDetector } from './proctor-faces.js';
 
 const stateEl = document.getElementById('assay-state');
@@ -15,6 +15,8 @@ const placeholder = $('camera-placeholder');
 const statusEl = $('camera-status');
 const help = $('camera-help');
 const problemEl = $('camera-problem');
+const stepsEl = $('camera-steps');
+const beginHint = $('begin-hint');
 const retry = $('camera-retry');
 const faceFeedback = $('face-feedback');
 
@@ -31,6 +33,7 @@ function setStatus(kind, text) {
 function setReady(yes) {
   ready = yes;
   begin.disabled = !yes;
+  if (beginHint) beginHint.hidden = yes;
 }
 
 // The button is disabled until the check passes; this also stops Enter in the form, or any other way of
@@ -48,9 +51,10 @@ function fail(error) {
   setReady(false);
   video.dataset.state = 'off';
   placeholder.hidden = false;
-  problemEl.textContent = cameraProblem(error);
+  problemEl.textContent = 'What you can do';
+  stepsEl.hidden = false;
   help.hidden = false;
-  setStatus('failed', `Camera not available: ${cameraProblem(error)} See below for what to do, then select Try again.`);
+  setStatus('failed', `Camera not available. ${cameraProblem(error)} What you can do is listed below.`);
   if (faceFeedback) faceFeedback.textContent = '';
 }
 
@@ -62,6 +66,11 @@ async function check() {
   setStatus('checking', 'Starting your camera… If your browser asks, choose Allow.');
   try {
     if (stream) for (const t of stream.getTracks()) t.stop();
+    if (!recordingType()) {
+      const error = new Error('MediaRecorder cannot write WebM here');
+      error.name = 'NoRecorderError';
+      throw error;
+    }
     stream = await openCamera();
     await attach(video, stream);
   } catch (error) {
@@ -84,7 +93,8 @@ async function check() {
     } catch {
       if (mine !== attemptNo) return;
       setReady(false);
-      problemEl.textContent = 'Face detection could not be loaded.';
+      problemEl.textContent = 'Check your internet connection, then select Try again.';
+      stepsEl.hidden = true;
       help.hidden = false;
       setStatus('failed', 'Face detection could not be loaded. Check your internet connection, then select Try again.');
       return;

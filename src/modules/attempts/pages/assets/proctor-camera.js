@@ -14,6 +14,15 @@ export async function openCamera() {
   return navigator.mediaDevices.getUserMedia({ video: VIDEO, audio: false });
 }
 
+// The recording's formats, best first; the server takes WebM only (one format for reviewers to play).
+const RECORDING_TYPES = ['video/webm;codecs=vp8', 'video/webm;codecs=vp9', 'video/webm'];
+
+/** The WebM type this browser can record, or null (then the test cannot be recorded here). */
+export function recordingType() {
+  if (!window.MediaRecorder || typeof MediaRecorder.isTypeSupported !== 'function') return null;
+  return RECORDING_TYPES.find((t) => MediaRecorder.isTypeSupported(t)) || null;
+}
+
 /** What went wrong, for the student, from a getUserMedia error (or a track that ended). */
 export function cameraProblem(error) {
   switch (error && error.name) {
@@ -31,6 +40,8 @@ export function cameraProblem(error) {
       return 'The camera could not be started. Another app may be using it.';
     case 'NotSupportedError':
       return 'This browser cannot use a camera on this page. Use an up-to-date Chrome, Edge, Firefox or Safari.';
+    case 'NoRecorderError':
+      return 'This browser cannot record the test. Use an up-to-date Chrome, Edge or Firefox.';
     case 'Ended':
       return 'The camera stopped.';
     default:

@@ -1,7 +1,5 @@
 // The recorder and the browser's own signals, for proctor.js.
-import { liveTrack } from './proctor-camera.js';
-
-const TYPES = ['video/webm;codecs=vp8', 'video/webm;codecs=vp9', 'video/webm'];
+import { liveTrack, recordingType } from './proctor-camera.js';
 const BITS_PER_SECOND = 100_000; // 320 × 240 at about 5 frames a second: about 125 kB per 10 s
 
 /**
@@ -10,7 +8,7 @@ const BITS_PER_SECOND = 100_000; // 320 × 240 at about 5 frames a second: about
  * before the previous one stops, so no moment falls between two segments.
  */
 export function createRecorder(stream, segmentMs, onSegment) {
-  const type = TYPES.find((t) => window.MediaRecorder && MediaRecorder.isTypeSupported(t));
+  const type = recordingType();
   let stopped = false;
   let current = null;
   const finishing = new Set();

@@ -25,6 +25,7 @@ async function start() {
   const indicatorText = $('recording-text');
   const message = $('proctor-message');
   const retry = $('proctor-camera-retry');
+  const panel = video.closest('.supervision');
 
   let stream = null;
   let recorder = null;
@@ -67,7 +68,7 @@ async function start() {
   // ---- Camera ------------------------------------------------------------------------------------------
   function setIndicator(kind) {
     indicator.dataset.state = kind;
-    indicatorText.textContent = { starting: 'Camera starting', recording: 'Recording', off: 'Camera off' }[kind];
+    indicatorText.textContent = { starting: 'Camera starting', recording: 'Recording', watching: 'Camera on', off: 'Camera off' }[kind];
   }
 
   function cameraLost(error) {
@@ -75,6 +76,7 @@ async function start() {
     recorder && recorder.stop();
     recorder = null;
     setIndicator('off');
+    panel.dataset.camera = 'off';
     signals.start('camera_stopped');
     retry.hidden = false;
     retry.disabled = false;
@@ -102,11 +104,17 @@ async function start() {
     const wasLost = signals.isActive('camera_stopped');
     signals.stop('camera_stopped');
     retry.hidden = true;
+    panel.dataset.camera = 'on';
     setIndicator('recording');
     if (wasLost) message.textContent = 'The camera is back on. Recording continues.';
     recorder = createRecorder(stream, cfg.segmentMs, async (segment) => {
       await uploads.addSegment({ seq: nextSeq(), type: segment.type, startedAt: segment.startedAt + offset, durationMs: segment.durationMs, blob: segment.blob });
     });
+    if (!recorder.supported) {
+      // The intro page's check refuses such a browser; this is a test reopened in another one.
+      setIndicator('watching');
+      message.textContent = 'This browser cannot record the test, so only still pictures are taken. Keep working; to be recorded, use an up-to-date Chrome, Edge or Firefox.';
+    }
     setTimeout(takeSnapshot, 2000);
   }
 
@@ -171,6 +179,10 @@ async function start() {
       // The attempt is over (submitted in another tab, or by the deadline); student.js reloads the page.
       over = true;
       recorder && recorder.stop();
+      return;
+    }
+    if (res.status === 400) {
+      signals.accepted(finished); // only a broken page sends what the server calls malformed; resending cannot help
       return;
     }
     if (!res.ok) return;
