@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestInput } from '../../src/modules/tests/schemas.js';
-import { createHarness, manualClock, type Harness, type Tenant } from '../helpers/harness.js';
+import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { ALL_TYPES_TEST, assign, createPublishedTest, readAssignment } from '../student-helpers.js';
 import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, startCallbackSite } from './browser-env.js';
 
@@ -36,7 +36,9 @@ describe.runIf(requireBrowser && !hasBrowser)('browser tests', () => {
 });
 
 describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
-  const clock = manualClock();
+  // The server's clock is set by the test and then runs on in real time, as a server's does: the open page re-reads
+  // the server time every 10 s (status poll), so a frozen clock would hold its countdown still.
+  const clock = runningClock();
   let h: Harness;
   let browser: Browser;
   let callback: Awaited<ReturnType<typeof startCallbackSite>>;
@@ -247,3 +249,16 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
     await context.close();
   }, 90_000);
 });
+
+/** A clock that the test sets, and that runs on in real time from each setting. */
+function runningClock() {
+  let base = Date.now();
+  let setAt = Date.now();
+  return {
+    now: () => new Date(base + (Date.now() - setAt)),
+    set(d: Date) {
+      base = d.getTime();
+      setAt = Date.now();
+    },
+  };
+}
