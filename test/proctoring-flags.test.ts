@@ -289,6 +289,7 @@ describe('authoring and the pages’ state', () => {
       snapshotEveryMs: 60000,
       modelBase: '/assets/proctoring/models/',
       retentionDays: 30,
+      relaxations: { fullscreenRequired: true, copyPasteAllowed: false }, // no accommodations: the strict defaults
     };
     expect(intro).toMatchObject({ assignmentId: a.assignmentId, csrfToken: s.csrf, proctoring: expected });
     expect(intro.proctoring.nextSeq).toBeUndefined();

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
+import { effectiveProctoringRelaxations } from '../assignments/accommodations.js';
 import { findAssignment, type AssignmentRow } from '../assignments/assignments-repo.js';
 import { expireIfDue } from '../assignments/get-assignment.js';
 import { getInstitution } from '../institutions/institutions.js';
@@ -56,7 +57,7 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
     institutionName: institution?.name ?? '',
     test,
     csrfToken: session.csrfToken,
-    proctoring: proctoringPageState(test, ctx.config),
+    proctoring: proctoringPageState(test, ctx.config, effectiveProctoringRelaxations(row)),
   };
   const back = returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status });
 

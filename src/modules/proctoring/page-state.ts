@@ -1,5 +1,6 @@
 import type { Config } from '../../platform/config.js';
 import type { Queryable } from '../../platform/db.js';
+import type { EffectiveRelaxations } from '../assignments/accommodations.js';
 import { nextSegmentSeq } from './media-repo.js';
 import type { TestVersion } from '../tests/tests-service.js';
 import { resolveRules, type ProctoringMode, type ProctoringRules } from './rules.js';
@@ -25,6 +26,12 @@ export interface ProctoringPageState {
   /** Days after submission when the recording, snapshots and flags are deleted (the consent text says so). */
   retentionDays: number;
   /**
+   * This assignment's effective proctoring relaxations (accommodations): the page neither offers full
+   * screen nor reports leaving it when it is not required, and does not report copy and paste when allowed.
+   * The server ignores those signals for such an assignment whatever the page sends.
+   */
+  relaxations: EffectiveRelaxations;
+  /**
    * Test page only: the first segment number this attempt has not stored, so a page that lost its
    * local count (another device, cleared storage) never reuses a number the server would answer as a duplicate.
    */
@@ -34,6 +41,7 @@ export interface ProctoringPageState {
 export function proctoringPageState(
   test: Pick<TestVersion, 'proctoring' | 'proctoringRules'>,
   config: Pick<Config, 'proctoringRetentionDays'>,
+  relaxations: EffectiveRelaxations,
 ): ProctoringPageState | null {
   if (test.proctoring === 'none') return null;
   return {
@@ -44,6 +52,7 @@ export function proctoringPageState(
     snapshotEveryMs: SNAPSHOT_EVERY_MS,
     modelBase: MODEL_BASE,
     retentionDays: config.proctoringRetentionDays,
+    relaxations: { fullscreenRequired: relaxations.fullscreenRequired, copyPasteAllowed: relaxations.copyPasteAllowed },
   };
 }
 

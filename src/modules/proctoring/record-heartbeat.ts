@@ -4,9 +4,10 @@ import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { StudentSession } from '../attempts/sessions.js';
 import { recordViolation } from '../events/record-violation.js';
+import { attemptRelaxations } from './attempt-relaxations.js';
 import { proctoredAttemptOf, type ProctoredAttempt } from './proctored-attempt.js';
 import * as repo from './proctoring-repo.js';
-import { acceptsSignal, becomesViolation, escalate, severityOf, type Severity, type SignalKind } from './rules.js';
+import { acceptsSignal, becomesViolation, escalate, RELAXABLE_KINDS, relaxedAway, severityOf, type Severity, type SignalKind } from './rules.js';
 
 /**
  * The page's heartbeat: every `heartbeatMs`, and at once when a signal starts
@@ -52,7 +53,13 @@ export async function recordHeartbeat(
   const attempt = await proctoredAttemptOf(ctx, session, assignmentId);
   const now = ctx.clock.now();
   // Face analysis signals from a record test's page are ignored (contract): they have no meaning there.
-  const signals = input.signals.filter((s) => acceptsSignal(attempt.mode, s.kind));
+  let signals = input.signals.filter((s) => acceptsSignal(attempt.mode, s.kind));
+  // So are the signals this assignment's accommodations relax (whatever an old or altered page sends);
+  // the accommodations are read only when such a signal is present.
+  if (signals.some((s) => RELAXABLE_KINDS.has(s.kind))) {
+    const relaxations = await attemptRelaxations(ctx.pool, attempt.institutionId, assignmentId, now);
+    signals = signals.filter((s) => !relaxedAway(s.kind, relaxations));
+  }
 
   if (signals.length === 0) {
     // The common case, one statement: nothing to flag, only the time to record.

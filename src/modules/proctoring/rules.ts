@@ -70,6 +70,20 @@ export function acceptsSignal(mode: ProctoringMode, kind: FlagKind): boolean {
   return kind !== 'proctoring_interrupted' && (mode === 'live_ai' || !LIVE_AI_ONLY.has(kind));
 }
 
+/**
+ * Whether an assignment's accommodations relax this kind of signal away: leaving full screen when full
+ * screen is not required, copy and paste when allowed. Such signals are ignored (never become flags).
+ * Camera and face signals are never relaxed per assignment.
+ */
+export function relaxedAway(kind: FlagKind, relaxations: { fullscreenRequired: boolean; copyPasteAllowed: boolean }): boolean {
+  if (kind === 'fullscreen_exit') return !relaxations.fullscreenRequired;
+  if (kind === 'copy_paste') return relaxations.copyPasteAllowed;
+  return false;
+}
+
+/** The kinds an accommodation can relax: a heartbeat without them needs no look at the assignment's accommodations. */
+export const RELAXABLE_KINDS: ReadonlySet<FlagKind> = new Set(['fullscreen_exit', 'copy_paste']);
+
 export interface Observation {
   kind: FlagKind;
   durationSeconds: number;

@@ -16,7 +16,11 @@ export interface ProctoringPageState {
   modelBase: string;
   /** Recordings, snapshots and flags are deleted this many days after submission. */
   retentionDays: number;
+  /** The assignment's effective proctoring relaxations; absent means the strict defaults. */
+  relaxations?: { fullscreenRequired: boolean; copyPasteAllowed: boolean };
 }
+
+const STRICT = { fullscreenRequired: true, copyPasteAllowed: false };
 
 export const PROCTOR_SCRIPT = '/assets/proctoring/proctor.js';
 export const CAMERA_CHECK_SCRIPT = '/assets/proctoring/camera-check.js';
@@ -30,6 +34,14 @@ export const UPLOAD_REST_SCRIPT = '/assets/proctoring/upload-rest.js';
 export function cameraCheckStep(p: { proctoring: ProctoringPageState; institutionName: string }): SafeHtml {
   const who = p.institutionName || 'the institution';
   const live = p.proctoring.mode === 'live_ai';
+  const { fullscreenRequired, copyPasteAllowed } = p.proctoring.relaxations ?? STRICT;
+  // The list says only what is recorded for this student: a relaxed signal is neither sent nor flagged.
+  const moments = [
+    'leave the test page or window',
+    ...(fullscreenRequired ? ['leave full screen'] : []),
+    ...(copyPasteAllowed ? [] : ['copy or paste in an answer']),
+    'when the camera stops',
+  ].join(', ');
   return html`<section class="camera-check" aria-labelledby="check-title">
 <h2 id="check-title">Before you begin: supervision and camera check</h2>
 <p>This test is supervised. ${who} asks for your camera to be on while you take it.</p>
@@ -39,10 +51,16 @@ export function cameraCheckStep(p: { proctoring: ProctoringPageState; institutio
 <ul>
   <li>Video from your camera, without sound, at low resolution, and a still picture about every minute.</li>
   ${live ? html`<li>While you work, this browser checks that one face, and only one, is in view. That check runs on your device; only its findings are sent.</li>` : ''}
-  <li>Moments when you leave the test page or window, leave full screen, copy or paste in an answer, when the camera stops,
-  and whether a second screen is connected.</li>
+  <li>Moments when you ${moments}, and whether a second screen is connected.</li>
   <li>Nothing else: no sound, no keystrokes, no pictures of your screen.</li>
 </ul>
+${!fullscreenRequired || copyPasteAllowed ? html`<div class="accommodation" id="proctoring-accommodations">
+<p><strong>Your accommodations</strong>, arranged by ${who}:</p>
+<ul>
+  ${fullscreenRequired ? '' : html`<li>Full screen is not required for you: you are not asked to use it, and leaving it is not recorded.</li>`}
+  ${copyPasteAllowed ? html`<li>Copy and paste are allowed for you (for dictation or text-to-speech tools, for example): they are not recorded.</li>` : ''}
+</ul>
+</div>` : ''}
 <p>This lets ${who} check that the test was taken fairly. Nothing recorded changes your answers or your score by itself:
 a person at ${who} reviews anything that was flagged.</p>
 <h3>How long it is kept</h3>
@@ -85,8 +103,9 @@ export function recordingIndicator(): SafeHtml {
  * a polite live region for camera problems and how to fix them, and the
  * optional full-screen button. Nothing here blocks answering.
  */
-export function supervisionPanel(mode: ProctoringPageState['mode']): SafeHtml {
+export function supervisionPanel(mode: ProctoringPageState['mode'], relaxations: ProctoringPageState['relaxations'] = STRICT): SafeHtml {
   const live = mode === 'live_ai';
+  // No full-screen button when full screen is not required: nothing to offer, nothing watched.
   return html`<section class="supervision" aria-labelledby="supervision-title" data-mode="${mode}">
 <h2 id="supervision-title" class="sr-only">Supervision</h2>
 <video id="proctor-video" class="proctor-video" muted playsinline aria-hidden="true"></video>
@@ -94,7 +113,7 @@ export function supervisionPanel(mode: ProctoringPageState['mode']): SafeHtml {
   <p id="proctor-message" class="proctor-message" role="status">${live ? 'This test is recorded and checked for your face while you work.' : 'This test is recorded while you work.'}</p>
   <div class="supervision-actions">
     <button type="button" class="button" id="proctor-camera-retry" hidden>Turn the camera back on</button>
-    <button type="button" class="button" id="proctor-fullscreen" hidden>Enter full screen</button>
+    ${relaxations.fullscreenRequired ? html`<button type="button" class="button" id="proctor-fullscreen" hidden>Enter full screen</button>` : ''}
   </div>
 </div>
 </section>`;

@@ -47,7 +47,7 @@ export function testPage(p: {
   ${proctored ? recordingIndicator() : ''}
 </div>
 <div id="time-alert" class="time-alert" role="alert"></div>
-${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring) : ''}
+${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring, p.proctoring?.relaxations) : ''}
 <div id="connection-status" class="sr-only" role="status"></div>
 <p id="time-notice" class="time-notice" role="status" aria-live="polite"></p>
 <div class="test-layout">

@@ -62,8 +62,12 @@ const AWAY_MIN_MS = 1000;
 // A burst of copy and paste (select, copy, paste again) is one signal.
 const COPY_PASTE_GAP_MS = 2000;
 
-/** Page hidden or window unfocused, full screen left, copy and paste in the answers, a second screen. */
-export function watchBrowser({ signals, answers, fullscreenButton }) {
+/**
+ * Page hidden or window unfocused, full screen left, copy and paste in the answers, a second screen.
+ * `relaxations` (the assignment's accommodations): without fullscreenRequired the button is not offered
+ * and leaving full screen is not reported; with copyPasteAllowed copy and paste are not reported.
+ */
+export function watchBrowser({ signals, answers, fullscreenButton, relaxations = { fullscreenRequired: true, copyPasteAllowed: false } }) {
   // ---- Leaving the test: the page hidden, or the window without focus, counted as one absence.
   let awaySince = null;
   let awayTimer = null;
@@ -87,7 +91,22 @@ export function watchBrowser({ signals, answers, fullscreenButton }) {
   window.addEventListener('focus', checkAway);
   checkAway();
 
-  // ---- Full screen: offered, never forced; leaving it is a signal only once the student had entered it.
+  if (relaxations.fullscreenRequired) watchFullscreen(signals, fullscreenButton);
+  else if (fullscreenButton) fullscreenButton.hidden = true;
+  if (!relaxations.copyPasteAllowed) watchCopyPaste(signals, answers);
+
+  // ---- A second screen, where the browser can tell (Window Management API's screen.isExtended).
+  function checkScreens() {
+    if (window.screen.isExtended === true) signals.start('second_screen');
+    else if (window.screen.isExtended === false) signals.stop('second_screen');
+  }
+  checkScreens();
+  if (typeof window.screen.addEventListener === 'function') window.screen.addEventListener('change', checkScreens);
+  setInterval(checkScreens, 10_000);
+}
+
+/** Full screen: offered, never forced; leaving it is a signal only once the student had entered it. */
+function watchFullscreen(signals, fullscreenButton) {
   let entered = false;
   if (document.fullscreenEnabled && fullscreenButton) {
     fullscreenButton.hidden = false;
@@ -105,8 +124,10 @@ export function watchBrowser({ signals, answers, fullscreenButton }) {
       signals.start('fullscreen_exit');
     }
   });
+}
 
-  // ---- Copy, cut and paste in the questions and answers.
+/** Copy, cut and paste in the questions and answers. */
+function watchCopyPaste(signals, answers) {
   let lastCopyPaste = -Infinity;
   for (const type of ['copy', 'cut', 'paste']) {
     answers.addEventListener(type, () => {
@@ -115,13 +136,4 @@ export function watchBrowser({ signals, answers, fullscreenButton }) {
       lastCopyPaste = t;
     });
   }
-
-  // ---- A second screen, where the browser can tell (Window Management API's screen.isExtended).
-  function checkScreens() {
-    if (window.screen.isExtended === true) signals.start('second_screen');
-    else if (window.screen.isExtended === false) signals.stop('second_screen');
-  }
-  checkScreens();
-  if (typeof window.screen.addEventListener === 'function') window.screen.addEventListener('change', checkScreens);
-  setInterval(checkScreens, 10_000);
 }

@@ -197,7 +197,9 @@ async function start() {
   setInterval(beat, cfg.heartbeatMs);
 
   // ---- Browser signals and faces -----------------------------------------------------------------------
-  watchBrowser({ signals, answers: $('answers'), fullscreenButton: $('proctor-fullscreen') });
+  // An assignment's accommodations: what is relaxed is neither offered nor reported (absent: the strict defaults).
+  const relaxations = { fullscreenRequired: true, copyPasteAllowed: false, ...(cfg.relaxations || {}) };
+  watchBrowser({ signals, answers: $('answers'), fullscreenButton: $('proctor-fullscreen'), relaxations });
 
   if (cfg.mode === 'live_ai') {
     loadFaceDetector(cfg.modelBase)
