@@ -4,7 +4,7 @@ import { ConfigError, parseConfig } from '../src/platform/config.js';
 import { judgeAttempt, parseRetryAfter, shouldDisableForFailures } from '../src/modules/webhooks/retry-policy.js';
 import { createSecretBox, generateEndpointSecret } from '../src/modules/webhooks/secret-box.js';
 import { signatureHeader } from '../src/modules/webhooks/signing.js';
-import { guardedLookup, isAddressAllowed, type Resolver } from '../src/modules/webhooks/url-guard.js';
+import { checkEndpointUrl, guardedLookup, isAddressAllowed, type Resolver } from '../src/modules/webhooks/url-guard.js';
 
 const SCHEDULE = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 const now = new Date('2030-01-01T00:00:00Z');
@@ -120,6 +120,35 @@ describe('address rules', () => {
 
   it.each(['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows the public address %s', (ip) =>
     expect(isAddressAllowed(ip, strict)).toBe(true),
+  );
+
+  // Every IPv6 form that carries an IPv4 address is judged by the IPv4 address it carries.
+  it.each([
+    ['IPv4-compatible loopback', '::7f00:1'],
+    ['IPv4-compatible link-local (metadata)', '::a9fe:a9fe'],
+    ['IPv4-compatible private', '::10.0.0.1'],
+    ['IPv4-translated loopback', '::ffff:0:7f00:1'],
+    ['NAT64 of a private address', '64:ff9b::a00:1'],
+    ['NAT64 local-use prefix of a private address', '64:ff9b:1::a00:1'],
+    ['6to4 of loopback', '2002:7f00:1::1'],
+    ['6to4 of the metadata address', '2002:a9fe:a9fe::'],
+    ['Teredo whose client is private', '2001:0:808:808:0:0:f5ff:fffe'],
+    ['Teredo whose server is private', '2001:0:a00:1:0:0:f7f7:f7f7'],
+  ])('refuses %s (%s)', (_what, ip) => expect(isAddressAllowed(ip, strict)).toBe(false));
+
+  it.each(['64:ff9b::808:808', '2002:808:808::1', '2001:0:808:808:0:0:f7f7:f7f7', '::808:808'])(
+    'allows %s, which carries a public IPv4 address',
+    (ip) => expect(isAddressAllowed(ip, strict)).toBe(true),
+  );
+
+  it.each(['https://[::127.0.0.1]/hook', 'https://[::7f00:1]/hook', 'https://[::a9fe:a9fe]/', 'https://[64:ff9b::a9fe:a9fe]/'])(
+    'refuses the endpoint URL %s at registration',
+    (url) => expect(() => checkEndpointUrl(url, strict)).toThrow(/not a public address/),
+  );
+
+  it.each(['https://metadata./', 'https://metadata/', 'https://localhost./', 'https://metadata.google.internal./', 'https://printer.local../'])(
+    'refuses the one-label or internal host name %s, trailing dots or not',
+    (url) => expect(() => checkEndpointUrl(url, strict)).toThrow(/not a public host name|absolute URL/),
   );
 
   it('allows loopback, and only loopback, with the development switch', () => {
