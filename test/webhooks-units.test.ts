@@ -1,3 +1,4 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { ConfigError, parseConfig } from '../src/platform/config.js';
@@ -93,19 +94,55 @@ describe('signing', () => {
 });
 
 describe('secret box', () => {
+  const A = 'a'.repeat(32);
+  const B = 'b'.repeat(32);
+
   it('round-trips a secret, and opens it with a rotated ASSAY_SECRET list that still holds the old one', () => {
     const secret = generateEndpointSecret();
-    const sealed = createSecretBox(['a'.repeat(32)]).seal(secret);
+    const sealed = createSecretBox([A]).seal(secret, 'whep_one');
     expect(sealed).not.toContain(secret.slice(6));
-    expect(createSecretBox(['b'.repeat(32), 'a'.repeat(32)]).open(sealed)).toBe(secret);
-    expect(() => createSecretBox(['b'.repeat(32)]).open(sealed)).toThrow(/ASSAY_SECRET/);
+    expect(createSecretBox([B, A]).open(sealed, 'whep_one')).toBe(secret);
+    expect(() => createSecretBox([B]).open(sealed, 'whep_one')).toThrow(/ASSAY_SECRET/);
   });
 
   it('refuses a tampered box', () => {
-    const box = createSecretBox(['a'.repeat(32)]);
-    const sealed = box.seal(generateEndpointSecret());
+    const box = createSecretBox([A]);
+    const sealed = box.seal(generateEndpointSecret(), 'whep_one');
     const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
-    expect(() => box.open(tampered)).toThrow();
+    expect(() => box.open(tampered, 'whep_one')).toThrow();
+  });
+
+  it('binds each box to its endpoint: a box copied to another endpoint does not open', () => {
+    const box = createSecretBox([A]);
+    const sealed = box.seal(generateEndpointSecret(), 'whep_one');
+    expect(() => box.open(sealed, 'whep_two')).toThrow();
+  });
+
+  it('seals with AES-256-GCM under an HKDF-SHA256 key, the endpoint id as additional data (format v2)', () => {
+    const secret = generateEndpointSecret();
+    const sealed = createSecretBox([A]).seal(secret, 'whep_one');
+    const [version, , iv, body] = sealed.split('.') as [string, string, string, string];
+    expect(version).toBe('v2');
+    const key = Buffer.from(hkdfSync('sha256', A, 'assay', 'assay/webhook-endpoint-secrets/v2', 32));
+    const raw = Buffer.from(body, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from('whep_one'));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    expect(Buffer.concat([decipher.update(raw.subarray(0, raw.length - 16)), decipher.final()]).toString()).toBe(secret);
+  });
+
+  it('still opens boxes sealed in the earlier v1 format (HMAC-derived key, no additional data)', () => {
+    const secret = generateEndpointSecret();
+    const key = createHmac('sha256', A).update('assay/webhook-endpoint-secrets/v1').digest();
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    const keyId = createHash('sha256').update(key).digest('hex').slice(0, 8);
+    const v1 = ['v1', keyId, iv.toString('base64url'), body.toString('base64url')].join('.');
+    expect(createSecretBox([B, A]).open(v1, 'whep_any')).toBe(secret);
+    expect(createSecretBox([A]).isCurrent(v1)).toBe(false);
+    expect(createSecretBox([A]).isCurrent(createSecretBox([A]).seal(secret, 'whep_any'))).toBe(true);
+    expect(createSecretBox([B, A]).isCurrent(createSecretBox([A]).seal(secret, 'whep_any'))).toBe(false);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   setInstitutionStatus,
 } from '../modules/institutions/institutions.js';
 import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../modules/tests/tests-service.js';
+import { resealEndpointSecrets } from '../modules/webhooks/reseal-secrets.js';
 import { seedDemo } from '../demo/seed-demo.js';
 import { UsageError, intOption, listOption, textOption, type Command, type CommandDeps } from './command.js';
 import { readTestFile } from './read-test-file.js';
@@ -196,6 +197,24 @@ export const COMMANDS: Record<string, Command> = {
       const seed = await seedDemo(pool, local?.demoApiKey);
       if (local && seed.apiKeyIsNew) saveLocalSecrets(config.dataDir, { ...local, demoApiKey: seed.apiKey });
       return { institutionId: seed.institutionId, apiKey: seed.apiKey, apiKeyIsNew: seed.apiKeyIsNew, testIds: seed.testIds };
+    },
+  },
+  'reseal-secrets': {
+    summary: 'Re-seal every webhook endpoint secret under the first ASSAY_SECRET',
+    usage: '',
+    description:
+      'Rewrites every webhook endpoint\'s stored signing secrets (current and previous) in the current format under the\n' +
+      'first secret of ASSAY_SECRET. Rotate ASSAY_SECRET by putting the new secret first and keeping the old ones after it,\n' +
+      'restart, run this, and once it reports "unopenable": [] remove the old secrets. Running it again changes nothing.',
+    positionals: [0, 0],
+    async run(_args, deps) {
+      const { pool, config } = await deps.db();
+      if (!config.secrets) throw new Error('ASSAY_SECRET is not set: there is no key to seal with.');
+      const report = await resealEndpointSecrets(pool, config.secrets);
+      if (report.unopenable.length > 0) {
+        deps.io.err(`${report.unopenable.length} endpoint secret(s) open with none of the configured ASSAY_SECRET values; keep the old secrets until they are dealt with.`);
+      }
+      return report;
     },
   },
   migrate: {

@@ -101,8 +101,8 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   const open = cachedOpener(secretBoxFor(opts.config));
 
   function secretsOf(d: ClaimedDelivery, now: Date): string[] {
-    const secrets = [open(d.secretEnc)];
-    if (d.previousSecretEnc && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now) secrets.push(open(d.previousSecretEnc));
+    const secrets = [open(d.secretEnc, d.endpointId)];
+    if (d.previousSecretEnc && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now) secrets.push(open(d.previousSecretEnc, d.endpointId));
     return secrets;
   }
 

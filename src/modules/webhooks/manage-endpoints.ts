@@ -73,13 +73,14 @@ export async function createEndpoint(ctx: AppContext, institutionId: string, inp
     if ((await countEndpoints(tx, institutionId)) >= MAX_ENDPOINTS_PER_INSTITUTION) {
       throw new AppError('invalid_state', `An institution can have at most ${MAX_ENDPOINTS_PER_INSTITUTION} webhook endpoints; delete one first.`);
     }
+    const id = newId('whep');
     return insertEndpoint(tx, {
-      id: newId('whep'),
+      id,
       institutionId,
       url,
       description: input.description ?? null,
       eventTypes: normaliseTypes(input.eventTypes) ?? null,
-      secretEnc: secretBoxFor(ctx.config).seal(secret),
+      secretEnc: secretBoxFor(ctx.config).seal(secret, id),
       now: ctx.clock.now(),
     });
   });
