@@ -37,7 +37,7 @@ function asset(file: string, type: string) {
 export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
   await app.register(formbody);
   await app.register(cookie);
-  installPageErrors(app as unknown as FastifyInstance);
+  installPageErrors(app as unknown as FastifyInstance, ctx);
   const secure = ctx.config.publicBaseUrl.startsWith('https:');
 
   for (const a of [asset('student.js', 'text/javascript; charset=utf-8'), asset('student.css', 'text/css; charset=utf-8')]) {

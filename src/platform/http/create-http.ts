@@ -2,11 +2,11 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../ids.js';
 import { AppError, errorBody } from '../errors.js';
-import { installErrorHandling } from './error-handler.js';
+import { BODY_LIMIT, installErrorHandling } from './error-handler.js';
 import { rejectUnstorableInput } from './storable-input.js';
 import { validatorCompiler } from './validation.js';
 
-export const BODY_LIMIT = 64 * 1024;
+export { BODY_LIMIT };
 
 /** Start links carry a bearer-like token in the path; it never reaches a log line. */
 export function redactUrl(url: string): string {

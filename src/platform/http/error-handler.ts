@@ -3,10 +3,13 @@ import { AppError, errorBody } from '../errors.js';
 import { isConnectionError } from '../db.js';
 import { validationDetails } from './validation.js';
 
+/** The default JSON body limit (decisions: 64 KB); a route may set its own (the autosave takes 1 MB). */
+export const BODY_LIMIT = 64 * 1024;
+
 /** Maps every failure to the error envelope. 5xx bodies never carry the cause; the log does. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = toAppError(err);
+    const appError = toAppError(err, request.routeOptions.bodyLimit);
     if (appError.status >= 500) {
       request.log.error({ err }, 'request failed');
     } else {
@@ -23,7 +26,15 @@ export function installErrorHandling(app: FastifyInstance): void {
   });
 }
 
-function toAppError(err: FastifyError | AppError | Error): AppError {
+/** "64 KB", "1 MB": the body limit of the route, in the words of its 413. */
+export function formatBytes(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KB`;
+  return `${bytes} bytes`;
+}
+
+function toAppError(err: FastifyError | AppError | Error, bodyLimit: number | undefined): AppError {
+  const tooLarge = () => new AppError('payload_too_large', `The request body is larger than ${formatBytes(bodyLimit ?? BODY_LIMIT)}.`);
   if (err instanceof AppError) return err;
   const fe = err as FastifyError & { validationContext?: string };
   if (fe.validation) {
@@ -33,7 +44,7 @@ function toAppError(err: FastifyError | AppError | Error): AppError {
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('payload_too_large', 'The request body is larger than 64 KB.');
+      return tooLarge();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
@@ -50,7 +61,7 @@ function toAppError(err: FastifyError | AppError | Error): AppError {
   if (isConnectionError(err)) {
     return new AppError('unavailable', 'The service is temporarily unavailable. Retry shortly.', undefined, { 'Retry-After': '5' });
   }
-  if (fe.statusCode === 413) return new AppError('payload_too_large', 'The request body is larger than 64 KB.');
+  if (fe.statusCode === 413) return tooLarge();
   if (fe.statusCode === 415) return new AppError('unsupported_media_type', 'Send the body as application/json.');
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new AppError('invalid_request', 'The request is not valid.');
