@@ -89,6 +89,43 @@ describe('text PostgreSQL cannot store is refused with 400', () => {
   });
 });
 
+describe('validation messages say what is allowed, once', () => {
+  const EVENT_TYPES = 'exam.started, exam.completed, grading.done, assignment.expired, violation.detected';
+
+  it('an unknown event type in a body: one detail listing the allowed values', async () => {
+    const res = await h.partner(h.a, 'POST', `${P}/webhook-endpoints`, { url: 'https://hooks.alpha-college.example/x', eventTypes: ['exam.finished'] });
+    const err = expectError(res, 400, 'invalid_request');
+    expect(err.error.details).toEqual([{ field: 'eventTypes.0', message: `must be one of: ${EVENT_TYPES}` }]);
+    expect(err.error.message).toBe(`eventTypes.0: must be one of: ${EVENT_TYPES}`);
+  });
+
+  it('an unknown value in a query parameter: one detail listing the allowed values', async () => {
+    const err = expectError(await h.partner(h.a, 'GET', `${P}/events?type=nope`), 400, 'invalid_request');
+    expect(err.error.details).toEqual([{ field: 'type', message: `must be one of: ${EVENT_TYPES}, webhook.test` }]);
+  });
+
+  it('a wrong type for a nullable field: one detail naming both types', async () => {
+    const res = await h.partner(h.a, 'POST', `${P}/webhook-endpoints`, { url: 'https://hooks.alpha-college.example/x', description: 5 });
+    expect(expectError(res, 400, 'invalid_request').error.details).toEqual([{ field: 'description', message: 'must be string or null' }]);
+  });
+
+  it('a misspelled field headlines the misspelling with the known name, not the missing field', async () => {
+    const { testId, ...body } = assignmentBody(h.a);
+    const res = await h.partner(h.a, 'POST', `${P}/assignments`, { ...body, testID: testId });
+    const err = expectError(res, 400, 'invalid_request');
+    expect(err.error.message).toBe('testID is not a known field (did you mean testId?)');
+    expect(err.error.details).toEqual([{ field: 'testID', message: 'is not a known field (did you mean testId?)' }]);
+  });
+
+  it('a misspelled optional field gets the same hint; an unrelated unknown field gets none', async () => {
+    const typo = expectError(await h.partner(h.a, 'POST', `${P}/assignments`, assignmentBody(h.a, { dueat: '2040-01-01T00:00:00Z' })), 400, 'invalid_request');
+    expect(typo.error.details).toEqual([{ field: 'dueat', message: 'is not a known field (did you mean dueAt?)' }]);
+    const other = expectError(await h.partner(h.a, 'POST', `${P}/assignments`, assignmentBody(h.a, { colour: 'red' })), 400, 'invalid_request');
+    expect(other.error.details).toEqual([{ field: 'colour', message: 'is not a known field' }]);
+    expect(other.error.message).toBe('colour is not a known field');
+  });
+});
+
 describe('server failures', () => {
   it('a database failure is a 500 internal_error without stack, SQL or table names, with the request id', async () => {
     const broken = await createHarness();

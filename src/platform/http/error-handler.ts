@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorBody } from '../errors.js';
 import { isConnectionError } from '../db.js';
-import { validationDetails } from './validation.js';
+import { headline, validationDetails } from './validation.js';
 
 /** The default JSON body limit (decisions: 64 KB); a route may set its own (the autosave takes 1 MB). */
 export const BODY_LIMIT = 64 * 1024;
@@ -39,8 +39,7 @@ function toAppError(err: FastifyError | AppError | Error, bodyLimit: number | un
   const fe = err as FastifyError & { validationContext?: string };
   if (fe.validation) {
     const details = validationDetails(fe.validation as never, fe.validationContext);
-    const first = details[0];
-    return new AppError('invalid_request', first ? `${first.field}: ${first.message}` : 'The request is not valid.', details);
+    return new AppError('invalid_request', headline(details), details);
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
