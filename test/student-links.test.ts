@@ -87,6 +87,9 @@ describe('opening a start link', () => {
       const res = await h.app.inject({ method: 'GET', url: `/s/${t}` });
       expectPage(res, 404, 'This link is not valid');
       expect(res.headers['set-cookie']).toBeUndefined();
+      // No institution is known for a link that is not valid: the footer names only Assay, once.
+      expect(res.body).toContain('<p>Assessment delivered by Assay.</p>');
+      expect(res.body).not.toMatch(/by Assay for Assay/);
     }
   });
 
