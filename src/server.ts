@@ -86,7 +86,8 @@ export async function buildServer(
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
-    uiConfig: { docExpansion: 'list', deepLinking: true },
+    // BaseLayout: no top bar, whose Swagger logo is an SVG with an inline <style> that the strict CSP (rightly) blocks.
+    uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout' },
     transformSpecification: (spec) => documentFor(spec as Record<string, any>, PARTNER_PREFIX, 'Assay Partner API'),
   });
 
