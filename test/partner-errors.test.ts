@@ -89,6 +89,32 @@ describe('text PostgreSQL cannot store is refused with 400', () => {
   });
 });
 
+describe('bodies that are not UTF-8 JSON', () => {
+  it('invalid UTF-8 in a JSON body is refused with 400 and nothing is stored (never replaced by U+FFFD)', async () => {
+    const before = (await h.pool.query('SELECT count(*)::int AS n FROM assignments')).rows[0].n;
+    const text = JSON.stringify(assignmentBody(h.a, { metadata: { note: 'XX' } }));
+    const at = text.indexOf('XX');
+    const payload = Buffer.concat([Buffer.from(text.slice(0, at)), Buffer.from([0xc3, 0x28]), Buffer.from(text.slice(at + 2))]);
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `${P}/assignments`,
+      headers: { authorization: `Bearer ${h.a.apiKey}`, 'content-type': 'application/json' },
+      payload,
+    });
+    const err = expectError(res, 400, 'invalid_request');
+    expect(err.error.details).toEqual([{ field: 'body', message: 'is not valid UTF-8' }]);
+    expect((await h.pool.query('SELECT count(*)::int AS n FROM assignments')).rows[0].n).toBe(before);
+  });
+
+  it('valid multi-byte UTF-8 and a JSON body with charset=utf-8 are accepted; proto poisoning is still refused', async () => {
+    const res = await h.partner(h.a, 'POST', `${P}/assignments`, assignmentBody(h.a, { metadata: { note: 'é ✓ 🎓' } }), { 'content-type': 'application/json; charset=utf-8' });
+    expect(res.statusCode, res.body).toBe(201);
+    const poisoned = await h.partner(h.a, 'POST', `${P}/assignments`, '{"__proto__": {"x": 1}}');
+    expectError(poisoned, 400, 'invalid_request');
+    expectError(await h.partner(h.a, 'POST', `${P}/assignments`, '{"a": '), 400, 'invalid_request');
+  });
+});
+
 describe('validation messages say what is allowed, once', () => {
   const EVENT_TYPES = 'exam.started, exam.completed, grading.done, assignment.expired, violation.detected';
 

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../ids.js';
 import { AppError, errorBody } from '../errors.js';
 import { BODY_LIMIT, installErrorHandling } from './error-handler.js';
+import { installJsonBodyParser } from './json-body.js';
 import { rejectUnstorableInput } from './storable-input.js';
 import { validatorCompiler } from './validation.js';
 
@@ -57,6 +58,7 @@ export function createHttp(opts: {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  installJsonBodyParser(app as unknown as FastifyInstance);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
+
+/**
+ * The JSON body parser: the body is decoded as UTF-8 strictly, so bytes that
+ * are not UTF-8 are refused with 400 instead of being replaced by U+FFFD and
+ * stored. The decoded text then goes to Fastify's own JSON parser, which
+ * keeps refusing `__proto__` and `constructor.prototype` keys.
+ */
+export function installJsonBodyParser(app: FastifyInstance): void {
+  const parseText = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(body as Buffer);
+    } catch {
+      return done(new AppError('invalid_request', 'The body is not valid UTF-8.', [{ field: 'body', message: 'is not valid UTF-8' }]), undefined);
+    }
+    parseText(request, text, done);
+  });
+}
