@@ -6,6 +6,10 @@ import { AppError } from '../errors.js';
  * are not UTF-8 are refused with 400 instead of being replaced by U+FFFD and
  * stored. The decoded text then goes to Fastify's own JSON parser, which
  * keeps refusing `__proto__` and `constructor.prototype` keys.
+ *
+ * A literal `null` body is refused too: every body of this API is an object,
+ * and the validator cannot tell `null` from an absent body (Fastify passes
+ * both as null), so an optional body would otherwise take `null` as absent.
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parseText = app.getDefaultJsonParser('error', 'error');
@@ -17,6 +21,11 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     } catch {
       return done(new AppError('invalid_request', 'The body is not valid UTF-8.', [{ field: 'body', message: 'is not valid UTF-8' }]), undefined);
     }
-    parseText(request, text, done);
+    parseText(request, text, (err, value) => {
+      if (!err && value === null) {
+        return done(new AppError('invalid_request', 'body: must be object', [{ field: 'body', message: 'must be object' }]), undefined);
+      }
+      done(err, value);
+    });
   });
 }

@@ -38,8 +38,8 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const validate = ajv.compile(schema as object) as Validate;
   if (httpPart !== 'body' || !isOptionalSchema(schema)) return validate as ReturnType<FastifySchemaCompiler<unknown>>;
   // A body declared `Type.Optional(...)` may be left out entirely (a POST with no body); ajv alone
-  // would refuse it as "must be object". Fastify hands an absent body to the validator as null, so a
-  // literal JSON `null` body counts as absent too (handlers read such bodies with `?.`).
+  // would refuse it as "must be object". Fastify hands an absent body to the validator as null; a
+  // literal JSON `null` body never gets this far (json-body.ts refuses it), so null here means absent.
   const optional: Validate = (data) => {
     if (data === undefined || data === null) {
       optional.errors = null;
