@@ -89,6 +89,43 @@ describe('text PostgreSQL cannot store is refused with 400', () => {
   });
 });
 
+describe("requests Node's HTTP parser refuses before any route", () => {
+  /** Sends raw bytes to a listening copy of the app and parses the one response. */
+  async function raw(request: string): Promise<{ status: number; headers: Record<string, string>; body: any }> {
+    const app = await buildServer(serverContext({ config: h.ctx.config, pool: h.pool, clock: systemClock }), { logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = app.server.address() as { port: number };
+      const text = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+        let out = '';
+        socket.on('data', (d) => (out += d.toString('latin1')));
+        socket.on('close', () => resolve(out));
+        socket.on('error', reject);
+      });
+      const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) };
+    } finally {
+      await app.close();
+    }
+  }
+
+  it.each([
+    ['a method that is not a token', `G\u0001T ${P}/tests HTTP/1.1\r\nHost: x\r\n\r\n`, 400, 'invalid_request'],
+    ['a control character in a header value', `GET ${P}/tests HTTP/1.1\r\nHost: x\r\nX-Note: a\u0001b\r\n\r\n`, 400, 'invalid_request'],
+    ['headers larger than the server accepts', `GET ${P}/tests HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+  ])('%s: the error envelope with a request id, as for every other error', async (_what, request, status, code) => {
+    const res = await raw(request);
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-request-id']).toMatch(/^req_[0-9A-Za-z]{22}$/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).toEqual({ error: { code, message: expect.any(String), requestId: res.headers['x-request-id'] } });
+  });
+});
+
 describe('bodies that are not UTF-8 JSON', () => {
   it('invalid UTF-8 in a JSON body is refused with 400 and nothing is stored (never replaced by U+FFFD)', async () => {
     const before = (await h.pool.query('SELECT count(*)::int AS n FROM assignments')).rows[0].n;

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   idempotency_key_reused: 409,
   invalid_state: 409,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   test_not_available: 422,
@@ -16,6 +17,7 @@ export const ERROR_STATUS = {
   due_at_in_past: 422,
   webhook_url_not_allowed: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   unavailable: 503,
 } as const;

@@ -1,9 +1,10 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../ids.js';
 import { AppError, errorBody } from '../errors.js';
 import { BODY_LIMIT, installErrorHandling } from './error-handler.js';
 import { installJsonBodyParser } from './json-body.js';
+import { createClientErrorHandler } from './client-errors.js';
 import { rejectUnstorableInput } from './storable-input.js';
 import { validatorCompiler } from './validation.js';
 
@@ -25,8 +26,10 @@ export function createHttp(opts: {
   /** Where log lines go (default stdout); tests pass a capturing stream to check what is logged. */
   logStream?: { write(line: string): void };
 }) {
+  let logger: FastifyBaseLogger | undefined;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    clientErrorHandler: createClientErrorHandler(() => logger),
     genReqId: () => newId('req'),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     // Requests that still arrive while closing (pipelined or on a busy kept-alive connection) are
@@ -57,6 +60,7 @@ export function createHttp(opts: {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  logger = app.log;
   app.setValidatorCompiler(validatorCompiler);
   installJsonBodyParser(app as unknown as FastifyInstance);
   let closing = false;
