@@ -226,6 +226,39 @@ describe('server failures', () => {
   });
 });
 
+describe('server timeouts', () => {
+  it('a slow client cannot hold a connection for ever: request, headers and keep-alive time out', () => {
+    const server = h.app.server;
+    expect(server.requestTimeout).toBe(30_000);
+    expect(server.headersTimeout).toBe(10_000);
+    expect(server.keepAliveTimeout).toBe(72_000);
+    // Node checks the two request timers on this interval: a slow sender is cut within a few seconds of its limit.
+    expect((server as unknown as { connectionsCheckingInterval?: number }).connectionsCheckingInterval ?? 0).toBeLessThanOrEqual(2_000);
+  });
+
+  it('headers that never finish arriving get the 408 envelope once the headers timeout passes', async () => {
+    const app = await buildServer(serverContext({ config: h.ctx.config, pool: h.pool, clock: systemClock }), { logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { port } = app.server.address() as { port: number };
+      const started = Date.now();
+      const text = await new Promise<string>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(`GET ${P}/tests HTTP/1.1\r\nHost: x\r\n`));
+        let out = '';
+        socket.on('data', (d) => (out += d.toString()));
+        socket.on('close', () => resolve(out));
+      });
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect(text).toMatch(/^HTTP\/1\.1 408 /);
+      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+      expect(body.error.code).toBe('request_timeout');
+      expect(text).toContain(`x-request-id: ${body.error.requestId}`.replace('x-request-id', 'X-Request-Id'));
+    } finally {
+      await app.close();
+    }
+  }, 20_000);
+});
+
 describe('graceful shutdown', () => {
   it('a request still arriving on a kept-alive connection while the server closes gets the 503 envelope with Retry-After', async () => {
     const pool = createPool(h.databaseUrl, 2);

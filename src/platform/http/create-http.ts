@@ -30,6 +30,13 @@ export function createHttp(opts: {
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     clientErrorHandler: createClientErrorHandler(() => logger),
+    // A slow client cannot hold a connection for ever (each ends in the 408 envelope of client-errors.ts):
+    // the whole request within 30 s, its headers within 10 s, checked every 2 s; an idle kept-alive
+    // connection closes after 72 s, longer than the 60 s idle timeout of common load balancers, so the
+    // balancer, not Assay, closes first and never sends onto a closing connection.
+    requestTimeout: 30_000,
+    keepAliveTimeout: 72_000,
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 2_000 },
     genReqId: () => newId('req'),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     // Requests that still arrive while closing (pipelined or on a busy kept-alive connection) are
