@@ -41,11 +41,25 @@ describe('unknown routes and URLs', () => {
   it.each([
     ['GET', `${P}/nothing-here`],
     ['GET', '/nowhere'],
-    ['DELETE', `${P}/tests`],
-    ['PUT', `${P}/assignments/asg_x`],
     ['GET', '/api/partner/v2/tests'],
   ])('%s %s is 404 not_found in the envelope', async (method, url) => {
     expectError(await h.partner(h.a, method, url), 404, 'not_found');
+  });
+
+  it.each([
+    ['DELETE', `${P}/tests`, 'GET, HEAD'],
+    ['PUT', `${P}/assignments/asg_x`, 'GET, HEAD'],
+    ['GET', `${P}/assignments`, 'POST'],
+    ['DELETE', `${P}/events/evt_x/redeliver`, 'POST'],
+    ['POST', `${P}/webhook-endpoints/whep_x`, 'DELETE, GET, HEAD, PATCH'],
+    ['PATCH', `${P}/tests?limit=5`, 'GET, HEAD'],
+  ])('%s %s on a path that exists is 405 method_not_allowed with Allow: %s', async (method, url, allow) => {
+    const res = await h.partner(h.a, method, url);
+    const err = expectError(res, 405, 'method_not_allowed');
+    expect(res.headers.allow).toBe(allow);
+    expect(err.error.message).toContain(allow);
+    // The same without a key: the methods of a documented path are no secret.
+    expect((await h.partner(null, method, url)).statusCode).toBe(405);
   });
 
   it('a path with broken percent-encoding gets the 400 envelope with a request id', async () => {

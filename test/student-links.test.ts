@@ -53,7 +53,8 @@ describe('opening a start link', () => {
     const a = await assign(h, h.a, { externalUserId: 'open-head' });
     const before = (await h.pool.query('SELECT count(*)::int AS n FROM student_sessions')).rows[0].n;
     const res = await h.app.inject({ method: 'HEAD', url: pathOf(a.startUrl) });
-    expect(res.statusCode).toBe(404);
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET');
     expect(res.headers['set-cookie']).toBeUndefined();
     expect((await h.pool.query('SELECT count(*)::int AS n FROM student_sessions')).rows[0].n).toBe(before);
   });

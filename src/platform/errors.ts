@@ -7,6 +7,7 @@ export const ERROR_STATUS = {
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   idempotency_key_reused: 409,
   invalid_state: 409,
   request_timeout: 408,

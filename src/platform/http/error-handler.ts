@@ -6,6 +6,9 @@ import { headline, validationDetails } from './validation.js';
 /** The default JSON body limit (decisions: 64 KB); a route may set its own (the autosave takes 1 MB). */
 export const BODY_LIMIT = 64 * 1024;
 
+/** The methods a route can have, in the order an Allow header lists them. */
+const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
+
 /** Maps every failure to the error envelope. 5xx bodies never carry the cause; the log does. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
@@ -20,8 +23,17 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.status(appError.status).send(errorBody(appError, request.id));
   });
 
+  // A path that exists with other methods is 405 with Allow (RFC 9110 15.5.6), not 404.
   app.setNotFoundHandler((request, reply) => {
-    const e = new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+    const path = request.url.split('?')[0]!;
+    const allowed = METHODS.filter((method) => method !== request.method && app.findRoute({ method, url: path }) !== null);
+    if (allowed.length > 0) {
+      const allow = allowed.join(', ');
+      const e = new AppError('method_not_allowed', `${request.method} is not supported on ${path}; use ${allow}.`);
+      request.log.info({ code: e.code, status: e.status }, 'request refused');
+      return reply.status(405).header('Allow', allow).send(errorBody(e, request.id));
+    }
+    const e = new AppError('not_found', `No route ${request.method} ${path}.`);
     return reply.status(404).send(errorBody(e, request.id));
   });
 }
