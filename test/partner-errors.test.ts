@@ -37,6 +37,39 @@ describe('request ids', () => {
   });
 });
 
+describe('response headers', () => {
+  it('X-Content-Type-Options: nosniff on every response: JSON, errors, 404s, 405s, pages, assets, docs', async () => {
+    const created = await h.partner(h.a, 'POST', `${P}/assignments`, assignmentBody(h.a));
+    const responses = await Promise.all([
+      h.partner(h.a, 'GET', `${P}/tests`),
+      h.partner(h.a, 'GET', `${P}/no-such-route`),
+      h.partner(h.a, 'DELETE', `${P}/tests`),
+      h.partner(null, 'GET', `${P}/tests`),
+      h.partner(h.a, 'GET', `${P}/assignments/%E0%A4%A`),
+      h.app.inject({ method: 'GET', url: '/healthz' }),
+      h.app.inject({ method: 'GET', url: '/s/not-a-token' }),
+      h.app.inject({ method: 'GET', url: `/a/${created.json().assignmentId}` }),
+      h.app.inject({ method: 'GET', url: '/assets/student.css' }),
+      h.app.inject({ method: 'GET', url: '/docs' }),
+      h.app.inject({ method: 'GET', url: `${P}/openapi.json` }),
+    ]);
+    for (const r of [created, ...responses]) expect(r.headers['x-content-type-options'], `${r.statusCode} ${r.body.slice(0, 80)}`).toBe('nosniff');
+  });
+
+  it('Cache-Control: no-store on API responses that carry a start link or a secret', async () => {
+    const created = await h.partner(h.a, 'POST', `${P}/assignments`, assignmentBody(h.a), { 'idempotency-key': 'no-store-1' });
+    const replayed = await h.partner(h.a, 'POST', `${P}/assignments`, assignmentBody(h.a), { 'idempotency-key': 'no-store-1' });
+    const read = await h.partner(h.a, 'GET', `${P}/assignments/${created.json().assignmentId}`);
+    const endpoint = await h.partner(h.a, 'POST', `${P}/webhook-endpoints`, { url: 'https://hooks.alpha-college.example/n' });
+    const rotated = await h.partner(h.a, 'POST', `${P}/webhook-endpoints/${endpoint.json().endpointId}/rotate-secret`);
+    const key = await h.admin('POST', `/api/admin/v1/institutions/${h.a.institutionId}/api-keys`, {});
+    for (const r of [created, replayed, read, endpoint, rotated, key]) {
+      expect(r.statusCode, r.body).toBeLessThan(300);
+      expect(r.headers['cache-control']).toBe('no-store');
+    }
+  });
+});
+
 describe('unknown routes and URLs', () => {
   it.each([
     ['GET', `${P}/nothing-here`],

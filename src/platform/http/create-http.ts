@@ -54,7 +54,10 @@ export function createHttp(opts: {
             ? new AppError('invalid_request', 'The URL is not valid: a path segment is too long.')
             : new AppError('internal_error', 'Something went wrong on our side. Quote the request id if you contact support.');
       request.log.info({ code: e.code, frameworkError: err.code }, 'request refused');
-      void (reply as FastifyReply).status(e.status).header('X-Request-Id', request.id).send(errorBody(e, request.id));
+      void (reply as FastifyReply)
+        .status(e.status)
+        .headers({ 'X-Request-Id': request.id, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' })
+        .send(errorBody(e, request.id));
     },
     logger: opts.logger ?? {
       level: opts.logLevel,
@@ -77,6 +80,10 @@ export function createHttp(opts: {
   // Callback style, as every hook on the hot path that never awaits: no promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    // Every response: browsers must not guess a type (an error body sniffed as HTML, say).
+    reply.header('X-Content-Type-Options', 'nosniff');
+    // API answers carry start links, secrets, keys and results: no cache, shared or private, may keep them.
+    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
     if (!closing) return done();
     reply.header('Connection', 'close');
     done(new AppError('unavailable', 'The service is restarting. Retry shortly.', undefined, { 'Retry-After': '1' }));
