@@ -66,6 +66,24 @@ describe('logs', () => {
     for (const r of responses) expect(log).toContain(r.headers['x-request-id'] as string);
   });
 
+  it('credential-looking query values are redacted from logged URLs; other parameters stay readable', async () => {
+    lines.length = 0;
+    const key = h.a.apiKey;
+    const names = ['api_key', 'apiKey', 'key', 'token', 'access_token', 'secret', 'client_secret', 'password', 'sig', 'signature', 'auth'];
+    for (const name of names) {
+      await app.inject({ method: 'GET', url: `/api/partner/v1/tests?${name}=${key}Z${name}&limit=5` });
+    }
+    // A key pasted under any name is recognised by its form.
+    await app.inject({ method: 'GET', url: `/api/partner/v1/tests?q=${key}&offset=0` });
+    await app.inject({ method: 'GET', url: `/nowhere?whsec=whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0` });
+    const log = lines.join('');
+    expect(log).not.toContain(key.slice(0, 16));
+    expect(log).not.toContain('c2VjcmV0c2VjcmV0');
+    const urls = lines.map((l) => JSON.parse(l)).filter((e) => e.req?.url).map((e) => e.req.url as string);
+    for (const name of names) expect(urls).toContain(`/api/partner/v1/tests?${name}=[redacted]&limit=5`);
+    expect(urls).toContain('/api/partner/v1/tests?q=[redacted]&offset=0');
+  });
+
   it('every line is JSON, and every line about a request names its request id', () => {
     for (const line of lines) {
       const entry = JSON.parse(line) as Record<string, unknown>;

@@ -4,16 +4,14 @@ import { newId } from '../ids.js';
 import { AppError, errorBody } from '../errors.js';
 import { BODY_LIMIT, installErrorHandling } from './error-handler.js';
 import { installJsonBodyParser } from './json-body.js';
+import { redactUrl } from './redact-url.js';
 import { createClientErrorHandler } from './client-errors.js';
 import { rejectUnstorableInput } from './storable-input.js';
 import { validatorCompiler } from './validation.js';
 
 export { BODY_LIMIT };
 
-/** Start links carry a bearer-like token in the path; it never reaches a log line. */
-export function redactUrl(url: string): string {
-  return url.replace(/^\/s\/[^/?#]+/, '/s/[redacted]');
-}
+export { redactUrl };
 
 /**
  * The Fastify instance every process serves from: request ids on every
