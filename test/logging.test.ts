@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freezeConfig } from '../src/platform/config.js';
 import { buildServer, serverContext } from '../src/server.js';
@@ -82,6 +83,27 @@ describe('logs', () => {
     const urls = lines.map((l) => JSON.parse(l)).filter((e) => e.req?.url).map((e) => e.req.url as string);
     for (const name of names) expect(urls).toContain(`/api/partner/v1/tests?${name}=[redacted]&limit=5`);
     expect(urls).toContain('/api/partner/v1/tests?q=[redacted]&offset=0');
+  });
+
+  it('a client that disconnects mid-upload is a client abort at debug level, not an error or an outage', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    lines.length = 0;
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.write(
+          `POST /api/partner/v1/assignments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.a.apiKey}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: 50000\r\n\r\n{"externalUserId": "`,
+        );
+        setTimeout(() => socket.destroy(), 200);
+      });
+      socket.on('close', () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const entries = lines.map((l) => JSON.parse(l) as { level: number; msg?: string; code?: string });
+    expect(entries.filter((e) => e.level >= 40)).toEqual([]);
+    expect(entries.some((e) => e.code === 'unavailable')).toBe(false);
+    expect(entries.find((e) => e.msg === 'client aborted the request')?.level).toBe(20);
   });
 
   it('every line is JSON, and every line about a request names its request id', () => {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
+import { isClientAbort } from '../../platform/http/error-handler.js';
 import { PAGE_HEADERS } from './pages/html.js';
 import { errorPage, formExpiredPage, messagePage, notAvailablePage } from './pages/message-pages.js';
 import { authenticateStudent } from './student-auth.js';
@@ -17,6 +18,7 @@ import { authenticateStudent } from './student-auth.js';
  */
 export function installPageErrors(app: FastifyInstance, ctx: AppContext): void {
   app.setErrorHandler(async (err: FastifyError | AppError, request, reply) => {
+    if (isClientAbort(err, request)) throw err; // nobody to show a page to: the shared handler notes it
     const refusal = await csrfRefusal(ctx, request, err);
     const e = refusal ?? err;
     if (!request.routeOptions.config?.page) throw e;

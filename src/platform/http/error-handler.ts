@@ -6,12 +6,31 @@ import { headline, validationDetails } from './validation.js';
 /** The default JSON body limit (decisions: 64 KB); a route may set its own (the autosave takes 1 MB). */
 export const BODY_LIMIT = 64 * 1024;
 
+/** nginx's "client closed request": what the access log says of a request its client abandoned. */
+const CLIENT_CLOSED = 499;
+
+/**
+ * A request its client abandoned (connection closed while the body was
+ * still arriving): Node reports `aborted` with ECONNRESET, which would
+ * otherwise look like a lost database connection (503, error log).
+ */
+export function isClientAbort(err: unknown, request: FastifyRequest): boolean {
+  const e = err as { code?: string; message?: string };
+  if (request.raw.aborted) return true;
+  return request.raw.destroyed && (e.code === 'ECONNRESET' || e.code === 'ERR_STREAM_PREMATURE_CLOSE' || e.message === 'aborted');
+}
+
 /** The methods a route can have, in the order an Allow header lists them. */
 const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
 
 /** Maps every failure to the error envelope. 5xx bodies never carry the cause; the log does. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    if (isClientAbort(err, request)) {
+      // Nobody is left to answer; not a fault of ours (nor the database's): a debug line, no error.
+      request.log.debug({ code: (err as FastifyError).code }, 'client aborted the request');
+      return reply.status(CLIENT_CLOSED).send();
+    }
     const appError = toAppError(err, request.routeOptions.bodyLimit);
     if (appError.status >= 500) {
       request.log.error({ err }, 'request failed');
