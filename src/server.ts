@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { createHttp, type HttpApp } from './platform/http/create-http.js';
 import { ErrorResponse } from './platform/http/schemas.js';
 import { isOptionalSchema } from './platform/http/validation.js';
+import { installRequestLimits } from './platform/http/rate-limit-requests.js';
 import type { AppContext } from './platform/context.js';
 import { AppError } from './platform/errors.js';
 import { installAdminAuth } from './modules/institutions/admin-auth.js';
@@ -46,6 +47,7 @@ export async function buildServer(
   installWebhookFanOut();
   const app = createHttp({
     logLevel: ctx.config.logLevel,
+    trustProxy: ctx.config.trustProxy,
     ...(opts.logger === false ? { logger: false } : {}),
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
   });
@@ -66,6 +68,7 @@ export async function buildServer(
     },
   });
   app.addSchema(ErrorResponse);
+  await installRequestLimits(app as unknown as FastifyInstance);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

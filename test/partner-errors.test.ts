@@ -275,7 +275,7 @@ describe('server failures', () => {
 
 describe('server timeouts', () => {
   it('a slow client cannot hold a connection for ever: request, headers and keep-alive time out', () => {
-    const server = h.app.server;
+    const server = h.app.server as unknown as import('node:http').Server;
     expect(server.requestTimeout).toBe(30_000);
     expect(server.headersTimeout).toBe(10_000);
     expect(server.keepAliveTimeout).toBe(72_000);

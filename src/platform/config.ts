@@ -18,12 +18,26 @@ export interface Config {
   secrets: string[] | null;
   allowInsecureUrls: boolean;
   rateLimit: { perSecond: number; burst: number };
+  /** Limits for traffic no API key pays for: per client address, or per student session. */
+  requestLimits: RequestLimits;
+  /** Fastify's trustProxy: whether (or how many hops of) X-Forwarded-For names the client address. */
+  trustProxy: boolean | number;
   logLevel: string;
   /** Whether this process also runs the background worker (npm start does). */
   runWorker: boolean;
   /** Database pool size per process. */
   dbPoolSize: number;
   webhooks: WebhookTunables;
+}
+
+/** Requests per minute. */
+export interface RequestLimits {
+  /** Per client address: partner and operator requests that do not authenticate (no key, a wrong or unknown one). */
+  unauthenticatedPerMinute: number;
+  /** Per client address: opening start links (`GET /s/…`). A classroom behind one NAT address shares it. */
+  startLinksPerMinute: number;
+  /** Per student session: the student pages' POSTs (begin, autosave, submit). */
+  studentPostsPerMinute: number;
 }
 
 /** Webhook delivery tunables. The defaults are the product's rules; tests compress them. */
@@ -115,6 +129,13 @@ function hostVar(env: Env): string {
   return raw;
 }
 
+/** ASSAY_TRUST_PROXY: off by default; `true` behind a proxy that sets X-Forwarded-For, or the number of proxy hops. */
+function trustProxyVar(env: Env): boolean | number {
+  const raw = env.ASSAY_TRUST_PROXY;
+  if (raw !== undefined && /^\d+$/.test(raw)) return intVar(env, 'ASSAY_TRUST_PROXY', 0, 0, 10);
+  return boolVar(env, 'ASSAY_TRUST_PROXY', false);
+}
+
 export function parseConfig(env: Env): Config {
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl) {
@@ -160,6 +181,12 @@ export function parseConfig(env: Env): Config {
     secrets,
     allowInsecureUrls: boolVar(env, 'ASSAY_ALLOW_INSECURE_URLS', false),
     rateLimit: { perSecond, burst },
+    requestLimits: {
+      unauthenticatedPerMinute: intVar(env, 'ASSAY_UNAUTHENTICATED_RATE_LIMIT', 60, 1, 1_000_000),
+      startLinksPerMinute: intVar(env, 'ASSAY_START_LINK_RATE_LIMIT', 300, 1, 1_000_000),
+      studentPostsPerMinute: intVar(env, 'ASSAY_STUDENT_RATE_LIMIT', 300, 1, 1_000_000),
+    },
+    trustProxy: trustProxyVar(env),
     logLevel,
     runWorker: boolVar(env, 'ASSAY_RUN_WORKER', true),
     dbPoolSize: intVar(env, 'ASSAY_DB_POOL_SIZE', 10, 1, 500),
@@ -182,6 +209,7 @@ function webhookTunables(env: Env): WebhookTunables {
 
 export function freezeConfig(config: Config): Readonly<Config> {
   Object.freeze(config.rateLimit);
+  Object.freeze(config.requestLimits);
   Object.freeze(config.webhooks.retryScheduleMs);
   Object.freeze(config.webhooks);
   if (config.secrets) Object.freeze(config.secrets);

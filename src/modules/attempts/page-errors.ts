@@ -3,7 +3,7 @@ import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { isClientAbort } from '../../platform/http/error-handler.js';
 import { PAGE_HEADERS } from './pages/html.js';
-import { errorPage, formExpiredPage, messagePage, notAvailablePage } from './pages/message-pages.js';
+import { errorPage, formExpiredPage, messagePage, notAvailablePage, tooManyPage } from './pages/message-pages.js';
 import { authenticateStudent } from './student-auth.js';
 
 /**
@@ -25,6 +25,7 @@ export function installPageErrors(app: FastifyInstance, ctx: AppContext): void {
     reply.headers(PAGE_HEADERS);
     if (e instanceof AppError && e.status === 404) return reply.code(404).send(notAvailablePage());
     if (e instanceof AppError && e.status === 403) return reply.code(403).send(formExpiredPage());
+    if (e instanceof AppError && e.status === 429) return reply.headers(e.headers ?? {}).code(429).send(tooManyPage());
     const status = e instanceof AppError ? e.status : e.statusCode;
     if (status !== undefined && status < 500) {
       request.log.info({ code: e.code, status }, 'page request refused');

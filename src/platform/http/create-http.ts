@@ -20,6 +20,8 @@ export { redactUrl };
  */
 export function createHttp(opts: {
   logLevel: string;
+  /** ASSAY_TRUST_PROXY: whether X-Forwarded-For names the client (per-address limits and logs use it). */
+  trustProxy?: boolean | number;
   logger?: FastifyServerOptions['logger'];
   /** Where log lines go (default stdout); tests pass a capturing stream to check what is logged. */
   logStream?: { write(line: string): void };
@@ -27,6 +29,8 @@ export function createHttp(opts: {
   let logger: FastifyBaseLogger | undefined;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
+    // A number is the count of proxy hops to trust (Fastify's types list only the other forms).
+    trustProxy: (opts.trustProxy ?? false) as boolean,
     clientErrorHandler: createClientErrorHandler(() => logger),
     // A slow client cannot hold a connection for ever (each ends in the 408 envelope of client-errors.ts):
     // the whole request within 30 s, its headers within 10 s, checked every 2 s; an idle kept-alive
