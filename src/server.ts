@@ -1,8 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { createHttp, type HttpApp } from './platform/http/create-http.js';
-import { ErrorResponse } from './platform/http/schemas.js';
+import { apiOf, documentRouteErrors, openApiDocument } from './platform/http/openapi.js';
 import { isOptionalSchema } from './platform/http/validation.js';
 import { installRequestLimits } from './platform/http/rate-limit-requests.js';
 import type { AppContext } from './platform/context.js';
@@ -32,12 +32,6 @@ export function serverContext(ctx: AppContext): ServerContext {
   return { ...ctx, signer: createLinkSigner(ctx.config.secrets, ctx.config.publicBaseUrl) };
 }
 
-/** Keeps only the paths under `prefix`: the partner document never mentions operator routes. */
-function documentFor(spec: Record<string, any>, prefix: string, title: string) {
-  const paths = Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([p]) => p.startsWith(prefix)));
-  return { ...spec, info: { ...spec.info, title }, paths };
-}
-
 /** Assembles the HTTP app: every route of every module, docs, health. */
 export async function buildServer(
   ctx: ServerContext,
@@ -55,19 +49,17 @@ export async function buildServer(
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'Assay Partner API',
-        version: '1.0.0',
-        description:
-          'Assign tests to your users, send them in with a signed start link, and read back status and results. ' +
-          'Every error has the body `{ "error": { "code", "message", "requestId" } }`.',
-      },
+      // Title, description and security are each document's own (platform/http/openapi.ts).
+      info: { title: 'Assay', version: '1.0.0' },
       servers: [{ url: ctx.config.publicBaseUrl }],
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer ak_live_…' } } },
-      security: [{ apiKey: [] }],
     },
   });
-  app.addSchema(ErrorResponse);
+  // Every route documents the error statuses its API and its request parts make possible.
+  const prefixes = { partner: PARTNER_PREFIX, admin: ADMIN_PREFIX };
+  app.addHook('onRoute', (route) => {
+    const kind = apiOf(route.url, prefixes);
+    if (kind) documentRouteErrors(route as RouteOptions, kind);
+  });
   await installRequestLimits(app as unknown as FastifyInstance);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -81,17 +73,17 @@ export async function buildServer(
   });
 
   app.get(`${PARTNER_PREFIX}/openapi.json`, { schema: { hide: true } }, async () =>
-    documentFor(app.swagger() as Record<string, any>, PARTNER_PREFIX, 'Assay Partner API'),
+    openApiDocument(app.swagger() as Record<string, any>, 'partner', PARTNER_PREFIX),
   );
   app.get(`${ADMIN_PREFIX}/openapi.json`, { schema: { hide: true } }, async () =>
-    documentFor(app.swagger() as Record<string, any>, ADMIN_PREFIX, 'Assay Operator API'),
+    openApiDocument(app.swagger() as Record<string, any>, 'admin', ADMIN_PREFIX),
   );
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
     // BaseLayout: no top bar, whose Swagger logo is an SVG with an inline <style> that the strict CSP (rightly) blocks.
     uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout' },
-    transformSpecification: (spec) => documentFor(spec as Record<string, any>, PARTNER_PREFIX, 'Assay Partner API'),
+    transformSpecification: (spec) => openApiDocument(spec as Record<string, any>, 'partner', PARTNER_PREFIX),
   });
 
   // A POST/PUT/PATCH whose route takes a body must say it is JSON: 415 otherwise, even when the body is empty.

@@ -13,7 +13,7 @@ export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: Assignme
     {
       schema: {
         tags: ['Assignments'],
-        summary: 'Assign a test to one of your users; returns a signed start link',
+        operationId: 'createAssignment', summary: 'Assign a test to one of your users; returns a signed start link',
         description:
           'Send `Idempotency-Key` to make retries safe: within 24 hours the same key and body replay the original 201 (with `Idempotent-Replayed: true`); the same key with a different body is refused with 409.',
         headers: IdempotencyHeaders,
@@ -41,7 +41,7 @@ export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: Assignme
     {
       schema: {
         tags: ['Assignments'],
-        summary: 'Read an assignment: live status, timestamps, result, and a fresh start link while it can be used',
+        operationId: 'getAssignment', summary: 'Read an assignment: live status, timestamps, result, and a fresh start link while it can be used',
         params: Type.Object({ assignmentId: Type.String({ maxLength: 64 }) }),
         response: { 200: AssignmentView, ...errors(401, 403, 404, 429, 500, 503) },
       },

@@ -15,7 +15,7 @@ export const eventsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     {
       schema: {
         tags,
-        summary: 'List events of the last 30 days, newest first',
+        operationId: 'listEvents', summary: 'List events of the last 30 days, newest first',
         description:
           'Cursor pagination: pass the id of the last event you received as `startingAfter` while `hasMore` is true. ' +
           'Use it to recover events your endpoint missed; the items are the webhook bodies.',
@@ -31,7 +31,7 @@ export const eventsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     {
       schema: {
         tags,
-        summary: 'Read an event with its delivery to each endpoint and every attempt',
+        operationId: 'getEvent', summary: 'Read an event with its delivery to each endpoint and every attempt',
         params: EventParams,
         response: { 200: EventDetail, ...errors(401, 403, 404, 429, 500, 503) },
       },
@@ -44,7 +44,7 @@ export const eventsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     {
       schema: {
         tags,
-        summary: 'Send an event again now, to one endpoint or to every enabled endpoint subscribed to its type',
+        operationId: 'redeliverEvent', summary: 'Send an event again now, to one endpoint or to every enabled endpoint subscribed to its type',
         params: EventParams,
         body: RedeliverBody,
         response: { 202: Redelivered, ...errors(400, 401, 403, 404, 409, 413, 415, 429, 500, 503) },
