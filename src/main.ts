@@ -4,6 +4,7 @@ import { saveLocalSecrets } from './platform/local-secrets.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from './server.js';
 import { startWorker } from './worker.js';
 import { seedDemo, type DemoSeed } from './demo/seed-demo.js';
+import { startMetricsServer } from './platform/telemetry/metrics.js';
 
 /**
  * `npm start`: the API and the background worker in one process. With no
@@ -21,6 +22,7 @@ if (booted.local) {
 
 const app = await buildServer(ctx);
 const worker = config.runWorker ? await startWorker(ctx, booted.databaseUrl, app.log) : null;
+const metricsServer = await startMetricsServer(config, pool);
 
 try {
   await app.listen({ port: config.port, host: config.host });
@@ -41,6 +43,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 25_000).unref();
   await app.close(); // stops accepting, waits for in-flight requests
   await worker?.stop(); // waits for running jobs
+  await metricsServer?.close();
   await booted.shutdownDatabase(); // closes the pool, stops the embedded database
   clearTimeout(force);
   process.exit(0);

@@ -5,6 +5,7 @@ import { createHttp, type HttpApp } from './platform/http/create-http.js';
 import { apiOf, documentRouteErrors, openApiDocument } from './platform/http/openapi.js';
 import { isOptionalSchema } from './platform/http/validation.js';
 import { installRequestLimits } from './platform/http/rate-limit-requests.js';
+import { installMetrics } from './platform/telemetry/metrics.js';
 import type { AppContext } from './platform/context.js';
 import { AppError } from './platform/errors.js';
 import { installAdminAuth } from './modules/institutions/admin-auth.js';
@@ -61,6 +62,8 @@ export async function buildServer(
     if (kind) documentRouteErrors(route as RouteOptions, kind);
   });
   await installRequestLimits(app as unknown as FastifyInstance);
+  // Before any route: the request histogram covers every route (nothing at all unless metrics are configured).
+  installMetrics(app as unknown as FastifyInstance, ctx.config, ctx.pool);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

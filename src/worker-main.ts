@@ -1,6 +1,7 @@
 import { boot } from './platform/boot.js';
 import { systemClock } from './platform/clock.js';
 import { startWorker } from './worker.js';
+import { startMetricsServer } from './platform/telemetry/metrics.js';
 
 /**
  * `npm run worker`: background work only (expiry, auto-submit, deliveries,
@@ -15,9 +16,11 @@ const log = {
 };
 const worker = await startWorker({ config: booted.config, pool: booted.pool, clock: systemClock }, booted.databaseUrl, log);
 log.info({ workerId: worker.workerId }, 'worker started');
+const metricsServer = await startMetricsServer(booted.config, booted.pool);
 
 async function shutdown() {
   await worker.stop();
+  await metricsServer?.close();
   await booted.shutdownDatabase();
   process.exit(0);
 }

@@ -28,6 +28,19 @@ export interface Config {
   /** Database pool size per process. */
   dbPoolSize: number;
   webhooks: WebhookTunables;
+  operations: OperationsConfig;
+}
+
+/** Metrics, tracing and the shared rate limit (docs/production.md). */
+export interface OperationsConfig {
+  /** ASSAY_METRICS_TOKEN: `GET /metrics` on the API port answers only with `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  /** ASSAY_METRICS_PORT: `GET /metrics` served on this port of HOST too (the token is checked there as well when set). */
+  metricsPort: number | null;
+  /** Tracing with OpenTelemetry, switched on by the standard OTEL_* variables (telemetry/tracing.ts). */
+  tracing: boolean;
+  /** ASSAY_RATE_LIMIT_STORE: where the per-key buckets live; `postgres` keeps one limit across API processes. */
+  rateLimitStore: 'memory' | 'postgres';
 }
 
 /** Requests per minute. */
@@ -191,7 +204,32 @@ export function parseConfig(env: Env): Config {
     runWorker: boolVar(env, 'ASSAY_RUN_WORKER', true),
     dbPoolSize: intVar(env, 'ASSAY_DB_POOL_SIZE', 10, 1, 500),
     webhooks: webhookTunables(env),
+    operations: operationsConfig(env, port),
   };
+}
+
+function operationsConfig(env: Env, port: number): OperationsConfig {
+  const metricsToken = env.ASSAY_METRICS_TOKEN || null;
+  if (metricsToken !== null && metricsToken.length < 24) throw new ConfigError('ASSAY_METRICS_TOKEN', 'must be at least 24 characters');
+  const metricsPort = env.ASSAY_METRICS_PORT ? intVar(env, 'ASSAY_METRICS_PORT', 0, 1, 65535) : null;
+  if (metricsPort !== null && metricsPort === port) throw new ConfigError('ASSAY_METRICS_PORT', `must differ from PORT (${port})`);
+  const store = env.ASSAY_RATE_LIMIT_STORE || 'memory';
+  if (store !== 'memory' && store !== 'postgres') throw new ConfigError('ASSAY_RATE_LIMIT_STORE', `must be memory or postgres, got "${store}"`);
+  return { metricsToken, metricsPort, tracing: tracingEnabled(env), rateLimitStore: store };
+}
+
+/**
+ * Tracing is off unless the standard OpenTelemetry variables ask for it: an
+ * exporter other than `none` (OTEL_TRACES_EXPORTER) or an OTLP endpoint
+ * (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), and
+ * OTEL_SDK_DISABLED not true. The SDK reads the rest of OTEL_* itself
+ * (service name, sampler, headers).
+ */
+export function tracingEnabled(env: Env): boolean {
+  if ((env.OTEL_SDK_DISABLED ?? '').toLowerCase() === 'true') return false;
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
+  if (exporters.length > 0) return exporters.some((e) => e !== 'none');
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
 function webhookTunables(env: Env): WebhookTunables {
@@ -212,6 +250,7 @@ export function freezeConfig(config: Config): Readonly<Config> {
   Object.freeze(config.requestLimits);
   Object.freeze(config.webhooks.retryScheduleMs);
   Object.freeze(config.webhooks);
+  Object.freeze(config.operations);
   if (config.secrets) Object.freeze(config.secrets);
   return Object.freeze(config);
 }

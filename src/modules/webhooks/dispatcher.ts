@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import { randomBase62 } from '../../platform/ids.js';
+import { recordWebhookAttempt } from '../../platform/telemetry/metrics.js';
 import { createNotificationListener } from '../../platform/listener.js';
 import { envelopeBody } from '../events/event-envelope.js';
 import { createAttemptRecorder } from './attempt-recorder.js';
@@ -52,6 +53,8 @@ export interface DispatcherOptions {
 }
 
 export const USER_AGENT = 'Assay-Webhooks/1.0 (+https://www.standardwebhooks.com)';
+
+const OUTCOME = { succeeded: 'succeeded', retry: 'retry', exhausted: 'failed', gone: 'gone' } as const;
 
 export function createWebhookDispatcher(opts: DispatcherOptions) {
   const tunables = opts.config.webhooks;
@@ -139,6 +142,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
     if (result.durationMs < FAST_MS && result.errorClass === null) fast.add(d.endpointId);
     else fast.delete(d.endpointId);
     const verdict = judgeAttempt(result, d.attempts, tunables.retryScheduleMs, now, opts.random);
+    recordWebhookAttempt(OUTCOME[verdict.kind], result.durationMs, d.event.createdAt, now);
     if (verdict.kind === 'gone') opts.log?.warn({ endpointId: d.endpointId }, 'webhook endpoint answered 410 Gone; disabling it');
     recorder.add({
       deliveryId: d.id,
