@@ -13,6 +13,8 @@ export interface AssignmentRow {
   callbackUrl: string;
   dueAt: Date | null;
   metadata: Record<string, unknown>;
+  /** The metadata as the partner sent it (compact, key order kept): what reads and events echo. */
+  metadataJson: string;
   linkVersion: number;
   score: Score | null;
   createdAt: Date;
@@ -22,7 +24,7 @@ export interface AssignmentRow {
 }
 
 const COLUMNS = `a.id, a.institution_id, a.user_id, u.external_user_id, a.test_id, a.test_version_id, a.status, a.callback_url,
-  a.due_at, a.metadata, a.link_version, a.score, a.created_at, a.started_at, a.submitted_at, a.completed_at`;
+  a.due_at, a.metadata, a.metadata_json, a.link_version, a.score, a.created_at, a.started_at, a.submitted_at, a.completed_at`;
 
 function toRow(r: Record<string, any>): AssignmentRow {
   return {
@@ -36,6 +38,8 @@ function toRow(r: Record<string, any>): AssignmentRow {
     callbackUrl: r.callback_url,
     dueAt: r.due_at,
     metadata: r.metadata ?? {},
+    // Rows from before metadata_json fall back to the jsonb's own key order.
+    metadataJson: r.metadata_json ?? JSON.stringify(r.metadata ?? {}),
     linkVersion: r.link_version,
     score: r.score,
     createdAt: r.created_at,
@@ -87,7 +91,8 @@ export async function insertAssignmentForUser(
     testVersionId: string;
     callbackUrl: string;
     dueAt: Date | null;
-    metadata: Record<string, unknown>;
+    /** Compact JSON text of the metadata object, as sent. */
+    metadataJson: string;
     now: Date;
   },
 ): Promise<void> {
@@ -100,8 +105,8 @@ export async function insertAssignmentForUser(
        DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
        RETURNING id
      )
-     INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, created_at)
-     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12, $6 FROM u`,
-    values: [a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId, a.callbackUrl, a.dueAt, JSON.stringify(a.metadata)],
+     INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, metadata_json, created_at)
+     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12::text::jsonb, $12::text, $6 FROM u`,
+    values: [a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId, a.callbackUrl, a.dueAt, a.metadataJson],
   });
 }

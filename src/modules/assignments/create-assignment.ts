@@ -37,7 +37,14 @@ export interface CreateResult {
  */
 export async function createAssignment(
   ctx: AssignmentsContext,
-  input: { institutionId: string; body: CreateAssignmentBody; idempotencyKey: string | undefined; serialize: (v: CreatedAssignment) => string },
+  input: {
+    institutionId: string;
+    body: CreateAssignmentBody;
+    /** `metadata` exactly as sent (compact JSON text), when the route has it; else it is serialised from the body. */
+    metadataJson?: string;
+    idempotencyKey: string | undefined;
+    serialize: (v: CreatedAssignment) => string;
+  },
 ): Promise<CreateResult> {
   const { institutionId, body, idempotencyKey } = input;
   const now = ctx.clock.now();
@@ -50,13 +57,14 @@ export async function createAssignment(
     ]);
   }
   const dueAt = body.dueAt ? new Date(body.dueAt) : null;
+  const metadataJson = body.metadata === undefined ? '{}' : (input.metadataJson ?? JSON.stringify(metadata));
 
   // With a key, the claim, the assignment and the stored response commit together.
   if (idempotencyKey) {
     return withTransaction(ctx.pool, async (tx) => {
       const claim = await claimKey(tx, institutionId, idempotencyKey, fingerprint(body), now);
       if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
-      const created = await checkAndInsert(ctx, tx, institutionId, body, dueAt, now);
+      const created = await checkAndInsert(ctx, tx, institutionId, body, metadataJson, dueAt, now);
       const serialized = input.serialize(created);
       await storeResponse(tx, institutionId, idempotencyKey, { status: 201, body: serialized, assignmentId: created.assignmentId });
       return { status: 201, body: serialized, replayed: false };
@@ -65,8 +73,8 @@ export async function createAssignment(
   // A dueAt adds the expiry job, which must commit with the assignment. Without one, the only
   // write is a single statement (user upsert + insert), atomic on its own: no BEGIN/COMMIT round trips.
   const created = dueAt
-    ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, institutionId, body, dueAt, now))
-    : await checkAndInsert(ctx, ctx.pool, institutionId, body, null, now);
+    ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, institutionId, body, metadataJson, dueAt, now))
+    : await checkAndInsert(ctx, ctx.pool, institutionId, body, metadataJson, null, now);
   return { status: 201, body: input.serialize(created), replayed: false };
 }
 
@@ -76,6 +84,7 @@ async function checkAndInsert(
   db: Queryable,
   institutionId: string,
   body: CreateAssignmentBody,
+  metadataJson: string,
   dueAt: Date | null,
   now: Date,
 ): Promise<CreatedAssignment> {
@@ -95,7 +104,7 @@ async function checkAndInsert(
     testVersionId: test.testVersionId,
     callbackUrl,
     dueAt,
-    metadata: body.metadata ?? {},
+    metadataJson,
     now,
   });
   if (dueAt) await enqueueJob(db, EXPIRE_JOB, { assignmentId }, { runAt: dueAt, uniqueKey: `expire:${assignmentId}` });

@@ -33,7 +33,12 @@ export async function expireIfDue(pool: Pool, row: AssignmentRow, now: Date): Pr
   return outcome.ok || outcome.status === 'expired';
 }
 
-export async function getAssignment(ctx: AssignmentsContext, institutionId: string, assignmentId: string): Promise<AssignmentView> {
+/** The view, and the metadata's own text for the route to put in its place (key order kept). */
+export async function getAssignment(
+  ctx: AssignmentsContext,
+  institutionId: string,
+  assignmentId: string,
+): Promise<AssignmentView & { metadataJson: string }> {
   const now = ctx.clock.now();
   let row = await findAssignment(ctx.pool, institutionId, assignmentId);
   if (!row) throw notFound('assignment');
@@ -54,6 +59,7 @@ export async function getAssignment(ctx: AssignmentsContext, institutionId: stri
     startUrlExpiresAt,
     result: { available: row.status === 'completed', score: row.score },
     metadata: row.metadata,
+    metadataJson: row.metadataJson,
     dueAt: row.dueAt,
     createdAt: row.createdAt,
     startedAt: row.startedAt,

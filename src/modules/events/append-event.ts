@@ -12,6 +12,12 @@ export interface NewEvent {
   type: string;
   /** Event data without `sequence`; it is assigned here. */
   data: Record<string, unknown>;
+  /**
+   * Members of `data` to write as this JSON text instead of serialising the
+   * value (the metadata exactly as the partner sent it), so the stored text,
+   * the webhook body and the events API keep the partner's key order.
+   */
+  rawMembers?: Record<string, string>;
   createdAt: Date;
 }
 
@@ -21,6 +27,8 @@ export interface StoredEvent {
   assignmentId: string | null;
   type: string;
   data: Record<string, unknown>;
+  /** `data` as the JSON text stored in events.data_json. */
+  dataJson: string;
   createdAt: Date;
 }
 
@@ -30,6 +38,15 @@ const listeners: EventListener[] = [];
 
 export function onEventAppended(listener: EventListener): void {
   if (!listeners.includes(listener)) listeners.push(listener);
+}
+
+/** `data` as compact JSON text, with the members named in `raw` written as their given text. */
+function dataText(data: Record<string, unknown>, raw: Record<string, string> | undefined): string {
+  if (!raw) return JSON.stringify(data);
+  const members = Object.entries(data)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${JSON.stringify(k)}:${Object.hasOwn(raw, k) ? raw[k] : JSON.stringify(v)}`);
+  return `{${members.join(',')}}`;
 }
 
 export async function appendEvent(tx: Tx, event: NewEvent): Promise<StoredEvent> {
@@ -42,17 +59,21 @@ export async function appendEvent(tx: Tx, event: NewEvent): Promise<StoredEvent>
     if (!rows[0]) throw new Error(`appendEvent: assignment ${event.assignmentId} not found`);
     sequence = rows[0].event_sequence;
   }
+  const data = sequence === null ? event.data : { ...event.data, sequence };
   const stored: StoredEvent = {
     id: newId('evt'),
     institutionId: event.institutionId,
     assignmentId: event.assignmentId,
     type: event.type,
-    data: sequence === null ? event.data : { ...event.data, sequence },
+    data,
+    dataJson: dataText(data, event.rawMembers),
     createdAt: event.createdAt,
   };
   await tx.query(
-    'INSERT INTO events (id, institution_id, assignment_id, type, sequence, data, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-    [stored.id, stored.institutionId, stored.assignmentId, stored.type, sequence, JSON.stringify(stored.data), stored.createdAt],
+    // One text for both columns: jsonb for queries, the text for every copy a partner sees.
+    `INSERT INTO events (id, institution_id, assignment_id, type, sequence, data, data_json, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $6, $7)`,
+    [stored.id, stored.institutionId, stored.assignmentId, stored.type, sequence, stored.dataJson, stored.createdAt],
   );
   for (const listener of listeners) await listener(tx, stored);
   return stored;

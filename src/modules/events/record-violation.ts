@@ -49,6 +49,7 @@ export async function recordViolation(tx: Tx, assignmentId: string, violation: V
         ...(violation.description !== undefined ? { description: violation.description } : {}),
       },
     },
+    rawMembers: { metadata: a.metadataJson },
   });
   return { ok: true, event };
 }

@@ -71,7 +71,7 @@ export async function claimDeliveries(
      SELECT c.id, c.generation, c.attempts, c.endpoint_id, c.institution_id,
             w.url, w.secret_enc, w.previous_secret_enc, w.previous_secret_expires_at,
             (w.failing_since IS NOT NULL OR w.paused_until IS NOT NULL) AS unhealthy,
-            e.id AS event_id, e.type, e.data::text AS data_json, e.created_at
+            e.id AS event_id, e.type, COALESCE(e.data_json, e.data::text) AS data_json, e.created_at
        FROM claimed c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN events e ON e.id = c.event_id`,
     values: [opts.now, opts.limit, opts.workerId, opts.endpointConcurrency, opts.leaseMs, [...opts.room.keys()], [...opts.room.values()]],
   });

@@ -11,7 +11,15 @@ import { AppError } from '../errors.js';
  * and the validator cannot tell `null` from an absent body (Fastify passes
  * both as null), so an optional body would otherwise take `null` as absent.
  */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body's text as received, for members that must be echoed exactly (raw-json.ts). */
+    jsonText: string | null;
+  }
+}
+
 export function installJsonBodyParser(app: FastifyInstance): void {
+  app.decorateRequest('jsonText', null);
   const parseText = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
@@ -21,6 +29,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     } catch {
       return done(new AppError('invalid_request', 'The body is not valid UTF-8.', [{ field: 'body', message: 'is not valid UTF-8' }]), undefined);
     }
+    request.jsonText = text;
     parseText(request, text, (err, value) => {
       if (!err && value === null) {
         return done(new AppError('invalid_request', 'body: must be object', [{ field: 'body', message: 'must be object' }]), undefined);
