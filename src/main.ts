@@ -1,3 +1,5 @@
+// First: with OTEL_* tracing on, the SDK must be in place before the app's modules load.
+import { flushTracing } from './platform/telemetry/start-tracing.js';
 import { boot } from './platform/boot.js';
 import { systemClock } from './platform/clock.js';
 import { saveLocalSecrets } from './platform/local-secrets.js';
@@ -45,6 +47,7 @@ async function shutdown(signal: string) {
   await worker?.stop(); // waits for running jobs
   await metricsServer?.close();
   await booted.shutdownDatabase(); // closes the pool, stops the embedded database
+  await flushTracing();
   clearTimeout(force);
   process.exit(0);
 }

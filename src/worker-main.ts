@@ -1,3 +1,5 @@
+// First: with OTEL_* tracing on, the SDK must be in place before the app's modules load.
+import { flushTracing } from './platform/telemetry/start-tracing.js';
 import { boot } from './platform/boot.js';
 import { systemClock } from './platform/clock.js';
 import { startWorker } from './worker.js';
@@ -22,6 +24,7 @@ async function shutdown() {
   await worker.stop();
   await metricsServer?.close();
   await booted.shutdownDatabase();
+  await flushTracing();
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown());

@@ -4,7 +4,12 @@ import { ConfigError, parseConfig, tracingEnabled } from '../src/platform/config
 /** The operations settings: metrics, tracing switch, rate-limit store (docs/production.md). */
 describe('operations configuration', () => {
   it('defaults: no metrics served, tracing off, buckets in memory', () => {
-    expect(parseConfig({}).operations).toEqual({ metricsToken: null, metricsPort: null, tracing: false, rateLimitStore: 'memory' });
+    expect(parseConfig({}).operations).toEqual({
+      metricsToken: null,
+      metricsPort: null,
+      tracing: { enabled: false, serviceName: 'assay' },
+      rateLimitStore: 'memory',
+    });
   });
 
   it('reads ASSAY_METRICS_TOKEN, ASSAY_METRICS_PORT and ASSAY_RATE_LIMIT_STORE', () => {
@@ -34,6 +39,6 @@ describe('operations configuration', () => {
     expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBe(true);
     expect(tracingEnabled({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' })).toBe(true);
     expect(tracingEnabled({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBe(false);
-    expect(parseConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).operations.tracing).toBe(true);
+    expect(parseConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_SERVICE_NAME: 'assay-eu' }).operations.tracing).toEqual({ enabled: true, serviceName: 'assay-eu' });
   });
 });

@@ -37,8 +37,8 @@ export interface OperationsConfig {
   metricsToken: string | null;
   /** ASSAY_METRICS_PORT: `GET /metrics` served on this port of HOST too (the token is checked there as well when set). */
   metricsPort: number | null;
-  /** Tracing with OpenTelemetry, switched on by the standard OTEL_* variables (telemetry/tracing.ts). */
-  tracing: boolean;
+  /** Tracing with OpenTelemetry, switched on by the standard OTEL_* variables (telemetry/tracing.ts); service name from OTEL_SERVICE_NAME. */
+  tracing: { enabled: boolean; serviceName: string };
   /** ASSAY_RATE_LIMIT_STORE: where the per-key buckets live; `postgres` keeps one limit across API processes. */
   rateLimitStore: 'memory' | 'postgres';
 }
@@ -215,7 +215,8 @@ function operationsConfig(env: Env, port: number): OperationsConfig {
   if (metricsPort !== null && metricsPort === port) throw new ConfigError('ASSAY_METRICS_PORT', `must differ from PORT (${port})`);
   const store = env.ASSAY_RATE_LIMIT_STORE || 'memory';
   if (store !== 'memory' && store !== 'postgres') throw new ConfigError('ASSAY_RATE_LIMIT_STORE', `must be memory or postgres, got "${store}"`);
-  return { metricsToken, metricsPort, tracing: tracingEnabled(env), rateLimitStore: store };
+  const tracing = { enabled: tracingEnabled(env), serviceName: env.OTEL_SERVICE_NAME || 'assay' };
+  return { metricsToken, metricsPort, tracing, rateLimitStore: store };
 }
 
 /**

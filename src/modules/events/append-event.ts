@@ -1,5 +1,6 @@
 import { newId } from '../../platform/ids.js';
 import type { Tx } from '../../platform/db.js';
+import { currentTraceparent } from '../../platform/telemetry/trace-context.js';
 
 /**
  * The outbox writer: an event row is inserted in the caller's transaction,
@@ -70,10 +71,11 @@ export async function appendEvent(tx: Tx, event: NewEvent): Promise<StoredEvent>
     createdAt: event.createdAt,
   };
   await tx.query(
-    // One text for both columns: jsonb for queries, the text for every copy a partner sees.
-    `INSERT INTO events (id, institution_id, assignment_id, type, sequence, data, data_json, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $6, $7)`,
-    [stored.id, stored.institutionId, stored.assignmentId, stored.type, sequence, stored.dataJson, stored.createdAt],
+    // One text for both columns: jsonb for queries, the text for every copy a partner sees. traceparent:
+    // the trace of the request or job appending the event, which its deliveries continue.
+    `INSERT INTO events (id, institution_id, assignment_id, type, sequence, data, data_json, created_at, traceparent)
+     VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $6, $7, $8)`,
+    [stored.id, stored.institutionId, stored.assignmentId, stored.type, sequence, stored.dataJson, stored.createdAt, currentTraceparent()],
   );
   for (const listener of listeners) await listener(tx, stored);
   return stored;

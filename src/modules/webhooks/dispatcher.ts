@@ -5,13 +5,14 @@ import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { recordWebhookAttempt } from '../../platform/telemetry/metrics.js';
+import { inSpanFrom } from '../../platform/telemetry/trace-context.js';
 import { createNotificationListener } from '../../platform/listener.js';
 import { envelopeBody } from '../events/event-envelope.js';
 import { createAttemptRecorder } from './attempt-recorder.js';
 import { claimDeliveries, releaseClaims, type ClaimedDelivery } from './deliveries-repo.js';
 import { WEBHOOKS_CHANNEL } from './fan-out.js';
 import { judgeAttempt } from './retry-policy.js';
-import { createWebhookClient } from './send-webhook.js';
+import { createWebhookClient, type SendOutcome } from './send-webhook.js';
 import type { Resolver } from './url-guard.js';
 import { cachedOpener } from './secret-box.js';
 import { secretBoxFor, urlPolicyFor } from './webhooks-context.js';
@@ -135,10 +136,16 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
       opts.log?.error({ endpointId: d.endpointId, err: (err as Error).message }, 'webhook secret cannot be opened');
       secrets = [];
     }
-    const result =
-      secrets.length > 0
-        ? await client.send({ url: d.url, msgId: d.event.id, body: envelopeBody(d.event), secrets, now })
-        : { statusCode: null, errorClass: 'secret_unavailable', durationMs: 0, excerpt: null, retryAfterMs: null };
+    // The span continues the trace of whatever appended the event (the partner's request, a job).
+    const attributes = { 'assay.event.id': d.event.id, 'assay.event.type': d.event.type, 'assay.webhook.endpoint_id': d.endpointId, 'assay.webhook.attempt': d.attempts };
+    const result = await inSpanFrom('webhook.deliver', d.event.traceparent, attributes, async (span) => {
+      const sent: SendOutcome =
+        secrets.length > 0
+          ? await client.send({ url: d.url, msgId: d.event.id, body: envelopeBody(d.event), secrets, now })
+          : { statusCode: null, errorClass: 'secret_unavailable', durationMs: 0, excerpt: null, retryAfterMs: null };
+      span?.setAttributes(sent.statusCode === null ? { 'error.type': sent.errorClass ?? 'unknown' } : { 'http.response.status_code': sent.statusCode });
+      return sent;
+    });
     if (result.durationMs < FAST_MS && result.errorClass === null) fast.add(d.endpointId);
     else fast.delete(d.endpointId);
     const verdict = judgeAttempt(result, d.attempts, tunables.retryScheduleMs, now, opts.random);
