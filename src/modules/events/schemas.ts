@@ -29,8 +29,16 @@ export const EventData = Type.Object(
     sequence: Type.Optional(Type.Integer({ description: 'Increases by one with each event of the assignment: order by it' })),
     score: Type.Optional(Type.Union([ScoreSchema, Type.Null()], { description: 'exam.completed and grading.done' })),
     violation: Type.Optional(ViolationSchema),
-    endpointId: Type.Optional(Type.String({ description: 'webhook.test: the endpoint it was sent to' })),
+    endpointId: Type.Optional(Type.String({ description: 'webhook.test: the endpoint it was sent to; webhook_endpoint.disabled: the endpoint disabled' })),
     message: Type.Optional(Type.String({ description: 'webhook.test only' })),
+    url: Type.Optional(Type.String({ description: 'webhook_endpoint.disabled: the disabled endpoint\'s URL' })),
+    reason: Type.Optional(
+      Type.String({ enum: ['gone', 'failing'], description: 'webhook_endpoint.disabled: gone (it answered 410), failing (5 days of failed attempts)' }),
+    ),
+    disabledAt: Type.Optional(Type.String({ format: 'date-time', description: 'webhook_endpoint.disabled' })),
+    failingSince: Type.Optional(
+      Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'webhook_endpoint.disabled: the first failed attempt of the run that led to it' }),
+    ),
   },
   { additionalProperties: true, description: 'Assignment events carry the assignment fields; new fields may be added' },
 );

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
-import { ASSIGNMENT_EVENT_TYPES } from '../events/event-types.js';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../events/event-types.js';
 
 /** Route schemas of webhook endpoint management (partner and operator). */
 export const SubscribableEventType = Type.Union(
-  ASSIGNMENT_EVENT_TYPES.map((t) => Type.Literal(t)),
+  SUBSCRIBABLE_EVENT_TYPES.map((t) => Type.Literal(t)),
   { description: 'An event type an endpoint can subscribe to' },
 );
 
