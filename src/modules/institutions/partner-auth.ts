@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
-import { createRateLimiter } from '../../platform/http/rate-limit.js';
+import { createRateLimitStore } from '../../platform/http/rate-limit-store.js';
 import { createUnauthenticatedLimit } from '../../platform/http/rate-limit-requests.js';
 import { findActiveKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
 import { createKeyCache } from './key-cache.js';
@@ -30,7 +30,9 @@ const TOUCH_INTERVAL_MS = 60_000;
  * a repeated unknown key is refused from the key cache's negative entries.
  */
 export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void {
-  const takeToken = createRateLimiter(ctx.config.rateLimit);
+  // In this process's memory, or shared by every API process in PostgreSQL (ASSAY_RATE_LIMIT_STORE).
+  const limiter = createRateLimitStore(ctx.config.operations.rateLimitStore, ctx.config.rateLimit, ctx.pool);
+  app.addHook('onClose', async () => limiter.stop());
   const keys = createKeyCache({ pool: ctx.pool, log: app.log });
   app.addHook('onReady', () => keys.start());
   app.addHook('onClose', () => keys.stop());
@@ -59,7 +61,8 @@ export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void 
     // The key id (never the key) goes on every later line of this request, including Fastify's
     // "request completed" line (reply.log is the same logger). Binding in place costs a tenth of a child logger.
     (request.log as FastifyBaseLogger & { setBindings?: (b: object) => void }).setBindings?.({ keyId: key.keyId, institutionId: key.institutionId });
-    const limit = takeToken(key.keyId);
+    const taken = limiter.take(key.keyId);
+    const limit = taken instanceof Promise ? await taken : taken;
     reply.headers(limit.headers);
     if (!limit.allowed) {
       throw new AppError('rate_limited', 'Too many requests for this API key. Retry after the time in Retry-After.', undefined, limit.headers);

@@ -1,3 +1,12 @@
+/*
+ * Coordination: rate-limit-store.ts puts the per-key limit behind one small
+ * interface, RateLimitStore (`take(key)`, sync or async, and `stop()`), with
+ * two stores: `memory` wraps createRateLimiter below, `postgres` keeps the
+ * buckets in one table for every API process (ASSAY_RATE_LIMIT_STORE).
+ * partner-auth.ts uses the store, not createRateLimiter directly. Both stores
+ * answer through limitResult() below, so the headers are computed in one place.
+ */
+
 /**
  * Token-bucket rate limiting per API key: `perSecond` tokens refill each
  * second up to `burst`. Headers follow the IETF RateLimit fields draft:
@@ -48,14 +57,17 @@ export function createRateLimiter(opts: { perSecond: number; burst: number; now?
     buckets.set(key, b);
     const allowed = b.tokens >= 1;
     if (allowed) b.tokens -= 1;
-    const remaining = Math.floor(b.tokens);
-    const reset = Math.ceil((opts.burst - b.tokens) / opts.perSecond);
-    const headers: Record<string, string> = {
-      'RateLimit-Limit': String(opts.burst),
-      'RateLimit-Remaining': String(remaining),
-      'RateLimit-Reset': String(reset),
-    };
-    if (!allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((1 - b.tokens) / opts.perSecond)));
-    return { allowed, headers };
+    return limitResult(allowed, b.tokens, opts);
   };
+}
+
+/** The answer for a bucket left with `tokens` after this request (which took one if `allowed`). */
+export function limitResult(allowed: boolean, tokens: number, opts: { perSecond: number; burst: number }): RateLimitResult {
+  const headers: Record<string, string> = {
+    'RateLimit-Limit': String(opts.burst),
+    'RateLimit-Remaining': String(Math.floor(tokens)),
+    'RateLimit-Reset': String(Math.ceil((opts.burst - tokens) / opts.perSecond)),
+  };
+  if (!allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((1 - tokens) / opts.perSecond)));
+  return { allowed, headers };
 }
