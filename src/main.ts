@@ -1,6 +1,6 @@
 // First: with OTEL_* tracing on, the SDK must be in place before the app's modules load.
 import { flushTracing } from './platform/telemetry/start-tracing.js';
-import { boot } from './platform/boot.js';
+import { bootProcess } from './platform/boot.js';
 import { systemClock } from './platform/clock.js';
 import { saveLocalSecrets } from './platform/local-secrets.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from './server.js';
@@ -12,7 +12,7 @@ import { startMetricsServer } from './platform/telemetry/metrics.js';
  * `npm start`: the API and the background worker in one process. With no
  * DATABASE_URL it runs on the embedded PostgreSQL and seeds the demo.
  */
-const booted = await boot({ allowStartEmbedded: true });
+const booted = await bootProcess({ allowStartEmbedded: true });
 const { config, pool } = booted;
 const ctx = serverContext({ config, pool, clock: systemClock });
 

@@ -1,6 +1,6 @@
 // First: with OTEL_* tracing on, the SDK must be in place before the app's modules load.
 import { flushTracing } from './platform/telemetry/start-tracing.js';
-import { boot } from './platform/boot.js';
+import { bootProcess } from './platform/boot.js';
 import { systemClock } from './platform/clock.js';
 import { startWorker } from './worker.js';
 import { startMetricsServer } from './platform/telemetry/metrics.js';
@@ -10,7 +10,7 @@ import { startMetricsServer } from './platform/telemetry/metrics.js';
  * purges), for scaling workers apart from the API. Needs DATABASE_URL, or an
  * embedded database that `npm start` is already running in this checkout.
  */
-const booted = await boot({ allowStartEmbedded: false });
+const booted = await bootProcess({ allowStartEmbedded: false });
 const log = {
   info: (o: object, m?: string) => process.stdout.write(`${JSON.stringify({ level: 'info', ...o, msg: m })}\n`),
   warn: (o: object, m?: string) => process.stdout.write(`${JSON.stringify({ level: 'warn', ...o, msg: m })}\n`),

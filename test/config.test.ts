@@ -51,6 +51,7 @@ describe('configuration', () => {
       ASSAY_START_LINK_RATE_LIMIT: '600',
       ASSAY_STUDENT_RATE_LIMIT: '120',
       ASSAY_TRUST_PROXY: 'true',
+      ASSAY_MIGRATE: 'check',
       LOG_LEVEL: 'warn',
       ASSAY_SECRET: `${VALID.ASSAY_SECRET}, older-secret-0123456789abcdef0123456789`,
     });
@@ -66,6 +67,7 @@ describe('configuration', () => {
       rateLimit: { perSecond: 5, burst: 10 },
       requestLimits: { unauthenticatedPerMinute: 30, startLinksPerMinute: 600, studentPostsPerMinute: 120 },
       trustProxy: true,
+      migrate: 'check',
       logLevel: 'warn',
     });
     expect(parseConfig({ ASSAY_TRUST_PROXY: '2' }).trustProxy).toBe(2);
@@ -114,6 +116,7 @@ describe('configuration', () => {
     ['ASSAY_STUDENT_RATE_LIMIT', '-5'],
     ['ASSAY_TRUST_PROXY', 'maybe'],
     ['ASSAY_TRUST_PROXY', '11'],
+    ['ASSAY_MIGRATE', 'yes'],
   ])('%s=%j stops with a ConfigError naming the variable', (name, value) => {
     const err = configError({ ...VALID, [name]: value });
     expect(err.variable).toBe(name);

@@ -218,14 +218,18 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   migrate: {
-    summary: 'Apply pending database migrations',
+    summary: 'Apply pending database migrations (npm run migrate)',
     usage: '',
-    description: 'Applies the migrations in migrations/ that have not run yet (every process also does this at boot).',
+    description:
+      'Applies the migrations in migrations/ that have not run yet, each recorded with its checksum, and refuses if an\n' +
+      'applied one was changed since. Every process also does this at boot unless ASSAY_MIGRATE=check, in which case\n' +
+      'processes only check and this command (npm run migrate) is the deployment step that applies them.',
     positionals: [0, 0],
     async run(_args, deps) {
-      await deps.db(); // connecting migrates, under an advisory lock shared with every other process
+      const { migrationsApplied = [] } = await deps.db(); // connecting migrates, under an advisory lock shared with every other process
       const files = (await fs.readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
-      return `The database is up to date (${files.length} migrations, the last ${files.at(-1) ?? 'none'}).`;
+      const applied = migrationsApplied.length > 0 ? `Applied ${migrationsApplied.join(', ')}. ` : '';
+      return `${applied}The database is up to date (${files.length} migrations, the last ${files.at(-1) ?? 'none'}).`;
     },
   },
 };

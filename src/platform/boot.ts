@@ -4,7 +4,7 @@ import { ConfigError, freezeConfig, parseConfig, processEnvironment, type Config
 import { createPool, type Pool } from './db.js';
 import type { EmbeddedDatabase } from './embedded-db.js';
 import { loadOrCreateLocalSecrets, type LocalSecrets } from './local-secrets.js';
-import { migrate } from './migrate.js';
+import { MigrationError, migrate, type MigrateMode } from './migrate.js';
 
 /**
  * Boot shared by the server, the worker and the CLI: parse the config once,
@@ -18,6 +18,8 @@ export interface Booted {
   databaseUrl: string;
   embedded: EmbeddedDatabase | null;
   local: LocalSecrets | null;
+  /** Migrations this boot applied (none in check mode). */
+  migrationsApplied: string[];
   shutdownDatabase(): Promise<void>;
 }
 
@@ -53,6 +55,8 @@ export async function boot(opts: {
   log?: (m: string) => void;
   /** The environment to configure from; the process's own by default. */
   env?: Record<string, string | undefined>;
+  /** Overrides ASSAY_MIGRATE (`assay migrate` applies whatever the process's setting). */
+  migrate?: MigrateMode;
 }): Promise<Booted> {
   const raw = configFromEnv(opts.env ?? processEnvironment());
   let local: LocalSecrets | null = null;
@@ -75,10 +79,21 @@ export async function boot(opts: {
   }
   const config = freezeConfig(raw);
   const pool = createPool(databaseUrl, config.dbPoolSize);
-  await migrate(pool);
+  let migrationsApplied: string[];
+  try {
+    migrationsApplied = await migrate(pool, { mode: opts.migrate ?? config.migrate });
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    if (embedded) {
+      fs.rmSync(path.join(raw.dataDir, RUNNING_FILE), { force: true });
+      await embedded.stop().catch(() => undefined);
+    }
+    throw err;
+  }
   return {
     config,
     pool,
+    migrationsApplied,
     databaseUrl,
     embedded,
     local,
@@ -90,4 +105,19 @@ export async function boot(opts: {
       }
     },
   };
+}
+
+/**
+ * boot() for an entry point (npm start, npm run worker): a refusal to start
+ * that is the operator's to fix (a changed or missing migration) ends the
+ * process with its message on stderr and exit code 1, not a stack trace.
+ */
+export async function bootProcess(opts: Parameters<typeof boot>[0]): Promise<Booted> {
+  try {
+    return await boot(opts);
+  } catch (err) {
+    if (!(err instanceof MigrationError)) throw err;
+    process.stderr.write(`Cannot start: ${err.message}\n`);
+    process.exit(1);
+  }
 }

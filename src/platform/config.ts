@@ -25,6 +25,8 @@ export interface Config {
   logLevel: string;
   /** Whether this process also runs the background worker (npm start does). */
   runWorker: boolean;
+  /** ASSAY_MIGRATE: `apply` pending migrations at boot (default), or only `check` (deployments that run `npm run migrate` first). */
+  migrate: 'apply' | 'check';
   /** Database pool size per process. */
   dbPoolSize: number;
   webhooks: WebhookTunables;
@@ -142,6 +144,12 @@ function hostVar(env: Env): string {
   return raw;
 }
 
+function migrateVar(env: Env): 'apply' | 'check' {
+  const raw = env.ASSAY_MIGRATE || 'apply';
+  if (raw !== 'apply' && raw !== 'check') throw new ConfigError('ASSAY_MIGRATE', `must be apply or check, got "${raw}"`);
+  return raw;
+}
+
 /** ASSAY_TRUST_PROXY: off by default; `true` behind a proxy that sets X-Forwarded-For, or the number of proxy hops. */
 function trustProxyVar(env: Env): boolean | number {
   const raw = env.ASSAY_TRUST_PROXY;
@@ -202,6 +210,7 @@ export function parseConfig(env: Env): Config {
     trustProxy: trustProxyVar(env),
     logLevel,
     runWorker: boolVar(env, 'ASSAY_RUN_WORKER', true),
+    migrate: migrateVar(env),
     dbPoolSize: intVar(env, 'ASSAY_DB_POOL_SIZE', 10, 1, 500),
     webhooks: webhookTunables(env),
     operations: operationsConfig(env, port),
