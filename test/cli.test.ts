@@ -199,6 +199,15 @@ describe('bin/assay.js', () => {
     expect(JSON.parse(stdout).name).toBe('Process College');
   });
 
+  it('with DATABASE_URL needs neither ASSAY_ADMIN_TOKEN nor ASSAY_SECRET, unless the command uses one', async () => {
+    const bare = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: db.url };
+    const { stdout } = await run(process.execPath, [path.join(ROOT, 'bin/assay.js'), 'create-institution', '--name', 'Tokenless College'], { env: bare, cwd: tmp });
+    expect(JSON.parse(stdout).name).toBe('Tokenless College');
+    const reseal = await run(process.execPath, [path.join(ROOT, 'bin/assay.js'), 'reseal-secrets'], { env: bare, cwd: tmp }).catch((e) => e);
+    expect(reseal.code).toBe(1);
+    expect(reseal.stderr).toContain('ASSAY_SECRET');
+  });
+
   it('exits 2 on bad arguments and 1 on a domain error', async () => {
     const usage = await run(process.execPath, [path.join(ROOT, 'bin/assay.js'), 'create-key'], { env, cwd: tmp }).catch((e) => e);
     expect(usage.code).toBe(2);

@@ -10,7 +10,12 @@ import { runCli } from './run-cli.js';
  */
 async function connect(): Promise<CliDatabase> {
   // `assay migrate` (npm run migrate) applies pending migrations even where ASSAY_MIGRATE=check keeps processes from it.
-  const booted = await boot({ allowStartEmbedded: true, ...(process.argv[2] === 'migrate' ? { migrate: 'apply' as const } : {}) });
+  // The operator token and the signing secret are needed by no command but reseal-secrets, which checks itself.
+  const booted = await boot({
+    allowStartEmbedded: true,
+    requireSecrets: false,
+    ...(process.argv[2] === 'migrate' ? { migrate: 'apply' as const } : {}),
+  });
   return {
     pool: booted.pool,
     config: booted.config,

@@ -25,9 +25,9 @@ export interface Booted {
 
 const RUNNING_FILE = 'embedded.json';
 
-export function configFromEnv(env: Record<string, string | undefined>): Config {
+export function configFromEnv(env: Record<string, string | undefined>, requireSecrets = true): Config {
   try {
-    return parseConfig(env);
+    return parseConfig(env, { requireSecrets });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -57,8 +57,13 @@ export async function boot(opts: {
   env?: Record<string, string | undefined>;
   /** Overrides ASSAY_MIGRATE (`assay migrate` applies whatever the process's setting). */
   migrate?: MigrateMode;
+  /**
+   * False for the CLI: with DATABASE_URL, ASSAY_ADMIN_TOKEN and ASSAY_SECRET may be unset (config.adminToken
+   * and config.secrets are then null) and only a command that uses one asks for it.
+   */
+  requireSecrets?: boolean;
 }): Promise<Booted> {
-  const raw = configFromEnv(opts.env ?? processEnvironment());
+  const raw = configFromEnv(opts.env ?? processEnvironment(), opts.requireSecrets ?? true);
   let local: LocalSecrets | null = null;
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = raw.databaseUrl;

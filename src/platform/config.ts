@@ -157,7 +157,7 @@ function trustProxyVar(env: Env): boolean | number {
   return boolVar(env, 'ASSAY_TRUST_PROXY', false);
 }
 
-export function parseConfig(env: Env): Config {
+export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requireSecrets: true }): Config {
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl) {
     try {
@@ -180,10 +180,11 @@ export function parseConfig(env: Env): Config {
       throw new ConfigError('ASSAY_SECRET', 'must be one or more comma-separated secrets of at least 32 characters');
     }
   }
-  if (databaseUrl && !adminToken) {
+  // Serving processes need both; the CLI only for the commands that use them (it checks there).
+  if (databaseUrl && !adminToken && opts.requireSecrets) {
     throw new ConfigError('ASSAY_ADMIN_TOKEN', 'is required when DATABASE_URL is set (at least 24 characters)');
   }
-  if (databaseUrl && !secrets) {
+  if (databaseUrl && !secrets && opts.requireSecrets) {
     throw new ConfigError('ASSAY_SECRET', 'is required when DATABASE_URL is set (at least 32 characters)');
   }
   const perSecond = intVar(env, 'ASSAY_RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000);
