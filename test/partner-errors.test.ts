@@ -5,6 +5,7 @@ import { systemClock } from '../src/platform/clock.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { assignmentBody, createHarness, type Harness } from './helpers/harness.js';
 import { expectError } from './helpers/expect-error.js';
+import { ALL_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../src/modules/events/event-types.js';
 
 const P = '/api/partner/v1';
 let h: Harness;
@@ -200,7 +201,7 @@ describe('bodies that are not UTF-8 JSON', () => {
 });
 
 describe('validation messages say what is allowed, once', () => {
-  const EVENT_TYPES = 'exam.started, exam.completed, grading.done, assignment.expired, violation.detected';
+  const EVENT_TYPES = SUBSCRIBABLE_EVENT_TYPES.join(', ');
 
   it('an unknown event type in a body: one detail listing the allowed values', async () => {
     const res = await h.partner(h.a, 'POST', `${P}/webhook-endpoints`, { url: 'https://hooks.alpha-college.example/x', eventTypes: ['exam.finished'] });
@@ -211,7 +212,7 @@ describe('validation messages say what is allowed, once', () => {
 
   it('an unknown value in a query parameter: one detail listing the allowed values', async () => {
     const err = expectError(await h.partner(h.a, 'GET', `${P}/events?type=nope`), 400, 'invalid_request');
-    expect(err.error.details).toEqual([{ field: 'type', message: `must be one of: ${EVENT_TYPES}, webhook.test` }]);
+    expect(err.error.details).toEqual([{ field: 'type', message: `must be one of: ${ALL_EVENT_TYPES.join(', ')}` }]);
   });
 
   it('a wrong type for a nullable field: one detail naming both types', async () => {
