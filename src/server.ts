@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { createHttp, type HttpApp } from './platform/http/create-http.js';
+import type { Logger } from './platform/log.js';
 import { apiOf, documentRouteErrors, openApiDocument } from './platform/http/openapi.js';
 import { isOptionalSchema } from './platform/http/validation.js';
 import { installRequestLimits } from './platform/http/rate-limit-requests.js';
@@ -36,14 +37,14 @@ export function serverContext(ctx: AppContext): ServerContext {
 /** Assembles the HTTP app: every route of every module, docs, health. */
 export async function buildServer(
   ctx: ServerContext,
-  opts: { logger?: boolean; logStream?: { write(line: string): void } } = {},
+  opts: { logger?: false | Logger; logStream?: { write(line: string): void } } = {},
 ): Promise<HttpApp> {
   // Events appended by this process's requests get their webhook deliveries in the same transaction.
   installWebhookFanOut();
   const app = createHttp({
     logLevel: ctx.config.logLevel,
     trustProxy: ctx.config.trustProxy,
-    ...(opts.logger === false ? { logger: false } : {}),
+    ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freezeConfig } from '../src/platform/config.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { ADMIN_TOKEN, assignmentBody, createHarness, type Harness } from './helpers/harness.js';
+import { spawnWorker } from './helpers/worker-process.js';
 
 /**
  * A server built on the harness database but logging at trace level into
@@ -104,6 +105,18 @@ describe('logs', () => {
     expect(entries.filter((e) => e.level >= 40)).toEqual([]);
     expect(entries.some((e) => e.code === 'unavailable')).toBe(false);
     expect(entries.find((e) => e.msg === 'client aborted the request')?.level).toBe(20);
+  });
+
+  it('npm run worker logs through the same logger: JSON lines with time, level and pid', async () => {
+    const worker = await spawnWorker(h.databaseUrl, { LOG_LEVEL: 'info' });
+    try {
+      const started = worker.output.join('').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const line = started.find((e) => e.msg === 'worker started')!;
+      expect(line).toMatchObject({ level: 30, pid: expect.any(Number), time: expect.any(Number), workerId: expect.any(String) });
+    } finally {
+      worker.kill('SIGTERM');
+      await worker.exited;
+    }
   });
 
   it('every line is JSON, and every line about a request names its request id', () => {

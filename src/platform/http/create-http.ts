@@ -1,6 +1,7 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../ids.js';
+import { createLogger, type Logger } from '../log.js';
 import { AppError, errorBody } from '../errors.js';
 import { BODY_LIMIT, installErrorHandling } from './error-handler.js';
 import { installJsonBodyParser } from './json-body.js';
@@ -22,7 +23,8 @@ export function createHttp(opts: {
   logLevel: string;
   /** ASSAY_TRUST_PROXY: whether X-Forwarded-For names the client (per-address limits and logs use it). */
   trustProxy?: boolean | number;
-  logger?: FastifyServerOptions['logger'];
+  /** The process's logger; false for none (tests). */
+  logger?: false | Logger;
   /** Where log lines go (default stdout); tests pass a capturing stream to check what is logged. */
   logStream?: { write(line: string): void };
 }) {
@@ -61,15 +63,8 @@ export function createHttp(opts: {
         .headers({ 'X-Request-Id': request.id, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' })
         .send(errorBody(e, request.id));
     },
-    logger: opts.logger ?? {
-      level: opts.logLevel,
-      ...(opts.logStream ? { stream: opts.logStream } : {}),
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], remove: true },
-      serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    },
+    // The process's one logger (platform/log.ts), or a new one on the given level and stream.
+    ...(opts.logger === false ? { logger: false } : { loggerInstance: opts.logger ?? createLogger({ level: opts.logLevel, stream: opts.logStream }) }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   logger = app.log;
