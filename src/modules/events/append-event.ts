@@ -33,12 +33,19 @@ export interface StoredEvent {
   createdAt: Date;
 }
 
-/** Hooks run inside the same transaction for every appended event (webhook fan-out registers here). */
-type EventListener = (tx: Tx, event: StoredEvent) => Promise<void>;
-const listeners: EventListener[] = [];
+/**
+ * What must be written in an appended event's own transaction besides the
+ * event: its webhook deliveries (webhooks/fan-out.ts). This module cannot
+ * import the webhooks module (which depends on this one), so each process's
+ * composition root connects it at start (server.ts, worker.ts), and appending
+ * without it throws: an event nobody would ever be sent is never written.
+ */
+export type EventFanOut = (tx: Tx, event: StoredEvent) => Promise<void>;
+let fanOut: EventFanOut | null = null;
 
-export function onEventAppended(listener: EventListener): void {
-  if (!listeners.includes(listener)) listeners.push(listener);
+export function connectEventFanOut(fn: EventFanOut): void {
+  if (fanOut && fanOut !== fn) throw new Error('connectEventFanOut: another fan-out is already connected');
+  fanOut = fn;
 }
 
 /** `data` as compact JSON text, with the members named in `raw` written as their given text. */
@@ -51,6 +58,9 @@ function dataText(data: Record<string, unknown>, raw: Record<string, string> | u
 }
 
 export async function appendEvent(tx: Tx, event: NewEvent): Promise<StoredEvent> {
+  if (!fanOut) {
+    throw new Error('appendEvent: no webhook fan-out is connected, so this event would never be delivered; call installWebhookFanOut() at process start');
+  }
   let sequence: number | null = null;
   if (event.assignmentId) {
     const { rows } = await tx.query<{ event_sequence: number }>(
@@ -77,6 +87,6 @@ export async function appendEvent(tx: Tx, event: NewEvent): Promise<StoredEvent>
      VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $6, $7, $8)`,
     [stored.id, stored.institutionId, stored.assignmentId, stored.type, sequence, stored.dataJson, stored.createdAt, currentTraceparent()],
   );
-  for (const listener of listeners) await listener(tx, stored);
+  await fanOut(tx, stored);
   return stored;
 }
