@@ -56,10 +56,13 @@ export function buildBaseline(pool: pg.Pool, seed: BaselineSeed): FastifyInstanc
   app.get('/assignments/:id', async (request, reply) => {
     const { rows } = await pool.query({
       name: 'baseline-read-assignment',
-      text: `SELECT a.id, a.status, u.external_user_id, a.test_id, a.metadata, a.due_at, a.score,
+      // By primary key, then the tenant, as the app does (see FIND_ASSIGNMENT_SQL): a plain
+      // `WHERE a.id = $1 AND a.institution_id = $2` can keep a plan that walks the institution's index.
+      text: `WITH a AS MATERIALIZED (SELECT * FROM assignments WHERE id = $1)
+       SELECT a.id, a.status, u.external_user_id, a.test_id, a.metadata, a.due_at, a.score,
               a.created_at, a.started_at, a.submitted_at, a.completed_at
-         FROM assignments a JOIN users u ON u.id = a.user_id
-        WHERE a.id = $1 AND a.institution_id = $2`,
+         FROM a JOIN users u ON u.id = a.user_id
+        WHERE a.institution_id = $2`,
       values: [(request.params as { id: string }).id, seed.institutionId],
     });
     const r = rows[0];

@@ -4,6 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { systemClock } from '../src/platform/clock.js';
@@ -22,7 +25,7 @@ import { createEndpoint } from '../src/modules/webhooks/manage-endpoints.js';
 import { postgresCpuUs } from './postgres-cpu.js';
 
 /**
- * `npm run bench:webhooks [-- --deliveries 8000 --endpoints 8 --rounds 3 --rate 200 --seconds 10]`
+ * `npm run bench:webhooks [-- --deliveries 8000 --endpoints 8 --rounds 3 --rate 200 --seconds 10 --profile dir]`
  *
  * On a real PostgreSQL (DATABASE_URL's server, else an embedded one in a temp
  * dir), in a fresh database, with a receiver in a child process on loopback:
@@ -34,6 +37,8 @@ import { postgresCpuUs } from './postgres-cpu.js';
  * 2. Latency: `rate` state changes per second (assignment started, one
  *    endpoint) for `seconds`; for each event, the time from its transaction's
  *    commit to its arrival at the receiver. Prints p50, p99 and max.
+ * --profile dir: V8 CPU profiles of this process during the last round's
+ * raw loop and dispatcher run only (no seeding), as .cpuprofile files.
  */
 const RECEIVER_ROLE = 'webhook-bench-receiver';
 
@@ -71,6 +76,7 @@ async function main() {
       rate: { type: 'string', default: '200' },
       seconds: { type: 'string', default: '10' },
       rounds: { type: 'string', default: '3' },
+      profile: { type: 'string' },
     },
   });
   const N = Number(opts.deliveries);
@@ -78,6 +84,20 @@ async function main() {
   const RATE = Number(opts.rate);
   const SECONDS = Number(opts.seconds);
   const ROUNDS = Number(opts.rounds);
+  const profiler = opts.profile ? new Session() : null;
+  profiler?.connect();
+  /** Starts the CPU profiler when --profile is given and `on`; the returned function stops it and writes `name`.cpuprofile. */
+  async function startProfile(name: string, on: boolean): Promise<() => Promise<void>> {
+    if (!profiler || !on) return async () => undefined;
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+    return async () => {
+      const { profile } = await profiler.post('Profiler.stop');
+      fs.mkdirSync(opts.profile!, { recursive: true });
+      fs.writeFileSync(path.join(opts.profile!, `${name}.cpuprofile`), JSON.stringify(profile));
+    };
+  }
+
 
   // ---- database -----------------------------------------------------------
   const db = await openBenchDatabase('assay_bench_wh');
@@ -112,6 +132,20 @@ async function main() {
     return { node: own.user + own.system, receiver: rx.user + rx.system, pg: clusterDir ? postgresCpuUs(clusterDir) : null };
   };
   type Cpu = Awaited<ReturnType<typeof cpuNow>>;
+  /**
+   * PostgreSQL's work so far, counted by the server: buffer accesses in the bench database and WAL
+   * records (cluster-wide, so only meaningful on the embedded server). Unlike CPU time, these do not
+   * move when other work shares the machine. Backends report them when they exit or idle, so read
+   * them after the dispatcher's pool has ended.
+   */
+  const pgWork = async () => {
+    const { rows } = await db.admin.query<{ blocks: number; wal: number }>(
+      `SELECT (SELECT blks_hit + blks_read FROM pg_stat_database WHERE datname = $1)::float8 AS blocks,
+              (SELECT wal_records FROM pg_stat_wal)::float8 AS wal`,
+      [new URL(dbUrl).pathname.slice(1)],
+    );
+    return rows[0]!;
+  };
   const cpuPer = (a: Cpu, b: Cpu, n: number) => ({
     node: (b.node - a.node) / n,
     receiver: (b.receiver - a.receiver) / n,
@@ -155,9 +189,10 @@ async function main() {
     timestamp: new Date().toISOString(),
     data: { partnerAssignmentId: newId('asg'), externalUserId: 'bench-user', testId: test.testId, status: 'started', metadata: { course: 'BENCH-101' }, sequence: 1 },
   });
-  async function rawLoop(n: number): Promise<{ rate: number; cpu: ReturnType<typeof cpuPer> }> {
+  async function rawLoop(n: number, profile = false): Promise<{ rate: number; cpu: ReturnType<typeof cpuPer> }> {
     const agent = new Agent({ connections: concurrency, keepAliveTimeout: 30_000 });
     let next = 0;
+    const stopProfile = await startProfile('raw-loop', profile);
     const cpu0 = await cpuNow();
     const started = performance.now();
     await Promise.all(
@@ -177,13 +212,17 @@ async function main() {
     );
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuPer(cpu0, await cpuNow(), n);
+    await stopProfile();
     await agent.close();
     return { rate: n / seconds, cpu };
   }
 
   const throughputInstitution = await institutionWith('Throughput', Array.from({ length: ENDPOINTS }, (_, i) => `/e${i}`));
   const [holder] = await assignments(throughputInstitution, 1);
-  async function dispatcherRun(n: number): Promise<{ rate: number; recordedRate: number; cpu: ReturnType<typeof cpuPer> }> {
+  async function dispatcherRun(
+    n: number,
+    profile = false,
+  ): Promise<{ rate: number; recordedRate: number; cpu: ReturnType<typeof cpuPer>; pgBlocks: number; pgWal: number; perClaim: number; perRecord: number }> {
     const events = Math.ceil(n / ENDPOINTS);
     for (let done = 0; done < events; done += 200) {
       await withTransaction(pool, async (tx) => {
@@ -200,20 +239,34 @@ async function main() {
     }
     const target = (await receivedCount()) + events * ENDPOINTS;
     const dispatcher = createWebhookDispatcher({ connectionString: dbUrl, clock: systemClock, config });
+    const stopProfile = await startProfile('dispatcher', profile);
+    const work0 = await pgWork();
     const cpu0 = await cpuNow();
     const started = performance.now();
     await dispatcher.start();
     while ((await receivedCount()) < target) await new Promise((r) => setTimeout(r, 5));
     const delivered = performance.now();
     const cpu = cpuPer(cpu0, await cpuNow(), events * ENDPOINTS);
+    await stopProfile();
     for (;;) {
       const { rows } = await pool.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'");
       if (rows[0].n === 0) break;
       await new Promise((r) => setTimeout(r, 5));
     }
     const recorded = performance.now();
+    const { claims, claimed, records } = dispatcher.counters();
     await dispatcher.stop();
-    return { rate: (events * ENDPOINTS) / ((delivered - started) / 1000), recordedRate: (events * ENDPOINTS) / ((recorded - started) / 1000), cpu };
+    await new Promise((r) => setTimeout(r, 200)); // the dispatcher's backends report their counters as they exit
+    const work1 = await pgWork();
+    return {
+      rate: (events * ENDPOINTS) / ((delivered - started) / 1000),
+      recordedRate: (events * ENDPOINTS) / ((recorded - started) / 1000),
+      cpu,
+      pgBlocks: (work1.blocks - work0.blocks) / (events * ENDPOINTS),
+      pgWal: (work1.wal - work0.wal) / (events * ENDPOINTS),
+      perClaim: claimed / Math.max(1, claims),
+      perRecord: claimed / Math.max(1, records),
+    };
   }
 
   process.stdout.write(`Webhook delivery benchmark: PostgreSQL ${db.version} (${db.embedded ? 'embedded' : 'DATABASE_URL'}), ${os.cpus().length} CPUs, node ${process.version}\n`);
@@ -221,10 +274,21 @@ async function main() {
   await dispatcherRun(Math.min(800, N)); // warm-up
   // Alternating rounds, each compared with the raw loop run just before it, so a load change on the machine
   // between rounds does not skew the ratio; the medians are reported.
-  const rounds: Array<{ raw: number; rawCpu: ReturnType<typeof cpuPer>; rate: number; recordedRate: number; cpu: ReturnType<typeof cpuPer> }> = [];
+  const rounds: Array<{
+    raw: number;
+    rawCpu: ReturnType<typeof cpuPer>;
+    rate: number;
+    recordedRate: number;
+    cpu: ReturnType<typeof cpuPer>;
+    pgBlocks: number;
+    pgWal: number;
+    perClaim: number;
+    perRecord: number;
+  }> = [];
   for (let r = 0; r < ROUNDS; r++) {
-    const baseline = await rawLoop(N);
-    rounds.push({ raw: baseline.rate, rawCpu: baseline.cpu, ...(await dispatcherRun(N)) });
+    const last = r === ROUNDS - 1;
+    const baseline = await rawLoop(N, last);
+    rounds.push({ raw: baseline.rate, rawCpu: baseline.cpu, ...(await dispatcherRun(N, last)) });
   }
   const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -278,6 +342,14 @@ async function main() {
   ];
   // The raw loop makes no database calls (the cluster's figure then only shows backends of the previous run exiting).
   rows.push(['CPU per delivery', cpuText(cpuAssay), cpuText({ ...cpuRaw, pg: null }), '', '']);
+  rows.push([
+    'PostgreSQL work per delivery',
+    `${fmt(median(rounds.map((r) => r.pgBlocks)), 1)} buffer accesses, ${fmt(median(rounds.map((r) => r.pgWal)), 1)} WAL records${db.embedded ? '' : ' (WAL: whole server)'}; ` +
+      `${fmt(median(rounds.map((r) => r.perClaim)), 1)} deliveries per claim, ${fmt(median(rounds.map((r) => r.perRecord)), 1)} per record statement`,
+    '',
+    '',
+    '',
+  ]);
   const widths = [0, 1, 2, 3, 4].map((c) => Math.max(...[['Measure', 'Assay', 'Baseline', 'Ratio', 'Target'], ...rows].map((r) => r[c]!.length)));
   const line = (r: string[]) => `| ${r.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
   process.stdout.write(

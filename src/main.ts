@@ -1,17 +1,29 @@
-import { boot } from './platform/boot.js';
+// First: with OTEL_* tracing on, the SDK must be in place before the app's modules load.
+import { flushTracing } from './platform/telemetry/start-tracing.js';
+import { bootProcess } from './platform/boot.js';
 import { systemClock } from './platform/clock.js';
 import { saveLocalSecrets } from './platform/local-secrets.js';
+import { createLogger, INSECURE_URLS_NOTICE, stdoutIsTerminal } from './platform/log.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from './server.js';
 import { startWorker } from './worker.js';
 import { DEMO_ADMIN_EMAIL, DEMO_OPERATOR_EMAIL, seedDemo, type DemoSeed } from './demo/seed-demo.js';
 import { issueSignInLink, signInUrl } from './modules/staff/sign-in-links.js';
+import { startMetricsServer } from './platform/telemetry/metrics.js';
 
 /**
  * `npm start`: the API and the background worker in one process. With no
  * DATABASE_URL it runs on the embedded PostgreSQL and seeds the demo.
  */
-const booted = await boot({ allowStartEmbedded: true });
+// What starting the embedded database has to say goes to the log, after the banner on a terminal.
+const notes: string[] = [];
+const booted = await bootProcess({ allowStartEmbedded: true, log: (note) => notes.push(note) }).catch((err: unknown) => {
+  for (const note of notes) process.stderr.write(`${note}\n`);
+  throw err;
+});
 const { config, pool } = booted;
+const logger = createLogger({ level: config.logLevel, pretty: stdoutIsTerminal() });
+for (const note of notes) logger.info(note);
+if (config.allowInsecureUrls) logger.warn(INSECURE_URLS_NOTICE);
 const ctx = serverContext({ config, pool, clock: systemClock });
 
 let demo: DemoSeed | null = null;
@@ -20,12 +32,14 @@ if (booted.local) {
   if (demo.apiKeyIsNew) saveLocalSecrets(config.dataDir, { ...booted.local, demoApiKey: demo.apiKey });
 }
 
-const app = await buildServer(ctx);
-const worker = config.runWorker ? await startWorker(ctx, booted.databaseUrl, app.log) : null;
+const app = await buildServer(ctx, { logger });
+const worker = config.runWorker ? await startWorker(ctx, booted.databaseUrl, logger) : null;
+const metricsServer = await startMetricsServer(config, pool);
 
 try {
   await app.listen({ port: config.port, host: config.host });
 } catch (err) {
+  logger.pretty?.release();
   app.log.error({ err }, `could not listen on ${config.host}:${config.port} (set PORT to another port)`);
   await worker?.stop();
   await booted.shutdownDatabase();
@@ -38,6 +52,8 @@ if (demo) {
     signInUrl(ctx, (await issueSignInLink(pool, { staffId, next: null, now: systemClock.now() })).token);
   printBanner(demo, { operator: await link(demo.operatorStaffId), admin: await link(demo.adminStaffId) });
 }
+// On a terminal the log was held back until now: the banner is the first thing on the screen.
+logger.pretty?.release();
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -47,7 +63,9 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 25_000).unref();
   await app.close(); // stops accepting, waits for in-flight requests
   await worker?.stop(); // waits for running jobs
+  await metricsServer?.close();
   await booted.shutdownDatabase(); // closes the pool, stops the embedded database
+  await flushTracing();
   clearTimeout(force);
   process.exit(0);
 }
@@ -69,6 +87,7 @@ function printBanner(seed: DemoSeed, links: { operator: string; admin: string })
     [
       '',
       `Assay is running at ${base}  (embedded PostgreSQL, data in ${config.dataDir})`,
+      ...(config.allowInsecureUrls ? ['', `!! ${INSECURE_URLS_NOTICE}`] : []),
       '',
       `Demo institution: Demo University   Demo API key: ${seed.apiKey}`,
       `Operator token (ASSAY_ADMIN_TOKEN): ${config.adminToken}`,

@@ -1,9 +1,12 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { createHttp, type HttpApp } from './platform/http/create-http.js';
-import { ErrorResponse } from './platform/http/schemas.js';
+import type { Logger } from './platform/log.js';
+import { apiOf, documentRouteErrors, openApiDocument } from './platform/http/openapi.js';
 import { isOptionalSchema } from './platform/http/validation.js';
+import { installRequestLimits } from './platform/http/rate-limit-requests.js';
+import { installMetrics } from './platform/telemetry/metrics.js';
 import type { AppContext } from './platform/context.js';
 import { AppError } from './platform/errors.js';
 import { installAdminAuth } from './modules/institutions/admin-auth.js';
@@ -39,50 +42,37 @@ export function serverContext(ctx: AppContext): ServerContext {
   return { ...ctx, signer: createLinkSigner(ctx.config.secrets, ctx.config.publicBaseUrl) };
 }
 
-/** Keeps only the paths under `prefix`: the partner document never mentions operator routes. */
-function documentFor(spec: Record<string, any>, prefix: string, title: string) {
-  const paths = Object.fromEntries(Object.entries(spec.paths ?? {}).filter(([p]) => p.startsWith(prefix)));
-  const doc = { ...spec, info: { ...spec.info, title }, paths };
-  if (prefix !== ADMIN_PREFIX) return doc;
-  // The operator API's bearer is the operator token, not a partner key.
-  const apiKey = { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer $ASSAY_ADMIN_TOKEN' };
-  return {
-    ...doc,
-    info: { ...doc.info, description: 'Create institutions, keys, callback domains, tests and publications, and mark attempts. Every change is recorded in the audit log.' },
-    components: { ...spec.components, securitySchemes: { apiKey } },
-  };
-}
-
 /** Assembles the HTTP app: every route of every module, docs, health. */
 export async function buildServer(
   ctx: ServerContext,
-  opts: { logger?: boolean; logStream?: { write(line: string): void } } = {},
+  opts: { logger?: false | Logger; logStream?: { write(line: string): void } } = {},
 ): Promise<HttpApp> {
   // Events appended by this process's requests get their webhook deliveries in the same transaction.
   installWebhookFanOut();
   const app = createHttp({
     logLevel: ctx.config.logLevel,
     trustProxy: ctx.config.trustProxy,
-    ...(opts.logger === false ? { logger: false } : {}),
+    ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
   });
 
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'Assay Partner API',
-        version: '1.0.0',
-        description:
-          'Assign tests to your users, send them in with a signed start link, and read back status and results. ' +
-          'Every error has the body `{ "error": { "code", "message", "requestId" } }`.',
-      },
+      // Title, description and security are each document's own (platform/http/openapi.ts).
+      info: { title: 'Assay', version: '1.0.0' },
       servers: [{ url: ctx.config.publicBaseUrl }],
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer ak_live_…' } } },
-      security: [{ apiKey: [] }],
     },
   });
-  app.addSchema(ErrorResponse);
+  // Every route documents the error statuses its API and its request parts make possible.
+  const prefixes = { partner: PARTNER_PREFIX, admin: ADMIN_PREFIX };
+  app.addHook('onRoute', (route) => {
+    const kind = apiOf(route.url, prefixes);
+    if (kind) documentRouteErrors(route as RouteOptions, kind);
+  });
+  await installRequestLimits(app as unknown as FastifyInstance);
+  // Before any route: the request histogram covers every route (nothing at all unless metrics are configured).
+  installMetrics(app as unknown as FastifyInstance, ctx.config, ctx.pool);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
@@ -95,25 +85,19 @@ export async function buildServer(
   });
 
   app.get(`${PARTNER_PREFIX}/openapi.json`, { schema: { hide: true } }, async () =>
-    documentFor(app.swagger() as Record<string, any>, PARTNER_PREFIX, 'Assay Partner API'),
+    openApiDocument(app.swagger() as Record<string, any>, 'partner', PARTNER_PREFIX),
   );
   app.get(`${ADMIN_PREFIX}/openapi.json`, { schema: { hide: true } }, async () =>
-    documentFor(app.swagger() as Record<string, any>, ADMIN_PREFIX, 'Assay Operator API'),
+    openApiDocument(app.swagger() as Record<string, any>, 'admin', ADMIN_PREFIX),
   );
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: true,
-    // Two documents behind the selector in the top bar: the partner API (first) and the operator API.
-    uiConfig: {
-      docExpansion: 'list',
-      deepLinking: true,
-      urls: [
-        { url: `${PARTNER_PREFIX}/openapi.json`, name: 'Partner API' },
-        { url: `${ADMIN_PREFIX}/openapi.json`, name: 'Operator API' },
-      ],
-      'urls.primaryName': 'Partner API',
-    } as Record<string, unknown>,
-    transformSpecification: (spec) => documentFor(spec as Record<string, any>, PARTNER_PREFIX, 'Assay Partner API'),
+    // BaseLayout: no top bar, whose Swagger logo is an SVG with an inline <style> that the strict CSP (rightly) blocks.
+    // The operator API's reference is the same page with `?url=/api/admin/v1/openapi.json` (linked from the partner
+    // document's description): BaseLayout has no selector of its own.
+    uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout', queryConfigEnabled: true } as Record<string, unknown>,
+    transformSpecification: (spec) => openApiDocument(spec as Record<string, any>, 'partner', PARTNER_PREFIX),
   });
 
   // A POST/PUT/PATCH whose route takes a body must say it is JSON: 415 otherwise, even when the body is empty.

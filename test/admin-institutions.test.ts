@@ -191,6 +191,18 @@ describe('API keys', () => {
     expect(res.json().label).toBeNull();
   });
 
+  it('a JSON null body is refused with 400 and creates nothing (the body may be left out, not be null)', async () => {
+    const before = (await h.admin('GET', `${A}/institutions/${h.a.institutionId}/api-keys`)).json().data.length;
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `${A}/institutions/${h.a.institutionId}/api-keys`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      payload: 'null',
+    });
+    expect(expectError(res, 400, 'invalid_request').error.details).toEqual([{ field: 'body', message: 'must be object' }]);
+    expect((await h.admin('GET', `${A}/institutions/${h.a.institutionId}/api-keys`)).json().data.length).toBe(before);
+  });
+
   it('every key is different', async () => {
     const keys = await Promise.all(
       Array.from({ length: 5 }, () => h.admin('POST', `${A}/institutions/${h.a.institutionId}/api-keys`, {})),

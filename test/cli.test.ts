@@ -151,12 +151,26 @@ describe('operator CLI', () => {
 
     // Schema violations name every field, as the API's details do; authoring rules come from the tests service.
     const unknownField = await cli('create-test', writeJson('unknown.json', { ...AUTO_TEST, colour: 'red' }));
-    expect(unknownField).toMatchObject({ code: 1, stderr: expect.stringContaining('colour: is not a known field') });
+    expect(unknownField).toMatchObject({ code: 1, stderr: expect.stringContaining('colour is not a known field') });
     const essayInAuto = await cli(
       'create-test',
       writeJson('essay.json', { ...AUTO_TEST, questions: [{ type: 'essay', prompt: 'Why?', points: 1 }] }),
     );
     expect(essayInAuto).toMatchObject({ code: 1, stderr: expect.stringContaining('essay questions need manual or hybrid marking') });
+  });
+
+  it('lists each problem of a test file once', async () => {
+    const file = writeJson('two-problems.json', { ...AUTO_TEST, colour: 'red', durationMinutes: 0 });
+    const r = await cli('create-test', file);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe(`invalid_request: ${file} is not a valid test (2 problems):`);
+    expect(r.stderr.match(/colour/g)).toHaveLength(1);
+    expect(r.stderr.match(/durationMinutes/g)).toHaveLength(1);
+    const one = await cli('create-test', writeJson('one-problem.json', { ...AUTO_TEST, colour: 'red' }));
+    expect(one.stderr).toBe(`invalid_request: ${path.join(tmp, 'one-problem.json')}: colour is not a known field`);
+    // The same over the service's own rules (several authoring problems at once).
+    const rules = await cli('create-test', writeJson('rules.json', { ...AUTO_TEST, marking: 'manual', questions: [{ type: 'essay', prompt: 'Why?', points: 1 }] }));
+    expect(rules.stderr.match(/after_review/g)).toHaveLength(1);
   });
 
   it('prints help with every command and exit code 0', async () => {
@@ -184,6 +198,15 @@ describe('bin/assay.js', () => {
       cwd: tmp,
     });
     expect(JSON.parse(stdout).name).toBe('Process College');
+  });
+
+  it('with DATABASE_URL needs neither ASSAY_ADMIN_TOKEN nor ASSAY_SECRET, unless the command uses one', async () => {
+    const bare = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: db.url };
+    const { stdout } = await run(process.execPath, [path.join(ROOT, 'bin/assay.js'), 'create-institution', '--name', 'Tokenless College'], { env: bare, cwd: tmp });
+    expect(JSON.parse(stdout).name).toBe('Tokenless College');
+    const reseal = await run(process.execPath, [path.join(ROOT, 'bin/assay.js'), 'reseal-secrets'], { env: bare, cwd: tmp }).catch((e) => e);
+    expect(reseal.code).toBe(1);
+    expect(reseal.stderr).toContain('ASSAY_SECRET');
   });
 
   it('exits 2 on bad arguments and 1 on a domain error', async () => {

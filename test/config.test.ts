@@ -47,6 +47,11 @@ describe('configuration', () => {
       ASSAY_ALLOW_INSECURE_URLS: 'true',
       ASSAY_RATE_LIMIT_PER_SECOND: '5',
       ASSAY_RATE_LIMIT_BURST: '10',
+      ASSAY_UNAUTHENTICATED_RATE_LIMIT: '30',
+      ASSAY_START_LINK_RATE_LIMIT: '600',
+      ASSAY_STUDENT_RATE_LIMIT: '120',
+      ASSAY_TRUST_PROXY: 'true',
+      ASSAY_MIGRATE: 'check',
       LOG_LEVEL: 'warn',
       ASSAY_SECRET: `${VALID.ASSAY_SECRET}, older-secret-0123456789abcdef0123456789`,
     });
@@ -60,8 +65,14 @@ describe('configuration', () => {
       secrets: [VALID.ASSAY_SECRET, 'older-secret-0123456789abcdef0123456789'],
       allowInsecureUrls: true,
       rateLimit: { perSecond: 5, burst: 10 },
+      requestLimits: { unauthenticatedPerMinute: 30, startLinksPerMinute: 600, studentPostsPerMinute: 120 },
+      trustProxy: true,
+      migrate: 'check',
       logLevel: 'warn',
     });
+    expect(parseConfig({ ASSAY_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(parseConfig({}).requestLimits).toEqual({ unauthenticatedPerMinute: 60, startLinksPerMinute: 300, studentPostsPerMinute: 300 });
+    expect(parseConfig({}).trustProxy).toBe(false);
   });
 
   it('PUBLIC_BASE_URL defaults to the chosen port', () => {
@@ -100,6 +111,12 @@ describe('configuration', () => {
     ['ASSAY_WEBHOOK_RETRY_SCHEDULE', '0,soon'],
     ['ASSAY_WEBHOOK_CONCURRENCY', '0'],
     ['ASSAY_WEBHOOK_ENDPOINT_CONCURRENCY', 'many'],
+    ['ASSAY_UNAUTHENTICATED_RATE_LIMIT', '0'],
+    ['ASSAY_START_LINK_RATE_LIMIT', 'lots'],
+    ['ASSAY_STUDENT_RATE_LIMIT', '-5'],
+    ['ASSAY_TRUST_PROXY', 'maybe'],
+    ['ASSAY_TRUST_PROXY', '11'],
+    ['ASSAY_MIGRATE', 'yes'],
   ])('%s=%j stops with a ConfigError naming the variable', (name, value) => {
     const err = configError({ ...VALID, [name]: value });
     expect(err.variable).toBe(name);

@@ -134,6 +134,8 @@ describe('GET /events/{eventId} and redelivery', () => {
     const { started } = await twoEvents(t);
     expectError(await h.partner(t, 'POST', `${E}/${started.id}/redeliver`, { endpointId: theirs.endpointId }), 404, 'not_found');
     expectError(await h.partner(t, 'POST', `${E}/evt_0000000000000000000000/redeliver`), 404, 'not_found');
+    // The body may be left out (every subscribed endpoint), but a JSON null is not an object.
+    expectError(await h.partner(t, 'POST', `${E}/${started.id}/redeliver`, 'null'), 400, 'invalid_request');
     expectError(await h.partner(t, 'POST', `${E}/${started.id}/redeliver`, { endpointId: mine.endpointId, now: true }), 400, 'invalid_request');
     await h.partner(t, 'PATCH', `/api/partner/v1/webhook-endpoints/${mine.endpointId}`, { status: 'disabled' });
     expectError(await h.partner(t, 'POST', `${E}/${started.id}/redeliver`, { endpointId: mine.endpointId }), 409, 'invalid_state');

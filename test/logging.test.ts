@@ -1,7 +1,9 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freezeConfig } from '../src/platform/config.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { ADMIN_TOKEN, assignmentBody, createHarness, type Harness } from './helpers/harness.js';
+import { spawnWorker } from './helpers/worker-process.js';
 
 /**
  * A server built on the harness database but logging at trace level into
@@ -64,6 +66,57 @@ describe('logs', () => {
       expect(log).not.toContain(s.slice(0, 24));
     }
     for (const r of responses) expect(log).toContain(r.headers['x-request-id'] as string);
+  });
+
+  it('credential-looking query values are redacted from logged URLs; other parameters stay readable', async () => {
+    lines.length = 0;
+    const key = h.a.apiKey;
+    const names = ['api_key', 'apiKey', 'key', 'token', 'access_token', 'secret', 'client_secret', 'password', 'sig', 'signature', 'auth'];
+    for (const name of names) {
+      await app.inject({ method: 'GET', url: `/api/partner/v1/tests?${name}=${key}Z${name}&limit=5` });
+    }
+    // A key pasted under any name is recognised by its form.
+    await app.inject({ method: 'GET', url: `/api/partner/v1/tests?q=${key}&offset=0` });
+    await app.inject({ method: 'GET', url: `/nowhere?whsec=whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0` });
+    const log = lines.join('');
+    expect(log).not.toContain(key.slice(0, 16));
+    expect(log).not.toContain('c2VjcmV0c2VjcmV0');
+    const urls = lines.map((l) => JSON.parse(l)).filter((e) => e.req?.url).map((e) => e.req.url as string);
+    for (const name of names) expect(urls).toContain(`/api/partner/v1/tests?${name}=[redacted]&limit=5`);
+    expect(urls).toContain('/api/partner/v1/tests?q=[redacted]&offset=0');
+  });
+
+  it('a client that disconnects mid-upload is a client abort at debug level, not an error or an outage', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    lines.length = 0;
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.write(
+          `POST /api/partner/v1/assignments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.a.apiKey}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: 50000\r\n\r\n{"externalUserId": "`,
+        );
+        setTimeout(() => socket.destroy(), 200);
+      });
+      socket.on('close', () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const entries = lines.map((l) => JSON.parse(l) as { level: number; msg?: string; code?: string });
+    expect(entries.filter((e) => e.level >= 40)).toEqual([]);
+    expect(entries.some((e) => e.code === 'unavailable')).toBe(false);
+    expect(entries.find((e) => e.msg === 'client aborted the request')?.level).toBe(20);
+  });
+
+  it('npm run worker logs through the same logger: JSON lines with time, level and pid', async () => {
+    const worker = await spawnWorker(h.databaseUrl, { LOG_LEVEL: 'info' });
+    try {
+      const started = worker.output.join('').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const line = started.find((e) => e.msg === 'worker started')!;
+      expect(line).toMatchObject({ level: 30, pid: expect.any(Number), time: expect.any(Number), workerId: expect.any(String) });
+    } finally {
+      worker.kill('SIGTERM');
+      await worker.exited;
+    }
   });
 
   it('every line is JSON, and every line about a request names its request id', () => {

@@ -49,6 +49,17 @@ describe('rate limiter (pure token bucket)', () => {
     expect(take('b').allowed).toBe(true);
   });
 
+  it('when full, forgets the least recently used key instead of resetting every bucket', () => {
+    let t = 0;
+    const take = createRateLimiter({ perSecond: 1, burst: 1, now: () => t, maxKeys: 2 });
+    expect(take('a').allowed).toBe(true);
+    expect(take('b').allowed).toBe(true);
+    expect(take('a').allowed).toBe(false); // a is now the most recently used
+    expect(take('c').allowed).toBe(true); // full: b, the least recently used, goes
+    expect(take('a').allowed).toBe(false); // a kept its empty bucket
+    expect(take('b').allowed).toBe(true); // b starts over
+  });
+
   it('Retry-After is the wait until one token is back, at least one second', () => {
     const { take } = limiter(0.25 as number, 1);
     take('k');

@@ -53,7 +53,8 @@ describe('opening a start link', () => {
     const a = await assign(h, h.a, { externalUserId: 'open-head' });
     const before = (await h.pool.query('SELECT count(*)::int AS n FROM student_sessions')).rows[0].n;
     const res = await h.app.inject({ method: 'HEAD', url: pathOf(a.startUrl) });
-    expect(res.statusCode).toBe(404);
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('GET');
     expect(res.headers['set-cookie']).toBeUndefined();
     expect((await h.pool.query('SELECT count(*)::int AS n FROM student_sessions')).rows[0].n).toBe(before);
   });
@@ -87,6 +88,9 @@ describe('opening a start link', () => {
       const res = await h.app.inject({ method: 'GET', url: `/s/${t}` });
       expectPage(res, 404, 'This link is not valid');
       expect(res.headers['set-cookie']).toBeUndefined();
+      // No institution is known for a link that is not valid: the footer names only Assay, once.
+      expect(res.body).toContain('<p>Assessment delivered by Assay.</p>');
+      expect(res.body).not.toMatch(/by Assay for Assay/);
     }
   });
 
@@ -214,5 +218,36 @@ describe('sessions', () => {
     const view = (await h.admin('GET', `/api/admin/v1/assignments/${a.assignmentId}`)).json();
     expect(view.items[0].answer).toBeNull();
     expect(view.status).toBe('started');
+  });
+
+  it('refuse a form POST without the token with 403 whatever else is wrong with it (no body, other fields, another media type)', async () => {
+    const a = await assign(h, h.a, { externalUserId: 'csrf-3' });
+    const s = new Student(h);
+    await s.open(a.startUrl);
+    await s.page(a.assignmentId);
+    const post = (headers: Record<string, string>, payload?: string) =>
+      h.app.inject({ method: 'POST', url: `/a/${a.assignmentId}/begin`, headers: { cookie: s.cookie!, ...headers }, ...(payload !== undefined ? { payload } : {}) });
+    expectPage(await post({}), 403, 'This form has expired');
+    expectPage(await post({ 'content-type': 'application/x-www-form-urlencoded' }, 'other=1'), 403, 'This form has expired');
+    expectPage(await post({ 'content-type': 'text/plain' }, 'hello'), 403, 'This form has expired');
+    expect((await readAssignment(h, h.a, a.assignmentId)).status).toBe('assigned');
+    // With the right token, a malformed form is still the plain "could not be processed" page.
+    expectPage(await post({ 'content-type': 'application/x-www-form-urlencoded' }, `csrf=${s.csrf}&other=1`), 400, 'This request could not be processed');
+
+    expect((await s.begin(a.assignmentId)).statusCode).toBe(303);
+    const save = (headers: Record<string, string>, payload: string) =>
+      h.app.inject({ method: 'POST', url: `/a/${a.assignmentId}/answers`, headers: { cookie: s.cookie!, 'content-type': 'application/json', ...headers }, payload });
+    expectError(await save({}, '{"answers": "not a list"}'), 403, 'forbidden');
+    expectError(await save({ 'x-csrf-token': s.csrf! }, '{"answers": "not a list"}'), 400, 'invalid_request');
+  });
+
+  it('the autosave refuses a body over its 1 MB limit with a message that names that limit', async () => {
+    const a = await assign(h, h.a, { externalUserId: 'big-save' });
+    const s = new Student(h);
+    await s.start(a.startUrl);
+    const res = await s.save(a.assignmentId, [{ questionId: 'x', value: 'y'.repeat(1_100_000), version: 1 }]);
+    const err = expectError(res, 413, 'payload_too_large');
+    expect(err.error.message).toMatch(/1 MB/);
+    expect(err.error.message).not.toMatch(/64 KB/);
   });
 });

@@ -46,7 +46,7 @@ describe('webhook endpoints (partner API)', () => {
     const body = await create({ url: 'https://hooks.alpha.example/sealed' });
     const { rows } = await h.pool.query('SELECT secret_enc FROM webhook_endpoints WHERE id = $1', [body.endpointId]);
     expect(rows[0].secret_enc).not.toContain(body.secret.slice(6));
-    expect(rows[0].secret_enc).toMatch(/^v1\.[0-9a-f]{8}\./);
+    expect(rows[0].secret_enc).toMatch(/^v2\.[0-9a-f]{8}\./);
   });
 
   it('keeps the subscribed event types, without duplicates', async () => {

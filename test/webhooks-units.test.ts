@@ -1,10 +1,11 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { ConfigError, parseConfig } from '../src/platform/config.js';
 import { judgeAttempt, parseRetryAfter, shouldDisableForFailures } from '../src/modules/webhooks/retry-policy.js';
 import { createSecretBox, generateEndpointSecret } from '../src/modules/webhooks/secret-box.js';
 import { signatureHeader } from '../src/modules/webhooks/signing.js';
-import { guardedLookup, isAddressAllowed, type Resolver } from '../src/modules/webhooks/url-guard.js';
+import { checkEndpointUrl, guardedLookup, isAddressAllowed, type Resolver } from '../src/modules/webhooks/url-guard.js';
 
 const SCHEDULE = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 const now = new Date('2030-01-01T00:00:00Z');
@@ -93,19 +94,55 @@ describe('signing', () => {
 });
 
 describe('secret box', () => {
+  const A = 'a'.repeat(32);
+  const B = 'b'.repeat(32);
+
   it('round-trips a secret, and opens it with a rotated ASSAY_SECRET list that still holds the old one', () => {
     const secret = generateEndpointSecret();
-    const sealed = createSecretBox(['a'.repeat(32)]).seal(secret);
+    const sealed = createSecretBox([A]).seal(secret, 'whep_one');
     expect(sealed).not.toContain(secret.slice(6));
-    expect(createSecretBox(['b'.repeat(32), 'a'.repeat(32)]).open(sealed)).toBe(secret);
-    expect(() => createSecretBox(['b'.repeat(32)]).open(sealed)).toThrow(/ASSAY_SECRET/);
+    expect(createSecretBox([B, A]).open(sealed, 'whep_one')).toBe(secret);
+    expect(() => createSecretBox([B]).open(sealed, 'whep_one')).toThrow(/ASSAY_SECRET/);
   });
 
   it('refuses a tampered box', () => {
-    const box = createSecretBox(['a'.repeat(32)]);
-    const sealed = box.seal(generateEndpointSecret());
+    const box = createSecretBox([A]);
+    const sealed = box.seal(generateEndpointSecret(), 'whep_one');
     const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
-    expect(() => box.open(tampered)).toThrow();
+    expect(() => box.open(tampered, 'whep_one')).toThrow();
+  });
+
+  it('binds each box to its endpoint: a box copied to another endpoint does not open', () => {
+    const box = createSecretBox([A]);
+    const sealed = box.seal(generateEndpointSecret(), 'whep_one');
+    expect(() => box.open(sealed, 'whep_two')).toThrow();
+  });
+
+  it('seals with AES-256-GCM under an HKDF-SHA256 key, the endpoint id as additional data (format v2)', () => {
+    const secret = generateEndpointSecret();
+    const sealed = createSecretBox([A]).seal(secret, 'whep_one');
+    const [version, , iv, body] = sealed.split('.') as [string, string, string, string];
+    expect(version).toBe('v2');
+    const key = Buffer.from(hkdfSync('sha256', A, 'assay', 'assay/webhook-endpoint-secrets/v2', 32));
+    const raw = Buffer.from(body, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(Buffer.from('whep_one'));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    expect(Buffer.concat([decipher.update(raw.subarray(0, raw.length - 16)), decipher.final()]).toString()).toBe(secret);
+  });
+
+  it('still opens boxes sealed in the earlier v1 format (HMAC-derived key, no additional data)', () => {
+    const secret = generateEndpointSecret();
+    const key = createHmac('sha256', A).update('assay/webhook-endpoint-secrets/v1').digest();
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    const keyId = createHash('sha256').update(key).digest('hex').slice(0, 8);
+    const v1 = ['v1', keyId, iv.toString('base64url'), body.toString('base64url')].join('.');
+    expect(createSecretBox([B, A]).open(v1, 'whep_any')).toBe(secret);
+    expect(createSecretBox([A]).isCurrent(v1)).toBe(false);
+    expect(createSecretBox([A]).isCurrent(createSecretBox([A]).seal(secret, 'whep_any'))).toBe(true);
+    expect(createSecretBox([B, A]).isCurrent(createSecretBox([A]).seal(secret, 'whep_any'))).toBe(false);
   });
 });
 
@@ -120,6 +157,35 @@ describe('address rules', () => {
 
   it.each(['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows the public address %s', (ip) =>
     expect(isAddressAllowed(ip, strict)).toBe(true),
+  );
+
+  // Every IPv6 form that carries an IPv4 address is judged by the IPv4 address it carries.
+  it.each([
+    ['IPv4-compatible loopback', '::7f00:1'],
+    ['IPv4-compatible link-local (metadata)', '::a9fe:a9fe'],
+    ['IPv4-compatible private', '::10.0.0.1'],
+    ['IPv4-translated loopback', '::ffff:0:7f00:1'],
+    ['NAT64 of a private address', '64:ff9b::a00:1'],
+    ['NAT64 local-use prefix of a private address', '64:ff9b:1::a00:1'],
+    ['6to4 of loopback', '2002:7f00:1::1'],
+    ['6to4 of the metadata address', '2002:a9fe:a9fe::'],
+    ['Teredo whose client is private', '2001:0:808:808:0:0:f5ff:fffe'],
+    ['Teredo whose server is private', '2001:0:a00:1:0:0:f7f7:f7f7'],
+  ])('refuses %s (%s)', (_what, ip) => expect(isAddressAllowed(ip, strict)).toBe(false));
+
+  it.each(['64:ff9b::808:808', '2002:808:808::1', '2001:0:808:808:0:0:f7f7:f7f7', '::808:808'])(
+    'allows %s, which carries a public IPv4 address',
+    (ip) => expect(isAddressAllowed(ip, strict)).toBe(true),
+  );
+
+  it.each(['https://[::127.0.0.1]/hook', 'https://[::7f00:1]/hook', 'https://[::a9fe:a9fe]/', 'https://[64:ff9b::a9fe:a9fe]/'])(
+    'refuses the endpoint URL %s at registration',
+    (url) => expect(() => checkEndpointUrl(url, strict)).toThrow(/not a public address/),
+  );
+
+  it.each(['https://metadata./', 'https://metadata/', 'https://localhost./', 'https://metadata.google.internal./', 'https://printer.local../'])(
+    'refuses the one-label or internal host name %s, trailing dots or not',
+    (url) => expect(() => checkEndpointUrl(url, strict)).toThrow(/not a public host name|absolute URL/),
   );
 
   it('allows loopback, and only loopback, with the development switch', () => {

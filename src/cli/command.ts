@@ -16,6 +16,8 @@ export interface CliDatabase {
   config: Readonly<Config>;
   /** The embedded setup's local secrets (null with DATABASE_URL). */
   local: LocalSecrets | null;
+  /** Migrations applied when this connection was made (reported by `assay migrate`). */
+  migrationsApplied?: string[];
   close(): Promise<void>;
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../modules/institutions/institutions.js';
 import { updateInstitutionSettings } from '../modules/institutions/institution-settings.js';
 import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../modules/tests/tests-service.js';
+import { resealEndpointSecrets } from '../modules/webhooks/reseal-secrets.js';
 import { seedDemo } from '../demo/seed-demo.js';
 import { UsageError, intOption, listOption, textOption, type Command, type CommandDeps } from './command.js';
 import { readTestFile } from './read-test-file.js';
@@ -214,15 +215,37 @@ export const COMMANDS: Record<string, Command> = {
       return { institutionId: seed.institutionId, apiKey: seed.apiKey, apiKeyIsNew: seed.apiKeyIsNew, testIds: seed.testIds };
     },
   },
-  migrate: {
-    summary: 'Apply pending database migrations',
+  'reseal-secrets': {
+    summary: 'Re-seal every webhook endpoint secret under the first ASSAY_SECRET',
     usage: '',
-    description: 'Applies the migrations in migrations/ that have not run yet (every process also does this at boot).',
+    description:
+      'Rewrites every webhook endpoint\'s stored signing secrets (current and previous) in the current format under the\n' +
+      'first secret of ASSAY_SECRET. Rotate ASSAY_SECRET by putting the new secret first and keeping the old ones after it,\n' +
+      'restart, run this, and once it reports "unopenable": [] remove the old secrets. Running it again changes nothing.',
     positionals: [0, 0],
     async run(_args, deps) {
-      await deps.db(); // connecting migrates, under an advisory lock shared with every other process
+      const { pool, config } = await deps.db();
+      if (!config.secrets) throw new Error('ASSAY_SECRET is not set: there is no key to seal with.');
+      const report = await resealEndpointSecrets(pool, config.secrets);
+      if (report.unopenable.length > 0) {
+        deps.io.err(`${report.unopenable.length} endpoint secret(s) open with none of the configured ASSAY_SECRET values; keep the old secrets until they are dealt with.`);
+      }
+      return report;
+    },
+  },
+  migrate: {
+    summary: 'Apply pending database migrations (npm run migrate)',
+    usage: '',
+    description:
+      'Applies the migrations in migrations/ that have not run yet, each recorded with its checksum, and refuses if an\n' +
+      'applied one was changed since. Every process also does this at boot unless ASSAY_MIGRATE=check, in which case\n' +
+      'processes only check and this command (npm run migrate) is the deployment step that applies them.',
+    positionals: [0, 0],
+    async run(_args, deps) {
+      const { migrationsApplied = [] } = await deps.db(); // connecting migrates, under an advisory lock shared with every other process
       const files = (await fs.readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
-      return `The database is up to date (${files.length} migrations, the last ${files.at(-1) ?? 'none'}).`;
+      const applied = migrationsApplied.length > 0 ? `Applied ${migrationsApplied.join(', ')}. ` : '';
+      return `${applied}The database is up to date (${files.length} migrations, the last ${files.at(-1) ?? 'none'}).`;
     },
   },
   ...STAFF_COMMANDS,

@@ -9,8 +9,20 @@ import { runCli } from './run-cli.js';
  * database for the length of the command.
  */
 async function connect(): Promise<CliDatabase> {
-  const booted = await boot({ allowStartEmbedded: true });
-  return { pool: booted.pool, config: booted.config, local: booted.local, close: () => booted.shutdownDatabase() };
+  // `assay migrate` (npm run migrate) applies pending migrations even where ASSAY_MIGRATE=check keeps processes from it.
+  // The operator token and the signing secret are needed by no command but reseal-secrets, which checks itself.
+  const booted = await boot({
+    allowStartEmbedded: true,
+    requireSecrets: false,
+    ...(process.argv[2] === 'migrate' ? { migrate: 'apply' as const } : {}),
+  });
+  return {
+    pool: booted.pool,
+    config: booted.config,
+    local: booted.local,
+    migrationsApplied: booted.migrationsApplied,
+    close: () => booted.shutdownDatabase(),
+  };
 }
 
 const code = await runCli(

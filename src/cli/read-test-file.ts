@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { ValidateFunction } from 'ajv';
 import { AppError } from '../platform/errors.js';
-import { validationDetails, validatorCompiler } from '../platform/http/validation.js';
+import { headline, validationDetails, validatorCompiler } from '../platform/http/validation.js';
 import { TestInput } from '../modules/tests/schemas.js';
 import { UsageError } from './command.js';
 
@@ -30,7 +30,8 @@ export async function readTestFile(file: string): Promise<TestInput> {
   validate ??= validatorCompiler({ schema: TestInput, httpPart: 'body', method: 'POST', url: '/api/admin/v1/tests' }) as unknown as ValidateFunction;
   if (!validate(body)) {
     const details = validationDetails(validate.errors ?? [], 'body');
-    throw new AppError('invalid_request', `${file}: ${details[0]?.field}: ${details[0]?.message}`, details);
+    const message = details.length > 1 ? `${file} is not a valid test (${details.length} problems):` : `${file}: ${headline(details)}`;
+    throw new AppError('invalid_request', message, details);
   }
   return body as TestInput;
 }

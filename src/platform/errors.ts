@@ -7,8 +7,10 @@ export const ERROR_STATUS = {
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   idempotency_key_reused: 409,
   invalid_state: 409,
+  request_timeout: 408,
   /** A signed file URL past its expiry: ask the API for a fresh one. */
   link_expired: 410,
   payload_too_large: 413,
@@ -19,6 +21,7 @@ export const ERROR_STATUS = {
   webhook_url_not_allowed: 422,
   proctoring_relaxation_not_allowed: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   unavailable: 503,
 } as const;

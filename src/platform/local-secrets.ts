@@ -4,15 +4,19 @@ import { randomBase62 } from './ids.js';
 
 /**
  * Development defaults for the embedded setup (no DATABASE_URL): the operator
- * token, the signing secret and the demo API key are generated once and kept
- * in `ASSAY_DATA_DIR/local-secrets.json` (mode 600) beside the embedded
+ * token, the signing secret, the demo API key and the embedded PostgreSQL's
+ * superuser password are generated once and kept in
+ * `ASSAY_DATA_DIR/local-secrets.json` (mode 600) beside the embedded
  * database, so a restart keeps start links and the printed demo key working.
- * The database itself still holds only the key's hash.
+ * The database itself still holds only the key's hash. A file written by an
+ * earlier version gets the values it lacks added.
  */
 export interface LocalSecrets {
   adminToken: string;
   secret: string;
   demoApiKey?: string;
+  /** The embedded cluster's superuser password: this data folder's own, never a constant of the code. */
+  postgresPassword: string;
 }
 
 export function localSecretsPath(dataDir: string): string {
@@ -22,9 +26,16 @@ export function localSecretsPath(dataDir: string): string {
 export function loadOrCreateLocalSecrets(dataDir: string): LocalSecrets {
   const file = localSecretsPath(dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
-  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as LocalSecrets;
-  const secrets: LocalSecrets = { adminToken: `adm_${randomBase62(40)}`, secret: randomBase62(48) };
-  saveLocalSecrets(dataDir, secrets);
+  const stored = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
+  const secrets: LocalSecrets = {
+    ...stored,
+    adminToken: stored.adminToken ?? `adm_${randomBase62(40)}`,
+    secret: stored.secret ?? randomBase62(48),
+    postgresPassword: stored.postgresPassword ?? randomBase62(40),
+  };
+  if (Object.keys(secrets).some((k) => stored[k as keyof LocalSecrets] === undefined && secrets[k as keyof LocalSecrets] !== undefined)) {
+    saveLocalSecrets(dataDir, secrets);
+  }
   return secrets;
 }
 

@@ -125,10 +125,14 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
     await group(page, 'Describe your morning.').getByRole('textbox').fill('Offline edit: tea, toast, a walk.');
     await group(page, 'Opposite of').getByRole('textbox').fill('');
     await expect.poll(() => saveStatus(page).textContent(), { timeout: 10_000 }).toBe('Offline — will retry');
+    // Screen readers hear the connection change through the live region, and hear it end.
+    const liveRegion = page.getByRole('status').and(page.locator('#connection-status'));
+    expect(await liveRegion.textContent()).toBe('You are offline. Your answers are kept and will be saved when the connection returns.');
     const marking = async () => (await h.admin('GET', `/api/admin/v1/assignments/${a.assignmentId}`)).json();
     expect((await marking()).items[4].answer).toBe('I woke up early and ran.');
     await context.setOffline(false);
     await expect.poll(() => saveStatus(page).textContent(), { timeout: 20_000 }).toBe('Saved');
+    expect(await liveRegion.textContent()).toBe('Back online. All answers saved.');
     expect((await marking()).items.map((i: { answer: unknown }) => i.answer)).toEqual(['a', ['two', 'four'], null, '3,14', 'Offline edit: tea, toast, a walk.']);
 
     await page.getByRole('button', { name: 'Submit test' }).click();

@@ -30,7 +30,8 @@ export async function spawnWorker(databaseUrl: string, env: Record<string, strin
       ASSAY_WEBHOOK_RETRY_SCHEDULE: '0,100ms,200ms,300ms,400ms,500ms,1s,1s',
       ASSAY_WEBHOOK_TIMEOUT_MS: '1000',
       ASSAY_WEBHOOK_LEASE_MS: '2000',
-      LOG_LEVEL: 'warn',
+      // info: the helper waits for the 'worker started' line.
+      LOG_LEVEL: 'info',
       ...env,
     },
   });

@@ -14,6 +14,8 @@ export interface AssignmentRow {
   callbackUrl: string;
   dueAt: Date | null;
   metadata: Record<string, unknown>;
+  /** The metadata as the partner sent it (compact, key order kept): what reads and events echo. */
+  metadataJson: string;
   linkVersion: number;
   score: Score | null;
   accommodations: Accommodations | null;
@@ -25,7 +27,7 @@ export interface AssignmentRow {
 }
 
 const COLUMNS = `a.id, a.institution_id, a.user_id, u.external_user_id, a.test_id, a.test_version_id, a.status, a.callback_url,
-  a.due_at, a.metadata, a.link_version, a.score, a.accommodations, a.created_at, a.started_at, a.submitted_at, a.completed_at, a.cancelled_at`;
+  a.due_at, a.metadata, a.metadata_json, a.link_version, a.score, a.accommodations, a.created_at, a.started_at, a.submitted_at, a.completed_at, a.cancelled_at`;
 
 function toRow(r: Record<string, any>): AssignmentRow {
   return {
@@ -39,6 +41,8 @@ function toRow(r: Record<string, any>): AssignmentRow {
     callbackUrl: r.callback_url,
     dueAt: r.due_at,
     metadata: r.metadata ?? {},
+    // Rows from before metadata_json fall back to the jsonb's own key order.
+    metadataJson: r.metadata_json ?? JSON.stringify(r.metadata ?? {}),
     linkVersion: r.link_version,
     score: r.score,
     accommodations: r.accommodations,
@@ -50,13 +54,24 @@ function toRow(r: Record<string, any>): AssignmentRow {
   };
 }
 
+/**
+ * The tenant-scoped read by id, as a prepared statement. The row is found by
+ * primary key first (the MATERIALIZED CTE is an optimisation fence) and the
+ * tenant checked on that one row. Why the fence: a prepared statement keeps
+ * the generic plan it made on its fifth run for the connection's life (until
+ * ANALYZE invalidates it). Made while the table held a handful of rows, with
+ * `a.id = $1 AND a.institution_id = $2` in one WHERE, that plan could pick
+ * the tenant's listing index (institution_id, created_at), which cost the
+ * same on a one-page table; after a burst of creates every read then walked
+ * all of the institution's index entries (20,000 rows: ~2,500 buffers and
+ * ~10 ms a read) until autoanalyze ran. With the fence no plan can do that.
+ */
+export const FIND_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assignments WHERE id = $1)
+  SELECT ${COLUMNS} FROM a JOIN users u ON u.id = a.user_id WHERE a.institution_id = $2`;
+
 /** Tenant-scoped read: another institution's id is indistinguishable from a missing one. */
 export async function findAssignment(db: Queryable, institutionId: string, assignmentId: string): Promise<AssignmentRow | null> {
-  const { rows } = await db.query({
-    name: 'find-assignment',
-    text: `SELECT ${COLUMNS} FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.id = $1 AND a.institution_id = $2`,
-    values: [assignmentId, institutionId],
-  });
+  const { rows } = await db.query({ name: 'find-assignment', text: FIND_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
   return rows[0] ? toRow(rows[0]) : null;
 }
 
@@ -90,7 +105,8 @@ export async function insertAssignmentForUser(
     testVersionId: string;
     callbackUrl: string;
     dueAt: Date | null;
-    metadata: Record<string, unknown>;
+    /** Compact JSON text of the metadata object, as sent. */
+    metadataJson: string;
     accommodations: Accommodations | null;
     now: Date;
   },
@@ -104,11 +120,11 @@ export async function insertAssignmentForUser(
        DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
        RETURNING id
      )
-     INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, accommodations, created_at)
-     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12, $13, $6 FROM u`,
+     INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, metadata_json, accommodations, created_at)
+     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12::text::jsonb, $12::text, $13, $6 FROM u`,
     values: [
       a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId,
-      a.callbackUrl, a.dueAt, JSON.stringify(a.metadata), a.accommodations === null ? null : JSON.stringify(a.accommodations),
+      a.callbackUrl, a.dueAt, a.metadataJson, a.accommodations === null ? null : JSON.stringify(a.accommodations),
     ],
   });
 }

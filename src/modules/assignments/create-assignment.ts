@@ -39,7 +39,14 @@ export interface CreateResult {
  */
 export async function createAssignment(
   ctx: AssignmentsContext,
-  input: { institutionId: string; body: CreateAssignmentBody; idempotencyKey: string | undefined; serialize: (v: CreatedAssignment) => string },
+  input: {
+    institutionId: string;
+    body: CreateAssignmentBody;
+    /** `metadata` exactly as sent (compact JSON text), when the route has it; else it is serialised from the body. */
+    metadataJson?: string;
+    idempotencyKey: string | undefined;
+    serialize: (v: CreatedAssignment) => string;
+  },
 ): Promise<CreateResult> {
   const { institutionId, body, idempotencyKey } = input;
   const now = ctx.clock.now();
@@ -53,13 +60,14 @@ export async function createAssignment(
   }
   const dueAt = body.dueAt ? new Date(body.dueAt) : null;
   const accommodations = normaliseAccommodations(body.accommodations);
+  const metadataJson = body.metadata === undefined ? '{}' : (input.metadataJson ?? JSON.stringify(metadata));
 
   // With a key, the claim, the assignment and the stored response commit together.
   if (idempotencyKey) {
     return withTransaction(ctx.pool, async (tx) => {
       const claim = await claimKey(tx, institutionId, idempotencyKey, fingerprint(body), now);
       if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
-      const created = await checkAndInsert(ctx, tx, institutionId, body, dueAt, accommodations, now);
+      const created = await checkAndInsert(ctx, tx, institutionId, body, metadataJson, dueAt, accommodations, now);
       const serialized = input.serialize(created);
       await storeResponse(tx, institutionId, idempotencyKey, { status: 201, body: serialized, assignmentId: created.assignmentId });
       return { status: 201, body: serialized, replayed: false };
@@ -68,8 +76,8 @@ export async function createAssignment(
   // A dueAt adds the expiry job, which must commit with the assignment. Without one, the only
   // write is a single statement (user upsert + insert), atomic on its own: no BEGIN/COMMIT round trips.
   const created = dueAt
-    ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, institutionId, body, dueAt, accommodations, now))
-    : await checkAndInsert(ctx, ctx.pool, institutionId, body, null, accommodations, now);
+    ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, institutionId, body, metadataJson, dueAt, accommodations, now))
+    : await checkAndInsert(ctx, ctx.pool, institutionId, body, metadataJson, null, accommodations, now);
   return { status: 201, body: input.serialize(created), replayed: false };
 }
 
@@ -79,6 +87,7 @@ async function checkAndInsert(
   db: Queryable,
   institutionId: string,
   body: CreateAssignmentBody,
+  metadataJson: string,
   dueAt: Date | null,
   accommodations: Accommodations | null,
   now: Date,
@@ -100,7 +109,7 @@ async function checkAndInsert(
     testVersionId: test.testVersionId,
     callbackUrl,
     dueAt,
-    metadata: body.metadata ?? {},
+    metadataJson,
     accommodations,
     now,
   });

@@ -40,7 +40,12 @@ export async function expireIfDue(pool: Pool, row: AssignmentRow, now: Date): Pr
   return outcome.ok || outcome.status === 'expired';
 }
 
-export async function getAssignment(ctx: AssignmentsContext, institutionId: string, assignmentId: string): Promise<AssignmentView> {
+/** The view, and the metadata's own text for the route to put in its place (key order kept). */
+export async function getAssignment(
+  ctx: AssignmentsContext,
+  institutionId: string,
+  assignmentId: string,
+): Promise<AssignmentView & { metadataJson: string }> {
   const now = ctx.clock.now();
   let row = await findAssignment(ctx.pool, institutionId, assignmentId);
   if (!row) throw notFound('assignment');
@@ -49,7 +54,7 @@ export async function getAssignment(ctx: AssignmentsContext, institutionId: stri
 }
 
 /** The read response of a row: a freshly signed start link while it can be used, and the proctoring summary. */
-export async function assignmentView(db: Queryable, signer: LinkSigner, row: AssignmentRow, now: Date): Promise<AssignmentView> {
+export async function assignmentView(db: Queryable, signer: LinkSigner, row: AssignmentRow, now: Date): Promise<AssignmentView & { metadataJson: string }> {
   let startUrl: string | null = null;
   let startUrlExpiresAt: Date | null = null;
   if (row.status === 'assigned' || row.status === 'started') {
@@ -66,6 +71,7 @@ export async function assignmentView(db: Queryable, signer: LinkSigner, row: Ass
     startUrlExpiresAt,
     result: { available: row.status === 'completed', score: row.score },
     metadata: row.metadata,
+    metadataJson: row.metadataJson,
     dueAt: row.dueAt,
     accommodations: row.accommodations,
     createdAt: row.createdAt,

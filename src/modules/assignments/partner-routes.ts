@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../../platform/http/schemas.js';
+import { compactMember } from '../../platform/http/raw-json.js';
 import { partnerOf } from '../institutions/partner-auth.js';
 import type { AssignmentsContext } from './context.js';
 import { createAssignment, type CreatedAssignment as Created } from './create-assignment.js';
@@ -13,7 +14,7 @@ export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: Assignme
     {
       schema: {
         tags: ['Assignments'],
-        summary: 'Assign a test to one of your users; returns a signed start link',
+        operationId: 'createAssignment', summary: 'Assign a test to one of your users; returns a signed start link',
         description:
           'Send `Idempotency-Key` to make retries safe: within 24 hours the same key and body replay the original 201 (with `Idempotent-Replayed: true`); the same key with a different body is refused with 409.',
         headers: IdempotencyHeaders,
@@ -27,6 +28,7 @@ export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: Assignme
       const result = await createAssignment(ctx, {
         institutionId,
         body: request.body,
+        metadataJson: request.jsonText === null ? undefined : compactMember(request.jsonText, 'metadata'),
         idempotencyKey: request.headers['idempotency-key'],
         serialize,
       });
@@ -41,11 +43,19 @@ export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: Assignme
     {
       schema: {
         tags: ['Assignments'],
-        summary: 'Read an assignment: live status, timestamps, result, and a fresh start link while it can be used',
+        operationId: 'getAssignment', summary: 'Read an assignment: live status, timestamps, result, and a fresh start link while it can be used',
         params: Type.Object({ assignmentId: Type.String({ maxLength: 64 }) }),
         response: { 200: AssignmentView, ...errors(401, 403, 404, 429, 500, 503) },
       },
     },
-    async (request) => getAssignment(ctx, partnerOf(request).institutionId, request.params.assignmentId),
+    async (request, reply) => {
+      const { metadataJson, ...view } = await getAssignment(ctx, partnerOf(request).institutionId, request.params.assignmentId);
+      // Serialised through the 200 schema with an empty metadata object, which is then replaced by the metadata's
+      // own text: an object would lose the partner's key order. Every value before `metadata` is an escaped
+      // string, a number or a literal, so the first `"metadata":{}` in the text is the member itself.
+      const serialize = reply.getSerializationFunction('200') as unknown as (v: typeof view) => string;
+      const body = serialize({ ...view, metadata: {} }).replace('"metadata":{}', () => `"metadata":${metadataJson}`);
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
   );
 };

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../platform/context.js';
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
+import { recordStudentSaves } from '../../platform/telemetry/metrics.js';
 import type { AnswerValue } from '../marking/auto-mark.js';
 import { checkAnswerValue } from './answer-values.js';
 import { answerVersions, findAttempt, upsertAnswersWhileOpen, type Attempt } from './attempts-repo.js';
@@ -56,6 +57,19 @@ export async function saveAnswers(
   assignmentId: string,
   answers: AnswerInput[],
 ): Promise<{ results: SaveResult[]; serverTime: Date }> {
+  try {
+    const saved = await save(ctx, session, assignmentId, answers);
+    const stored = saved.results.filter((r) => r.saved).length;
+    recordStudentSaves('saved', stored);
+    recordStudentSaves('stale', saved.results.length - stored);
+    return saved;
+  } catch (err) {
+    recordStudentSaves('refused');
+    throw err;
+  }
+}
+
+async function save(ctx: AppContext, session: StudentSession, assignmentId: string, answers: AnswerInput[]): Promise<{ results: SaveResult[]; serverTime: Date }> {
   const now = ctx.clock.now();
   let attempt = await attemptFacts(ctx, session.institutionId, assignmentId);
   if (!attempt || attempt.userId !== session.userId) throw notFound('attempt');

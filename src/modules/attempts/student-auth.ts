@@ -14,27 +14,32 @@ declare module 'fastify' {
 }
 
 /**
- * Resolves the student session from its cookie before every /a/… route and
- * checks the CSRF token on every POST (form field `csrf` or header
- * `X-CSRF-Token`). No session: the page says it is not available (404);
- * the autosave answers 401 so the page can tell the student to reopen their link.
+ * The session of the request's cookie, and on a POST the check of its CSRF
+ * token (form field `csrf` or header `X-CSRF-Token`). No session: the page
+ * says it is not available (404); the autosave answers 401 so the page can
+ * tell the student to reopen their link. A missing or wrong token: 403.
  */
+export async function authenticateStudent(ctx: AppContext, request: FastifyRequest): Promise<StudentSession> {
+  const session = await findSession(ctx.pool, request.cookies?.[SESSION_COOKIE], ctx.clock.now());
+  if (!session) {
+    if (request.routeOptions.config.page) throw new AppError('not_found', 'No such page.');
+    throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
+  }
+  if (request.method === 'POST') {
+    const body = request.body as { csrf?: unknown } | undefined | null;
+    const token = typeof body?.csrf === 'string' ? body.csrf : request.headers['x-csrf-token'];
+    if (!csrfMatches(session, typeof token === 'string' ? token : undefined)) {
+      throw new AppError('forbidden', 'The form token is missing or does not match this session. Reload the page and try again.');
+    }
+  }
+  return session;
+}
+
+/** Resolves the student session before every /a/… route (see authenticateStudent). */
 export function installStudentSession(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('studentSession', null);
   app.addHook('preHandler', async (request) => {
-    const session = await findSession(ctx.pool, request.cookies?.[SESSION_COOKIE], ctx.clock.now());
-    if (!session) {
-      if (request.routeOptions.config.page) throw new AppError('not_found', 'No such page.');
-      throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
-    }
-    if (request.method === 'POST') {
-      const body = request.body as { csrf?: unknown } | undefined;
-      const token = typeof body?.csrf === 'string' ? body.csrf : request.headers['x-csrf-token'];
-      if (!csrfMatches(session, typeof token === 'string' ? token : undefined)) {
-        throw new AppError('forbidden', 'The form token is missing or does not match this session. Reload the page and try again.');
-      }
-    }
-    request.studentSession = session;
+    request.studentSession = await authenticateStudent(ctx, request);
   });
 }
 

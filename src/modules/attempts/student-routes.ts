@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sha256Hex } from '../../platform/crypto.js';
+import { createStudentPostLimit, startLinkLimit } from '../../platform/http/rate-limit-requests.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { beginAttempt } from './begin-attempt.js';
@@ -39,8 +40,9 @@ function asset(file: string, type: string) {
 export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
   await app.register(formbody);
   await app.register(cookie);
-  installPageErrors(app as unknown as FastifyInstance);
+  installPageErrors(app as unknown as FastifyInstance, ctx);
   const secure = ctx.config.publicBaseUrl.startsWith('https:');
+  const limits = ctx.config.requestLimits;
 
   for (const a of [asset('student.js', 'text/javascript; charset=utf-8'), asset('student.css', 'text/css; charset=utf-8')]) {
     const name = a.type.startsWith('text/css') ? 'student.css' : 'student.js';
@@ -53,7 +55,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
 
   // The token travels in the path: a wildcard, since a parametric segment is capped at 100 characters.
   // No HEAD twin: link checkers send HEADs, and only a real GET may sign the student in.
-  app.get('/s/*', { exposeHeadRoute: false, config: { page: true }, schema: { ...hide, response: { 303: Type.Null(), 404: Html, 410: Html } } }, async (request, reply) => {
+  app.get('/s/*', { exposeHeadRoute: false, config: { page: true, ...startLinkLimit(limits.startLinksPerMinute) }, schema: { ...hide, response: { 303: Type.Null(), 404: Html, 410: Html } } }, async (request, reply) => {
     const opened = await openStartLink(ctx, (request.params as { '*': string })['*']);
     reply.headers(PAGE_HEADERS);
     if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage());
@@ -69,6 +71,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
 
   await app.register(async (scope) => {
     const student = scope.withTypeProvider<TypeBoxTypeProvider>();
+    student.addHook('onRequest', createStudentPostLimit(student as unknown as FastifyInstance, limits.studentPostsPerMinute, SESSION_COOKIE));
     installStudentSession(student as unknown as FastifyInstance, ctx);
 
     student.get(

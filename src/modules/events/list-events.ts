@@ -1,14 +1,15 @@
 import { invalid } from '../../platform/errors.js';
 import type { Queryable } from '../../platform/db.js';
 import { EVENT_RETENTION_MS } from './event-types.js';
-import { toEnvelope, type EventEnvelope } from './event-envelope.js';
+import { envelopeBody, type EventEnvelope } from './event-envelope.js';
 
 /**
  * The events API's reads. Events are listed newest first for 30 days
  * (older ones are purged by the maintenance job and hidden even before it
  * runs). Pagination is by cursor, Stripe-style: `startingAfter` is the id of
  * the last event of the previous page, so pages stay stable while new events
- * arrive.
+ * arrive. Each event comes back as the exact JSON text of its envelope, the
+ * very bytes of its webhook body (event-envelope.ts), for the route to send.
  */
 export interface ListEventsInput {
   institutionId: string;
@@ -22,13 +23,16 @@ export interface ListEventsInput {
 interface EventRow {
   id: string;
   type: string;
-  data: Record<string, unknown>;
+  data_json: string;
   created_at: Date;
 }
 
-const envelope = (r: EventRow): EventEnvelope => toEnvelope({ id: r.id, type: r.type, data: r.data, createdAt: r.created_at });
+/** Events written before data_json existed fall back to the jsonb's text, as their webhooks did. */
+const COLUMNS = 'id, type, COALESCE(data_json, data::text) AS data_json, created_at';
 
-export async function listEvents(db: Queryable, input: ListEventsInput): Promise<{ data: EventEnvelope[]; hasMore: boolean }> {
+const envelope = (r: EventRow): string => envelopeBody({ id: r.id, type: r.type, createdAt: r.created_at, dataJson: r.data_json });
+
+export async function listEvents(db: Queryable, input: ListEventsInput): Promise<{ data: string[]; hasMore: boolean }> {
   const cutoff = new Date(input.now.getTime() - EVENT_RETENTION_MS);
   let cursor: { createdAt: Date; id: string } | null = null;
   if (input.startingAfter) {
@@ -40,7 +44,7 @@ export async function listEvents(db: Queryable, input: ListEventsInput): Promise
     cursor = { createdAt: rows[0].created_at, id: input.startingAfter };
   }
   const { rows } = await db.query<EventRow>(
-    `SELECT id, type, data, created_at FROM events
+    `SELECT ${COLUMNS} FROM events
       WHERE institution_id = $1 AND created_at >= $2
         AND ($3::text IS NULL OR type = $3)
         AND ($4::text IS NULL OR assignment_id = $4)
@@ -52,10 +56,10 @@ export async function listEvents(db: Queryable, input: ListEventsInput): Promise
   return { data: rows.slice(0, input.limit).map(envelope), hasMore: rows.length > input.limit };
 }
 
-/** One event of the institution, or null when missing, another tenant's, or past retention. */
-export async function findEvent(db: Queryable, institutionId: string, eventId: string, now: Date): Promise<EventEnvelope | null> {
+/** One event of the institution (its envelope's JSON text), or null when missing, another tenant's, or past retention. */
+export async function findEvent(db: Queryable, institutionId: string, eventId: string, now: Date): Promise<string | null> {
   const { rows } = await db.query<EventRow>(
-    'SELECT id, type, data, created_at FROM events WHERE institution_id = $1 AND id = $2 AND created_at >= $3',
+    `SELECT ${COLUMNS} FROM events WHERE institution_id = $1 AND id = $2 AND created_at >= $3`,
     [institutionId, eventId, new Date(now.getTime() - EVENT_RETENTION_MS)],
   );
   return rows[0] ? envelope(rows[0]) : null;
@@ -64,10 +68,10 @@ export async function findEvent(db: Queryable, institutionId: string, eventId: s
 /** Every retained event of one assignment, in sequence order (the portal's assignment timeline). */
 export async function listAssignmentEvents(db: Queryable, institutionId: string, assignmentId: string, now: Date): Promise<EventEnvelope[]> {
   const { rows } = await db.query<EventRow>(
-    `SELECT id, type, data, created_at FROM events
+    `SELECT ${COLUMNS} FROM events
       WHERE institution_id = $1 AND assignment_id = $2 AND created_at >= $3
       ORDER BY created_at, sequence LIMIT 500`,
     [institutionId, assignmentId, new Date(now.getTime() - EVENT_RETENTION_MS)],
   );
-  return rows.map(envelope);
+  return rows.map((r) => JSON.parse(envelope(r)) as EventEnvelope);
 }

@@ -53,6 +53,7 @@ async function appendAttemptEvent(
       metadata: a.metadata ?? {},
       ...extra,
     },
+    rawMembers: { metadata: a.metadataJson },
   });
   return { ok: true, event };
 }

@@ -44,9 +44,17 @@ export const EventData = Type.Object(
     score: Type.Optional(Type.Union([ScoreSchema, Type.Null()], { description: 'exam.completed and grading.done' })),
     violation: Type.Optional(ViolationSchema),
     integrity: Type.Optional(IntegritySchema),
-    endpointId: Type.Optional(Type.String({ description: 'webhook.test: the endpoint it was sent to' })),
-    message: Type.Optional(Type.String({ description: 'webhook.test only' })),
     changes: Type.Optional(ChangesSchema),
+    endpointId: Type.Optional(Type.String({ description: 'webhook.test: the endpoint it was sent to; webhook_endpoint.disabled: the endpoint disabled' })),
+    message: Type.Optional(Type.String({ description: 'webhook.test only' })),
+    url: Type.Optional(Type.String({ description: 'webhook_endpoint.disabled: the disabled endpoint\'s URL' })),
+    reason: Type.Optional(
+      Type.String({ enum: ['gone', 'failing'], description: 'webhook_endpoint.disabled: gone (it answered 410), failing (5 days of failed attempts)' }),
+    ),
+    disabledAt: Type.Optional(Type.String({ format: 'date-time', description: 'webhook_endpoint.disabled' })),
+    failingSince: Type.Optional(
+      Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'webhook_endpoint.disabled: the first failed attempt of the run that led to it' }),
+    ),
   },
   { additionalProperties: true, description: 'Assignment events carry the assignment fields; new fields may be added' },
 );

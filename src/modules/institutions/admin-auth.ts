@@ -2,14 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import { safeEqual } from '../../platform/crypto.js';
 import type { AppContext } from '../../platform/context.js';
+import { createUnauthenticatedLimit } from '../../platform/http/rate-limit-requests.js';
 
-/** Operator routes: `Authorization: Bearer $ASSAY_ADMIN_TOKEN`, compared in constant time. */
+/**
+ * Operator routes: `Authorization: Bearer $ASSAY_ADMIN_TOKEN`, compared in
+ * constant time. Failures count against the client's address
+ * (rate-limit-requests.ts): once its allowance is spent, 429 until the window ends.
+ */
 export function installAdminAuth(app: FastifyInstance, ctx: AppContext): void {
+  const unauthenticated = createUnauthenticatedLimit(app, ctx.config.requestLimits.unauthenticatedPerMinute);
   app.addHook('onRequest', async (request) => {
     const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');
     const expected = ctx.config.adminToken;
     if (!match || !expected || !safeEqual(match[1]!, expected)) {
-      throw new AppError('unauthenticated', 'Send the operator token as "Authorization: Bearer <ASSAY_ADMIN_TOKEN>".');
+      const spent = (await unauthenticated.check(request)) ?? (await unauthenticated.charge(request));
+      throw spent ?? new AppError('unauthenticated', 'Send the operator token as "Authorization: Bearer <ASSAY_ADMIN_TOKEN>".');
     }
   });
 }

@@ -24,7 +24,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
     {
       schema: {
         tags: ['Institutions'],
-        summary: 'Create an institution',
+        operationId: 'createInstitution', summary: 'Create an institution',
         body: Type.Object(
           { name: Type.String({ minLength: 1, maxLength: 200 }), callbackDomains: Type.Optional(Type.Array(Domain, { maxItems: 100 })) },
           { additionalProperties: false },
@@ -37,7 +37,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
 
   app.get(
     '/institutions',
-    { schema: { tags: ['Institutions'], summary: 'List institutions', querystring: PagingQuery, response: { 200: paged(InstitutionView), ...errors(400, 401) } } },
+    { schema: { tags: ['Institutions'], operationId: 'listInstitutions', summary: 'List institutions', querystring: PagingQuery, response: { 200: paged(InstitutionView), ...errors(400, 401) } } },
     async (request) => {
       const { limit, offset } = request.query;
       return { ...(await listInstitutions(ctx.pool, { limit, offset })), limit, offset };
@@ -46,7 +46,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
 
   app.get(
     '/institutions/:institutionId',
-    { schema: { tags: ['Institutions'], summary: 'Get an institution', params: InstitutionParams, response: { 200: InstitutionView, ...errors(401, 404) } } },
+    { schema: { tags: ['Institutions'], operationId: 'getInstitution', summary: 'Get an institution', params: InstitutionParams, response: { 200: InstitutionView, ...errors(401, 404) } } },
     async (request) => {
       const found = await getInstitution(ctx.pool, request.params.institutionId);
       if (!found) throw notFound('institution');
@@ -59,7 +59,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
     {
       schema: {
         tags: ['Institutions'],
-        summary: 'Suspend or reactivate an institution (suspended: its keys get 403)',
+        operationId: 'setInstitutionStatus', summary: 'Suspend or reactivate an institution (suspended: its keys get 403)',
         params: InstitutionParams,
         body: Type.Object({ status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]) }, { additionalProperties: false }),
         response: { 200: InstitutionView, ...errors(400, 401, 404) },
@@ -76,7 +76,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
     {
       schema: {
         tags: ['Institutions'],
-        summary: 'Replace the callbackUrl domain allowlist',
+        operationId: 'setCallbackDomains', summary: 'Replace the callbackUrl domain allowlist',
         params: InstitutionParams,
         body: Type.Object({ domains: Type.Array(Domain, { maxItems: 100 }) }, { additionalProperties: false }),
         response: { 200: Type.Object({ domains: Type.Array(Type.String()) }), ...errors(400, 401, 404, 415) },
@@ -94,7 +94,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
     {
       schema: {
         tags: ['API keys'],
-        summary: 'Create an API key (the key is shown only in this response)',
+        operationId: 'createApiKey', summary: 'Create an API key (the key is shown only in this response)',
         params: InstitutionParams,
         body: Type.Optional(Type.Object({ label: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false })),
         response: {
@@ -112,7 +112,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
 
   app.get(
     '/institutions/:institutionId/api-keys',
-    { schema: { tags: ['API keys'], summary: 'List API keys (never the secrets)', params: InstitutionParams, response: { 200: Type.Object({ data: Type.Array(KeyView) }), ...errors(401, 404) } } },
+    { schema: { tags: ['API keys'], operationId: 'listApiKeys', summary: 'List API keys (never the secrets)', params: InstitutionParams, response: { 200: Type.Object({ data: Type.Array(KeyView) }), ...errors(401, 404) } } },
     async (request) => {
       if (!(await getInstitution(ctx.pool, request.params.institutionId))) throw notFound('institution');
       return { data: await listApiKeys(ctx.pool, request.params.institutionId) };
@@ -124,7 +124,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
     {
       schema: {
         tags: ['API keys'],
-        summary: 'Revoke an API key; effective on the next request',
+        operationId: 'revokeApiKey', summary: 'Revoke an API key; effective on the next request',
         params: Type.Object({ institutionId: Type.String({ maxLength: 64 }), keyId: Type.String({ maxLength: 64 }) }),
         response: { 204: Type.Null(), ...errors(401, 404) },
       },

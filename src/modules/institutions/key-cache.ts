@@ -17,8 +17,15 @@ import type { AuthenticatedKey } from './api-keys.js';
  *
  * Safety rules: nothing is cached while this process's LISTEN connection is
  * down (a missed notification must not leave a revoked key cached), a lookup
- * that raced with an invalidation is not cached (generation check), only
- * positive results are cached, and entries expire after `ttlMs` regardless.
+ * that raced with an invalidation is not cached (generation check), and
+ * entries expire after `ttlMs` regardless.
+ *
+ * Negative cache: a well-formed key that matched nothing is remembered as
+ * unknown for `negativeTtlMs`, so a client repeating a wrong key costs no
+ * database lookup. That is safe without invalidation: a key only ever stops
+ * working (revocation), and a key string that matches nothing cannot start
+ * to, short of someone creating a key by guessing it. Both tables are
+ * bounded, least recently used out first.
  */
 export const KEYS_CHANNEL = 'assay_api_keys';
 
@@ -35,10 +42,19 @@ interface Entry {
   expiresAt: number;
 }
 
-export function createKeyCache(opts: { pool: Pool; ttlMs?: number; maxEntries?: number; log?: { warn(o: object, m?: string): void } }) {
+export function createKeyCache(opts: {
+  pool: Pool;
+  ttlMs?: number;
+  negativeTtlMs?: number;
+  maxEntries?: number;
+  log?: { warn(o: object, m?: string): void };
+}) {
   const ttlMs = opts.ttlMs ?? 60_000;
+  const negativeTtlMs = opts.negativeTtlMs ?? 60_000;
   const maxEntries = opts.maxEntries ?? 10_000;
   const entries = new Map<string, Entry>();
+  /** Hash of an unknown key → when to forget it. */
+  const unknown = new Map<string, number>();
   const listener = createNotificationListener({
     connection: opts.pool.options,
     channel: KEYS_CHANNEL,
@@ -52,23 +68,47 @@ export function createKeyCache(opts: { pool: Pool; ttlMs?: number; maxEntries?: 
     start: () => listener.start(),
     stop: () => listener.stop(),
 
-    /** The key for `token`, from the cache when it is safe, else from `load`. */
-    async lookup(token: string, load: () => Promise<AuthenticatedKey | null>): Promise<AuthenticatedKey | null> {
+    /** What is known of `token` without the database: the key, 'unknown' (recently matched nothing), or undefined. */
+    peek(token: string): AuthenticatedKey | 'unknown' | undefined {
       const id = sha256Hex(token);
       const now = Date.now();
       const hit = entries.get(id);
       if (hit && listener.isListening() && hit.generation === generation && hit.expiresAt > now) return hit.key;
+      const forgetAt = unknown.get(id);
+      if (forgetAt !== undefined) {
+        if (forgetAt > now) return 'unknown';
+        unknown.delete(id);
+      }
+      return undefined;
+    },
+
+    /** The key for `token`, from the cache when it is safe, else from `load`. */
+    async lookup(token: string, load: () => Promise<AuthenticatedKey | null>): Promise<AuthenticatedKey | null> {
+      const known = this.peek(token);
+      if (known === 'unknown') return null;
+      if (known) return known;
+      const id = sha256Hex(token);
+      const now = Date.now();
       const before = generation;
       const key = await load();
-      if (key && listener.isListening() && before === generation) {
-        if (entries.size >= maxEntries) entries.clear();
-        entries.set(id, { key, generation: before, expiresAt: now + ttlMs });
+      if (!key) {
+        remember(unknown, id, now + negativeTtlMs, maxEntries);
+        entries.delete(id);
+      } else if (listener.isListening() && before === generation) {
+        remember(entries, id, { key, generation: before, expiresAt: now + ttlMs }, maxEntries);
       } else {
         entries.delete(id);
       }
       return key;
     },
   };
+}
+
+/** Sets `id` as the most recent entry, dropping the least recently set one when the table is full. */
+function remember<V>(table: Map<string, V>, id: string, value: V, max = 10_000): void {
+  table.delete(id);
+  if (table.size >= max) table.delete(table.keys().next().value!);
+  table.set(id, value);
 }
 
 export type KeyCache = ReturnType<typeof createKeyCache>;

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
-import { createRateLimiter } from '../../platform/http/rate-limit.js';
+import { createRateLimitStore } from '../../platform/http/rate-limit-store.js';
+import { createUnauthenticatedLimit } from '../../platform/http/rate-limit-requests.js';
 import { findActiveKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
 import { createKeyCache } from './key-cache.js';
 
@@ -23,27 +24,45 @@ const TOUCH_INTERVAL_MS = 60_000;
  * Authenticates every request of the scope it is added to: `Authorization:
  * Bearer ak_live_…` → the key's institution, through a key cache that every
  * revocation or suspension invalidates (key-cache.ts), so a revocation takes
- * effect on the next request. Then the per-key rate limit.
+ * effect on the next request. Then the per-key rate limit. Requests that do
+ * not authenticate are counted per client address instead, and once that
+ * allowance is spent get 429 without a key lookup (rate-limit-requests.ts);
+ * a repeated unknown key is refused from the key cache's negative entries.
  */
 export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void {
-  const takeToken = createRateLimiter(ctx.config.rateLimit);
+  // In this process's memory, or shared by every API process in PostgreSQL (ASSAY_RATE_LIMIT_STORE).
+  const limiter = createRateLimitStore(ctx.config.operations.rateLimitStore, ctx.config.rateLimit, ctx.pool);
+  app.addHook('onClose', async () => limiter.stop());
   const keys = createKeyCache({ pool: ctx.pool, log: app.log });
   app.addHook('onReady', () => keys.start());
   app.addHook('onClose', () => keys.stop());
 
+  const unauthenticated = createUnauthenticatedLimit(app, ctx.config.requestLimits.unauthenticatedPerMinute);
+  /** Counts a failed authentication against the client's address: the 429 once its allowance is spent, else the 401. */
+  const refuse = async (request: FastifyRequest, message: string): Promise<never> => {
+    throw (await unauthenticated.charge(request)) ?? new AppError('unauthenticated', message);
+  };
+
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization;
-    if (!header) throw new AppError('unauthenticated', 'Send your API key as "Authorization: Bearer <API key>".');
+    if (!header) return refuse(request, 'Send your API key as "Authorization: Bearer <API key>".');
     const match = /^Bearer +(\S+) *$/i.exec(header);
-    if (!match) throw new AppError('unauthenticated', 'Use the Bearer scheme: "Authorization: Bearer <API key>".');
+    if (!match) return refuse(request, 'Use the Bearer scheme: "Authorization: Bearer <API key>".');
     const token = match[1]!;
-    const key = looksLikeApiKey(token) ? await keys.lookup(token, () => findActiveKey(ctx.pool, token)) : null;
-    if (!key) throw new AppError('unauthenticated', 'The API key is not valid or has been revoked.');
+    const known = looksLikeApiKey(token) ? keys.peek(token) : 'unknown';
+    if (known === undefined) {
+      // Not known either way: a database lookup, which a client that already spent its failures does not get.
+      const spent = await unauthenticated.check(request);
+      if (spent) throw spent;
+    }
+    const key = known === 'unknown' ? null : (known ?? (await keys.lookup(token, () => findActiveKey(ctx.pool, token))));
+    if (!key) return refuse(request, 'The API key is not valid or has been revoked.');
 
     // The key id (never the key) goes on every later line of this request, including Fastify's
     // "request completed" line (reply.log is the same logger). Binding in place costs a tenth of a child logger.
     (request.log as FastifyBaseLogger & { setBindings?: (b: object) => void }).setBindings?.({ keyId: key.keyId, institutionId: key.institutionId });
-    const limit = takeToken(key.keyId);
+    const taken = limiter.take(key.keyId);
+    const limit = taken instanceof Promise ? await taken : taken;
     reply.headers(limit.headers);
     if (!limit.allowed) {
       throw new AppError('rate_limited', 'Too many requests for this API key. Retry after the time in Retry-After.', undefined, limit.headers);

@@ -16,6 +16,8 @@ export interface LockedAssignment {
   status: AssignmentStatus;
   dueAt: Date | null;
   metadata: Record<string, unknown> | null;
+  /** The metadata as the partner sent it (see assignments.metadata_json). */
+  metadataJson: string;
 }
 
 export type ApplyOutcome =
@@ -25,7 +27,7 @@ export type ApplyOutcome =
 
 export async function lockAssignment(tx: Tx, assignmentId: string): Promise<LockedAssignment | null> {
   const { rows } = await tx.query(
-    `SELECT a.id, a.institution_id, a.test_id, a.status, a.due_at, a.metadata, u.external_user_id
+    `SELECT a.id, a.institution_id, a.test_id, a.status, a.due_at, a.metadata, a.metadata_json, u.external_user_id
        FROM assignments a JOIN users u ON u.id = a.user_id
       WHERE a.id = $1 FOR UPDATE OF a`,
     [assignmentId],
@@ -40,6 +42,7 @@ export async function lockAssignment(tx: Tx, assignmentId: string): Promise<Lock
     status: r.status,
     dueAt: r.due_at,
     metadata: r.metadata,
+    metadataJson: r.metadata_json ?? JSON.stringify(r.metadata ?? {}),
   };
 }
 
@@ -101,6 +104,7 @@ export async function applyTransition(
           metadata: a.metadata ?? {},
           ...e.extra,
         },
+        rawMembers: { metadata: a.metadataJson },
       }),
     );
   }

@@ -14,7 +14,7 @@ export const markingAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     {
       schema: {
         tags: ['Marking'],
-        summary: "An assignment's attempt for marking: answers, auto marks, AI suggestions with their provenance, and the items awaiting a reviewer",
+        operationId: 'getMarkingView', summary: "An assignment's attempt for marking: answers, auto marks, AI suggestions with their provenance, and the items awaiting a reviewer",
         params: MarkingParams,
         response: { 200: MarkingView, ...errors(401, 404) },
       },
@@ -26,7 +26,7 @@ export const markingAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     {
       schema: {
         tags: ['Marking'],
-        summary: 'Record reviewer marks; with complete: true, finish marking and release the final score (grading.done)',
+        operationId: 'recordMarks', summary: 'Record reviewer marks; with complete: true, finish marking and release the final score (grading.done)',
         params: MarkingParams,
         body: RecordMarksBody,
         response: { 200: MarkingView, ...errors(400, 401, 404, 409, 413, 415) },

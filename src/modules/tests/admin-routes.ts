@@ -12,12 +12,12 @@ const PublicationParams = Type.Object({ testId: Type.String({ maxLength: 64 }), 
 export const testsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.post(
     '/tests',
-    { schema: { tags: ['Tests'], summary: 'Create a test (version 1)', body: TestInput, response: { 201: AdminTest, ...errors(400, 401, 413, 415) } } },
+    { schema: { tags: ['Tests'], operationId: 'createTest', summary: 'Create a test (version 1)', body: TestInput, response: { 201: AdminTest, ...errors(400, 401, 413, 415) } } },
     async (request, reply) => reply.status(201).send(await createTest(ctx.pool, request.body, operatorTokenAudit(request.ip))),
   );
   app.get(
     '/tests/:testId',
-    { schema: { tags: ['Tests'], summary: 'Get a test (current version, with answer keys)', params: TestParams, response: { 200: AdminTest, ...errors(401, 404) } } },
+    { schema: { tags: ['Tests'], operationId: 'getTest', summary: 'Get a test (current version, with answer keys)', params: TestParams, response: { 200: AdminTest, ...errors(401, 404) } } },
     async (request) => getTest(ctx.pool, request.params.testId),
   );
   app.put(
@@ -25,7 +25,7 @@ export const testsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     {
       schema: {
         tags: ['Tests'],
-        summary: 'Replace a test: writes a new version; existing assignments keep theirs',
+        operationId: 'updateTest', summary: 'Replace a test: writes a new version; existing assignments keep theirs',
         params: TestParams,
         body: TestInput,
         response: { 200: AdminTest, ...errors(400, 401, 404, 413, 415) },
@@ -35,7 +35,7 @@ export const testsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
   );
   app.put(
     '/tests/:testId/publications/:institutionId',
-    { schema: { tags: ['Tests'], summary: 'Publish a test to an institution', params: PublicationParams, response: { 204: Type.Null(), ...errors(401, 404) } } },
+    { schema: { tags: ['Tests'], operationId: 'publishTest', summary: 'Publish a test to an institution', params: PublicationParams, response: { 204: Type.Null(), ...errors(401, 404) } } },
     async (request, reply) => {
       await publishTest(ctx.pool, request.params.testId, request.params.institutionId, operatorTokenAudit(request.ip));
       return reply.status(204).send(null);
@@ -46,7 +46,7 @@ export const testsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     {
       schema: {
         tags: ['Tests'],
-        summary: 'Unpublish: no new assignments; existing ones continue',
+        operationId: 'unpublishTest', summary: 'Unpublish: no new assignments; existing ones continue',
         params: PublicationParams,
         response: { 204: Type.Null(), ...errors(401, 404) },
       },

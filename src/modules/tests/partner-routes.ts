@@ -12,7 +12,7 @@ export const testsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     {
       schema: {
         tags: ['Tests'],
-        summary: 'List the tests published to your institution',
+        operationId: 'listTests', summary: 'List the tests published to your institution',
         querystring: PagingQuery,
         response: { 200: paged(PartnerTest), ...errors(400, 401, 403, 429, 500, 503) },
       },

@@ -14,7 +14,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
     {
       schema: {
         tags,
-        summary: "List webhook endpoints of every institution (or one), with why and when any was disabled",
+        operationId: 'listAllWebhookEndpoints', summary: "List webhook endpoints of every institution (or one), with why and when any was disabled",
         querystring: Type.Object(
           {
             institutionId: Type.Optional(Type.String({ maxLength: 64 })),
@@ -39,6 +39,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       {
         schema: {
           tags,
+          operationId: status === 'disabled' ? 'disableWebhookEndpoint' : 'enableWebhookEndpoint',
           summary:
             status === 'disabled'
               ? 'Disable an endpoint (the partner cannot enable it again); its pending deliveries fail'

@@ -3,8 +3,12 @@ import type { Clock } from '../../platform/clock.js';
 import { recordOutcomes, type AttemptOutcome } from './record-attempts.js';
 
 /**
- * Writes finished attempts to the database in batches: whatever finishes
- * while one batch is being written goes into the next. A failed write (the
+ * Writes finished attempts to the database in batches: a success waits up
+ * to `gatherMs` (or until `batchSize` are queued) for others to join it, and
+ * whatever finishes while one batch is being written goes into the next.
+ * Each write is one statement, and on loopback a statement's round trip
+ * costs the sender about as much CPU as a webhook POST, so batching is most
+ * of what recording costs per delivery. A failed write (the
  * database away) is retried with back-off until it lands, or, once the
  * dispatcher is stopping, until a deadline; after that the deliveries stay
  * leased and are sent again when their leases run out (at-least-once).
@@ -13,9 +17,22 @@ export interface RecorderLog {
   warn(o: object, m?: string): void;
 }
 
-export function createAttemptRecorder(opts: { pool: pg.Pool; workerId: string; clock: Clock; log?: RecorderLog; onRecorded: () => void }) {
+export function createAttemptRecorder(opts: {
+  pool: pg.Pool;
+  workerId: string;
+  clock: Clock;
+  log?: RecorderLog;
+  onRecorded: () => void;
+  gatherMs?: number;
+  batchSize?: number;
+}) {
+  const gatherMs = opts.gatherMs ?? 5;
+  const batchSize = opts.batchSize ?? 64;
   let queue: AttemptOutcome[] = [];
   let flushing: Promise<void> | null = null;
+  let gathering: NodeJS.Timeout | null = null;
+  /** Record statements written, for the bench. */
+  let writes = 0;
   let giveUpAt = Infinity;
   /** Attempts over but not yet recorded. */
   let unrecorded = 0;
@@ -25,6 +42,7 @@ export function createAttemptRecorder(opts: { pool: pg.Pool; workerId: string; c
       const batch = queue;
       queue = [];
       try {
+        writes++;
         await recordOutcomes(opts.pool, opts.workerId, batch, opts.clock.now());
         unrecorded -= batch.length;
         opts.onRecorded();
@@ -43,6 +61,8 @@ export function createAttemptRecorder(opts: { pool: pg.Pool; workerId: string; c
   }
 
   function flush(): Promise<void> {
+    if (gathering) clearTimeout(gathering);
+    gathering = null;
     if (flushing) return flushing.then(() => (queue.length > 0 ? flush() : undefined));
     if (queue.length === 0) return Promise.resolve();
     flushing = writeAll().finally(() => {
@@ -51,16 +71,25 @@ export function createAttemptRecorder(opts: { pool: pg.Pool; workerId: string; c
     return flushing;
   }
 
+  function startFlush(): void {
+    // writeAll handles its own failures; this only reports a fault in that handling.
+    flush().catch((err: Error) => opts.log?.warn({ err: err.message }, 'webhook attempt recorder failed'));
+  }
+
   return {
-    /** Queues an outcome and starts writing it (`flush()` waits for it). */
+    /** Queues an outcome; it is written with the next batch (`flush()` writes at once and waits). */
     add(outcome: AttemptOutcome): void {
       queue.push(outcome);
       unrecorded++;
-      // writeAll handles its own failures; this only reports a fault in that handling.
-      flush().catch((err: Error) => opts.log?.warn({ err: err.message }, 'webhook attempt recorder failed'));
+      if (flushing) return; // written as soon as the batch in flight lands
+      // Only plain successes wait for company: a failure may pause or disable its endpoint, which must
+      // land before the next claim could pick that endpoint's other deliveries.
+      if (queue.length >= batchSize || outcome.status !== 'succeeded' || outcome.endpointUnhealthy) return startFlush();
+      gathering ??= setTimeout(startFlush, gatherMs);
     },
     flush,
     unrecorded: () => unrecorded,
+    writes: () => writes,
     /** From now on, stop retrying a failed write after `ms`. */
     giveUpAfter(ms: number): void {
       giveUpAt = Date.now() + ms;

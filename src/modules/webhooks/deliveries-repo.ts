@@ -3,16 +3,17 @@ import type { Queryable } from '../../platform/db.js';
 /**
  * The dispatcher's claim of due deliveries (recording them: record-attempts.ts).
  *
- * Claim: endpoints that are enabled, not paused, and have due work are
- * walked; each gives at most the room the dispatcher allows it (by default
- * endpointConcurrency; less while this process holds some of its deliveries,
- * more for a quick endpoint), oldest due first; the rows are locked
- * with FOR UPDATE SKIP LOCKED and leased to this worker. Workers can never
- * claim the same row, since the lease condition is re-checked on the locked
- * row. The per-endpoint limit is per dispatcher process: with N processes an
- * endpoint sees at most N × endpointConcurrency requests at once (counting
- * leased rows in the database instead cost more than the rest of the claim).
- * Cost: one index probe per enabled endpoint.
+ * Claim: endpoints that are enabled and not paused are walked; each gives at
+ * most the room the dispatcher allows it (by default endpointConcurrency;
+ * less while this process holds some of its deliveries, more for a quick
+ * endpoint; an endpoint with no room is not even probed), oldest due first;
+ * the rows are locked with FOR UPDATE SKIP LOCKED and leased to this worker.
+ * Workers can never claim the same row, since the lease condition is
+ * re-checked on the locked row. The per-endpoint limit is per dispatcher
+ * process: with N processes an endpoint sees at most N × endpointConcurrency
+ * requests at once (counting leased rows in the database instead cost more
+ * than the rest of the claim). Cost: one index probe per enabled endpoint
+ * with room, which also steps over that endpoint's leased rows.
  */
 export interface ClaimedDelivery {
   id: number;
@@ -26,8 +27,8 @@ export interface ClaimedDelivery {
   previousSecretExpiresAt: Date | null;
   /** The endpoint had a failure run or a pause when claimed: a success must clear it. */
   endpointUnhealthy: boolean;
-  /** `dataJson`: the event's data as JSON text. */
-  event: { id: string; type: string; dataJson: string; createdAt: Date };
+  /** `dataJson`: the event's data as JSON text; `traceparent`: the trace that appended it (telemetry/trace-context.ts). */
+  event: { id: string; type: string; dataJson: string; createdAt: Date; traceparent: string | null };
 }
 
 const DUE = `d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until < $1)`;
@@ -48,10 +49,9 @@ export async function claimDeliveries(
     // Named: prepared once per connection, so the planner's work is not repeated on every claim.
     name: 'webhooks-claim',
     text: `WITH eps AS (
-       SELECT w.id, COALESCE((SELECT u.n FROM unnest($6::text[], $7::int[]) AS u(id, n) WHERE u.id = w.id), $4::int) AS free
-         FROM webhook_endpoints w
-        WHERE w.status = 'enabled' AND (w.paused_until IS NULL OR w.paused_until <= $1)
-          AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND ${DUE})),
+       SELECT w.id, COALESCE(r.n, $4::int) AS free
+         FROM webhook_endpoints w LEFT JOIN unnest($6::text[], $7::int[]) AS r(id, n) ON r.id = w.id
+        WHERE w.status = 'enabled' AND (w.paused_until IS NULL OR w.paused_until <= $1)),
      candidates AS (
        SELECT c.id FROM eps CROSS JOIN LATERAL (
          SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
@@ -71,7 +71,7 @@ export async function claimDeliveries(
      SELECT c.id, c.generation, c.attempts, c.endpoint_id, c.institution_id,
             w.url, w.secret_enc, w.previous_secret_enc, w.previous_secret_expires_at,
             (w.failing_since IS NOT NULL OR w.paused_until IS NOT NULL) AS unhealthy,
-            e.id AS event_id, e.type, e.data::text AS data_json, e.created_at
+            e.id AS event_id, e.type, COALESCE(e.data_json, e.data::text) AS data_json, e.created_at, e.traceparent
        FROM claimed c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN events e ON e.id = c.event_id`,
     values: [opts.now, opts.limit, opts.workerId, opts.endpointConcurrency, opts.leaseMs, [...opts.room.keys()], [...opts.room.values()]],
   });
@@ -86,7 +86,7 @@ export async function claimDeliveries(
     previousSecretEnc: r.previous_secret_enc,
     previousSecretExpiresAt: r.previous_secret_expires_at,
     endpointUnhealthy: r.unhealthy,
-    event: { id: r.event_id, type: r.type, dataJson: r.data_json, createdAt: r.created_at },
+    event: { id: r.event_id, type: r.type, dataJson: r.data_json, createdAt: r.created_at, traceparent: r.traceparent },
   }));
 }
 

@@ -4,13 +4,15 @@ import pg from 'pg';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import { randomBase62 } from '../../platform/ids.js';
+import { recordWebhookAttempt } from '../../platform/telemetry/metrics.js';
+import { inSpanFrom } from '../../platform/telemetry/trace-context.js';
 import { createNotificationListener } from '../../platform/listener.js';
 import { envelopeBody } from '../events/event-envelope.js';
 import { createAttemptRecorder } from './attempt-recorder.js';
 import { claimDeliveries, releaseClaims, type ClaimedDelivery } from './deliveries-repo.js';
 import { WEBHOOKS_CHANNEL } from './fan-out.js';
 import { judgeAttempt } from './retry-policy.js';
-import { createWebhookClient } from './send-webhook.js';
+import { createWebhookClient, type SendOutcome } from './send-webhook.js';
 import type { Resolver } from './url-guard.js';
 import { cachedOpener } from './secret-box.js';
 import { secretBoxFor, urlPolicyFor } from './webhooks-context.js';
@@ -27,11 +29,18 @@ import { secretBoxFor, urlPolicyFor } from './webhooks-context.js';
  * the lease runs out and another dispatcher sends it again (at-least-once:
  * receivers dedupe by `webhook-id`).
  *
- * Claims run a little ahead of the free slots (a ready list), so a finished
- * request is replaced at once instead of after a database round trip. Only
+ * Claims run ahead of the free slots (a ready list), so a finished request
+ * is replaced at once instead of after a database round trip. Only
  * endpoints that answer quickly get deliveries claimed ahead (half their
  * limit), and a ready delivery whose lease could no longer cover a whole
  * attempt is handed back instead of sent: an attempt never outlives its lease.
+ *
+ * Batching: a claim and a record cost one statement each whatever their
+ * size, and each claim steps over the rows already leased. So finished
+ * attempts do not each trigger a claim: one is made once a batch's worth of
+ * slots has freed (a quarter of the concurrency), or at once when nothing is
+ * left ready to start; NOTIFY and the poll always claim. Recording batches
+ * itself (attempt-recorder.ts).
  */
 export interface DispatcherOptions {
   connectionString: string;
@@ -45,6 +54,8 @@ export interface DispatcherOptions {
 }
 
 export const USER_AGENT = 'Assay-Webhooks/1.0 (+https://www.standardwebhooks.com)';
+
+const OUTCOME = { succeeded: 'succeeded', retry: 'retry', exhausted: 'failed', gone: 'gone' } as const;
 
 export function createWebhookDispatcher(opts: DispatcherOptions) {
   const tunables = opts.config.webhooks;
@@ -67,9 +78,13 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
    */
   const pool = new pg.Pool({ connectionString: opts.connectionString, max: 3, options: '-c synchronous_commit=off' });
   pool.on('error', () => undefined);
-  const recorder = createAttemptRecorder({ pool, workerId, clock: opts.clock, log: opts.log, onRecorded: () => wakeSoon() });
+  /** Recording lags so far behind that claims wait (see wanted()); only then must a recorded batch wake the claimer. */
+  let backlogged = false;
+  const recorder = createAttemptRecorder({ pool, workerId, clock: opts.clock, log: opts.log, onRecorded: () => (backlogged ? wakeSoon() : undefined) });
   const pollMs = opts.pollIntervalMs ?? 250;
-  const prefetch = Math.max(1, Math.floor(tunables.concurrency / 4));
+  const prefetch = Math.max(1, Math.floor(tunables.concurrency / 2));
+  /** Finished attempts that make a claim worth its statement while others are still ready to start. */
+  const claimBatch = Math.max(1, Math.floor(tunables.concurrency / 4));
   const aheadPerEndpoint = Math.ceil(tunables.endpointConcurrency / 2);
   /** An endpoint whose last attempt took less than this may have deliveries claimed ahead. */
   const FAST_MS = 250;
@@ -79,6 +94,10 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   let stopped = true;
   let stopping: Promise<void> | null = null;
   let running = 0;
+  /** Attempts finished since the last claim. */
+  let freedSinceClaim = 0;
+  /** Claim statements and the deliveries they returned, for the bench. */
+  const counters = { claims: 0, claimed: 0 };
   const ready: Array<ClaimedDelivery & { claimedAt: number }> = [];
   /** Running deliveries per endpoint: at most endpointConcurrency each (this process's per-endpoint limit). */
   const runningBy = new Map<string, number>();
@@ -101,8 +120,8 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   const open = cachedOpener(secretBoxFor(opts.config));
 
   function secretsOf(d: ClaimedDelivery, now: Date): string[] {
-    const secrets = [open(d.secretEnc)];
-    if (d.previousSecretEnc && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now) secrets.push(open(d.previousSecretEnc));
+    const secrets = [open(d.secretEnc, d.endpointId)];
+    if (d.previousSecretEnc && d.previousSecretExpiresAt && d.previousSecretExpiresAt > now) secrets.push(open(d.previousSecretEnc, d.endpointId));
     return secrets;
   }
 
@@ -117,13 +136,20 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
       opts.log?.error({ endpointId: d.endpointId, err: (err as Error).message }, 'webhook secret cannot be opened');
       secrets = [];
     }
-    const result =
-      secrets.length > 0
-        ? await client.send({ url: d.url, msgId: d.event.id, body: envelopeBody(d.event), secrets, now })
-        : { statusCode: null, errorClass: 'secret_unavailable', durationMs: 0, excerpt: null, retryAfterMs: null };
+    // The span continues the trace of whatever appended the event (the partner's request, a job).
+    const attributes = { 'assay.event.id': d.event.id, 'assay.event.type': d.event.type, 'assay.webhook.endpoint_id': d.endpointId, 'assay.webhook.attempt': d.attempts };
+    const result = await inSpanFrom('webhook.deliver', d.event.traceparent, attributes, async (span) => {
+      const sent: SendOutcome =
+        secrets.length > 0
+          ? await client.send({ url: d.url, msgId: d.event.id, body: envelopeBody(d.event), secrets, now })
+          : { statusCode: null, errorClass: 'secret_unavailable', durationMs: 0, excerpt: null, retryAfterMs: null };
+      span?.setAttributes(sent.statusCode === null ? { 'error.type': sent.errorClass ?? 'unknown' } : { 'http.response.status_code': sent.statusCode });
+      return sent;
+    });
     if (result.durationMs < FAST_MS && result.errorClass === null) fast.add(d.endpointId);
     else fast.delete(d.endpointId);
     const verdict = judgeAttempt(result, d.attempts, tunables.retryScheduleMs, now, opts.random);
+    recordWebhookAttempt(OUTCOME[verdict.kind], result.durationMs, d.event.createdAt, now);
     if (verdict.kind === 'gone') opts.log?.warn({ endpointId: d.endpointId }, 'webhook endpoint answered 410 Gone; disabling it');
     recorder.add({
       deliveryId: d.id,
@@ -150,11 +176,12 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
       .catch((err) => opts.log?.error({ err: (err as Error).message, deliveryId: d.id }, 'webhook delivery crashed; its lease will run out'))
       .finally(() => {
         running--;
+        freedSinceClaim++;
         bump(runningBy, d.endpointId, -1);
         bump(heldBy, d.endpointId, -1);
         inFlight.delete(p);
         startReady();
-        wakeSoon();
+        if (freedSinceClaim >= claimBatch || ready.length === 0) wakeSoon();
       });
     inFlight.add(p);
     return p;
@@ -198,6 +225,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   }
 
   async function claim(limit: number): Promise<ClaimedDelivery[]> {
+    freedSinceClaim = 0;
     const claimed = await claimDeliveries(pool, {
       now: opts.clock.now(),
       limit,
@@ -207,7 +235,14 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
       room: roomByEndpoint(),
     });
     for (const d of claimed) bump(heldBy, d.endpointId, 1);
+    counters.claims++;
+    counters.claimed += claimed.length;
     return claimed;
+  }
+
+  function pushReady(claimed: ClaimedDelivery[]): void {
+    const at = performance.now();
+    for (const d of claimed) ready.push(Object.assign(d, { claimedAt: at }));
   }
 
   /** Coalesces the wake-ups of attempts that finish in the same turn of the event loop into one claim. */
@@ -222,7 +257,8 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
 
   /** How many more to claim: room for the slots and a little ready ahead; none while recording lags far behind. */
   function wanted(): number {
-    if (recorder.unrecorded() >= tunables.concurrency * 4) return 0;
+    backlogged = recorder.unrecorded() >= tunables.concurrency * 4;
+    if (backlogged) return 0;
     return tunables.concurrency + prefetch - running - ready.length;
   }
 
@@ -242,8 +278,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
             const want = wanted();
             if (want <= 0 || stopped) break;
             const claimed = await claim(want);
-            const at = performance.now();
-            for (const d of claimed) ready.push({ ...d, claimedAt: at });
+            pushReady(claimed);
             startReady();
             if (claimed.length < want) break;
           }
@@ -275,6 +310,8 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
 
   return {
     workerId,
+    /** Claim statements made so far, the deliveries they returned, and record statements. */
+    counters: () => ({ ...counters, records: recorder.writes() }),
     async start(): Promise<void> {
       stopped = false;
       await listener.start();
@@ -288,8 +325,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
         const claimed = await claim(tunables.concurrency);
         if (claimed.length === 0) return total;
         total += claimed.length;
-        const at = performance.now();
-        for (const d of claimed) ready.push({ ...d, claimedAt: at });
+        pushReady(claimed);
         while (ready.length > 0 || inFlight.size > 0) {
           startReady();
           await Promise.race(inFlight);

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
-import type { AssignmentEventType } from '../events/event-types.js';
+import type { SubscribableEventType } from '../events/event-types.js';
 
 /**
  * SQL for webhook endpoints. Partner-facing functions take `institutionId`
@@ -15,7 +15,7 @@ export interface EndpointRow {
   institutionId: string;
   url: string;
   description: string | null;
-  eventTypes: AssignmentEventType[] | null;
+  eventTypes: SubscribableEventType[] | null;
   status: 'enabled' | 'disabled';
   disabledReason: DisabledReason | null;
   disabledAt: Date | null;
@@ -51,7 +51,7 @@ function toRow(r: Record<string, any>): EndpointRow {
 
 export async function insertEndpoint(
   db: Queryable,
-  e: { id: string; institutionId: string; url: string; description: string | null; eventTypes: AssignmentEventType[] | null; secretEnc: string; now: Date },
+  e: { id: string; institutionId: string; url: string; description: string | null; eventTypes: SubscribableEventType[] | null; secretEnc: string; now: Date },
 ): Promise<EndpointRow> {
   const { rows } = await db.query(
     `INSERT INTO webhook_endpoints (id, institution_id, url, description, event_types, secret_enc, created_at, updated_at)
@@ -96,7 +96,7 @@ export async function updateEndpointFields(
   db: Queryable,
   institutionId: string,
   id: string,
-  patch: { url?: string; description?: string | null; eventTypes?: AssignmentEventType[] | null },
+  patch: { url?: string; description?: string | null; eventTypes?: SubscribableEventType[] | null },
   now: Date,
 ): Promise<void> {
   await db.query(
@@ -132,21 +132,28 @@ export async function setEndpointSecrets(
  * a disabled endpoint is not attempted, and its events stay listable and can
  * be redelivered after it is enabled again. An operator's disabling replaces
  * any other reason (the partner cannot re-enable it); other reasons only
- * apply to an enabled endpoint. Returns false when nothing changed.
+ * apply to an enabled endpoint. Returns the endpoint's institution, URL and
+ * failure run when it changed, null when nothing changed.
  */
-export async function disableEndpointRow(db: Queryable, id: string, reason: DisabledReason, now: Date): Promise<boolean> {
+export async function disableEndpointRow(
+  db: Queryable,
+  id: string,
+  reason: DisabledReason,
+  now: Date,
+): Promise<{ institutionId: string; url: string; failingSince: Date | null } | null> {
   const { rows } = await db.query(
     `WITH e AS (
        UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, disabled_at = $3, updated_at = $3
         WHERE id = $1 AND (status = 'enabled' OR ($2 = 'operator' AND disabled_reason <> 'operator'))
-        RETURNING id),
+        RETURNING id, institution_id, url, failing_since),
      d AS (
        UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = $3
         WHERE endpoint_id IN (SELECT id FROM e) AND status = 'pending')
-     SELECT count(*)::int AS n FROM e`,
+     SELECT institution_id, url, failing_since FROM e`,
     [id, reason, now],
   );
-  return rows[0].n > 0;
+  const r = rows[0];
+  return r ? { institutionId: r.institution_id, url: r.url, failingSince: r.failing_since } : null;
 }
 
 /** Enables an endpoint with a clean slate: no failure run, no pause. */

@@ -1,5 +1,5 @@
 import type { Queryable, Tx } from '../../platform/db.js';
-import { onEventAppended, type StoredEvent } from '../events/append-event.js';
+import { connectEventFanOut, type StoredEvent } from '../events/append-event.js';
 import { TEST_EVENT_TYPE } from '../events/event-types.js';
 
 /**
@@ -29,9 +29,9 @@ async function fanOut(tx: Tx, event: StoredEvent): Promise<void> {
   );
 }
 
-/** Registers the fan-out with the outbox writer; every process that appends events calls this at start. */
+/** Connects the fan-out to the outbox writer; every process that appends events calls this at start (appendEvent refuses to run without it). */
 export function installWebhookFanOut(): void {
-  onEventAppended(fanOut);
+  connectEventFanOut(fanOut);
 }
 
 /**

@@ -2,7 +2,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { newId } from '../../platform/ids.js';
-import type { AssignmentEventType } from '../events/event-types.js';
+import type { SubscribableEventType } from '../events/event-types.js';
 import {
   countEndpoints,
   deleteEndpointRow,
@@ -30,7 +30,7 @@ export interface EndpointView {
   url: string;
   description: string | null;
   /** Null: every event type, including types added later. */
-  eventTypes: AssignmentEventType[] | null;
+  eventTypes: SubscribableEventType[] | null;
   status: 'enabled' | 'disabled';
   disabledReason: EndpointRow['disabledReason'];
   disabledAt: Date | null;
@@ -56,11 +56,11 @@ export function toEndpointView(r: EndpointRow): EndpointView {
 }
 
 /** Duplicates are dropped and the order kept; an empty list is refused by the schema. */
-const normaliseTypes = (types: AssignmentEventType[] | null | undefined) => (types ? [...new Set(types)] : types);
+const normaliseTypes = (types: SubscribableEventType[] | null | undefined) => (types ? [...new Set(types)] : types);
 
 export interface EndpointInput {
   url: string;
-  eventTypes?: AssignmentEventType[] | null;
+  eventTypes?: SubscribableEventType[] | null;
   description?: string | null;
 }
 
@@ -73,13 +73,14 @@ export async function createEndpoint(ctx: AppContext, institutionId: string, inp
     if ((await countEndpoints(tx, institutionId)) >= MAX_ENDPOINTS_PER_INSTITUTION) {
       throw new AppError('invalid_state', `An institution can have at most ${MAX_ENDPOINTS_PER_INSTITUTION} webhook endpoints; delete one first.`);
     }
+    const id = newId('whep');
     return insertEndpoint(tx, {
-      id: newId('whep'),
+      id,
       institutionId,
       url,
       description: input.description ?? null,
       eventTypes: normaliseTypes(input.eventTypes) ?? null,
-      secretEnc: secretBoxFor(ctx.config).seal(secret),
+      secretEnc: secretBoxFor(ctx.config).seal(secret, id),
       now: ctx.clock.now(),
     });
   });
@@ -99,7 +100,7 @@ export async function getEndpoint(ctx: AppContext, institutionId: string, endpoi
 
 export interface EndpointPatch {
   url?: string;
-  eventTypes?: AssignmentEventType[] | null;
+  eventTypes?: SubscribableEventType[] | null;
   description?: string | null;
   status?: 'enabled' | 'disabled';
 }

@@ -16,7 +16,7 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     {
       schema: {
         tags,
-        summary: 'Register a webhook endpoint; the response carries its signing secret, shown only once',
+        operationId: 'createWebhookEndpoint', summary: 'Register a webhook endpoint; the response carries its signing secret, shown only once',
         body: CreateEndpointBody,
         response: { 201: CreatedEndpoint, ...errors(400, 401, 403, 409, 413, 415, 422, 429, 500, 503) },
       },
@@ -26,7 +26,7 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
 
   app.get(
     '/webhook-endpoints',
-    { schema: { tags, summary: 'List your webhook endpoints', querystring: PagingQuery, response: { 200: paged(EndpointView), ...errors(400, 401, 403, 429, 500, 503) } } },
+    { schema: { tags, operationId: 'listWebhookEndpoints', summary: 'List your webhook endpoints', querystring: PagingQuery, response: { 200: paged(EndpointView), ...errors(400, 401, 403, 429, 500, 503) } } },
     async (request) => {
       const { limit, offset } = request.query;
       return { ...(await listEndpoints(ctx, partnerOf(request).institutionId, { limit, offset })), limit, offset };
@@ -35,7 +35,7 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
 
   app.get(
     '/webhook-endpoints/:endpointId',
-    { schema: { tags, summary: 'Read a webhook endpoint (never its secret)', params: EndpointParams, response: { 200: EndpointView, ...errors(401, 403, 404, 429, 500, 503) } } },
+    { schema: { tags, operationId: 'getWebhookEndpoint', summary: 'Read a webhook endpoint (never its secret)', params: EndpointParams, response: { 200: EndpointView, ...errors(401, 403, 404, 429, 500, 503) } } },
     async (request) => getEndpoint(ctx, partnerOf(request).institutionId, request.params.endpointId),
   );
 
@@ -44,7 +44,7 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     {
       schema: {
         tags,
-        summary: 'Change the URL, event types or description, or disable / enable the endpoint',
+        operationId: 'updateWebhookEndpoint', summary: 'Change the URL, event types or description, or disable / enable the endpoint',
         description: 'Disabling fails its pending deliveries; the events stay listable and can be redelivered after enabling it again.',
         params: EndpointParams,
         body: UpdateEndpointBody,
@@ -56,7 +56,7 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
 
   app.delete(
     '/webhook-endpoints/:endpointId',
-    { schema: { tags, summary: 'Delete a webhook endpoint and its delivery history', params: EndpointParams, response: { 204: Type.Null(), ...errors(401, 403, 404, 429, 500, 503) } } },
+    { schema: { tags, operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint and its delivery history', params: EndpointParams, response: { 204: Type.Null(), ...errors(401, 403, 404, 429, 500, 503) } } },
     async (request, reply) => {
       await deleteEndpoint(ctx, partnerOf(request).institutionId, request.params.endpointId);
       return reply.code(204).send(null);
@@ -68,7 +68,7 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     {
       schema: {
         tags,
-        summary: 'Replace the signing secret; for 24 hours deliveries are signed with both the new and the previous one',
+        operationId: 'rotateWebhookEndpointSecret', summary: 'Replace the signing secret; for 24 hours deliveries are signed with both the new and the previous one',
         params: EndpointParams,
         response: { 200: RotatedSecret, ...errors(401, 403, 404, 429, 500, 503) },
       },
@@ -81,7 +81,7 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     {
       schema: {
         tags,
-        summary: 'Send a webhook.test event to this endpoint through the normal delivery path',
+        operationId: 'sendWebhookTestEvent', summary: 'Send a webhook.test event to this endpoint through the normal delivery path',
         params: EndpointParams,
         response: { 202: TestEventSent, ...errors(401, 403, 404, 409, 429, 500, 503) },
       },

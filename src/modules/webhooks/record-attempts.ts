@@ -1,6 +1,7 @@
 import type { Pool } from '../../platform/db.js';
 import { withTransaction } from '../../platform/db.js';
 import { disableEndpointRow } from './endpoints-repo.js';
+import { noticeEndpointDisabled } from './endpoint-disabled-notice.js';
 import { shouldDisableForFailures } from './retry-policy.js';
 
 /** The outcome of one HTTP attempt, as the dispatcher hands it over for recording. */
@@ -119,11 +120,16 @@ async function recordAny(pool: Pool, workerId: string, outcomes: AttemptOutcome[
         RETURNING w.id, w.failing_since`,
       values: [ids, eps.map((e) => e.ok), eps.map((e) => e.firstFailureAt), eps.map((e) => e.pause)],
     });
+    // Disabled by Assay itself: the institution is told (an event, and its admins by mail) in this transaction.
+    const disable = async (endpointId: string, reason: 'gone' | 'failing') => {
+      const disabled = await disableEndpointRow(tx, endpointId, reason, now);
+      if (disabled) await noticeEndpointDisabled(tx, { ...disabled, endpointId, reason, disabledAt: now });
+    };
     for (const [id, e] of byEndpoint) {
-      if (e.gone) await disableEndpointRow(tx, id, 'gone', now);
+      if (e.gone) await disable(id, 'gone');
     }
     for (const t of touched) {
-      if (!byEndpoint.get(t.id)?.gone && shouldDisableForFailures(t.failing_since, now)) await disableEndpointRow(tx, t.id, 'failing', now);
+      if (!byEndpoint.get(t.id)?.gone && shouldDisableForFailures(t.failing_since, now)) await disable(t.id, 'failing');
     }
 
     await tx.query({

@@ -26,7 +26,7 @@ export async function rotateEndpointSecret(
   await withTransaction(ctx.pool, async (tx) => {
     const current = await findEndpoint(tx, institutionId, endpointId, { forUpdate: true });
     if (!current) throw notFound('webhook endpoint');
-    await setEndpointSecrets(tx, endpointId, { secretEnc: box.seal(secret), previousSecretEnc: current.secretEnc, previousSecretExpiresAt, now });
+    await setEndpointSecrets(tx, endpointId, { secretEnc: box.seal(secret, endpointId), previousSecretEnc: current.secretEnc, previousSecretExpiresAt, now });
   });
   return { endpointId, secret, previousSecretExpiresAt };
 }

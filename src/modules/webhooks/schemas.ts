@@ -1,17 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
-import { ASSIGNMENT_EVENT_TYPES } from '../events/event-types.js';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../events/event-types.js';
 
 /** Route schemas of webhook endpoint management (partner and operator). */
 export const SubscribableEventType = Type.Union(
-  ASSIGNMENT_EVENT_TYPES.map((t) => Type.Literal(t)),
+  SUBSCRIBABLE_EVENT_TYPES.map((t) => Type.Literal(t)),
   { description: 'An event type an endpoint can subscribe to' },
 );
 
 const EventTypes = Type.Union([Type.Array(SubscribableEventType, { minItems: 1, maxItems: 20 }), Type.Null()], {
   description: 'Event types to receive; null or absent: every type, including types added later. `webhook.test` is always delivered on request.',
 });
-const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https URL on a public host' });
+const Url = Type.String({ minLength: 1, maxLength: 2048, format: 'uri', description: 'https URL on a public host' });
 const Description = Type.Union([Type.String({ maxLength: 500 }), Type.Null()]);
 
 export const EndpointParams = Type.Object({ endpointId: Type.String({ maxLength: 64 }) });
@@ -33,7 +33,7 @@ export const UpdateEndpointBody = Type.Object(
 
 const endpointFields = {
   endpointId: Type.String(),
-  url: Type.String(),
+  url: Type.String({ format: 'uri' }),
   description: Description,
   eventTypes: EventTypes,
   status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),

@@ -1,4 +1,4 @@
-import { hmacSha256 } from '../../platform/crypto.js';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { secretKeyBytes } from './secret-box.js';
 
 /**
@@ -9,5 +9,22 @@ import { secretKeyBytes } from './secret-box.js';
  */
 export function signatureHeader(secrets: readonly string[], msgId: string, timestampSeconds: number, body: string): string {
   const signed = `${msgId}.${timestampSeconds}.${body}`;
-  return secrets.map((s) => `v1,${hmacSha256(secretKeyBytes(s), signed).toString('base64')}`).join(' ');
+  return secrets.map((s) => `v1,${createHmac('sha256', keyOf(s)).update(signed).digest('base64')}`).join(' ');
+}
+
+/**
+ * Decoded HMAC keys by secret: every delivery to an endpoint signs with the
+ * same secret, so it is decoded once. Bounded; a rotated secret is a new entry.
+ */
+const keys = new Map<string, KeyObject>();
+const MAX_KEYS = 10_000;
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = createSecretKey(secretKeyBytes(secret));
+    keys.set(secret, key);
+  }
+  return key;
 }

@@ -13,12 +13,16 @@ import { AppError } from '../../platform/errors.js';
  *    client), so DNS rebinding between check and use cannot pass.
  * Public means ipaddr.js's `unicast` range: private (RFC 1918), loopback,
  * link-local (and so 169.254.169.254, the cloud metadata address), CGNAT,
- * unique-local (fc00::/7), multicast, reserved, and IPv6 transition ranges
- * that embed IPv4 (6to4, Teredo, NAT64) are refused; an IPv4-mapped IPv6
- * address is judged as the IPv4 it carries. Limit: an allowed public host can
- * still proxy requests onward; that is the partner's own infrastructure.
- * `allowInsecure` (ASSAY_ALLOW_INSECURE_URLS) additionally allows http: and
- * loopback, for local development and tests only.
+ * unique-local (fc00::/7), multicast and reserved are refused. Every IPv6
+ * form that carries an IPv4 address (IPv4-mapped ::ffff:a.b.c.d,
+ * IPv4-translated ::ffff:0:a.b.c.d, the deprecated IPv4-compatible ::a.b.c.d,
+ * NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32) is
+ * judged by the IPv4 address(es) it carries, since a gateway on the way may
+ * deliver it there. Host names are compared without their trailing dots
+ * (`metadata.` is the one-label name `metadata`). Limit: an allowed public
+ * host can still proxy requests onward; that is the partner's own
+ * infrastructure. `allowInsecure` (ASSAY_ALLOW_INSECURE_URLS) additionally
+ * allows http: and loopback, for local development and tests only.
  */
 export interface UrlPolicy {
   allowInsecure: boolean;
@@ -31,13 +35,36 @@ export class AddressNotAllowedError extends Error {
   }
 }
 
+const v4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+
+/** The IPv4 addresses an IPv6 address carries (empty for a plain IPv6 address). */
+export function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4[] {
+  const p = ip.parts;
+  const range = ip.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') return [v4(p[6]!, p[7]!)];
+  // NAT64 local-use prefix (RFC 8215), which ipaddr.js does not name.
+  if (p[0] === 0x64 && p[1] === 0xff9b && p[2] === 1) return [v4(p[6]!, p[7]!)];
+  if (range === '6to4') return [v4(p[1]!, p[2]!)];
+  // Teredo: the server's address in clear, the client's with every bit inverted.
+  if (range === 'teredo') return [v4(p[2]!, p[3]!), v4(~p[6]! & 0xffff, ~p[7]! & 0xffff)];
+  // IPv4-compatible (::a.b.c.d): the first 96 bits zero; :: and ::1 are IPv6's own unspecified and loopback.
+  if (p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7]! > 1)) return [v4(p[6]!, p[7]!)];
+  return [];
+}
+
+function isIPv4Allowed(ip: ipaddr.IPv4, policy: UrlPolicy): boolean {
+  const range = ip.range();
+  return range === 'unicast' || (policy.allowInsecure && range === 'loopback');
+}
+
 export function isAddressAllowed(address: string, policy: UrlPolicy): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  const ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv4') return isIPv4Allowed(ip as ipaddr.IPv4, policy);
+  const carried = embeddedIPv4(ip as ipaddr.IPv6);
+  if (carried.length > 0) return carried.every((c) => isIPv4Allowed(c, policy));
   const range = ip.range();
-  if (range === 'unicast') return true;
-  return policy.allowInsecure && range === 'loopback';
+  return range === 'unicast' || (policy.allowInsecure && range === 'loopback');
 }
 
 const BLOCKED_NAMES = /(^|\.)(localhost|local|internal|localdomain|home\.arpa|intranet|lan|corp)$/i;
@@ -62,8 +89,12 @@ export function checkEndpointUrl(raw: string, policy: UrlPolicy): string {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) {
     if (!isAddressAllowed(host, policy)) throw refuse(`${host} is not a public address`);
-  } else if (!host.includes('.') || BLOCKED_NAMES.test(host.replace(/\.$/, ''))) {
-    if (!(policy.allowInsecure && /(^|\.)localhost\.?$/i.test(host))) throw refuse(`${host} is not a public host name`);
+  } else {
+    // `metadata.` is the one-label name `metadata`: judge the name without its trailing dots.
+    const name = host.replace(/\.+$/, '');
+    if (!name.includes('.') || BLOCKED_NAMES.test(name)) {
+      if (!(policy.allowInsecure && /(^|\.)localhost$/i.test(name))) throw refuse(`${host} is not a public host name`);
+    }
   }
   return url.toString();
 }

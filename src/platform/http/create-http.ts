@@ -1,17 +1,18 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../ids.js';
+import { createLogger, type Logger } from '../log.js';
 import { AppError, errorBody } from '../errors.js';
-import { installErrorHandling } from './error-handler.js';
+import { BODY_LIMIT, installErrorHandling } from './error-handler.js';
+import { installJsonBodyParser } from './json-body.js';
+import { redactUrl } from './redact-url.js';
+import { createClientErrorHandler } from './client-errors.js';
 import { rejectUnstorableInput } from './storable-input.js';
 import { validatorCompiler } from './validation.js';
 
-export const BODY_LIMIT = 64 * 1024;
+export { BODY_LIMIT };
 
-/** Start links and portal sign-in links carry a bearer-like token in the path; it never reaches a log line. */
-export function redactUrl(url: string): string {
-  return url.replace(/^\/s\/[^/?#]+/, '/s/[redacted]').replace(/^\/portal\/sign-in\/link\/[^/?#]+/, '/portal/sign-in/link/[redacted]');
-}
+export { redactUrl };
 
 /**
  * The Fastify instance every process serves from: request ids on every
@@ -20,15 +21,26 @@ export function redactUrl(url: string): string {
  */
 export function createHttp(opts: {
   logLevel: string;
-  logger?: FastifyServerOptions['logger'];
+  /** The process's logger; false for none (tests). */
+  logger?: false | Logger;
   /** Where log lines go (default stdout); tests pass a capturing stream to check what is logged. */
   logStream?: { write(line: string): void };
-  /** Reverse proxies whose X-Forwarded-For gives request.ip (config.trustProxy). */
-  trustProxy?: boolean | string[];
+  /** ASSAY_TRUST_PROXY: which reverse proxies' X-Forwarded-For gives request.ip (per-address limits, audit, logs). */
+  trustProxy?: boolean | number | string[];
 }) {
+  let logger: FastifyBaseLogger | undefined;
   const app = Fastify({
-    trustProxy: opts.trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
+    // A number is the count of proxy hops to trust, a list the proxies' addresses (Fastify's types list fewer forms).
+    trustProxy: (opts.trustProxy ?? false) as boolean,
+    clientErrorHandler: createClientErrorHandler(() => logger),
+    // A slow client cannot hold a connection for ever (each ends in the 408 envelope of client-errors.ts):
+    // the whole request within 30 s, its headers within 10 s, checked every 2 s; an idle kept-alive
+    // connection closes after 72 s, longer than the 60 s idle timeout of common load balancers, so the
+    // balancer, not Assay, closes first and never sends onto a closing connection.
+    requestTimeout: 30_000,
+    keepAliveTimeout: 72_000,
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 2_000 },
     genReqId: () => newId('req'),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     // Requests that still arrive while closing (pipelined or on a busy kept-alive connection) are
@@ -46,20 +58,18 @@ export function createHttp(opts: {
             ? new AppError('invalid_request', 'The URL is not valid: a path segment is too long.')
             : new AppError('internal_error', 'Something went wrong on our side. Quote the request id if you contact support.');
       request.log.info({ code: e.code, frameworkError: err.code }, 'request refused');
-      void (reply as FastifyReply).status(e.status).header('X-Request-Id', request.id).send(errorBody(e, request.id));
+      void (reply as FastifyReply)
+        .status(e.status)
+        .headers({ 'X-Request-Id': request.id, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' })
+        .send(errorBody(e, request.id));
     },
-    logger: opts.logger ?? {
-      level: opts.logLevel,
-      ...(opts.logStream ? { stream: opts.logStream } : {}),
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], remove: true },
-      serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    },
+    // The process's one logger (platform/log.ts), or a new one on the given level and stream.
+    ...(opts.logger === false ? { logger: false } : { loggerInstance: opts.logger ?? createLogger({ level: opts.logLevel, stream: opts.logStream }) }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  logger = app.log;
   app.setValidatorCompiler(validatorCompiler);
+  installJsonBodyParser(app as unknown as FastifyInstance);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -67,6 +77,10 @@ export function createHttp(opts: {
   // Callback style, as every hook on the hot path that never awaits: no promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    // Every response: browsers must not guess a type (an error body sniffed as HTML, say).
+    reply.header('X-Content-Type-Options', 'nosniff');
+    // API answers carry start links, secrets, keys and results: no cache, shared or private, may keep them.
+    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
     if (!closing) return done();
     reply.header('Connection', 'close');
     done(new AppError('unavailable', 'The service is restarting. Retry shortly.', undefined, { 'Retry-After': '1' }));

@@ -50,9 +50,30 @@ export function paged<T extends TSchema>(item: T) {
   });
 }
 
-/** Error responses by status, for a route's `response` map (documentation and serialisation). */
+/** What each error status means, for the OpenAPI response descriptions (codes as in the closed list of errors.ts). */
+const ERROR_MEANINGS: Record<number, string> = {
+  400: 'invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id',
+  401: 'unauthenticated: no credentials, or credentials that are not valid',
+  403: 'forbidden: valid credentials, action not allowed (a suspended institution)',
+  404: 'not_found: no such object for you (unknown, or another institution\'s)',
+  409: 'idempotency_key_reused or invalid_state: refused in the current state',
+  413: 'payload_too_large: the body is over the limit',
+  415: 'unsupported_media_type: the body is not application/json',
+  422: 'refused by a business rule (the code says which)',
+  429: 'rate_limited: too many requests; see Retry-After',
+  500: 'internal_error: quote the requestId to support',
+  503: 'unavailable: the database cannot be reached; see Retry-After',
+};
+
+/** The error envelope as the response schema of one status (no `$id`: a copy may appear under many statuses). */
+export function errorResponse(status: number) {
+  const { $id: _id, ...envelope } = ErrorResponse;
+  return { ...envelope, 'x-response-description': ERROR_MEANINGS[status] ?? 'Error' } as unknown as typeof ErrorResponse;
+}
+
+/** Error responses by status, for a route's `response` map: the business errors a route adds to the generic ones (openapi.ts). */
 export function errors(...statuses: number[]): Record<number, typeof ErrorResponse> {
-  return Object.fromEntries(statuses.map((s) => [s, ErrorResponse]));
+  return Object.fromEntries(statuses.map((s) => [s, errorResponse(s)]));
 }
 
 export const StrictObject = { additionalProperties: false } as const;

@@ -79,7 +79,7 @@ ${(p.moduleScripts ?? []).map((src) => html`<script type="module" src="${src}"><
 <main id="main" tabindex="-1">
 ${p.main}
 </main>
-<footer class="site-footer"><p>Assessment delivered by Assay for ${owner}.</p></footer>
+<footer class="site-footer"><p>${p.institutionName ? html`Assessment delivered by Assay for ${p.institutionName}.` : 'Assessment delivered by Assay.'}</p></footer>
 </body>
 </html>`}`;
 }

@@ -62,6 +62,12 @@ export const formExpiredPage = () =>
     paragraphs: ['Your session changed since this page was loaded. Open the test link again and try once more; your saved answers are kept.'],
   });
 
+export const tooManyPage = () =>
+  messagePage({
+    title: 'Too many attempts',
+    paragraphs: ['This address has opened too many links in a short time. Wait a minute, then open your test link again.'],
+  });
+
 export const errorPage = (requestId: string) =>
   messagePage({
     title: 'Something went wrong',

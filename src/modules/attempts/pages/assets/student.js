@@ -100,14 +100,26 @@
   let retryDelay = 1000;
   let debounce = null;
 
+  // Whether the live region last told screen readers "offline": a retry passes through "Saving…" before
+  // "Saved", so the visible state before "Saved" is not enough to know the offline notice must be replaced.
+  let announcedOffline = false;
+
   function setStatus(kind, text) {
-    const previous = statusEl.dataset.state;
     statusEl.dataset.state = kind;
     statusEl.textContent = text || { saving: 'Saving…', saved: 'Saved', offline: 'Offline — will retry' }[kind];
     // Screen readers hear connection changes only, not every save.
-    if (kind === 'offline' && previous !== 'offline') connectionEl.textContent = 'You are offline. Your answers are kept and will be saved when the connection returns.';
-    if (kind === 'saved' && previous === 'offline') connectionEl.textContent = 'Back online. All answers saved.';
-    if (kind === 'error') connectionEl.textContent = statusEl.textContent;
+    if (kind === 'offline' && !announcedOffline) {
+      announcedOffline = true;
+      connectionEl.textContent = 'You are offline. Your answers are kept and will be saved when the connection returns.';
+    }
+    if (kind === 'saved' && announcedOffline) {
+      announcedOffline = false;
+      connectionEl.textContent = 'Back online. All answers saved.';
+    }
+    if (kind === 'error') {
+      announcedOffline = false;
+      connectionEl.textContent = statusEl.textContent;
+    }
   }
 
   function recordEdit(q) {

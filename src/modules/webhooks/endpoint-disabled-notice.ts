@@ -1,0 +1,52 @@
+import type { Tx } from '../../platform/db.js';
+import { appendEvent } from '../events/append-event.js';
+import { ENDPOINT_DISABLED_EVENT_TYPE } from '../events/event-types.js';
+
+/**
+ * Telling an institution that Assay disabled one of its webhook endpoints
+ * by itself: it answered 410 Gone, or all its attempts failed for 5 days.
+ * (A partner or operator who disables an endpoint knows already: no notice.)
+ *
+ * The notice is a `webhook_endpoint.disabled` event, appended in the same
+ * transaction as the disabling: it is listed by the events API and fanned
+ * out like any event, so it reaches the institution's other enabled
+ * endpoints that subscribe to it (the disabled one is no longer enabled).
+ * The institution's admins are also to be mailed: see mailAdminsEndpointDisabled.
+ */
+export interface EndpointDisabledNotice {
+  institutionId: string;
+  endpointId: string;
+  url: string;
+  reason: 'gone' | 'failing';
+  disabledAt: Date;
+  /** The first failed attempt of the run that led to it (for a 410 on a healthy endpoint, that attempt itself). */
+  failingSince: Date | null;
+}
+
+export async function noticeEndpointDisabled(tx: Tx, notice: EndpointDisabledNotice): Promise<void> {
+  await appendEvent(tx, {
+    institutionId: notice.institutionId,
+    assignmentId: null,
+    type: ENDPOINT_DISABLED_EVENT_TYPE,
+    createdAt: notice.disabledAt,
+    data: {
+      endpointId: notice.endpointId,
+      url: notice.url,
+      reason: notice.reason,
+      disabledAt: notice.disabledAt.toISOString(),
+      failingSince: notice.failingSince?.toISOString() ?? null,
+    },
+  });
+  await mailAdminsEndpointDisabled(tx, notice);
+}
+
+/**
+ * The mail half of the notice: the institution's admins, by mail, in the
+ * disabling's transaction (a mail job per admin, so it is sent once the
+ * disabling commits). Institutions have no staff accounts yet, so there is
+ * no admin address to write to and nothing to enqueue; the staff portal,
+ * which brings admins, gives this function its body.
+ */
+export async function mailAdminsEndpointDisabled(_tx: Tx, _notice: EndpointDisabledNotice): Promise<void> {
+  // Deliberately empty until institutions have admins (see above).
+}

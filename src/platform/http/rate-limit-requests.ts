@@ -1,0 +1,81 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sha256Hex } from '../crypto.js';
+import { AppError } from '../errors.js';
+
+/**
+ * Limits on traffic no API key pays for (@fastify/rate-limit, fixed
+ * one-minute windows, in this process's memory):
+ * - per client address, partner and operator requests that do not
+ *   authenticate: no key, a malformed, unknown or revoked one, a wrong
+ *   operator token. A valid key is never counted here (it has its own
+ *   bucket, rate-limit.ts), so a partner's traffic is not slowed by someone
+ *   else guessing from behind the same address;
+ * - per client address, opening start links (`GET /s/…`);
+ * - per student session, the student pages' POSTs (per session rather than
+ *   per address: a classroom behind one NAT address is many students).
+ * The client address is the socket's, or X-Forwarded-For's with
+ * ASSAY_TRUST_PROXY; IPv6 addresses count per /64 (the library's default).
+ */
+export const WINDOW_MS = 60_000;
+/** Addresses (or sessions) remembered per limit, least recently seen out first. */
+const CACHE = 20_000;
+
+const tooMany = (retryAfterSeconds: number) =>
+  new AppError('rate_limited', 'Too many requests. Retry after the time in Retry-After.', undefined, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
+
+/** Registers the library once, for the whole app; the limits themselves are set per route or per scope. */
+export async function installRequestLimits(app: FastifyInstance): Promise<void> {
+  await app.register(rateLimit, {
+    global: false,
+    enableDraftSpec: true,
+    cache: CACHE,
+    errorResponseBuilder: (_request, context) => tooMany(Math.ceil(context.ttl / 1000)),
+  });
+}
+
+/**
+ * The per-address allowance of requests that fail to authenticate.
+ * `check` looks without counting (before a key lookup that would cost the
+ * database), `charge` counts a failure; each gives the 429 to throw, or null.
+ */
+export function createUnauthenticatedLimit(app: FastifyInstance, perMinute: number) {
+  const limit = app.createRateLimit({ max: perMinute, timeWindow: WINDOW_MS });
+  const verdict = async (request: FastifyRequest, increment: boolean): Promise<AppError | null> => {
+    const r = await limit(request, { increment });
+    if (r.isAllowed) return null;
+    // Reading does not count: the allowance is spent once `max` failures were counted.
+    const spent = increment ? r.isExceeded : r.remaining === 0;
+    return spent ? tooMany(r.ttlInSeconds) : null;
+  };
+  return {
+    check: (request: FastifyRequest) => verdict(request, false),
+    charge: (request: FastifyRequest) => verdict(request, true),
+  };
+}
+
+/** Route config: opening start links, per client address. */
+export function startLinkLimit(perMinute: number) {
+  return { rateLimit: { max: perMinute, timeWindow: WINDOW_MS } };
+}
+
+/**
+ * The student POSTs' limit, per session cookie (per address when there is
+ * none), one allowance across every POST route of the student pages.
+ * Returns an onRequest hook.
+ */
+export function createStudentPostLimit(app: FastifyInstance, perMinute: number, cookieName: string) {
+  const limit = app.createRateLimit({
+    max: perMinute,
+    timeWindow: WINDOW_MS,
+    keyGenerator: (request: FastifyRequest) => {
+      const session = request.cookies?.[cookieName];
+      return session ? `session:${sha256Hex(session).slice(0, 32)}` : `ip:${request.ip}`;
+    },
+  });
+  return async (request: FastifyRequest): Promise<void> => {
+    if (request.method !== 'POST') return;
+    const r = await limit(request);
+    if (!r.isAllowed && r.isExceeded) throw tooMany(r.ttlInSeconds);
+  };
+}
