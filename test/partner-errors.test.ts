@@ -82,7 +82,7 @@ describe('unknown routes and URLs', () => {
 
   it.each([
     ['DELETE', `${P}/tests`, 'GET, HEAD'],
-    ['PUT', `${P}/assignments/asg_x`, 'GET, HEAD'],
+    ['PUT', `${P}/assignments/asg_x`, 'GET, HEAD, PATCH'],
     ['GET', `${P}/assignments`, 'POST'],
     ['DELETE', `${P}/events/evt_x/redeliver`, 'POST'],
     ['POST', `${P}/webhook-endpoints/whep_x`, 'DELETE, GET, HEAD, PATCH'],

@@ -93,7 +93,7 @@ describe('sign-in with an emailed link', () => {
     const path = new URL(link!).pathname;
     const scanner = r.browser('192.0.2.99');
     for (let i = 0; i < 3; i++) expect((await scanner.get(path)).statusCode).toBe(200);
-    expect((await r.h.app.inject({ method: 'HEAD', url: path })).statusCode).toBe(404);
+    expect((await r.h.app.inject({ method: 'HEAD', url: path })).statusCode).toBe(405);
 
     const first = await b.useLink(link!);
     expect(first.statusCode).toBe(303);

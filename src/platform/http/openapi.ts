@@ -57,7 +57,8 @@ const INFO: Record<ApiKind, { title: string; description: string; scheme: string
       'Assign tests to your users, send them in with a signed start link, and read back status and results; ' +
       'receive events as signed webhooks or read them from the events list. ' +
       'Authenticate every request with your API key: `Authorization: Bearer ak_live_…`. ' +
-      'Every error has the body `{ "error": { "code", "message", "requestId", "details?" } }`.',
+      'Every error has the body `{ "error": { "code", "message", "requestId", "details?" } }`. ' +
+      'Platform operators: the Operator API reference is at [/docs?url=/api/admin/v1/openapi.json](/docs?url=/api/admin/v1/openapi.json).',
     scheme: 'apiKey',
     security: { type: 'http', scheme: 'bearer', description: 'Your API key: `Authorization: Bearer ak_live_…`' },
   },
@@ -67,7 +68,8 @@ const INFO: Record<ApiKind, { title: string; description: string; scheme: string
       'Operate Assay: institutions, their callback domains and API keys, tests and where they are published, ' +
       'reviewers\' marking, and every institution\'s webhook endpoints. The same actions exist as `assay` CLI commands. ' +
       'Authenticate with the operator token: `Authorization: Bearer $ASSAY_ADMIN_TOKEN`. ' +
-      'Every error has the body `{ "error": { "code", "message", "requestId", "details?" } }`.',
+      'Every error has the body `{ "error": { "code", "message", "requestId", "details?" } }`. ' +
+      'The Partner API reference is at [/docs](/docs).',
     scheme: 'operatorToken',
     security: { type: 'http', scheme: 'bearer', description: 'The operator token: `Authorization: Bearer $ASSAY_ADMIN_TOKEN`' },
   },

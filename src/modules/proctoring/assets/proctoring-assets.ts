@@ -66,7 +66,7 @@ export const proctoringAssets: FastifyPluginAsync = async (app) => {
         .header('x-content-type-options', 'nosniff')
         .header('cross-origin-resource-policy', 'same-origin');
       if (asset.gzipped) reply.header('vary', 'accept-encoding');
-      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send(null);
+      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
       reply.type(asset.type);
       if (asset.gzipped && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
         return reply.header('content-encoding', 'gzip').send(asset.gzipped);
