@@ -13,6 +13,7 @@ import { auditPages } from './audit/audit-pages.js';
 import { callbackDomainPages } from './callback-domains/callback-domain-pages.js';
 import { institutionPages } from './institutions/institution-pages.js';
 import { markingPages } from './marking/marking-pages.js';
+import { proctoringPages } from './proctoring/proctoring-pages.js';
 import { overviewPages } from './overview/overview-pages.js';
 import { staffAdminPages } from './staff/staff-admin-pages.js';
 import { testPages } from './tests/test-pages.js';
@@ -54,6 +55,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(staffPages, { ctx });
       await portal.register(overviewPages, { ctx });
       await portal.register(assignmentPages, { ctx });
+      await portal.register(proctoringPages, { ctx });
       await portal.register(markingPages, { ctx });
       await portal.register(apiKeyPages, { ctx });
       await portal.register(callbackDomainPages, { ctx });
