@@ -46,6 +46,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/portal/marking', url: () => '/portal/marking', permission: 'mark' },
   { method: 'GET', path: '/portal/marking/:assignmentId', url: (f) => `/portal/marking/${f.assignmentId}`, permission: 'mark', owned: true },
   { method: 'POST', path: '/portal/marking/:assignmentId', url: (f) => `/portal/marking/${f.assignmentId}`, permission: 'mark', owned: true, fields: () => ({ version: 'x', action: 'save', 'points-es': '1' }) },
+  { method: 'POST', path: '/portal/marking/:assignmentId/accept-ai', url: (f) => `/portal/marking/${f.assignmentId}/accept-ai`, permission: 'mark', owned: true, fields: () => ({ version: 'x' }) },
   { method: 'GET', path: '/portal/api-keys', url: () => '/portal/api-keys', permission: 'manage_integration' },
   { method: 'POST', path: '/portal/api-keys', url: () => '/portal/api-keys', permission: 'manage_integration', fields: () => ({ label: 'x' }) },
   { method: 'GET', path: '/portal/api-keys/:keyId/revoke', url: (f) => `/portal/api-keys/${f.keyId}/revoke`, permission: 'manage_integration', owned: true },

@@ -7,8 +7,12 @@ import { listMarkingQueue } from '../../marking/marking-queue.js';
 import { MarksChangedError } from '../../marking/marks-version.js';
 import { finishMarking, openMarkingItem, saveMarkingDraft, type DraftMark } from '../../marking/reviewer-marking.js';
 import { listTestTitles } from '../../tests/tests-service.js';
+import { acceptAiSuggestionsAsReviewer } from '../../marking/ai/accept-as-reviewer.js';
+import { aiMarkingStatus } from '../../marking/ai/ai-status.js';
+import { aiStatusNotice } from './ai-suggestion-view.js';
 import { ago, dataTable, pager, whenShort } from '../ui/components.js';
 import {
+  CsrfBody,
   DoneQuery,
   FORM,
   Html,
@@ -57,6 +61,7 @@ export const markingPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const shown = testId ? (queue.byTest.find((t) => t.testId === testId)?.count ?? 0) : queue.total;
       const main = html`<h1>Marking</h1>
 <p class="lede">${queue.total === 0 ? 'Nothing is waiting for marking.' : html`<strong>${queue.total}</strong> submission${queue.total === 1 ? ' waits' : 's wait'} for a reviewer, oldest first.`}</p>
+${aiStatusNotice(aiMarkingStatus(ctx.config))}
 ${queue.byTest.length > 0
   ? dataTable({
       caption: 'Waiting, per test',
@@ -144,6 +149,42 @@ ${pager({
           return sendHtml(reply, conflictPage(scope, now, marks), 409);
         }
         return sendHtml(reply, markingItemPage(ctx, scope, opened, { errors: formErrors(err, 'version'), submitted }), 400);
+      }
+    },
+  );
+
+  app.post(
+    '/marking/:assignmentId/accept-ai',
+    {
+      schema: {
+        ...pageRoute,
+        consumes: FORM,
+        params: ItemParams,
+        body: Type.Object({ ...CsrfBody, version: Type.String({ maxLength: 64 }) }),
+        response: { 303: Redirect, 400: Html, 409: Html },
+      },
+    },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'mark');
+      if (!scope) throw notFound('assignment');
+      const { assignmentId } = request.params;
+      const opened = await openMarkingItem(ctx, scope.institutionId, assignmentId, reviewerOf(scope));
+      const waiting = opened.view.items.filter((i) => i.needsMarking);
+      const complete = waiting.length > 0 && waiting.every((i) => i.ai?.status === 'suggested');
+      try {
+        const view = await acceptAiSuggestionsAsReviewer(
+          ctx,
+          { institutionId: scope.institutionId, assignmentId, markedBy: scope.p.email, baseVersion: request.body.version, complete },
+          auditContext(request),
+        );
+        if (view.status === 'completed') return redirect(reply, scope.link('/portal/marking', { done: 'ai-accepted' }));
+        return redirect(reply, scope.link(`/portal/marking/${assignmentId}`, { done: 'ai-accepted-partly' }));
+      } catch (err) {
+        if (err instanceof MarksChangedError) {
+          const now = await openMarkingItem(ctx, scope.institutionId, assignmentId, reviewerOf(scope));
+          return sendHtml(reply, conflictPage(scope, now, []), 409);
+        }
+        return sendHtml(reply, markingItemPage(ctx, scope, opened, { errors: formErrors(err, 'version') }), 400);
       }
     },
   );

@@ -1,3 +1,4 @@
+import { getAiAgreement } from '../../marking/ai/get-ai-agreement.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
@@ -87,8 +88,8 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
 
   app.get('/tests/:testId', { schema: { ...pageRoute, params: TestParams, querystring: Type.Object(DoneQuery), response: { 200: Html } } }, async (request, reply) => {
     const principal = requirePermission(request, 'operate');
-    const [test, insts] = await Promise.all([getTest(ctx.pool, request.params.testId), institutions()]);
-    return sendEditor(reply, editorPage({ principal, test, json: testToJson(test), errors: [], institutions: insts, flash: flashFrom(request) }));
+    const [test, insts, agreement] = await Promise.all([getTest(ctx.pool, request.params.testId), institutions(), getAiAgreement(ctx.pool, request.params.testId)]);
+    return sendEditor(reply, editorPage({ principal, test, json: testToJson(test), errors: [], institutions: insts, flash: flashFrom(request), agreement }));
   });
 
   app.post(

@@ -51,6 +51,8 @@ const FLASHES: Record<string, Flash> = {
   unpublished: { kind: 'success', text: 'The test was unpublished from the institution. Existing assignments continue.' },
   'staff-invited': { kind: 'success', text: 'The invitation was sent.' },
   'staff-updated': { kind: 'success', text: 'The role was changed.' },
+  'ai-accepted': { kind: 'success', text: 'The AI suggestions were recorded as your marks and marking finished. The final score was released to the partner (grading.done).' },
+  'ai-accepted-partly': { kind: 'success', text: 'The AI suggestions were recorded as your marks. The other items still need your points.' },
   'flag-reviewed': { kind: 'success', text: 'Your review was recorded. When every critical flag is decided, the partner is told (integrity.reviewed).' },
   'staff-removed': { kind: 'success', text: 'The staff member was removed and signed out.' },
 };
