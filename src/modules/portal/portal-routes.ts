@@ -9,6 +9,7 @@ import { installPortalSession } from '../staff/portal-session.js';
 import { staffPages } from '../staff/pages/staff-pages.js';
 import { apiKeyPages } from './api-keys/api-key-pages.js';
 import { assignmentPages } from './assignments/assignment-pages.js';
+import { assignmentControlPages } from './assignments/assignment-control-pages.js';
 import { auditPages } from './audit/audit-pages.js';
 import { callbackDomainPages } from './callback-domains/callback-domain-pages.js';
 import { institutionPages } from './institutions/institution-pages.js';
@@ -55,6 +56,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(staffPages, { ctx });
       await portal.register(overviewPages, { ctx });
       await portal.register(assignmentPages, { ctx });
+      await portal.register(assignmentControlPages, { ctx });
       await portal.register(proctoringPages, { ctx });
       await portal.register(markingPages, { ctx });
       await portal.register(apiKeyPages, { ctx });

@@ -7,7 +7,7 @@ import { answerView, markView, scoreFacts } from './answer-view.js';
 import type { AssignmentRecord } from './load-assignment-record.js';
 
 /** One assignment: facts, timeline (status changes, events, every delivery attempt), answers with marks. */
-export function assignmentDetail(scope: Scope, r: AssignmentRecord): SafeHtml {
+export function assignmentDetail(scope: Scope, r: AssignmentRecord, controls: SafeHtml | string = ''): SafeHtml {
   const a = r.assignment;
   const metadata = Object.keys(a.metadata).length > 0 ? JSON.stringify(a.metadata, null, 2) : null;
   return html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li aria-current="page">${a.externalUserId}</li></ol></nav>
@@ -31,6 +31,7 @@ ${metadata ? html`<dt>Metadata</dt><dd><pre class="answer">${metadata}</pre></dd
 ${timeline(r)}
 </section>
 </div>
+${controls}
 ${proctoringPanel(scope, r)}
 <h2 id="answers-title">Answers</h2>
 ${r.marking.items.length === 0 ? html`<p class="empty">No questions.</p>` : ''}

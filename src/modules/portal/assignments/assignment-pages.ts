@@ -6,11 +6,13 @@ import type { AssignmentsContext } from '../../assignments/context.js';
 import { listAssignments } from '../../assignments/list-assignments.js';
 import { listTestsForPartner, listTestTitles } from '../../tests/tests-service.js';
 import { dataTable, errorFor, errorSummary, hiddenFields, pager, selectField, statusBadge, textField, whenShort } from '../ui/components.js';
-import { Html, InstitutionQuery, chooseInstitution, institutionScope, layoutFor, operatorField, pageRoute, sendHtml } from '../ui/page.js';
+import { DoneQuery, Html, InstitutionQuery, chooseInstitution, flashFrom, institutionScope, layoutFor, operatorField, pageRoute, sendHtml } from '../ui/page.js';
 import { ASSIGNMENT_STATUSES, parseFilters, type FilterQuery } from './assignment-filters.js';
 import { loadAssignmentRecord } from './load-assignment-record.js';
 import { assignmentDetail } from './assignment-detail-view.js';
 import { formatScore } from './answer-view.js';
+import { controlsSection } from './assignment-controls-view.js';
+import { can } from '../../staff/principal.js';
 
 /**
  * Assignments: search by externalUserId (prefix), filter by status, test
@@ -94,13 +96,14 @@ ${pager({
 
   app.get(
     '/assignments/:assignmentId',
-    { schema: { ...pageRoute, params: Type.Object({ assignmentId: Type.String({ maxLength: 64 }) }), querystring: Type.Object(InstitutionQuery), response: { 200: Html } } },
+    { schema: { ...pageRoute, params: Type.Object({ assignmentId: Type.String({ maxLength: 64 }) }), querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } },
     async (request, reply) => {
       const scope = await institutionScope(ctx, request, 'read');
       if (!scope) throw notFound('assignment');
       const record = await loadAssignmentRecord(ctx, scope.institutionId, request.params.assignmentId);
-      const main = assignmentDetail(scope, record);
-      return sendHtml(reply, layoutFor(scope, { title: `Assignment of ${record.assignment.externalUserId}`, current: 'assignments', main }));
+      const controls = can(scope.p, 'manage_integration') ? controlsSection(scope, record.assignment) : '';
+      const main = assignmentDetail(scope, record, controls);
+      return sendHtml(reply, layoutFor(scope, { title: `Assignment of ${record.assignment.externalUserId}`, current: 'assignments', main, flash: flashFrom(request) }));
     },
   );
 };
