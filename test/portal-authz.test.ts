@@ -46,6 +46,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/portal/assignments/:assignmentId/cancel', url: (f) => `/portal/assignments/${f.assignmentId}/cancel`, permission: 'manage_integration', owned: true },
   { method: 'POST', path: '/portal/assignments/:assignmentId/cancel', url: (f) => `/portal/assignments/${f.assignmentId}/cancel`, permission: 'manage_integration', owned: true },
   { method: 'POST', path: '/portal/assignments/:assignmentId/start-link', url: (f) => `/portal/assignments/${f.assignmentId}/start-link`, permission: 'manage_integration', owned: true },
+  { method: 'GET', path: '/portal/proctoring', url: () => '/portal/proctoring', permission: 'review_proctoring' },
   { method: 'GET', path: '/portal/assignments/:assignmentId/proctoring', url: (f) => `/portal/assignments/${f.proctoredId}/proctoring`, permission: 'review_proctoring', owned: true },
   { method: 'POST', path: '/portal/assignments/:assignmentId/proctoring/review', url: (f) => `/portal/assignments/${f.proctoredId}/proctoring/review`, permission: 'review_proctoring', owned: true, fields: () => ({ flagId: 'flg_unknown', outcome: 'confirmed', note: 'x' }) },
   { method: 'GET', path: '/portal/marking', url: () => '/portal/marking', permission: 'mark' },

@@ -86,10 +86,15 @@ describe('reviewing', () => {
 
   it('a missing outcome or note is shown against its field', async () => {
     expect((await p.student.submit(p.assignmentId)).statusCode).toBe(303);
+    // Submitted with critical flags undecided: in the review queue of its institution only.
+    const queue = await portalGet(h, reviewer, '/portal/proctoring');
+    expect(queue.body).toContain(`href="/portal/assignments/${p.assignmentId}/proctoring"`);
+    expect(queue.body).toContain('2 of 2');
+    expect((await portalGet(h, otherReviewer, '/portal/proctoring')).body).not.toContain(p.assignmentId);
+    expect((await portalGet(h, viewer, '/portal/proctoring')).statusCode).toBe(403);
     const res = await review(reviewer, { flagId: critical[0]!, note: '' });
     expect(res.statusCode).toBe(400);
-    expect(res.body).toContain('href="#f-outcome-1-confirmed"');
-    expect(res.body).toContain('href="#f-note-1"');
+    expect(res.body).toMatch(/href="#f-outcome-(\d)-confirmed"[\s\S]*href="#f-note-\1"/);
   });
 
   it('records the signed-in reviewer and an audit entry; the last flag completes the review (integrity.reviewed)', async () => {
@@ -112,6 +117,7 @@ describe('reviewing', () => {
     expect(entries).toHaveLength(2);
     expect(entries[0]).toMatchObject({ actor_id: reviewer.staffId, object_id: p.assignmentId, details: { flagId: critical[0], outcome: 'confirmed', reviewStatus: 'pending' } });
     expect(entries[1]!.details).toMatchObject({ flagId: critical[1], outcome: 'dismissed', reviewStatus: 'reviewed' });
+    expect((await portalGet(h, reviewer, '/portal/proctoring')).body).toContain('No submitted attempt has a critical flag waiting for review.');
   });
 
   it('a decision is final: another outcome on a reviewed flag is refused and writes no audit entry', async () => {

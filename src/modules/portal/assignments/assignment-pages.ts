@@ -58,7 +58,7 @@ export const assignmentPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContex
       if (q.testId && !testOptions.some((o) => o.value === q.testId)) testOptions.push({ value: q.testId, label: titles.get(q.testId) ?? q.testId });
 
       const main = html`<h1>Assignments</h1>
-<p class="lede">Every test assigned through your integration, newest first. Search by your own user id, or narrow by status, test and creation date (UTC).</p>
+<p class="lede">Every test assigned through your integration, newest first. Search by your own user id, or narrow by status, test and creation date (UTC).${can(scope.p, 'review_proctoring') ? html` Proctored attempts waiting for review are listed under <a href="${scope.link('/portal/proctoring')}">Proctoring review</a>.` : ''}</p>
 ${errorSummary(errors)}
 <form method="get" action="/portal/assignments" class="filters" role="search" aria-label="Find assignments">
 ${hiddenFields(operatorField(scope))}

@@ -33,7 +33,7 @@ export function aiSuggestionPanel(item: MarkingItem, n: number): SafeHtml | stri
   const facts = [
     p.model ? html`model <code>${p.model}</code>` : null,
     p.promptVersion ? html`prompt <code>${p.promptVersion}</code>` : null,
-    p.latencyMs !== null ? `${(p.latencyMs / 1000).toFixed(1)} s` : null,
+    p.latencyMs !== null ? (p.latencyMs < 1000 ? `${p.latencyMs} ms` : `${(p.latencyMs / 1000).toFixed(1)} s`) : null,
     p.promptTokens !== null || p.completionTokens !== null ? `${p.promptTokens ?? '?'} + ${p.completionTokens ?? '?'} tokens` : null,
     p.requestId ? html`request <code>${p.requestId}</code>` : null,
   ].filter((x) => x !== null);
@@ -61,7 +61,7 @@ export function acceptForm(scope: Scope, assignmentId: string, version: string, 
   const suggested = waiting.filter((i) => i.ai?.status === 'suggested');
   if (suggested.length === 0) return '';
   const finishes = suggested.length === waiting.length;
-  return html`<form method="post" action="/portal/marking/${assignmentId}/accept-ai" class="panel">
+  return html`<form method="post" action="/portal/marking/${assignmentId}/accept-ai" class="panel accept-ai">
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields({ ...operatorField(scope), version })}
 <h2>Accept the AI suggestions</h2>
 <p>${finishes
@@ -75,6 +75,6 @@ ${suggested.some((i) => i.ai!.flags.length > 0) ? html` <strong>Check the warnin
 /** The Marking page's line on AI marking: on with which model, or off (AI-marked items then wait for reviewers). */
 export function aiStatusNotice(status: AiMarkingStatus): SafeHtml {
   return status.enabled
-    ? html`<p class="hint">AI marking is on (model <code>${status.model}</code>): items with AI marking show the model’s suggestion for you to accept or change.</p>`
+    ? html`<p class="hint ai-status">AI marking is on (model <code>${status.model}</code>): items with AI marking show the model’s suggestion for you to accept or change.</p>`
     : html`<p class="notice">AI marking is off on this installation: every item, including those set up for AI marking, waits for a reviewer.</p>`;
 }

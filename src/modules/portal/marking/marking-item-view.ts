@@ -91,8 +91,8 @@ ${item.rubric ? html`<h3>Rubric</h3><p class="rubric">${item.rubric}</p>` : ''}
 <div>
 <h3>Answer${item.wordCount !== null ? html` <span class="hint">(${item.wordCount} word${item.wordCount === 1 ? '' : 's'}${item.maxWords ? ` of at most ${item.maxWords}` : ''})</span>` : ''}</h3>
 ${answerView(question, item.answer)}
+${item.ai ? aiSuggestionPanel(item, i + 1) : ''}
 ${right}
-${q.needsMarking || item.ai ? aiSuggestionPanel(item, i + 1) : ''}
 </div>
 </div>
 </section>`;

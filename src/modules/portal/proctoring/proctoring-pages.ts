@@ -8,7 +8,10 @@ import { getProctoringReport, type ProctoringReport } from '../../proctoring/get
 import { reviewFlags } from '../../proctoring/review-flags.js';
 import { listTestTitles } from '../../tests/tests-service.js';
 import { can } from '../../staff/principal.js';
-import { CsrfBody, DoneQuery, FORM, Html, InstitutionQuery, Redirect, audited, flashFrom, formErrors, institutionScope, pageRoute, redirect, type Scope } from '../ui/page.js';
+import { CsrfBody, DoneQuery, FORM, Html, InstitutionQuery, Redirect, audited, chooseInstitution, flashFrom, formErrors, institutionScope, layoutFor, pageRoute, redirect, sendHtml, type Scope } from '../ui/page.js';
+import { html } from '../../attempts/pages/html.js';
+import { dataTable, whenShort } from '../ui/components.js';
+import { listProctoringReviewQueue } from '../../proctoring/list-review-queue.js';
 import { proctoringPage, type ReviewFormState } from './proctoring-view.js';
 
 /**
@@ -38,6 +41,34 @@ async function load(ctx: AppContext, scope: Scope, assignmentId: string): Promis
 }
 
 export const proctoringPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/proctoring',
+    { schema: { ...pageRoute, querystring: Type.Object(InstitutionQuery), response: { 200: Html } } },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'review_proctoring');
+      if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'assignments', 'Proctoring review', '/portal/proctoring'));
+      const queue = await listProctoringReviewQueue(ctx.pool, scope.institutionId);
+      const titles = await listTestTitles(ctx.pool, [...new Set(queue.map((q) => q.testId))]);
+      const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li aria-current="page">Proctoring review</li></ol></nav>
+<h1>Proctoring review</h1>
+<p class="lede">${queue.length === 0 ? 'No submitted attempt has a critical flag waiting for review.' : html`Submitted proctored attempts with critical flags still to review, oldest first${queue.length === 100 ? ' (the first 100)' : ''}.`}</p>
+${dataTable({
+  caption: 'Attempts waiting for a proctoring review',
+  stack: true,
+  columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Critical flags to review', numeric: true }, { label: 'Action' }],
+  rows: queue.map((q) => [
+    q.externalUserId,
+    titles.get(q.testId) ?? q.testId,
+    whenShort(q.submittedAt),
+    `${q.criticalUnreviewed} of ${q.critical}`,
+    html`<a href="${scope.link(`/portal/assignments/${q.assignmentId}/proctoring`)}">Review<span class="sr-only"> the attempt of ${q.externalUserId}</span></a>`,
+  ]),
+  empty: 'The queue is empty.',
+})}`;
+      return sendHtml(reply, layoutFor(scope, { title: 'Proctoring review', current: 'assignments', main }));
+    },
+  );
+
   app.get(
     '/assignments/:assignmentId/proctoring',
     { schema: { ...pageRoute, params: Params, querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } },
