@@ -105,6 +105,20 @@ describe('Accept AI suggestions', () => {
   });
 });
 
+describe('the agreement for admins', () => {
+  it('shows on the Marking page of a test, on the institution’s own marks; not for reviewers', async () => {
+    const admin = await signedIn(rig.h, 'admin', rig.h.a.institutionId);
+    const res = await portalGet(rig.h, admin, `/portal/marking?testId=${testId}`);
+    expect(res.body).toContain('Agreement between the model and reviewers, per question</caption>');
+    expect(res.body).toContain('your institution’s marks');
+    expect((await portalGet(rig.h, reviewer, `/portal/marking?testId=${testId}`)).body).not.toContain('Agreement between the model');
+    const other = await signedIn(rig.h, 'admin', rig.h.b.institutionId);
+    const b = await portalGet(rig.h, other, `/portal/marking?testId=${testId}`);
+    expect(b.statusCode).toBe(200);
+    expect(b.body).not.toContain('Agreement between the model');
+  });
+});
+
 describe('with AI marking off', () => {
   it('the Marking page says so', async () => {
     const h = await createHarness({ config: { ai: null } });

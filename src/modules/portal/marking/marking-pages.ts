@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { notFound, type ErrorDetail } from '../../../platform/errors.js';
+import { AppError, notFound, type ErrorDetail } from '../../../platform/errors.js';
 import { html } from '../../attempts/pages/html.js';
 import { listMarkingQueue } from '../../marking/marking-queue.js';
 import { MarksChangedError } from '../../marking/marks-version.js';
@@ -10,6 +10,9 @@ import { listTestTitles } from '../../tests/tests-service.js';
 import { acceptAiSuggestionsAsReviewer } from '../../marking/ai/accept-as-reviewer.js';
 import { aiMarkingStatus } from '../../marking/ai/ai-status.js';
 import { aiStatusNotice } from './ai-suggestion-view.js';
+import { getAiAgreement } from '../../marking/ai/get-ai-agreement.js';
+import { agreementSection } from '../tests/agreement-view.js';
+import { can } from '../../staff/principal.js';
 import { ago, dataTable, pager, whenShort } from '../ui/components.js';
 import {
   CsrfBody,
@@ -57,6 +60,8 @@ export const markingPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const testId = request.query.testId || undefined;
       const queue = await listMarkingQueue(ctx.pool, { institutionId: scope.institutionId, testId, limit: PAGE_SIZE, offset: (pageNo - 1) * PAGE_SIZE });
       const titles = await listTestTitles(ctx.pool, queue.byTest.map((t) => t.testId));
+      // Admins decide whether to let the model decide alone: the agreement of the chosen test, on their institution's marks.
+      const agreement = testId && can(scope.p, 'manage_integration') ? await getAiAgreement(ctx.pool, testId, { institutionId: scope.institutionId }).catch(notFoundAsNull) : null;
       const now = ctx.clock.now();
       const shown = testId ? (queue.byTest.find((t) => t.testId === testId)?.count ?? 0) : queue.total;
       const main = html`<h1>Marking</h1>
@@ -73,6 +78,7 @@ ${queue.byTest.length > 0
     })
   : ''}
 ${testId ? html`<p><a href="${scope.link('/portal/marking')}">Show every test</a></p>` : ''}
+${agreement ? agreementSection(agreement, 'your institution’s') : ''}
 ${dataTable({
   caption: testId ? `Queue for ${titles.get(testId) ?? testId}, oldest first` : 'Queue, oldest first',
   stack: true,
@@ -189,6 +195,12 @@ ${pager({
     },
   );
 };
+
+/** A test id from the address that the institution cannot see: no agreement table, the rest of the page as usual. */
+function notFoundAsNull(err: unknown): null {
+  if (err instanceof AppError && err.code === 'not_found') return null;
+  throw err;
+}
 
 function reviewerOf(scope: Scope) {
   return { staffId: scope.p.staffId, label: scope.p.name ?? scope.p.email };

@@ -10,10 +10,10 @@ import { dataTable } from '../ui/components.js';
 const pct = (x: number | null) => (x === null ? '–' : `${Math.round(x * 1000) / 10}%`);
 const num = (x: number | null, digits = 2) => (x === null ? '–' : x.toFixed(digits));
 
-export function agreementSection(a: AiAgreement): SafeHtml | string {
+export function agreementSection(a: AiAgreement, whose = 'every institution’s'): SafeHtml | string {
   if (a.questions.length === 0) return '';
   return html`<h2 id="agreement-title">AI marking agreement</h2>
-<p class="hint">For each AI-marked question, how the model’s points compare with the reviewers’ on the items both marked (every institution). Exact agreement: same points. Mean absolute difference: in points. Quadratic weighted kappa: 1 is perfect agreement, 0 no better than chance; above about 0.8 is usually considered strong.</p>
+<p class="hint">For each AI-marked question, how the model’s points compare with the reviewers’ on the items both marked (${whose} marks). Exact agreement: same points. Mean absolute difference: in points. Quadratic weighted kappa: 1 is perfect agreement, 0 no better than chance; above about 0.8 is usually considered strong.</p>
 ${dataTable({
   caption: 'Agreement between the model and reviewers, per question',
   stack: true,
