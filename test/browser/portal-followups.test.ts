@@ -129,7 +129,10 @@ run('proctoring review, AI marking and assignment controls in the portal', () =>
       const context = await browser.newContext({ viewport: VIEWPORTS[size] });
       await as(context, reviewer);
       const page = await context.newPage();
-      await page.goto(`${origin}/portal/assignments/${proctoredId}/proctoring`);
+      await page.goto(`${origin}/portal/proctoring`);
+      await check(page, 'proctoring-queue', size);
+      await page.getByRole('link', { name: 'Review the attempt of sam-reyes' }).click();
+      await page.waitForURL(`${origin}/portal/assignments/${proctoredId}/proctoring`);
       const img = page.getByRole('img', { name: /Webcam snapshot taken for the flag “No face in view”/ });
       await img.waitFor();
       expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(320);

@@ -1,4 +1,3 @@
-import { getAiAgreement } from '../../marking/ai/get-ai-agreement.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
@@ -14,6 +13,7 @@ import { pager } from '../ui/components.js';
 import { DoneQuery, FORM, Html, Redirect, auditContext, flashFrom, pageRoute, redirect } from '../ui/page.js';
 import { NEW_TEST_TEMPLATE, checkTestJson, locate, testToJson, type LineError } from './check-test-json.js';
 import { editorPage, testsListPage } from './test-views.js';
+import { getAiAgreement } from '../../marking/ai/get-ai-agreement.js';
 
 /**
  * Tests (operators only): list, create and edit from the JSON format (the

@@ -1,5 +1,3 @@
-import type { AiAgreement } from '../../marking/ai/get-ai-agreement.js';
-import { agreementSection } from './agreement-view.js';
 import { html, type SafeHtml } from '../../attempts/pages/html.js';
 import type { Institution } from '../../institutions/institutions.js';
 import type { StaffPrincipal } from '../../staff/principal.js';
@@ -7,6 +5,8 @@ import type { AdminTestView } from '../../tests/tests-service.js';
 import { csrfField, dataTable, fieldId, postButton, statusBadge, when, whenShort, type Flash } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
 import type { LineError } from './check-test-json.js';
+import type { AiAgreement } from '../../marking/ai/get-ai-agreement.js';
+import { agreementSection } from './agreement-view.js';
 
 /** The test editor: JSON with its problems listed by line, a sandboxed preview of the student page, publications. */
 
