@@ -5,6 +5,7 @@ import { portalRoutes } from '../src/modules/portal/portal-routes.js';
 import type { Permission, StaffRole } from '../src/modules/staff/principal.js';
 import { createHarness, type Harness, type Tenant } from './helpers/harness.js';
 import { portalGet, portalPost, signedIn, type PortalUser } from './helpers/portal.js';
+import { proctoredTest, startProctored } from './proctoring-helpers.js';
 import { ALL_TYPES_TEST, Student, assign, createPublishedTest } from './student-helpers.js';
 
 /**
@@ -16,6 +17,8 @@ import { ALL_TYPES_TEST, Student, assign, createPublishedTest } from './student-
  */
 interface Fixtures {
   assignmentId: string;
+  /** A submitted attempt of a proctored test (its proctoring record). */
+  proctoredId: string;
   endpointId: string;
   eventId: string;
   keyId: string;
@@ -38,9 +41,18 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/portal', url: () => '/portal', permission: 'read' },
   { method: 'GET', path: '/portal/assignments', url: () => '/portal/assignments', permission: 'read' },
   { method: 'GET', path: '/portal/assignments/:assignmentId', url: (f) => `/portal/assignments/${f.assignmentId}`, permission: 'read', owned: true },
+  { method: 'POST', path: '/portal/assignments/:assignmentId/extra-time', url: (f) => `/portal/assignments/${f.assignmentId}/extra-time`, permission: 'manage_integration', owned: true, fields: () => ({ unit: 'percent', amount: '10' }) },
+  { method: 'POST', path: '/portal/assignments/:assignmentId/due-date', url: (f) => `/portal/assignments/${f.assignmentId}/due-date`, permission: 'manage_integration', owned: true, fields: () => ({ dueAt: '2099-01-01T10:00' }) },
+  { method: 'GET', path: '/portal/assignments/:assignmentId/cancel', url: (f) => `/portal/assignments/${f.assignmentId}/cancel`, permission: 'manage_integration', owned: true },
+  { method: 'POST', path: '/portal/assignments/:assignmentId/cancel', url: (f) => `/portal/assignments/${f.assignmentId}/cancel`, permission: 'manage_integration', owned: true },
+  { method: 'POST', path: '/portal/assignments/:assignmentId/start-link', url: (f) => `/portal/assignments/${f.assignmentId}/start-link`, permission: 'manage_integration', owned: true },
+  { method: 'GET', path: '/portal/proctoring', url: () => '/portal/proctoring', permission: 'review_proctoring' },
+  { method: 'GET', path: '/portal/assignments/:assignmentId/proctoring', url: (f) => `/portal/assignments/${f.proctoredId}/proctoring`, permission: 'review_proctoring', owned: true },
+  { method: 'POST', path: '/portal/assignments/:assignmentId/proctoring/review', url: (f) => `/portal/assignments/${f.proctoredId}/proctoring/review`, permission: 'review_proctoring', owned: true, fields: () => ({ flagId: 'flg_unknown', outcome: 'confirmed', note: 'x' }) },
   { method: 'GET', path: '/portal/marking', url: () => '/portal/marking', permission: 'mark' },
   { method: 'GET', path: '/portal/marking/:assignmentId', url: (f) => `/portal/marking/${f.assignmentId}`, permission: 'mark', owned: true },
   { method: 'POST', path: '/portal/marking/:assignmentId', url: (f) => `/portal/marking/${f.assignmentId}`, permission: 'mark', owned: true, fields: () => ({ version: 'x', action: 'save', 'points-es': '1' }) },
+  { method: 'POST', path: '/portal/marking/:assignmentId/accept-ai', url: (f) => `/portal/marking/${f.assignmentId}/accept-ai`, permission: 'mark', owned: true, fields: () => ({ version: 'x' }) },
   { method: 'GET', path: '/portal/api-keys', url: () => '/portal/api-keys', permission: 'manage_integration' },
   { method: 'POST', path: '/portal/api-keys', url: () => '/portal/api-keys', permission: 'manage_integration', fields: () => ({ label: 'x' }) },
   { method: 'GET', path: '/portal/api-keys/:keyId/revoke', url: (f) => `/portal/api-keys/${f.keyId}/revoke`, permission: 'manage_integration', owned: true },
@@ -100,7 +112,9 @@ async function fixtures(tenant: Tenant, testId: string, name: string): Promise<F
   const endpointId = ep.json().endpointId as string;
   const sent = await h.partner(tenant, 'POST', `/api/partner/v1/webhook-endpoints/${endpointId}/test`);
   const member = await signedIn(h, 'viewer', tenant.institutionId);
-  return { assignmentId: asg.assignmentId, endpointId, eventId: sent.json().eventId, keyId: tenant.keyId, staffId: member.staffId, domain: `${name}.example`, tenant };
+  const proctored = await startProctored(h, tenant, proctoredTest('record'), `${name}-proctored`);
+  await proctored.student.submit(proctored.assignmentId);
+  return { assignmentId: asg.assignmentId, proctoredId: proctored.assignmentId, endpointId, eventId: sent.json().eventId, keyId: tenant.keyId, staffId: member.staffId, domain: `${name}.example`, tenant };
 }
 
 beforeAll(async () => {

@@ -9,7 +9,9 @@ import { AssignmentParams, UpdateAssignmentBody } from './control-schemas.js';
 import type { AssignmentView as View } from './get-assignment.js';
 import { reissueStartLink } from './reissue-start-link.js';
 import { AssignmentView, IdempotencyHeaders } from './schemas.js';
-import { updateAssignment } from './update-assignment.js';
+import { updateAssignment, type UpdateResult } from './update-assignment.js';
+import { withControlAudit } from './control-audit.js';
+import type { AuditContext } from '../staff/audit.js';
 
 const tags = ['Assignments'];
 
@@ -18,7 +20,9 @@ const tags = ['Assignments'];
  * the start link. The same routes serve partners (their own institution's
  * assignments) and operators (any institution); only the scope differs.
  */
-function controlRoutes(scopeOf: (request: Parameters<typeof partnerOf>[0]) => ControlScope, operationPrefix: string) {
+type Req = Parameters<typeof partnerOf>[0];
+
+function controlRoutes(scopeOf: (request: Req) => ControlScope, operationPrefix: string, auditOf: (request: Req) => AuditContext | undefined = () => undefined) {
   const id = (name: string) => (operationPrefix ? `${operationPrefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
   const plugin: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
     app.patch(
@@ -40,13 +44,13 @@ function controlRoutes(scopeOf: (request: Parameters<typeof partnerOf>[0]) => Co
       },
       async (request, reply) => {
         const serialize = reply.getSerializationFunction('200') as unknown as (v: View) => string;
-        const result = await updateAssignment(ctx, {
-          scope: scopeOf(request),
-          assignmentId: request.params.assignmentId,
-          body: request.body,
-          idempotencyKey: request.headers['idempotency-key'],
-          serialize,
-        });
+        const { assignmentId } = request.params;
+        const result = await withControlAudit<UpdateResult>(
+          ctx,
+          auditOf(request),
+          { action: 'assignment.updated', assignmentId, details: (r) => (r.replayed ? null : { changes: request.body }) },
+          (c) => updateAssignment(c, { scope: scopeOf(request), assignmentId, body: request.body, idempotencyKey: request.headers['idempotency-key'], serialize }),
+        );
         if (result.replayed) reply.header('Idempotent-Replayed', 'true');
         // Already serialised through the 200 schema (and stored for replay): send the bytes as they are.
         return sendSerialized(reply, result.body);
@@ -68,7 +72,10 @@ function controlRoutes(scopeOf: (request: Parameters<typeof partnerOf>[0]) => Co
           response: { 200: AssignmentView, ...errors(401, 403, 404, 409, 429, 500, 503) },
         },
       },
-      async (request) => cancelAssignment(ctx, scopeOf(request), request.params.assignmentId),
+      async (request) => {
+        const { assignmentId } = request.params;
+        return withControlAudit(ctx, auditOf(request), { action: 'assignment.cancelled', assignmentId }, (c) => cancelAssignment(c, scopeOf(request), assignmentId));
+      },
     );
 
     app.post(
@@ -85,7 +92,10 @@ function controlRoutes(scopeOf: (request: Parameters<typeof partnerOf>[0]) => Co
           response: { 200: AssignmentView, ...errors(401, 403, 404, 409, 429, 500, 503) },
         },
       },
-      async (request) => reissueStartLink(ctx, scopeOf(request), request.params.assignmentId),
+      async (request) => {
+        const { assignmentId } = request.params;
+        return withControlAudit(ctx, auditOf(request), { action: 'assignment.start_link_reissued', assignmentId }, (c) => reissueStartLink(c, scopeOf(request), assignmentId));
+      },
     );
   };
   return plugin;
@@ -96,4 +106,8 @@ function sendSerialized(reply: FastifyReply, body: string) {
 }
 
 export const assignmentControlsPartnerRoutes = controlRoutes((request) => ({ kind: 'partner', institutionId: partnerOf(request).institutionId }), '');
-export const assignmentControlsAdminRoutes = controlRoutes(() => ({ kind: 'operator' }), 'operator');
+export const assignmentControlsAdminRoutes = controlRoutes(
+  () => ({ kind: 'operator' }),
+  'operator',
+  (request) => ({ actor: { kind: 'operator_token' }, ip: request.ip }),
+);

@@ -2,11 +2,12 @@ import { html, type SafeHtml } from '../../attempts/pages/html.js';
 import type { DeliveryView } from '../../webhooks/event-deliveries.js';
 import { statusBadge, statusLabel, when } from '../ui/components.js';
 import type { Scope } from '../ui/page.js';
+import { can } from '../../staff/principal.js';
 import { answerView, markView, scoreFacts } from './answer-view.js';
 import type { AssignmentRecord } from './load-assignment-record.js';
 
 /** One assignment: facts, timeline (status changes, events, every delivery attempt), answers with marks. */
-export function assignmentDetail(scope: Scope, r: AssignmentRecord): SafeHtml {
+export function assignmentDetail(scope: Scope, r: AssignmentRecord, controls: SafeHtml | string = ''): SafeHtml {
   const a = r.assignment;
   const metadata = Object.keys(a.metadata).length > 0 ? JSON.stringify(a.metadata, null, 2) : null;
   return html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li aria-current="page">${a.externalUserId}</li></ol></nav>
@@ -30,6 +31,8 @@ ${metadata ? html`<dt>Metadata</dt><dd><pre class="answer">${metadata}</pre></dd
 ${timeline(r)}
 </section>
 </div>
+${controls}
+${proctoringPanel(scope, r)}
 <h2 id="answers-title">Answers</h2>
 ${r.marking.items.length === 0 ? html`<p class="empty">No questions.</p>` : ''}
 ${r.assignment.startedAt === null ? html`<p class="empty">The student has not begun, so there are no answers yet.</p>` : r.marking.items.map((item, i) => html`<section class="question" aria-labelledby="q-${i + 1}">
@@ -38,6 +41,18 @@ ${r.assignment.startedAt === null ? html`<p class="empty">The student has not be
 ${answerView(r.questions.get(item.questionId), item.answer)}
 ${markView(item)}
 </section>`)}`;
+}
+
+/** A proctored attempt links to its review page (for roles that review proctoring), with the flag counts. */
+function proctoringPanel(scope: Scope, r: AssignmentRecord): SafeHtml | string {
+  const p = r.assignment.proctoring;
+  if (!p) return '';
+  const status = p.reviewStatus === 'pending' ? 'review pending' : p.reviewStatus === 'reviewed' ? 'reviewed' : 'no review needed';
+  return html`<section class="panel" aria-labelledby="proctoring-title">
+<h2 id="proctoring-title">Proctoring</h2>
+<p>${p.flags.critical} critical, ${p.flags.warning} warning and ${p.flags.info} info flag${p.flags.info === 1 ? '' : 's'}; ${status}.</p>
+${can(scope.p, 'review_proctoring') ? html`<p><a href="${scope.link(`/portal/assignments/${r.assignment.assignmentId}/proctoring`)}">Open the proctoring record<span class="sr-only"> of ${r.assignment.externalUserId}</span></a>: flags, recording and evidence${p.reviewStatus === 'pending' ? ', and the review' : ''}.</p>` : html`<p class="hint">Reviewers and admins can open the recording and the evidence.</p>`}
+</section>`;
 }
 
 interface Entry {

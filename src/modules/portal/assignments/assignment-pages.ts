@@ -6,11 +6,13 @@ import type { AssignmentsContext } from '../../assignments/context.js';
 import { listAssignments } from '../../assignments/list-assignments.js';
 import { listTestsForPartner, listTestTitles } from '../../tests/tests-service.js';
 import { dataTable, errorFor, errorSummary, hiddenFields, pager, selectField, statusBadge, textField, whenShort } from '../ui/components.js';
-import { Html, InstitutionQuery, chooseInstitution, institutionScope, layoutFor, operatorField, pageRoute, sendHtml } from '../ui/page.js';
+import { DoneQuery, Html, InstitutionQuery, chooseInstitution, flashFrom, institutionScope, layoutFor, operatorField, pageRoute, sendHtml } from '../ui/page.js';
 import { ASSIGNMENT_STATUSES, parseFilters, type FilterQuery } from './assignment-filters.js';
 import { loadAssignmentRecord } from './load-assignment-record.js';
 import { assignmentDetail } from './assignment-detail-view.js';
 import { formatScore } from './answer-view.js';
+import { controlsSection } from './assignment-controls-view.js';
+import { can } from '../../staff/principal.js';
 
 /**
  * Assignments: search by externalUserId (prefix), filter by status, test
@@ -56,7 +58,7 @@ export const assignmentPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContex
       if (q.testId && !testOptions.some((o) => o.value === q.testId)) testOptions.push({ value: q.testId, label: titles.get(q.testId) ?? q.testId });
 
       const main = html`<h1>Assignments</h1>
-<p class="lede">Every test assigned through your integration, newest first. Search by your own user id, or narrow by status, test and creation date (UTC).</p>
+<p class="lede">Every test assigned through your integration, newest first. Search by your own user id, or narrow by status, test and creation date (UTC).${can(scope.p, 'review_proctoring') ? html` Proctored attempts waiting for review are listed under <a href="${scope.link('/portal/proctoring')}">Proctoring review</a>.` : ''}</p>
 ${errorSummary(errors)}
 <form method="get" action="/portal/assignments" class="filters" role="search" aria-label="Find assignments">
 ${hiddenFields(operatorField(scope))}
@@ -94,13 +96,14 @@ ${pager({
 
   app.get(
     '/assignments/:assignmentId',
-    { schema: { ...pageRoute, params: Type.Object({ assignmentId: Type.String({ maxLength: 64 }) }), querystring: Type.Object(InstitutionQuery), response: { 200: Html } } },
+    { schema: { ...pageRoute, params: Type.Object({ assignmentId: Type.String({ maxLength: 64 }) }), querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } },
     async (request, reply) => {
       const scope = await institutionScope(ctx, request, 'read');
       if (!scope) throw notFound('assignment');
       const record = await loadAssignmentRecord(ctx, scope.institutionId, request.params.assignmentId);
-      const main = assignmentDetail(scope, record);
-      return sendHtml(reply, layoutFor(scope, { title: `Assignment of ${record.assignment.externalUserId}`, current: 'assignments', main }));
+      const controls = can(scope.p, 'manage_integration') ? controlsSection(scope, record.assignment) : '';
+      const main = assignmentDetail(scope, record, controls);
+      return sendHtml(reply, layoutFor(scope, { title: `Assignment of ${record.assignment.externalUserId}`, current: 'assignments', main, flash: flashFrom(request) }));
     },
   );
 };

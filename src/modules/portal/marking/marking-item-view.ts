@@ -6,6 +6,8 @@ import type { DraftMark, OpenedItem } from '../../marking/reviewer-marking.js';
 import { answerView, markView, scoreFacts } from '../assignments/answer-view.js';
 import { ago, csrfField, errorFor, errorSummary, hiddenFields, statusBadge, textArea, textField, when, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
+import { aiMarkingStatus } from '../../marking/ai/ai-status.js';
+import { acceptForm, aiStatusNotice, aiSuggestionPanel } from './ai-suggestion-view.js';
 
 /**
  * The marking form: each item's question, rubric and points beside the
@@ -52,6 +54,7 @@ ${opened.draft && !opts.submitted
 ${scoreFacts(v.score)}
 <dt>To mark</dt><dd>${manual.length} item${manual.length === 1 ? '' : 's'}</dd>
 </dl>
+${v.items.some((i) => i.ai) ? aiStatusNotice(aiMarkingStatus(ctx.config)) : ''}
 ${errorSummary(opts.errors)}
 <form method="post" action="/portal/marking/${v.assignmentId}" novalidate>
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields({ ...operatorField(scope), version: baseVersion })}
@@ -61,7 +64,8 @@ ${v.items.map((item, i) => itemBlock(item, i, opened, item.needsMarking ? markFi
 <button type="submit" name="action" value="finish" class="button primary">Finish marking</button>
 <p class="hint">Finish marking releases the final score to the partner (<code>grading.done</code>). Every item needs points first.</p>
 </div>
-</form>`;
+</form>
+${acceptForm(scope, v.assignmentId, baseVersion, v.items)}`;
   return layoutFor(scope, { title, current: 'marking', main, flash: opts.flash ?? null });
 }
 
@@ -87,6 +91,7 @@ ${item.rubric ? html`<h3>Rubric</h3><p class="rubric">${item.rubric}</p>` : ''}
 <div>
 <h3>Answer${item.wordCount !== null ? html` <span class="hint">(${item.wordCount} word${item.wordCount === 1 ? '' : 's'}${item.maxWords ? ` of at most ${item.maxWords}` : ''})</span>` : ''}</h3>
 ${answerView(question, item.answer)}
+${item.ai ? aiSuggestionPanel(item, i + 1) : ''}
 ${right}
 </div>
 </div>
@@ -103,7 +108,8 @@ ${textField({
   label: html`Points<span class="sr-only"> for “${item.prompt}”</span>`,
   hint: `0 to ${formatPoints(item.maxPoints)}`,
   type: 'number',
-  value: values[points] ?? (item.mark ? String(item.mark.points) : ''),
+  // Prefilled with the model's suggestion: the reviewer confirms or changes it.
+  value: values[points] ?? (item.mark ? String(item.mark.points) : item.ai?.status === 'suggested' && item.ai.points !== null ? String(item.ai.points) : ''),
   error: errorFor(errors, points),
   min: '0',
   max: String(item.maxPoints),

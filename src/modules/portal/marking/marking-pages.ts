@@ -1,14 +1,21 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { notFound, type ErrorDetail } from '../../../platform/errors.js';
+import { AppError, notFound, type ErrorDetail } from '../../../platform/errors.js';
 import { html } from '../../attempts/pages/html.js';
 import { listMarkingQueue } from '../../marking/marking-queue.js';
 import { MarksChangedError } from '../../marking/marks-version.js';
 import { finishMarking, openMarkingItem, saveMarkingDraft, type DraftMark } from '../../marking/reviewer-marking.js';
 import { listTestTitles } from '../../tests/tests-service.js';
+import { acceptAiSuggestionsAsReviewer } from '../../marking/ai/accept-as-reviewer.js';
+import { aiMarkingStatus } from '../../marking/ai/ai-status.js';
+import { aiStatusNotice } from './ai-suggestion-view.js';
+import { getAiAgreement } from '../../marking/ai/get-ai-agreement.js';
+import { agreementSection } from '../tests/agreement-view.js';
+import { can } from '../../staff/principal.js';
 import { ago, dataTable, pager, whenShort } from '../ui/components.js';
 import {
+  CsrfBody,
   DoneQuery,
   FORM,
   Html,
@@ -53,10 +60,13 @@ export const markingPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const testId = request.query.testId || undefined;
       const queue = await listMarkingQueue(ctx.pool, { institutionId: scope.institutionId, testId, limit: PAGE_SIZE, offset: (pageNo - 1) * PAGE_SIZE });
       const titles = await listTestTitles(ctx.pool, queue.byTest.map((t) => t.testId));
+      // Admins decide whether to let the model decide alone: the agreement of the chosen test, on their institution's marks.
+      const agreement = testId && can(scope.p, 'manage_integration') ? await getAiAgreement(ctx.pool, testId, { institutionId: scope.institutionId }).catch(notFoundAsNull) : null;
       const now = ctx.clock.now();
       const shown = testId ? (queue.byTest.find((t) => t.testId === testId)?.count ?? 0) : queue.total;
       const main = html`<h1>Marking</h1>
 <p class="lede">${queue.total === 0 ? 'Nothing is waiting for marking.' : html`<strong>${queue.total}</strong> submission${queue.total === 1 ? ' waits' : 's wait'} for a reviewer, oldest first.`}</p>
+${aiStatusNotice(aiMarkingStatus(ctx.config))}
 ${queue.byTest.length > 0
   ? dataTable({
       caption: 'Waiting, per test',
@@ -68,6 +78,7 @@ ${queue.byTest.length > 0
     })
   : ''}
 ${testId ? html`<p><a href="${scope.link('/portal/marking')}">Show every test</a></p>` : ''}
+${agreement ? agreementSection(agreement, 'your institution’s') : ''}
 ${dataTable({
   caption: testId ? `Queue for ${titles.get(testId) ?? testId}, oldest first` : 'Queue, oldest first',
   stack: true,
@@ -147,7 +158,49 @@ ${pager({
       }
     },
   );
+
+  app.post(
+    '/marking/:assignmentId/accept-ai',
+    {
+      schema: {
+        ...pageRoute,
+        consumes: FORM,
+        params: ItemParams,
+        body: Type.Object({ ...CsrfBody, version: Type.String({ maxLength: 64 }) }),
+        response: { 303: Redirect, 400: Html, 409: Html },
+      },
+    },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'mark');
+      if (!scope) throw notFound('assignment');
+      const { assignmentId } = request.params;
+      const opened = await openMarkingItem(ctx, scope.institutionId, assignmentId, reviewerOf(scope));
+      const waiting = opened.view.items.filter((i) => i.needsMarking);
+      const complete = waiting.length > 0 && waiting.every((i) => i.ai?.status === 'suggested');
+      try {
+        const view = await acceptAiSuggestionsAsReviewer(
+          ctx,
+          { institutionId: scope.institutionId, assignmentId, markedBy: scope.p.email, baseVersion: request.body.version, complete },
+          auditContext(request),
+        );
+        if (view.status === 'completed') return redirect(reply, scope.link('/portal/marking', { done: 'ai-accepted' }));
+        return redirect(reply, scope.link(`/portal/marking/${assignmentId}`, { done: 'ai-accepted-partly' }));
+      } catch (err) {
+        if (err instanceof MarksChangedError) {
+          const now = await openMarkingItem(ctx, scope.institutionId, assignmentId, reviewerOf(scope));
+          return sendHtml(reply, conflictPage(scope, now, []), 409);
+        }
+        return sendHtml(reply, markingItemPage(ctx, scope, opened, { errors: formErrors(err, 'version') }), 400);
+      }
+    },
+  );
 };
+
+/** A test id from the address that the institution cannot see: no agreement table, the rest of the page as usual. */
+function notFoundAsNull(err: unknown): null {
+  if (err instanceof AppError && err.code === 'not_found') return null;
+  throw err;
+}
 
 function reviewerOf(scope: Scope) {
   return { staffId: scope.p.staffId, label: scope.p.name ?? scope.p.email };

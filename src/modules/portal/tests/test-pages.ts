@@ -13,6 +13,7 @@ import { pager } from '../ui/components.js';
 import { DoneQuery, FORM, Html, Redirect, auditContext, flashFrom, pageRoute, redirect } from '../ui/page.js';
 import { NEW_TEST_TEMPLATE, checkTestJson, locate, testToJson, type LineError } from './check-test-json.js';
 import { editorPage, testsListPage } from './test-views.js';
+import { getAiAgreement } from '../../marking/ai/get-ai-agreement.js';
 
 /**
  * Tests (operators only): list, create and edit from the JSON format (the
@@ -87,8 +88,8 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
 
   app.get('/tests/:testId', { schema: { ...pageRoute, params: TestParams, querystring: Type.Object(DoneQuery), response: { 200: Html } } }, async (request, reply) => {
     const principal = requirePermission(request, 'operate');
-    const [test, insts] = await Promise.all([getTest(ctx.pool, request.params.testId), institutions()]);
-    return sendEditor(reply, editorPage({ principal, test, json: testToJson(test), errors: [], institutions: insts, flash: flashFrom(request) }));
+    const [test, insts, agreement] = await Promise.all([getTest(ctx.pool, request.params.testId), institutions(), getAiAgreement(ctx.pool, request.params.testId)]);
+    return sendEditor(reply, editorPage({ principal, test, json: testToJson(test), errors: [], institutions: insts, flash: flashFrom(request), agreement }));
   });
 
   app.post(

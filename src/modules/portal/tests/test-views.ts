@@ -5,6 +5,8 @@ import type { AdminTestView } from '../../tests/tests-service.js';
 import { csrfField, dataTable, fieldId, postButton, statusBadge, when, whenShort, type Flash } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
 import type { LineError } from './check-test-json.js';
+import type { AiAgreement } from '../../marking/ai/get-ai-agreement.js';
+import { agreementSection } from './agreement-view.js';
 
 /** The test editor: JSON with its problems listed by line, a sandboxed preview of the student page, publications. */
 
@@ -30,6 +32,7 @@ export function editorPage(p: {
   errors: LineError[];
   institutions: Institution[];
   flash?: Flash | null;
+  agreement?: AiAgreement | null;
 }): string {
   const t = p.test;
   const action = t ? `/portal/tests/${t.testId}` : '/portal/tests';
@@ -49,6 +52,7 @@ ${p.json}</textarea>
 <button type="submit" class="button primary">${t ? 'Save new version' : 'Create test'}</button>
 </form>
 ${t ? publications(p.principal, t, p.institutions) : ''}
+${p.agreement ? agreementSection(p.agreement) : ''}
 ${t
   ? html`<h2 id="preview-title">Preview of the student page</h2>
 <p class="hint">How the current version looks to a student (without its script: nothing can be answered or submitted here).</p>

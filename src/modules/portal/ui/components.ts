@@ -82,7 +82,7 @@ interface FieldInput {
   hint?: string | SafeHtml;
   error?: string | null;
   required?: boolean;
-  type?: 'text' | 'email' | 'number' | 'url' | 'date' | 'search';
+  type?: 'text' | 'email' | 'number' | 'url' | 'date' | 'search' | 'datetime-local';
   autocomplete?: string;
   inputmode?: string;
   step?: string;

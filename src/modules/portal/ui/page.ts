@@ -51,6 +51,12 @@ const FLASHES: Record<string, Flash> = {
   unpublished: { kind: 'success', text: 'The test was unpublished from the institution. Existing assignments continue.' },
   'staff-invited': { kind: 'success', text: 'The invitation was sent.' },
   'staff-updated': { kind: 'success', text: 'The role was changed.' },
+  'ai-accepted': { kind: 'success', text: 'The AI suggestions were recorded as your marks and marking finished. The final score was released to the partner (grading.done).' },
+  'ai-accepted-partly': { kind: 'success', text: 'The AI suggestions were recorded as your marks. The other items still need your points.' },
+  'extra-time-saved': { kind: 'success', text: 'The extra time was saved. A test in progress gets it at once.' },
+  'due-date-saved': { kind: 'success', text: 'The due date was changed. The start link now expires with it.' },
+  'assignment-cancelled': { kind: 'success', text: 'The assignment was cancelled. Its start link no longer works.' },
+  'flag-reviewed': { kind: 'success', text: 'Your review was recorded. When every critical flag is decided, the partner is told (integrity.reviewed).' },
   'staff-removed': { kind: 'success', text: 'The staff member was removed and signed out.' },
 };
 

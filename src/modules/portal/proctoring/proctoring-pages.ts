@@ -1,0 +1,137 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../../platform/context.js';
+import { notFound, type ErrorDetail } from '../../../platform/errors.js';
+import { PAGE_HEADERS } from '../../attempts/pages/html.js';
+import { findAssignment } from '../../assignments/assignments-repo.js';
+import { getProctoringReport, type ProctoringReport } from '../../proctoring/get-proctoring-report.js';
+import { reviewFlags } from '../../proctoring/review-flags.js';
+import { listTestTitles } from '../../tests/tests-service.js';
+import { can } from '../../staff/principal.js';
+import { CsrfBody, DoneQuery, FORM, Html, InstitutionQuery, Redirect, audited, chooseInstitution, flashFrom, formErrors, institutionScope, layoutFor, pageRoute, redirect, sendHtml, type Scope } from '../ui/page.js';
+import { html } from '../../attempts/pages/html.js';
+import { dataTable, whenShort } from '../ui/components.js';
+import { listProctoringReviewQueue } from '../../proctoring/list-review-queue.js';
+import { proctoringPage, type ReviewFormState } from './proctoring-view.js';
+
+/**
+ * Proctoring review: an attempt's flags, recording and evidence (the
+ * operator API's report, signed URLs of 15 minutes), and per critical flag a
+ * decision through the same service as the operator API (reviewFlags), with
+ * the signed-in staff member as the reviewer and an audit entry. Recordings
+ * of students are personal data: the page is for roles that review
+ * proctoring (reviewers, admins, operators), not for viewers.
+ */
+const Params = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
+
+/** The page plays the recording and shows snapshots from /files/* (PUBLIC_BASE_URL's origin, usually this site). */
+function pageHeaders(ctx: AppContext): Record<string, string> {
+  const origin = new URL(ctx.config.publicBaseUrl).origin;
+  const csp = PAGE_HEADERS['content-security-policy']!.replace("img-src 'self'", `img-src 'self' ${origin}; media-src 'self' ${origin}`);
+  return { ...PAGE_HEADERS, 'content-security-policy': csp };
+}
+
+async function load(ctx: AppContext, scope: Scope, assignmentId: string): Promise<{ report: ProctoringReport; who: { externalUserId: string; title: string; status: string } }> {
+  const row = await findAssignment(ctx.pool, scope.institutionId, assignmentId);
+  if (!row) throw notFound('assignment');
+  const report = await getProctoringReport(ctx, scope.institutionId, assignmentId);
+  if (report.mode === 'none') throw notFound('proctoring record');
+  const titles = await listTestTitles(ctx.pool, [row.testId]);
+  return { report, who: { externalUserId: row.externalUserId, title: titles.get(row.testId) ?? row.testId, status: row.status } };
+}
+
+export const proctoringPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/proctoring',
+    { schema: { ...pageRoute, querystring: Type.Object(InstitutionQuery), response: { 200: Html } } },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'review_proctoring');
+      if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'assignments', 'Proctoring review', '/portal/proctoring'));
+      const queue = await listProctoringReviewQueue(ctx.pool, scope.institutionId);
+      const titles = await listTestTitles(ctx.pool, [...new Set(queue.map((q) => q.testId))]);
+      const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li aria-current="page">Proctoring review</li></ol></nav>
+<h1>Proctoring review</h1>
+<p class="lede">${queue.length === 0 ? 'No submitted attempt has a critical flag waiting for review.' : html`Submitted proctored attempts with critical flags still to review, oldest first${queue.length === 100 ? ' (the first 100)' : ''}.`}</p>
+${dataTable({
+  caption: 'Attempts waiting for a proctoring review',
+  stack: true,
+  columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Critical flags to review', numeric: true }, { label: 'Action' }],
+  rows: queue.map((q) => [
+    q.externalUserId,
+    titles.get(q.testId) ?? q.testId,
+    whenShort(q.submittedAt),
+    `${q.criticalUnreviewed} of ${q.critical}`,
+    html`<a href="${scope.link(`/portal/assignments/${q.assignmentId}/proctoring`)}">Review<span class="sr-only"> the attempt of ${q.externalUserId}</span></a>`,
+  ]),
+  empty: 'The queue is empty.',
+})}`;
+      return sendHtml(reply, layoutFor(scope, { title: 'Proctoring review', current: 'assignments', main }));
+    },
+  );
+
+  app.get(
+    '/assignments/:assignmentId/proctoring',
+    { schema: { ...pageRoute, params: Params, querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'review_proctoring');
+      if (!scope) throw notFound('assignment');
+      const { report, who } = await load(ctx, scope, request.params.assignmentId);
+      const body = proctoringPage(scope, report, who, { canReview: can(scope.p, 'review_proctoring'), flash: flashFrom(request) });
+      return reply.code(200).headers(pageHeaders(ctx)).send(body);
+    },
+  );
+
+  app.post(
+    '/assignments/:assignmentId/proctoring/review',
+    {
+      schema: {
+        ...pageRoute,
+        consumes: FORM,
+        params: Params,
+        body: Type.Object({
+          ...CsrfBody,
+          flagId: Type.String({ maxLength: 64 }),
+          outcome: Type.Optional(Type.String({ maxLength: 20 })),
+          note: Type.Optional(Type.String({ maxLength: 4000 })),
+        }),
+        response: { 303: Redirect, 400: Html, 409: Html },
+      },
+    },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'review_proctoring');
+      if (!scope) throw notFound('assignment');
+      const { assignmentId } = request.params;
+      const { flagId } = request.body;
+      const outcome = request.body.outcome;
+      const note = (request.body.note ?? '').trim();
+      const errors: ErrorDetail[] = [];
+      if (outcome !== 'confirmed' && outcome !== 'dismissed') errors.push({ field: 'outcome', message: 'Choose whether the flag is confirmed or dismissed.' });
+      if (note === '') errors.push({ field: 'note', message: 'Write a note saying why.' });
+      if (note.length > 2000) errors.push({ field: 'note', message: 'The note must be at most 2,000 characters.' });
+      const refuse = async (details: ErrorDetail[]) => {
+        const { report, who } = await load(ctx, scope, assignmentId);
+        const form: ReviewFormState = { flagId, errors: details, values: { outcome, note } };
+        return reply.code(400).headers(pageHeaders(ctx)).send(proctoringPage(scope, report, who, { canReview: true, form }));
+      };
+      if (errors.length > 0) return refuse(errors);
+      try {
+        await audited(
+          ctx,
+          request,
+          (c) => reviewFlags(c, scope.institutionId, assignmentId, { reviews: [{ flagId, outcome: outcome as 'confirmed' | 'dismissed', note }], reviewer: scope.p.email }),
+          (report) => ({
+            action: 'proctoring.flag_reviewed',
+            objectType: 'assignment',
+            objectId: assignmentId,
+            institutionId: scope.institutionId,
+            details: { flagId, outcome, reviewStatus: report.summary.reviewStatus },
+          }),
+        );
+      } catch (err) {
+        const details = formErrors(err, 'outcome').map((d) => (d.field.startsWith('reviews.') ? { field: 'outcome', message: d.message.replace(/^reviews\.\d+\.flagId: /, 'This flag ') } : d));
+        return refuse(details);
+      }
+      return redirect(reply, scope.link(`/portal/assignments/${assignmentId}/proctoring`, { done: 'flag-reviewed' }));
+    },
+  );
+};

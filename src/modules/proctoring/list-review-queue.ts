@@ -1,0 +1,37 @@
+import type { Queryable } from '../../platform/db.js';
+
+/**
+ * Submitted proctored attempts of an institution whose critical flags still
+ * wait for a reviewer, oldest submission first: the portal's proctoring
+ * review queue. Only attempts still holding their record (not purged).
+ */
+export interface ReviewQueueItem {
+  assignmentId: string;
+  externalUserId: string;
+  testId: string;
+  submittedAt: Date | null;
+  criticalUnreviewed: number;
+  critical: number;
+}
+
+export async function listProctoringReviewQueue(db: Queryable, institutionId: string, limit = 100): Promise<ReviewQueueItem[]> {
+  const { rows } = await db.query(
+    `SELECT s.assignment_id, u.external_user_id, a.test_id, a.submitted_at, s.critical_unreviewed, s.flags_critical
+       FROM proctoring_sessions s
+       JOIN assignments a ON a.id = s.assignment_id AND a.institution_id = s.institution_id
+       JOIN users u ON u.id = a.user_id
+      WHERE s.institution_id = $1 AND s.critical_unreviewed > 0 AND s.purged_at IS NULL
+        AND a.status IN ('submitted', 'marking', 'completed')
+      ORDER BY a.submitted_at, a.id
+      LIMIT $2`,
+    [institutionId, limit],
+  );
+  return rows.map((r) => ({
+    assignmentId: r.assignment_id,
+    externalUserId: r.external_user_id,
+    testId: r.test_id,
+    submittedAt: r.submitted_at,
+    criticalUnreviewed: r.critical_unreviewed,
+    critical: r.flags_critical,
+  }));
+}

@@ -1,0 +1,180 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createAiMarkingWorker } from '../../src/modules/marking/ai/ai-worker.js';
+import { PORTAL_COOKIE, createPortalSession } from '../../src/modules/staff/portal-sessions.js';
+import { aiConfig, aiTest, ESSAY, reply, submitEssay } from '../ai-marking-helpers.js';
+import { chatCompletion, startFakeChatServer, type FakeChatServer } from '../helpers/fake-chat-server.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { signedIn, type PortalUser } from '../helpers/portal.js';
+import { flagsOf, proctoredTest, signal, startProctored } from '../proctoring-helpers.js';
+import { assign, createPublishedTest } from '../student-helpers.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
+import { SKIMAGE_DATA, hasFfmpeg } from './fake-camera.js';
+
+/**
+ * The portal's proctoring review, AI marking and assignment controls in
+ * Chromium: a reviewer sees the model's suggestion and accepts it (completed,
+ * grading.done); reviews a critical flag of a recorded attempt with the
+ * recording and the evidence on the page; an admin sees the controls. Each
+ * page at 1280 and 360 px: axe finds nothing serious, nothing is wider than a
+ * phone. The pages are also written to docs/screenshots/portal-*.png.
+ */
+const run = (hasBrowser || requireBrowser) && hasFfmpeg ? describe : describe.skip;
+const SHOTS = path.resolve('docs/screenshots');
+const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 360, height: 760 } } as const;
+
+let h: Harness;
+let fake: FakeChatServer;
+let ai: ReturnType<typeof createAiMarkingWorker>;
+let browser: Browser;
+let origin: string;
+let tmp: string;
+let essayId: string;
+let proctoredId: string;
+let controlsId: string;
+let reviewer: PortalUser;
+let admin: PortalUser;
+const axeProblems: string[] = [];
+
+async function as(context: BrowserContext, user: PortalUser) {
+  const { sessionId } = await createPortalSession(h.pool, { staffId: user.staffId, method: 'link', now: h.clock.now() });
+  await context.clearCookies();
+  await context.addCookies([{ name: PORTAL_COOKIE, value: sessionId, domain: '127.0.0.1', path: '/portal', httpOnly: true, sameSite: 'Strict' }]);
+}
+
+/** axe, the width at 360 px, and a screenshot as tall as the page. */
+async function check(page: Page, name: string, size: keyof typeof VIEWPORTS) {
+  for (const v of await seriousAxeViolations(page)) axeProblems.push(`${name} ${size}: ${v.id} (${v.impact}) ${v.help}`);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width, `${name} at ${size}`).toBeLessThanOrEqual(VIEWPORTS[size].width);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: VIEWPORTS[size].width, height: Math.min(height, 6000) });
+  await page.waitForTimeout(150);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `portal-${name}-${size}.png`) });
+  await page.setViewportSize(VIEWPORTS[size]);
+}
+
+run('proctoring review, AI marking and assignment controls in the portal', () => {
+  beforeAll(async () => {
+    fake = await startFakeChatServer();
+    fake.respond = () => ({ body: chatCompletion(reply(5, 3, 0.74), { promptTokens: 412, completionTokens: 63 }) });
+    const port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    h = await createHarness({ config: { publicBaseUrl: origin, ai: aiConfig(fake) } });
+    await h.app.listen({ port, host: '127.0.0.1' });
+    ai = createAiMarkingWorker(h.ctx, h.databaseUrl);
+
+    const essayTest = await createPublishedTest(h, h.a, aiTest('suggest', 0.8));
+    essayId = await submitEssay(h, h.a, essayTest, ESSAY, { externalUserId: 'lena-okafor' });
+    expect(await ai.drain()).toBe(1);
+
+    // A recorded attempt with real media: a 2 s WebM segment and a JPEG snapshot made with ffmpeg from a photograph.
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-portal-'));
+    const photo = path.join(SKIMAGE_DATA, 'astronaut.png');
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', photo, '-vf', 'scale=320:240', '-frames:v', '1', path.join(tmp, 'snap.jpg')]);
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-loop', '1', '-i', photo, '-t', '2', '-vf', 'scale=320:240,format=yuv420p', '-c:v', 'libvpx', '-b:v', '200k', path.join(tmp, 'seg.webm')]);
+    const p = await startProctored(h, h.a, proctoredTest('live_ai'), 'sam-reyes');
+    proctoredId = p.assignmentId;
+    const t = h.clock.now().getTime();
+    const flags = flagsOf(await p.heartbeat([signal('nf-0000001', 'no_face', 14, new Date(t - 14_000), false), signal('cp-0000001', 'copy_paste', 0, new Date(t), false)]));
+    const critical = flags.find((f) => f.severity === 'critical')!.flagId;
+    expect((await p.snapshot(fs.readFileSync(path.join(tmp, 'snap.jpg')), { flagId: critical })).statusCode).toBeLessThan(300);
+    expect((await p.segment(0, fs.readFileSync(path.join(tmp, 'seg.webm')), { durationMs: 2000, type: 'video/webm' })).statusCode).toBeLessThan(300);
+    expect((await p.student.submit(proctoredId)).statusCode).toBe(303);
+
+    controlsId = (await assign(h, h.a, { testId: essayTest, externalUserId: 'jo-martin' })).assignmentId;
+    reviewer = await signedIn(h, 'reviewer', h.a.institutionId, 'Rae Reviewer');
+    admin = await signedIn(h, 'admin', h.a.institutionId, 'Ada Admin');
+    browser = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await ai?.stop();
+    await h?.close();
+    await fake?.close();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('a reviewer sees the AI suggestion and accepts it: completed, grading.done', async () => {
+    for (const size of ['phone', 'desktop'] as const) {
+      const context = await browser.newContext({ viewport: VIEWPORTS[size] });
+      await as(context, reviewer);
+      const page = await context.newPage();
+      await page.goto(`${origin}/portal/marking/${essayId}`);
+      await page.getByRole('heading', { name: /AI suggestion: 8 of 10 points/ }).waitFor();
+      expect(await page.getByRole('table', { name: /The model’s marks per criterion/ }).isVisible()).toBe(true);
+      expect(await page.getByLabel(/Points for “Explain photosynthesis\.”/).inputValue()).toBe('8');
+      await check(page, 'marking-ai', size);
+      if (size === 'desktop') {
+        await page.getByRole('button', { name: 'Accept AI suggestions' }).click();
+        await page.getByText('The AI suggestions were recorded as your marks and marking finished').waitFor();
+      }
+      await context.close();
+    }
+    const read = (await h.partner(h.a, 'GET', `/api/partner/v1/assignments/${essayId}`)).json();
+    expect(read.status).toBe('completed');
+    const { rows } = await h.pool.query("SELECT count(*)::int AS n FROM events WHERE assignment_id = $1 AND type = 'grading.done'", [essayId]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('a reviewer reviews a critical flag beside the recording and the evidence', async () => {
+    for (const size of ['phone', 'desktop'] as const) {
+      const context = await browser.newContext({ viewport: VIEWPORTS[size] });
+      await as(context, reviewer);
+      const page = await context.newPage();
+      await page.goto(`${origin}/portal/proctoring`);
+      await check(page, 'proctoring-queue', size);
+      await page.getByRole('link', { name: 'Review the attempt of sam-reyes' }).click();
+      await page.waitForURL(`${origin}/portal/assignments/${proctoredId}/proctoring`);
+      const img = page.getByRole('img', { name: /Webcam snapshot taken for the flag “No face in view”/ });
+      await img.waitFor();
+      expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(320);
+      const duration = await page.locator('video').first().evaluate(
+        (v: HTMLVideoElement) =>
+          new Promise<number>((resolve) => {
+            v.preload = 'metadata';
+            v.addEventListener('loadedmetadata', () => resolve(v.duration), { once: true });
+            v.addEventListener('error', () => resolve(-1), { once: true });
+            v.load();
+          }),
+      );
+      expect(duration).toBeGreaterThan(0);
+      await check(page, 'proctoring', size);
+      if (size === 'desktop') {
+        await page.getByRole('radio', { name: 'Dismissed: no breach' }).check();
+        await page.getByLabel(/^Note/).fill('The student looked down at the paper allowed by the rules.');
+        await page.getByRole('button', { name: /Record the review/ }).click();
+        await page.getByText('Your review was recorded').waitFor();
+      }
+      await context.close();
+    }
+    const report = (await h.admin('GET', `/api/admin/v1/assignments/${proctoredId}/proctoring`)).json();
+    expect(report.summary.reviewStatus).toBe('reviewed');
+  });
+
+  it('an admin sees the assignment controls and gets a new start link', async () => {
+    for (const size of ['phone', 'desktop'] as const) {
+      const context = await browser.newContext({ viewport: VIEWPORTS[size] });
+      await as(context, admin);
+      const page = await context.newPage();
+      await page.goto(`${origin}/portal/assignments/${controlsId}`);
+      await page.getByRole('heading', { name: 'Change this assignment' }).waitFor();
+      await check(page, 'assignment-controls', size);
+      await page.getByRole('button', { name: 'Issue a new start link' }).click();
+      await page.getByRole('heading', { name: 'The new start link' }).waitFor();
+      await check(page, 'new-start-link', size);
+      await context.close();
+    }
+  });
+
+  it('axe finds no serious or critical problem on any of these pages', () => {
+    expect(axeProblems).toEqual([]);
+  });
+});
