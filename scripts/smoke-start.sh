@@ -4,6 +4,8 @@
 # (like a clone under /root), no DATABASE_URL, a fresh data dir. It runs the
 # curl lines the service prints, restarts it and checks the printed key still
 # works, and stops it with SIGTERM expecting exit 0 and no PostgreSQL left.
+# Then the production path: `npm run build` and `NODE_ENV=production npm start`
+# on the same data: the built code serves the same key and data.
 # Last line: "smoke-start: OK ..." or "smoke-start: FAILED: <why>" (exit 1).
 set -Eeuo pipefail
 
@@ -48,7 +50,7 @@ BASE="http://localhost:$PORT"
 
 start() {
   : >"$LOG"
-  (cd "$APP" && exec env -u DATABASE_URL PORT="$PORT" npm start >"$LOG" 2>&1) &
+  (cd "$APP" && exec env -u DATABASE_URL PORT="$PORT" NODE_ENV="${NODE_ENV_FOR_START:-}" npm start >"$LOG" 2>&1) &
   PID=$!
   for _ in $(seq 1 240); do
     kill -0 "$PID" 2>/dev/null || fail "npm start exited early"
@@ -106,4 +108,15 @@ STATUS=$(bash -c "${READ_LINE/ASSIGNMENT_ID/$ASG}" | json 'v.status')
 [[ "$STATUS" == "assigned" ]] || fail "after the restart the assignment reads as $STATUS"
 stop
 
-echo "smoke-start: OK (embedded start, printed key and curl lines, restart with the same key, clean SIGTERM exit)"
+echo "smoke-start: npm run build, then NODE_ENV=production npm start (the built dist/)"
+(cd "$APP" && npm run --silent build >"$WORK/build.log" 2>&1) || { cat "$WORK/build.log"; fail "npm run build failed"; }
+[[ -f "$APP/dist/main.js" && -f "$APP/dist/modules/attempts/pages/assets/student.js" ]] || fail "npm run build left no dist/main.js or page assets"
+NODE_ENV_FOR_START=production start
+KEY3=$(grep -o 'Demo API key: ak_live_[0-9A-Za-z]*' "$LOG" | awk '{print $4}')
+[[ "$KEY3" == "$KEY" ]] || fail "the built code printed a different demo key"
+STATUS=$(bash -c "${READ_LINE/ASSIGNMENT_ID/$ASG}" | json 'v.status')
+[[ "$STATUS" == "assigned" ]] || fail "the built code reads the assignment as $STATUS"
+[[ $(curl -s -o /dev/null -w '%{http_code}' "$BASE/assets/student.js") == 200 ]] || fail "the built code does not serve the page script"
+stop
+
+echo "smoke-start: OK (embedded start, printed key and curl lines, restart with the same key, clean SIGTERM exit, the built code in production mode)"
