@@ -106,7 +106,7 @@ export type StorageConfig =
 export interface WebhookTunables {
   /** Delay before attempt n+1 (n = 0 is the first attempt); its length is the number of attempts. */
   retryScheduleMs: number[];
-  /** A response (status and headers) must arrive within this; decisions.md says 15 s. */
+  /** A response (status and headers) must arrive within this; docs/api-rules.md says 15 s. */
   timeoutMs: number;
   /** How long a claimed delivery stays leased; longer than timeoutMs so no healthy attempt is retried twice. */
   leaseMs: number;

@@ -1,5 +1,5 @@
 /**
- * The closed list of error codes and their HTTP statuses (decisions.md "Errors").
+ * The closed list of error codes and their HTTP statuses (docs/api-rules.md "Errors").
  * Every error body is `{ error: { code, message, requestId, details? } }`.
  */
 export const ERROR_STATUS = {

@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 
 /**
- * Opaque, prefixed, URL-safe identifiers (decisions.md "Identifiers").
+ * Opaque, prefixed, URL-safe identifiers (docs/api-rules.md "Identifiers").
  * 22 base62 characters carry ~131 bits of randomness: unguessable, so an id
  * alone never grants access, and never a database serial.
  */

@@ -6,7 +6,7 @@ export interface ErrorEnvelope {
 }
 
 /**
- * Asserts the response is the error envelope of decisions.md "Errors" with
+ * Asserts the response is the error envelope of docs/api-rules.md "Errors" with
  * this status and code: only `error` at the top, only the documented keys
  * inside, a non-empty message, and the same request id as `X-Request-Id`.
  */

@@ -1,7 +1,7 @@
 import { AppError } from '../../platform/errors.js';
 
 /**
- * callbackUrl rules (decisions.md "Assignments"): an absolute https: URL,
+ * callbackUrl rules (docs/api-rules.md "Assignments"): an absolute https: URL,
  * parsed with the WHATWG URL parser (so IDN hosts compare in punycode), no
  * userinfo, no fragment, and a host equal to an allowlisted domain or, for
  * an entry `*.example.com`, a subdomain of example.com (not example.com itself).

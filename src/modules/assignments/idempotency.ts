@@ -3,7 +3,7 @@ import { canonicalJson, sha256Hex } from '../../platform/crypto.js';
 import type { Tx } from '../../platform/db.js';
 
 /**
- * Idempotency-Key handling for POST /assignments (decisions.md "Idempotency")
+ * Idempotency-Key handling for POST /assignments (docs/api-rules.md "Idempotency")
  * and PATCH /assignments/{id}. Keys are scoped by institution and route
  * (`scope`), so one key on two routes means two requests.
  *

@@ -1,5 +1,5 @@
 /**
- * The score object (decisions.md "Marking and the score object"), carried by
+ * The score object (docs/api-rules.md "Marking and the score object"), carried by
  * `exam.completed`, `grading.done` and the assignment's `result.score`.
  */
 export interface Score {

@@ -4,7 +4,7 @@
  * - Any 2xx is success. Redirects are not followed, so a 3xx is a failure.
  * - 410 Gone: the partner removed the endpoint; it is disabled and the
  *   delivery fails (Standard Webhooks).
- * - Anything else is retried on the schedule (decisions.md: immediately, 5 s,
+ * - Anything else is retried on the schedule (docs/api-rules.md "Events and webhooks": immediately, 5 s,
  *   5 min, 30 min, 2 h, 5 h, 10 h, 10 h), each wait stretched or shrunk by up
  *   to 10 % at random so retries of many events do not arrive in lockstep.
  * - `Retry-After` (seconds or an HTTP date, capped at 24 h) is honoured: the

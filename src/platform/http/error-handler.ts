@@ -3,7 +3,7 @@ import { AppError, errorBody } from '../errors.js';
 import { isConnectionError } from '../db.js';
 import { headline, validationDetails } from './validation.js';
 
-/** The default JSON body limit (decisions: 64 KB); a route may set its own (the autosave takes 1 MB). */
+/** The default JSON body limit (docs/api-rules.md "Errors": 64 KB); a route may set its own (the autosave takes 1 MB). */
 export const BODY_LIMIT = 64 * 1024;
 
 /** nginx's "client closed request": what the access log says of a request its client abandoned. */
