@@ -74,7 +74,7 @@ export interface MailConfig {
   from: string;
 }
 
-/** AI marking over an OpenAI-compatible Chat Completions server (decisions.md "AI marking"). */
+/** AI marking over an OpenAI-compatible Chat Completions server (docs/ai-marking.md). */
 export interface AiConfig {
   /** Without a trailing slash; requests go to `${baseUrl}/chat/completions`. */
   baseUrl: string;

@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors.js';
 import { getInstitutionSettings } from '../institutions/institution-settings.js';
 
 /**
- * Accommodations of one assignment (decisions.md "Assignment controls"):
+ * Accommodations of one assignment (docs/assignment-controls.md):
  * extra time, as a percentage of the test's duration or as minutes (one or
  * the other), and proctoring relaxations, which an institution may grant only
  * when the operator allowed them (`allowProctoringRelaxations`).

@@ -10,7 +10,7 @@ import { appendEvent, type StoredEvent } from './append-event.js';
  * Both are accepted while an attempt exists (started and later: recordings
  * are reviewed after submission).
  *
- * `violation.detected` (decisions.md "Proctoring"): one per critical flag,
+ * `violation.detected` (docs/proctoring.md): one per critical flag,
  * `data.violation = { id, kind, severity: "critical", startedAt, durationSeconds, evidence: { snapshot } }`.
  * `integrity.reviewed`: once, when a reviewer has reviewed every critical
  * flag, `data.integrity = { confirmed, dismissed }`.

@@ -4,7 +4,7 @@ import { findSummary } from './proctoring-repo.js';
 import { reviewStatusOf, type ReviewStatus } from './rules.js';
 
 /**
- * The partner read's `proctoring` object (decisions.md "Proctoring"):
+ * The partner read's `proctoring` object (docs/proctoring.md):
  * `{ mode, flags: { critical, warning, info }, reviewStatus }`, null for a
  * test without proctoring. Cheap on purpose, it is on the hottest partner
  * route: the mode comes from the in-process copy of the immutable test

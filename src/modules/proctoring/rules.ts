@@ -9,7 +9,7 @@
  * - critical: a violation; sent to partners as `violation.detected`, once per flag.
  * - escalation: a flag's severity only ever rises as its signal goes on (never falls).
  *
- * Default thresholds (decisions.md "Proctoring"), each overridable per test:
+ * Default thresholds (docs/proctoring.md), each overridable per test:
  * no_face ≥ 10 s, multiple_faces ≥ 3 s, left_test ≥ 10 s at once or the 3rd
  * time, camera_stopped at once, proctoring_interrupted after 60 s without a
  * heartbeat. Below a threshold: `warning` from half of it, `info` under that.

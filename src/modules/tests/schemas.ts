@@ -7,7 +7,7 @@ const Points = Type.Number({ exclusiveMinimum: 0, maximum: 10_000 });
 const Option = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), text: Type.String({ minLength: 1, maxLength: 2_000 }) }, { additionalProperties: false });
 const common = { id: Type.Optional(ClientId), prompt: Prompt, points: Points };
 
-/** AI marking of a free-text item (decisions.md "AI marking"); the authoring rules check the rest. */
+/** AI marking of a free-text item (docs/ai-marking.md); the authoring rules check the rest. */
 export const AiMarking = Type.Object(
   {
     mode: StringEnum(['suggest', 'decide'], {
@@ -98,7 +98,7 @@ const seconds = (what: string, dflt: number, min = 1) =>
   Type.Integer({ minimum: min, maximum: 3600, description: `${what} (seconds; default ${dflt})` });
 
 /**
- * A proctored test's thresholds (decisions.md "Proctoring"); each field
+ * A proctored test's thresholds (docs/proctoring.md); each field
  * optional, the defaults fill the rest. camera_stopped is critical at once
  * and has no threshold.
  */

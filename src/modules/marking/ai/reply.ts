@@ -3,7 +3,7 @@ import type { MarkingCriterion } from './prompt.js';
 
 /**
  * Checks a model's reply (the parsed JSON of its message) against the reply
- * shape of decisions.md and the question's criteria, pure.
+ * fixed shape (docs/ai-marking.md) and the question's criteria, pure.
  *
  * Invalid (a failed attempt, retried, then handed to a reviewer): not an
  * object of the shape; a criterion missing, unknown or given twice; a number

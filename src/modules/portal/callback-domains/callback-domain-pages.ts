@@ -28,7 +28,7 @@ import {
 
 /**
  * Callback domains: the hosts a partner's `callbackUrl` may point at
- * (decisions.md "Assignments"), with the operator API's validation rules
+ * (docs/api-rules.md "Assignments"), with the operator API's validation rules
  * (normaliseDomain): a host name, or `*.host` for any subdomain of it.
  */
 const TITLE = 'Callback domains';

@@ -22,7 +22,7 @@ export type NavKey =
 
 interface NavItem {
   key: NavKey;
-  /** The accessible name, fixed by decisions.md "Portal". */
+  /** The accessible name, fixed by docs/portal.md. */
   label: string;
   path: string;
   permission: Permission;
