@@ -9,9 +9,12 @@ import { postgresCpuUs } from './postgres-cpu.js';
 import type { ServersReady } from './servers.js';
 
 /**
- * `npm run bench [-- --duration 5 --rounds 3 --connections 10 --only <text> --profile]`
+ * `npm run bench [-- --duration 5 --rounds 3 --connections 10 --only <text> --profile --seed-assignments N]`
  * (--only runs the cases whose name contains the text; --profile writes a
- * V8 CPU profile of the servers' process to bench/profiles/.)
+ * V8 CPU profile of the servers' process to bench/profiles/;
+ * --seed-assignments fills the institution with N assignments first, with
+ * scripts/seed-assignments.ts, to compare read and create latency on a large
+ * table with a run on a fresh one.)
  *
  * On a real PostgreSQL (DATABASE_URL's server, else an embedded one started
  * in a temp dir), in a fresh database: the real app and a bare Fastify + pg
@@ -29,8 +32,11 @@ const { values: opts } = parseArgs({
     warmup: { type: 'string', default: '2' },
     profile: { type: 'boolean', default: false },
     only: { type: 'string' },
+    'seed-assignments': { type: 'string', default: '0' },
   },
 });
+const SEED = Number(opts['seed-assignments']);
+if (!Number.isInteger(SEED) || SEED < 0) throw new Error('--seed-assignments must be a whole number');
 const DURATION = Number(opts.duration);
 const ROUNDS = Number(opts.rounds);
 const CONNECTIONS = Number(opts.connections);
@@ -75,7 +81,7 @@ async function cleanup() {
 
 // ---- servers --------------------------------------------------------------
 const profileDir = path.resolve('bench/profiles');
-const child = fork(path.join(import.meta.dirname, 'servers.ts'), [db.url], {
+const child = fork(path.join(import.meta.dirname, 'servers.ts'), [db.url, String(SEED)], {
   execArgv: ['--import', 'tsx', ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
@@ -198,7 +204,8 @@ const cpu = os.cpus();
 const header = [
   `Assay bench: ${ROUNDS} x ${DURATION} s per server and case (after ${WARMUP} s warm-up each), ${CONNECTIONS} connections, 127.0.0.1`,
   `machine: ${cpu.length} x ${cpu[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ` +
-    `PostgreSQL ${db.version} (${db.embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}); app logs at warn, baseline silent`,
+    `PostgreSQL ${db.version} (${db.embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}); app logs at warn, baseline silent` +
+    (SEED > 0 ? `; ${SEED.toLocaleString('en-US')} assignments seeded first` : ''),
 ];
 console.log(header.join('\n'));
 

@@ -8,6 +8,7 @@ import { benchAppConfig } from './bench-database.js';
 import { DEMO_TESTS } from '../src/demo/demo-tests.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from '../src/server.js';
 import { buildBaseline } from './baseline-server.js';
+import { seedAssignments } from '../scripts/seed-assignments.js';
 
 /**
  * The servers under load, in a child process of bench/run.ts so the load
@@ -27,6 +28,7 @@ export interface ServersReady {
 export const CALLBACK_URL = 'https://bench.example/return';
 
 const databaseUrl = process.argv[2];
+const seedCount = Number(process.argv[3] ?? 0);
 if (!databaseUrl || !process.send) throw new Error('bench/servers.ts is started by bench/run.ts');
 
 const appPool = createPool(databaseUrl, 10);
@@ -43,6 +45,11 @@ for (const input of DEMO_TESTS) {
 }
 const testId = testIds[0]!;
 const version = (await findPublishedTest(appPool, institution.institutionId, testId))!;
+if (seedCount > 0) {
+  // Before the servers connect: the cases then run against a table of this size (--seed-assignments).
+  const seeded = await seedAssignments(appPool, { institutionId: institution.institutionId, testId }, { count: seedCount });
+  process.stdout.write(`seeded ${seeded.assignments.toLocaleString('en-US')} assignments in ${seeded.seconds.toFixed(1)} s\n`);
+}
 
 const config = benchAppConfig(databaseUrl);
 const app = await buildServer(serverContext({ config, pool: appPool, clock: systemClock }));

@@ -6,7 +6,7 @@ import { linksIn, startSmtpSink, type SmtpSink } from './helpers/smtp-sink.js';
 import { ALL_TYPES_TEST, Student, assign, createPublishedTest } from './student-helpers.js';
 
 /**
- * The operator API's staff invitation (decisions.md "Portal"), with the
+ * The operator API's staff invitation (docs/portal.md), with the
  * invitation mail received by a real SMTP server, and the audit entry that
  * every operator API change writes.
  */
