@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run build`: compiles src/ to dist/ (or the folder given) with tsc, and copies what the code
-// reads from beside itself at run time: the student pages' script and stylesheet. The migrations
+// reads from beside itself at run time: every `assets` folder's files (the student pages', the portal's,
+// the staff pages' scripts and stylesheets), TypeScript sources excepted. The migrations
 // stay in migrations/, which dist/platform/migrate.js finds at the same relative place as the source.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,11 +9,14 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
-const ASSETS = 'modules/attempts/pages/assets';
 
 fs.rmSync(out, { recursive: true, force: true });
 execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json'), '--outDir', out], {
   stdio: 'inherit',
 });
-fs.cpSync(path.join(root, 'src', ASSETS), path.join(out, ASSETS), { recursive: true });
+const src = path.join(root, 'src');
+for (const rel of fs.readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+  if (path.basename(rel) !== 'assets' || !fs.statSync(path.join(src, rel)).isDirectory()) continue;
+  fs.cpSync(path.join(src, rel), path.join(out, rel), { recursive: true, filter: (from) => !from.endsWith('.ts') });
+}
 process.stdout.write(`built ${path.relative(root, out) || out}\n`);

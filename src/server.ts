@@ -94,8 +94,8 @@ export async function buildServer(
     routePrefix: '/docs',
     staticCSP: true,
     // BaseLayout: no top bar, whose Swagger logo is an SVG with an inline <style> that the strict CSP (rightly) blocks.
-    // The operator API's reference is the same page with `?url=/api/admin/v1/openapi.json` (linked from the partner
-    // document's description): BaseLayout has no selector of its own.
+    // The operator API's reference is the same page opened as `/docs?url=/api/admin/v1/openapi.json` (the README and
+    // docs/operators.md link it): BaseLayout has no selector of its own.
     uiConfig: { docExpansion: 'list', deepLinking: true, layout: 'BaseLayout', queryConfigEnabled: true } as Record<string, unknown>,
     transformSpecification: (spec) => openApiDocument(spec as Record<string, any>, 'partner', PARTNER_PREFIX),
   });

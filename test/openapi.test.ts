@@ -276,7 +276,7 @@ describe('the partner document', () => {
   it('documents the assignment controls: operationIds, bodies, the Assignment answer, cancelled and the new event types', async () => {
     const update = op('/assignments/{assignmentId}', 'patch');
     expect(update.operationId).toBe('updateAssignment');
-    expect(Object.keys(update.requestBody.content['application/json'].schema.properties).sort()).toEqual(['accommodations', 'dueAt']);
+    expect(Object.keys(deref(doc(), update.requestBody.content['application/json'].schema).properties).sort()).toEqual(['accommodations', 'dueAt']);
     expect(update.parameters.some((p: any) => p.in === 'header' && p.name === 'idempotency-key')).toBe(true);
     expect(Object.keys(update.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '409', '422']));
     expect(op('/assignments/{assignmentId}/cancel', 'post').operationId).toBe('cancelAssignment');
@@ -288,18 +288,18 @@ describe('the partner document', () => {
     }
 
     const read = jsonSchema(op('/assignments/{assignmentId}', 'get'), '200');
-    expect(read.properties.status.enum).toEqual(['assigned', 'started', 'submitted', 'marking', 'completed', 'expired', 'cancelled']);
-    expect(read.properties.accommodations.properties).toHaveProperty('extraTimePercent');
+    expect(deref(doc(), read.properties.status).enum).toEqual(['assigned', 'started', 'submitted', 'marking', 'completed', 'expired', 'cancelled']);
+    expect(doc().components.schemas.Accommodations.properties).toHaveProperty('extraTimePercent');
     expect(read.properties).toHaveProperty('cancelledAt');
-    const createBody = op('/assignments', 'post').requestBody.content['application/json'].schema;
-    expect(createBody.properties.accommodations.properties.extraTimePercent).toMatchObject({ minimum: 0, maximum: 400 });
-    expect(createBody.properties.accommodations.properties.extraTimeMinutes).toMatchObject({ minimum: 0, maximum: 1440 });
+    const createBody = deref(doc(), op('/assignments', 'post').requestBody.content['application/json'].schema);
+    expect(deref(doc(), createBody.properties.accommodations).properties.extraTimePercent).toMatchObject({ minimum: 0, maximum: 400 });
+    expect(deref(doc(), createBody.properties.accommodations).properties.extraTimeMinutes).toMatchObject({ minimum: 0, maximum: 1440 });
 
-    const text = JSON.stringify(doc);
+    const text = JSON.stringify(doc());
     const typeFilter = op('/events', 'get').parameters.find((p: any) => p.name === 'type');
     expect(JSON.stringify(typeFilter)).toContain('assignment.updated');
     expect(JSON.stringify(typeFilter)).toContain('assignment.cancelled');
-    const subscribe = JSON.stringify(op('/webhook-endpoints', 'post').requestBody.content['application/json'].schema.properties.eventTypes);
+    const subscribe = JSON.stringify(deref(doc(), op('/webhook-endpoints', 'post').requestBody.content['application/json'].schema).properties.eventTypes);
     expect(subscribe).toContain('assignment.updated');
     expect(subscribe).toContain('assignment.cancelled');
     expect(text).toContain('AssignmentChanges');

@@ -14,6 +14,7 @@ export const proctoringAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     {
       schema: {
         tags,
+        operationId: 'getProctoringRecord',
         summary: "An attempt's proctoring record: flags timeline, recording segments in order, evidence snapshots",
         description: 'File URLs are signed and valid for 15 minutes (until `urlsExpireAt`); read the record again for fresh ones.',
         params: AssignmentParams,
@@ -31,6 +32,7 @@ export const proctoringAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     {
       schema: {
         tags,
+        operationId: 'reviewProctoringFlags',
         summary: 'Review critical flags: confirmed or dismissed, with a note (integrity.reviewed once every critical flag is decided)',
         description:
           'Only after the attempt is submitted. A decision is final: the same review again is accepted, a different one is 409. ' +

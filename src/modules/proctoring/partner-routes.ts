@@ -11,6 +11,7 @@ export const proctoringPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
     {
       schema: {
         tags: ['Proctoring'],
+        operationId: 'getAssignmentProctoring',
         summary: 'Read the proctoring record of an assignment: flags with review outcomes, evidence and recording links',
         description:
           'Flags (`critical` ones were sent as `violation.detected`) by start time, each with its review once a reviewer has decided; ' +

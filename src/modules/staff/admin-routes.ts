@@ -27,6 +27,7 @@ export const staffAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     {
       schema: {
         tags: ['Staff'],
+        operationId: 'inviteStaff',
         summary: 'Invite a staff member: creates the account and emails them a sign-in link',
         params: InstitutionParams,
         body: Type.Object(
@@ -48,7 +49,7 @@ export const staffAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
 
   app.get(
     '/institutions/:institutionId/staff',
-    { schema: { tags: ['Staff'], summary: "List an institution's staff", params: InstitutionParams, response: { 200: Type.Object({ data: Type.Array(StaffView) }), ...errors(401, 404) } } },
+    { schema: { tags: ['Staff'], operationId: 'listStaff', summary: "List an institution's staff", params: InstitutionParams, response: { 200: Type.Object({ data: Type.Array(StaffView) }), ...errors(401, 404) } } },
     async (request) => ({ data: await listInstitutionStaff(ctx.pool, request.params.institutionId) }),
   );
 };

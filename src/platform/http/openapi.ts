@@ -57,8 +57,7 @@ const INFO: Record<ApiKind, { title: string; description: string; scheme: string
       'Assign tests to your users, send them in with a signed start link, and read back status and results; ' +
       'receive events as signed webhooks or read them from the events list. ' +
       'Authenticate every request with your API key: `Authorization: Bearer ak_live_…`. ' +
-      'Every error has the body `{ "error": { "code", "message", "requestId", "details?" } }`. ' +
-      'Platform operators: the Operator API reference is at [/docs?url=/api/admin/v1/openapi.json](/docs?url=/api/admin/v1/openapi.json).',
+      'Every error has the body `{ "error": { "code", "message", "requestId", "details?" } }`.',
     scheme: 'apiKey',
     security: { type: 'http', scheme: 'bearer', description: 'Your API key: `Authorization: Bearer ak_live_…`' },
   },

@@ -47,6 +47,7 @@ export const aiMarkingAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
     {
       schema: {
         tags: ['Marking'],
+        operationId: 'getAiAgreement',
         summary: 'Agreement between AI marking and reviewers, per question: n, exact agreement, mean absolute difference, quadratic weighted kappa',
         params: TestParams,
         response: { 200: AiAgreementSchema, ...errors(401, 404) },
@@ -59,6 +60,7 @@ export const aiMarkingAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
     {
       schema: {
         tags: ['Marking'],
+        operationId: 'acceptAiSuggestions',
         summary: "Accept the model's suggestions as the reviewer's marks; with complete: true, finish marking",
         params: MarkingParams,
         body: AcceptSuggestionsBody,
