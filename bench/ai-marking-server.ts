@@ -6,7 +6,8 @@ import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { createAiMarkingWorker } from '../src/modules/marking/ai/ai-worker.js';
 import { createTest, publishTest } from '../src/modules/tests/tests-service.js';
-import { buildServer, serverContext, PARTNER_PREFIX } from '../src/server.js';
+import { buildServer, serverContext } from '../src/server.js';
+import { seatStudent } from './seat-student.js';
 import { benchAppConfig } from './bench-database.js';
 
 /**
@@ -83,25 +84,7 @@ const ESSAY =
   'which fixes carbon dioxide into glucose; oxygen is released as a by-product.';
 
 async function seat(i: number): Promise<AiSeat> {
-  const created = await app.inject({
-    method: 'POST',
-    url: `${PARTNER_PREFIX}/assignments`,
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    payload: { externalUserId: `student-${i}`, testId: test.testId, user: { email: `s${i}@bench.example` }, callbackUrl: 'https://bench.example/back' },
-  });
-  if (created.statusCode !== 201) throw new Error(`create: ${created.body}`);
-  const { assignmentId, startUrl } = created.json() as { assignmentId: string; startUrl: string };
-  const opened = await app.inject({ method: 'GET', url: new URL(startUrl).pathname });
-  const cookie = String(opened.headers['set-cookie']).split(';')[0]!;
-  const page = await app.inject({ method: 'GET', url: `/a/${assignmentId}`, headers: { cookie } });
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
-  const begun = await app.inject({
-    method: 'POST',
-    url: `/a/${assignmentId}/begin`,
-    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: `csrf=${csrf}`,
-  });
-  if (begun.statusCode !== 303) throw new Error(`begin: ${begun.statusCode}`);
+  const { assignmentId, cookie, csrf } = await seatStudent(app, { apiKey, testId: test.testId, externalUserId: `student-${i}`, email: `s${i}@bench.example` });
   const saved = await app.inject({
     method: 'POST',
     url: `/a/${assignmentId}/answers`,
