@@ -116,13 +116,16 @@ export function scoreText(e: Pick<Enrolment, 'score'>): string {
 
 export const statusBadge = (status: string) => `<span class="status status-${esc(status)}">${esc(status)}</span>`;
 
+/** A cell whose content is one element, so the phone layout's label column stays beside it. */
+const cell = (label: string, html: string) => `<td data-label="${label}"><div>${html}</div></td>`;
+
 export function studentRows(enrolments: Enrolment[]): string {
   if (enrolments.length === 0) return '<tr><td colspan="5">No assignments yet: assign a test from the Tests page.</td></tr>';
   return enrolments
     .map(
-      (e) => `<tr id="row-${esc(e.assignmentId)}"><td data-label="Student">${esc(e.name || e.externalUserId)}<br><span class="note">${esc(e.externalUserId)}</span></td>
-<td data-label="Test">${esc(e.testTitle)}</td><td data-label="Status">${statusBadge(e.status)}</td>
-<td data-label="Score">${esc(scoreText(e))}</td><td data-label="Updated"><time datetime="${esc(e.updatedAt)}">${esc(e.updatedAt.slice(0, 19).replace('T', ' '))}</time></td></tr>`,
+      (e) => `<tr id="row-${esc(e.assignmentId)}">${cell('Student', `${esc(e.name || e.externalUserId)}<br><span class="note">${esc(e.externalUserId)}</span>`)}
+${cell('Test', esc(e.testTitle))}${cell('Status', statusBadge(e.status))}${cell('Score', esc(scoreText(e)))}
+${cell('Updated', `<time datetime="${esc(e.updatedAt)}">${esc(e.updatedAt.slice(0, 19).replace('T', ' '))}</time>`)}</tr>`,
     )
     .join('');
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { Assay } from '../../packages/partner-sdk/src/index.js';
@@ -10,8 +11,11 @@ import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolatio
  * The example partner app (examples/partner-app) in front of a real Assay:
  * a person assigns a test in the LMS, takes it through the real start link
  * in Chromium, returns to the LMS, and sees the status and score that the
- * LMS learned from Assay's signed webhooks.
+ * LMS learned from Assay's signed webhooks. The pages are also written to
+ * docs/screenshots/partner-app-*.png at desktop and phone width.
  */
+const SHOTS = path.resolve('docs/screenshots');
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `partner-app-${name}.png`), fullPage: true });
 describe.runIf(requireBrowser && !hasBrowser)('browser tests', () => {
   it('need Chromium when ASSAY_REQUIRE_BROWSER=1', () => {
     expect.fail('ASSAY_REQUIRE_BROWSER=1 but no Chromium was found (set ASSAY_CHROMIUM_PATH or apt-get install -y chromium)');
@@ -99,6 +103,7 @@ describe.skipIf(!hasBrowser)('the example partner app in a real browser', () => 
     expect(facts).toContain('completed');
     expect(facts).toContain('2 / 2 (100%, passed)');
     expect(await seriousAxeViolations(page)).toEqual([]);
+    await shot(page, 'return-desktop');
 
     // The board's row, updated live from the webhooks alone: the return page never writes a score.
     const [assignmentId] = Object.keys(lms.store.state.enrolments);
@@ -109,6 +114,9 @@ describe.skipIf(!hasBrowser)('the example partner app in a real browser', () => 
     const received = Object.values(lms.store.state.events).filter((e) => e.assignmentId === assignmentId).map((e) => e.type);
     expect(received.sort()).toEqual(['exam.completed', 'exam.started']);
     expect(await seriousAxeViolations(board)).toEqual([]);
+    await shot(board, 'students-desktop');
+    await page.goto(lmsUrl);
+    await shot(page, 'tests-desktop');
 
     // A forged return link for an assignment the LMS did not make shows nothing of it.
     await page.goto(`${lmsUrl}/return?partnerAssignmentId=asg_forged&status=completed`);
@@ -119,10 +127,11 @@ describe.skipIf(!hasBrowser)('the example partner app in a real browser', () => 
   it('fits a phone-width screen without sideways scrolling', async () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
     const page = await context.newPage();
-    for (const path of ['/', '/students']) {
-      await page.goto(`${lmsUrl}${path}`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), path).toBe(true);
+    for (const [url, name] of [['/', 'tests'], ['/students', 'students']] as const) {
+      await page.goto(`${lmsUrl}${url}`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), url).toBe(true);
       expect(await seriousAxeViolations(page)).toEqual([]);
+      await shot(page, `${name}-phone`);
     }
     await context.close();
   });
