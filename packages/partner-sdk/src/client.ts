@@ -1,5 +1,6 @@
 import { Assignments } from './resources/assignments.js';
 import { Events } from './resources/events.js';
+import { TestData } from './resources/test-data.js';
 import { Tests } from './resources/tests.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import { createTransport } from './transport.js';
@@ -31,6 +32,8 @@ export class Assay {
   readonly assignments: Assignments;
   readonly events: Events;
   readonly webhookEndpoints: WebhookEndpoints;
+  /** Test mode only. */
+  readonly testData: TestData;
 
   constructor(options: AssayOptions) {
     if (!options?.apiKey) throw new TypeError('Assay: apiKey is required');
@@ -49,5 +52,6 @@ export class Assay {
     this.assignments = new Assignments(send);
     this.events = new Events(send);
     this.webhookEndpoints = new WebhookEndpoints(send);
+    this.testData = new TestData(send);
   }
 }

@@ -13,12 +13,12 @@ export type SimulateAction = 'start' | 'submit' | 'violation' | 'finish_marking'
 
 export interface SimulateParams {
   action: SimulateAction;
-  /** submit: the answers to mark, by question id. */
-  answers?: Record<string, unknown>;
-  /** submit / finish_marking: the score to record instead of marking answers. */
-  score?: Record<string, unknown> | number;
-  /** violation: the proctoring flag's kind (e.g. `no_face`). */
-  violationKind?: string;
+  /** submit only: answers as the test page stores them (an option id, an array of option ids, text, or null). */
+  answers?: Array<{ questionId: string; value: string | string[] | null }>;
+  /** submit and finish_marking only: a target percentage (0–100) of the test's maximum points. */
+  score?: number;
+  /** violation only: the proctoring flag's kind. */
+  violationKind?: 'no_face' | 'multiple_faces' | 'left_test' | 'camera_stopped';
 }
 
 export interface CreateOptions extends RequestOptions {
