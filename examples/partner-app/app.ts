@@ -108,6 +108,10 @@ export function createPartnerApp(opts: PartnerAppOptions): PartnerApp {
       res.writeHead(303, { location: created.startUrl }).end();
     } catch (err) {
       if (!(err instanceof AssayError) || err.status === null || err.status >= 500) throw err;
+      // The form came back (browser Back) with its used nonce and other values: a fresh form, nothing assigned.
+      if (err.code === 'idempotency_key_reused') {
+        return showTests(res, { error: 'This form had already been sent with other details. Check them and send it again.', values }, 409);
+      }
       const hint =
         err.code === 'callback_url_not_allowed'
           ? ` Ask the Assay operator to allow the host of ${publicUrl} as a callback domain of your institution.`
