@@ -1,6 +1,9 @@
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { Webhook } from 'standardwebhooks';
 import { AssayWebhookVerificationError } from './errors.js';
 import type { AssayEvent } from './types.js';
+
+/** The delivery's headers: a Fetch `Headers`, or Node's `req.headers`. */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
 /**
  * Checks a webhook delivery with the public Standard Webhooks library: the
@@ -16,8 +19,6 @@ import type { AssayEvent } from './types.js';
  * Deliveries are at-least-once: store `webhook-id` (equal to the event's `id`)
  * and ignore an id you have already processed.
  */
-export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
-
 export function verifyWebhook(payload: string | Uint8Array, headers: WebhookHeaders, secret: string | string[]): AssayEvent {
   const flat = standardHeaders(headers);
   const body = typeof payload === 'string' ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
@@ -29,7 +30,7 @@ export function verifyWebhook(payload: string | Uint8Array, headers: WebhookHead
       lastError = err;
     }
   }
-  const message = lastError instanceof WebhookVerificationError || lastError instanceof Error ? lastError.message : 'No secret given';
+  const message = lastError instanceof Error ? lastError.message : 'no secret given';
   throw new AssayWebhookVerificationError({ status: null, code: 'invalid_webhook', message: `Webhook not verified: ${message}`, cause: lastError });
 }
 
