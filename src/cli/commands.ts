@@ -116,18 +116,21 @@ export const COMMANDS: Record<string, Command> = {
   },
   'create-key': {
     summary: 'Create an API key (printed once)',
-    usage: '<institutionId> [--label <label>]',
+    usage: '<institutionId> [--label <label>] [--mode live|test]',
     description:
       'Creates an API key for the institution. The key is printed this once: only its hash is stored.\n' +
-      'An institution may hold several active keys, so a key can be rotated without downtime.',
+      'An institution may hold several active keys, so a key can be rotated without downtime.\n' +
+      '--mode test creates an ak_test_ key, which reaches only test-mode data (default: live).',
     positionals: [1, 1],
-    options: { label: { type: 'string' } },
+    options: { label: { type: 'string' }, mode: { type: 'string' } },
     async run(args, deps) {
       const label = textOption(args, 'label', 200) ?? null;
+      const mode = textOption(args, 'mode', 4) ?? 'live';
+      if (mode !== 'live' && mode !== 'test') throw new UsageError('--mode: give live or test.');
       const institution = await requireInstitution(deps, args.positionals[0]!);
-      const { record, apiKey } = await createApiKey((await deps.db()).pool, institution.institutionId, label, CLI_AUDIT);
+      const { record, apiKey } = await createApiKey((await deps.db()).pool, institution.institutionId, label, CLI_AUDIT, mode);
       deps.io.err('Store this API key now: it is not shown again.');
-      return { keyId: record.keyId, apiKey, label: record.label, createdAt: record.createdAt };
+      return { keyId: record.keyId, apiKey, label: record.label, mode: record.mode, createdAt: record.createdAt };
     },
   },
   'list-keys': {

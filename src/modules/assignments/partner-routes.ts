@@ -23,10 +23,11 @@ export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: Assignme
       },
     },
     async (request, reply) => {
-      const { institutionId } = partnerOf(request);
+      const { institutionId, livemode } = partnerOf(request);
       const serialize = reply.getSerializationFunction('201') as unknown as (v: Created) => string;
       const result = await createAssignment(ctx, {
         institutionId,
+        livemode,
         body: request.body,
         metadataJson: request.jsonText === null ? undefined : compactMember(request.jsonText, 'metadata'),
         idempotencyKey: request.headers['idempotency-key'],
@@ -49,7 +50,8 @@ export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: Assignme
       },
     },
     async (request, reply) => {
-      const { metadataJson, ...view } = await getAssignment(ctx, partnerOf(request).institutionId, request.params.assignmentId);
+      const { institutionId, livemode } = partnerOf(request);
+      const { metadataJson, ...view } = await getAssignment(ctx, institutionId, request.params.assignmentId, livemode);
       // Serialised through the 200 schema with an empty metadata object, which is then replaced by the metadata's
       // own text: an object would lose the partner's key order. Every value before `metadata` is an escaped
       // string, a number or a literal, so the first `"metadata":{}` in the text is the member itself.
