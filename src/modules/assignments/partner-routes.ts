@@ -6,6 +6,7 @@ import { partnerOf } from '../institutions/partner-auth.js';
 import type { AssignmentsContext } from './context.js';
 import { createAssignment, type CreatedAssignment as Created } from './create-assignment.js';
 import { getAssignment } from './get-assignment.js';
+import { sendAssignmentView } from './send-assignment-view.js';
 import { AssignmentView, CreateAssignmentBody, CreatedAssignment, IdempotencyHeaders } from './schemas.js';
 
 export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
@@ -51,13 +52,7 @@ export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: Assignme
     },
     async (request, reply) => {
       const { institutionId, livemode } = partnerOf(request);
-      const { metadataJson, ...view } = await getAssignment(ctx, institutionId, request.params.assignmentId, livemode);
-      // Serialised through the 200 schema with an empty metadata object, which is then replaced by the metadata's
-      // own text: an object would lose the partner's key order. Every value before `metadata` is an escaped
-      // string, a number or a literal, so the first `"metadata":{}` in the text is the member itself.
-      const serialize = reply.getSerializationFunction('200') as unknown as (v: typeof view) => string;
-      const body = serialize({ ...view, metadata: {} }).replace('"metadata":{}', () => `"metadata":${metadataJson}`);
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      return sendAssignmentView(reply, await getAssignment(ctx, institutionId, request.params.assignmentId, livemode));
     },
   );
 };
