@@ -14,7 +14,7 @@ const InstitutionView = Type.Object(
 );
 const InstitutionParams = Type.Object({ institutionId: Type.String({ maxLength: 64 }) });
 const KeyMode = Type.Union([Type.Literal('live'), Type.Literal('test')], {
-  description: '`live` (`ak_live_…`) or `test` (`ak_test_…`, reaches only test-mode data)',
+  description: 'live, or test: a test-mode key, which reaches only the institution\'s test-mode data',
 });
 const KeyView = Type.Object(
   { keyId: Type.String(), label: Type.Union([Type.String(), Type.Null()]), prefix: Type.String(), mode: KeyMode, createdAt: Timestamp, lastUsedAt: NullableTimestamp, revokedAt: NullableTimestamp },
