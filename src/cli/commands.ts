@@ -208,14 +208,23 @@ export const COMMANDS: Record<string, Command> = {
     usage: '',
     description:
       'Seeds "Demo University" (callback domain partner.example) and its demo tests, once; later runs reuse them (and add a demo test that is new).\n' +
-      'On the embedded database the demo key of this checkout is reused while it works (as npm start does).\n' +
-      'With DATABASE_URL each run prints a new demo key: keys are stored hashed, so an old one cannot be shown again.',
+      'Prints a live demo key and a test-mode one (ak_test_). On the embedded database the demo keys of this checkout are reused\n' +
+      'while they work (as npm start does). With DATABASE_URL each run prints new demo keys: keys are stored hashed, so an old one cannot be shown again.',
     positionals: [0, 0],
     async run(_args, deps) {
       const { pool, config, local } = await deps.db();
-      const seed = await seedDemo(pool, local?.demoApiKey);
-      if (local && seed.apiKeyIsNew) saveLocalSecrets(config.dataDir, { ...local, demoApiKey: seed.apiKey });
-      return { institutionId: seed.institutionId, apiKey: seed.apiKey, apiKeyIsNew: seed.apiKeyIsNew, testIds: seed.testIds };
+      const seed = await seedDemo(pool, local?.demoApiKey, local?.demoTestApiKey);
+      if (local && (seed.apiKeyIsNew || seed.testApiKeyIsNew)) {
+        saveLocalSecrets(config.dataDir, { ...local, demoApiKey: seed.apiKey, demoTestApiKey: seed.testApiKey });
+      }
+      return {
+        institutionId: seed.institutionId,
+        apiKey: seed.apiKey,
+        apiKeyIsNew: seed.apiKeyIsNew,
+        testApiKey: seed.testApiKey,
+        testApiKeyIsNew: seed.testApiKeyIsNew,
+        testIds: seed.testIds,
+      };
     },
   },
   'reseal-secrets': {
