@@ -4,7 +4,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
 import { html, type SafeHtml } from '../../attempts/pages/html.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../institutions/api-keys.js';
-import { ago, csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, selectField, statusBadge, textField, whenShort } from '../ui/components.js';
+import { ago, csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, selectField, statusBadge, testBadge, textField, whenShort } from '../ui/components.js';
 import {
   CsrfBody,
   DoneQuery,
@@ -147,7 +147,7 @@ ${dataTable({
   rows: keys.map((k) => [
     html`<code>${k.prefix}…</code>`,
     k.label ?? html`<span class="empty">No label</span>`,
-    k.mode === 'test' ? html`<span class="badge">Test</span>` : 'Live',
+    k.mode === 'test' ? testBadge() : 'Live',
     whenShort(k.createdAt),
     k.lastUsedAt ? html`${whenShort(k.lastUsedAt)} <span class="hint">(${ago(k.lastUsedAt, now)})</span>` : 'Never',
     statusBadge(k.revokedAt ? 'revoked' : 'active'),
