@@ -14,12 +14,14 @@ import { wipeTestData } from './wipe-test-data.js';
 const tags = ['Test mode'];
 
 /**
- * The test-mode routes. They exist for test keys only: a live key gets the
- * 404 of an unknown route, word for word, so live mode never learns of them.
+ * The test-mode routes exist for test keys only: a live key gets 404
+ * not_found, the same whatever the id in the path (so nothing about live or
+ * test objects is revealed), with a message that points a developer who used
+ * the wrong key to the right one.
  */
 function testPartnerOf(request: FastifyRequest): PartnerPrincipal {
   const partner = partnerOf(request);
-  if (partner.livemode) throw new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+  if (partner.livemode) throw new AppError('not_found', 'No such route for a live API key: test-mode routes answer test-mode keys (ak_test_…) only.');
   return partner;
 }
 
