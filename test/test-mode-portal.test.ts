@@ -47,6 +47,17 @@ describe('test mode in the portal', () => {
     expect(page.body).toContain('No assignment has been completed yet.');
   });
 
+  it('the Webhooks page labels a test-mode endpoint "Test"', async () => {
+    const created = await h.partner(test, 'POST', `${P}/webhook-endpoints`, { url: 'https://hooks.alpha.example/sandbox' });
+    expect(created.statusCode, created.body).toBe(201);
+    const live = await h.partner(h.a, 'POST', `${P}/webhook-endpoints`, { url: 'https://hooks.alpha.example/live' });
+    expect(live.statusCode, live.body).toBe(201);
+    const page = await portalGet(h, admin, '/portal/webhooks');
+    const row = (url: string) => page.body.split('<tr>').find((r) => r.includes(`>${url}</a>`))!;
+    expect(row('https://hooks.alpha.example/sandbox')).toContain('badge-test');
+    expect(row('https://hooks.alpha.example/live')).not.toContain('badge-test');
+  });
+
   it('the API keys page creates a test key and shows each key\'s mode', async () => {
     const created = await portalPost(h, admin, '/portal/api-keys', { label: 'Sandbox', mode: 'test' });
     expect(created.statusCode).toBe(201);

@@ -106,6 +106,22 @@ describe('simulate', () => {
     expect(empty.json()).toMatchObject({ status: 'completed', result: { available: true, score: { points: 0, maxPoints: 2, passed: false } } });
   });
 
+  it('a test-mode start link is real: the developer opens it and takes the test as a student would', async () => {
+    const created = await rig.h.partner(test, 'POST', `${P}/assignments`, {
+      externalUserId: 'dev-browser',
+      testId: test.testId,
+      user: { email: 'dev@example.org' },
+      callbackUrl: test.callbackUrl,
+    });
+    const { assignmentId, startUrl } = created.json();
+    const student = new Student(rig.h);
+    expect(await student.start(startUrl)).toBe(assignmentId);
+    expect((await student.submit(assignmentId)).statusCode).toBe(303);
+    expect((await rig.h.partner(test, 'GET', `${P}/assignments/${assignmentId}`)).json().status).toBe('completed');
+    await rig.rx.waitFor(() => types('/test-hook', assignmentId).length === 2, 10_000, 'the browser run\'s events');
+    expect(received('/test-hook', assignmentId).every((r) => r.json.livemode === false)).toBe(true);
+  });
+
   it('submit with a score of 100 answers every auto-marked question right', async () => {
     const id = await createTestMode();
     await simulate(test, id, { action: 'start' });

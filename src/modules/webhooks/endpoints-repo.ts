@@ -73,8 +73,12 @@ export async function insertEndpoint(
   return toRow(rows[0]);
 }
 
-export async function countEndpoints(db: Queryable, institutionId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE institution_id = $1', [institutionId]);
+/** The institution's endpoints of one mode: live and test mode each have their own allowance. */
+export async function countEndpoints(db: Queryable, institutionId: string, livemode: boolean): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE institution_id = $1 AND livemode = $2', [
+    institutionId,
+    livemode,
+  ]);
   return rows[0]!.n;
 }
 

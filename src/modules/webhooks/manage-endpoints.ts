@@ -74,8 +74,11 @@ export async function createEndpoint(ctx: AppContext, institutionId: string, inp
   const row = await withTransaction(ctx.pool, async (tx) => {
     // Serialises creations per institution so the cap holds under concurrency.
     await tx.query('SELECT 1 FROM institutions WHERE id = $1 FOR UPDATE', [institutionId]);
-    if ((await countEndpoints(tx, institutionId)) >= MAX_ENDPOINTS_PER_INSTITUTION) {
-      throw new AppError('invalid_state', `An institution can have at most ${MAX_ENDPOINTS_PER_INSTITUTION} webhook endpoints; delete one first.`);
+    if ((await countEndpoints(tx, institutionId, livemode)) >= MAX_ENDPOINTS_PER_INSTITUTION) {
+      throw new AppError(
+        'invalid_state',
+        `An institution can have at most ${MAX_ENDPOINTS_PER_INSTITUTION} webhook endpoints${livemode ? '' : ' in test mode'}; delete one first.`,
+      );
     }
     const id = newId('whep');
     return insertEndpoint(tx, {
