@@ -95,6 +95,18 @@ echo "smoke-start: printed create line: $ASG"
 STATUS=$(bash -c "${READ_LINE/ASSIGNMENT_ID/$ASG}" | json 'v.status')
 [[ "$STATUS" == "assigned" ]] || fail "the printed read line gave status $STATUS"
 
+# Test mode: the printed test-mode key creates a test-mode assignment, and the printed simulate line begins it.
+TEST_KEY=$(grep -o 'Demo test-mode API key: ak_test_[0-9A-Za-z]*' "$LOG" | awk '{print $5}')
+[[ -n "$TEST_KEY" ]] || fail "no demo test-mode API key in the banner"
+TEST_POST_LINE=$(printed_line 'Test mode: assign')
+SIMULATE_LINE=$(printed_line 'Simulate the student beginning')
+TEST_CREATED=$(bash -c "$TEST_POST_LINE")
+TEST_ASG=$(echo "$TEST_CREATED" | json 'v.status === "assigned" ? v.assignmentId : ""') || fail "test-mode create answered: $TEST_CREATED"
+[[ "$TEST_ASG" == asg_* ]] || fail "the printed test-mode create line answered: $TEST_CREATED"
+STATUS=$(bash -c "${SIMULATE_LINE/TEST_ASSIGNMENT_ID/$TEST_ASG}" | json 'v.status')
+[[ "$STATUS" == "started" ]] || fail "the printed simulate line gave status $STATUS"
+echo "smoke-start: printed test-mode lines: $TEST_ASG started by simulate"
+
 echo "smoke-start: SIGTERM"
 stop
 
@@ -102,6 +114,8 @@ echo "smoke-start: restart"
 start
 KEY2=$(grep -o 'Demo API key: ak_live_[0-9A-Za-z]*' "$LOG" | awk '{print $4}')
 [[ "$KEY2" == "$KEY" ]] || fail "the restart printed a different demo key"
+TEST_KEY2=$(grep -o 'Demo test-mode API key: ak_test_[0-9A-Za-z]*' "$LOG" | awk '{print $5}')
+[[ "$TEST_KEY2" == "$TEST_KEY" ]] || fail "the restart printed a different demo test-mode key"
 TOTAL=$(bash -c "$LIST_LINE" | json 'v.total')
 [[ "$TOTAL" == "4" ]] || fail "after the restart the first key listed $TOTAL tests"
 STATUS=$(bash -c "${READ_LINE/ASSIGNMENT_ID/$ASG}" | json 'v.status')

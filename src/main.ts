@@ -28,8 +28,10 @@ const ctx = serverContext({ config, pool, clock: systemClock });
 
 let demo: DemoSeed | null = null;
 if (booted.local) {
-  demo = await seedDemo(pool, booted.local.demoApiKey);
-  if (demo.apiKeyIsNew) saveLocalSecrets(config.dataDir, { ...booted.local, demoApiKey: demo.apiKey });
+  demo = await seedDemo(pool, booted.local.demoApiKey, booted.local.demoTestApiKey);
+  if (demo.apiKeyIsNew || demo.testApiKeyIsNew) {
+    saveLocalSecrets(config.dataDir, { ...booted.local, demoApiKey: demo.apiKey, demoTestApiKey: demo.testApiKey });
+  }
 }
 
 const app = await buildServer(ctx, { logger });
@@ -76,6 +78,7 @@ process.on('SIGHUP', () => void shutdown('SIGHUP'));
 function printBanner(seed: DemoSeed, links: { operator: string; admin: string }) {
   const base = config.publicBaseUrl;
   const auth = `-H "Authorization: Bearer ${seed.apiKey}"`;
+  const testAuth = `-H "Authorization: Bearer ${seed.testApiKey}"`;
   const body = JSON.stringify({
     externalUserId: 'student-42',
     testId: seed.testIds[0],
@@ -90,6 +93,7 @@ function printBanner(seed: DemoSeed, links: { operator: string; admin: string })
       ...(config.allowInsecureUrls ? ['', `!! ${INSECURE_URLS_NOTICE}`] : []),
       '',
       `Demo institution: Demo University   Demo API key: ${seed.apiKey}`,
+      `Demo test-mode API key: ${seed.testApiKey}  (a sandbox: its own assignments, events and webhook endpoints)`,
       `Operator token (ASSAY_ADMIN_TOKEN): ${config.adminToken}`,
       `API docs: ${base}/docs`,
       '',
@@ -106,6 +110,11 @@ function printBanner(seed: DemoSeed, links: { operator: string; admin: string })
       '',
       'Read it back (use the assignmentId from the answer above):',
       `  curl -s ${base}${PARTNER_PREFIX}/assignments/ASSIGNMENT_ID ${auth}`,
+      '',
+      'Test mode: assign with the test-mode key, then play the student\'s steps (start, submit, violation, finish_marking, expire):',
+      `  curl -s -X POST ${base}${PARTNER_PREFIX}/assignments ${testAuth} -H "Content-Type: application/json" -d '${body}'`,
+      'Simulate the student beginning (use the assignmentId from the answer above; then "submit" with "score": 80):',
+      `  curl -s -X POST ${base}${PARTNER_PREFIX}/assignments/TEST_ASSIGNMENT_ID/simulate ${testAuth} -H "Content-Type: application/json" -d '{"action":"start"}'`,
       '',
     ].join('\n') + '\n',
   );

@@ -29,6 +29,7 @@ import { markingAdminRoutes } from './modules/marking/admin-routes.js';
 import { proctoringAdminRoutes } from './modules/proctoring/admin-routes.js';
 import { proctoringFileRoutes } from './modules/proctoring/file-routes.js';
 import { proctoringPartnerRoutes } from './modules/proctoring/partner-routes.js';
+import { sandboxPartnerRoutes } from './modules/sandbox/partner-routes.js';
 import { portalRoutes } from './modules/portal/portal-routes.js';
 import { staffAdminRoutes } from './modules/staff/admin-routes.js';
 
@@ -125,6 +126,7 @@ export async function buildServer(
       await partner.register(webhooksPartnerRoutes, { ctx });
       await partner.register(eventsPartnerRoutes, { ctx });
       await partner.register(proctoringPartnerRoutes, { ctx });
+      await partner.register(sandboxPartnerRoutes, { ctx });
     },
     { prefix: PARTNER_PREFIX },
   );

@@ -13,6 +13,7 @@ import { createAiMarkingWorker } from './modules/marking/ai/ai-worker.js';
 import { createMailer, type MailLog, type Mailer } from './platform/mail.js';
 import { SIGN_IN_MAIL_JOB, runSignInMailJob } from './modules/staff/sign-in-mail.js';
 import { purgeStaffSignIns } from './modules/staff/purge-sign-ins.js';
+import { sandboxJobHandlers, seedSandboxJobs } from './modules/sandbox/sandbox-jobs.js';
 
 export const PURGE_JOB = 'maintenance.purge';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
@@ -36,6 +37,7 @@ export function jobHandlers(ctx: AppContext, opts: { log?: MailLog; mailer?: Mai
       await enqueueJob(ctx.pool, PURGE_JOB, {}, { runAt: new Date(now.getTime() + PURGE_EVERY_MS), uniqueKey: 'recurring:purge' });
     },
     ...proctoringJobHandlers(ctx),
+    ...sandboxJobHandlers(ctx),
   };
 }
 
@@ -47,6 +49,7 @@ export async function startWorker(ctx: AppContext, connectionString: string, log
     [PURGE_JOB],
   );
   await seedProctoringJobs(ctx.pool);
+  await seedSandboxJobs(ctx.pool);
   await worker.start();
   // AI marking claims its own job kind with its own concurrency (see modules/marking/ai/ai-worker.ts).
   const aiWorker = createAiMarkingWorker(ctx, connectionString, log);

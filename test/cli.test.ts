@@ -66,8 +66,18 @@ describe('operator CLI', () => {
     expect((await findActiveKey(pool, apiKey))?.institutionId).toBe(inst.institutionId);
 
     const listed = await cli('list-keys', inst.institutionId);
-    expect(listed.json().data).toEqual([expect.objectContaining({ keyId, label: 'integration', revokedAt: null })]);
+    expect(listed.json().data).toEqual([expect.objectContaining({ keyId, label: 'integration', mode: 'live', revokedAt: null })]);
     expect(listed.stdout).not.toContain(apiKey);
+
+    // --mode test: an ak_test_ key, test mode on the principal; an unknown mode is a usage error that creates nothing.
+    const testKey = await cli('create-key', inst.institutionId, '--label', 'sandbox', '--mode', 'test');
+    expect(testKey.code).toBe(0);
+    expect(testKey.json()).toMatchObject({ mode: 'test', label: 'sandbox' });
+    expect(testKey.json().apiKey).toMatch(/^ak_test_[0-9A-Za-z]{40}$/);
+    expect((await findActiveKey(pool, testKey.json().apiKey))?.livemode).toBe(false);
+    expect((await cli('create-key', inst.institutionId, '--mode', 'demo')).code).toBe(2);
+    expect((await cli('list-keys', inst.institutionId)).json().data.map((k: { mode: string }) => k.mode)).toEqual(['live', 'test']);
+    await cli('revoke-key', inst.institutionId, testKey.json().keyId);
 
     const test = await cli('create-test', writeJson('test.json', AUTO_TEST));
     expect(test.code).toBe(0);

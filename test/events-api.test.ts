@@ -67,6 +67,7 @@ describe('GET /events', () => {
       id: one.completed.id,
       type: 'exam.completed',
       timestamp: one.completed.createdAt.toISOString(),
+      livemode: true,
       data: expect.objectContaining({ partnerAssignmentId: one.assignmentId, sequence: 2, status: 'completed', score: null }),
     });
   });

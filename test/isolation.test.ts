@@ -18,6 +18,9 @@ interface Fixtures {
   assignmentId: string;
   endpointId: string;
   eventId: string;
+  /** A's test-mode key and a test-mode assignment of A, for the test-mode routes. */
+  testKey: string;
+  testAssignmentId: string;
 }
 
 interface Req {
@@ -42,6 +45,8 @@ interface RouteCase {
   req: (fx: Fixtures) => Req;
   /** Status for A's own key (the positive control). */
   ownerStatus: number;
+  /** A's key for the positive control when not its live key (test-mode routes). */
+  ownerKey?: (fx: Fixtures) => string;
   foreign: Foreign;
 }
 
@@ -160,6 +165,26 @@ const ROUTES: RouteCase[] = [
     ownerStatus: 202,
     foreign: { kind: 'not_found', unknown: () => ({ method: 'POST', url: `${P}/webhook-endpoints/${UNKNOWN.endpoint}/test` }) },
   },
+  {
+    method: 'POST',
+    path: `${P}/assignments/{assignmentId}/simulate`,
+    req: (fx) => ({ method: 'POST', url: `${P}/assignments/${fx.testAssignmentId}/simulate`, body: { action: 'start' } }),
+    ownerStatus: 200,
+    ownerKey: (fx) => fx.testKey,
+    foreign: {
+      kind: 'not_found',
+      unknown: () => ({ method: 'POST', url: `${P}/assignments/${UNKNOWN.assignment}/simulate`, body: { action: 'start' } }),
+    },
+  },
+  // Destructive: after simulate, whose test-mode assignment it deletes.
+  {
+    method: 'DELETE',
+    path: `${P}/test-data`,
+    req: () => ({ method: 'DELETE', url: `${P}/test-data` }),
+    ownerStatus: 200,
+    ownerKey: (fx) => fx.testKey,
+    foreign: { kind: 'not_found', unknown: () => ({ method: 'DELETE', url: `${P}/test-data` }) },
+  },
   // Destructive: kept after every other assignment route, so their positive controls find it started.
   {
     method: 'POST',
@@ -200,7 +225,18 @@ async function fixturesFor(t: Tenant): Promise<Fixtures> {
   const event = await h.pool.query('SELECT id FROM events WHERE assignment_id = $1', [assignmentId]);
   const endpoint = await h.partner(t, 'POST', `${P}/webhook-endpoints`, { url: 'https://hooks.isolation.example/a' });
   expect(endpoint.statusCode).toBe(201);
-  return { testId: t.testId, assignmentId, endpointId: endpoint.json().endpointId, eventId: event.rows[0].id };
+  const key = await h.admin('POST', `/api/admin/v1/institutions/${t.institutionId}/api-keys`, { label: 'test mode', mode: 'test' });
+  const testKey = key.json().apiKey as string;
+  const testCreated = await h.partner(testKey, 'POST', `${P}/assignments`, assignmentBody(t, { externalUserId: 'isolated-test-user' }));
+  expect(testCreated.statusCode).toBe(201);
+  return {
+    testId: t.testId,
+    assignmentId,
+    endpointId: endpoint.json().endpointId,
+    eventId: event.rows[0].id,
+    testKey,
+    testAssignmentId: testCreated.json().assignmentId,
+  };
 }
 
 /** The error body without its request id, to compare two refusals. */
@@ -262,7 +298,7 @@ describe.each(ROUTES)('$method $path', (route) => {
     } else {
       expect(res.statusCode).toBe(f.status);
     }
-    for (const id of [fx.assignmentId, fx.endpointId, fx.eventId]) expect(res.body).not.toContain(id);
+    for (const id of [fx.assignmentId, fx.endpointId, fx.eventId, fx.testAssignmentId]) expect(res.body).not.toContain(id);
   });
 });
 
@@ -296,7 +332,7 @@ describe('positive controls: A’s own key reaches each route', () => {
       const r = route.req(fx);
       // A creating an assignment uses its own callback domain.
       const req = route.method === 'POST' && route.path === `${P}/assignments` ? { ...r, body: assignmentBody(h.a) } : r;
-      const res = await send(h.a.apiKey, req);
+      const res = await send(route.ownerKey?.(fx) ?? h.a.apiKey, req);
       expect(res.statusCode, res.body).toBe(route.ownerStatus);
     });
   }

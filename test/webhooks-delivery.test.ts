@@ -76,7 +76,8 @@ describe('every event type, from the real flows', () => {
       expect(r.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
       expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
       expect(r.json.id).toBe(id);
-      expect(Object.keys(r.json).sort()).toEqual(['data', 'id', 'timestamp', 'type']);
+      expect(Object.keys(r.json).sort()).toEqual(['data', 'id', 'livemode', 'timestamp', 'type']);
+      expect(r.json.livemode).toBe(true);
       // The webhook body is the event as the events API shows it.
       const { deliveries: _d, ...view } = (await h.partner(h.a, 'GET', `${P}/events/${id}`)).json();
       expect(r.json).toEqual(view);

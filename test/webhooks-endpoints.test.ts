@@ -24,7 +24,7 @@ describe('webhook endpoints (partner API)', () => {
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(
-      ['createdAt', 'description', 'disabledAt', 'disabledReason', 'endpointId', 'eventTypes', 'failingSince', 'secret', 'status', 'updatedAt', 'url'].sort(),
+      ['createdAt', 'description', 'disabledAt', 'disabledReason', 'endpointId', 'eventTypes', 'failingSince', 'livemode', 'secret', 'status', 'updatedAt', 'url'].sort(),
     );
     expect(body).toMatchObject({ url: 'https://hooks.alpha.example/assay', description: 'LMS', eventTypes: null, status: 'enabled', disabledReason: null });
     expect(body.endpointId).toMatch(/^whep_[0-9A-Za-z]{22}$/);

@@ -116,18 +116,21 @@ export const COMMANDS: Record<string, Command> = {
   },
   'create-key': {
     summary: 'Create an API key (printed once)',
-    usage: '<institutionId> [--label <label>]',
+    usage: '<institutionId> [--label <label>] [--mode live|test]',
     description:
       'Creates an API key for the institution. The key is printed this once: only its hash is stored.\n' +
-      'An institution may hold several active keys, so a key can be rotated without downtime.',
+      'An institution may hold several active keys, so a key can be rotated without downtime.\n' +
+      '--mode test creates an ak_test_ key, which reaches only test-mode data (default: live).',
     positionals: [1, 1],
-    options: { label: { type: 'string' } },
+    options: { label: { type: 'string' }, mode: { type: 'string' } },
     async run(args, deps) {
       const label = textOption(args, 'label', 200) ?? null;
+      const mode = textOption(args, 'mode', 4) ?? 'live';
+      if (mode !== 'live' && mode !== 'test') throw new UsageError('--mode: give live or test.');
       const institution = await requireInstitution(deps, args.positionals[0]!);
-      const { record, apiKey } = await createApiKey((await deps.db()).pool, institution.institutionId, label, CLI_AUDIT);
+      const { record, apiKey } = await createApiKey((await deps.db()).pool, institution.institutionId, label, CLI_AUDIT, mode);
       deps.io.err('Store this API key now: it is not shown again.');
-      return { keyId: record.keyId, apiKey, label: record.label, createdAt: record.createdAt };
+      return { keyId: record.keyId, apiKey, label: record.label, mode: record.mode, createdAt: record.createdAt };
     },
   },
   'list-keys': {
@@ -205,14 +208,23 @@ export const COMMANDS: Record<string, Command> = {
     usage: '',
     description:
       'Seeds "Demo University" (callback domain partner.example) and its demo tests, once; later runs reuse them (and add a demo test that is new).\n' +
-      'On the embedded database the demo key of this checkout is reused while it works (as npm start does).\n' +
-      'With DATABASE_URL each run prints a new demo key: keys are stored hashed, so an old one cannot be shown again.',
+      'Prints a live demo key and a test-mode one (ak_test_). On the embedded database the demo keys of this checkout are reused\n' +
+      'while they work (as npm start does). With DATABASE_URL each run prints new demo keys: keys are stored hashed, so an old one cannot be shown again.',
     positionals: [0, 0],
     async run(_args, deps) {
       const { pool, config, local } = await deps.db();
-      const seed = await seedDemo(pool, local?.demoApiKey);
-      if (local && seed.apiKeyIsNew) saveLocalSecrets(config.dataDir, { ...local, demoApiKey: seed.apiKey });
-      return { institutionId: seed.institutionId, apiKey: seed.apiKey, apiKeyIsNew: seed.apiKeyIsNew, testIds: seed.testIds };
+      const seed = await seedDemo(pool, local?.demoApiKey, local?.demoTestApiKey);
+      if (local && (seed.apiKeyIsNew || seed.testApiKeyIsNew)) {
+        saveLocalSecrets(config.dataDir, { ...local, demoApiKey: seed.apiKey, demoTestApiKey: seed.testApiKey });
+      }
+      return {
+        institutionId: seed.institutionId,
+        apiKey: seed.apiKey,
+        apiKeyIsNew: seed.apiKeyIsNew,
+        testApiKey: seed.testApiKey,
+        testApiKeyIsNew: seed.testApiKeyIsNew,
+        testIds: seed.testIds,
+      };
     },
   },
   'reseal-secrets': {

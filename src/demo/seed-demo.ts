@@ -1,5 +1,5 @@
 import type { Pool } from '../platform/db.js';
-import { createApiKey, findActiveKey } from '../modules/institutions/api-keys.js';
+import { createApiKey, findActiveKey, type KeyMode } from '../modules/institutions/api-keys.js';
 import { createInstitution } from '../modules/institutions/institutions.js';
 import { createTest, publishTest } from '../modules/tests/tests-service.js';
 import { ensureStaffAccount } from '../modules/staff/staff-service.js';
@@ -14,6 +14,9 @@ export interface DemoSeed {
   institutionId: string;
   apiKey: string;
   apiKeyIsNew: boolean;
+  /** A test-mode key of the same institution: its own sandbox of assignments, events and endpoints. */
+  testApiKey: string;
+  testApiKeyIsNew: boolean;
   testIds: string[];
   /** The demo's portal accounts: a platform operator and Demo University's admin. */
   operatorStaffId: string;
@@ -23,13 +26,13 @@ export interface DemoSeed {
 /**
  * Seeds the demo, idempotently: "Demo University" (callback domain
  * partner.example), the demo tests published to it (by title: one missing
- * from an earlier seed is added), an API key, and two portal accounts
- * (operator@assay.local, admin@demo-university.example).
- * `knownKey` is a demo key created earlier; it is reused while it still
- * works, otherwise a new key is made (the database keeps only hashes, so a
- * lost key cannot be shown again).
+ * from an earlier seed is added), a live and a test-mode API key, and two
+ * portal accounts (operator@assay.local, admin@demo-university.example).
+ * `knownKey` and `knownTestKey` are demo keys created earlier; each is reused
+ * while it still works, otherwise a new key is made (the database keeps only
+ * hashes, so a lost key cannot be shown again).
  */
-export async function seedDemo(pool: Pool, knownKey?: string): Promise<DemoSeed> {
+export async function seedDemo(pool: Pool, knownKey?: string, knownTestKey?: string): Promise<DemoSeed> {
   const existing = await pool.query<{ id: string }>('SELECT id FROM institutions WHERE name = $1 ORDER BY created_at, id LIMIT 1', [DEMO_INSTITUTION]);
   const institutionId =
     existing.rows[0]?.id ?? (await createInstitution(pool, { name: DEMO_INSTITUTION, callbackDomains: [DEMO_CALLBACK_DOMAIN] })).institutionId;
@@ -58,10 +61,15 @@ export async function seedDemo(pool: Pool, knownKey?: string): Promise<DemoSeed>
   const admin = await ensureStaffAccount(pool, { institutionId, email: DEMO_ADMIN_EMAIL, name: 'Demo Admin', role: 'admin' }, now);
   const staff = { operatorStaffId: operator.staffId, adminStaffId: admin.staffId };
 
-  const reusable = knownKey ? await findActiveKey(pool, knownKey) : null;
-  if (knownKey && reusable && reusable.institutionId === institutionId) {
-    return { institutionId, apiKey: knownKey, apiKeyIsNew: false, testIds, ...staff };
-  }
-  const { apiKey } = await createApiKey(pool, institutionId, 'demo');
-  return { institutionId, apiKey, apiKeyIsNew: true, testIds, ...staff };
+  const live = await demoKey(pool, institutionId, 'live', knownKey);
+  const test = await demoKey(pool, institutionId, 'test', knownTestKey);
+  return { institutionId, apiKey: live.key, apiKeyIsNew: live.isNew, testApiKey: test.key, testApiKeyIsNew: test.isNew, testIds, ...staff };
+}
+
+/** The known demo key of this mode while it still works for the demo institution, else a new one. */
+async function demoKey(pool: Pool, institutionId: string, mode: KeyMode, known: string | undefined): Promise<{ key: string; isNew: boolean }> {
+  const reusable = known ? await findActiveKey(pool, known) : null;
+  if (known && reusable && reusable.institutionId === institutionId && reusable.livemode === (mode === 'live')) return { key: known, isNew: false };
+  const { apiKey } = await createApiKey(pool, institutionId, mode === 'live' ? 'demo' : 'demo (test mode)', undefined, mode);
+  return { key: apiKey, isNew: true };
 }

@@ -15,6 +15,8 @@ export interface LocalSecrets {
   adminToken: string;
   secret: string;
   demoApiKey?: string;
+  /** The demo's test-mode key (`ak_test_…`), kept the same way. */
+  demoTestApiKey?: string;
   /** The embedded cluster's superuser password: this data folder's own, never a constant of the code. */
   postgresPassword: string;
 }

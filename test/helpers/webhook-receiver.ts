@@ -15,7 +15,7 @@ export interface Received {
   webhookId: string;
   headers: Record<string, string>;
   body: string;
-  json: { id: string; type: string; timestamp: string; data: Record<string, any> };
+  json: { id: string; type: string; timestamp: string; livemode?: boolean; data: Record<string, any> };
   /** For each registered secret of the path (in order): did the signature verify with it? */
   verifiedWith: boolean[];
   /** What the receiver answered: a status, or null when it did not answer. */

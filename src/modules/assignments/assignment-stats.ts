@@ -5,9 +5,31 @@ import type { AssignmentStatus } from '../lifecycle/state-machine.js';
  * Figures for the portal's Overview, per institution. Written so each is an
  * index-only scan (migrations/0007_portal.sql): an institution's history can
  * be most of the table, where a plain GROUP BY would read every row.
+ *
+ * Live mode only: test-mode assignments (made with `ak_test_` keys) are not
+ * real students. The counts stay index-only: the few test-mode rows (purged
+ * after 30 days) are counted through their partial index and subtracted.
  */
 
 export async function countAssignmentsByStatus(db: Queryable, institutionId: string): Promise<Map<AssignmentStatus, number>> {
+  const [all, test] = await Promise.all([countAllByStatus(db, institutionId), countTestModeByStatus(db, institutionId)]);
+  for (const [status, n] of test) {
+    const left = (all.get(status) ?? 0) - n;
+    if (left > 0) all.set(status, left);
+    else all.delete(status);
+  }
+  return all;
+}
+
+async function countTestModeByStatus(db: Queryable, institutionId: string): Promise<Map<AssignmentStatus, number>> {
+  const { rows } = await db.query<{ status: AssignmentStatus; n: number }>(
+    'SELECT status, count(*)::int AS n FROM assignments WHERE institution_id = $1 AND NOT livemode GROUP BY status',
+    [institutionId],
+  );
+  return new Map(rows.map((r) => [r.status, r.n]));
+}
+
+async function countAllByStatus(db: Queryable, institutionId: string): Promise<Map<AssignmentStatus, number>> {
   // The statuses present, found by skipping through the (institution, status) index, then one index-only count each.
   const { rows } = await db.query<{ status: AssignmentStatus; n: number }>(
     `WITH RECURSIVE present AS (
@@ -30,7 +52,7 @@ export async function completionsPerDay(db: Queryable, institutionId: string, no
                               date_trunc('day', $2::timestamptz AT TIME ZONE 'UTC'), interval '1 day') AS day)
      SELECT to_char(span.day, 'YYYY-MM-DD') AS day, count(a.completed_at)::int AS n
        FROM span LEFT JOIN assignments a
-         ON a.institution_id = $1 AND a.completed_at IS NOT NULL
+         ON a.institution_id = $1 AND a.completed_at IS NOT NULL AND a.livemode
         AND a.completed_at >= span.day AT TIME ZONE 'UTC' AND a.completed_at < (span.day + interval '1 day') AT TIME ZONE 'UTC'
       GROUP BY span.day ORDER BY span.day`,
     [institutionId, now, days],
@@ -48,7 +70,7 @@ export async function averageScoreByTest(db: Queryable, institutionId: string): 
   const { rows } = await db.query<{ test_id: string; n: number; avg: number | null }>(
     `SELECT test_id, count(*)::int AS n, round(avg((score->>'percent')::numeric), 1) AS avg
        FROM assignments
-      WHERE institution_id = $1 AND status = 'completed'
+      WHERE institution_id = $1 AND status = 'completed' AND livemode
       GROUP BY test_id ORDER BY count(*) DESC, test_id LIMIT 50`,
     [institutionId],
   );

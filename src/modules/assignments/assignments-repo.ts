@@ -24,10 +24,12 @@ export interface AssignmentRow {
   submittedAt: Date | null;
   completedAt: Date | null;
   cancelledAt: Date | null;
+  /** False for an assignment created with a test-mode key. */
+  livemode: boolean;
 }
 
 const COLUMNS = `a.id, a.institution_id, a.user_id, u.external_user_id, a.test_id, a.test_version_id, a.status, a.callback_url,
-  a.due_at, a.metadata, a.metadata_json, a.link_version, a.score, a.accommodations, a.created_at, a.started_at, a.submitted_at, a.completed_at, a.cancelled_at`;
+  a.due_at, a.metadata, a.metadata_json, a.link_version, a.score, a.accommodations, a.created_at, a.started_at, a.submitted_at, a.completed_at, a.cancelled_at, a.livemode`;
 
 function toRow(r: Record<string, any>): AssignmentRow {
   return {
@@ -51,6 +53,7 @@ function toRow(r: Record<string, any>): AssignmentRow {
     submittedAt: r.submitted_at,
     completedAt: r.completed_at,
     cancelledAt: r.cancelled_at,
+    livemode: r.livemode,
   };
 }
 
@@ -69,10 +72,17 @@ function toRow(r: Record<string, any>): AssignmentRow {
 export const FIND_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assignments WHERE id = $1)
   SELECT ${COLUMNS} FROM a JOIN users u ON u.id = a.user_id WHERE a.institution_id = $2`;
 
-/** Tenant-scoped read: another institution's id is indistinguishable from a missing one. */
-export async function findAssignment(db: Queryable, institutionId: string, assignmentId: string): Promise<AssignmentRow | null> {
+/**
+ * Tenant-scoped read: another institution's id is indistinguishable from a
+ * missing one. With `livemode` (a partner key's mode) an assignment of the
+ * other mode is missing too; the mode is compared on the one row the primary
+ * key found, so the statement and its plan stay the same. Staff pass nothing
+ * and see both modes.
+ */
+export async function findAssignment(db: Queryable, institutionId: string, assignmentId: string, livemode?: boolean): Promise<AssignmentRow | null> {
   const { rows } = await db.query({ name: 'find-assignment', text: FIND_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
-  return rows[0] ? toRow(rows[0]) : null;
+  const row = rows[0] ? toRow(rows[0]) : null;
+  return row && (livemode === undefined || row.livemode === livemode) ? row : null;
 }
 
 /** Unscoped read by id, for flows that authenticate another way (signed start link, student session, operator). */
@@ -108,6 +118,7 @@ export async function insertAssignmentForUser(
     /** Compact JSON text of the metadata object, as sent. */
     metadataJson: string;
     accommodations: Accommodations | null;
+    livemode: boolean;
     now: Date;
   },
 ): Promise<void> {
@@ -120,11 +131,11 @@ export async function insertAssignmentForUser(
        DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
        RETURNING id
      )
-     INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, metadata_json, accommodations, created_at)
-     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12::text::jsonb, $12::text, $13, $6 FROM u`,
+     INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, metadata_json, accommodations, created_at, livemode)
+     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12::text::jsonb, $12::text, $13, $6, $14 FROM u`,
     values: [
       a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId,
-      a.callbackUrl, a.dueAt, a.metadataJson, a.accommodations === null ? null : JSON.stringify(a.accommodations),
+      a.callbackUrl, a.dueAt, a.metadataJson, a.accommodations === null ? null : JSON.stringify(a.accommodations), a.livemode,
     ],
   });
 }

@@ -7,10 +7,11 @@ import { expireIfDue } from './get-assignment.js';
 
 /**
  * Who acts on an assignment through the controls: a partner (its own
- * institution's assignments only; anything else is 404 like a missing id) or
- * an operator (any institution).
+ * institution's assignments of its key's mode only; anything else is 404 like
+ * a missing id), the institution's staff (the same without `livemode`: both
+ * modes) or an operator (any institution).
  */
-export type ControlScope = { kind: 'partner'; institutionId: string } | { kind: 'operator' };
+export type ControlScope = { kind: 'partner'; institutionId: string; livemode?: boolean } | { kind: 'operator' };
 
 /**
  * The assignment a control acts on, before any lock: 404 unless the scope may
@@ -18,7 +19,7 @@ export type ControlScope = { kind: 'partner'; institutionId: string } | { kind: 
  * transaction, as every read does), so the control then finds it `expired`.
  */
 export async function findForChange(pool: Pool, scope: ControlScope, assignmentId: string, now: Date): Promise<AssignmentRow> {
-  const find = () => (scope.kind === 'partner' ? findAssignment(pool, scope.institutionId, assignmentId) : findAssignmentById(pool, assignmentId));
+  const find = () => (scope.kind === 'partner' ? findAssignment(pool, scope.institutionId, assignmentId, scope.livemode) : findAssignmentById(pool, assignmentId));
   const row = await find();
   if (!row) throw notFound('assignment');
   if (await expireIfDue(pool, row, now)) return (await find())!;

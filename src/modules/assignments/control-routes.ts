@@ -105,7 +105,10 @@ function sendSerialized(reply: FastifyReply, body: string) {
   return reply.code(200).type('application/json; charset=utf-8').send(body as never);
 }
 
-export const assignmentControlsPartnerRoutes = controlRoutes((request) => ({ kind: 'partner', institutionId: partnerOf(request).institutionId }), '');
+export const assignmentControlsPartnerRoutes = controlRoutes((request) => {
+  const { institutionId, livemode } = partnerOf(request);
+  return { kind: 'partner', institutionId, livemode };
+}, '');
 export const assignmentControlsAdminRoutes = controlRoutes(
   () => ({ kind: 'operator' }),
   'operator',

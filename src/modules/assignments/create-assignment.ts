@@ -7,7 +7,7 @@ import { findPublishedTest } from '../tests/tests-service.js';
 import type { AssignmentsContext } from './context.js';
 import { checkRelaxationsAllowed, normaliseAccommodations, type Accommodations } from './accommodations.js';
 import { checkCallbackUrl } from './callback-url.js';
-import { claimKey, fingerprint, storeResponse } from './idempotency.js';
+import { CREATE_SCOPE, claimKey, fingerprint, storeResponse } from './idempotency.js';
 import { insertAssignmentForUser } from './assignments-repo.js';
 import type { CreateAssignmentBody } from './schemas.js';
 
@@ -41,6 +41,8 @@ export async function createAssignment(
   ctx: AssignmentsContext,
   input: {
     institutionId: string;
+    /** The key's mode: a test-mode key creates a test-mode assignment. Default live. */
+    livemode?: boolean;
     body: CreateAssignmentBody;
     /** `metadata` exactly as sent (compact JSON text), when the route has it; else it is serialised from the body. */
     metadataJson?: string;
@@ -49,6 +51,7 @@ export async function createAssignment(
   },
 ): Promise<CreateResult> {
   const { institutionId, body, idempotencyKey } = input;
+  const livemode = input.livemode ?? true;
   const now = ctx.clock.now();
 
   const metadata = body.metadata ?? {};
@@ -65,19 +68,19 @@ export async function createAssignment(
   // With a key, the claim, the assignment and the stored response commit together.
   if (idempotencyKey) {
     return withTransaction(ctx.pool, async (tx) => {
-      const claim = await claimKey(tx, institutionId, idempotencyKey, fingerprint(body), now);
+      const claim = await claimKey(tx, institutionId, idempotencyKey, fingerprint(body), now, CREATE_SCOPE, livemode);
       if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
-      const created = await checkAndInsert(ctx, tx, institutionId, body, metadataJson, dueAt, accommodations, now);
+      const created = await checkAndInsert(ctx, tx, institutionId, livemode, body, metadataJson, dueAt, accommodations, now);
       const serialized = input.serialize(created);
-      await storeResponse(tx, institutionId, idempotencyKey, { status: 201, body: serialized, assignmentId: created.assignmentId });
+      await storeResponse(tx, institutionId, idempotencyKey, { status: 201, body: serialized, assignmentId: created.assignmentId }, CREATE_SCOPE, livemode);
       return { status: 201, body: serialized, replayed: false };
     });
   }
   // A dueAt adds the expiry job, which must commit with the assignment. Without one, the only
   // write is a single statement (user upsert + insert), atomic on its own: no BEGIN/COMMIT round trips.
   const created = dueAt
-    ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, institutionId, body, metadataJson, dueAt, accommodations, now))
-    : await checkAndInsert(ctx, ctx.pool, institutionId, body, metadataJson, null, accommodations, now);
+    ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, institutionId, livemode, body, metadataJson, dueAt, accommodations, now))
+    : await checkAndInsert(ctx, ctx.pool, institutionId, livemode, body, metadataJson, null, accommodations, now);
   return { status: 201, body: input.serialize(created), replayed: false };
 }
 
@@ -86,6 +89,7 @@ async function checkAndInsert(
   ctx: AssignmentsContext,
   db: Queryable,
   institutionId: string,
+  livemode: boolean,
   body: CreateAssignmentBody,
   metadataJson: string,
   dueAt: Date | null,
@@ -111,6 +115,7 @@ async function checkAndInsert(
     dueAt,
     metadataJson,
     accommodations,
+    livemode,
     now,
   });
   if (dueAt) await enqueueJob(db, EXPIRE_JOB, { assignmentId }, { runAt: dueAt, uniqueKey: expireJobKey(assignmentId) });

@@ -45,11 +45,12 @@ export async function getAssignment(
   ctx: AssignmentsContext,
   institutionId: string,
   assignmentId: string,
+  livemode?: boolean,
 ): Promise<AssignmentView & { metadataJson: string }> {
   const now = ctx.clock.now();
-  let row = await findAssignment(ctx.pool, institutionId, assignmentId);
+  let row = await findAssignment(ctx.pool, institutionId, assignmentId, livemode);
   if (!row) throw notFound('assignment');
-  if (await expireIfDue(ctx.pool, row, now)) row = (await findAssignment(ctx.pool, institutionId, assignmentId))!;
+  if (await expireIfDue(ctx.pool, row, now)) row = (await findAssignment(ctx.pool, institutionId, assignmentId, livemode))!;
   return assignmentView(ctx.pool, ctx.signer, row, now);
 }
 

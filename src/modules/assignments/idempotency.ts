@@ -24,24 +24,25 @@ export function fingerprint(body: unknown): string {
   return sha256Hex(canonicalJson(body));
 }
 
-export async function claimKey(tx: Tx, institutionId: string, key: string, print: string, now: Date, scope = CREATE_SCOPE): Promise<KeyClaim> {
+/** `livemode`: the key's mode; a live and a test key never share an Idempotency-Key. */
+export async function claimKey(tx: Tx, institutionId: string, key: string, print: string, now: Date, scope = CREATE_SCOPE, livemode = true): Promise<KeyClaim> {
   for (;;) {
     const inserted = await tx.query(
-      `INSERT INTO idempotency_keys (institution_id, key, fingerprint, response_status, response_body, created_at, scope)
-       VALUES ($1, $2, $3, 0, '', $4, $5) ON CONFLICT DO NOTHING RETURNING 1`,
-      [institutionId, key, print, now, scope],
+      `INSERT INTO idempotency_keys (institution_id, key, fingerprint, response_status, response_body, created_at, scope, livemode)
+       VALUES ($1, $2, $3, 0, '', $4, $5, $6) ON CONFLICT DO NOTHING RETURNING 1`,
+      [institutionId, key, print, now, scope, livemode],
     );
     if (inserted.rowCount === 1) return { kind: 'new' };
     const { rows } = await tx.query(
       `SELECT fingerprint, response_status, response_body, created_at FROM idempotency_keys
-        WHERE institution_id = $1 AND key = $2 AND scope = $3 FOR UPDATE`,
-      [institutionId, key, scope],
+        WHERE institution_id = $1 AND key = $2 AND scope = $3 AND livemode = $4 FOR UPDATE`,
+      [institutionId, key, scope, livemode],
     );
     const row = rows[0];
     if (!row) continue; // the earlier holder rolled back between our two statements: try again
     if (now.getTime() - row.created_at.getTime() >= IDEMPOTENCY_WINDOW_MS) {
       // Past the 24-hour window the key is free again, purged or not.
-      await tx.query('DELETE FROM idempotency_keys WHERE institution_id = $1 AND key = $2 AND scope = $3', [institutionId, key, scope]);
+      await tx.query('DELETE FROM idempotency_keys WHERE institution_id = $1 AND key = $2 AND scope = $3 AND livemode = $4', [institutionId, key, scope, livemode]);
       continue;
     }
     if (row.fingerprint !== print) {
@@ -60,11 +61,12 @@ export async function storeResponse(
   key: string,
   response: { status: number; body: string; assignmentId: string },
   scope = CREATE_SCOPE,
+  livemode = true,
 ): Promise<void> {
   await tx.query(
     `UPDATE idempotency_keys SET response_status = $3, response_body = $4, assignment_id = $5
-      WHERE institution_id = $1 AND key = $2 AND scope = $6`,
-    [institutionId, key, response.status, response.body, response.assignmentId, scope],
+      WHERE institution_id = $1 AND key = $2 AND scope = $6 AND livemode = $7`,
+    [institutionId, key, response.status, response.body, response.assignmentId, scope, livemode],
   );
 }
 

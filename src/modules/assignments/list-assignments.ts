@@ -30,6 +30,8 @@ export interface AssignmentSummary {
   submittedAt: Date | null;
   completedAt: Date | null;
   dueAt: Date | null;
+  /** False for a test-mode assignment: the portal labels it. */
+  livemode: boolean;
 }
 
 export interface AssignmentPage {
@@ -90,7 +92,7 @@ export async function listAssignments(
   params.push(page.limit + 1);
   const order = newer ? 'ASC' : 'DESC';
   const { rows } = await db.query(
-    `SELECT a.id, u.external_user_id, a.test_id, a.status, a.score, a.created_at, a.submitted_at, a.completed_at, a.due_at,
+    `SELECT a.id, u.external_user_id, a.test_id, a.status, a.score, a.created_at, a.submitted_at, a.completed_at, a.due_at, a.livemode,
             to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_text
        FROM assignments a JOIN users u ON u.id = a.user_id
       WHERE ${where.join(' AND ')}
@@ -111,6 +113,7 @@ export async function listAssignments(
     submittedAt: r.submitted_at,
     completedAt: r.completed_at,
     dueAt: r.due_at,
+    livemode: r.livemode,
   }));
   const cursorOf = (r: Record<string, any> | undefined) => (r ? `${r.created_at_text}~${r.id}` : null);
   return {

@@ -6,6 +6,7 @@ import { partnerOf } from '../institutions/partner-auth.js';
 import type { AssignmentsContext } from './context.js';
 import { createAssignment, type CreatedAssignment as Created } from './create-assignment.js';
 import { getAssignment } from './get-assignment.js';
+import { sendAssignmentView } from './send-assignment-view.js';
 import { AssignmentView, CreateAssignmentBody, CreatedAssignment, IdempotencyHeaders } from './schemas.js';
 
 export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
@@ -23,10 +24,11 @@ export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: Assignme
       },
     },
     async (request, reply) => {
-      const { institutionId } = partnerOf(request);
+      const { institutionId, livemode } = partnerOf(request);
       const serialize = reply.getSerializationFunction('201') as unknown as (v: Created) => string;
       const result = await createAssignment(ctx, {
         institutionId,
+        livemode,
         body: request.body,
         metadataJson: request.jsonText === null ? undefined : compactMember(request.jsonText, 'metadata'),
         idempotencyKey: request.headers['idempotency-key'],
@@ -49,13 +51,8 @@ export const assignmentsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: Assignme
       },
     },
     async (request, reply) => {
-      const { metadataJson, ...view } = await getAssignment(ctx, partnerOf(request).institutionId, request.params.assignmentId);
-      // Serialised through the 200 schema with an empty metadata object, which is then replaced by the metadata's
-      // own text: an object would lose the partner's key order. Every value before `metadata` is an escaped
-      // string, a number or a literal, so the first `"metadata":{}` in the text is the member itself.
-      const serialize = reply.getSerializationFunction('200') as unknown as (v: typeof view) => string;
-      const body = serialize({ ...view, metadata: {} }).replace('"metadata":{}', () => `"metadata":${metadataJson}`);
-      return reply.type('application/json; charset=utf-8').send(body as never);
+      const { institutionId, livemode } = partnerOf(request);
+      return sendAssignmentView(reply, await getAssignment(ctx, institutionId, request.params.assignmentId, livemode));
     },
   );
 };

@@ -60,7 +60,7 @@ export async function updateAssignment(
 
   return withTransaction(ctx.pool, async (tx) => {
     if (key) {
-      const claim = await claimKey(tx, found.institutionId, key, fingerprint({ assignmentId: found.id, body }), now, scope);
+      const claim = await claimKey(tx, found.institutionId, key, fingerprint({ assignmentId: found.id, body }), now, scope, found.livemode);
       if (claim.kind === 'replay') return { body: claim.body, replayed: true };
     }
     const { row, attempt } = await lockForChange(tx, found);
@@ -92,7 +92,7 @@ export async function updateAssignment(
     }
 
     const serialized = input.serialize(await assignmentView(tx, ctx.signer, (await findAssignmentById(tx, row.id))!, now));
-    if (key) await storeResponse(tx, row.institutionId, key, { status: 200, body: serialized, assignmentId: row.id }, scope);
+    if (key) await storeResponse(tx, row.institutionId, key, { status: 200, body: serialized, assignmentId: row.id }, scope, row.livemode);
     return { body: serialized, replayed: false };
   });
 }

@@ -20,6 +20,12 @@ export interface NewEvent {
    */
   rawMembers?: Record<string, string>;
   createdAt: Date;
+  /**
+   * The event's mode, for an event without an assignment (the mode of the
+   * webhook endpoint it concerns). An assignment's event always takes its
+   * assignment's mode, read in the same statement that numbers it.
+   */
+  livemode?: boolean;
 }
 
 export interface StoredEvent {
@@ -31,6 +37,8 @@ export interface StoredEvent {
   /** `data` as the JSON text stored in events.data_json. */
   dataJson: string;
   createdAt: Date;
+  /** False for a test-mode event: it goes to test-mode endpoints only and is listed to test keys only. */
+  livemode: boolean;
 }
 
 /**
@@ -62,13 +70,15 @@ export async function appendEvent(tx: Tx, event: NewEvent): Promise<StoredEvent>
     throw new Error('appendEvent: no webhook fan-out is connected, so this event would never be delivered; call installWebhookFanOut() at process start');
   }
   let sequence: number | null = null;
+  let livemode = event.livemode ?? true;
   if (event.assignmentId) {
-    const { rows } = await tx.query<{ event_sequence: number }>(
-      'UPDATE assignments SET event_sequence = event_sequence + 1 WHERE id = $1 AND institution_id = $2 RETURNING event_sequence',
+    const { rows } = await tx.query<{ event_sequence: number; livemode: boolean }>(
+      'UPDATE assignments SET event_sequence = event_sequence + 1 WHERE id = $1 AND institution_id = $2 RETURNING event_sequence, livemode',
       [event.assignmentId, event.institutionId],
     );
     if (!rows[0]) throw new Error(`appendEvent: assignment ${event.assignmentId} not found`);
     sequence = rows[0].event_sequence;
+    livemode = rows[0].livemode;
   }
   const data = sequence === null ? event.data : { ...event.data, sequence };
   const stored: StoredEvent = {
@@ -79,13 +89,14 @@ export async function appendEvent(tx: Tx, event: NewEvent): Promise<StoredEvent>
     data,
     dataJson: dataText(data, event.rawMembers),
     createdAt: event.createdAt,
+    livemode,
   };
   await tx.query(
     // One text for both columns: jsonb for queries, the text for every copy a partner sees. traceparent:
     // the trace of the request or job appending the event, which its deliveries continue.
-    `INSERT INTO events (id, institution_id, assignment_id, type, sequence, data, data_json, created_at, traceparent)
-     VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $6, $7, $8)`,
-    [stored.id, stored.institutionId, stored.assignmentId, stored.type, sequence, stored.dataJson, stored.createdAt, currentTraceparent()],
+    `INSERT INTO events (id, institution_id, assignment_id, type, sequence, data, data_json, created_at, traceparent, livemode)
+     VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $6, $7, $8, $9)`,
+    [stored.id, stored.institutionId, stored.assignmentId, stored.type, sequence, stored.dataJson, stored.createdAt, currentTraceparent(), livemode],
   );
   await fanOut(tx, stored);
   return stored;

@@ -1,6 +1,7 @@
 /**
  * The event as a partner sees it, identical in a webhook body and in the
- * events API: `{ id, type, timestamp, data }`. For assignment events `data`
+ * events API: `{ id, type, timestamp, livemode, data }` (`livemode` false for
+ * an event of test mode). For assignment events `data`
  * holds partnerAssignmentId, externalUserId, testId, status (the assignment's
  * status right after the change), metadata (as the partner sent it),
  * sequence (increasing per assignment) and, by type, `score` or `violation`.
@@ -14,9 +15,10 @@ export interface EventEnvelope {
   id: string;
   type: string;
   timestamp: string;
+  livemode: boolean;
   data: Record<string, unknown>;
 }
 
-export function envelopeBody(event: { id: string; type: string; createdAt: Date; dataJson: string }): string {
-  return `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"timestamp":"${event.createdAt.toISOString()}","data":${event.dataJson}}`;
+export function envelopeBody(event: { id: string; type: string; createdAt: Date; livemode: boolean; dataJson: string }): string {
+  return `{"id":${JSON.stringify(event.id)},"type":${JSON.stringify(event.type)},"timestamp":"${event.createdAt.toISOString()}","livemode":${event.livemode},"data":${event.dataJson}}`;
 }

@@ -11,8 +11,9 @@ export async function getEventWithDeliveries(
   ctx: AppContext,
   institutionId: string,
   eventId: string,
+  livemode?: boolean,
 ): Promise<{ envelope: string; deliveries: DeliveryView[] }> {
-  const envelope = await findEvent(ctx.pool, institutionId, eventId, ctx.clock.now());
+  const envelope = await findEvent(ctx.pool, institutionId, eventId, ctx.clock.now(), livemode);
   if (!envelope) throw notFound('event');
   return { envelope, deliveries: await listEventDeliveries(ctx.pool, institutionId, eventId) };
 }

@@ -25,7 +25,8 @@ export const eventsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       },
     },
     async (request, reply) => {
-      const { data, hasMore } = await listEvents(ctx.pool, { institutionId: partnerOf(request).institutionId, ...request.query, now: ctx.clock.now() });
+      const { institutionId, livemode } = partnerOf(request);
+      const { data, hasMore } = await listEvents(ctx.pool, { institutionId, livemode, ...request.query, now: ctx.clock.now() });
       // Each item is the event's envelope text, byte for byte its webhook body (so not re-serialised here).
       return reply.type(JSON_TYPE).send(`{"data":[${data.join(',')}],"hasMore":${hasMore}}` as never);
     },
@@ -42,10 +43,11 @@ export const eventsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       },
     },
     async (request, reply) => {
-      const { envelope, deliveries } = await getEventWithDeliveries(ctx, partnerOf(request).institutionId, request.params.eventId);
+      const { institutionId, livemode } = partnerOf(request);
+      const { envelope, deliveries } = await getEventWithDeliveries(ctx, institutionId, request.params.eventId, livemode);
       const serialize = reply.getSerializationFunction('200') as unknown as (v: unknown) => string;
       // The envelope's own text, then the deliveries through the 200 schema (an event with no deliveries and the same keys).
-      const rest = serialize({ id: '', type: 'webhook.test', timestamp: new Date(0), data: {}, deliveries });
+      const rest = serialize({ id: '', type: 'webhook.test', timestamp: new Date(0), livemode, data: {}, deliveries });
       const deliveriesJson = rest.slice(rest.indexOf('"deliveries":'));
       return reply.type(JSON_TYPE).send(`${envelope.slice(0, -1)},${deliveriesJson}` as never);
     },
@@ -63,6 +65,6 @@ export const eventsPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       },
     },
     async (request, reply) =>
-      reply.code(202).send(await redeliverEvent(ctx, partnerOf(request).institutionId, request.params.eventId, request.body?.endpointId)),
+      reply.code(202).send(await redeliverEvent(ctx, partnerOf(request).institutionId, request.params.eventId, request.body?.endpointId, partnerOf(request).livemode)),
   );
 };

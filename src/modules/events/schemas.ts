@@ -63,6 +63,7 @@ const eventFields = {
   id: Type.String({ description: 'evt_…; also the webhook-id header: dedupe on it' }),
   type: EventTypeSchema,
   timestamp: Type.String({ format: 'date-time', description: 'When the event happened' }),
+  livemode: Type.Boolean({ description: 'false for an event of test mode (made with an ak_test_ key or by a simulated action), true otherwise' }),
   data: EventData,
 };
 

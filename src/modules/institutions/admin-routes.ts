@@ -13,8 +13,11 @@ const InstitutionView = Type.Object(
   { title: 'Institution' },
 );
 const InstitutionParams = Type.Object({ institutionId: Type.String({ maxLength: 64 }) });
+const KeyMode = Type.Union([Type.Literal('live'), Type.Literal('test')], {
+  description: 'live, or test: a test-mode key, which reaches only the institution\'s test-mode data',
+});
 const KeyView = Type.Object(
-  { keyId: Type.String(), label: Type.Union([Type.String(), Type.Null()]), prefix: Type.String(), createdAt: Timestamp, lastUsedAt: NullableTimestamp, revokedAt: NullableTimestamp },
+  { keyId: Type.String(), label: Type.Union([Type.String(), Type.Null()]), prefix: Type.String(), mode: KeyMode, createdAt: Timestamp, lastUsedAt: NullableTimestamp, revokedAt: NullableTimestamp },
   { title: 'ApiKey' },
 );
 
@@ -96,17 +99,20 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
         tags: ['API keys'],
         operationId: 'createApiKey', summary: 'Create an API key (the key is shown only in this response)',
         params: InstitutionParams,
-        body: Type.Optional(Type.Object({ label: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false })),
+        body: Type.Optional(
+          Type.Object({ label: Type.Optional(Type.String({ maxLength: 200 })), mode: Type.Optional(KeyMode) }, { additionalProperties: false }),
+        ),
         response: {
-          201: Type.Object({ keyId: Type.String(), apiKey: Type.String(), label: Type.Union([Type.String(), Type.Null()]), createdAt: Timestamp }),
+          201: Type.Object({ keyId: Type.String(), apiKey: Type.String(), label: Type.Union([Type.String(), Type.Null()]), mode: KeyMode, createdAt: Timestamp }),
           ...errors(400, 401, 404, 415),
         },
       },
     },
     async (request, reply) => {
       if (!(await getInstitution(ctx.pool, request.params.institutionId))) throw notFound('institution');
-      const { record, apiKey } = await createApiKey(ctx.pool, request.params.institutionId, request.body?.label ?? null, operatorTokenAudit(request.ip));
-      return reply.status(201).send({ keyId: record.keyId, apiKey, label: record.label, createdAt: record.createdAt });
+      const mode = request.body?.mode ?? 'live';
+      const { record, apiKey } = await createApiKey(ctx.pool, request.params.institutionId, request.body?.label ?? null, operatorTokenAudit(request.ip), mode);
+      return reply.status(201).send({ keyId: record.keyId, apiKey, label: record.label, mode: record.mode, createdAt: record.createdAt });
     },
   );
 

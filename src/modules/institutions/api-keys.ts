@@ -5,16 +5,23 @@ import { KEYS_CHANNEL, invalidateKeyCaches } from './key-cache.js';
 import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 
 /**
- * API keys: `ak_live_` + 40 base62 characters. Only the SHA-256 is stored; a
- * key has ~238 bits of entropy, so a fast hash is enough (no password
- * stretching needed) and lookups by hash are a single index probe.
+ * API keys: `ak_live_` (live mode) or `ak_test_` (test mode) + 40 base62
+ * characters. Only the SHA-256 is stored; a key has ~238 bits of entropy, so
+ * a fast hash is enough (no password stretching needed) and lookups by hash
+ * are a single index probe. A test key reaches the institution's test-mode
+ * data only (docs/api-rules.md "Test mode").
  */
-export const KEY_PREFIX = 'ak_live_';
+export type KeyMode = 'live' | 'test';
+export const KEY_PREFIXES: Record<KeyMode, string> = { live: 'ak_live_', test: 'ak_test_' };
+/** The live prefix; both prefixes have the same length. */
+export const KEY_PREFIX = KEY_PREFIXES.live;
+const KEY_SHAPE = /^ak_(live|test)_[0-9A-Za-z]{32,64}$/;
 
 export interface ApiKeyRecord {
   keyId: string;
   label: string | null;
   prefix: string;
+  mode: KeyMode;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -24,11 +31,13 @@ export interface AuthenticatedKey {
   keyId: string;
   institutionId: string;
   institutionStatus: 'active' | 'suspended';
+  /** False for a test-mode key. */
+  livemode: boolean;
   lastUsedAt: Date | null;
 }
 
-export function generateApiKey(): string {
-  return KEY_PREFIX + randomBase62(40);
+export function generateApiKey(mode: KeyMode = 'live'): string {
+  return KEY_PREFIXES[mode] + randomBase62(40);
 }
 
 export function hashApiKey(key: string): string {
@@ -36,7 +45,7 @@ export function hashApiKey(key: string): string {
 }
 
 export function looksLikeApiKey(key: string): boolean {
-  return key.startsWith(KEY_PREFIX) && /^[0-9A-Za-z]{32,64}$/.test(key.slice(KEY_PREFIX.length));
+  return KEY_SHAPE.test(key);
 }
 
 export async function createApiKey(
@@ -44,32 +53,34 @@ export async function createApiKey(
   institutionId: string,
   label: string | null,
   audit?: AuditContext,
+  mode: KeyMode = 'live',
 ): Promise<{ record: ApiKeyRecord; apiKey: string }> {
   return withAuditEntry(
     db,
     audit,
-    (q) => insertApiKey(q, institutionId, label),
+    (q) => insertApiKey(q, institutionId, label, mode),
     // The key itself never goes into the entry: its id and the shown prefix identify it.
-    (created) => ({ action: 'api_key.created', objectType: 'api_key', objectId: created.record.keyId, institutionId, details: { label, prefix: created.record.prefix } }),
+    (created) => ({ action: 'api_key.created', objectType: 'api_key', objectId: created.record.keyId, institutionId, details: { label, mode, prefix: created.record.prefix } }),
   );
 }
 
-async function insertApiKey(db: Queryable, institutionId: string, label: string | null): Promise<{ record: ApiKeyRecord; apiKey: string }> {
-  const apiKey = generateApiKey();
+async function insertApiKey(db: Queryable, institutionId: string, label: string | null, mode: KeyMode): Promise<{ record: ApiKeyRecord; apiKey: string }> {
+  const apiKey = generateApiKey(mode);
   const keyId = newId('key');
+  const prefix = apiKey.slice(0, KEY_PREFIX.length + 4);
   const { rows } = await db.query<{ created_at: Date }>(
-    `INSERT INTO api_keys (id, institution_id, key_hash, prefix, label) VALUES ($1, $2, $3, $4, $5) RETURNING created_at`,
-    [keyId, institutionId, hashApiKey(apiKey), apiKey.slice(0, KEY_PREFIX.length + 4), label],
+    `INSERT INTO api_keys (id, institution_id, key_hash, prefix, label, livemode) VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at`,
+    [keyId, institutionId, hashApiKey(apiKey), prefix, label, mode === 'live'],
   );
   return {
     apiKey,
-    record: { keyId, label, prefix: apiKey.slice(0, KEY_PREFIX.length + 4), createdAt: rows[0]!.created_at, lastUsedAt: null, revokedAt: null },
+    record: { keyId, label, prefix, mode, createdAt: rows[0]!.created_at, lastUsedAt: null, revokedAt: null },
   };
 }
 
 export async function listApiKeys(db: Queryable, institutionId: string): Promise<ApiKeyRecord[]> {
   const { rows } = await db.query(
-    `SELECT id, label, prefix, created_at, last_used_at, revoked_at FROM api_keys
+    `SELECT id, label, prefix, livemode, created_at, last_used_at, revoked_at FROM api_keys
       WHERE institution_id = $1 ORDER BY created_at, id`,
     [institutionId],
   );
@@ -77,6 +88,7 @@ export async function listApiKeys(db: Queryable, institutionId: string): Promise
     keyId: r.id,
     label: r.label,
     prefix: r.prefix,
+    mode: r.livemode ? 'live' : 'test',
     createdAt: r.created_at,
     lastUsedAt: r.last_used_at,
     revokedAt: r.revoked_at,
@@ -116,14 +128,14 @@ async function writeRevocation(db: Queryable, institutionId: string, keyId: stri
 export async function findActiveKey(db: Queryable, apiKey: string): Promise<AuthenticatedKey | null> {
   const { rows } = await db.query({
     name: 'find-active-key',
-    text: `SELECT k.id, k.institution_id, k.last_used_at, i.status
+    text: `SELECT k.id, k.institution_id, k.livemode, k.last_used_at, i.status
        FROM api_keys k JOIN institutions i ON i.id = k.institution_id
       WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
     values: [hashApiKey(apiKey)],
   });
   const r = rows[0];
   if (!r) return null;
-  return { keyId: r.id, institutionId: r.institution_id, institutionStatus: r.status, lastUsedAt: r.last_used_at };
+  return { keyId: r.id, institutionId: r.institution_id, institutionStatus: r.status, livemode: r.livemode, lastUsedAt: r.last_used_at };
 }
 
 export async function touchApiKey(db: Queryable, keyId: string, now: Date): Promise<void> {

@@ -6,9 +6,16 @@ import { createUnauthenticatedLimit } from '../../platform/http/rate-limit-reque
 import { findActiveKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
 import { createKeyCache } from './key-cache.js';
 
+/**
+ * The partner acting on a request: its institution, its key, and the key's
+ * mode. `livemode: false` (an `ak_test_` key) reaches only the institution's
+ * test-mode rows, a live key only live ones; every partner service filters on
+ * both the institution and the mode.
+ */
 export interface PartnerPrincipal {
   institutionId: string;
   keyId: string;
+  livemode: boolean;
 }
 
 declare module 'fastify' {
@@ -22,7 +29,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Authenticates every request of the scope it is added to: `Authorization:
- * Bearer ak_live_…` → the key's institution, through a key cache that every
+ * Bearer ak_live_…` (or `ak_test_…`) → the key's institution and mode, through a key cache that every
  * revocation or suspension invalidates (key-cache.ts), so a revocation takes
  * effect on the next request. Then the per-key rate limit. Requests that do
  * not authenticate are counted per client address instead, and once that
@@ -75,7 +82,7 @@ export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void 
       await touchApiKey(ctx.pool, key.keyId, now);
       key.lastUsedAt = now; // the cached copy too, so the next minute's requests skip the write
     }
-    request.partner = { institutionId: key.institutionId, keyId: key.keyId };
+    request.partner = { institutionId: key.institutionId, keyId: key.keyId, livemode: key.livemode };
   });
 }
 

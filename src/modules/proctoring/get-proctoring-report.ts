@@ -43,8 +43,9 @@ export interface ProctoringReport {
   snapshots: Array<{ snapshotId: string; takenAt: Date; flagId: string | null; sizeBytes: number; url: string }>;
 }
 
-export async function getProctoringReport(ctx: AppContext, institutionId: string, assignmentId: string): Promise<ProctoringReport> {
-  const row = await findAssignment(ctx.pool, institutionId, assignmentId);
+/** `livemode`: a partner key's mode (an assignment of the other mode is 404); staff and operators pass nothing. */
+export async function getProctoringReport(ctx: AppContext, institutionId: string, assignmentId: string, livemode?: boolean): Promise<ProctoringReport> {
+  const row = await findAssignment(ctx.pool, institutionId, assignmentId, livemode);
   if (!row) throw notFound('assignment');
   const test = await loadTestVersion(ctx.pool, row.testVersionId);
   const urls = fileUrlIssuer(ctx.config, ctx.clock.now());

@@ -24,7 +24,8 @@ export const proctoringPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return getProctoringReport(ctx, partnerOf(request).institutionId, request.params.assignmentId);
+      const { institutionId, livemode } = partnerOf(request);
+      return getProctoringReport(ctx, institutionId, request.params.assignmentId, livemode);
     },
   );
 };

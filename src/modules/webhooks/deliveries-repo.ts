@@ -28,7 +28,7 @@ export interface ClaimedDelivery {
   /** The endpoint had a failure run or a pause when claimed: a success must clear it. */
   endpointUnhealthy: boolean;
   /** `dataJson`: the event's data as JSON text; `traceparent`: the trace that appended it (telemetry/trace-context.ts). */
-  event: { id: string; type: string; dataJson: string; createdAt: Date; traceparent: string | null };
+  event: { id: string; type: string; dataJson: string; createdAt: Date; livemode: boolean; traceparent: string | null };
 }
 
 const DUE = `d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until < $1)`;
@@ -71,7 +71,7 @@ export async function claimDeliveries(
      SELECT c.id, c.generation, c.attempts, c.endpoint_id, c.institution_id,
             w.url, w.secret_enc, w.previous_secret_enc, w.previous_secret_expires_at,
             (w.failing_since IS NOT NULL OR w.paused_until IS NOT NULL) AS unhealthy,
-            e.id AS event_id, e.type, COALESCE(e.data_json, e.data::text) AS data_json, e.created_at, e.traceparent
+            e.id AS event_id, e.type, COALESCE(e.data_json, e.data::text) AS data_json, e.created_at, e.livemode, e.traceparent
        FROM claimed c JOIN webhook_endpoints w ON w.id = c.endpoint_id JOIN events e ON e.id = c.event_id`,
     values: [opts.now, opts.limit, opts.workerId, opts.endpointConcurrency, opts.leaseMs, [...opts.room.keys()], [...opts.room.values()]],
   });
@@ -86,7 +86,7 @@ export async function claimDeliveries(
     previousSecretEnc: r.previous_secret_enc,
     previousSecretExpiresAt: r.previous_secret_expires_at,
     endpointUnhealthy: r.unhealthy,
-    event: { id: r.event_id, type: r.type, dataJson: r.data_json, createdAt: r.created_at, traceparent: r.traceparent },
+    event: { id: r.event_id, type: r.type, dataJson: r.data_json, createdAt: r.created_at, livemode: r.livemode, traceparent: r.traceparent },
   }));
 }
 

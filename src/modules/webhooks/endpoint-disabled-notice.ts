@@ -21,6 +21,8 @@ export interface EndpointDisabledNotice {
   disabledAt: Date;
   /** The first failed attempt of the run that led to it (for a 410 on a healthy endpoint, that attempt itself). */
   failingSince: Date | null;
+  /** The endpoint's mode: the notice is an event of that mode. */
+  livemode?: boolean;
 }
 
 export async function noticeEndpointDisabled(tx: Tx, notice: EndpointDisabledNotice): Promise<void> {
@@ -29,6 +31,7 @@ export async function noticeEndpointDisabled(tx: Tx, notice: EndpointDisabledNot
     assignmentId: null,
     type: ENDPOINT_DISABLED_EVENT_TYPE,
     createdAt: notice.disabledAt,
+    livemode: notice.livemode ?? true,
     data: {
       endpointId: notice.endpointId,
       url: notice.url,

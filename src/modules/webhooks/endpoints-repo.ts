@@ -25,10 +25,12 @@ export interface EndpointRow {
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** False for a test-mode endpoint: it receives test-mode events only. */
+  livemode: boolean;
 }
 
 const COLUMNS = `id, institution_id, url, description, event_types, status, disabled_reason, disabled_at, failing_since,
-  secret_enc, previous_secret_enc, previous_secret_expires_at, created_at, updated_at`;
+  secret_enc, previous_secret_enc, previous_secret_expires_at, created_at, updated_at, livemode`;
 
 function toRow(r: Record<string, any>): EndpointRow {
   return {
@@ -46,30 +48,50 @@ function toRow(r: Record<string, any>): EndpointRow {
     previousSecretExpiresAt: r.previous_secret_expires_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    livemode: r.livemode,
   };
 }
 
 export async function insertEndpoint(
   db: Queryable,
-  e: { id: string; institutionId: string; url: string; description: string | null; eventTypes: SubscribableEventType[] | null; secretEnc: string; now: Date },
+  e: {
+    id: string;
+    institutionId: string;
+    url: string;
+    description: string | null;
+    eventTypes: SubscribableEventType[] | null;
+    secretEnc: string;
+    livemode: boolean;
+    now: Date;
+  },
 ): Promise<EndpointRow> {
   const { rows } = await db.query(
-    `INSERT INTO webhook_endpoints (id, institution_id, url, description, event_types, secret_enc, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${COLUMNS}`,
-    [e.id, e.institutionId, e.url, e.description, e.eventTypes, e.secretEnc, e.now],
+    `INSERT INTO webhook_endpoints (id, institution_id, url, description, event_types, secret_enc, created_at, updated_at, livemode)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) RETURNING ${COLUMNS}`,
+    [e.id, e.institutionId, e.url, e.description, e.eventTypes, e.secretEnc, e.now, e.livemode],
   );
   return toRow(rows[0]);
 }
 
-export async function countEndpoints(db: Queryable, institutionId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE institution_id = $1', [institutionId]);
+/** The institution's endpoints of one mode: live and test mode each have their own allowance. */
+export async function countEndpoints(db: Queryable, institutionId: string, livemode: boolean): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE institution_id = $1 AND livemode = $2', [
+    institutionId,
+    livemode,
+  ]);
   return rows[0]!.n;
 }
 
-export async function findEndpoint(db: Queryable, institutionId: string, id: string, opts: { forUpdate?: boolean } = {}): Promise<EndpointRow | null> {
+/** `livemode`: a partner key's mode (the other mode's endpoint is not found); staff pass nothing and see both. */
+export async function findEndpoint(
+  db: Queryable,
+  institutionId: string,
+  id: string,
+  opts: { forUpdate?: boolean; livemode?: boolean } = {},
+): Promise<EndpointRow | null> {
   const { rows } = await db.query(
-    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE institution_id = $1 AND id = $2${opts.forUpdate ? ' FOR UPDATE' : ''}`,
-    [institutionId, id],
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE institution_id = $1 AND id = $2 AND ($3::boolean IS NULL OR livemode = $3)${opts.forUpdate ? ' FOR UPDATE' : ''}`,
+    [institutionId, id, opts.livemode ?? null],
   );
   return rows[0] ? toRow(rows[0]) : null;
 }
@@ -81,12 +103,12 @@ export async function findEndpointAny(db: Queryable, id: string): Promise<Endpoi
 
 export async function listEndpointRows(
   db: Queryable,
-  filter: { institutionId?: string; status?: 'enabled' | 'disabled'; limit: number; offset: number },
+  filter: { institutionId?: string; status?: 'enabled' | 'disabled'; livemode?: boolean; limit: number; offset: number },
 ): Promise<{ rows: EndpointRow[]; total: number }> {
-  const params = [filter.institutionId ?? null, filter.status ?? null];
-  const where = 'WHERE ($1::text IS NULL OR institution_id = $1) AND ($2::text IS NULL OR status = $2)';
+  const params = [filter.institutionId ?? null, filter.status ?? null, filter.livemode ?? null];
+  const where = 'WHERE ($1::text IS NULL OR institution_id = $1) AND ($2::text IS NULL OR status = $2) AND ($3::boolean IS NULL OR livemode = $3)';
   const [list, count] = await Promise.all([
-    db.query(`SELECT ${COLUMNS} FROM webhook_endpoints ${where} ORDER BY created_at, id LIMIT $3 OFFSET $4`, [...params, filter.limit, filter.offset]),
+    db.query(`SELECT ${COLUMNS} FROM webhook_endpoints ${where} ORDER BY created_at, id LIMIT $4 OFFSET $5`, [...params, filter.limit, filter.offset]),
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints ${where}`, params),
   ]);
   return { rows: list.rows.map(toRow), total: count.rows[0]!.n };
@@ -111,8 +133,11 @@ export async function updateEndpointFields(
   );
 }
 
-export async function deleteEndpointRow(db: Queryable, institutionId: string, id: string): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM webhook_endpoints WHERE institution_id = $1 AND id = $2', [institutionId, id]);
+export async function deleteEndpointRow(db: Queryable, institutionId: string, id: string, livemode?: boolean): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'DELETE FROM webhook_endpoints WHERE institution_id = $1 AND id = $2 AND ($3::boolean IS NULL OR livemode = $3)',
+    [institutionId, id, livemode ?? null],
+  );
   return (rowCount ?? 0) > 0;
 }
 
@@ -140,20 +165,20 @@ export async function disableEndpointRow(
   id: string,
   reason: DisabledReason,
   now: Date,
-): Promise<{ institutionId: string; url: string; failingSince: Date | null } | null> {
+): Promise<{ institutionId: string; url: string; failingSince: Date | null; livemode: boolean } | null> {
   const { rows } = await db.query(
     `WITH e AS (
        UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $2, disabled_at = $3, updated_at = $3
         WHERE id = $1 AND (status = 'enabled' OR ($2 = 'operator' AND disabled_reason <> 'operator'))
-        RETURNING id, institution_id, url, failing_since),
+        RETURNING id, institution_id, url, failing_since, livemode),
      d AS (
        UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, updated_at = $3
         WHERE endpoint_id IN (SELECT id FROM e) AND status = 'pending')
-     SELECT institution_id, url, failing_since FROM e`,
+     SELECT institution_id, url, failing_since, livemode FROM e`,
     [id, reason, now],
   );
   const r = rows[0];
-  return r ? { institutionId: r.institution_id, url: r.url, failingSince: r.failing_since } : null;
+  return r ? { institutionId: r.institution_id, url: r.url, failingSince: r.failing_since, livemode: r.livemode } : null;
 }
 
 /** Enables an endpoint with a clean slate: no failure run, no pause. */

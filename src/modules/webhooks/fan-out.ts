@@ -4,7 +4,8 @@ import { TEST_EVENT_TYPE } from '../events/event-types.js';
 
 /**
  * Fan-out: for every appended event, one pending delivery per enabled
- * endpoint of the event's institution that subscribes to its type, written
+ * endpoint of the event's institution and mode (test-mode events go to
+ * test-mode endpoints only, live to live) that subscribes to its type, written
  * in the event's own transaction (the outbox), so a committed event always
  * has its deliveries and a rolled-back one never has. NOTIFY (delivered on
  * commit) wakes the dispatchers within milliseconds; their poll covers a
@@ -22,10 +23,10 @@ async function fanOut(tx: Tx, event: StoredEvent): Promise<void> {
        INSERT INTO webhook_deliveries (institution_id, event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
        SELECT w.institution_id, $2, w.id, 'pending', $4, $4, $4
          FROM webhook_endpoints w
-        WHERE w.institution_id = $1 AND w.status = 'enabled' AND ${matchesType}
+        WHERE w.institution_id = $1 AND w.livemode = $6 AND w.status = 'enabled' AND ${matchesType}
        RETURNING 1)
      SELECT pg_notify($5, '') FROM (SELECT count(*) AS n FROM ins) c WHERE c.n > 0`,
-    [event.institutionId, event.id, event.type, event.createdAt, WEBHOOKS_CHANNEL],
+    [event.institutionId, event.id, event.type, event.createdAt, WEBHOOKS_CHANNEL, event.livemode],
   );
 }
 
@@ -43,19 +44,19 @@ export function installWebhookFanOut(): void {
  */
 export async function scheduleDeliveries(
   db: Queryable,
-  input: { institutionId: string; eventId: string; eventType: string; endpointId?: string; now: Date },
+  input: { institutionId: string; livemode: boolean; eventId: string; eventType: string; endpointId?: string; now: Date },
 ): Promise<string[]> {
   const { rows } = await db.query<{ endpoint_id: string }>(
     `INSERT INTO webhook_deliveries (institution_id, event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
      SELECT w.institution_id, $2, w.id, 'pending', $4, $4, $4
        FROM webhook_endpoints w
-      WHERE w.institution_id = $1 AND w.status = 'enabled'
+      WHERE w.institution_id = $1 AND w.livemode = $6 AND w.status = 'enabled'
         AND (CASE WHEN $5::text IS NULL THEN ${matchesType} ELSE w.id = $5 END)
      ON CONFLICT (event_id, endpoint_id) DO UPDATE
        SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at,
            generation = webhook_deliveries.generation + 1, updated_at = EXCLUDED.updated_at
      RETURNING endpoint_id`,
-    [input.institutionId, input.eventId, input.eventType, input.now, input.endpointId ?? null],
+    [input.institutionId, input.eventId, input.eventType, input.now, input.endpointId ?? null, input.livemode],
   );
   if (rows.length > 0) await db.query('SELECT pg_notify($1, $2)', [WEBHOOKS_CHANNEL, '']);
   return rows.map((r) => r.endpoint_id);

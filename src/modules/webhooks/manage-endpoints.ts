@@ -20,7 +20,9 @@ import { secretBoxFor, urlPolicyFor } from './webhooks-context.js';
 
 /**
  * Partner management of webhook endpoints. Every function is scoped to the
- * caller's institution. The signing secret is returned by `createEndpoint`
+ * caller's institution and, for a partner key, to its mode (`livemode`): a
+ * test key creates and sees test-mode endpoints only, which receive test-mode
+ * events only. Staff (the portal) pass no mode and see both. The signing secret is returned by `createEndpoint`
  * (and by rotation) only; reads never show it.
  */
 export const MAX_ENDPOINTS_PER_INSTITUTION = 20;
@@ -38,6 +40,7 @@ export interface EndpointView {
   failingSince: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  livemode: boolean;
 }
 
 export function toEndpointView(r: EndpointRow): EndpointView {
@@ -52,6 +55,7 @@ export function toEndpointView(r: EndpointRow): EndpointView {
     failingSince: r.failingSince,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
+    livemode: r.livemode,
   };
 }
 
@@ -64,14 +68,17 @@ export interface EndpointInput {
   description?: string | null;
 }
 
-export async function createEndpoint(ctx: AppContext, institutionId: string, input: EndpointInput): Promise<EndpointView & { secret: string }> {
+export async function createEndpoint(ctx: AppContext, institutionId: string, input: EndpointInput, livemode = true): Promise<EndpointView & { secret: string }> {
   const url = checkEndpointUrl(input.url, urlPolicyFor(ctx.config));
   const secret = generateEndpointSecret();
   const row = await withTransaction(ctx.pool, async (tx) => {
     // Serialises creations per institution so the cap holds under concurrency.
     await tx.query('SELECT 1 FROM institutions WHERE id = $1 FOR UPDATE', [institutionId]);
-    if ((await countEndpoints(tx, institutionId)) >= MAX_ENDPOINTS_PER_INSTITUTION) {
-      throw new AppError('invalid_state', `An institution can have at most ${MAX_ENDPOINTS_PER_INSTITUTION} webhook endpoints; delete one first.`);
+    if ((await countEndpoints(tx, institutionId, livemode)) >= MAX_ENDPOINTS_PER_INSTITUTION) {
+      throw new AppError(
+        'invalid_state',
+        `An institution can have at most ${MAX_ENDPOINTS_PER_INSTITUTION} webhook endpoints${livemode ? '' : ' in test mode'}; delete one first.`,
+      );
     }
     const id = newId('whep');
     return insertEndpoint(tx, {
@@ -81,19 +88,20 @@ export async function createEndpoint(ctx: AppContext, institutionId: string, inp
       description: input.description ?? null,
       eventTypes: normaliseTypes(input.eventTypes) ?? null,
       secretEnc: secretBoxFor(ctx.config).seal(secret, id),
+      livemode,
       now: ctx.clock.now(),
     });
   });
   return { ...toEndpointView(row), secret };
 }
 
-export async function listEndpoints(ctx: AppContext, institutionId: string, page: { limit: number; offset: number }) {
-  const { rows, total } = await listEndpointRows(ctx.pool, { institutionId, ...page });
+export async function listEndpoints(ctx: AppContext, institutionId: string, page: { limit: number; offset: number }, livemode?: boolean) {
+  const { rows, total } = await listEndpointRows(ctx.pool, { institutionId, livemode, ...page });
   return { data: rows.map(toEndpointView), total };
 }
 
-export async function getEndpoint(ctx: AppContext, institutionId: string, endpointId: string): Promise<EndpointView> {
-  const row = await findEndpoint(ctx.pool, institutionId, endpointId);
+export async function getEndpoint(ctx: AppContext, institutionId: string, endpointId: string, livemode?: boolean): Promise<EndpointView> {
+  const row = await findEndpoint(ctx.pool, institutionId, endpointId, { livemode });
   if (!row) throw notFound('webhook endpoint');
   return toEndpointView(row);
 }
@@ -105,11 +113,11 @@ export interface EndpointPatch {
   status?: 'enabled' | 'disabled';
 }
 
-export async function updateEndpoint(ctx: AppContext, institutionId: string, endpointId: string, patch: EndpointPatch): Promise<EndpointView> {
+export async function updateEndpoint(ctx: AppContext, institutionId: string, endpointId: string, patch: EndpointPatch, livemode?: boolean): Promise<EndpointView> {
   const url = patch.url === undefined ? undefined : checkEndpointUrl(patch.url, urlPolicyFor(ctx.config));
   const now = ctx.clock.now();
   return withTransaction(ctx.pool, async (tx) => {
-    const current = await findEndpoint(tx, institutionId, endpointId, { forUpdate: true });
+    const current = await findEndpoint(tx, institutionId, endpointId, { forUpdate: true, livemode });
     if (!current) throw notFound('webhook endpoint');
     if (patch.status === 'enabled' && current.disabledReason === 'operator') {
       throw new AppError('invalid_state', 'This endpoint was disabled by the Assay operator; contact them to enable it.');
@@ -122,6 +130,6 @@ export async function updateEndpoint(ctx: AppContext, institutionId: string, end
 }
 
 /** Deleting an endpoint deletes its deliveries and attempt history; its events stay listable. */
-export async function deleteEndpoint(ctx: AppContext, institutionId: string, endpointId: string): Promise<void> {
-  if (!(await deleteEndpointRow(ctx.pool, institutionId, endpointId))) throw notFound('webhook endpoint');
+export async function deleteEndpoint(ctx: AppContext, institutionId: string, endpointId: string, livemode?: boolean): Promise<void> {
+  if (!(await deleteEndpointRow(ctx.pool, institutionId, endpointId, livemode))) throw notFound('webhook endpoint');
 }

@@ -21,7 +21,7 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         response: { 201: CreatedEndpoint, ...errors(400, 401, 403, 409, 413, 415, 422, 429, 500, 503) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createEndpoint(ctx, partnerOf(request).institutionId, request.body)),
+    async (request, reply) => reply.code(201).send(await createEndpoint(ctx, partnerOf(request).institutionId, request.body, partnerOf(request).livemode)),
   );
 
   app.get(
@@ -29,14 +29,14 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
     { schema: { tags, operationId: 'listWebhookEndpoints', summary: 'List your webhook endpoints', querystring: PagingQuery, response: { 200: paged(EndpointView), ...errors(400, 401, 403, 429, 500, 503) } } },
     async (request) => {
       const { limit, offset } = request.query;
-      return { ...(await listEndpoints(ctx, partnerOf(request).institutionId, { limit, offset })), limit, offset };
+      return { ...(await listEndpoints(ctx, partnerOf(request).institutionId, { limit, offset }, partnerOf(request).livemode)), limit, offset };
     },
   );
 
   app.get(
     '/webhook-endpoints/:endpointId',
     { schema: { tags, operationId: 'getWebhookEndpoint', summary: 'Read a webhook endpoint (never its secret)', params: EndpointParams, response: { 200: EndpointView, ...errors(401, 403, 404, 429, 500, 503) } } },
-    async (request) => getEndpoint(ctx, partnerOf(request).institutionId, request.params.endpointId),
+    async (request) => getEndpoint(ctx, partnerOf(request).institutionId, request.params.endpointId, partnerOf(request).livemode),
   );
 
   app.patch(
@@ -51,14 +51,14 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         response: { 200: EndpointView, ...errors(400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 503) },
       },
     },
-    async (request) => updateEndpoint(ctx, partnerOf(request).institutionId, request.params.endpointId, request.body),
+    async (request) => updateEndpoint(ctx, partnerOf(request).institutionId, request.params.endpointId, request.body, partnerOf(request).livemode),
   );
 
   app.delete(
     '/webhook-endpoints/:endpointId',
     { schema: { tags, operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint and its delivery history', params: EndpointParams, response: { 204: Type.Null(), ...errors(401, 403, 404, 429, 500, 503) } } },
     async (request, reply) => {
-      await deleteEndpoint(ctx, partnerOf(request).institutionId, request.params.endpointId);
+      await deleteEndpoint(ctx, partnerOf(request).institutionId, request.params.endpointId, partnerOf(request).livemode);
       return reply.code(204).send(null);
     },
   );
@@ -73,7 +73,7 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         response: { 200: RotatedSecret, ...errors(401, 403, 404, 429, 500, 503) },
       },
     },
-    async (request) => rotateEndpointSecret(ctx, partnerOf(request).institutionId, request.params.endpointId),
+    async (request) => rotateEndpointSecret(ctx, partnerOf(request).institutionId, request.params.endpointId, partnerOf(request).livemode),
   );
 
   app.post(
@@ -86,6 +86,6 @@ export const webhooksPartnerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext 
         response: { 202: TestEventSent, ...errors(401, 403, 404, 409, 429, 500, 503) },
       },
     },
-    async (request, reply) => reply.code(202).send(await sendTestEvent(ctx, partnerOf(request).institutionId, request.params.endpointId)),
+    async (request, reply) => reply.code(202).send(await sendTestEvent(ctx, partnerOf(request).institutionId, request.params.endpointId, partnerOf(request).livemode)),
   );
 };

@@ -18,13 +18,14 @@ export async function rotateEndpointSecret(
   ctx: AppContext,
   institutionId: string,
   endpointId: string,
+  livemode?: boolean,
 ): Promise<{ endpointId: string; secret: string; previousSecretExpiresAt: Date }> {
   const now = ctx.clock.now();
   const box = secretBoxFor(ctx.config);
   const secret = generateEndpointSecret();
   const previousSecretExpiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS);
   await withTransaction(ctx.pool, async (tx) => {
-    const current = await findEndpoint(tx, institutionId, endpointId, { forUpdate: true });
+    const current = await findEndpoint(tx, institutionId, endpointId, { forUpdate: true, livemode });
     if (!current) throw notFound('webhook endpoint');
     await setEndpointSecrets(tx, endpointId, { secretEnc: box.seal(secret, endpointId), previousSecretEnc: current.secretEnc, previousSecretExpiresAt, now });
   });

@@ -45,6 +45,7 @@ const endpointFields = {
   failingSince: Type.Union([Timestamp, Type.Null()], { description: 'Start of the current run of failed attempts; null when the last attempt succeeded' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  livemode: Type.Boolean({ description: 'false for a test-mode endpoint (created with an ak_test_ key): it receives test-mode events only' }),
 };
 
 export const EndpointView = Type.Object(endpointFields, { title: 'WebhookEndpoint' });

@@ -11,10 +11,10 @@ import { scheduleDeliveries } from './fan-out.js';
  * delivered to this one endpoint through the normal path (signing, retries,
  * attempt log, events list), whatever the endpoint's event-type filter.
  */
-export async function sendTestEvent(ctx: AppContext, institutionId: string, endpointId: string): Promise<{ eventId: string }> {
+export async function sendTestEvent(ctx: AppContext, institutionId: string, endpointId: string, livemode?: boolean): Promise<{ eventId: string }> {
   const now = ctx.clock.now();
   return withTransaction(ctx.pool, async (tx) => {
-    const endpoint = await findEndpoint(tx, institutionId, endpointId, { forUpdate: true });
+    const endpoint = await findEndpoint(tx, institutionId, endpointId, { forUpdate: true, livemode });
     if (!endpoint) throw notFound('webhook endpoint');
     if (endpoint.status !== 'enabled') throw new AppError('invalid_state', 'The endpoint is disabled; enable it before sending a test event.');
     const event = await appendEvent(tx, {
@@ -22,9 +22,10 @@ export async function sendTestEvent(ctx: AppContext, institutionId: string, endp
       assignmentId: null,
       type: TEST_EVENT_TYPE,
       createdAt: now,
+      livemode: endpoint.livemode,
       data: { endpointId, message: 'A test event sent on request from the Assay API.' },
     });
-    await scheduleDeliveries(tx, { institutionId, eventId: event.id, eventType: event.type, endpointId, now });
+    await scheduleDeliveries(tx, { institutionId, livemode: endpoint.livemode, eventId: event.id, eventType: event.type, endpointId, now });
     return { eventId: event.id };
   });
 }

@@ -57,9 +57,11 @@ const INFO: Record<ApiKind, { title: string; description: string; scheme: string
       'Assign tests to your users, send them in with a signed start link, and read back status and results; ' +
       'receive events as signed webhooks or read them from the events list. ' +
       'Authenticate every request with your API key: `Authorization: Bearer ak_live_…`. ' +
+      'A test-mode key (`ak_test_…`) works on a separate sandbox of your institution (assignments, events and webhook endpoints with `livemode: false`) ' +
+      'and can simulate the student\'s and the reviewer\'s steps (`simulateAssignment`). ' +
       'Every error has the body `{ "error": { "code", "message", "requestId", "details?" } }`.',
     scheme: 'apiKey',
-    security: { type: 'http', scheme: 'bearer', description: 'Your API key: `Authorization: Bearer ak_live_…`' },
+    security: { type: 'http', scheme: 'bearer', description: 'Your API key: `Authorization: Bearer ak_live_…` (or `ak_test_…` in test mode)' },
   },
   admin: {
     title: 'Assay Operator API',

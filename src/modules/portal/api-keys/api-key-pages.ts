@@ -4,7 +4,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
 import { html, type SafeHtml } from '../../attempts/pages/html.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../institutions/api-keys.js';
-import { ago, csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, statusBadge, textField, whenShort } from '../ui/components.js';
+import { ago, csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, selectField, statusBadge, testBadge, textField, whenShort } from '../ui/components.js';
 import {
   CsrfBody,
   DoneQuery,
@@ -50,7 +50,7 @@ export const apiKeyPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       schema: {
         ...pageRoute,
         consumes: FORM,
-        body: Type.Object({ ...CsrfBody, label: Type.Optional(Type.String({ maxLength: 1000 })) }),
+        body: Type.Object({ ...CsrfBody, label: Type.Optional(Type.String({ maxLength: 1000 })), mode: Type.Optional(Type.String({ maxLength: 10 })) }),
         response: { 200: Html, 201: Html, 400: Html },
       },
     },
@@ -58,12 +58,16 @@ export const apiKeyPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       const scope = await institutionScope(ctx, request, 'manage_integration');
       if (!scope) throw notFound('institution');
       const label = (request.body.label ?? '').trim();
+      const mode = request.body.mode ?? 'live';
       if (label.length > 200) {
         const errors = [{ field: 'label', message: 'The label must be at most 200 characters.' }];
         return sendHtml(reply, await keysPage(ctx, scope, { errors, label }), 400);
       }
+      if (mode !== 'live' && mode !== 'test') {
+        return sendHtml(reply, await keysPage(ctx, scope, { errors: [{ field: 'mode', message: 'Choose live or test.' }], label }), 400);
+      }
       try {
-        const created = await createApiKey(ctx.pool, scope.institutionId, label || null, auditContext(request));
+        const created = await createApiKey(ctx.pool, scope.institutionId, label || null, auditContext(request), mode);
         reply.header('cache-control', 'no-store');
         return sendHtml(reply, await keysPage(ctx, scope, { created: { apiKey: created.apiKey, record: created.record } }), 201);
       } catch (err) {
@@ -117,21 +121,33 @@ async function keysPage(
   const main = html`
 ${opts.created ? createdKey(opts.created.apiKey, opts.created.record) : ''}
 <h1>API keys</h1>
-<p class="lede">Your servers call the Assay partner API with these keys (<code>Authorization: Bearer ak_live_…</code>). Each key is shown once, when it is created; Assay stores only a hash. Keep several keys to rotate without downtime.</p>
+<p class="lede">Your servers call the Assay partner API with these keys (<code>Authorization: Bearer ak_live_…</code>). Each key is shown once, when it is created; Assay stores only a hash. Keep several keys to rotate without downtime.
+A <strong>test</strong> key (<code>ak_test_…</code>) works on separate test-mode data: assignments, events and webhook endpoints that live keys never see, and simulated student actions for development.</p>
 ${errorSummary(opts.errors)}
 <form method="post" action="/portal/api-keys" class="panel" novalidate>
 <h2>Create a key</h2>
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields(operatorField(scope))}
 ${textField({ name: 'label', label: 'Label', value: opts.label ?? '', hint: 'What uses the key, for example "LMS production". Optional.', error: errorFor(opts.errors, 'label'), maxlength: 200 })}
+${selectField({
+  name: 'mode',
+  label: 'Mode',
+  value: 'live',
+  options: [
+    { value: 'live', label: 'Live (real students)' },
+    { value: 'test', label: 'Test (sandbox data for development)' },
+  ],
+  hint: 'A test key sees only test-mode data and can simulate student actions.',
+})}
 <button type="submit" class="button primary">Create API key</button>
 </form>
 ${dataTable({
   caption: html`Keys of ${scope.institutionName} (${active.length} active)`,
   stack: true,
-  columns: [{ label: 'Prefix' }, { label: 'Label' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Status' }, { label: 'Action' }],
+  columns: [{ label: 'Prefix' }, { label: 'Label' }, { label: 'Mode' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Status' }, { label: 'Action' }],
   rows: keys.map((k) => [
     html`<code>${k.prefix}…</code>`,
     k.label ?? html`<span class="empty">No label</span>`,
+    k.mode === 'test' ? testBadge() : 'Live',
     whenShort(k.createdAt),
     k.lastUsedAt ? html`${whenShort(k.lastUsedAt)} <span class="hint">(${ago(k.lastUsedAt, now)})</span>` : 'Never',
     statusBadge(k.revokedAt ? 'revoked' : 'active'),
@@ -146,7 +162,7 @@ ${dataTable({
 
 function createdKey(apiKey: string, record: ApiKeyRecord): SafeHtml {
   return html`<section class="secret" aria-labelledby="new-key-title">
-<h2 id="new-key-title">Your new API key${record.label ? html` “${record.label}”` : ''}</h2>
+<h2 id="new-key-title">Your new ${record.mode === 'test' ? 'test ' : ''}API key${record.label ? html` “${record.label}”` : ''}</h2>
 <p>Copy it now and store it in your server's secret store. <strong>It will not be shown again.</strong></p>
 <div class="secret-value">
 <code id="new-key" tabindex="0" aria-label="The new API key">${apiKey}</code>

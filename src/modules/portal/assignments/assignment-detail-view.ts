@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../../attempts/pages/html.js';
 import type { DeliveryView } from '../../webhooks/event-deliveries.js';
-import { statusBadge, statusLabel, when } from '../ui/components.js';
+import { statusBadge, statusLabel, testBadge, when } from '../ui/components.js';
 import type { Scope } from '../ui/page.js';
 import { can } from '../../staff/principal.js';
 import { answerView, markView, scoreFacts } from './answer-view.js';
@@ -11,7 +11,8 @@ export function assignmentDetail(scope: Scope, r: AssignmentRecord, controls: Sa
   const a = r.assignment;
   const metadata = Object.keys(a.metadata).length > 0 ? JSON.stringify(a.metadata, null, 2) : null;
   return html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li aria-current="page">${a.externalUserId}</li></ol></nav>
-<div class="page-head"><h1>${r.test.title} for ${a.externalUserId}</h1><p>${statusBadge(a.status)}</p></div>
+<div class="page-head"><h1>${r.test.title} for ${a.externalUserId}</h1><p>${r.livemode ? '' : html`${testBadge()} `}${statusBadge(a.status)}</p></div>
+${r.livemode ? '' : html`<p class="notice">A test-mode assignment, made with a test API key: it is not counted in the Overview's figures.</p>`}
 ${a.status === 'marking' ? html`<p class="notice">This attempt waits for a reviewer. <a href="${scope.link(`/portal/marking/${a.assignmentId}`)}">Mark it</a>.</p>` : ''}
 <div class="side-by-side">
 <section class="panel" aria-labelledby="facts-title">

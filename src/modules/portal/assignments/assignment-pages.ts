@@ -5,7 +5,7 @@ import { html } from '../../attempts/pages/html.js';
 import type { AssignmentsContext } from '../../assignments/context.js';
 import { listAssignments } from '../../assignments/list-assignments.js';
 import { listTestsForPartner, listTestTitles } from '../../tests/tests-service.js';
-import { dataTable, errorFor, errorSummary, hiddenFields, pager, selectField, statusBadge, textField, whenShort } from '../ui/components.js';
+import { dataTable, errorFor, errorSummary, hiddenFields, pager, selectField, statusBadge, testBadge, textField, whenShort } from '../ui/components.js';
 import { DoneQuery, Html, InstitutionQuery, chooseInstitution, flashFrom, institutionScope, layoutFor, operatorField, pageRoute, sendHtml } from '../ui/page.js';
 import { ASSIGNMENT_STATUSES, parseFilters, type FilterQuery } from './assignment-filters.js';
 import { loadAssignmentRecord } from './load-assignment-record.js';
@@ -77,7 +77,7 @@ ${page
       rows: page.data.map((r) => [
         html`<a href="${scope.link(`/portal/assignments/${r.assignmentId}`)}">${r.externalUserId}</a>`,
         titles.get(r.testId) ?? r.testId,
-        statusBadge(r.status),
+        r.livemode ? statusBadge(r.status) : html`${testBadge()} ${statusBadge(r.status)}`,
         r.score ? formatScore(r.score) : '–',
         whenShort(r.createdAt),
         whenShort(r.completedAt),

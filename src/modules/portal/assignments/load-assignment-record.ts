@@ -23,6 +23,8 @@ export interface AssignmentRecord {
   questions: Map<string, Question>;
   marking: MarkingView;
   events: Array<EventEnvelope & { deliveries: DeliveryView[] }>;
+  /** False for an assignment made with a test-mode key. */
+  livemode: boolean;
 }
 
 export async function loadAssignmentRecord(ctx: AssignmentsContext, institutionId: string, assignmentId: string): Promise<AssignmentRecord> {
@@ -41,5 +43,6 @@ export async function loadAssignmentRecord(ctx: AssignmentsContext, institutionI
     questions: new Map(test.questions.map((q) => [q.id, q])),
     marking,
     events: events.map((e) => ({ ...e, deliveries: deliveries.get(e.id) ?? [] })),
+    livemode: row.livemode,
   };
 }

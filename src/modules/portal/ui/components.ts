@@ -192,6 +192,11 @@ export function statusLabel(status: string): string {
   return STATUS_LABELS[status] ?? status;
 }
 
+/** Marks a test-mode object (made with an `ak_test_` key) wherever it is listed beside live ones. */
+export function testBadge(): SafeHtml {
+  return html`<span class="badge badge-test">Test</span>`;
+}
+
 export function statusBadge(status: string): SafeHtml {
   return html`<span class="badge badge-${status}">${statusLabel(status)}</span>`;
 }

@@ -5,7 +5,7 @@ import { ASSIGNMENT_EVENT_TYPES, TEST_EVENT_TYPE } from '../../events/event-type
 import { can } from '../../staff/principal.js';
 import { listEndpointDeliveries } from '../../webhooks/delivery-log.js';
 import { listEndpoints, type EndpointView } from '../../webhooks/manage-endpoints.js';
-import { csrfField, dataTable, errorFor, errorSummary, fieldId, hiddenFields, pager, postButton, selectField, statusBadge, textField, when, whenShort, type Flash } from '../ui/components.js';
+import { csrfField, dataTable, errorFor, errorSummary, fieldId, hiddenFields, pager, postButton, selectField, statusBadge, testBadge, textField, when, whenShort, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
 
 export const LOG_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -69,7 +69,7 @@ ${dataTable({
   rows: data.map((e) => [
     html`<a href="${scope.link(`/portal/webhooks/${e.endpointId}`)}">${e.url}</a>${e.description ? html`<br><span class="hint">${e.description}</span>` : ''}`,
     e.eventTypes ? e.eventTypes.join(', ') : 'All event types',
-    endpointStatus(e),
+    e.livemode ? endpointStatus(e) : html`${testBadge()} ${endpointStatus(e)}`,
     whenShort(e.createdAt),
   ]),
   empty: 'No webhook endpoints yet.',

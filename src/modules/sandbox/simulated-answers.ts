@@ -1,0 +1,77 @@
+import type { AnswerValue } from '../marking/auto-mark.js';
+import { roundPoints } from '../marking/auto-mark.js';
+import type { Question } from '../tests/schemas.js';
+
+/**
+ * What a simulated student writes and what a simulated reviewer marks, pure.
+ * A target `score` is a percentage (0–100) of the test's maximum points; the
+ * answers reach it as closely as the test's questions allow (whole questions
+ * are answered right or left blank, so a test of four 5-point questions can
+ * give 0, 25, 50, 75 or 100 %).
+ */
+export const SIMULATED_TEXT = 'A simulated answer (test mode).';
+
+/** The answer the key marks right, for a question the key can mark; null for an essay. */
+export function correctAnswer(q: Question): AnswerValue {
+  switch (q.type) {
+    case 'single_choice':
+      return q.correctOptionId;
+    case 'multiple_choice':
+      return q.options.map((o) => o.id).filter((id) => q.correctOptionIds.includes(id));
+    case 'short_text':
+      return q.acceptedAnswers[0]!;
+    case 'numeric':
+      return String(q.answer);
+    case 'essay':
+      return null;
+  }
+}
+
+/**
+ * Answers reaching `percent` of the test's points through its auto-marked
+ * questions: the biggest questions first, each answered right while the
+ * total stays at or under the target, then the one question that brings it
+ * closest if overshooting is nearer. Essays get a placeholder text, so they
+ * wait for marking as a real essay does; other questions are left blank.
+ */
+export function answersForScore(questions: readonly Question[], percent: number): Array<{ questionId: string; value: AnswerValue }> {
+  const maxPoints = questions.reduce((s, q) => s + q.points, 0);
+  const target = (percent / 100) * maxPoints;
+  const byPoints = questions.filter((q) => q.type !== 'essay').sort((a, b) => b.points - a.points);
+  const right = new Set<string>();
+  let total = 0;
+  for (const q of byPoints) {
+    if (total + q.points <= target + 1e-9) {
+      right.add(q.id);
+      total += q.points;
+    }
+  }
+  const rest = byPoints.filter((q) => !right.has(q.id));
+  const smallest = rest[rest.length - 1];
+  if (smallest && Math.abs(total + smallest.points - target) < Math.abs(total - target)) right.add(smallest.id);
+  return questions.map((q) => ({
+    questionId: q.id,
+    value: q.type === 'essay' ? SIMULATED_TEXT : right.has(q.id) ? correctAnswer(q) : null,
+  }));
+}
+
+/**
+ * Points for the items awaiting a reviewer: full points without a target;
+ * with one, what the assignment still lacks to reach `percent` of its
+ * maximum, given in item order, each item between 0 and its points.
+ */
+export function marksForScore(
+  items: ReadonlyArray<{ questionId: string; maxPoints: number; needsMarking: boolean; points: number | null }>,
+  percent: number | undefined,
+): Array<{ questionId: string; points: number }> {
+  const awaiting = items.filter((i) => i.needsMarking);
+  if (percent === undefined) return awaiting.map((i) => ({ questionId: i.questionId, points: i.maxPoints }));
+  const maxPoints = items.reduce((s, i) => s + i.maxPoints, 0);
+  const already = items.filter((i) => !i.needsMarking).reduce((s, i) => s + (i.points ?? 0), 0);
+  let missing = Math.max(0, (percent / 100) * maxPoints - already);
+  return awaiting.map((i) => {
+    const points = roundPoints(Math.min(i.maxPoints, missing));
+    missing -= points;
+    return { questionId: i.questionId, points };
+  });
+}
