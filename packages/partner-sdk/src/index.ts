@@ -20,8 +20,7 @@ export {
   type ErrorDetail,
 } from './errors.js';
 export type { RequestOptions } from './transport.js';
-export type { CreateOptions, SimulateAction, SimulateParams } from './resources/assignments.js';
-export type { TestDataWiped } from './resources/test-data.js';
+export type { CreateOptions } from './resources/assignments.js';
 export { verifyWebhook, type WebhookHeaders } from './webhooks.js';
 export type * from './types.js';
 export type { components, operations, paths } from './generated/openapi.js';

@@ -19,6 +19,9 @@ export type CreateAssignmentParams = Schemas['CreateAssignment'];
 export type UpdateAssignmentParams = Schemas['UpdateAssignment'];
 export type AssignmentProctoring = Schemas['ProctoringReport'];
 export type StartLink = Json<'reissueStartLink', 200>;
+export type SimulateParams = Schemas['SimulateAssignment'];
+export type SimulateAction = SimulateParams['action'];
+export type TestDataWiped = Schemas['TestDataWiped'];
 
 export type AssayEvent = Schemas['Event'];
 export type EventType = AssayEvent['type'];

@@ -250,6 +250,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/assignments/{assignmentId}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test mode: play the student's or the reviewer's next step on a test-mode assignment
+         * @description Test keys (`ak_test_…`) only; with a live key this route answers 404 `not_found`, as for an unknown route. Each action runs the same services as the real flow and emits the same events (with `livemode: false`, to test-mode webhook endpoints only). 200: the assignment as `GET /assignments/{assignmentId}` reads it after the action. 400 `invalid_request`: a bad body, an unknown question id or answer value, or a field the action does not use; nothing changes. 404 `not_found`: no test-mode assignment with this id (a live-mode id included). 409 `invalid_state`: the action is not possible in the assignment's status (the message says which it is), or a violation on a test that is not proctored or whose mode cannot detect that kind.
+         */
+        post: operations["simulateAssignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/test-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Test mode: delete every test-mode assignment and event of your institution
+         * @description Test keys only (404 `not_found` with a live key). Deletes the test-mode assignments with their attempts, answers, marks, proctoring records and files, their events with webhook deliveries, and test-mode events without an assignment. Test-mode webhook endpoints are kept. Live data is never touched. Test-mode data older than 30 days is also deleted automatically.
+         */
+        delete: operations["deleteTestData"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -495,6 +535,8 @@ export interface components {
              * @description ISO 8601, UTC
              */
             updatedAt: string;
+            /** @description false for a test-mode endpoint (created with an ak_test_ key): it receives test-mode events only */
+            livemode: boolean;
             /** @description whsec_… signing secret; shown only here. Verify with the standardwebhooks library. */
             secret: string;
         };
@@ -526,6 +568,8 @@ export interface components {
              * @description ISO 8601, UTC
              */
             updatedAt: string;
+            /** @description false for a test-mode endpoint (created with an ak_test_ key): it receives test-mode events only */
+            livemode: boolean;
         };
         /** UpdateWebhookEndpoint */
         UpdateWebhookEndpoint: {
@@ -610,6 +654,8 @@ export interface components {
              * @description When the event happened
              */
             timestamp: string;
+            /** @description false for an event of test mode (made with an ak_test_ key or by a simulated action), true otherwise */
+            livemode: boolean;
             /** @description Assignment events carry the assignment fields; new fields may be added */
             data: {
                 /** @description The assignmentId */
@@ -669,6 +715,8 @@ export interface components {
              * @description When the event happened
              */
             timestamp: string;
+            /** @description false for an event of test mode (made with an ak_test_ key or by a simulated action), true otherwise */
+            livemode: boolean;
             /** @description Assignment events carry the assignment fields; new fields may be added */
             data: {
                 /** @description The assignmentId */
@@ -852,6 +900,35 @@ export interface components {
                 /** Format: uri */
                 url: string;
             }[];
+        };
+        /** SimulateAssignment */
+        SimulateAssignment: {
+            /**
+             * @description start: the student presses Begin (assigned → started, exam.started). submit: the student saves `answers` (or answers reaching `score`, or nothing) and submits (exam.completed; then completed, or marking for after_review tests). violation: a critical proctoring flag of `violationKind` while started (violation.detected; proctored tests only). finish_marking: a reviewer marks the items awaiting a mark (full points, or reaching `score`) and finishes (marking → completed, grading.done). expire: dueAt is moved to now and the assignment expires as at its due date (assigned → expired, assignment.expired).
+             * @enum {string}
+             */
+            action: "start" | "submit" | "violation" | "finish_marking" | "expire";
+            /** @description submit only: answers as the test page stores them (an option id, an array of option ids, text, or null). Question ids are those of the test version the assignment pins. */
+            answers?: {
+                questionId: string;
+                value: null | string | string[];
+            }[];
+            /** @description submit and finish_marking only: a target percentage of the test's maximum points. submit answers auto-marked questions right or leaves them blank to come as close as the questions allow; finish_marking gives the items awaiting a reviewer what is still missing. */
+            score?: number;
+            /**
+             * @description violation only. Default multiple_faces on a live_ai test, left_test on a record test (no_face and multiple_faces need live_ai).
+             * @enum {string}
+             */
+            violationKind?: "no_face" | "multiple_faces" | "left_test" | "camera_stopped";
+        };
+        /** TestDataWiped */
+        TestDataWiped: {
+            deleted: {
+                /** @description Test-mode assignments deleted, with their attempts, answers, marks and proctoring records */
+                assignments: number;
+                /** @description Test-mode events deleted, with their webhook deliveries and attempts */
+                events: number;
+            };
         };
     };
     responses: never;
@@ -2447,6 +2524,196 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: no credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: valid credentials, action not allowed (a suspended institution) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object for you (unknown, or another institution's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: quote the requestId to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the database cannot be reached; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simulateAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateAssignment"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: no credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: valid credentials, action not allowed (a suspended institution) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such object for you (unknown, or another institution's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused or invalid_state: refused in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: quote the requestId to support */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the database cannot be reached; see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTestData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestDataWiped"];
                 };
             };
             /** @description unauthenticated: no credentials, or credentials that are not valid */

@@ -4,22 +4,11 @@ import type {
   AssignmentCreated,
   AssignmentProctoring,
   CreateAssignmentParams,
+  SimulateAction,
+  SimulateParams,
   StartLink,
   UpdateAssignmentParams,
 } from '../types.js';
-
-/** What a test-mode key can make happen to an assignment without a student (`POST /assignments/{id}/simulate`). */
-export type SimulateAction = 'start' | 'submit' | 'violation' | 'finish_marking' | 'expire';
-
-export interface SimulateParams {
-  action: SimulateAction;
-  /** submit only: answers as the test page stores them (an option id, an array of option ids, text, or null). */
-  answers?: Array<{ questionId: string; value: string | string[] | null }>;
-  /** submit and finish_marking only: a target percentage (0–100) of the test's maximum points. */
-  score?: number;
-  /** violation only: the proctoring flag's kind. */
-  violationKind?: 'no_face' | 'multiple_faces' | 'left_test' | 'camera_stopped';
-}
 
 export interface CreateOptions extends RequestOptions {
   /**

@@ -1,8 +1,5 @@
 import type { RequestOptions, Send } from '../transport.js';
-
-export interface TestDataWiped {
-  deleted: { assignments: number; events: number };
-}
+import type { TestDataWiped } from '../types.js';
 
 /** Test mode only (`/test-data`): 404 with a live key. */
 export class TestData {
