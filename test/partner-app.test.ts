@@ -4,14 +4,17 @@ import { Webhook } from 'standardwebhooks';
 import { Assay } from '../packages/partner-sdk/src/index.js';
 import { createPartnerApp, type PartnerApp } from '../examples/partner-app/app.js';
 import { assignmentBody, createHarness, type Harness, type Tenant } from './helpers/harness.js';
-import { fastWebhooks, startDispatcher, transition, type Dispatcher } from './helpers/webhook-setup.js';
+import { testModeTenant } from './helpers/test-mode.js';
+import { fastWebhooks, startDispatcher, type Dispatcher } from './helpers/webhook-setup.js';
 
 /**
  * The example partner app's server side against a real Assay: its form
  * creates one assignment per form however often it is sent, its webhook
  * endpoint refuses what does not verify and applies each event once and in
  * sequence order, and its return page shows only what Assay says about
- * assignments it made. (The browser journey is test/browser/partner-app.test.ts.)
+ * assignments it made. A test-mode key, as the example is meant to run; the
+ * events come from simulated steps. (The browser journey is
+ * test/browser/partner-app.test.ts.)
  */
 let h: Harness;
 let dispatcher: Dispatcher;
@@ -26,12 +29,12 @@ beforeAll(async () => {
   const origin = await h.app.listen({ port: 0, host: '127.0.0.1' });
   dispatcher = startDispatcher(h);
   await dispatcher.start();
-  tenant = await h.createTenant('Riverside College', ['localhost']);
+  tenant = await testModeTenant(h, await h.createTenant('Riverside College', ['localhost']));
   assay = new Assay({ apiKey: tenant.apiKey, baseUrl: origin });
   // The public URL is known before the app listens: it registers its webhook endpoint as it starts.
   const port = await freePort();
   lmsUrl = `http://localhost:${port}`;
-  lms = createPartnerApp({ assay, publicUrl: lmsUrl, dataFile: null, testMode: false, log: (l) => logs.push(l) });
+  lms = createPartnerApp({ assay, publicUrl: lmsUrl, dataFile: null, testMode: true, log: (l) => logs.push(l) });
   await lms.start(port);
 });
 afterAll(async () => {
@@ -74,11 +77,11 @@ describe('the example partner app', () => {
 
   it('applies each verified event once, in sequence order, and refuses forgeries', async () => {
     const { id } = await assignThroughForm('events');
-    await transition(h, id, [{ type: 'start' }]);
-    await transition(h, id, [{ type: 'submit', score: null }, { type: 'settle', resultVisibility: 'immediate', score: null }]);
+    await assay.assignments.simulate(id, 'start');
+    await assay.assignments.simulate(id, { action: 'submit', score: 100 });
     const enrolment = () => lms.store.state.enrolments[id]!;
     await expect.poll(() => enrolment().status, { timeout: 10_000 }).toBe('completed');
-    expect(enrolment().sequence).toBe(2);
+    expect(enrolment()).toMatchObject({ sequence: 2, livemode: false, score: { percent: 100, gradingStatus: 'final' } });
 
     // A redelivery of the first event: recorded once, and it does not move the status back.
     const started = (await assay.events.list({ assignmentId: id, type: 'exam.started' })).data[0]!;
@@ -133,13 +136,13 @@ describe('the example partner app', () => {
 
     const port = Number(new URL(lmsUrl).port);
     await lms.close();
-    const keepsRecords = createPartnerApp({ assay, publicUrl: lmsUrl, dataFile: null, testMode: false, log: () => undefined });
+    const keepsRecords = createPartnerApp({ assay, publicUrl: lmsUrl, dataFile: null, testMode: true, log: () => undefined });
     keepsRecords.store.state.webhook = { ...lms.store.state.webhook! };
     await keepsRecords.start(port);
     expect(keepsRecords.store.state.webhook!.secret).toBe(secret);
     await keepsRecords.close();
 
-    lms = createPartnerApp({ assay, publicUrl: lmsUrl, dataFile: null, testMode: false, log: () => undefined });
+    lms = createPartnerApp({ assay, publicUrl: lmsUrl, dataFile: null, testMode: true, log: () => undefined });
     await lms.start(port);
     expect(await endpoints()).toHaveLength(1);
     expect(lms.store.state.webhook!.secret).toMatch(/^whsec_/);

@@ -4,12 +4,13 @@ import type { Browser, Page } from 'playwright-core';
 import { Assay } from '../../packages/partner-sdk/src/index.js';
 import { createPartnerApp, type PartnerApp } from '../../examples/partner-app/app.js';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
+import { testModeTenant } from '../helpers/test-mode.js';
 import { fastWebhooks, startDispatcher, type Dispatcher } from '../helpers/webhook-setup.js';
 import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
 
 /**
- * The example partner app (examples/partner-app) in front of a real Assay:
- * a person assigns a test in the LMS, takes it through the real start link
+ * The example partner app (examples/partner-app) in front of a real Assay,
+ * with a test-mode key: a person assigns a test in the LMS, takes it through the real start link
  * in Chromium, returns to the LMS, and sees the status and score that the
  * LMS learned from Assay's signed webhooks. The pages are also written to
  * docs/screenshots/partner-app-*.png at desktop and phone width.
@@ -38,7 +39,8 @@ describe.skipIf(!hasBrowser)('the example partner app in a real browser', () => 
     dispatcher = startDispatcher(h);
     await dispatcher.start();
     // The LMS's return page is on localhost: the institution allows it as a callback domain.
-    tenant = await h.createTenant('Riverside College', ['localhost']);
+    // With a test-mode key, as the example is meant to run.
+    tenant = await testModeTenant(h, await h.createTenant('Riverside College', ['localhost']));
     const lmsPort = await freePort();
     lmsUrl = `http://localhost:${lmsPort}`;
     lms = createPartnerApp({
@@ -113,6 +115,8 @@ describe.skipIf(!hasBrowser)('the example partner app in a real browser', () => 
     expect(await board.getByRole('status').innerText()).toContain('Ada Lovelace');
     const received = Object.values(lms.store.state.events).filter((e) => e.assignmentId === assignmentId).map((e) => e.type);
     expect(received.sort()).toEqual(['exam.completed', 'exam.started']);
+    expect(Object.values(lms.store.state.events).every((e) => e.livemode === false)).toBe(true);
+    expect(await board.getByText('Test mode').count()).toBe(1);
     expect(await seriousAxeViolations(board)).toEqual([]);
     await shot(board, 'students-desktop');
     await page.goto(lmsUrl);
