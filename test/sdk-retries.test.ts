@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssayNotFoundError, AssayRateLimitError, AssayTimeoutError, AssayConnectionError, AssayServerError } from '../packages/partner-sdk/src/index.js';
+import { parseRetryAfter } from '../packages/partner-sdk/src/errors.js';
+import { backoffMs } from '../packages/partner-sdk/src/transport.js';
 import { assignmentBody, type Harness } from './helpers/harness.js';
 import { openSdkRig, type SdkRig } from './helpers/sdk-rig.js';
 
@@ -182,5 +184,27 @@ describe('timeouts', () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe('the retry schedule', () => {
+  it('doubles from 0.5 s up to 8 s, each wait scaled by a jitter factor in [0.5, 1)', () => {
+    const ceilings = [500, 1000, 2000, 4000, 8000, 8000];
+    ceilings.forEach((ceiling, attempt) => {
+      expect(backoffMs(attempt, () => 0)).toBe(ceiling / 2);
+      expect(backoffMs(attempt, () => 0.999999)).toBe(ceiling);
+    });
+    const spread = new Set(Array.from({ length: 50 }, () => backoffMs(2)));
+    expect(spread.size).toBeGreaterThan(10);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date, and ignores what it cannot read', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('3', now)).toBe(3000);
+    expect(parseRetryAfter('0.5', now)).toBe(500);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:10 GMT', now)).toBe(10_000);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 23:59:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeNull();
+    expect(parseRetryAfter(null, now)).toBeNull();
   });
 });
