@@ -149,3 +149,25 @@ describe('the example partner app', () => {
     expect(lms.store.state.webhook!.secret).not.toBe(secret);
   });
 });
+
+describe('the example partner app in test mode', () => {
+  it('plays an assignment\'s steps from the students board, and shows a refused step as a notice', async () => {
+    const { id } = await assignThroughForm('simulated');
+    const step = (action: string) =>
+      fetch(`${lmsUrl}/simulate`, { method: 'POST', body: new URLSearchParams({ assignmentId: id, action }), redirect: 'manual' });
+    const started = await step('start');
+    expect(started.status).toBe(303);
+    expect(started.headers.get('location')).toBe('/students');
+    await expect.poll(() => lms.store.state.enrolments[id]!.status, { timeout: 10_000 }).toBe('started');
+
+    const again = await step('start');
+    const location = again.headers.get('location')!;
+    expect(location).toMatch(/^\/students\?notice=[0-9a-f-]{36}$/);
+    const board = await (await fetch(`${lmsUrl}${location}`)).text();
+    expect(board).toContain('Assay refused “start”');
+    expect(board).toContain('<option value="finish_marking">finish marking</option>');
+
+    expect((await step('teleport')).status).toBe(400);
+    expect((await fetch(`${lmsUrl}/students?notice=${encodeURIComponent('Your account is locked')}`).then((r) => r.text()))).not.toContain('Your account is locked');
+  });
+});

@@ -7,6 +7,7 @@ import {
   AssayWebhookVerificationError,
   verifyWebhook,
   type Assay,
+  type SimulateAction,
   type Test,
 } from '../../packages/partner-sdk/src/index.js';
 import { layout, messagePage, returnPage, studentRows, studentsPage, testsPage, scoreText } from './pages.js';
@@ -19,6 +20,7 @@ import { openStore, type Enrolment, type Store } from './store.js';
  *   GET  /return           the assignment's callbackUrl: reads the assignment from Assay
  *   POST /webhooks/assay   verifies each delivery, applies it once (by webhook-id)
  *   GET  /students         every enrolment's status and score, live over /students/stream
+ *   POST /simulate         test mode: plays an assignment's next step (assignments.simulate)
  * On start it registers its webhook endpoint with Assay unless one for its URL exists.
  */
 export interface PartnerAppOptions {
@@ -40,6 +42,7 @@ export interface PartnerApp {
 }
 
 const MAX_BODY = 256 * 1024;
+const SIMULATE_ACTIONS = new Set<string>(['start', 'submit', 'violation', 'finish_marking', 'expire'] satisfies SimulateAction[]);
 
 export function createPartnerApp(opts: PartnerAppOptions): PartnerApp {
   const { assay } = opts;
@@ -47,6 +50,7 @@ export function createPartnerApp(opts: PartnerAppOptions): PartnerApp {
   const log = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const store = openStore(opts.dataFile);
   const listeners = new Set<http.ServerResponse>();
+  const notices = new Map<string, string>();
   const page = (title: string, current: 'tests' | 'students' | null, body: string, script?: string) =>
     layout({ title, current, testMode: opts.testMode, body, ...(script ? { script } : {}) });
 
@@ -54,7 +58,7 @@ export function createPartnerApp(opts: PartnerAppOptions): PartnerApp {
 
   /** Tells every open Students page what changed (Server-Sent Events). */
   function broadcast(announce: string) {
-    const data = JSON.stringify({ rows: studentRows(enrolments()), announce });
+    const data = JSON.stringify({ rows: studentRows(enrolments(), opts.testMode), announce });
     for (const res of listeners) res.write(`data: ${data}\n\n`);
   }
 
@@ -161,9 +165,32 @@ export function createPartnerApp(opts: PartnerAppOptions): PartnerApp {
     res.writeHead(204).end();
   }
 
+  /**
+   * Test mode: plays a step through the SDK. The board changes when the
+   * step's webhook arrives, as it would for a real student; a refused step
+   * (409 invalid_state) comes back as a notice.
+   */
+  async function simulate(req: http.IncomingMessage, res: http.ServerResponse) {
+    const form = new URLSearchParams((await readBody(req)).toString('utf8'));
+    const id = form.get('assignmentId') ?? '';
+    const action = form.get('action') ?? '';
+    if (!store.state.enrolments[id] || !SIMULATE_ACTIONS.has(action)) return send(res, 400, page('Bad request', null, messagePage('Bad request', 'Unknown assignment or step.')));
+    let notice = '';
+    try {
+      await assay.assignments.simulate(id, action as SimulateAction);
+    } catch (err) {
+      if (!(err instanceof AssayError) || err.status === null || err.status >= 500) throw err;
+      notice = `Assay refused “${action}”: ${err.message}`;
+    }
+    // The notice stays here, the URL carries only its id: the page never shows text taken from a link.
+    const noticeId = notice ? randomUUID() : '';
+    if (notice) notices.set(noticeId, notice);
+    res.writeHead(303, { location: notice ? `/students?notice=${noticeId}` : '/students' }).end();
+  }
+
   function stream(req: http.IncomingMessage, res: http.ServerResponse) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-    res.write(`retry: 2000\ndata: ${JSON.stringify({ rows: studentRows(enrolments()), announce: '' })}\n\n`);
+    res.write(`retry: 2000\ndata: ${JSON.stringify({ rows: studentRows(enrolments(), opts.testMode), announce: '' })}\n\n`);
     listeners.add(res);
     req.on('close', () => listeners.delete(res));
   }
@@ -175,8 +202,9 @@ export function createPartnerApp(opts: PartnerAppOptions): PartnerApp {
     if (route === 'POST /assign') return assign(req, res);
     if (route === 'GET /return') return returned(url, res);
     if (route === 'POST /webhooks/assay') return webhook(req, res);
+    if (route === 'POST /simulate' && opts.testMode) return simulate(req, res);
     if (route === 'GET /students') {
-      const { body, script } = studentsPage(enrolments());
+      const { body, script } = studentsPage(enrolments(), { testMode: opts.testMode, notice: notices.get(url.searchParams.get('notice') ?? '') ?? null });
       return send(res, 200, page('Students', 'students', body, script));
     }
     if (route === 'GET /students/stream') return stream(req, res);

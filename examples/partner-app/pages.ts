@@ -41,12 +41,15 @@ th{background:#eef2f7;font-size:.9rem}
 .status{display:inline-block;padding:.05rem .55rem;border-radius:999px;font-size:.85rem;font-weight:600;background:#e6ebf2;color:#26354a}
 .status-completed{background:#dcf5e3;color:#0f5c2a}.status-started,.status-submitted{background:#e3eeff;color:#123d7a}
 .status-marking{background:#fff3d6;color:#6b4800}.status-expired,.status-cancelled{background:#f1e4e4;color:#6d1f1f}
+.sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+.simulate{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}.simulate select{width:auto;padding:.3rem .4rem}
+button.small{padding:.35rem .7rem;font-size:.9rem}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem;margin:0}
 dt{font-weight:600}dd{margin:0}
 @media (max-width:600px){
   .stack thead{display:none}
   .stack tr{display:block;border-bottom:1px solid #d8dee8;padding:.5rem 0}
-  .stack td{display:grid;grid-template-columns:7.5rem 1fr;border:0;padding:.2rem .6rem}
+  .stack td{display:grid;grid-template-columns:7.5rem minmax(0,1fr);border:0;padding:.2rem .6rem}
   .stack td::before{content:attr(data-label);font-weight:600;color:#4a5566}
   dl{grid-template-columns:1fr}
 }`;
@@ -119,13 +122,24 @@ export const statusBadge = (status: string) => `<span class="status status-${esc
 /** A cell whose content is one element, so the phone layout's label column stays beside it. */
 const cell = (label: string, html: string) => `<td data-label="${label}"><div>${html}</div></td>`;
 
-export function studentRows(enrolments: Enrolment[]): string {
-  if (enrolments.length === 0) return '<tr><td colspan="5">No assignments yet: assign a test from the Tests page.</td></tr>';
+const SIMULATE_ACTIONS = ['start', 'submit', 'violation', 'finish_marking', 'expire'] as const;
+
+/** Test mode only: play an assignment's next step without a student (the events come back as webhooks). */
+function simulateForm(e: Enrolment): string {
+  const id = esc(e.assignmentId);
+  const options = SIMULATE_ACTIONS.map((a) => `<option value="${a}">${a.replace('_', ' ')}</option>`).join('');
+  return `<form method="post" action="/simulate" class="simulate"><input type="hidden" name="assignmentId" value="${id}">
+<label class="sr-only" for="act-${id}">Step to simulate for ${esc(e.name || e.externalUserId)}</label>
+<select id="act-${id}" name="action">${options}</select> <button type="submit" class="small">Simulate</button></form>`;
+}
+
+export function studentRows(enrolments: Enrolment[], testMode = false): string {
+  if (enrolments.length === 0) return `<tr><td colspan="${testMode ? 6 : 5}">No assignments yet: assign a test from the Tests page.</td></tr>`;
   return enrolments
     .map(
       (e) => `<tr id="row-${esc(e.assignmentId)}">${cell('Student', `${esc(e.name || e.externalUserId)}<br><span class="note">${esc(e.externalUserId)}</span>`)}
 ${cell('Test', esc(e.testTitle))}${cell('Status', statusBadge(e.status))}${cell('Score', esc(scoreText(e)))}
-${cell('Updated', `<time datetime="${esc(e.updatedAt)}">${esc(e.updatedAt.slice(0, 19).replace('T', ' '))}</time>`)}</tr>`,
+${cell('Updated', `<time datetime="${esc(e.updatedAt)}">${esc(e.updatedAt.slice(0, 19).replace('T', ' '))}</time>`)}${testMode ? cell('Simulate', simulateForm(e)) : ''}</tr>`,
     )
     .join('');
 }
@@ -134,15 +148,17 @@ ${cell('Updated', `<time datetime="${esc(e.updatedAt)}">${esc(e.updatedAt.slice(
 const LIVE_SCRIPT = `(function(){var tb=document.getElementById('rows'),say=document.getElementById('live');
 var es=new EventSource('/students/stream');es.onmessage=function(m){var d=JSON.parse(m.data);tb.innerHTML=d.rows;if(d.announce)say.textContent=d.announce;};})();`;
 
-export function studentsPage(enrolments: Enrolment[]): { body: string; script: string } {
+export function studentsPage(enrolments: Enrolment[], opts: { testMode: boolean; notice?: string | null }): { body: string; script: string } {
+  const simulateHead = opts.testMode ? '<th scope="col">Simulate (test mode)</th>' : '';
   return {
     body: `<h1>Students</h1>
 <p class="note">Status and score arrive by signed webhook and update here as they do.</p>
+${opts.notice ? `<div class="error" role="alert">${esc(opts.notice)}</div>` : ''}
 <p id="live" class="note" role="status" aria-live="polite"></p>
 <noscript><meta http-equiv="refresh" content="5"></noscript>
 <table class="stack"><caption>Assignments, newest first</caption>
-<thead><tr><th scope="col">Student</th><th scope="col">Test</th><th scope="col">Status</th><th scope="col">Score</th><th scope="col">Updated (UTC)</th></tr></thead>
-<tbody id="rows">${studentRows(enrolments)}</tbody></table>`,
+<thead><tr><th scope="col">Student</th><th scope="col">Test</th><th scope="col">Status</th><th scope="col">Score</th><th scope="col">Updated (UTC)</th>${simulateHead}</tr></thead>
+<tbody id="rows">${studentRows(enrolments, opts.testMode)}</tbody></table>`,
     script: LIVE_SCRIPT,
   };
 }

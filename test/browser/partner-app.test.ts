@@ -88,7 +88,7 @@ describe.skipIf(!hasBrowser)('the example partner app in a real browser', () => 
     await page.getByRole('button', { name: 'Begin test' }).waitFor();
     expect(new URL(page.url()).origin).not.toBe(new URL(lmsUrl).origin);
     // The board learned of the assignment without a reload.
-    await board.getByRole('cell', { name: /Ada Lovelace/ }).waitFor();
+    await board.getByRole('cell', { name: /^Ada Lovelace/ }).waitFor();
 
     await page.getByRole('button', { name: 'Begin test' }).click();
     await page.getByRole('timer').waitFor();
@@ -116,7 +116,7 @@ describe.skipIf(!hasBrowser)('the example partner app in a real browser', () => 
     const received = Object.values(lms.store.state.events).filter((e) => e.assignmentId === assignmentId).map((e) => e.type);
     expect(received.sort()).toEqual(['exam.completed', 'exam.started']);
     expect(Object.values(lms.store.state.events).every((e) => e.livemode === false)).toBe(true);
-    expect(await board.getByText('Test mode').count()).toBe(1);
+    expect(await board.getByText('Test mode', { exact: true }).count()).toBe(1);
     expect(await seriousAxeViolations(board)).toEqual([]);
     await shot(board, 'students-desktop');
     await page.goto(lmsUrl);
