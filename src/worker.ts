@@ -8,6 +8,7 @@ import { purgeExpiredSessions } from './modules/attempts/sessions.js';
 import { purgeOldEvents } from './modules/events/purge-events.js';
 import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
+import { endpointDisabledMailJob } from './modules/webhooks/endpoint-disabled-mail.js';
 import { proctoringJobs, seedProctoringJobs } from './modules/proctoring/proctoring-jobs.js';
 import { createAiMarkingWorker } from './modules/marking/ai/ai-worker.js';
 import { createMailer, type MailLog, type Mailer } from './platform/mail.js';
@@ -43,6 +44,7 @@ export const workerJobs: ReadonlyArray<AnyJobDefinition<JobContext>> = [
   expireAssignmentJob,
   autoSubmitJob,
   purgeJob,
+  endpointDisabledMailJob,
   ...proctoringJobs,
 ];
 
