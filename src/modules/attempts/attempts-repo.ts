@@ -117,8 +117,9 @@ export async function saveAnswersForSession(
       a.answers.map((x) => x.questionId),
       a.answers.map((x) => JSON.stringify(x.value)),
       a.answers.map((x) => x.version),
-      a.now,
-      a.deadlineNotBefore,
+      // ISO strings: the driver's own Date formatting costs more on this hot path.
+      a.now.toISOString(),
+      a.deadlineNotBefore.toISOString(),
       a.sessionIdHash,
     ],
   });
