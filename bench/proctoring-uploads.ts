@@ -21,7 +21,8 @@ import type { ProctoringServerReady, RecorderSeat } from './proctoring-server.js
  * (a proctored assignment, so the read includes the proctoring summary) at
  * `reads` per second; the same reads run first for `baseline` seconds with no
  * upload load, and the p99 of both is compared (target: without / with ≥ 0.7,
- * the uploads must not starve the partner API).
+ * the uploads must not starve the partner API). The reads come from a process
+ * of their own, so the generator's busy event loop is not what is measured.
  * Prints segment accept latency p50/p99, bytes/s, and lost segments: every
  * segment the server accepted must have exactly one row and its file on disk
  * (target 0 lost).
@@ -81,44 +82,26 @@ try {
   const errors = new Map<string, number>();
   const countError = (what: string) => void errors.set(what, (errors.get(what) ?? 0) + 1);
 
-  /** Partner reads at a fixed rate (open loop) until `stop()`; returns their latencies. */
-  function partnerReads() {
-    const latencies: number[] = [];
-    let running = true;
-    const inFlight = new Set<Promise<void>>();
-    const loop = (async () => {
-      const start = performance.now();
-      for (let n = 0; running; n++) {
-        const due = start + (n * 1000) / READS_PER_S;
-        const wait = due - performance.now();
-        if (wait > 0) await sleep(wait);
-        const p = (async () => {
-          const t0 = performance.now();
-          try {
-            const res = await http.request({ method: 'GET', path: `/api/partner/v1/assignments/${readTarget}`, headers: { authorization: `Bearer ${ready.apiKey}` } });
-            await res.body.text();
-            if (res.statusCode !== 200) countError(`read HTTP ${res.statusCode}`);
-          } catch (err) {
-            countError(`read ${(err as Error).message}`);
-          }
-          latencies.push(performance.now() - t0);
-        })();
-        inFlight.add(p);
-        void p.finally(() => inFlight.delete(p));
-      }
-    })();
+  /** Partner reads at a fixed rate (open loop) from their own process (bench/partner-reader.ts) until `stop()`. */
+  async function partnerReads() {
+    const reader = fork(path.join(import.meta.dirname, 'partner-reader.ts'), [ready.url, `/api/partner/v1/assignments/${readTarget}`, ready.apiKey, String(READS_PER_S)], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    await once(reader, 'message');
     return {
       async stop(): Promise<number[]> {
-        running = false;
-        await loop;
-        await Promise.all([...inFlight]);
+        const result = once(reader, 'message') as Promise<[{ latencies: number[]; errors: string[] }]>;
+        reader.send('stop');
+        const [{ latencies, errors: readErrors }] = await result;
+        for (const e of readErrors) countError(e);
         return latencies;
       },
     };
   }
 
   process.stdout.write(`Baseline: partner reads at ${READS_PER_S}/s for ${BASELINE_MS / 1000} s, no uploads…\n`);
-  const base = partnerReads();
+  const base = await partnerReads();
   await sleep(BASELINE_MS);
   const baseLatencies = sorted(await base.stop());
 
@@ -182,7 +165,7 @@ try {
     return m.cpu.user + m.cpu.system;
   };
   const cpuBefore = await cpu();
-  const loaded = partnerReads();
+  const loaded = await partnerReads();
   const started = performance.now();
   const inFlight = new Set<Promise<void>>();
   const track = (p: Promise<void>) => {

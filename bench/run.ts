@@ -136,6 +136,14 @@ const allCases: Case[] = [
     baseline: { url: ready.baselineUrl, method: 'GET', path: `/assignments/${ready.assignmentId}`, headers: auth },
   },
   {
+    // Not against the baseline: the whole app against itself without the staff portal's routes (ASSAY_PORTAL=off),
+    // so the ratio is what serving the portal from the same process costs a partner read (target: unchanged).
+    name: 'GET /assignments/{id} vs no portal',
+    target: 0.95,
+    app: { url: ready.appUrl, method: 'GET', path: `/api/partner/v1/assignments/${ready.assignmentId}`, headers: auth },
+    baseline: { url: ready.noPortalUrl, method: 'GET', path: `/api/partner/v1/assignments/${ready.assignmentId}`, headers: auth },
+  },
+  {
     name: 'POST /assignments + Idempotency-Key',
     target: null,
     app: {

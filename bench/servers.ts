@@ -20,6 +20,8 @@ import { seedAssignments } from '../scripts/seed-assignments.js';
 export interface ServersReady {
   appUrl: string;
   baselineUrl: string;
+  /** The same app with the staff portal left out (ASSAY_PORTAL=off): what the portal's routes cost the partner API. */
+  noPortalUrl: string;
   apiKey: string;
   testId: string;
   assignmentId: string;
@@ -33,6 +35,7 @@ if (!databaseUrl || !process.send) throw new Error('bench/servers.ts is started 
 
 const appPool = createPool(databaseUrl, 10);
 const baselinePool = createPool(databaseUrl, 10);
+const noPortalPool = createPool(databaseUrl, 10);
 await migrate(appPool);
 
 const institution = await createInstitution(appPool, { name: 'Bench University', callbackDomains: ['bench.example'] });
@@ -53,6 +56,9 @@ if (seedCount > 0) {
 
 const config = benchAppConfig(databaseUrl);
 const app = await buildServer(serverContext({ config, pool: appPool, clock: systemClock }));
+const noPortal = await buildServer(
+  serverContext({ config: { ...config, operations: { ...config.operations, portal: false } }, pool: noPortalPool, clock: systemClock }),
+);
 const baseline = buildBaseline(baselinePool, { institutionId: institution.institutionId, testId, testVersionId: version.testVersionId });
 
 const created = await app.inject({
@@ -65,7 +71,8 @@ if (created.statusCode !== 201) throw new Error(`seeding an assignment failed: $
 
 const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 const baselineUrl = await baseline.listen({ port: 0, host: '127.0.0.1' });
-const ready: ServersReady = { appUrl, baselineUrl, apiKey, testId, assignmentId: created.json().assignmentId };
+const noPortalUrl = await noPortal.listen({ port: 0, host: '127.0.0.1' });
+const ready: ServersReady = { appUrl, baselineUrl, noPortalUrl, apiKey, testId, assignmentId: created.json().assignmentId };
 process.send(ready);
 // CPU time of this process, asked for around each run: CPU per request, unlike req/s, barely moves when other work shares the machine.
 process.on('message', (m) => {
@@ -73,8 +80,8 @@ process.on('message', (m) => {
 });
 
 async function stop() {
-  await Promise.all([app.close(), baseline.close()]);
-  await Promise.all([appPool.end(), baselinePool.end()]);
+  await Promise.all([app.close(), noPortal.close(), baseline.close()]);
+  await Promise.all([appPool.end(), noPortalPool.end(), baselinePool.end()]);
   // The explicit exit also flushes a --cpu-prof profile.
   process.exit(0);
 }

@@ -96,7 +96,7 @@ try {
     child.send('cpu');
     const [m] = (await once(child, 'message')) as [{ cpu: NodeJS.CpuUsage; serverMs: number[] }];
     serverMs = m.serverMs;
-    return m.cpu.user + m.cpu.system;
+    return m.cpu;
   };
   const cpuBefore = await cpu();
   process.stdout.write(`Running: ${STUDENTS} students, a save every ${INTERVAL_MS / 1000} s each, for ${DURATION_MS / 1000} s…\n`);
@@ -118,7 +118,9 @@ try {
   );
   await Promise.all([...inFlight]);
   const elapsed = (performance.now() - started) / 1000;
-  const cpuPerSave = (await cpu()) - cpuBefore;
+  const cpuAfter = await cpu();
+  const cpuPerSave = cpuAfter.user - cpuBefore.user + (cpuAfter.system - cpuBefore.system);
+  const systemPerSave = (cpuAfter.system - cpuBefore.system) / latencies.length;
   await http.close();
 
   // Every accepted save must be what the database holds now (the latest accepted one per student).
@@ -153,6 +155,7 @@ try {
     ['latency max', `${latencies[latencies.length - 1]!.toFixed(1)} ms`],
     ['inside the app p50/p99', `${pick(serverMs, 50).toFixed(1)} / ${pick(serverMs, 99).toFixed(1)} ms (received → sent)`],
     ['app CPU per save', `${(cpuPerSave / latencies.length).toFixed(0)} µs (the app process; ${((cpuPerSave / 1e6 / elapsed) * 100).toFixed(0)}% of one core)`],
+    ['  of which in the kernel', `${systemPerSave.toFixed(0)} µs (system time: socket reads and writes to the client and PostgreSQL)`],
     ['machine load average', os.loadavg().map((l) => l.toFixed(1)).join(' ') + ` on ${os.cpus().length} CPUs`],
     ['errors', `${errorCount}${errorCount ? ` (${[...errors].map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}`],
     ['stale (refused as older)', String(stale)],

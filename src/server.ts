@@ -149,7 +149,7 @@ export async function buildServer(
   await app.register(studentRoutes, { ctx });
   await app.register(proctoringAssets);
   await app.register(proctoringFileRoutes, { ctx });
-  await app.register(portalRoutes, { ctx });
+  if (ctx.config.operations.portal) await app.register(portalRoutes, { ctx });
 
   return app;
 }

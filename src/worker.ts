@@ -1,53 +1,66 @@
-import type { AppContext } from './platform/context.js';
-import { createJobWorker, enqueueJob, type JobHandler } from './platform/jobs.js';
-import { EXPIRE_JOB } from './modules/assignments/create-assignment.js';
-import { runExpireJob } from './modules/assignments/get-assignment.js';
+import { Type } from '@sinclair/typebox';
+import type { AppContext, JobContext } from './platform/context.js';
+import { createJobWorker, defineJob, enqueueJob, type AnyJobDefinition, type JobDefinition, type WorkerOptions } from './platform/jobs.js';
+import { expireAssignmentJob } from './modules/assignments/expire-job.js';
 import { purgeExpiredKeys } from './modules/assignments/idempotency.js';
-import { AUTO_SUBMIT_JOB, runAutoSubmitJob } from './modules/attempts/submit-attempt.js';
+import { autoSubmitJob } from './modules/attempts/auto-submit-job.js';
 import { purgeExpiredSessions } from './modules/attempts/sessions.js';
 import { purgeOldEvents } from './modules/events/purge-events.js';
 import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
-import { proctoringJobHandlers, seedProctoringJobs } from './modules/proctoring/proctoring-jobs.js';
+import { endpointDisabledMailJob } from './modules/webhooks/endpoint-disabled-mail.js';
+import { proctoringJobs, seedProctoringJobs } from './modules/proctoring/proctoring-jobs.js';
 import { createAiMarkingWorker } from './modules/marking/ai/ai-worker.js';
 import { createMailer, type MailLog, type Mailer } from './platform/mail.js';
-import { SIGN_IN_MAIL_JOB, runSignInMailJob } from './modules/staff/sign-in-mail.js';
+import { signInMailJob } from './modules/staff/sign-in-mail.js';
 import { purgeStaffSignIns } from './modules/staff/purge-sign-ins.js';
-import { sandboxJobHandlers, seedSandboxJobs } from './modules/sandbox/sandbox-jobs.js';
+import { seedSandboxJobs, testDataPurgeJob } from './modules/sandbox/sandbox-jobs.js';
 
-export const PURGE_JOB = 'maintenance.purge';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
+export const PURGE_KEY = 'recurring:purge';
+const NoPayload = Type.Object({}, { additionalProperties: false });
 
-/** Every kind of background job and the module function that runs it. */
-export function jobHandlers(ctx: AppContext, opts: { log?: MailLog; mailer?: Mailer } = {}): Record<string, JobHandler> {
+/** Hourly: idempotency keys, student sessions, old events and used sign-in links past their retention. */
+export const purgeJob: JobDefinition<'maintenance.purge', typeof NoPayload, AppContext> = defineJob({
+  kind: 'maintenance.purge',
+  payload: NoPayload,
+  async run(ctx: AppContext): Promise<void> {
+    const now = ctx.clock.now();
+    await purgeExpiredKeys(ctx.pool, now);
+    await purgeExpiredSessions(ctx.pool, now);
+    await purgeOldEvents(ctx.pool, now);
+    await purgeStaffSignIns(ctx.pool, now);
+    // Recurring: the job schedules its next run.
+    await enqueueJob(ctx.pool, purgeJob, {}, { runAt: new Date(now.getTime() + PURGE_EVERY_MS), uniqueKey: PURGE_KEY });
+  },
+});
+
+/**
+ * Every kind of background job the main worker runs. AI marking's kind runs
+ * in a worker of its own (modules/marking/ai/ai-worker.ts); webhook
+ * deliveries are not jobs but rows of their own queue (the dispatcher).
+ */
+export const workerJobs: ReadonlyArray<AnyJobDefinition<JobContext>> = [
+  signInMailJob,
+  expireAssignmentJob,
+  autoSubmitJob,
+  purgeJob,
+  endpointDisabledMailJob,
+  testDataPurgeJob,
+  ...proctoringJobs,
+];
+
+/** The context the main worker's jobs run with. */
+export function jobContext(ctx: AppContext, opts: { log?: MailLog; mailer?: Mailer } = {}): JobContext {
   // Events appended by jobs (expiry, auto-submit) get their webhook deliveries in the same transaction.
   installWebhookFanOut();
-  const mailer = opts.mailer ?? createMailer(ctx.config.mail, opts.log);
-  return {
-    [SIGN_IN_MAIL_JOB]: (job) => runSignInMailJob(ctx, mailer, job),
-    [EXPIRE_JOB]: (job) => runExpireJob(ctx.pool, String(job.payload.assignmentId), ctx.clock.now()),
-    [AUTO_SUBMIT_JOB]: (job) => runAutoSubmitJob(ctx, String(job.payload.assignmentId)),
-    [PURGE_JOB]: async () => {
-      const now = ctx.clock.now();
-      await purgeExpiredKeys(ctx.pool, now);
-      await purgeExpiredSessions(ctx.pool, now);
-      await purgeOldEvents(ctx.pool, now);
-      await purgeStaffSignIns(ctx.pool, now);
-      // Recurring: the job schedules its next run.
-      await enqueueJob(ctx.pool, PURGE_JOB, {}, { runAt: new Date(now.getTime() + PURGE_EVERY_MS), uniqueKey: 'recurring:purge' });
-    },
-    ...proctoringJobHandlers(ctx),
-    ...sandboxJobHandlers(ctx),
-  };
+  return { ...ctx, mailer: opts.mailer ?? createMailer(ctx.config.mail, opts.log) };
 }
 
-export async function startWorker(ctx: AppContext, connectionString: string, log?: Parameters<typeof createJobWorker>[0]['log']) {
-  const worker = createJobWorker({ pool: ctx.pool, connectionString, clock: ctx.clock, handlers: jobHandlers(ctx, { log }), log });
-  // Seed the recurring purge once; a running one keeps its schedule.
-  await ctx.pool.query(
-    `INSERT INTO jobs (kind, payload, run_at, unique_key) VALUES ($1, '{}', now(), 'recurring:purge') ON CONFLICT (unique_key) DO NOTHING`,
-    [PURGE_JOB],
-  );
+export async function startWorker(ctx: AppContext, connectionString: string, log?: WorkerOptions<JobContext>['log']) {
+  const worker = createJobWorker({ pool: ctx.pool, connectionString, clock: ctx.clock, jobs: workerJobs, context: jobContext(ctx, { log }), log });
+  // Seed the recurring jobs once; a pending one keeps its schedule.
+  await enqueueJob(ctx.pool, purgeJob, {}, { uniqueKey: PURGE_KEY, keepExisting: true });
   await seedProctoringJobs(ctx.pool);
   await seedSandboxJobs(ctx.pool);
   await worker.start();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../src/platform/db.js';
 import { enqueueJob } from '../src/platform/jobs.js';
 import { recordIntegrityReviewed, recordViolation } from '../src/modules/events/record-violation.js';
-import { PURGE_JOB } from '../src/worker.js';
+import { PURGE_KEY, purgeJob } from '../src/worker.js';
 import { manualClock, type Harness } from './helpers/harness.js';
 import { expectError } from './helpers/expect-error.js';
 import { type Receiver } from './helpers/webhook-receiver.js';
@@ -173,7 +173,7 @@ describe('retention', () => {
     expect(listed).toEqual([recent.completed.id, recent.started.id]);
     expectError(await h.partner(t, 'GET', `${E}/${old.started.id}`), 404, 'not_found');
 
-    await enqueueJob(h.pool, PURGE_JOB, {}, { runAt: clock.now(), uniqueKey: 'recurring:purge' });
+    await enqueueJob(h.pool, purgeJob, {}, { runAt: clock.now(), uniqueKey: PURGE_KEY });
     await h.runJobs();
     const count = async (sql: string) => (await h.pool.query(sql, [[old.started.id, old.completed.id]])).rows[0].n;
     expect(await count('SELECT count(*)::int AS n FROM events WHERE id = ANY($1)')).toBe(0);

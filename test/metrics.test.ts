@@ -18,7 +18,7 @@ function sample(text: string, name: string, labels = ''): number | null {
 describe('GET /metrics on the API port (ASSAY_METRICS_TOKEN)', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ config: { operations: { metricsToken: TOKEN, metricsPort: null, tracing: { enabled: false, serviceName: 'assay' }, rateLimitStore: 'memory' } } });
+    h = await createHarness({ config: { operations: { metricsToken: TOKEN, metricsPort: null, tracing: { enabled: false, serviceName: 'assay' }, rateLimitStore: 'memory', portal: true } } });
   });
   afterAll(() => h?.close());
 

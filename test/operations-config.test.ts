@@ -9,7 +9,13 @@ describe('operations configuration', () => {
       metricsPort: null,
       tracing: { enabled: false, serviceName: 'assay' },
       rateLimitStore: 'memory',
+      portal: true,
     });
+  });
+
+  it('ASSAY_PORTAL=off leaves the staff portal out of this process', () => {
+    expect(parseConfig({ ASSAY_PORTAL: 'off' }).operations.portal).toBe(false);
+    expect(parseConfig({ ASSAY_PORTAL: 'on' }).operations.portal).toBe(true);
   });
 
   it('reads ASSAY_METRICS_TOKEN, ASSAY_METRICS_PORT and ASSAY_RATE_LIMIT_STORE', () => {
@@ -22,6 +28,7 @@ describe('operations configuration', () => {
     [{ ASSAY_METRICS_PORT: '3000' }, 'ASSAY_METRICS_PORT'],
     [{ ASSAY_METRICS_PORT: '70000' }, 'ASSAY_METRICS_PORT'],
     [{ ASSAY_RATE_LIMIT_STORE: 'redis' }, 'ASSAY_RATE_LIMIT_STORE'],
+    [{ ASSAY_PORTAL: 'no' }, 'ASSAY_PORTAL'],
   ])('refuses %o naming %s', (env, variable) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     try {

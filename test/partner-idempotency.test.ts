@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob } from '../src/platform/jobs.js';
-import { PURGE_JOB } from '../src/worker.js';
+import { PURGE_KEY, purgeJob } from '../src/worker.js';
 import { assignmentBody, createHarness, manualClock, type Harness } from './helpers/harness.js';
 import { detailFields, expectError } from './helpers/expect-error.js';
 
@@ -149,13 +149,13 @@ describe('Idempotency-Key on POST /assignments', () => {
     expectError(await withKey('key-window', assignmentBody(h.a, { externalUserId: 'other' })), 409, 'idempotency_key_reused');
 
     clock.advance(2000);
-    await enqueueJob(h.pool, PURGE_JOB, {}, { runAt: clock.now(), uniqueKey: 'recurring:purge' });
+    await enqueueJob(h.pool, purgeJob, {}, { runAt: clock.now(), uniqueKey: PURGE_KEY });
     expect(await h.runJobs()).toBeGreaterThanOrEqual(1);
     const left = (await h.pool.query('SELECT key FROM idempotency_keys')).rows.map((r) => r.key);
     expect(left).not.toContain('key-window');
     expect(left).toEqual([]); // every key above is older than 24 h by now
     // The purge reschedules itself an hour later.
-    const next = await h.pool.query('SELECT run_at FROM jobs WHERE kind = $1', [PURGE_JOB]);
+    const next = await h.pool.query('SELECT run_at FROM jobs WHERE kind = $1', [purgeJob.kind]);
     expect(next.rows.map((r) => r.run_at.getTime())).toEqual([clock.now().getTime() + HOUR]);
 
     const fresh = await withKey('key-window', assignmentBody(h.a, { externalUserId: 'idem-window-2' }));

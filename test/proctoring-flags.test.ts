@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob } from '../src/platform/jobs.js';
-import { INTERRUPTION_SWEEP_JOB, SWEEP_KEY } from '../src/modules/proctoring/proctoring-jobs.js';
+import { interruptionSweepJob, SWEEP_KEY } from '../src/modules/proctoring/proctoring-jobs.js';
 import { manualClock, type Harness } from './helpers/harness.js';
 import { expectError } from './helpers/expect-error.js';
 import { registerEndpoint, openWebhookRig, type Dispatcher, type WebhookRig } from './helpers/webhook-setup.js';
@@ -197,7 +197,7 @@ describe('who may report', () => {
 
 describe('proctoring_interrupted', () => {
   async function sweep() {
-    await enqueueJob(h.pool, INTERRUPTION_SWEEP_JOB, {}, { runAt: clock.now(), uniqueKey: SWEEP_KEY });
+    await enqueueJob(h.pool, interruptionSweepJob, {}, { runAt: clock.now(), uniqueKey: SWEEP_KEY });
     await h.runJobs();
   }
   const interruptions = async (assignmentId: string) =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob } from '../src/platform/jobs.js';
 import { storageFor } from '../src/platform/storage.js';
-import { RETENTION_JOB, RETENTION_KEY } from '../src/modules/proctoring/proctoring-jobs.js';
+import { retentionJob, RETENTION_KEY } from '../src/modules/proctoring/proctoring-jobs.js';
 import { createHarness, manualClock, type Harness } from './helpers/harness.js';
 import { expectError } from './helpers/expect-error.js';
 import { createPublishedTest } from './student-helpers.js';
@@ -211,7 +211,7 @@ describe('retention', () => {
     expect((await recent.student.submit(recent.assignmentId)).statusCode).toBe(303);
 
     expect((await filesOf(old)).length).toBe(2);
-    await enqueueJob(h.pool, RETENTION_JOB, {}, { runAt: clock.now(), uniqueKey: RETENTION_KEY });
+    await enqueueJob(h.pool, retentionJob, {}, { runAt: clock.now(), uniqueKey: RETENTION_KEY });
     await h.runJobs();
 
     expect(await filesOf(old)).toEqual([]);

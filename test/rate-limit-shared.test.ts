@@ -16,7 +16,7 @@ const BURST = 5;
 const LIMITS = { perSecond: 0.05, burst: BURST };
 
 async function pair(store: Config['operations']['rateLimitStore']) {
-  const h = await createHarness({ config: { rateLimit: LIMITS, operations: { metricsToken: null, metricsPort: null, tracing: { enabled: false, serviceName: 'assay' }, rateLimitStore: store } } });
+  const h = await createHarness({ config: { rateLimit: LIMITS, operations: { metricsToken: null, metricsPort: null, tracing: { enabled: false, serviceName: 'assay' }, rateLimitStore: store, portal: true } } });
   const pool2 = createPool(h.databaseUrl, 4);
   const app2 = await buildServer(serverContext({ config: h.ctx.config, pool: pool2, clock: systemClock }), { logger: false });
   await app2.ready();

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freezeConfig } from '../src/platform/config.js';
 import { createJobWorker } from '../src/platform/jobs.js';
 import { createMailer } from '../src/platform/mail.js';
-import { runSignInMailJob, SIGN_IN_MAIL_JOB } from '../src/modules/staff/sign-in-mail.js';
+import { runSignInMailJob } from '../src/modules/staff/sign-in-mail.js';
 import { buildServer, serverContext } from '../src/server.js';
-import { jobHandlers } from '../src/worker.js';
+import { jobContext, workerJobs } from '../src/worker.js';
 import { ADMIN_TOKEN } from './helpers/harness.js';
 import { linksIn } from './helpers/smtp-sink.js';
 import { createStaffRig, csrfOf, type StaffRig } from './helpers/staff-rig.js';
@@ -37,7 +37,7 @@ afterAll(async () => {
 
 describe('logs of the sign-in flows', () => {
   it('never contain a link token, a session id or a form token, from the API or the worker', async () => {
-    const worker = createJobWorker({ pool: r.h.pool, connectionString: r.h.databaseUrl, clock: r.clock, handlers: jobHandlers(r.h.ctx, { log: workerLog }), log: workerLog });
+    const worker = createJobWorker({ pool: r.h.pool, connectionString: r.h.databaseUrl, clock: r.clock, jobs: workerJobs, context: jobContext(r.h.ctx, { log: workerLog }), log: workerLog });
     const invited = await app.inject({
       method: 'POST',
       url: `/api/admin/v1/institutions/${r.h.a.institutionId}/staff`,
@@ -84,7 +84,7 @@ describe('without ASSAY_SMTP_URL', () => {
     const mailer = createMailer({ smtpUrl: null, from: 'Assay <no-reply@assay.test>' }, { info: (obj, msg) => void logged.push({ obj: obj as Record<string, any>, msg }) });
     expect(mailer.delivers).toBe(false);
     await r.invite(r.h.a.institutionId, 'dev@alpha.example', 'viewer');
-    await runSignInMailJob(r.h.ctx, mailer, { id: 0, kind: SIGN_IN_MAIL_JOB, attempts: 1, payload: { kind: 'sign_in', email: 'dev@alpha.example', next: null } });
+    await runSignInMailJob(r.h.ctx, mailer, { kind: 'sign_in', email: 'dev@alpha.example', next: null });
     expect(logged).toHaveLength(1);
     expect(logged[0]!.msg).toMatch(/ASSAY_SMTP_URL is not set/);
     expect(logged[0]!.obj.mail).toMatchObject({ to: 'dev@alpha.example', subject: 'Your sign-in link for Assay' });

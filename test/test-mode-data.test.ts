@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob } from '../src/platform/jobs.js';
-import { TEST_DATA_PURGE_JOB, TEST_DATA_PURGE_KEY } from '../src/modules/sandbox/sandbox-jobs.js';
+import { TEST_DATA_PURGE_KEY, testDataPurgeJob } from '../src/modules/sandbox/sandbox-jobs.js';
 import { assignmentBody, createHarness, manualClock, type Harness, type Tenant } from './helpers/harness.js';
 import { testModeTenant } from './helpers/test-mode.js';
 
@@ -96,7 +96,7 @@ describe('the 30-day test-data purge', () => {
     const newerTest = await create(h, test, 'newer-dev');
     clock.advance(11 * DAY);
 
-    await enqueueJob(h.pool, TEST_DATA_PURGE_JOB, {}, { runAt: clock.now(), uniqueKey: TEST_DATA_PURGE_KEY });
+    await enqueueJob(h.pool, testDataPurgeJob, {}, { runAt: clock.now(), uniqueKey: TEST_DATA_PURGE_KEY });
     await h.runJobs();
 
     expect((await h.partner(test, 'GET', `${P}/assignments/${oldTest}`)).statusCode).toBe(404);

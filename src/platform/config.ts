@@ -54,6 +54,12 @@ export interface OperationsConfig {
   tracing: { enabled: boolean; serviceName: string };
   /** ASSAY_RATE_LIMIT_STORE: where the per-key buckets live; `postgres` keeps one limit across API processes. */
   rateLimitStore: 'memory' | 'postgres';
+  /**
+   * ASSAY_PORTAL: whether this API process serves the staff portal (`on`, the
+   * default) or only the APIs and the student pages (`off`), for deployments
+   * that keep partner traffic and staff traffic on separate processes.
+   */
+  portal: boolean;
 }
 
 /** Requests per minute. */
@@ -351,7 +357,9 @@ function operationsConfig(env: Env, port: number): OperationsConfig {
   const store = env.ASSAY_RATE_LIMIT_STORE || 'memory';
   if (store !== 'memory' && store !== 'postgres') throw new ConfigError('ASSAY_RATE_LIMIT_STORE', `must be memory or postgres, got "${store}"`);
   const tracing = { enabled: tracingEnabled(env), serviceName: env.OTEL_SERVICE_NAME || 'assay' };
-  return { metricsToken, metricsPort, tracing, rateLimitStore: store };
+  const portal = env.ASSAY_PORTAL || 'on';
+  if (portal !== 'on' && portal !== 'off') throw new ConfigError('ASSAY_PORTAL', `must be on or off, got "${portal}"`);
+  return { metricsToken, metricsPort, tracing, rateLimitStore: store, portal: portal === 'on' };
 }
 
 /**

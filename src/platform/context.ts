@@ -1,10 +1,16 @@
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Pool } from './db.js';
+import type { Mailer } from './mail.js';
 
 /** What every module's routes and services are built from. No container: plain values passed down. */
 export interface AppContext {
   config: Readonly<Config>;
   pool: Pool;
   clock: Clock;
+}
+
+/** What a background job runs with: the app's context and the outgoing mail (SMTP or the log). */
+export interface JobContext extends AppContext {
+  mailer: Mailer;
 }

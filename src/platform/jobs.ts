@@ -1,4 +1,6 @@
 import os from 'node:os';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { Clock } from './clock.js';
 import type { Pool, Queryable } from './db.js';
 import { randomBase62 } from './ids.js';
@@ -12,6 +14,8 @@ import { createNotificationListener } from './listener.js';
  * another worker runs the job again, so handlers must be idempotent.
  * NOTIFY on `assay_jobs` wakes idle workers at once; a short poll covers
  * scheduled jobs and missed notifications (e.g. across a database restart).
+ * Each kind is declared once with defineJob (name, payload schema, run); a
+ * worker is built from a list of definitions and claims only those kinds.
  *
  * Why not graphile-worker: its recovery of jobs held by a crashed worker
  * waits for a 4-hour lock timeout, and we want crash recovery in seconds,
@@ -23,39 +27,112 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** At most one pending job per key; enqueuing again moves its run time (and releases it if it is running, so the new run is kept). */
   uniqueKey?: string;
+  /** With uniqueKey: leave a pending job of that key as it is (seeding a recurring job keeps its schedule). */
+  keepExisting?: boolean;
   maxAttempts?: number;
 }
 
-export async function enqueueJob(db: Queryable, kind: string, payload: object, opts: EnqueueOptions = {}): Promise<void> {
+/** What a job's run receives besides its payload. */
+export interface JobInfo {
+  id: number;
+  kind: string;
+  attempts: number;
+}
+
+/**
+ * One kind of background job: its name, the schema of its payload, and the
+ * function that runs it with the worker's context. The payload is checked
+ * against the schema when it is enqueued (a wrong payload is a bug in the
+ * caller, refused before it is written) and again when a worker claims it (a
+ * row written by older code or by hand fails with the reason, it never
+ * reaches `run`), so `run` gets the typed payload and nothing else.
+ */
+export interface JobDefinition<K extends string = string, S extends TSchema = TSchema, C = never> {
+  readonly kind: K;
+  readonly payload: S;
+  /** Attempts before the job is left failed; enqueue options can override it. 25 by default. */
+  readonly maxAttempts?: number;
+  run(ctx: C, payload: Static<S>, job: JobInfo): Promise<void>;
+}
+
+/** Any definition whose run accepts context C (the worker's). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyJobDefinition<C = any> = JobDefinition<string, any, C>;
+
+/** A payload that does not match its kind's schema, or a kind nobody defined. */
+export class JobPayloadError extends Error {
+  override name = 'JobPayloadError';
+}
+
+const definitions = new Map<string, { definition: AnyJobDefinition; check: TypeCheck<TSchema> }>();
+
+/** Declares a job kind. Kinds are unique across the process: two definitions of one kind are refused at load. */
+export function defineJob<K extends string, S extends TSchema, C>(definition: JobDefinition<K, S, C>): JobDefinition<K, S, C> {
+  if (definitions.has(definition.kind)) throw new Error(`job kind ${definition.kind} is defined twice`);
+  definitions.set(definition.kind, { definition, check: TypeCompiler.Compile(definition.payload) });
+  return definition;
+}
+
+/** The kinds defined in this process (those whose modules are loaded). */
+export function definedJobKinds(): string[] {
+  return [...definitions.keys()];
+}
+
+function checkerOf(kind: string, definition?: AnyJobDefinition): TypeCheck<TSchema> {
+  const entry = definitions.get(kind);
+  if (!entry || (definition && entry.definition !== definition)) throw new JobPayloadError(`unknown job kind ${JSON.stringify(kind)}`);
+  return entry.check;
+}
+
+/** Why a payload does not match its kind's schema, or null when it does. */
+export function payloadProblem(kind: string, payload: unknown): string | null {
+  const check = checkerOf(kind);
+  if (check.Check(payload)) return null;
+  const errors = [...check.Errors(payload)].slice(0, 3).map((e) => `${e.path || '/'} ${e.message}`);
+  return `malformed ${kind} payload: ${errors.length > 0 ? errors.join('; ') : 'does not match its schema'}`;
+}
+
+export async function enqueueJob<S extends TSchema>(
+  db: Queryable,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  job: JobDefinition<string, S, any>,
+  payload: Static<S>,
+  opts: EnqueueOptions = {},
+): Promise<void> {
+  checkerOf(job.kind, job);
+  const problem = payloadProblem(job.kind, payload);
+  if (problem) throw new JobPayloadError(problem);
+  const onConflict = opts.keepExisting
+    ? 'DO NOTHING'
+    : `DO UPDATE SET run_at = EXCLUDED.run_at, payload = EXCLUDED.payload,
+       attempts = 0, failed_at = NULL, last_error = NULL, locked_until = NULL, locked_by = NULL`;
   await db.query(
     `INSERT INTO jobs (kind, payload, run_at, max_attempts, unique_key)
      VALUES ($1, $2, COALESCE($3, now()), $4, $5)
-     ON CONFLICT (unique_key) DO UPDATE SET run_at = EXCLUDED.run_at, payload = EXCLUDED.payload,
-       attempts = 0, failed_at = NULL, last_error = NULL, locked_until = NULL, locked_by = NULL`,
-    [kind, JSON.stringify(payload), opts.runAt ?? null, opts.maxAttempts ?? 25, opts.uniqueKey ?? null],
+     ON CONFLICT (unique_key) ${onConflict}`,
+    [job.kind, JSON.stringify(payload), opts.runAt ?? null, opts.maxAttempts ?? job.maxAttempts ?? 25, opts.uniqueKey ?? null],
   );
   // Delivered on commit only; a rolled-back transaction wakes nobody.
-  await db.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, kind]);
+  await db.query('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, job.kind]);
 }
 
 export async function cancelJob(db: Queryable, uniqueKey: string): Promise<void> {
   await db.query('DELETE FROM jobs WHERE unique_key = $1', [uniqueKey]);
 }
 
-export interface Job {
-  id: number;
-  kind: string;
-  payload: Record<string, unknown>;
-  attempts: number;
+/** A claimed row, payload as stored (unchecked). */
+interface ClaimedJob extends JobInfo {
+  payload: unknown;
+  max_attempts: number;
 }
 
-export type JobHandler = (job: Job) => Promise<void>;
-
-export interface WorkerOptions {
+export interface WorkerOptions<C> {
   pool: Pool;
   connectionString: string;
   clock: Clock;
-  handlers: Record<string, JobHandler>;
+  /** The kinds this worker claims, and the context their runs receive. */
+  jobs: ReadonlyArray<AnyJobDefinition<C>>;
+  context: C;
   concurrency?: number;
   pollIntervalMs?: number;
   leaseMs?: number;
@@ -67,12 +144,18 @@ export function jobBackoffMs(attempts: number): number {
   return Math.min(600_000, 1000 * 2 ** Math.max(0, attempts - 1));
 }
 
-export function createJobWorker(opts: WorkerOptions) {
+export function createJobWorker<C>(opts: WorkerOptions<C>) {
   const workerId = `${os.hostname()}:${process.pid}:${randomBase62(6)}`;
   const concurrency = opts.concurrency ?? 4;
   const pollMs = opts.pollIntervalMs ?? 500;
   const leaseMs = opts.leaseMs ?? 60_000;
-  const kinds = Object.keys(opts.handlers);
+  const byKind = new Map<string, AnyJobDefinition<C>>();
+  for (const definition of opts.jobs) {
+    checkerOf(definition.kind, definition);
+    if (byKind.has(definition.kind)) throw new Error(`job kind ${definition.kind} is listed twice`);
+    byKind.set(definition.kind, definition);
+  }
+  const kinds = [...byKind.keys()];
   let running = 0;
   let stopped = true;
   const listener = createNotificationListener({
@@ -85,7 +168,7 @@ export function createJobWorker(opts: WorkerOptions) {
   let cycle: Promise<void> | null = null;
   const inFlight = new Set<Promise<void>>();
 
-  async function claim(n: number): Promise<Job[]> {
+  async function claim(n: number): Promise<ClaimedJob[]> {
     const now = opts.clock.now();
     const { rows } = await opts.pool.query(
       `UPDATE jobs SET locked_until = $2::timestamptz + make_interval(secs => $3::double precision / 1000),
@@ -100,14 +183,15 @@ export function createJobWorker(opts: WorkerOptions) {
     return rows;
   }
 
-  async function finish(job: Job & { max_attempts?: number }, error: unknown): Promise<void> {
+  /** Records the outcome. `permanent`: no retry will mend it (a malformed payload), so the job is left failed at once. */
+  async function finish(job: ClaimedJob, error: unknown, permanent = false): Promise<void> {
     if (!error) {
       // Only delete if we still hold it: a job whose lease ran out may have been taken over.
       await opts.pool.query('DELETE FROM jobs WHERE id = $1 AND locked_by = $2', [job.id, workerId]);
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
-    const exhausted = job.attempts >= (job.max_attempts ?? 25);
+    const exhausted = permanent || job.attempts >= job.max_attempts;
     opts.log?.[exhausted ? 'error' : 'warn']({ jobId: job.id, kind: job.kind, attempts: job.attempts, err: message }, 'job failed');
     const retryAt = new Date(opts.clock.now().getTime() + jobBackoffMs(job.attempts));
     await opts.pool.query(
@@ -118,13 +202,18 @@ export function createJobWorker(opts: WorkerOptions) {
     );
   }
 
-  function runJob(job: Job & { max_attempts?: number }): Promise<void> {
+  function runJob(job: ClaimedJob): Promise<void> {
     running++;
-    const handler = opts.handlers[job.kind]!;
+    const definition = byKind.get(job.kind)!;
     const p = (async () => {
       let error: unknown = null;
+      const problem = payloadProblem(job.kind, job.payload);
+      if (problem) {
+        await finish(job, new JobPayloadError(problem), true).catch((err) => opts.log?.error({ err, jobId: job.id }, 'could not record job outcome'));
+        return;
+      }
       try {
-        await handler(job);
+        await definition.run(opts.context, job.payload, { id: job.id, kind: job.kind, attempts: job.attempts });
       } catch (err) {
         error = err ?? new Error('job failed');
       }

@@ -11,7 +11,7 @@ import { createInstitution } from '../../src/modules/institutions/institutions.j
 import { createTest, publishTest } from '../../src/modules/tests/tests-service.js';
 import type { TestInput } from '../../src/modules/tests/schemas.js';
 import { buildServer, serverContext, type ServerContext } from '../../src/server.js';
-import { jobHandlers } from '../../src/worker.js';
+import { jobContext, workerJobs } from '../../src/worker.js';
 import { createTestDatabase } from './database.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -81,7 +81,7 @@ export async function createHarness(opts: { clock?: Clock; config?: Partial<Conf
   const clock = opts.clock ?? systemClock;
   const ctx = serverContext({ config, pool, clock });
   const app = await buildServer(ctx, { logger: false });
-  const worker = createJobWorker({ pool, connectionString: db.url, clock, handlers: jobHandlers(ctx) });
+  const worker = createJobWorker({ pool, connectionString: db.url, clock, jobs: workerJobs, context: jobContext(ctx) });
 
   async function createTenant(name: string, domains = [`${name.toLowerCase().replace(/\W+/g, '-')}.example`]): Promise<Tenant> {
     const inst = await createInstitution(pool, { name, callbackDomains: domains });

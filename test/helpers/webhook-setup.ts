@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { WebhookTunables } from '../../src/platform/config.js';
+import type { Config, WebhookTunables } from '../../src/platform/config.js';
 import { withTransaction } from '../../src/platform/db.js';
 import { applyTransition } from '../../src/modules/lifecycle/apply-transition.js';
 import type { LifecycleAction } from '../../src/modules/lifecycle/state-machine.js';
@@ -77,9 +77,11 @@ export async function openWebhookRig(
     respond?: Receiver['respond'];
     dispatcher?: Partial<DispatcherOptions>;
     start?: boolean;
+    /** More configuration (e.g. `mail` to an SMTP sink). */
+    config?: Partial<Config>;
   } = {},
 ): Promise<WebhookRig> {
-  const h = await createHarness({ ...(opts.clock ? { clock: opts.clock } : {}), config: { allowInsecureUrls: true, webhooks: fastWebhooks(opts.webhooks) } });
+  const h = await createHarness({ ...(opts.clock ? { clock: opts.clock } : {}), config: { allowInsecureUrls: true, webhooks: fastWebhooks(opts.webhooks), ...opts.config } });
   const rx = await startReceiver();
   if (opts.respond) rx.respond = opts.respond;
   const dispatcher = startDispatcher(h, opts.dispatcher);

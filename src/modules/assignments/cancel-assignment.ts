@@ -5,7 +5,7 @@ import { applyTransition } from '../lifecycle/apply-transition.js';
 import { findAssignmentById } from './assignments-repo.js';
 import { findForChange, invalidState, lockForChange, type ControlScope } from './change-lock.js';
 import type { AssignmentsContext } from './context.js';
-import { expireJobKey } from './create-assignment.js';
+import { expireJobKey } from './expire-job.js';
 import { assignmentView, type AssignmentView } from './get-assignment.js';
 
 /**

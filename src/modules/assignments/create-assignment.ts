@@ -2,6 +2,7 @@ import { AppError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { withTransaction, type Queryable } from '../../platform/db.js';
 import { enqueueJob } from '../../platform/jobs.js';
+import { expireAssignmentJob, expireJobKey } from './expire-job.js';
 import { getCallbackDomains } from '../institutions/institutions.js';
 import { findPublishedTest } from '../tests/tests-service.js';
 import type { AssignmentsContext } from './context.js';
@@ -12,8 +13,6 @@ import { insertAssignmentForUser } from './assignments-repo.js';
 import type { CreateAssignmentBody } from './schemas.js';
 
 export const METADATA_MAX_BYTES = 1024;
-export const EXPIRE_JOB = 'assignment.expire';
-export const expireJobKey = (assignmentId: string) => `expire:${assignmentId}`;
 
 export interface CreatedAssignment {
   assignmentId: string;
@@ -118,7 +117,7 @@ async function checkAndInsert(
     livemode,
     now,
   });
-  if (dueAt) await enqueueJob(db, EXPIRE_JOB, { assignmentId }, { runAt: dueAt, uniqueKey: expireJobKey(assignmentId) });
+  if (dueAt) await enqueueJob(db, expireAssignmentJob, { assignmentId }, { runAt: dueAt, uniqueKey: expireJobKey(assignmentId) });
 
   const expiresAt = ctx.signer.expiryFor(now, dueAt);
   return {

@@ -84,7 +84,7 @@ export async function assignmentView(db: Queryable, signer: LinkSigner, row: Ass
   };
 }
 
-/** Job handler for `assignment.expire`, scheduled at dueAt when the assignment is created. */
+/** Runs `assignment.expire` (see expire-job.ts), scheduled at dueAt when the assignment is created. */
 export async function runExpireJob(pool: Pool, assignmentId: string, now: Date): Promise<void> {
   const row = await findAssignmentById(pool, assignmentId);
   if (row) await expireIfDue(pool, row, now);

@@ -9,7 +9,7 @@ import { findAssignmentById, writeAssignmentFields } from './assignments-repo.js
 import { findForChange, invalidState, lockForChange, type ControlScope } from './change-lock.js';
 import type { AssignmentsContext } from './context.js';
 import type { UpdateAssignmentBody } from './control-schemas.js';
-import { EXPIRE_JOB, expireJobKey } from './create-assignment.js';
+import { expireAssignmentJob, expireJobKey } from './expire-job.js';
 import { assignmentView, type AssignmentView } from './get-assignment.js';
 import { claimKey, fingerprint, storeResponse } from './idempotency.js';
 
@@ -83,7 +83,7 @@ export async function updateAssignment(
       if (changes.accommodations && accommodations !== undefined) fields.accommodations = accommodations;
       await writeAssignmentFields(tx, row.institutionId, row.id, fields);
       if (changes.dueAt) {
-        if (dueAt) await enqueueJob(tx, EXPIRE_JOB, { assignmentId: row.id }, { runAt: dueAt, uniqueKey: expireJobKey(row.id) });
+        if (dueAt) await enqueueJob(tx, expireAssignmentJob, { assignmentId: row.id }, { runAt: dueAt, uniqueKey: expireJobKey(row.id) });
         else await cancelJob(tx, expireJobKey(row.id));
       }
       const applied = await applyTransition(tx, row.id, [{ type: 'update', changes }], now);

@@ -1,9 +1,9 @@
 import type { Tx } from '../../platform/db.js';
-import { cancelJob, enqueueJob } from '../../platform/jobs.js';
+import { cancelJob } from '../../platform/jobs.js';
+import { scheduleAutoSubmit } from './auto-submit-job.js';
 import { lockAttempt, markAttemptSubmitted, setAttemptDeadline, type Attempt } from './attempts-repo.js';
-import { AUTO_SUBMIT_JOB, autoSubmitKey } from './submit-attempt.js';
 import { loadTestVersion } from './test-versions.js';
-import { autoSubmitAt, deadlineFor, type ExtraTime } from './timing.js';
+import { autoSubmitKey, deadlineFor, type ExtraTime } from './timing.js';
 
 /**
  * What the institution's controls (PATCH, cancel) do to a running attempt,
@@ -29,7 +29,7 @@ export async function applyExtraTime(tx: Tx, attempt: Attempt, extra: ExtraTime 
   const to = computed.getTime() < now.getTime() ? now : computed;
   if (to.getTime() === attempt.deadlineAt.getTime()) return null;
   await setAttemptDeadline(tx, attempt.assignmentId, to);
-  await enqueueJob(tx, AUTO_SUBMIT_JOB, { assignmentId: attempt.assignmentId }, { runAt: autoSubmitAt(to), uniqueKey: autoSubmitKey(attempt.assignmentId) });
+  await scheduleAutoSubmit(tx, attempt.assignmentId, to);
   return { from: attempt.deadlineAt, to };
 }
 

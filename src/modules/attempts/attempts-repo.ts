@@ -78,30 +78,31 @@ export async function markAttemptSubmitted(tx: Tx, assignmentId: string, at: Dat
 }
 
 /**
- * Stores answers in one statement, each unless the stored one has the same
- * or a higher version, and only while the attempt is not submitted (nor
- * past `deadline_at` by more than the caller's grace: the deadline can move): the
- * statement share-locks the attempt row, so it either commits before a
- * submission reads the answers or finds the attempt submitted and writes
- * nothing. Returns the versions it wrote; a question missing from the result
- * was stale, or the attempt was closed (the caller tells which).
+ * The autosave's one statement: stores each answer unless a newer version
+ * is stored, only while the attempt is open AND the session (by its row's
+ * key) still exists, unexpired, for the attempt's user and institution.
+ * Prepared (named) once per connection. Returns what it wrote; a shortfall
+ * means the session ended, the attempt closed, or those saves were stale.
  */
-export async function upsertAnswersWhileOpen(
+export async function saveAnswersForSession(
   db: Queryable,
   a: {
+    sessionIdHash: string;
     assignmentId: string;
     institutionId: string;
     answers: Array<{ questionId: string; value: AnswerValue; version: number }>;
     now: Date;
-    /** Saves are refused once the deadline is before this (now minus the grace). */
     deadlineNotBefore: Date;
   },
 ): Promise<Map<string, number>> {
-  const { rows } = await db.query<{ question_id: string; version: number }>(
-    `WITH open AS (
-       SELECT assignment_id, institution_id FROM attempts
-        WHERE assignment_id = $1 AND institution_id = $2 AND submitted_at IS NULL AND deadline_at >= $7
-        FOR SHARE
+  const { rows } = await db.query<{ question_id: string; version: number }>({
+    name: 'attempts-save-answers',
+    text: `WITH open AS (
+       SELECT t.assignment_id, t.institution_id
+         FROM attempts t
+         JOIN student_sessions s ON s.id_hash = $8 AND s.user_id = t.user_id AND s.institution_id = t.institution_id AND s.expires_at > $6
+        WHERE t.assignment_id = $1 AND t.institution_id = $2 AND t.submitted_at IS NULL AND t.deadline_at >= $7
+        FOR SHARE OF t
      )
      INSERT INTO answers AS s (assignment_id, institution_id, question_id, value, version, saved_at)
      SELECT open.assignment_id, open.institution_id, x.question_id, x.value::jsonb, x.version, $6
@@ -110,16 +111,18 @@ export async function upsertAnswersWhileOpen(
         SET value = EXCLUDED.value, version = EXCLUDED.version, saved_at = EXCLUDED.saved_at
       WHERE s.version < EXCLUDED.version
      RETURNING question_id, version`,
-    [
+    values: [
       a.assignmentId,
       a.institutionId,
       a.answers.map((x) => x.questionId),
       a.answers.map((x) => JSON.stringify(x.value)),
       a.answers.map((x) => x.version),
-      a.now,
-      a.deadlineNotBefore,
+      // ISO strings: the driver's own Date formatting costs more on this hot path.
+      a.now.toISOString(),
+      a.deadlineNotBefore.toISOString(),
+      a.sessionIdHash,
     ],
-  );
+  });
   return new Map(rows.map((r) => [r.question_id, r.version]));
 }
 

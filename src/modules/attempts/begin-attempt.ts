@@ -1,14 +1,13 @@
 import { withTransaction } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
-import { enqueueJob } from '../../platform/jobs.js';
 import type { AppContext } from '../../platform/context.js';
 import { accommodationsOf, findAssignment } from '../assignments/assignments-repo.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { insertAttempt } from './attempts-repo.js';
 import type { StudentSession } from './sessions.js';
-import { AUTO_SUBMIT_JOB, autoSubmitKey } from './submit-attempt.js';
+import { scheduleAutoSubmit } from './auto-submit-job.js';
 import { loadTestVersion } from './test-versions.js';
-import { autoSubmitAt, deadlineFor } from './timing.js';
+import { deadlineFor } from './timing.js';
 
 export type BeginOutcome = 'started' | 'expired' | 'unchanged';
 
@@ -38,7 +37,7 @@ export async function beginAttempt(ctx: AppContext, session: StudentSession, ass
         startedAt: now,
         deadlineAt,
       });
-      await enqueueJob(tx, AUTO_SUBMIT_JOB, { assignmentId: row.id }, { runAt: autoSubmitAt(deadlineAt), uniqueKey: autoSubmitKey(row.id) });
+      await scheduleAutoSubmit(tx, row.id, deadlineAt);
       return 'started';
     }
     // Still assigned but refused: it is past dueAt, so it expires now (the state machine decides).

@@ -3,8 +3,8 @@ import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
 import { recordStudentSaves } from '../../platform/telemetry/metrics.js';
 import type { AnswerValue } from '../marking/auto-mark.js';
 import { checkAnswerValue } from './answer-values.js';
-import { answerVersions, findAttempt, upsertAnswersWhileOpen, type Attempt } from './attempts-repo.js';
-import type { StudentSession } from './sessions.js';
+import { answerVersions, findAttempt, saveAnswersForSession, type Attempt } from './attempts-repo.js';
+import { forgetRecentSession, sessionIsLive, type StudentSession } from './sessions.js';
 import { loadTestVersion } from './test-versions.js';
 import { acceptsSaves, SUBMIT_GRACE_MS } from './timing.js';
 
@@ -24,8 +24,9 @@ export interface SaveResult {
 
 /**
  * An attempt's owner and test version never change once it has begun, so
- * the hot autosave path keeps them in memory: a save is then the session
- * lookup plus one statement. The deadline is cached too, but the institution
+ * the hot autosave path keeps them in memory: with the session from the
+ * process's recent ones (sessions.ts), a save is then one prepared
+ * statement, which itself checks the session and the open attempt. The deadline is cached too, but the institution
  * can move it (extra time), so it only serves to refuse early: a cached
  * deadline that says "closed" is read again, and the save statement itself
  * checks the stored deadline and the submission under a row lock.
@@ -92,7 +93,8 @@ async function save(ctx: AppContext, session: StudentSession, assignmentId: stri
   if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
   if (!acceptsSaves(attempt.deadlineAt, now)) throw new AppError('invalid_state', 'Time is up; answers can no longer change.');
 
-  const written = await upsertAnswersWhileOpen(ctx.pool, {
+  const written = await saveAnswersForSession(ctx.pool, {
+    sessionIdHash: session.idHash,
     assignmentId,
     institutionId: attempt.institutionId,
     answers: checked,
@@ -101,7 +103,11 @@ async function save(ctx: AppContext, session: StudentSession, assignmentId: stri
   });
   let current = written;
   if (written.size < checked.length) {
-    // Something was not written: the attempt is closed (submitted, cancelled, or its deadline moved), or those saves were stale.
+    // Something was not written: the session ended, the attempt is closed (submitted, cancelled, or its deadline moved), or those saves were stale.
+    if (!(await sessionIsLive(ctx.pool, session.idHash, now))) {
+      forgetRecentSession(session.idHash);
+      throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
+    }
     const stored = await findAttempt(ctx.pool, attempt.institutionId, assignmentId);
     if (stored?.submittedBy === 'cancelled') throw new AppError('invalid_state', 'This test has been withdrawn; answers can no longer change.');
     if (stored?.submittedAt) throw new AppError('invalid_state', 'This test has been submitted; answers can no longer change.');

@@ -24,6 +24,8 @@ export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 const TOUCH_AFTER_MS = 5 * 60 * 1000;
 
 export interface StudentSession {
+  /** The session row's key (SHA-256 of the cookie value), for statements that re-check the session themselves. */
+  idHash: string;
   institutionId: string;
   userId: string;
   csrfToken: string;
@@ -72,11 +74,56 @@ export async function findSession(db: Queryable, sessionId: string | undefined, 
   const r = rows[0];
   if (!r) return null;
   let expiresAt: Date = r.expires_at;
+  let lastSeenAt: Date = r.last_seen_at;
   if (now.getTime() - r.last_seen_at.getTime() > TOUCH_AFTER_MS) {
     expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
+    lastSeenAt = now;
     await db.query('UPDATE student_sessions SET last_seen_at = $2, expires_at = $3 WHERE id_hash = $1', [idHash, now, expiresAt]);
   }
-  return { institutionId: r.institution_id, userId: r.user_id, csrfToken: r.csrf_token, expiresAt };
+  const session = { idHash, institutionId: r.institution_id, userId: r.user_id, csrfToken: r.csrf_token, expiresAt };
+  remember(sessionId, session, lastSeenAt);
+  return session;
+}
+
+/**
+ * Sessions this process looked up lately, by cookie value, for the one
+ * route whose statement checks the session again itself: the autosave (see
+ * saveAnswersInOneStatement). A save then needs no session query and no
+ * hash: the cached row gives the user and the CSRF token, and the save
+ * statement writes only if the session row still exists, unexpired, for the
+ * attempt's user. So a session ended elsewhere (a new start link, another
+ * process) never saves from this cache. An entry is used until the session
+ * is due its sliding refresh (five minutes), then the database is asked
+ * again, which refreshes it as before. Every other route reads the database.
+ */
+const MAX_RECENT = 20_000;
+const recent = new Map<string, { session: StudentSession; lastSeenAt: number }>();
+
+function remember(sessionId: string, session: StudentSession, lastSeenAt: Date): void {
+  recent.delete(sessionId);
+  if (recent.size >= MAX_RECENT) recent.delete(recent.keys().next().value!);
+  recent.set(sessionId, { session, lastSeenAt: lastSeenAt.getTime() });
+}
+
+/** findSession, answered from this process's recent sessions when it can be: only for a route whose statement re-checks the session. */
+export async function findRecentSession(db: Queryable, sessionId: string | undefined, now: Date): Promise<StudentSession | null> {
+  const hit = sessionId ? recent.get(sessionId) : undefined;
+  const t = now.getTime();
+  if (hit && t < hit.session.expiresAt.getTime() && t - hit.lastSeenAt <= TOUCH_AFTER_MS && t >= hit.lastSeenAt) return hit.session;
+  return findSession(db, sessionId, now);
+}
+
+/** Drops a session from the recent ones (its statement found it ended). */
+export function forgetRecentSession(idHash: string): void {
+  for (const [key, entry] of recent) {
+    if (entry.session.idHash === idHash) recent.delete(key);
+  }
+}
+
+/** Whether the session row still exists and has not expired. */
+export async function sessionIsLive(db: Queryable, idHash: string, now: Date): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM student_sessions WHERE id_hash = $1 AND expires_at > $2', [idHash, now]);
+  return rowCount === 1;
 }
 
 export function csrfMatches(session: StudentSession, token: string | undefined): boolean {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import { csrfMatches, findSession, SESSION_COOKIE, type StudentSession } from './sessions.js';
+import { csrfMatches, findRecentSession, findSession, SESSION_COOKIE, type StudentSession } from './sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,6 +10,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route answers with HTML pages, also for errors. */
     page?: boolean;
+    /** The handler's own statement re-checks the session row, so the session may come from this process's recent ones (sessions.ts). */
+    sessionRecheckedByStatement?: boolean;
   }
 }
 
@@ -20,7 +22,8 @@ declare module 'fastify' {
  * tell the student to reopen their link. A missing or wrong token: 403.
  */
 export async function authenticateStudent(ctx: AppContext, request: FastifyRequest): Promise<StudentSession> {
-  const session = await findSession(ctx.pool, request.cookies?.[SESSION_COOKIE], ctx.clock.now());
+  const find = request.routeOptions.config.sessionRecheckedByStatement ? findRecentSession : findSession;
+  const session = await find(ctx.pool, request.cookies?.[SESSION_COOKIE], ctx.clock.now());
   if (!session) {
     if (request.routeOptions.config.page) throw new AppError('not_found', 'No such page.');
     throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');

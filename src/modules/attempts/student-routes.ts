@@ -105,6 +105,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
       '/a/:assignmentId/answers',
       {
         bodyLimit: 1024 * 1024,
+        config: { sessionRecheckedByStatement: true },
         schema: {
           ...hide,
           params: AssignmentParams,

@@ -1,19 +1,17 @@
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
-import { cancelJob, enqueueJob } from '../../platform/jobs.js';
+import { cancelJob } from '../../platform/jobs.js';
 import { findAssignment } from '../assignments/assignments-repo.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { AnswerValue } from '../marking/auto-mark.js';
 import { markSubmission } from '../marking/mark-submission.js';
-import { findAttemptById, listAnswers, lockAttempt, markAttemptSubmitted } from './attempts-repo.js';
+import { listAnswers, lockAttempt, markAttemptSubmitted } from './attempts-repo.js';
 import type { StudentSession } from './sessions.js';
 import { loadTestVersion } from './test-versions.js';
-import { autoSubmitAt } from './timing.js';
+import { autoSubmitAt, autoSubmitKey } from './timing.js';
 
-export const AUTO_SUBMIT_JOB = 'attempt.auto_submit';
-export const autoSubmitKey = (assignmentId: string) => `auto-submit:${assignmentId}`;
 
 export type SubmitOutcome =
   | { submitted: true; status: AssignmentStatus }
@@ -76,20 +74,4 @@ export async function submitOwnAttempt(ctx: AppContext, session: StudentSession,
   const row = await findAssignment(ctx.pool, session.institutionId, assignmentId);
   if (!row || row.userId !== session.userId) throw notFound('assignment');
   return submitAttempt(ctx, { assignmentId, by: 'student', institutionId: session.institutionId, userId: session.userId });
-}
-
-/**
- * The durable deadline job (`attempt.auto_submit`), enqueued when the student
- * begins, due at deadline + grace. Runs whether or not any page is open.
- * A job that fires early (another process's clock) puts itself back.
- */
-export async function runAutoSubmitJob(ctx: AppContext, assignmentId: string): Promise<void> {
-  const outcome = await submitAttempt(ctx, { assignmentId, by: 'deadline' });
-  if (!outcome.submitted && outcome.reason === 'not_due') {
-    const attempt = await findAttemptById(ctx.pool, assignmentId);
-    if (attempt) {
-      const runAt = autoSubmitAt(attempt.deadlineAt);
-      await enqueueJob(ctx.pool, AUTO_SUBMIT_JOB, { assignmentId }, { runAt, uniqueKey: autoSubmitKey(assignmentId) });
-    }
-  }
 }

@@ -27,6 +27,9 @@ export function deadlineFor(startedAt: Date, durationMinutes: number, extra?: Ex
   return new Date(startedAt.getTime() + timeAllowedMs(durationMinutes, extra));
 }
 
+/** The unique key of an attempt's pending `attempt.auto_submit` job (see auto-submit-job.ts). */
+export const autoSubmitKey = (assignmentId: string) => `auto-submit:${assignmentId}`;
+
 export function autoSubmitAt(deadline: Date): Date {
   return new Date(deadline.getTime() + SUBMIT_GRACE_MS);
 }

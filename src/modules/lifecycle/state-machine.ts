@@ -12,7 +12,17 @@ import type { Score } from '../marking/score.js';
  * - cancelled: withdrawn by the institution while assigned or started (added status).
  */
 export const ASSIGNMENT_STATUSES = ['assigned', 'started', 'submitted', 'marking', 'completed', 'expired', 'cancelled'] as const;
+/**
+ * Every status, in lifecycle order: the one list. The API's schema
+ * (AssignmentStatusSchema), the portal's filter and cards, and this machine
+ * derive from it; the database's CHECK on assignments.status is tested to
+ * equal it (test/assignment-statuses.test.ts).
+ */
 export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
+
+export function isAssignmentStatus(value: unknown): value is AssignmentStatus {
+  return (ASSIGNMENT_STATUSES as readonly unknown[]).includes(value);
+}
 
 /** Where the institution may still change an assignment (PATCH, cancel, a new start link); elsewhere 409 invalid_state. */
 export const CHANGEABLE_STATUSES: ReadonlySet<AssignmentStatus> = new Set(['assigned', 'started']);

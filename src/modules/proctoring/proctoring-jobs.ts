@@ -1,6 +1,7 @@
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../platform/context.js';
-import type { Pool } from '../../platform/db.js';
-import { enqueueJob, type JobHandler } from '../../platform/jobs.js';
+import type { Queryable } from '../../platform/db.js';
+import { defineJob, enqueueJob, type JobDefinition } from '../../platform/jobs.js';
 import { detectInterruptions, SWEEP_EVERY_MS } from './detect-interruptions.js';
 import { purgeExpiredProctoring } from './purge-proctoring.js';
 
@@ -10,29 +11,33 @@ import { purgeExpiredProctoring } from './purge-proctoring.js';
  * of each whatever the number of workers, and a crashed run is retried by
  * the queue's lease.
  */
-export const INTERRUPTION_SWEEP_JOB = 'proctoring.sweep';
-export const RETENTION_JOB = 'proctoring.retention';
 export const SWEEP_KEY = 'recurring:proctoring-sweep';
 export const RETENTION_KEY = 'recurring:proctoring-retention';
 const RETENTION_EVERY_MS = 60 * 60_000;
+const NoPayload = Type.Object({}, { additionalProperties: false });
 
-export function proctoringJobHandlers(ctx: AppContext): Record<string, JobHandler> {
-  return {
-    [INTERRUPTION_SWEEP_JOB]: async () => {
-      await detectInterruptions(ctx);
-      await enqueueJob(ctx.pool, INTERRUPTION_SWEEP_JOB, {}, { runAt: new Date(ctx.clock.now().getTime() + SWEEP_EVERY_MS), uniqueKey: SWEEP_KEY });
-    },
-    [RETENTION_JOB]: async () => {
-      await purgeExpiredProctoring(ctx);
-      await enqueueJob(ctx.pool, RETENTION_JOB, {}, { runAt: new Date(ctx.clock.now().getTime() + RETENTION_EVERY_MS), uniqueKey: RETENTION_KEY });
-    },
-  };
-}
+export const interruptionSweepJob: JobDefinition<'proctoring.sweep', typeof NoPayload, AppContext> = defineJob({
+  kind: 'proctoring.sweep',
+  payload: NoPayload,
+  async run(ctx: AppContext): Promise<void> {
+    await detectInterruptions(ctx);
+    await enqueueJob(ctx.pool, interruptionSweepJob, {}, { runAt: new Date(ctx.clock.now().getTime() + SWEEP_EVERY_MS), uniqueKey: SWEEP_KEY });
+  },
+});
+
+export const retentionJob: JobDefinition<'proctoring.retention', typeof NoPayload, AppContext> = defineJob({
+  kind: 'proctoring.retention',
+  payload: NoPayload,
+  async run(ctx: AppContext): Promise<void> {
+    await purgeExpiredProctoring(ctx);
+    await enqueueJob(ctx.pool, retentionJob, {}, { runAt: new Date(ctx.clock.now().getTime() + RETENTION_EVERY_MS), uniqueKey: RETENTION_KEY });
+  },
+});
+
+export const proctoringJobs = [interruptionSweepJob, retentionJob];
 
 /** Seeds both recurring jobs once; a pending one keeps its schedule. */
-export async function seedProctoringJobs(pool: Pool): Promise<void> {
-  await pool.query(
-    `INSERT INTO jobs (kind, payload, run_at, unique_key) VALUES ($1, '{}', now(), $2), ($3, '{}', now(), $4) ON CONFLICT (unique_key) DO NOTHING`,
-    [INTERRUPTION_SWEEP_JOB, SWEEP_KEY, RETENTION_JOB, RETENTION_KEY],
-  );
+export async function seedProctoringJobs(db: Queryable): Promise<void> {
+  await enqueueJob(db, interruptionSweepJob, {}, { uniqueKey: SWEEP_KEY, keepExisting: true });
+  await enqueueJob(db, retentionJob, {}, { uniqueKey: RETENTION_KEY, keepExisting: true });
 }

@@ -5,12 +5,12 @@ import { randomBase62 } from '../../platform/ids.js';
 import { cancelJob } from '../../platform/jobs.js';
 import { findAssignment, writeAssignmentFields, type AssignmentRow } from '../assignments/assignments-repo.js';
 import type { AssignmentsContext } from '../assignments/context.js';
-import { expireJobKey } from '../assignments/create-assignment.js';
+import { expireJobKey } from '../assignments/expire-job.js';
 import { expireIfDue, getAssignment, type AssignmentView } from '../assignments/get-assignment.js';
 import { loadTestVersion } from '../attempts/attempts-service.js';
 import { beginAttempt } from '../attempts/begin-attempt.js';
 import { saveAnswers } from '../attempts/save-answers.js';
-import type { StudentSession } from '../attempts/sessions.js';
+import { createSessionForLink, findSession, type StudentSession } from '../attempts/sessions.js';
 import { submitAttempt } from '../attempts/submit-attempt.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
@@ -70,9 +70,17 @@ function checkFields(body: SimulateBody): void {
   }
 }
 
-/** The assignment's own student, as a start link would have signed them in. */
-function studentOf(row: AssignmentRow, now: Date): StudentSession {
-  return { institutionId: row.institutionId, userId: row.userId, csrfToken: '', expiresAt: now };
+/**
+ * The assignment's own student, signed in as opening the start link does: a
+ * real session row (the autosave statement re-checks it), which expires and
+ * is purged like any other.
+ */
+async function studentOf(ctx: AppContext, row: AssignmentRow, now: Date): Promise<StudentSession> {
+  const opened = await createSessionForLink(ctx.pool, { institutionId: row.institutionId, userId: row.userId, assignmentId: row.id, linkVersion: row.linkVersion, now });
+  const session = opened && (await findSession(ctx.pool, opened.sessionId, now));
+  // The link was reissued between the read and the insert: a concurrent change, reported as the state it left.
+  if (!session) throw new AppError('invalid_state', 'The assignment changed while the step was simulated. Read it and try again.');
+  return session;
 }
 
 export async function simulateAssignment(
@@ -93,7 +101,7 @@ export async function simulateAssignment(
   let after: AssignmentStatus | null;
   switch (body.action) {
     case 'start':
-      after = (await beginAttempt(ctx, studentOf(row, ctx.clock.now()), row.id)) === 'started' ? 'started' : null;
+      after = (await beginAttempt(ctx, await studentOf(ctx, row, ctx.clock.now()), row.id)) === 'started' ? 'started' : null;
       break;
     case 'submit':
       after = await simulateSubmit(ctx, row, body);
@@ -122,7 +130,7 @@ async function simulateSubmit(ctx: AppContext, row: AssignmentRow, body: Simulat
   if (answers && answers.length > 0) {
     // Newer than anything a browser saved (versions only ever rise), so these answers are the ones kept.
     const version = now.getTime();
-    await saveAnswers(ctx, studentOf(row, now), row.id, answers.map((a) => ({ questionId: a.questionId, value: a.value, version })));
+    await saveAnswers(ctx, await studentOf(ctx, row, now), row.id, answers.map((a) => ({ questionId: a.questionId, value: a.value, version })));
   }
   const outcome = await submitAttempt(ctx, { assignmentId: row.id, by: 'student', institutionId: row.institutionId, userId: row.userId });
   return outcome.submitted ? outcome.status : null;
@@ -155,7 +163,7 @@ async function simulateViolation(ctx: AppContext, row: AssignmentRow, requested:
     throw new AppError('invalid_state', `This test is proctored in ${test.proctoring} mode, which does not analyse faces: ${kind} needs a live_ai test.`);
   }
   const now = ctx.clock.now();
-  const student = studentOf(row, now);
+  const student = await studentOf(ctx, row, now);
   const attempt = await proctoredAttemptOf(ctx, student, row.id);
   const durationSeconds = criticalSeconds(kind, attempt.rules);
   const startedAt = new Date(Math.max(attempt.startedAt.getTime(), now.getTime() - durationSeconds * 1000));

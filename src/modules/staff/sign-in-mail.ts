@@ -1,6 +1,7 @@
-import type { AppContext } from '../../platform/context.js';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AppContext, JobContext } from '../../platform/context.js';
 import type { Queryable } from '../../platform/db.js';
-import { enqueueJob, type Job } from '../../platform/jobs.js';
+import { defineJob, enqueueJob } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
 import { deleteSignInLinks, issueSignInLink, LINK_TTL_MS, signInUrl } from './sign-in-links.js';
 import { findStaffByEmail, findStaffById, type StaffRow } from './staff-repo.js';
@@ -15,23 +16,22 @@ import { findStaffByEmail, findStaffById, type StaffRow } from './staff-repo.js'
  * the jobs table, and the link's 15 minutes start when the mail leaves.
  * The cost: a worker must run (`npm start` runs one).
  */
-export const SIGN_IN_MAIL_JOB = 'staff.sign_in_mail';
-/** 1 + 2 + 4 + … 64 s: about two minutes of retries; a later link would be of little use to someone waiting at the form. */
-const MAX_ATTEMPTS = 8;
+const SignInMailPayload = Type.Union([
+  Type.Object({ kind: Type.Literal('sign_in'), email: Type.String({ minLength: 1 }), next: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal('invite'), staffId: Type.String({ minLength: 1 }), invitedBy: Type.String() }, { additionalProperties: false }),
+]);
+export type SignInMailPayload = Static<typeof SignInMailPayload>;
 
-export type SignInMailPayload =
-  | { kind: 'sign_in'; email: string; next: string | null }
-  | { kind: 'invite'; staffId: string; invitedBy: string };
+export const signInMailJob = defineJob({
+  kind: 'staff.sign_in_mail',
+  payload: SignInMailPayload,
+  /** 1 + 2 + 4 + … 64 s: about two minutes of retries; a later link would be of little use to someone waiting at the form. */
+  maxAttempts: 8,
+  run: (ctx: JobContext, payload) => runSignInMailJob(ctx, ctx.mailer, payload),
+});
 
 export async function enqueueSignInMail(db: Queryable, payload: SignInMailPayload): Promise<void> {
-  await enqueueJob(db, SIGN_IN_MAIL_JOB, payload, { maxAttempts: MAX_ATTEMPTS });
-}
-
-function parsePayload(job: Job): SignInMailPayload {
-  const p = job.payload;
-  if (p.kind === 'sign_in' && typeof p.email === 'string') return { kind: 'sign_in', email: p.email, next: typeof p.next === 'string' ? p.next : null };
-  if (p.kind === 'invite' && typeof p.staffId === 'string') return { kind: 'invite', staffId: p.staffId, invitedBy: String(p.invitedBy ?? 'the Assay operator') };
-  throw new Error(`${SIGN_IN_MAIL_JOB}: malformed payload`);
+  await enqueueJob(db, signInMailJob, payload);
 }
 
 const TIME = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'UTC' });
@@ -81,8 +81,7 @@ export function composeSignInMail(
  * sending fails the links are withdrawn and the job retries with fresh ones.
  * No account for the address: nothing is sent and nothing is logged.
  */
-export async function runSignInMailJob(ctx: AppContext, mailer: Mailer, job: Job): Promise<void> {
-  const payload = parsePayload(job);
+export async function runSignInMailJob(ctx: AppContext, mailer: Mailer, payload: SignInMailPayload): Promise<void> {
   const accounts =
     payload.kind === 'invite'
       ? [await findStaffById(ctx.pool, payload.staffId)].filter((a): a is StaffRow => a !== null)

@@ -75,6 +75,15 @@ export async function listStaffRows(db: Queryable, institutionId: string | null)
   return rows.map(toRow);
 }
 
+/** The institution's live admins, oldest first. */
+export async function listAdminRows(db: Queryable, institutionId: string): Promise<StaffRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${COLUMNS} FROM ${FROM} WHERE s.institution_id = $1 AND s.role = 'admin' AND s.removed_at IS NULL ORDER BY s.created_at, s.id`,
+    [institutionId],
+  );
+  return rows.map(toRow);
+}
+
 export async function countAdmins(db: Queryable, institutionId: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM staff WHERE institution_id = $1 AND role = 'admin' AND removed_at IS NULL`,

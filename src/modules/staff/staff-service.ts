@@ -113,6 +113,17 @@ export async function listStaff(db: Queryable, institutionId: string | null): Pr
   return repo.listStaffRows(db, institutionId);
 }
 
+/** The institution's admins: who is told when Assay acts on the institution's behalf (e.g. disables a webhook endpoint). */
+export async function listAdmins(db: Queryable, institutionId: string): Promise<StaffView[]> {
+  return repo.listAdminRows(db, institutionId);
+}
+
+/** The account if it is still a live admin of the institution, else null (removed, or no longer an admin). */
+export async function findAdmin(db: Queryable, institutionId: string, staffId: string): Promise<StaffView | null> {
+  const row = await repo.findStaff(db, institutionId, staffId);
+  return row?.role === 'admin' ? row : null;
+}
+
 /** An institution's staff for the operator API: 404 when the institution does not exist. */
 export async function listInstitutionStaff(db: Queryable, institutionId: string): Promise<StaffView[]> {
   const found = await db.query('SELECT 1 FROM institutions WHERE id = $1', [institutionId]);

@@ -1,6 +1,7 @@
 import type { Tx } from '../../platform/db.js';
 import { appendEvent } from '../events/append-event.js';
 import { ENDPOINT_DISABLED_EVENT_TYPE } from '../events/event-types.js';
+import { enqueueEndpointDisabledMails } from './endpoint-disabled-mail.js';
 
 /**
  * Telling an institution that Assay disabled one of its webhook endpoints
@@ -11,7 +12,7 @@ import { ENDPOINT_DISABLED_EVENT_TYPE } from '../events/event-types.js';
  * transaction as the disabling: it is listed by the events API and fanned
  * out like any event, so it reaches the institution's other enabled
  * endpoints that subscribe to it (the disabled one is no longer enabled).
- * The institution's admins are also to be mailed: see mailAdminsEndpointDisabled.
+ * The institution's admins are also mailed: see mailAdminsEndpointDisabled.
  */
 export interface EndpointDisabledNotice {
   institutionId: string;
@@ -44,12 +45,18 @@ export async function noticeEndpointDisabled(tx: Tx, notice: EndpointDisabledNot
 }
 
 /**
- * The mail half of the notice: the institution's admins, by mail, in the
- * disabling's transaction (a mail job per admin, so it is sent once the
- * disabling commits). Institutions have no staff accounts yet, so there is
- * no admin address to write to and nothing to enqueue; the staff portal,
- * which brings admins, gives this function its body.
+ * The mail half of the notice: the institution's admins (staff with role
+ * admin), by mail, through a durable job per admin written in the
+ * disabling's transaction: the mail leaves only if the disabling commits,
+ * and an SMTP failure is retried by the queue (see endpoint-disabled-mail.ts).
  */
-export async function mailAdminsEndpointDisabled(_tx: Tx, _notice: EndpointDisabledNotice): Promise<void> {
-  // Deliberately empty until institutions have admins (see above).
+export async function mailAdminsEndpointDisabled(tx: Tx, notice: EndpointDisabledNotice): Promise<void> {
+  await enqueueEndpointDisabledMails(tx, {
+    institutionId: notice.institutionId,
+    endpointId: notice.endpointId,
+    url: notice.url,
+    reason: notice.reason,
+    disabledAt: notice.disabledAt.toISOString(),
+    failingSince: notice.failingSince?.toISOString() ?? null,
+  });
 }

@@ -19,13 +19,15 @@ declare module 'fastify' {
 }
 
 export function installJsonBodyParser(app: FastifyInstance): void {
+  // One decoder for every request: without `stream`, each decode starts afresh (and a failed one leaves nothing behind).
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
   app.decorateRequest('jsonText', null);
   const parseText = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     let text: string;
     try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(body as Buffer);
+      text = utf8.decode(body as Buffer);
     } catch {
       return done(new AppError('invalid_request', 'The body is not valid UTF-8.', [{ field: 'body', message: 'is not valid UTF-8' }]), undefined);
     }

@@ -65,12 +65,23 @@ export function startLinkLimit(perMinute: number) {
  * Returns an onRequest hook.
  */
 export function createStudentPostLimit(app: FastifyInstance, perMinute: number, cookieName: string) {
+  // The key is a hash of the cookie (never the cookie itself), remembered per cookie: an autosave every few seconds need not hash again.
+  const keys = new Map<string, string>();
+  const keyOf = (session: string): string => {
+    let key = keys.get(session);
+    if (key === undefined) {
+      if (keys.size >= CACHE) keys.delete(keys.keys().next().value!);
+      key = `session:${sha256Hex(session).slice(0, 32)}`;
+      keys.set(session, key);
+    }
+    return key;
+  };
   const limit = app.createRateLimit({
     max: perMinute,
     timeWindow: WINDOW_MS,
     keyGenerator: (request: FastifyRequest) => {
       const session = request.cookies?.[cookieName];
-      return session ? `session:${sha256Hex(session).slice(0, 32)}` : `ip:${request.ip}`;
+      return session ? keyOf(session) : `ip:${request.ip}`;
     },
   });
   return async (request: FastifyRequest): Promise<void> => {

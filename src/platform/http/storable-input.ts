@@ -21,23 +21,40 @@ function problemOf(text: string): string | null {
   return m[0] === '\u0000' ? 'must not contain the NUL character (U+0000)' : 'must be valid Unicode (it holds an unpaired surrogate)';
 }
 
+/** Where a value sits: its key and its parent's place, so a path is spelled out only for the value that is refused. */
+interface Place {
+  key: string;
+  depth: number;
+  up: Place | null;
+}
+
+function pathOf(place: Place | null, rootName: string): string {
+  const keys: string[] = [];
+  for (let p = place; p; p = p.up) keys.push(p.key);
+  return keys.length > 0 ? keys.reverse().join('.') : rootName;
+}
+
 /** The first unstorable value in `root`, as a `details` entry whose field is a dotted path (`metadata.note`). */
 export function findUnstorable(root: unknown, rootName: string): { field: string; message: string } | null {
-  const stack: Array<{ value: unknown; path: string[] }> = [{ value: root, path: [] }];
-  const fieldOf = (path: string[]) => (path.length > 0 ? path.join('.') : rootName);
-  while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
+  // Runs on every request: two parallel stacks and no per-value path arrays.
+  const values: unknown[] = [root];
+  const places: Array<Place | null> = [null];
+  while (values.length > 0) {
+    const value = values.pop();
+    const place = places.pop()!;
     if (typeof value === 'string') {
       const problem = problemOf(value);
-      if (problem) return { field: fieldOf(path), message: problem };
+      if (problem) return { field: pathOf(place, rootName), message: problem };
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (path.length >= MAX_DEPTH) return { field: fieldOf(path), message: `must not nest deeper than ${MAX_DEPTH} levels` };
-    for (const [key, child] of Object.entries(value)) {
+    const depth = place ? place.depth : 0;
+    if (depth >= MAX_DEPTH) return { field: pathOf(place, rootName), message: `must not nest deeper than ${MAX_DEPTH} levels` };
+    for (const key of Object.keys(value)) {
       const problem = problemOf(key);
-      if (problem) return { field: fieldOf(path), message: `has a key that ${problem}` };
-      stack.push({ value: child, path: [...path, key] });
+      if (problem) return { field: pathOf(place, rootName), message: `has a key that ${problem}` };
+      values.push((value as Record<string, unknown>)[key]);
+      places.push({ key, depth: depth + 1, up: place });
     }
   }
   return null;

@@ -1,5 +1,6 @@
 import type { Score } from '../../marking/score.js';
 import type { TestVersion } from '../../tests/tests-service.js';
+import type { AssignmentStatus } from '../../lifecycle/state-machine.js';
 import { formatPoints, html, jsonForScript, layout, timeTag, type SafeHtml } from './html.js';
 import { UPLOAD_REST_SCRIPT, type ProctoringPageState } from './proctoring-parts.js';
 
@@ -11,7 +12,7 @@ import { UPLOAD_REST_SCRIPT, type ProctoringPageState } from './proctoring-parts
 export function completionPage(p: {
   institutionName: string;
   test: TestVersion;
-  status: 'submitted' | 'marking' | 'completed';
+  status: Extract<AssignmentStatus, 'submitted' | 'marking' | 'completed'>;
   submittedAt: Date | null;
   score: Score | null;
   returnUrl: string;

@@ -1,9 +1,8 @@
 import type { AppContext } from '../../../platform/context.js';
 import { createJobWorker, type WorkerOptions } from '../../../platform/jobs.js';
 import { describeAiMarking } from './ai-status.js';
-import { createChatProvider, type ChatProvider } from './chat-provider.js';
-import { AI_MARK_JOB } from './enqueue-ai-marking.js';
-import { aiMarkPayload, runAiMarkJob } from './run-ai-mark-job.js';
+import { createChatProvider } from './chat-provider.js';
+import { aiMarkJob } from './run-ai-mark-job.js';
 
 /**
  * AI marking jobs run in a job worker of their own, claiming only
@@ -12,11 +11,10 @@ import { aiMarkPayload, runAiMarkJob } from './run-ai-mark-job.js';
  * deadline auto-submits, expiries and purges of the main worker. Its lease
  * outlasts a call, so a healthy call is never taken over by another worker.
  */
-export type WorkerLog = NonNullable<WorkerOptions['log']>;
+export type WorkerLog = NonNullable<WorkerOptions<unknown>['log']>;
 
-export function aiMarkingHandlers(ctx: AppContext, provider: ChatProvider | null) {
-  return { [AI_MARK_JOB]: (job: { payload: Record<string, unknown> }) => runAiMarkJob(ctx, { provider }, aiMarkPayload(job.payload)) };
-}
+/** The kinds the AI marking worker claims (and the main worker does not). */
+export const aiMarkingJobs = [aiMarkJob];
 
 export function createAiMarkingWorker(ctx: AppContext, connectionString: string, log?: WorkerLog) {
   const ai = ctx.config.ai;
@@ -26,7 +24,8 @@ export function createAiMarkingWorker(ctx: AppContext, connectionString: string,
     pool: ctx.pool,
     connectionString,
     clock: ctx.clock,
-    handlers: aiMarkingHandlers(ctx, provider),
+    jobs: aiMarkingJobs,
+    context: { ...ctx, provider },
     concurrency: ai?.concurrency ?? 1,
     leaseMs: (ai?.timeoutMs ?? 60_000) * 2 + 30_000,
     ...(log ? { log } : {}),

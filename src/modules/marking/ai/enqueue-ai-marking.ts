@@ -4,17 +4,9 @@ import type { TestVersion } from '../../tests/tests-service.js';
 import type { AnswerValue } from '../auto-mark.js';
 import { aiItemsOf } from './ai-items.js';
 import { insertSuggestions } from './suggestions-repo.js';
+import { AI_OFF_REASON, aiMarkKey } from './ai-mark-key.js';
+import { aiMarkJob, type AiMarkPayload } from './run-ai-mark-job.js';
 
-export const AI_MARK_JOB = 'marking.ai_mark';
-export const aiMarkKey = (assignmentId: string, questionId: string) => `ai-mark:${assignmentId}:${questionId}`;
-
-export interface AiMarkPayload {
-  institutionId: string;
-  assignmentId: string;
-  questionId: string;
-}
-
-export const AI_OFF_REASON = 'AI marking is off (ASSAY_AI_BASE_URL is not set): a reviewer marks this item.';
 
 /**
  * At submission, in the submission's transaction: one suggestion row and one
@@ -48,7 +40,7 @@ export async function enqueueAiMarking(
   for (const q of items) {
     const payload: AiMarkPayload = { institutionId: input.institutionId, assignmentId: input.assignmentId, questionId: q.id };
     // runAt from the service clock (not the database's), so a test's manual clock decides when it is due.
-    await enqueueJob(tx, AI_MARK_JOB, payload, { runAt: input.now, uniqueKey: aiMarkKey(input.assignmentId, q.id) });
+    await enqueueJob(tx, aiMarkJob, payload, { runAt: input.now, uniqueKey: aiMarkKey(input.assignmentId, q.id) });
   }
   return items.length;
 }

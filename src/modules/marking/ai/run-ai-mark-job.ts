@@ -1,12 +1,13 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { withTransaction } from '../../../platform/db.js';
-import { enqueueJob } from '../../../platform/jobs.js';
+import { defineJob, enqueueJob } from '../../../platform/jobs.js';
 import { findAssignment } from '../../assignments/assignments-repo.js';
 import { listAnswers, lockAttempt, loadTestVersion } from '../../attempts/attempts-service.js';
 import { MAX_RETRY_AFTER_MS } from '../../webhooks/retry-policy.js';
 import { isAiQuestion, markingTask } from './ai-items.js';
 import type { ChatFailure, ChatProvider } from './chat-provider.js';
-import { AI_MARK_JOB, AI_OFF_REASON, aiMarkKey, type AiMarkPayload } from './enqueue-ai-marking.js';
+import { AI_OFF_REASON, aiMarkKey } from './ai-mark-key.js';
 import { INJECTION_FLAG, screenAnswer } from './injection-screen.js';
 import { PROMPT_VERSION, buildMarkingMessages, replySchema } from './prompt.js';
 import { checkReply } from './reply.js';
@@ -36,6 +37,19 @@ import { findSuggestion, recordNoSuggestion, storeSuggestion, takeFromBudget } f
 export interface AiMarkingRunner {
   provider: ChatProvider | null;
 }
+
+const AiMarkPayload = Type.Object(
+  { institutionId: Type.String({ minLength: 1 }), assignmentId: Type.String({ minLength: 1 }), questionId: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+export type AiMarkPayload = Static<typeof AiMarkPayload>;
+
+/** Runs in the AI marking worker (ai-worker.ts), whose context carries the provider. */
+export const aiMarkJob = defineJob({
+  kind: 'marking.ai_mark',
+  payload: AiMarkPayload,
+  run: (ctx: AppContext & AiMarkingRunner, payload) => runAiMarkJob(ctx, ctx, payload),
+});
 
 export async function runAiMarkJob(ctx: AppContext, runner: AiMarkingRunner, payload: AiMarkPayload): Promise<void> {
   const key = { institutionId: payload.institutionId, assignmentId: payload.assignmentId, questionId: payload.questionId };
@@ -115,15 +129,6 @@ export async function runAiMarkJob(ctx: AppContext, runner: AiMarkingRunner, pay
       attempts,
       now,
     });
-    await enqueueJob(tx, AI_MARK_JOB, payload, { runAt, uniqueKey: aiMarkKey(key.assignmentId, key.questionId) });
+    await enqueueJob(tx, aiMarkJob, payload, { runAt, uniqueKey: aiMarkKey(key.assignmentId, key.questionId) });
   });
-}
-
-/** The job's payload, checked: a row written by enqueueAiMarking, so anything else is a bug. */
-export function aiMarkPayload(raw: Record<string, unknown>): AiMarkPayload {
-  const { institutionId, assignmentId, questionId } = raw;
-  if (typeof institutionId !== 'string' || typeof assignmentId !== 'string' || typeof questionId !== 'string') {
-    throw new Error(`${AI_MARK_JOB}: malformed payload`);
-  }
-  return { institutionId, assignmentId, questionId };
 }

@@ -1,6 +1,7 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
 import { html, type SafeHtml } from '../../attempts/pages/html.js';
 import type { AssignmentView } from '../../assignments/get-assignment.js';
+import { CHANGEABLE_STATUSES } from '../../lifecycle/state-machine.js';
 import { csrfField, errorFor, errorSummary, hiddenFields, selectField, textField, when } from '../ui/components.js';
 import { operatorField, type Scope } from '../ui/page.js';
 
@@ -10,8 +11,6 @@ import { operatorField, type Scope } from '../ui/page.js';
  * a confirmation page). They post to the portal, which calls the partner
  * API's services.
  */
-export const CONTROLLABLE = new Set(['assigned', 'started']);
-
 export interface ControlForm {
   errors: ErrorDetail[];
   values: Record<string, string | undefined>;
@@ -28,7 +27,7 @@ function currentExtraTime(a: AssignmentView): string {
 export const forDateTimeField = (d: Date | null) => (d ? d.toISOString().slice(0, 16) : '');
 
 export function controlsSection(scope: Scope, a: AssignmentView, form?: ControlForm): SafeHtml | string {
-  if (!CONTROLLABLE.has(a.status)) return '';
+  if (!CHANGEABLE_STATUSES.has(a.status)) return '';
   const v = form?.values ?? {};
   const base = `/portal/assignments/${a.assignmentId}`;
   const hidden = html`${csrfField(scope.p.sessionCsrf)}${hiddenFields(operatorField(scope))}`;

@@ -1,9 +1,6 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
 import type { AssignmentListFilter } from '../../assignments/list-assignments.js';
-import type { AssignmentStatus } from '../../lifecycle/state-machine.js';
-
-/** Every status, in lifecycle order (the filter's options and the overview's cards). */
-export const ASSIGNMENT_STATUSES = ['assigned', 'started', 'submitted', 'marking', 'completed', 'expired'] as const satisfies readonly AssignmentStatus[];
+import { isAssignmentStatus } from '../../lifecycle/state-machine.js';
 
 export interface FilterQuery {
   q?: string | undefined;
@@ -34,7 +31,7 @@ export function parseFilters(institutionId: string, q: FilterQuery): { filter: A
   if (from === null) errors.push({ field: 'from', message: 'Enter the “Created from” date as a date, for example 2025-03-01.' });
   if (to === null) errors.push({ field: 'to', message: 'Enter the “Created to” date as a date, for example 2025-03-31.' });
   if (from && to && from.getTime() > to.getTime()) errors.push({ field: 'to', message: '“Created to” must be on or after “Created from”.' });
-  const status = (ASSIGNMENT_STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as AssignmentStatus) : undefined;
+  const status = isAssignmentStatus(q.status) ? q.status : undefined;
   const search = q.q?.trim();
   return {
     errors,

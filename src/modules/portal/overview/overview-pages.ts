@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { html } from '../../attempts/pages/html.js';
 import { averageScoreByTest, completionsPerDay, countAssignmentsByStatus } from '../../assignments/assignment-stats.js';
-import { ASSIGNMENT_STATUSES } from '../assignments/assignment-filters.js';
+import { ASSIGNMENT_STATUSES } from '../../lifecycle/state-machine.js';
 import { listTestTitles } from '../../tests/tests-service.js';
 import { deliveryHealth } from '../../webhooks/delivery-log.js';
 import { ago, dataTable, statusLabel, when } from '../ui/components.js';

@@ -1,0 +1,49 @@
+import { Pool as HttpPool } from 'undici';
+
+/**
+ * Partner reads at a fixed rate (open loop), in a process of their own: the
+ * latencies measured are the server's, not the event-loop delay of a load
+ * generator that is also driving hundreds of simulated students.
+ * Started by a benchmark with fork(): argv = base URL, path, API key, reads
+ * per second. Sends `'ready'`, reads until it is sent `'stop'`, then sends
+ * `{ latencies, errors }` and exits.
+ */
+const [url, readPath, apiKey, rate] = process.argv.slice(2);
+if (!url || !readPath || !apiKey || !rate || !process.send) throw new Error('bench/partner-reader.ts is started by a benchmark');
+const readsPerS = Number(rate);
+
+const http = new HttpPool(url, { connections: 32, pipelining: 1 });
+const latencies: number[] = [];
+const errors: string[] = [];
+const inFlight = new Set<Promise<void>>();
+let running = true;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function read(): Promise<void> {
+  const t0 = performance.now();
+  try {
+    const res = await http.request({ method: 'GET', path: readPath!, headers: { authorization: `Bearer ${apiKey}` } });
+    await res.body.text();
+    if (res.statusCode !== 200) errors.push(`read HTTP ${res.statusCode}`);
+  } catch (err) {
+    errors.push(`read ${(err as Error).message}`);
+  }
+  latencies.push(performance.now() - t0);
+}
+
+process.on('message', (m) => {
+  if (m === 'stop') running = false;
+});
+process.send('ready');
+const start = performance.now();
+for (let n = 0; running; n++) {
+  const wait = start + (n * 1000) / readsPerS - performance.now();
+  if (wait > 0) await sleep(wait);
+  if (!running) break;
+  const p = read();
+  inFlight.add(p);
+  void p.finally(() => inFlight.delete(p));
+}
+await Promise.all([...inFlight]);
+await http.close();
+process.send({ latencies, errors }, () => process.exit(0));

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createHarness, manualClock, type Harness } from './helpers/harness.js';
+import { Student, assign } from './student-helpers.js';
+
+/**
+ * The autosave's cost and guarantees: once the session is known to the
+ * process, a save is one prepared statement that itself checks the session
+ * and the running attempt, so a session ended anywhere cannot save from the
+ * process's memory.
+ */
+const clock = manualClock(new Date('2031-06-01T08:00:00Z'));
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ clock });
+});
+afterAll(() => h.close());
+
+async function started(externalUserId: string) {
+  const a = await assign(h, h.a, { externalUserId });
+  const s = new Student(h);
+  await s.start(a.startUrl);
+  await s.page(a.assignmentId);
+  const q = (await h.admin('GET', `/api/admin/v1/assignments/${a.assignmentId}`)).json().items.map((i: { questionId: string }) => i.questionId) as string[];
+  return { assignmentId: a.assignmentId, s, q };
+}
+const stored = async (assignmentId: string) =>
+  (await h.pool.query('SELECT question_id, value, version::int AS version FROM answers WHERE assignment_id = $1 ORDER BY question_id', [assignmentId])).rows;
+
+describe('autosave in one statement', () => {
+  it('is a single database statement once the session and attempt are known', async () => {
+    const { assignmentId, s, q } = await started('one-1');
+    expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '1', version: 1 }])).statusCode).toBe(200);
+    const spy = vi.spyOn(h.pool, 'query');
+    try {
+      const res = await s.save(assignmentId, [{ questionId: q[1]!, value: '2.5', version: 2 }]);
+      expect(res.json().results).toEqual([{ questionId: q[1], version: 2, saved: true }]);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(spy.mock.calls[0]![0]).toMatchObject({ name: 'attempts-save-answers' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await stored(assignmentId)).toEqual([{ question_id: q[1], value: '2.5', version: 2 }]);
+  });
+
+  it('refuses, with 401 and nothing stored, a session ended elsewhere that this process still remembers', async () => {
+    const { assignmentId, s, q } = await started('one-2');
+    expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '1', version: 1 }])).statusCode).toBe(200);
+    // Another process (a new start link, the purge) removes the session row.
+    await h.pool.query('DELETE FROM student_sessions WHERE user_id = (SELECT user_id FROM attempts WHERE assignment_id = $1)', [assignmentId]);
+    const res = await s.save(assignmentId, [{ questionId: q[1]!, value: '2', version: 2 }]);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.code).toBe('unauthenticated');
+    expect(await stored(assignmentId)).toEqual([{ question_id: q[1], value: '1', version: 1 }]);
+    // And the next save does not slip through either.
+    expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '3', version: 3 }])).statusCode).toBe(401);
+  });
+
+  it("cannot save into another student's attempt, with its own valid session and token", async () => {
+    const mine = await started('one-3');
+    const theirs = await started('one-4');
+    expect((await mine.s.save(mine.assignmentId, [{ questionId: mine.q[1]!, value: '1', version: 1 }])).statusCode).toBe(200);
+    const res = await mine.s.save(theirs.assignmentId, [{ questionId: theirs.q[1]!, value: '9', version: 5 }]);
+    expect(res.statusCode).toBe(404);
+    expect(await stored(theirs.assignmentId)).toEqual([]);
+  });
+
+  it('still refuses a wrong CSRF token, still slides the session, and ends with the session', async () => {
+    const { assignmentId, s, q } = await started('one-5');
+    expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '1', version: 1 }])).statusCode).toBe(200);
+    expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '2', version: 2 }], 'x'.repeat(32))).statusCode).toBe(403);
+    const seen = async () =>
+      (await h.pool.query('SELECT last_seen_at FROM student_sessions WHERE user_id = (SELECT user_id FROM attempts WHERE assignment_id = $1)', [assignmentId])).rows[0]
+        .last_seen_at as Date;
+    const before = await seen();
+    clock.advance(6 * 60_000);
+    expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '3', version: 3 }])).statusCode).toBe(200);
+    expect((await seen()).getTime()).toBe(before.getTime() + 6 * 60_000);
+    // The test lasts 20 minutes: move the session's end, not the attempt's, past now.
+    await h.pool.query("UPDATE student_sessions SET expires_at = $1 WHERE last_seen_at = $2", [new Date(clock.now().getTime() + 1000), clock.now()]);
+    clock.advance(2000);
+    expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '4', version: 4 }])).statusCode).toBe(401);
+    expect((await stored(assignmentId))[0]).toMatchObject({ value: '3', version: 3 });
+  });
+});
