@@ -72,6 +72,19 @@ export function joinTransaction(tx: pg.PoolClient): pg.Pool {
   return stand as unknown as pg.Pool;
 }
 
+/**
+ * Runs independent reads at once on a pool (each takes its own connection),
+ * one after another on a transaction's client or a joined pool, where
+ * overlapping queries on one connection are queued by pg anyway (and
+ * deprecated by it).
+ */
+export async function readAll<T extends readonly unknown[]>(db: Queryable, reads: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+  if (db instanceof pg.Pool && !joined.has(db)) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as unknown as T;
+}
+
 let savepoints = 0;
 
 async function withSavepoint<T>(tx: pg.PoolClient, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db.js';
+import { readAll, type Queryable } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import { findAssignmentById, type AssignmentRow } from '../assignments/assignments-repo.js';
 import { countWords } from '../attempts/answer-values.js';
@@ -81,11 +81,11 @@ export async function getMarkingView(db: Queryable, assignmentId: string, scope:
   const row = await findAssignmentById(db, assignmentId);
   if (!row || (scope.institutionId !== undefined && row.institutionId !== scope.institutionId)) throw notFound('assignment');
   const test = await loadTestVersion(db, row.testVersionId);
-  const [answers, marks, suggestions] = await Promise.all([
-    listAnswers(db, row.institutionId, row.id),
-    listMarks(db, row.institutionId, row.id),
-    listSuggestions(db, row.institutionId, row.id),
-  ]);
+  const [answers, marks, suggestions] = await readAll(db, [
+    () => listAnswers(db, row.institutionId, row.id),
+    () => listMarks(db, row.institutionId, row.id),
+    () => listSuggestions(db, row.institutionId, row.id),
+  ] as const);
   return buildView(row, test, answers, marks, suggestions);
 }
 

@@ -1,3 +1,4 @@
+import { readAll } from '../../platform/db.js';
 import type { AppContext } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { findAssignment, findAssignmentById } from '../assignments/assignments-repo.js';
@@ -52,12 +53,12 @@ export async function getProctoringReport(ctx: AppContext, institutionId: string
   const [session, flags, segments, snapshots] =
     test.proctoring === 'none'
       ? [null, [], [], []]
-      : await Promise.all([
-          findSessionView(ctx.pool, institutionId, assignmentId),
-          listFlags(ctx.pool, institutionId, assignmentId),
-          listSegments(ctx.pool, institutionId, assignmentId),
-          listSnapshots(ctx.pool, institutionId, assignmentId),
-        ]);
+      : await readAll(ctx.pool, [
+          () => findSessionView(ctx.pool, institutionId, assignmentId),
+          () => listFlags(ctx.pool, institutionId, assignmentId),
+          () => listSegments(ctx.pool, institutionId, assignmentId),
+          () => listSnapshots(ctx.pool, institutionId, assignmentId),
+        ] as const);
   const snapshotKeys = new Map(snapshots.map((s) => [s.id, s.storageKey]));
   const counts = session ?? { critical: 0, warning: 0, info: 0, criticalUnreviewed: 0, confirmed: 0, dismissed: 0 };
   return {
