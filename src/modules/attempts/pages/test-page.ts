@@ -23,6 +23,7 @@ export function testPage(p: {
   answers: StoredAnswer[];
   /** Proctored tests: mode, resolved rules and timings for proctor.js. */
   proctoring?: ProctoringPageState | null;
+  testMode?: boolean;
 }): string {
   const saved = new Map(p.answers.map((a) => [a.questionId, a]));
   const questions = p.test.questions;
@@ -77,7 +78,7 @@ ${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring, p.proctorin
   </form>
 </dialog>
 <script type="application/json" id="assay-state">${jsonForScript(state)}</script>`;
-  return layout({ title: p.test.title, institutionName: p.institutionName, main, script: true, ...(proctored ? { moduleScripts: [PROCTOR_SCRIPT] } : {}) });
+  return layout({ title: p.test.title, institutionName: p.institutionName, main, testMode: p.testMode, script: true, ...(proctored ? { moduleScripts: [PROCTOR_SCRIPT] } : {}) });
 }
 
 export function isAnswered(value: AnswerValue): boolean {
