@@ -60,6 +60,8 @@ async function journey(tenant: Tenant, externalUserId: string, check: (res: Page
   const running = await s.page(a.assignmentId);
   check(running, 200);
   expect(running.body).toContain('id="timer-value"');
+  // The sticky status bar keeps the mode in view once the banner has scrolled away (live pages have no such tag: see expectLive).
+  if (check === expectTestMode) expect(running.body).toMatch(/<div class="status-bar">[^]*<p class="status-test-mode">Test mode<\/p>[^]*<\/div>/);
   expect((await s.submit(a.assignmentId)).statusCode).toBe(303);
   const done = await s.page(a.assignmentId);
   check(done, 200);

@@ -87,7 +87,7 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
     await context.close();
   });
 
-  it('shows the Test mode notice on a test-mode assignment, first in the banner landmark, axe clean at desktop and 360 px', async () => {
+  it('shows the Test mode notice on a test-mode assignment, first in the banner landmark: intro and test page axe clean, at desktop and 360 px', async () => {
     const sandbox = await testModeTenant(h, tenant);
     const a = await assign(h, sandbox, { testId: quizTestId, externalUserId: 'sandbox-1', callbackUrl: callbackUrl() });
     for (const viewport of [{ width: 1280, height: 900 }, { width: 360, height: 760 }]) {
@@ -103,6 +103,13 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
       expect(box.width).toBeLessThanOrEqual(viewport.width);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       expect(await seriousAxeViolations(page)).toEqual([]);
+      if (viewport.width > 360) {
+        // Desktop sees the intro page; begin, so the phone sees the test page, whose sticky bar keeps the mode in view.
+        await page.getByRole('button', { name: 'Begin test' }).click();
+        await page.getByRole('timer').waitFor();
+        expect(await seriousAxeViolations(page)).toEqual([]);
+      }
+      if (viewport.width === 360) expect(await page.locator('.status-bar .status-test-mode').isVisible()).toBe(true);
       expect(problems).toEqual([]);
       await context.close();
     }

@@ -44,6 +44,7 @@ export function testPage(p: {
 <noscript><p class="notice">This test needs JavaScript to save your answers. Turn JavaScript on and reload this page.</p></noscript>
 <div class="status-bar">
   <p class="timer"><span class="timer-label">Time left</span> <span id="timer-value" role="timer">${remainingText(p.deadlineAt, p.serverNow)}</span></p>
+  ${p.testMode ? html`<p class="status-test-mode">Test mode</p>` : ''}
   <p class="save-status" id="save-status" data-state="saved">Saved</p>
   ${proctored ? recordingIndicator() : ''}
 </div>
