@@ -15,11 +15,11 @@ import { benchAppConfig, openBenchDatabase } from './bench-database.js';
  *
  * The portal's heaviest pages on a big institution: seeds `assignments`
  * assignments in one institution (INSERT … SELECT generate_series: users,
- * every status, ~10 % waiting for marking, creation times over 180 days)
+ * every status, ~10 % waiting for marking, 2 % test mode, creation times over 180 days)
  * plus a fifth as many in a second institution, then requests, one at a
  * time over HTTP as a signed-in admin: the Assignments page (first page, a
  * page filtered by status and test, an externalUserId search, a page deep in
- * the keyset) and the Marking queue. Prints p50/p99/max per page (target:
+ * the keyset, the test-mode and all-modes listings) and the Marking queue. Prints p50/p99/max per page (target:
  * p99 < 100 ms) and the EXPLAIN (ANALYZE) plan of every SELECT each page ran,
  * recorded from the pool during one request, to show which indexes serve it.
  */
@@ -46,7 +46,7 @@ async function seedAssignments(p: Pool, institutionId: string, tests: Array<{ te
               ($3::text[])[1 + n % array_length($3, 1)] AS test_id, ($4::text[])[1 + n % array_length($4, 1)] AS version_id
          FROM generate_series(1, $2) AS n)
      INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, metadata,
-                              created_at, started_at, submitted_at, completed_at, expired_at, score)
+                              created_at, started_at, submitted_at, completed_at, expired_at, score, livemode)
      SELECT 'asg_${tag}_' || n, $1, 'usr_${tag}_' || n, test_id, version_id,
             CASE WHEN k < 14 THEN 'completed' WHEN k < 16 THEN 'marking' WHEN k = 16 THEN 'started' WHEN k < 19 THEN 'assigned' ELSE 'expired' END,
             'https://bench.example/return', '{}', created,
@@ -56,7 +56,8 @@ async function seedAssignments(p: Pool, institutionId: string, tests: Array<{ te
             CASE WHEN k = 19 THEN created + interval '7 days' END,
             CASE WHEN k < 16 THEN jsonb_build_object('points', n % 9, 'maxPoints', 8, 'percent', round((n % 9) * 12.5, 2),
                  'passed', CASE WHEN k < 14 THEN n % 9 >= 5 END, 'gradingStatus', CASE WHEN k < 14 THEN 'final' ELSE 'pending_review' END,
-                 'markedAt', to_char(created + interval '2 hours', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')) END
+                 'markedAt', to_char(created + interval '2 hours', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')) END,
+            n % 50 <> 7
        FROM s`,
     [institutionId, count, tests.map((t) => t.testId), tests.map((t) => t.testVersionId)],
   );
@@ -103,6 +104,9 @@ try {
     { name: 'Assignments, status + test filter', path: `/portal/assignments?status=completed&testId=${tests[1]!.testId}` },
     { name: 'Assignments, date range', path: `/portal/assignments?from=${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}&to=${new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10)}` },
     { name: 'Assignments, externalUserId search', path: '/portal/assignments?q=student-a-00123' },
+    { name: 'Assignments, test mode', path: '/portal/assignments?mode=test' },
+    { name: 'Assignments, all modes', path: '/portal/assignments?mode=all' },
+    { name: 'Assignments, test mode + status', path: '/portal/assignments?mode=test&status=marking' },
     { name: 'Assignments, deep keyset page', path: `/portal/assignments?cursor=${encodeURIComponent(`${deep.rows[0]!.t}~${deep.rows[0]!.id}`)}&dir=older` },
     { name: 'Marking queue', path: '/portal/marking' },
     { name: 'Overview (not in the target)', path: '/portal' },

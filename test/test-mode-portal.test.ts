@@ -25,11 +25,46 @@ afterAll(() => h?.close());
 
 describe('test mode in the portal', () => {
   it('the Assignments list labels the test-mode assignment "Test" and not the live one', async () => {
-    const page = await portalGet(h, admin, '/portal/assignments');
+    const page = await portalGet(h, admin, '/portal/assignments?mode=all');
     expect(page.statusCode).toBe(200);
     const row = (user: string) => page.body.split('<tr>').find((r) => r.includes(`>${user}</a>`))!;
     expect(row('sandbox-student')).toContain('badge-test');
     expect(row('real-student')).not.toContain('badge-test');
+    expect(page.body).toMatch(/<caption[^>]*>Live and test-mode assignments, newest first<\/caption>/);
+  });
+
+  it('the Assignments list shows live assignments by default, test-mode ones under Mode: Test, both under All', async () => {
+    const ids = (body: string) => [...body.matchAll(/>(real-student|sandbox-student)<\/a>/g)].map((m) => m[1]).sort();
+    const byDefault = await portalGet(h, admin, '/portal/assignments');
+    expect(ids(byDefault.body)).toEqual(['real-student']);
+    expect(byDefault.body).toContain('<select id="f-mode" name="mode"');
+    expect(byDefault.body).toContain('<option value="live" selected>Live</option>');
+    expect(byDefault.body).not.toContain('badge-test');
+    expect(ids((await portalGet(h, admin, '/portal/assignments?mode=live')).body)).toEqual(['real-student']);
+    // An unknown mode is the default, as an unknown status is no filter.
+    expect(ids((await portalGet(h, admin, '/portal/assignments?mode=sandbox')).body)).toEqual(['real-student']);
+
+    const testOnly = await portalGet(h, admin, '/portal/assignments?mode=test');
+    expect(testOnly.statusCode).toBe(200);
+    expect(ids(testOnly.body)).toEqual(['sandbox-student']);
+    expect(testOnly.body).toContain('<option value="test" selected>Test</option>');
+    expect(testOnly.body).toMatch(/<caption[^>]*>Test-mode assignments, newest first<\/caption>/);
+    expect(ids((await portalGet(h, admin, '/portal/assignments?mode=all')).body)).toEqual(['real-student', 'sandbox-student']);
+
+    // The mode combines with the other filters.
+    expect(ids((await portalGet(h, admin, '/portal/assignments?mode=test&q=real')).body)).toEqual([]);
+    expect(ids((await portalGet(h, admin, '/portal/assignments?mode=test&status=completed')).body)).toEqual(['sandbox-student']);
+    expect(ids((await portalGet(h, admin, '/portal/assignments?mode=all&status=assigned')).body)).toEqual(['real-student']);
+    const none = await portalGet(h, admin, '/portal/assignments?mode=test&q=nobody');
+    expect(none.body).toMatch(/<caption[^>]*>Matching test-mode assignments|No assignment matches this search/);
+  });
+
+  it('the mode is refused when too long (400) and the page of another institution shows none of this one\'s test data', async () => {
+    expect((await portalGet(h, admin, `/portal/assignments?mode=${'x'.repeat(11)}`)).statusCode).toBe(400);
+    const other = await signedIn(h, 'admin', h.b.institutionId);
+    const page = await portalGet(h, other, '/portal/assignments?mode=all');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain('sandbox-student');
   });
 
   it('the test-mode assignment\'s page says it is test mode', async () => {

@@ -62,6 +62,7 @@ try {
   );
   const institution = await createInstitution(pool, { name: 'Demo University', callbackDomains: ['partner.example'] });
   const { apiKey } = await createApiKey(pool, institution.institutionId, 'screenshots');
+  const { apiKey: testKey } = await createApiKey(pool, institution.institutionId, 'screenshots (test mode)', undefined, 'test');
   const [algebra, writing, exam] = await Promise.all(DEMO_TESTS.slice(0, 3).map((t) => createTest(pool, t)));
   for (const t of [algebra!, writing!, exam!]) await publishTest(pool, t.testId, institution.institutionId);
   const live = await createTest(pool, { ...DEMO_TESTS[2]!, title: 'Certified Data Analyst Exam (live supervision)', proctoring: 'live_ai' });
@@ -69,11 +70,11 @@ try {
   const app = await buildServer(serverContext({ config, pool, clock: systemClock }), { logger: false });
   await app.listen({ port, host: '127.0.0.1' });
 
-  const startUrl = async (testId: string, who: string) => {
+  const startUrl = async (testId: string, who: string, key = apiKey) => {
     const res = await app.inject({
       method: 'POST',
       url: `${PARTNER_PREFIX}/assignments`,
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       payload: { externalUserId: who, testId, user: { email: `${who}@partner.example` }, callbackUrl: 'https://partner.example/assay/return' },
     });
     return (res.json() as { startUrl: string }).startUrl;
@@ -114,6 +115,13 @@ try {
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
     await page.getByRole('heading', { name: 'Marking in progress' }).waitFor();
     await shot('marking');
+
+    // A test-mode assignment: the notice above the institution's name on every page.
+    await page.goto(await startUrl(algebra!.testId, `sandbox-${name}`, testKey));
+    await shot('test-mode-intro');
+    await page.getByRole('button', { name: 'Begin test' }).click();
+    await page.getByRole('timer').waitFor();
+    await page.screenshot({ path: path.join(OUT, `test-mode-test-${name}.png`) });
     await context.close();
   }
   await browser.close();

@@ -20,6 +20,7 @@ export function portalPages(seed: PortalSeed): PortalPage[] {
     { name: 'overview', path: '/portal', who: 'admin' },
     { name: 'assignments', path: '/portal/assignments', who: 'viewer' },
     { name: 'assignments-filtered', path: `/portal/assignments?status=completed&testId=${seed.algebraTestId}&q=student-0`, who: 'viewer' },
+    { name: 'assignments-all-modes', path: '/portal/assignments?mode=all', who: 'viewer' },
     { name: 'assignment', path: `/portal/assignments/${seed.completedId}`, who: 'viewer' },
     { name: 'marking-queue', path: '/portal/marking', who: 'reviewer' },
     { name: 'marking-item', path: `/portal/marking/${seed.markingItemId}`, who: 'admin' },

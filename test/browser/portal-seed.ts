@@ -131,6 +131,17 @@ export async function seedPortal(app: HttpApp, ctx: ServerContext, pool: Pool): 
   for (let i = 1; i <= 3; i++) await take(algebra!.testId, `late-${String(i).padStart(3, '0')}`, i, 'started');
   for (let i = 1; i <= 7; i++) await take(i % 2 ? algebra!.testId : writing!.testId, `new-${String(i).padStart(3, '0')}`, i, 'assigned');
 
+  // The integration's sandbox: a test key, and test-mode runs played through simulate (one marked at once, one waiting for marking).
+  const { apiKey: testKey } = await createApiKey(pool, inst.institutionId, 'LMS staging (test mode)', adminAudit, 'test');
+  const sandbox = (method: 'POST', url: string, body: unknown) =>
+    app.inject({ method, url: `/api/partner/v1${url}`, headers: { authorization: `Bearer ${testKey}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  for (const [testId, who] of [[algebra!.testId, 'sandbox-001'], [writing!.testId, 'sandbox-002']] as const) {
+    const created = await sandbox('POST', '/assignments', { externalUserId: who, testId, user: { email: `${who}@dev.northfield.example` }, callbackUrl: 'https://lms.northfield.example/assay/return' });
+    const { assignmentId } = created.json() as { assignmentId: string };
+    await sandbox('POST', `/assignments/${assignmentId}/simulate`, { action: 'start' });
+    await sandbox('POST', `/assignments/${assignmentId}/simulate`, { action: 'submit', score: 75 });
+  }
+
   // Deliver what the lifecycle queued: the healthy endpoint succeeds, the failing one runs out of retries.
   const dispatcher = createWebhookDispatcher({ connectionString: ctx.config.databaseUrl!, clock: ctx.clock, config: ctx.config });
   await dispatcher.start();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestInput } from '../../src/modules/tests/schemas.js';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
+import { testModeTenant } from '../helpers/test-mode.js';
 import { ALL_TYPES_TEST, assign, createPublishedTest, readAssignment } from '../student-helpers.js';
 import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, startCallbackSite } from './browser-env.js';
 
@@ -84,6 +85,34 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
     await page.setContent('<!doctype html><html><body><img src="a.png"><input type="text"></body></html>');
     expect((await seriousAxeViolations(page)).map((v) => v.id)).toEqual(expect.arrayContaining(['image-alt', 'label']));
     await context.close();
+  });
+
+  it('shows the Test mode notice on a test-mode assignment, first in the banner landmark: intro and test page axe clean, at desktop and 360 px', async () => {
+    const sandbox = await testModeTenant(h, tenant);
+    const a = await assign(h, sandbox, { testId: quizTestId, externalUserId: 'sandbox-1', callbackUrl: callbackUrl() });
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 360, height: 760 }]) {
+      const { context, page, problems } = await newPage(viewport);
+      await page.goto(a.startUrl);
+      const banner = page.getByRole('banner');
+      await expect.poll(() => banner.locator('.test-mode-banner').textContent()).toBe(
+        'Test mode: This attempt is a sandbox run by Northfield University’s developers; nothing here counts.',
+      );
+      expect(await page.title()).toBe('Test mode: Quick Quiz – Northfield University');
+      // Visible and not cut off at either width.
+      const box = (await banner.locator('.test-mode-banner p').boundingBox())!;
+      expect(box.width).toBeLessThanOrEqual(viewport.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      if (viewport.width > 360) {
+        // Desktop sees the intro page; begin, so the phone sees the test page, whose sticky bar keeps the mode in view.
+        await page.getByRole('button', { name: 'Begin test' }).click();
+        await page.getByRole('timer').waitFor();
+        expect(await seriousAxeViolations(page)).toEqual([]);
+      }
+      if (viewport.width === 360) expect(await page.locator('.status-bar .status-test-mode').isVisible()).toBe(true);
+      expect(problems).toEqual([]);
+      await context.close();
+    }
   });
 
   it('takes an after_review test end to end: begin, every question type, reload, offline, submit, return, reopen', async () => {

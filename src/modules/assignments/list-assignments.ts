@@ -7,7 +7,10 @@ import type { Score } from '../marking/score.js';
  * Assignments page): newest first, filtered by status, test, creation date
  * range and an externalUserId prefix, paged by keyset on (created_at, id) so
  * page 2,000 costs what page 1 does. Each filter has an index that starts
- * with institution_id (migrations/0007_portal.sql).
+ * with institution_id (migrations/0007_portal.sql). The mode filter is a
+ * literal predicate, not a parameter, so the test-mode listing can use the
+ * partial index of test-mode rows (migrations/0015_test_mode.sql); live rows
+ * are nearly all rows, so the live listing keeps its index.
  */
 export interface AssignmentListFilter {
   institutionId: string;
@@ -18,6 +21,8 @@ export interface AssignmentListFilter {
   createdFrom?: Date | undefined;
   /** Exclusive. */
   createdTo?: Date | undefined;
+  /** true: live assignments only; false: test-mode ones only; absent: both. */
+  livemode?: boolean | undefined;
 }
 
 export interface AssignmentSummary {
@@ -76,6 +81,7 @@ export async function listAssignments(
     params.push(value);
     where.push(sql(`$${params.length}`));
   };
+  if (filter.livemode !== undefined) where.push(filter.livemode ? 'a.livemode' : 'NOT a.livemode');
   if (filter.status) add((n) => `a.status = ${n}`, filter.status);
   if (filter.testId) add((n) => `a.test_id = ${n}`, filter.testId);
   if (filter.createdFrom) add((n) => `a.created_at >= ${n}`, filter.createdFrom);

@@ -22,6 +22,8 @@ interface Common {
   csrfToken: string;
   /** For the pages' scripts of a proctored test (camera check, recording, heartbeat); null for proctoring none. */
   proctoring: ProctoringPageState | null;
+  /** A test-mode assignment (livemode false): every page says so. */
+  testMode: boolean;
 }
 
 /** What the student sees at /a/{assignmentId}, by status. */
@@ -59,6 +61,7 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
     test,
     csrfToken: session.csrfToken,
     proctoring: proctoringPageState(test, ctx.config, effectiveProctoringRelaxations(row)),
+    testMode: !row.livemode,
   };
   const back = returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status });
 

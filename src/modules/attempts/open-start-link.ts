@@ -10,11 +10,11 @@ export type OpenedLink =
   | { kind: 'signed_in'; assignmentId: string; sessionId: string }
   | { kind: 'invalid' }
   /** The token was genuine but is past its expiry. */
-  | { kind: 'link_expired'; institutionName: string; status: AssignmentStatus; returnUrl: string }
+  | { kind: 'link_expired'; institutionName: string; status: AssignmentStatus; returnUrl: string; testMode: boolean }
   /** The link is out of date because the assignment itself expired (not begun by dueAt). */
-  | { kind: 'assignment_expired'; institutionName: string; dueAt: Date | null; returnUrl: string }
+  | { kind: 'assignment_expired'; institutionName: string; dueAt: Date | null; returnUrl: string; testMode: boolean }
   /** The institution cancelled the assignment. */
-  | { kind: 'withdrawn'; institutionName: string; returnUrl: string };
+  | { kind: 'withdrawn'; institutionName: string; returnUrl: string; testMode: boolean };
 
 /**
  * GET /s/{token}: verify signature, expiry and link version; sign the
@@ -35,9 +35,11 @@ export async function openStartLink(ctx: AssignmentsContext, token: string): Pro
   if (!verified.ok || row.status === 'cancelled') {
     const institutionName = (await getInstitution(ctx.pool, row.institutionId))?.name ?? '';
     const back = returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status });
-    if (row.status === 'cancelled') return { kind: 'withdrawn', institutionName, returnUrl: back };
-    if (row.status === 'expired') return { kind: 'assignment_expired', institutionName, dueAt: row.dueAt, returnUrl: back };
-    return { kind: 'link_expired', institutionName, status: row.status, returnUrl: back };
+    // The pages for these know the assignment: a test-mode one says so.
+    const testMode = !row.livemode;
+    if (row.status === 'cancelled') return { kind: 'withdrawn', institutionName, returnUrl: back, testMode };
+    if (row.status === 'expired') return { kind: 'assignment_expired', institutionName, dueAt: row.dueAt, returnUrl: back, testMode };
+    return { kind: 'link_expired', institutionName, status: row.status, returnUrl: back, testMode };
   }
   const session = await createSessionForLink(ctx.pool, {
     institutionId: row.institutionId,

@@ -63,7 +63,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
     if (opened.kind === 'withdrawn') return reply.code(410).send(withdrawnPage(opened));
     if (opened.kind === 'link_expired') {
       const submitted = ['submitted', 'marking', 'completed'].includes(opened.status);
-      return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted, returnUrl: opened.returnUrl }));
+      return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted, returnUrl: opened.returnUrl, testMode: opened.testMode }));
     }
     reply.setCookie(SESSION_COOKIE, opened.sessionId, { path: '/a/', httpOnly: true, sameSite: 'lax', secure });
     return reply.code(303).header('location', `/a/${opened.assignmentId}`).send(null);

@@ -4,6 +4,8 @@ import type { Queryable } from '../../platform/db.js';
  * Submitted proctored attempts of an institution whose critical flags still
  * wait for a reviewer, oldest submission first: the portal's proctoring
  * review queue. Only attempts still holding their record (not purged).
+ * Test-mode attempts are listed too, with `livemode: false`: the portal
+ * labels them and counts them apart.
  */
 export interface ReviewQueueItem {
   assignmentId: string;
@@ -12,11 +14,12 @@ export interface ReviewQueueItem {
   submittedAt: Date | null;
   criticalUnreviewed: number;
   critical: number;
+  livemode: boolean;
 }
 
 export async function listProctoringReviewQueue(db: Queryable, institutionId: string, limit = 100): Promise<ReviewQueueItem[]> {
   const { rows } = await db.query(
-    `SELECT s.assignment_id, u.external_user_id, a.test_id, a.submitted_at, s.critical_unreviewed, s.flags_critical
+    `SELECT s.assignment_id, u.external_user_id, a.test_id, a.submitted_at, s.critical_unreviewed, s.flags_critical, a.livemode
        FROM proctoring_sessions s
        JOIN assignments a ON a.id = s.assignment_id AND a.institution_id = s.institution_id
        JOIN users u ON u.id = a.user_id
@@ -33,5 +36,6 @@ export async function listProctoringReviewQueue(db: Queryable, institutionId: st
     submittedAt: r.submitted_at,
     criticalUnreviewed: r.critical_unreviewed,
     critical: r.flags_critical,
+    livemode: r.livemode,
   }));
 }

@@ -20,6 +20,7 @@ export function completionPage(p: {
   assignmentId?: string;
   csrfToken?: string;
   proctoring?: ProctoringPageState | null;
+  testMode?: boolean;
 }): string {
   const submitted = p.submittedAt ? html`<p>Your answers were submitted on ${timeTag(p.submittedAt)}.</p>` : '';
   let body: SafeHtml;
@@ -52,6 +53,7 @@ ${uploadRest ? html`<script type="application/json" id="assay-state">${jsonForSc
     title: p.status === 'completed' ? 'Your result' : 'Marking in progress',
     institutionName: p.institutionName,
     main,
+    testMode: p.testMode,
     ...(uploadRest ? { moduleScripts: [UPLOAD_REST_SCRIPT] } : {}),
   });
 }

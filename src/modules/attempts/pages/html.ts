@@ -60,22 +60,35 @@ export interface LayoutInput {
   script?: boolean;
   /** Further scripts loaded as ES modules (the proctoring scripts of proctored tests), from Assay's own /assets. */
   moduleScripts?: string[];
+  /** The page belongs to a test-mode assignment: a notice says so on every page, and the title starts with it. */
+  testMode?: boolean;
+}
+
+/**
+ * The notice on every page of a test-mode assignment, at the top of the
+ * banner landmark so it is read first and seen before anything else: a
+ * developer or tester must never take a sandbox run for a real exam.
+ */
+export function testModeNotice(institutionName: string): SafeHtml {
+  const who = institutionName ? `${institutionName}’s developers` : 'the institution’s developers';
+  return html`<div class="test-mode-banner" id="test-mode-notice"><p><strong class="test-mode-tag">Test mode<span class="sr-only">:</span></strong> This attempt is a sandbox run by ${who}; nothing here counts.</p></div>`;
 }
 
 export function layout(p: LayoutInput): string {
   const owner = p.institutionName || 'Assay';
+  const title = p.testMode ? `Test mode: ${p.title}` : p.title;
   return `<!doctype html>${html`<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${p.title} – ${owner}</title>
+<title>${title} – ${owner}</title>
 <link rel="stylesheet" href="/assets/student.css">
 ${p.script ? html`<script src="/assets/student.js" defer></script>` : ''}
 ${(p.moduleScripts ?? []).map((src) => html`<script type="module" src="${src}"></script>`)}
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to main content</a>
-<header class="site-header"><p class="institution">${owner}</p></header>
+<header class="site-header">${p.testMode ? testModeNotice(p.institutionName) : ''}<p class="institution">${owner}</p></header>
 <main id="main" tabindex="-1">
 ${p.main}
 </main>

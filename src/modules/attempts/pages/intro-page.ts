@@ -10,6 +10,7 @@ export function introPage(p: {
   dueAt: Date | null;
   /** Present for `record` and `live_ai` tests: the check step and its script. */
   proctoring?: ProctoringPageState | null;
+  testMode?: boolean;
 }): string {
   const { test } = p;
   const totalPoints = test.questions.reduce((sum, q) => sum + q.points, 0);
@@ -36,5 +37,5 @@ and the test is submitted for you when the time is up.</p>
   ${proctoring ? html`<p class="hint" id="begin-hint">Begin test becomes available once the camera check above has passed.</p>` : ''}
 </form>
 ${state ? html`<script type="application/json" id="assay-state">${jsonForScript(state)}</script>` : ''}`;
-  return layout({ title: test.title, institutionName: p.institutionName, main, ...(proctoring ? { moduleScripts: [CAMERA_CHECK_SCRIPT] } : {}) });
+  return layout({ title: test.title, institutionName: p.institutionName, main, testMode: p.testMode, ...(proctoring ? { moduleScripts: [CAMERA_CHECK_SCRIPT] } : {}) });
 }

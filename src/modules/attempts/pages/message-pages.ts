@@ -1,12 +1,12 @@
 import { html, layout, timeTag } from './html.js';
 
 /** The short pages shown when the journey cannot go on: never a stack trace, always a next step. */
-export function messagePage(p: { title: string; paragraphs: string[]; institutionName?: string; link?: { href: string; text: string } }): string {
+export function messagePage(p: { title: string; paragraphs: string[]; institutionName?: string; link?: { href: string; text: string }; testMode?: boolean }): string {
   const main = html`
 <h1>${p.title}</h1>
 ${p.paragraphs.map((t) => html`<p>${t}</p>`)}
 ${p.link ? html`<p class="actions"><a class="button primary" href="${p.link.href}">${p.link.text}</a></p>` : ''}`;
-  return layout({ title: p.title, institutionName: p.institutionName ?? '', main });
+  return layout({ title: p.title, institutionName: p.institutionName ?? '', main, testMode: p.testMode });
 }
 
 export const invalidLinkPage = () =>
@@ -21,7 +21,8 @@ export const notAvailablePage = () =>
     paragraphs: ['Open your test from the link you were given. If you were in the middle of a test, opening the link again takes you back to it.'],
   });
 
-export function linkExpiredPage(p: { institutionName: string; submitted: boolean; returnUrl: string }): string {
+/** The pages below know the assignment, so a test-mode one says so (`testMode`). */
+export function linkExpiredPage(p: { institutionName: string; submitted: boolean; returnUrl: string; testMode?: boolean }): string {
   const who = p.institutionName || 'the site that sent you here';
   return messagePage({
     title: 'This link has expired',
@@ -30,20 +31,21 @@ export function linkExpiredPage(p: { institutionName: string; submitted: boolean
       ? ['Your test has already been submitted, so there is nothing more to do here.']
       : [`Go back to ${who} and open the test again: it will give you a fresh link.`],
     link: p.institutionName ? { href: p.returnUrl, text: `Return to ${p.institutionName}` } : undefined,
+    testMode: p.testMode,
   });
 }
 
-export function assignmentExpiredPage(p: { institutionName: string; dueAt: Date | null; returnUrl: string }): string {
+export function assignmentExpiredPage(p: { institutionName: string; dueAt: Date | null; returnUrl: string; testMode?: boolean }): string {
   const main = html`
 <h1>This assignment has expired</h1>
 <p>${p.dueAt ? html`It had to be begun by ${timeTag(p.dueAt)}.` : 'It can no longer be begun.'}
 If you still need to take this test, ask ${p.institutionName} to assign it to you again.</p>
 <p class="actions"><a class="button primary" href="${p.returnUrl}">Return to ${p.institutionName}</a></p>`;
-  return layout({ title: 'This assignment has expired', institutionName: p.institutionName, main });
+  return layout({ title: 'This assignment has expired', institutionName: p.institutionName, main, testMode: p.testMode });
 }
 
 /** The institution cancelled the assignment: nothing to take; what was saved is kept. */
-export function withdrawnPage(p: { institutionName: string; returnUrl: string }): string {
+export function withdrawnPage(p: { institutionName: string; returnUrl: string; testMode?: boolean }): string {
   const who = p.institutionName || 'The institution';
   return messagePage({
     title: 'This test has been withdrawn',
@@ -53,6 +55,7 @@ export function withdrawnPage(p: { institutionName: string; returnUrl: string })
       'If you think this is a mistake, contact the people who sent you the test.',
     ],
     link: p.institutionName ? { href: p.returnUrl, text: `Return to ${p.institutionName}` } : undefined,
+    testMode: p.testMode,
   });
 }
 

@@ -23,6 +23,7 @@ export function testPage(p: {
   answers: StoredAnswer[];
   /** Proctored tests: mode, resolved rules and timings for proctor.js. */
   proctoring?: ProctoringPageState | null;
+  testMode?: boolean;
 }): string {
   const saved = new Map(p.answers.map((a) => [a.questionId, a]));
   const questions = p.test.questions;
@@ -43,6 +44,7 @@ export function testPage(p: {
 <noscript><p class="notice">This test needs JavaScript to save your answers. Turn JavaScript on and reload this page.</p></noscript>
 <div class="status-bar">
   <p class="timer"><span class="timer-label">Time left</span> <span id="timer-value" role="timer">${remainingText(p.deadlineAt, p.serverNow)}</span></p>
+  ${p.testMode ? html`<p class="status-test-mode">Test mode</p>` : ''}
   <p class="save-status" id="save-status" data-state="saved">Saved</p>
   ${proctored ? recordingIndicator() : ''}
 </div>
@@ -77,7 +79,7 @@ ${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring, p.proctorin
   </form>
 </dialog>
 <script type="application/json" id="assay-state">${jsonForScript(state)}</script>`;
-  return layout({ title: p.test.title, institutionName: p.institutionName, main, script: true, ...(proctored ? { moduleScripts: [PROCTOR_SCRIPT] } : {}) });
+  return layout({ title: p.test.title, institutionName: p.institutionName, main, testMode: p.testMode, script: true, ...(proctored ? { moduleScripts: [PROCTOR_SCRIPT] } : {}) });
 }
 
 export function isAnswered(value: AnswerValue): boolean {

@@ -2,7 +2,21 @@ import type { ErrorDetail } from '../../../platform/errors.js';
 import type { AssignmentListFilter } from '../../assignments/list-assignments.js';
 import { isAssignmentStatus } from '../../lifecycle/state-machine.js';
 
+/**
+ * The mode filter, like a payment dashboard's "view test data" switch: live
+ * assignments by default, test-mode ones (made with an `ak_test_` key) on
+ * request, or both.
+ */
+export const ASSIGNMENT_MODES = ['live', 'test', 'all'] as const;
+export type AssignmentMode = (typeof ASSIGNMENT_MODES)[number];
+
+/** The mode asked for; anything else (or nothing) is live. */
+export function modeOf(raw: string | undefined): AssignmentMode {
+  return (ASSIGNMENT_MODES as readonly string[]).includes(raw ?? '') ? (raw as AssignmentMode) : 'live';
+}
+
 export interface FilterQuery {
+  mode?: string | undefined;
   q?: string | undefined;
   status?: string | undefined;
   testId?: string | undefined;
@@ -22,7 +36,8 @@ function parseDay(raw: string | undefined): Date | null | undefined {
 /**
  * The Assignments page's query as a service filter. Dates are whole UTC
  * days, both inclusive ("to 3 May" includes assignments created on 3 May).
- * Unknown statuses are ignored; malformed dates are reported.
+ * Unknown statuses and modes are ignored (a mode other than test or all is
+ * live); malformed dates are reported.
  */
 export function parseFilters(institutionId: string, q: FilterQuery): { filter: AssignmentListFilter; errors: ErrorDetail[] } {
   const errors: ErrorDetail[] = [];
@@ -33,6 +48,7 @@ export function parseFilters(institutionId: string, q: FilterQuery): { filter: A
   if (from && to && from.getTime() > to.getTime()) errors.push({ field: 'to', message: '“Created to” must be on or after “Created from”.' });
   const status = isAssignmentStatus(q.status) ? q.status : undefined;
   const search = q.q?.trim();
+  const mode = modeOf(q.mode);
   return {
     errors,
     filter: {
@@ -42,6 +58,7 @@ export function parseFilters(institutionId: string, q: FilterQuery): { filter: A
       externalUserId: search || undefined,
       createdFrom: from ?? undefined,
       createdTo: to ? new Date(to.getTime() + DAY_MS) : undefined,
+      livemode: mode === 'all' ? undefined : mode === 'live',
     },
   };
 }

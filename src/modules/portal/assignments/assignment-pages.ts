@@ -8,7 +8,7 @@ import { listTestsForPartner, listTestTitles } from '../../tests/tests-service.j
 import { dataTable, errorFor, errorSummary, hiddenFields, pager, selectField, statusBadge, testBadge, textField, whenShort } from '../ui/components.js';
 import { DoneQuery, Html, InstitutionQuery, chooseInstitution, flashFrom, institutionScope, layoutFor, operatorField, pageRoute, sendHtml } from '../ui/page.js';
 import { ASSIGNMENT_STATUSES } from '../../lifecycle/state-machine.js';
-import { parseFilters, type FilterQuery } from './assignment-filters.js';
+import { modeOf, parseFilters, type AssignmentMode, type FilterQuery } from './assignment-filters.js';
 import { loadAssignmentRecord } from './load-assignment-record.js';
 import { assignmentDetail } from './assignment-detail-view.js';
 import { formatScore } from './answer-view.js';
@@ -16,12 +16,26 @@ import { controlsSection } from './assignment-controls-view.js';
 import { can } from '../../staff/principal.js';
 
 /**
- * Assignments: search by externalUserId (prefix), filter by status, test
- * and creation date, 50 to a page by keyset (listAssignments), and one
+ * Assignments: search by externalUserId (prefix), filter by mode (live by
+ * default, test or all), status, test and creation date, 50 to a page by keyset (listAssignments), and one
  * assignment's record: timeline, answers with option texts, marks, score.
  */
 const PAGE_SIZE = 50;
 const Text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
+
+const MODE_OPTIONS = [
+  { value: 'live', label: 'Live' },
+  { value: 'test', label: 'Test' },
+  { value: 'all', label: 'All (live and test)' },
+];
+
+/** What the table holds, in the caption and the empty message: the mode shown changes both. */
+function listWording(mode: AssignmentMode, filtered: boolean): { caption: string; empty: string } {
+  const what = { live: 'Assignments', test: 'Test-mode assignments', all: 'Live and test-mode assignments' }[mode];
+  if (filtered) return { caption: `Matching ${what.toLowerCase()}, newest first`, empty: 'No assignment matches this search.' };
+  if (mode === 'test') return { caption: `${what}, newest first`, empty: 'No test-mode assignments. They appear here when your integration creates them with a test key (ak_test_…).' };
+  return { caption: `${what}, newest first`, empty: 'No assignments yet. They appear here when your integration creates them.' };
+}
 
 export const assignmentPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
   app.get(
@@ -32,6 +46,7 @@ export const assignmentPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContex
         querystring: Type.Object({
           ...InstitutionQuery,
           q: Text(128),
+          mode: Text(10),
           status: Text(20),
           testId: Text(64),
           from: Text(20),
@@ -52,18 +67,22 @@ export const assignmentPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContex
         listTestsForPartner(ctx.pool, scope.institutionId, { limit: 100, offset: 0 }),
       ]);
       const titles = await listTestTitles(ctx.pool, [...new Set([...(page?.data ?? []).map((r) => r.testId), ...(q.testId ? [q.testId] : [])])]);
-      const filterQuery: FilterQuery = { q: q.q, status: q.status, testId: q.testId, from: q.from, to: q.to };
+      const mode = modeOf(q.mode);
+      // The default mode stays out of the links, as it stays out of "filtered".
+      const filterQuery: FilterQuery = { q: q.q, mode: mode === 'live' ? undefined : mode, status: q.status, testId: q.testId, from: q.from, to: q.to };
       const here = (extra: Record<string, string | undefined>) => scope.link('/portal/assignments', { ...filterQuery, ...extra } as Record<string, string | undefined>);
-      const filtered = Object.values(filterQuery).some((v) => v);
+      const filtered = Object.entries(filterQuery).some(([k, v]) => v && k !== 'mode');
+      const wording = listWording(mode, filtered);
       const testOptions = [{ value: '', label: 'Any test' }, ...published.data.map((t) => ({ value: t.testId, label: t.title }))];
       if (q.testId && !testOptions.some((o) => o.value === q.testId)) testOptions.push({ value: q.testId, label: titles.get(q.testId) ?? q.testId });
 
       const main = html`<h1>Assignments</h1>
-<p class="lede">Every test assigned through your integration, newest first. Search by your own user id, or narrow by status, test and creation date (UTC).${can(scope.p, 'review_proctoring') ? html` Proctored attempts waiting for review are listed under <a href="${scope.link('/portal/proctoring')}">Proctoring review</a>.` : ''}</p>
+<p class="lede">Every test assigned through your integration, newest first. Search by your own user id, or narrow by status, test and creation date (UTC). Test-mode assignments (made with a test key) are shown under Mode: Test or All, labelled Test.${can(scope.p, 'review_proctoring') ? html` Proctored attempts waiting for review are listed under <a href="${scope.link('/portal/proctoring')}">Proctoring review</a>.` : ''}</p>
 ${errorSummary(errors)}
 <form method="get" action="/portal/assignments" class="filters" role="search" aria-label="Find assignments">
 ${hiddenFields(operatorField(scope))}
 ${textField({ name: 'q', label: 'External user id', type: 'search', value: q.q ?? '', hint: 'Starts with', maxlength: 128, autocomplete: 'off' })}
+${selectField({ name: 'mode', label: 'Mode', value: mode, options: MODE_OPTIONS })}
 ${selectField({ name: 'status', label: 'Status', value: q.status ?? '', options: [{ value: '', label: 'Any status' }, ...ASSIGNMENT_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) }))] })}
 ${selectField({ name: 'testId', label: 'Test', value: q.testId ?? '', options: testOptions })}
 ${textField({ name: 'from', label: 'Created from', type: 'date', value: q.from ?? '', error: errorFor(errors, 'from') })}
@@ -72,7 +91,7 @@ ${textField({ name: 'to', label: 'Created to', type: 'date', value: q.to ?? '', 
 </form>
 ${page
   ? html`${dataTable({
-      caption: filtered ? 'Matching assignments, newest first' : 'Assignments, newest first',
+      caption: wording.caption,
       stack: true,
       columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Status' }, { label: 'Score', numeric: true }, { label: 'Created' }, { label: 'Completed' }],
       rows: page.data.map((r) => [
@@ -83,7 +102,7 @@ ${page
         whenShort(r.createdAt),
         whenShort(r.completedAt),
       ]),
-      empty: filtered ? 'No assignment matches this search.' : 'No assignments yet. They appear here when your integration creates them.',
+      empty: wording.empty,
     })}
 ${pager({
   label: 'Assignment pages',

@@ -13,7 +13,7 @@ import { aiStatusNotice } from './ai-suggestion-view.js';
 import { getAiAgreement } from '../../marking/ai/get-ai-agreement.js';
 import { agreementSection } from '../tests/agreement-view.js';
 import { can } from '../../staff/principal.js';
-import { ago, dataTable, pager, whenShort } from '../ui/components.js';
+import { ago, dataTable, pager, testBadge, whenShort } from '../ui/components.js';
 import {
   CsrfBody,
   DoneQuery,
@@ -41,6 +41,13 @@ import { conflictPage, markingItemPage } from './marking-item-view.js';
  * changed meanwhile is refused with a page showing the other marks.
  */
 const PAGE_SIZE = 50;
+
+/** The queue's headline: live submissions are the count; test-mode ones (labelled Test below) get their own sentence. */
+function queueSummary(live: number, test: number) {
+  const tests = test > 0 ? html` Also ${test} test-mode submission${test === 1 ? '' : 's'} (labelled Test), not counted.` : '';
+  if (live === 0) return html`${test > 0 ? 'No live submission is waiting for marking.' : 'Nothing is waiting for marking.'}${tests}`;
+  return html`<strong>${live}</strong> submission${live === 1 ? ' waits' : 's wait'} for a reviewer, oldest first.${tests}`;
+}
 const ItemParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
 
 export const markingPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -63,17 +70,20 @@ export const markingPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       // Admins decide whether to let the model decide alone: the agreement of the chosen test, on their institution's marks.
       const agreement = testId && can(scope.p, 'manage_integration') ? await getAiAgreement(ctx.pool, testId, { institutionId: scope.institutionId }).catch(notFoundAsNull) : null;
       const now = ctx.clock.now();
-      const shown = testId ? (queue.byTest.find((t) => t.testId === testId)?.count ?? 0) : queue.total;
+      // The list holds both modes, so its pages follow both counts.
+      const chosen = testId ? queue.byTest.find((t) => t.testId === testId) : undefined;
+      const shown = testId ? (chosen?.count ?? 0) + (chosen?.testCount ?? 0) : queue.total + queue.testTotal;
       const main = html`<h1>Marking</h1>
-<p class="lede">${queue.total === 0 ? 'Nothing is waiting for marking.' : html`<strong>${queue.total}</strong> submission${queue.total === 1 ? ' waits' : 's wait'} for a reviewer, oldest first.`}</p>
+<p class="lede">${queueSummary(queue.total, queue.testTotal)}</p>
 ${aiStatusNotice(aiMarkingStatus(ctx.config))}
 ${queue.byTest.length > 0
   ? dataTable({
       caption: 'Waiting, per test',
-      columns: [{ label: 'Test' }, { label: 'Waiting', numeric: true }],
+      columns: [{ label: 'Test' }, { label: 'Waiting', numeric: true }, ...(queue.testTotal > 0 ? [{ label: 'Test mode', numeric: true }] : [])],
       rows: queue.byTest.map((t) => [
         t.testId === testId ? html`${titles.get(t.testId) ?? t.testId} <span class="hint">(shown below)</span>` : html`<a href="${scope.link('/portal/marking', { testId: t.testId })}">${titles.get(t.testId) ?? t.testId}</a>`,
         t.count,
+        ...(queue.testTotal > 0 ? [t.testCount] : []),
       ]),
     })
   : ''}
@@ -84,7 +94,7 @@ ${dataTable({
   stack: true,
   columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Action' }],
   rows: queue.data.map((item) => [
-    item.externalUserId,
+    item.livemode ? item.externalUserId : html`${testBadge()} ${item.externalUserId}`,
     titles.get(item.testId) ?? item.testId,
     item.submittedAt ? html`${whenShort(item.submittedAt)} <span class="hint">(${ago(item.submittedAt, now)})</span>` : '–',
     html`<a href="${scope.link(`/portal/marking/${item.assignmentId}`)}">Mark<span class="sr-only"> the submission of ${item.externalUserId}</span></a>`,

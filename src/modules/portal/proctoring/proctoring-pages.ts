@@ -10,7 +10,7 @@ import { listTestTitles } from '../../tests/tests-service.js';
 import { can } from '../../staff/principal.js';
 import { CsrfBody, DoneQuery, FORM, Html, InstitutionQuery, Redirect, audited, chooseInstitution, flashFrom, formErrors, institutionScope, layoutFor, pageRoute, redirect, sendHtml, type Scope } from '../ui/page.js';
 import { html } from '../../attempts/pages/html.js';
-import { dataTable, whenShort } from '../ui/components.js';
+import { dataTable, testBadge, whenShort } from '../ui/components.js';
 import { listProctoringReviewQueue } from '../../proctoring/list-review-queue.js';
 import { proctoringPage, type ReviewFormState } from './proctoring-view.js';
 
@@ -40,6 +40,14 @@ async function load(ctx: AppContext, scope: Scope, assignmentId: string): Promis
   return { report, who: { externalUserId: row.externalUserId, title: titles.get(row.testId) ?? row.testId, status: row.status } };
 }
 
+/** Test-mode attempts in the queue are labelled Test and counted apart from the live ones, which are the real work. */
+function testModeCount(queue: Array<{ livemode: boolean }>) {
+  const test = queue.filter((q) => !q.livemode).length;
+  if (test === 0) return '';
+  const live = queue.length - test;
+  return html` ${live} live; ${test} test-mode attempt${test === 1 ? '' : 's'} from your integration’s sandbox, labelled Test.`;
+}
+
 export const proctoringPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/proctoring',
@@ -51,13 +59,13 @@ export const proctoringPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       const titles = await listTestTitles(ctx.pool, [...new Set(queue.map((q) => q.testId))]);
       const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li aria-current="page">Proctoring review</li></ol></nav>
 <h1>Proctoring review</h1>
-<p class="lede">${queue.length === 0 ? 'No submitted attempt has a critical flag waiting for review.' : html`Submitted proctored attempts with critical flags still to review, oldest first${queue.length === 100 ? ' (the first 100)' : ''}.`}</p>
+<p class="lede">${queue.length === 0 ? 'No submitted attempt has a critical flag waiting for review.' : html`Submitted proctored attempts with critical flags still to review, oldest first${queue.length === 100 ? ' (the first 100)' : ''}.${testModeCount(queue)}`}</p>
 ${dataTable({
   caption: 'Attempts waiting for a proctoring review',
   stack: true,
   columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Critical flags to review', numeric: true }, { label: 'Action' }],
   rows: queue.map((q) => [
-    q.externalUserId,
+    q.livemode ? q.externalUserId : html`${testBadge()} ${q.externalUserId}`,
     titles.get(q.testId) ?? q.testId,
     whenShort(q.submittedAt),
     `${q.criticalUnreviewed} of ${q.critical}`,
