@@ -160,7 +160,7 @@ describe('API keys', () => {
     const res = await h.admin('POST', `${A}/institutions/${t.institutionId}/api-keys`, { label: 'LMS production' });
     expect(res.statusCode).toBe(201);
     const created = res.json();
-    expect(Object.keys(created).sort()).toEqual(['apiKey', 'createdAt', 'keyId', 'label']);
+    expect(Object.keys(created).sort()).toEqual(['apiKey', 'createdAt', 'keyId', 'label', 'mode']);
     expect(created.keyId).toMatch(/^key_[0-9A-Za-z]{22}$/);
     expect(created.apiKey).toMatch(/^ak_live_[0-9A-Za-z]{32,}$/);
     expect(created.label).toBe('LMS production');
@@ -174,8 +174,8 @@ describe('API keys', () => {
     expect(list.body).not.toContain(created.apiKey);
     expect(list.body).not.toContain(sha256Hex(created.apiKey));
     const listed = list.json().data.find((k: { keyId: string }) => k.keyId === created.keyId);
-    expect(Object.keys(listed).sort()).toEqual(['createdAt', 'keyId', 'label', 'lastUsedAt', 'prefix', 'revokedAt']);
-    expect(listed).toMatchObject({ label: 'LMS production', lastUsedAt: null, revokedAt: null });
+    expect(Object.keys(listed).sort()).toEqual(['createdAt', 'keyId', 'label', 'lastUsedAt', 'mode', 'prefix', 'revokedAt']);
+    expect(listed).toMatchObject({ label: 'LMS production', lastUsedAt: null, revokedAt: null, mode: 'live' });
     expect(created.apiKey.startsWith(listed.prefix)).toBe(true);
     expect(listed.prefix.length).toBeLessThanOrEqual(12);
     expect((await h.partner(created.apiKey, 'GET', '/api/partner/v1/tests')).statusCode).toBe(200);
