@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIND_ASSIGNMENT_SQL } from '../src/modules/assignments/assignments-repo.js';
+import { FIND_ASSIGNMENT_SQL, READ_ASSIGNMENT_SQL } from '../src/modules/assignments/assignments-repo.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { createTest, findPublishedTest, publishTest } from '../src/modules/tests/tests-service.js';
@@ -81,5 +81,23 @@ describe('GET /assignments/{id}: the read right after a create burst', () => {
   it('still answers only for the tenant: another institution id finds nothing', async () => {
     const { rows } = await client.query(`EXECUTE find_assignment('asg_first_1', 'ins_other')`);
     expect(rows).toEqual([]);
+  });
+
+  it('the partner read with its proctoring counts keeps the same plan: one row by primary key, the counts by theirs', async () => {
+    await client.query(`PREPARE read_assignment(text, text) AS ${READ_ASSIGNMENT_SQL}`);
+    for (let i = 0; i < 6; i++) await client.query(`EXECUTE read_assignment('asg_first_1', '${institutionId}')`);
+    await growAssignments(3000, 'asg_more');
+    const { rows } = await client.query(
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE read_assignment('asg_first_1', '${institutionId}')`,
+    );
+    const plan = rows[0]['QUERY PLAN'][0];
+    const scans = scansOf(plan).filter((s) => s.relation === 'assignments' || s.relation === 'proctoring_sessions');
+    expect(scans).toEqual([
+      { type: 'Index Scan', index: 'assignments_pkey', relation: 'assignments' },
+      { type: expect.stringMatching(/^Index (Only )?Scan$/), index: 'proctoring_sessions_pkey', relation: 'proctoring_sessions' },
+    ]);
+    expect(plan.Plan['Shared Hit Blocks'] + (plan.Plan['Shared Read Blocks'] ?? 0)).toBeLessThan(20);
+    const other = await client.query(`EXECUTE read_assignment('asg_first_1', 'ins_other')`);
+    expect(other.rows).toEqual([]);
   });
 });

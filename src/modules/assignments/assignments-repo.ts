@@ -85,6 +85,30 @@ export async function findAssignment(db: Queryable, institutionId: string, assig
   return row && (livemode === undefined || row.livemode === livemode) ? row : null;
 }
 
+/**
+ * The partner read's statement: the row as FIND_ASSIGNMENT_SQL finds it and,
+ * in the same round trip, its proctoring counts (null columns when the test
+ * is not proctored or the attempt has not begun).
+ */
+export const READ_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assignments WHERE id = $1)
+  SELECT ${COLUMNS}, ps.flags_critical, ps.flags_warning, ps.flags_info, ps.critical_unreviewed, ps.confirmed, ps.dismissed
+    FROM a JOIN users u ON u.id = a.user_id LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
+   WHERE a.institution_id = $2`;
+
+/** findAssignment for the partner read: the row and the raw proctoring counts (see proctoring-summary.ts). */
+export async function readAssignment(
+  db: Queryable,
+  institutionId: string,
+  assignmentId: string,
+  livemode?: boolean,
+): Promise<{ row: AssignmentRow; proctoringCounts: Record<string, unknown> } | null> {
+  const { rows } = await db.query({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
+  const r = rows[0];
+  if (!r) return null;
+  const row = toRow(r);
+  return livemode === undefined || row.livemode === livemode ? { row, proctoringCounts: r } : null;
+}
+
 /** Unscoped read by id, for flows that authenticate another way (signed start link, student session, operator). */
 export async function findAssignmentById(db: Queryable, assignmentId: string): Promise<AssignmentRow | null> {
   const { rows } = await db.query(`SELECT ${COLUMNS} FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.id = $1`, [assignmentId]);

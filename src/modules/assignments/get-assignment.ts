@@ -5,7 +5,7 @@ import { isPastDue } from '../lifecycle/state-machine.js';
 import type { Score } from '../marking/score.js';
 import { proctoringSummary, type PartnerProctoring } from '../proctoring/proctoring-summary.js';
 import type { Accommodations } from './accommodations.js';
-import { findAssignment, findAssignmentById, type AssignmentRow } from './assignments-repo.js';
+import { findAssignmentById, readAssignment, type AssignmentRow } from './assignments-repo.js';
 import type { AssignmentsContext } from './context.js';
 import type { LinkSigner } from './start-links.js';
 
@@ -48,21 +48,28 @@ export async function getAssignment(
   livemode?: boolean,
 ): Promise<AssignmentView & { metadataJson: string }> {
   const now = ctx.clock.now();
-  let row = await findAssignment(ctx.pool, institutionId, assignmentId, livemode);
-  if (!row) throw notFound('assignment');
-  if (await expireIfDue(ctx.pool, row, now)) row = (await findAssignment(ctx.pool, institutionId, assignmentId, livemode))!;
-  return assignmentView(ctx.pool, ctx.signer, row, now);
+  // One round trip: the row and its proctoring counts together.
+  let found = await readAssignment(ctx.pool, institutionId, assignmentId, livemode);
+  if (!found) throw notFound('assignment');
+  if (await expireIfDue(ctx.pool, found.row, now)) found = (await readAssignment(ctx.pool, institutionId, assignmentId, livemode))!;
+  return assignmentView(ctx.pool, ctx.signer, found.row, now, found.proctoringCounts);
 }
 
 /** The read response of a row: a freshly signed start link while it can be used, and the proctoring summary. */
-export async function assignmentView(db: Queryable, signer: LinkSigner, row: AssignmentRow, now: Date): Promise<AssignmentView & { metadataJson: string }> {
+export async function assignmentView(
+  db: Queryable,
+  signer: LinkSigner,
+  row: AssignmentRow,
+  now: Date,
+  proctoringCounts?: Record<string, unknown>,
+): Promise<AssignmentView & { metadataJson: string }> {
   let startUrl: string | null = null;
   let startUrlExpiresAt: Date | null = null;
   if (row.status === 'assigned' || row.status === 'started') {
     startUrlExpiresAt = signer.expiryFor(now, row.status === 'assigned' ? row.dueAt : null);
     startUrl = signer.issue(row.id, row.linkVersion, startUrlExpiresAt).url;
   }
-  const proctoring = await proctoringSummary(db, row.institutionId, row.id, row.testVersionId);
+  const proctoring = await proctoringSummary(db, row.institutionId, row.id, row.testVersionId, proctoringCounts);
   return {
     assignmentId: row.id,
     status: row.status,

@@ -197,7 +197,8 @@ export async function refreshSummary(tx: Tx, institutionId: string, assignmentId
   return toSummary(rows[0]);
 }
 
-function toSummary(r: Record<string, any> | undefined): Summary {
+/** The counts of a proctoring_sessions row (or of none: zeros), also as selected by the partner read's join. */
+export function toSummary(r: Record<string, any> | undefined): Summary {
   return {
     critical: r?.flags_critical ?? 0,
     warning: r?.flags_warning ?? 0,

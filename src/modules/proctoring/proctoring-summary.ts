@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db.js';
 import { loadTestVersion } from '../attempts/attempts-service.js';
-import { findSummary } from './proctoring-repo.js';
+import { findSummary, toSummary } from './proctoring-repo.js';
 import { reviewStatusOf, type ReviewStatus } from './rules.js';
 
 /**
@@ -22,9 +22,11 @@ export async function proctoringSummary(
   institutionId: string,
   assignmentId: string,
   testVersionId: string,
+  /** The session row's counts when the caller already read them (the partner read joins them in); else one read here. */
+  counts?: Record<string, unknown>,
 ): Promise<PartnerProctoring | null> {
   const { proctoring } = await loadTestVersion(db, testVersionId);
   if (proctoring === 'none') return null;
-  const s = await findSummary(db, institutionId, assignmentId);
+  const s = counts ? toSummary(counts) : await findSummary(db, institutionId, assignmentId);
   return { mode: proctoring, flags: { critical: s.critical, warning: s.warning, info: s.info }, reviewStatus: reviewStatusOf(s) };
 }
