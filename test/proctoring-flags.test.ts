@@ -43,7 +43,7 @@ const storedViolations = async (assignmentId: string) =>
 describe('heartbeat → flags → violation.detected', () => {
   let p: Proctored;
 
-  it('a growing no_face signal escalates info → warning → critical and sends violation.detected once, signed, with the decisions.md payload', async () => {
+  it('a growing no_face signal escalates info → warning → critical and sends violation.detected once, signed, with the documented payload', async () => {
     p = await startProctored(h, h.a, liveTestId, 'face-student');
     clock.advance(5_000);
     const started = ago(2);
