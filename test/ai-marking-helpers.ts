@@ -42,7 +42,7 @@ export function aiTest(mode: 'suggest' | 'decide', minConfidence = 0.8, extra: P
   };
 }
 
-/** A reply in the decisions.md shape. */
+/** A reply in the documented shape (docs/ai-marking.md). */
 export function reply(process: number, products: number, confidence: number, flags: string[] = []) {
   return {
     criteria: [

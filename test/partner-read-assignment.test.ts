@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** The read response fields of spec 2.3, plus `dueAt` and `proctoring` (decisions.md), documented additions of this service. */
+/** The read response fields of spec 2.3, plus `dueAt` and `proctoring`, documented additions of this service. */
 const READ_FIELDS = [
   'assignmentId', 'status', 'externalUserId', 'testId', 'startUrl', 'startUrlExpiresAt', 'result', 'metadata',
   'createdAt', 'startedAt', 'submittedAt', 'completedAt', 'dueAt', 'proctoring', 'accommodations', 'cancelledAt',

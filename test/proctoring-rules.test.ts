@@ -19,7 +19,7 @@ import type { TestInput } from '../src/modules/tests/schemas.js';
 const R = DEFAULT_RULES;
 const sev = (kind: FlagKind, durationSeconds: number, occurrence?: number, rules = R): Severity => severityOf({ kind, durationSeconds, occurrence }, rules);
 
-describe('defaults (decisions.md)', () => {
+describe('defaults (docs/proctoring.md)', () => {
   it('are 10 s no face, 3 s multiple faces, 10 s or the 3rd time away, 60 s without a heartbeat', () => {
     expect(DEFAULT_RULES).toEqual({ noFaceSeconds: 10, multipleFacesSeconds: 3, leftTestSeconds: 10, leftTestCount: 3, heartbeatTimeoutSeconds: 60 });
     expect(Object.isFrozen(DEFAULT_RULES)).toBe(true);
