@@ -1,4 +1,3 @@
-import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openBenchDatabase } from './bench-database.js';
 import { postgresCpuUs } from './postgres-cpu.js';
-import type { ServersReady } from './servers.js';
+import { startBenchServers } from './start-servers.js';
 
 /**
  * `npm run bench [-- --duration 5 --rounds 3 --connections 10 --only <text> --profile --seed-assignments N]`
@@ -81,16 +80,7 @@ async function cleanup() {
 
 // ---- servers --------------------------------------------------------------
 const profileDir = path.resolve('bench/profiles');
-const child = fork(path.join(import.meta.dirname, 'servers.ts'), [db.url, String(SEED)], {
-  execArgv: ['--import', 'tsx', ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-});
-const [ready] = (await Promise.race([
-  once(child, 'message'),
-  once(child, 'exit').then(() => {
-    throw new Error('the bench servers exited before they were ready');
-  }),
-])) as [ServersReady];
+const { child, ready } = await startBenchServers(db.url, { seedAssignments: SEED, profileDir: opts.profile ? profileDir : undefined });
 
 // ---- cases ----------------------------------------------------------------
 const auth = { authorization: `Bearer ${ready.apiKey}` };

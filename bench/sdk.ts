@@ -1,11 +1,9 @@
-import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Assay } from '../packages/partner-sdk/src/index.js';
 import { openBenchDatabase } from './bench-database.js';
-import type { ServersReady } from './servers.js';
+import { startBenchServers } from './start-servers.js';
 
 /**
  * `npm run bench:sdk [-- --duration 5 --rounds 3 --concurrency 10]`
@@ -34,16 +32,7 @@ const WARMUP_MS = Number(opts.warmup) * 1000;
 const TARGET = 0.9;
 
 const db = await openBenchDatabase('assay_bench_sdk');
-const child = fork(path.join(import.meta.dirname, 'servers.ts'), [db.url, '0'], {
-  execArgv: ['--import', 'tsx'],
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-});
-const [ready] = (await Promise.race([
-  once(child, 'message'),
-  once(child, 'exit').then(() => {
-    throw new Error('the bench servers exited before they were ready');
-  }),
-])) as [ServersReady];
+const { child, ready } = await startBenchServers(db.url);
 
 const assay = new Assay({ apiKey: ready.apiKey, baseUrl: ready.appUrl });
 const headers = { authorization: `Bearer ${ready.apiKey}`, accept: 'application/json' };

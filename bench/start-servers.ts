@@ -1,0 +1,26 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import type { ServersReady } from './servers.js';
+
+/**
+ * Starts bench/servers.ts (the app and the bare baseline, seeded) in a child
+ * process, so the load generator does not share their event loop, and waits
+ * until they listen. `profileDir`: a V8 CPU profile of that process.
+ */
+export async function startBenchServers(
+  databaseUrl: string,
+  opts: { seedAssignments?: number; profileDir?: string } = {},
+): Promise<{ child: ChildProcess; ready: ServersReady }> {
+  const child = fork(path.join(import.meta.dirname, 'servers.ts'), [databaseUrl, String(opts.seedAssignments ?? 0)], {
+    execArgv: ['--import', 'tsx', ...(opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [ready] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(() => {
+      throw new Error('the bench servers exited before they were ready');
+    }),
+  ])) as [ServersReady];
+  return { child, ready };
+}
