@@ -7,15 +7,14 @@ import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../.
 import { ago, csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, selectField, statusBadge, testBadge, textField, whenShort } from '../ui/components.js';
 import {
   CsrfBody,
-  DoneQuery,
   FORM,
   Html,
   InstitutionQuery,
   Redirect,
   auditContext,
-  chooseInstitution,
   flashFrom,
   formErrors,
+  institutionPage,
   institutionScope,
   layoutFor,
   operatorField,
@@ -34,14 +33,8 @@ const KeyParams = Type.Object({ keyId: Type.String({ maxLength: 64 }) });
 const TITLE = 'API keys';
 
 export const apiKeyPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.get(
-    '/api-keys',
-    { schema: { ...pageRoute, querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } },
-    async (request, reply) => {
-      const scope = await institutionScope(ctx, request, 'manage_integration');
-      if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'api-keys', TITLE, '/portal/api-keys'));
-      return sendHtml(reply, await keysPage(ctx, scope, { flash: flashFrom(request) }));
-    },
+  institutionPage(app, ctx, { path: '/api-keys', nav: 'api-keys', title: TITLE, permission: 'manage_integration' }, (scope, flash) =>
+    keysPage(ctx, scope, { flash }),
   );
 
   app.post(

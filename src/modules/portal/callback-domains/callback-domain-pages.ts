@@ -8,15 +8,12 @@ import { can } from '../../staff/principal.js';
 import { csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, textField, type Flash } from '../ui/components.js';
 import {
   CsrfBody,
-  DoneQuery,
   FORM,
   Html,
-  InstitutionQuery,
   Redirect,
   audited,
-  chooseInstitution,
-  flashFrom,
   formErrors,
+  institutionPage,
   institutionScope,
   layoutFor,
   operatorField,
@@ -34,14 +31,8 @@ import {
 const TITLE = 'Callback domains';
 
 export const callbackDomainPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.get(
-    '/callback-domains',
-    { schema: { ...pageRoute, querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } },
-    async (request, reply) => {
-      const scope = await institutionScope(ctx, request, 'read');
-      if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'callback-domains', TITLE, '/portal/callback-domains'));
-      return sendHtml(reply, await domainsPage(ctx, scope, { flash: flashFrom(request) }));
-    },
+  institutionPage(app, ctx, { path: '/callback-domains', nav: 'callback-domains', title: TITLE, permission: 'read' }, (scope, flash) =>
+    domainsPage(ctx, scope, { flash }),
   );
 
   app.post(

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { html } from '../../attempts/pages/html.js';
@@ -7,7 +6,7 @@ import { ASSIGNMENT_STATUSES } from '../../lifecycle/state-machine.js';
 import { listTestTitles } from '../../tests/tests-service.js';
 import { deliveryHealth } from '../../webhooks/delivery-log.js';
 import { ago, dataTable, statusLabel, when } from '../ui/components.js';
-import { DoneQuery, Html, InstitutionQuery, chooseInstitution, flashFrom, institutionScope, layoutFor, pageRoute, sendHtml, type Scope } from '../ui/page.js';
+import { institutionPage, layoutFor, type Scope } from '../ui/page.js';
 import { barChart } from './bar-chart.js';
 
 /** Overview: the institution at a glance, from the same figures the other pages list. */
@@ -16,12 +15,9 @@ const HEALTH_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 const DAY_LABEL = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
 
 export const overviewPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.get('/', { schema: { ...pageRoute, querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } }, async (request, reply) => {
-    const scope = await institutionScope(ctx, request, 'read');
-    if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'overview', 'Overview', '/portal'));
-    const page = await overviewPage(ctx, scope);
-    return sendHtml(reply, layoutFor(scope, { title: 'Overview', current: 'overview', main: page, flash: flashFrom(request) }));
-  });
+  institutionPage(app, ctx, { path: '/', nav: 'overview', title: 'Overview', permission: 'read' }, async (scope, flash) =>
+    layoutFor(scope, { title: 'Overview', current: 'overview', main: await overviewPage(ctx, scope), flash }),
+  );
 };
 
 async function overviewPage(ctx: AppContext, scope: Scope) {

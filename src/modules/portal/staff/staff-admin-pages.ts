@@ -10,14 +10,12 @@ import { changeStaffRole, inviteStaff, listStaff, removeStaff } from '../../staf
 import { csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, selectField, textField, whenShort, type Flash } from '../ui/components.js';
 import {
   CsrfBody,
-  DoneQuery,
   FORM,
   Html,
   InstitutionQuery,
   Redirect,
-  chooseInstitution,
-  flashFrom,
   formErrors,
+  institutionPage,
   institutionScope,
   layoutFor,
   operatorField,
@@ -45,11 +43,7 @@ function auditOf(scope: Scope, request: FastifyRequest): AuditContext {
 }
 
 export const staffAdminPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.get('/staff', { schema: { ...pageRoute, querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } }, async (request, reply) => {
-    const scope = await institutionScope(ctx, request, 'manage_staff');
-    if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'staff', TITLE, '/portal/staff'));
-    return sendHtml(reply, await staffPage(ctx, scope, { flash: flashFrom(request) }));
-  });
+  institutionPage(app, ctx, { path: '/staff', nav: 'staff', title: TITLE, permission: 'manage_staff' }, (scope, flash) => staffPage(ctx, scope, { flash }));
 
   app.post(
     '/staff',

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../platform/context.js';
 import { joinTransaction, withTransaction } from '../../../platform/db.js';
@@ -66,6 +67,27 @@ export function flashFrom(request: FastifyRequest): Flash | null {
 }
 
 export const DoneQuery = { done: Type.Optional(Type.String({ maxLength: 40 })) };
+
+type PortalApp = Parameters<FastifyPluginAsyncTypebox>[0];
+
+/**
+ * The GET of a page that shows one institution (its overview, keys, domains,
+ * webhooks, staff): the staff member's own institution, or for an operator
+ * the one chosen in `?institution=`, else the institution chooser.
+ */
+export function institutionPage(
+  app: PortalApp,
+  ctx: AppContext,
+  page: { path: string; nav: NavKey; title: string; permission: Permission },
+  render: (scope: Scope, flash: Flash | null) => Promise<string>,
+): void {
+  app.get(page.path, { schema: { ...pageRoute, querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } }, async (request, reply) => {
+    const scope = await institutionScope(ctx, request, page.permission);
+    const portalPath = page.path === '/' ? '/portal' : `/portal${page.path}`;
+    if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, page.nav, page.title, portalPath));
+    return sendHtml(reply, await render(scope, flashFrom(request)));
+  });
+}
 
 /** Who acts on which institution, for a page that works on one institution. */
 export interface Scope {

@@ -15,9 +15,9 @@ import {
   InstitutionQuery,
   Redirect,
   audited,
-  chooseInstitution,
   flashFrom,
   formErrors,
+  institutionPage,
   institutionScope,
   pageRoute,
   redirect,
@@ -36,14 +36,8 @@ const EndpointParams = Type.Object({ endpointId: Type.String({ maxLength: 64 }) 
 const StringOrList = Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })]);
 
 export const webhookPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.get(
-    '/webhooks',
-    { schema: { ...pageRoute, querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } },
-    async (request, reply) => {
-      const scope = await institutionScope(ctx, request, 'read');
-      if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'webhooks', TITLE, '/portal/webhooks'));
-      return sendHtml(reply, await endpointsPage(ctx, scope, { flash: flashFrom(request) }));
-    },
+  institutionPage(app, ctx, { path: '/webhooks', nav: 'webhooks', title: TITLE, permission: 'read' }, (scope, flash) =>
+    endpointsPage(ctx, scope, { flash }),
   );
 
   app.post(
