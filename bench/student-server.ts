@@ -1,3 +1,4 @@
+import Fastify from 'fastify';
 import { createPool } from '../src/platform/db.js';
 import { systemClock } from '../src/platform/clock.js';
 import { migrate } from '../src/platform/migrate.js';
@@ -5,6 +6,7 @@ import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { createTest, publishTest } from '../src/modules/tests/tests-service.js';
 import { buildServer, serverContext } from '../src/server.js';
+import { saveBatchTotals } from '../src/platform/telemetry/metrics.js';
 import { seatStudent } from './seat-student.js';
 import { benchAppConfig } from './bench-database.js';
 
@@ -23,6 +25,8 @@ export interface StudentSeat {
 }
 export interface StudentServerReady {
   url: string;
+  /** The bare baseline: Fastify and pg, the same upsert, nothing else (see bareSave below). */
+  baselineUrl: string;
   questionId: string;
   seats: StudentSeat[];
 }
@@ -64,17 +68,52 @@ const seats: StudentSeat[] = [];
 for (let i = 0; i < students; i += 50) {
   seats.push(...(await Promise.all(Array.from({ length: Math.min(50, students - i) }, (_, j) => seat(i + j)))));
 }
+/**
+ * The baseline a save is measured against: bare Fastify and pg on its own
+ * pool, no session, CSRF, rate limit, validation, input checks or logging,
+ * the JSON body parsed by Fastify's default parser and one named statement
+ * doing the same versioned upsert into the same table. The app's CPU per
+ * save over this one's is the cost of everything a real save must also do.
+ */
+const bare = Fastify({ logger: false });
+const barePool = createPool(databaseUrl, Number(poolArg));
+bare.post('/a/:assignmentId/answers', async (request) => {
+  const { answers } = request.body as { answers: Array<{ questionId: string; value: unknown; version: number }> };
+  const { rows } = await barePool.query<{ question_id: string; version: number }>({
+    name: 'baseline-save-answers',
+    text: `INSERT INTO answers AS s (assignment_id, institution_id, question_id, value, version, saved_at)
+           SELECT $1, $2, x.question_id, x.value::jsonb, x.version, now()
+             FROM unnest($3::text[], $4::text[], $5::bigint[]) AS x (question_id, value, version)
+           ON CONFLICT (assignment_id, question_id) DO UPDATE
+              SET value = EXCLUDED.value, version = EXCLUDED.version, saved_at = EXCLUDED.saved_at
+            WHERE s.version < EXCLUDED.version
+           RETURNING question_id, version`,
+    values: [
+      (request.params as { assignmentId: string }).assignmentId,
+      institution.institutionId,
+      answers.map((a) => `baseline-${a.questionId}`),
+      answers.map((a) => JSON.stringify(a.value)),
+      answers.map((a) => a.version),
+    ],
+  });
+  const stored = new Map(rows.map((r) => [r.question_id, Number(r.version)]));
+  return { results: answers.map((a) => ({ questionId: a.questionId, version: stored.get(`baseline-${a.questionId}`) ?? a.version, saved: stored.has(`baseline-${a.questionId}`) })) };
+});
+
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
-const ready: StudentServerReady = { url, questionId: 'answer', seats };
+const baselineUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
+const ready: StudentServerReady = { url, baselineUrl, questionId: 'answer', seats };
 process.send(ready);
 // CPU time of this process on request: CPU per save, unlike latency, barely moves when other work shares the machine.
 process.on('message', (m) => {
-  if (m === 'cpu') process.send!({ cpu: process.cpuUsage(), serverMs: serverMs.splice(0) });
+  if (m === 'cpu') void saveBatchTotals().then((batches) => process.send!({ cpu: process.cpuUsage(), serverMs: serverMs.splice(0), batches }));
 });
 
 async function stop() {
   await app.close();
+  await bare.close();
   await pool.end();
+  await barePool.end();
   process.exit(0);
 }
 process.on('SIGTERM', () => void stop());

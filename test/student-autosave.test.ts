@@ -82,3 +82,72 @@ describe('autosave in one statement', () => {
     expect((await stored(assignmentId))[0]).toMatchObject({ value: '3', version: 3 });
   });
 });
+
+describe('saves arriving together share one statement', () => {
+  it('stores each student\'s answers in one statement, and refuses the one whose session ended, alone', async () => {
+    const students = await Promise.all(['batch-1', 'batch-2', 'batch-3', 'batch-4'].map(started));
+    for (const { assignmentId, s, q } of students) expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '1', version: 1 }])).statusCode).toBe(200);
+    // The fourth student's session ends elsewhere; this process still remembers it.
+    const ended = students[3]!;
+    await h.pool.query('DELETE FROM student_sessions WHERE user_id = (SELECT user_id FROM attempts WHERE assignment_id = $1)', [ended.assignmentId]);
+    const spy = vi.spyOn(h.pool, 'query');
+    let responses;
+    try {
+      responses = await Promise.all(students.map(({ assignmentId, s, q }, i) => s.save(assignmentId, [{ questionId: q[1]!, value: `${i + 2}`, version: 2 }])));
+      const saveStatements = spy.mock.calls.filter(([config]) => (config as { name?: string }).name === 'attempts-save-answers');
+      expect(saveStatements).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 401]);
+    for (const [i, { assignmentId, q }] of students.slice(0, 3).entries()) {
+      expect(responses[i]!.json().results).toEqual([{ questionId: q[1], version: 2, saved: true }]);
+      expect(await stored(assignmentId)).toEqual([{ question_id: q[1], value: `${i + 2}`, version: 2 }]);
+    }
+    expect(await stored(ended.assignmentId)).toEqual([{ question_id: ended.q[1], value: '1', version: 1 }]);
+  });
+
+  it('sends two saves of one answer in separate statements, and keeps the newer whichever lands first', async () => {
+    const { assignmentId, s, q } = await started('batch-5');
+    expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '1', version: 1 }])).statusCode).toBe(200);
+    const spy = vi.spyOn(h.pool, 'query');
+    let older, newer;
+    try {
+      [newer, older] = await Promise.all([
+        s.save(assignmentId, [{ questionId: q[1]!, value: '3', version: 3 }]),
+        s.save(assignmentId, [{ questionId: q[1]!, value: '2', version: 2 }]),
+      ]);
+      expect(spy.mock.calls.filter(([config]) => (config as { name?: string }).name === 'attempts-save-answers')).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(newer.json().results).toEqual([{ questionId: q[1], version: 3, saved: true }]);
+    // The older one was stored only if it landed first, and then was overwritten; either way it says what it found.
+    const o = older.json().results[0];
+    expect([{ saved: true, version: 2 }, { saved: false, version: 3 }]).toContainEqual({ saved: o.saved, version: o.version });
+    expect(await stored(assignmentId)).toEqual([{ question_id: q[1], value: '3', version: 3 }]);
+  });
+
+  it('stores the answers of several questions and students together, each under its own attempt', async () => {
+    const students = await Promise.all(['batch-6', 'batch-7'].map(started));
+    for (const { assignmentId, s, q } of students) expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '0', version: 1 }])).statusCode).toBe(200);
+    const choices = ['a', 'b'];
+    const responses = await Promise.all(
+      students.map(({ assignmentId, s, q }, i) =>
+        s.save(assignmentId, [
+          { questionId: q[0]!, value: choices[i], version: 5 },
+          { questionId: q[1]!, value: `${i}.5`, version: 5 },
+        ]),
+      ),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200]);
+    for (const [i, { assignmentId, q }] of students.entries()) {
+      const rows = await stored(assignmentId);
+      expect(Object.fromEntries(rows.map((r: { question_id: string; value: string; version: number }) => [r.question_id, [r.value, r.version]]))).toEqual({
+        [q[0]!]: [choices[i], 5],
+        [q[1]!]: [`${i}.5`, 5],
+      });
+    }
+  });
+});
+

@@ -77,53 +77,88 @@ export async function markAttemptSubmitted(tx: Tx, assignmentId: string, at: Dat
   await tx.query('UPDATE attempts SET submitted_at = $2, submitted_by = $3 WHERE assignment_id = $1', [assignmentId, at, by]);
 }
 
+/** One student request's answers, as the autosave statement takes them. */
+export interface SessionSave {
+  sessionIdHash: string;
+  assignmentId: string;
+  institutionId: string;
+  answers: Array<{ questionId: string; value: AnswerValue; version: number }>;
+  now: Date;
+  deadlineNotBefore: Date;
+}
+
 /**
- * The autosave's one statement: stores each answer unless a newer version
- * is stored, only while the attempt is open AND the session (by its row's
- * key) still exists, unexpired, for the attempt's user and institution.
- * Prepared (named) once per connection. Returns what it wrote; a shortfall
- * means the session ended, the attempt closed, or those saves were stale.
+ * The autosave's one statement, for one request or several at once
+ * (save-batcher.ts): stores each answer unless a newer version is stored,
+ * only while its request's attempt is open AND that request's session (by
+ * its row's key) still exists, unexpired, for the attempt's user and
+ * institution. Every request is checked on its own (`req`), so one with an
+ * ended session in a batch stores nothing while the others store theirs.
+ * No (assignment, question) may appear twice in one call: an upsert cannot
+ * touch a row twice. Prepared (named) once per connection. Returns, per
+ * request, what it wrote; a shortfall means the session ended, the attempt
+ * closed, or those saves were stale.
  */
-export async function saveAnswersForSession(
-  db: Queryable,
-  a: {
-    sessionIdHash: string;
-    assignmentId: string;
-    institutionId: string;
-    answers: Array<{ questionId: string; value: AnswerValue; version: number }>;
-    now: Date;
-    deadlineNotBefore: Date;
-  },
-): Promise<Map<string, number>> {
-  const { rows } = await db.query<{ question_id: string; version: number }>({
+export async function saveAnswersForSessions(db: Queryable, saves: SessionSave[]): Promise<Array<Map<string, number>>> {
+  const req: number[] = [];
+  const sessions: string[] = [];
+  const assignments: string[] = [];
+  const institutions: string[] = [];
+  const questions: string[] = [];
+  const values: string[] = [];
+  const versions: number[] = [];
+  const nows: string[] = [];
+  const deadlines: string[] = [];
+  saves.forEach((save, i) => {
+    // ISO strings: the driver's own Date formatting costs more on this hot path.
+    const now = save.now.toISOString();
+    const deadline = save.deadlineNotBefore.toISOString();
+    for (const a of save.answers) {
+      req.push(i);
+      sessions.push(save.sessionIdHash);
+      assignments.push(save.assignmentId);
+      institutions.push(save.institutionId);
+      questions.push(a.questionId);
+      values.push(JSON.stringify(a.value));
+      versions.push(a.version);
+      nows.push(now);
+      deadlines.push(deadline);
+    }
+  });
+  const { rows } = await db.query<{ assignment_id: string; question_id: string; version: number }>({
     name: 'attempts-save-answers',
-    text: `WITH open AS (
-       SELECT t.assignment_id, t.institution_id
-         FROM attempts t
-         JOIN student_sessions s ON s.id_hash = $8 AND s.user_id = t.user_id AND s.institution_id = t.institution_id AND s.expires_at > $6
-        WHERE t.assignment_id = $1 AND t.institution_id = $2 AND t.submitted_at IS NULL AND t.deadline_at >= $7
+    text: `WITH x AS MATERIALIZED (
+       SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::timestamptz[], $9::timestamptz[])
+           AS x (req, session_hash, assignment_id, institution_id, question_id, value, version, saved_at, deadline_min)
+     ), open AS (
+       SELECT r.req
+         FROM (SELECT DISTINCT ON (req) req, session_hash, assignment_id, institution_id, saved_at, deadline_min FROM x) r
+         JOIN attempts t ON t.assignment_id = r.assignment_id AND t.institution_id = r.institution_id
+         JOIN student_sessions s ON s.id_hash = r.session_hash AND s.user_id = t.user_id AND s.institution_id = t.institution_id AND s.expires_at > r.saved_at
+        WHERE t.submitted_at IS NULL AND t.deadline_at >= r.deadline_min
         FOR SHARE OF t
      )
      INSERT INTO answers AS s (assignment_id, institution_id, question_id, value, version, saved_at)
-     SELECT open.assignment_id, open.institution_id, x.question_id, x.value::jsonb, x.version, $6
-       FROM open, unnest($3::text[], $4::text[], $5::bigint[]) AS x (question_id, value, version)
+     SELECT x.assignment_id, x.institution_id, x.question_id, x.value::jsonb, x.version, x.saved_at
+       FROM x JOIN open ON open.req = x.req
+      -- One order for every writer, so two batches touching the same rows cannot deadlock.
+      ORDER BY x.assignment_id, x.question_id
      ON CONFLICT (assignment_id, question_id) DO UPDATE
         SET value = EXCLUDED.value, version = EXCLUDED.version, saved_at = EXCLUDED.saved_at
       WHERE s.version < EXCLUDED.version
-     RETURNING question_id, version`,
-    values: [
-      a.assignmentId,
-      a.institutionId,
-      a.answers.map((x) => x.questionId),
-      a.answers.map((x) => JSON.stringify(x.value)),
-      a.answers.map((x) => x.version),
-      // ISO strings: the driver's own Date formatting costs more on this hot path.
-      a.now.toISOString(),
-      a.deadlineNotBefore.toISOString(),
-      a.sessionIdHash,
-    ],
+     RETURNING assignment_id, question_id, version`,
+    values: [req, sessions, assignments, institutions, questions, values, versions, nows, deadlines],
   });
-  return new Map(rows.map((r) => [r.question_id, r.version]));
+  // (assignment, question) is unique in a call, so it names its request.
+  const byKey = new Map<string, number>();
+  saves.forEach((save, i) => {
+    for (const a of save.answers) byKey.set(`${save.assignmentId} ${a.questionId}`, i);
+  });
+  const written = saves.map(() => new Map<string, number>());
+  for (const r of rows) {
+    written[byKey.get(`${r.assignment_id} ${r.question_id}`)!]!.set(r.question_id, r.version);
+  }
+  return written;
 }
 
 export async function answerVersions(db: Queryable, institutionId: string, assignmentId: string, questionIds: string[]): Promise<Map<string, number>> {

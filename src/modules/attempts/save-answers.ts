@@ -3,7 +3,8 @@ import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
 import { recordStudentSaves } from '../../platform/telemetry/metrics.js';
 import type { AnswerValue } from '../marking/auto-mark.js';
 import { checkAnswerValue } from './answer-values.js';
-import { answerVersions, findAttempt, saveAnswersForSession, type Attempt } from './attempts-repo.js';
+import { answerVersions, findAttempt, type Attempt } from './attempts-repo.js';
+import { saveAnswersBatched } from './save-batcher.js';
 import { forgetRecentSession, sessionIsLive, type StudentSession } from './sessions.js';
 import { loadTestVersion } from './test-versions.js';
 import { acceptsSaves, SUBMIT_GRACE_MS } from './timing.js';
@@ -26,7 +27,8 @@ export interface SaveResult {
  * An attempt's owner and test version never change once it has begun, so
  * the hot autosave path keeps them in memory: with the session from the
  * process's recent ones (sessions.ts), a save is then one prepared
- * statement, which itself checks the session and the open attempt. The deadline is cached too, but the institution
+ * statement, shared with the other saves of the same moment
+ * (save-batcher.ts), which itself checks the session and the open attempt. The deadline is cached too, but the institution
  * can move it (extra time), so it only serves to refuse early: a cached
  * deadline that says "closed" is read again, and the save statement itself
  * checks the stored deadline and the submission under a row lock.
@@ -93,7 +95,7 @@ async function save(ctx: AppContext, session: StudentSession, assignmentId: stri
   if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
   if (!acceptsSaves(attempt.deadlineAt, now)) throw new AppError('invalid_state', 'Time is up; answers can no longer change.');
 
-  const written = await saveAnswersForSession(ctx.pool, {
+  const written = await saveAnswersBatched(ctx.pool, {
     sessionIdHash: session.idHash,
     assignmentId,
     institutionId: attempt.institutionId,

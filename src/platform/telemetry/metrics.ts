@@ -62,6 +62,13 @@ const studentSaves = new client.Counter({
   registers: [registry],
 });
 
+const saveBatchRequests = new client.Histogram({
+  name: 'assay_student_save_batch_requests',
+  help: 'Autosave requests stored by one database statement (save-batcher.ts): _sum / _count is the mean batch',
+  buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+  registers: [registry],
+});
+
 export type WebhookOutcome = 'succeeded' | 'retry' | 'failed' | 'gone';
 
 const attemptsBy = {
@@ -81,6 +88,18 @@ export function recordWebhookAttempt(outcome: WebhookOutcome, durationMs: number
 /** Called by the autosave for every answer of a request (or once, `refused`, for a refused request). */
 export function recordStudentSaves(result: 'saved' | 'stale' | 'refused', n = 1): void {
   if (n > 0) studentSaves.labels(result).inc(n);
+}
+
+/** Called by the autosave batcher for every statement it sends. */
+export function recordSaveBatch(requests: number): void {
+  saveBatchRequests.observe(requests);
+}
+
+/** Autosave statements sent and the requests they carried, since the process started (for benchmarks). */
+export async function saveBatchTotals(): Promise<{ statements: number; requests: number }> {
+  const { values } = await saveBatchRequests.get();
+  const of = (name: string) => values.find((v) => v.metricName === name)?.value ?? 0;
+  return { statements: of('assay_student_save_batch_requests_count'), requests: of('assay_student_save_batch_requests_sum') };
 }
 
 // ---- read when scraped ------------------------------------------------------------------------
