@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -15,7 +16,8 @@ import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolatio
  * LMS learned from Assay's signed webhooks. The pages are also written to
  * docs/screenshots/partner-app-*.png at desktop and phone width.
  */
-const SHOTS = path.resolve('docs/screenshots');
+// The docs' screenshots are rewritten only when asked (ASSAY_WRITE_SCREENSHOTS=1), so a test run leaves the checkout as it was.
+const SHOTS = process.env.ASSAY_WRITE_SCREENSHOTS === '1' ? path.resolve('docs/screenshots') : path.join(os.tmpdir(), 'assay-screenshots');
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `partner-app-${name}.png`), fullPage: true });
 describe.runIf(requireBrowser && !hasBrowser)('browser tests', () => {
   it('need Chromium when ASSAY_REQUIRE_BROWSER=1', () => {

@@ -88,8 +88,47 @@ export interface SessionSave {
 }
 
 /**
- * The autosave's one statement, for one request or several at once
- * (save-batcher.ts): stores each answer unless a newer version is stored,
+ * One request's save (the usual case: see saveAnswersForSessions for
+ * several): stores each answer unless a newer version is stored, only while
+ * the attempt is open AND the session (by its row's key) still exists,
+ * unexpired, for the attempt's user and institution. A lighter statement
+ * than the batch's, which PostgreSQL runs for less. Returns what it wrote.
+ */
+export async function saveAnswersForSession(db: Queryable, a: SessionSave): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ question_id: string; version: number }>({
+    name: 'attempts-save-answers',
+    text: `WITH open AS (
+       SELECT t.assignment_id, t.institution_id
+         FROM attempts t
+         JOIN student_sessions s ON s.id_hash = $8 AND s.user_id = t.user_id AND s.institution_id = t.institution_id AND s.expires_at > $6
+        WHERE t.assignment_id = $1 AND t.institution_id = $2 AND t.submitted_at IS NULL AND t.deadline_at >= $7
+        FOR SHARE OF t
+     )
+     INSERT INTO answers AS s (assignment_id, institution_id, question_id, value, version, saved_at)
+     SELECT open.assignment_id, open.institution_id, x.question_id, x.value::jsonb, x.version, $6
+       FROM open, unnest($3::text[], $4::text[], $5::bigint[]) AS x (question_id, value, version)
+     ON CONFLICT (assignment_id, question_id) DO UPDATE
+        SET value = EXCLUDED.value, version = EXCLUDED.version, saved_at = EXCLUDED.saved_at
+      WHERE s.version < EXCLUDED.version
+     RETURNING question_id, version`,
+    values: [
+      a.assignmentId,
+      a.institutionId,
+      a.answers.map((x) => x.questionId),
+      a.answers.map((x) => JSON.stringify(x.value)),
+      a.answers.map((x) => x.version),
+      // ISO strings: the driver's own Date formatting costs more on this hot path.
+      a.now.toISOString(),
+      a.deadlineNotBefore.toISOString(),
+      a.sessionIdHash,
+    ],
+  });
+  return new Map(rows.map((r) => [r.question_id, r.version]));
+}
+
+/**
+ * The autosave's statement for several requests at once
+ * (save-batcher.ts), the batch form of saveAnswersForSession: stores each answer unless a newer version is stored,
  * only while its request's attempt is open AND that request's session (by
  * its row's key) still exists, unexpired, for the attempt's user and
  * institution. Every request is checked on its own (`req`), so one with an
@@ -126,7 +165,7 @@ export async function saveAnswersForSessions(db: Queryable, saves: SessionSave[]
     }
   });
   const { rows } = await db.query<{ assignment_id: string; question_id: string; version: number }>({
-    name: 'attempts-save-answers',
+    name: 'attempts-save-answers-batch',
     text: `WITH x AS MATERIALIZED (
        SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::timestamptz[], $9::timestamptz[])
            AS x (req, session_hash, assignment_id, institution_id, question_id, value, version, saved_at, deadline_min)

@@ -1,12 +1,13 @@
 import type pg from 'pg';
 import { recordSaveBatch } from '../../platform/telemetry/metrics.js';
-import { saveAnswersForSessions, type SessionSave } from './attempts-repo.js';
+import { saveAnswersForSession, saveAnswersForSessions, type SessionSave } from './attempts-repo.js';
 
 /**
  * Group commit for autosave: the saves that reach one process in the same
  * turn of its event loop go to PostgreSQL as one statement
  * (saveAnswersForSessions), which still checks each request's session and
- * attempt on its own. A save waits for nothing that was not already there:
+ * attempt on its own; a save that arrives alone takes the single-request
+ * statement (saveAnswersForSession), which costs PostgreSQL less. A save waits for nothing that was not already there:
  * the batch is sent from a setImmediate, right after the turn's I/O
  * callbacks. Under light load a batch is one save; on an exam day, when
  * many saves arrive together, one round trip and one statement serve them
@@ -70,7 +71,8 @@ class SaveBatcher {
   private async send(batch: Pending[]): Promise<void> {
     recordSaveBatch(batch.length);
     try {
-      const written = await saveAnswersForSessions(this.pool, batch.map((p) => p.save));
+      // One save alone (light load) takes the lighter single-request statement.
+      const written = batch.length === 1 ? [await saveAnswersForSession(this.pool, batch[0]!.save)] : await saveAnswersForSessions(this.pool, batch.map((p) => p.save));
       batch.forEach((p, i) => p.resolve(written[i]!));
     } catch (err) {
       for (const p of batch) p.reject(err);
