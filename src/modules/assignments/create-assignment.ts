@@ -3,8 +3,7 @@ import { newId } from '../../platform/ids.js';
 import { withTransaction, type Queryable } from '../../platform/db.js';
 import { enqueueJob } from '../../platform/jobs.js';
 import { expireAssignmentJob, expireJobKey } from './expire-job.js';
-import { getCallbackDomains } from '../institutions/institutions.js';
-import { findPublishedTest } from '../tests/tests-service.js';
+import { findPublishedTestAndCallbackDomains } from '../tests/tests-service.js';
 import type { AssignmentsContext } from './context.js';
 import { checkRelaxationsAllowed, normaliseAccommodations, type Accommodations } from './accommodations.js';
 import { checkCallbackUrl } from './callback-url.js';
@@ -95,9 +94,9 @@ async function checkAndInsert(
   accommodations: Accommodations | null,
   now: Date,
 ): Promise<CreatedAssignment> {
-  const test = await findPublishedTest(db, institutionId, body.testId);
+  const { test, callbackDomains } = await findPublishedTestAndCallbackDomains(db, institutionId, body.testId);
   if (!test) throw new AppError('test_not_available', 'testId: no test with this id is published to your institution.', [{ field: 'testId', message: 'is not published to your institution' }]);
-  const callbackUrl = checkCallbackUrl(body.callbackUrl, await getCallbackDomains(db, institutionId), ctx.config.allowInsecureUrls);
+  const callbackUrl = checkCallbackUrl(body.callbackUrl, callbackDomains, ctx.config.allowInsecureUrls);
   if (dueAt && dueAt.getTime() <= now.getTime()) {
     throw new AppError('due_at_in_past', 'dueAt: must be in the future.', [{ field: 'dueAt', message: 'must be in the future' }]);
   }

@@ -135,6 +135,30 @@ export async function findPublishedTest(db: Queryable, institutionId: string, te
   return rows[0] ? toSummary(rows[0]) : null;
 }
 
+/**
+ * What creating an assignment checks first, in one round trip: the test's
+ * current version if it is published to the institution (else null), and the
+ * institution's callback domains (sorted, as getCallbackDomains returns them).
+ */
+export async function findPublishedTestAndCallbackDomains(
+  db: Queryable,
+  institutionId: string,
+  testId: string,
+): Promise<{ test: TestSummary | null; callbackDomains: string[] }> {
+  const { rows } = await db.query({
+    name: 'find-published-test-and-domains',
+    text: `SELECT d.domains, ${SUMMARY_COLUMNS}
+       FROM (SELECT coalesce(array_agg(domain ORDER BY domain), '{}') AS domains FROM callback_domains WHERE institution_id = $1) d
+       LEFT JOIN (publications p
+                  JOIN tests t ON t.id = p.test_id
+                  JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version)
+         ON p.institution_id = $1 AND p.test_id = $2`,
+    values: [institutionId, testId],
+  });
+  const r = rows[0]!;
+  return { test: r.test_version_id === null ? null : toSummary(r), callbackDomains: r.domains };
+}
+
 export async function listPublishedTests(
   db: Queryable,
   institutionId: string,

@@ -6,7 +6,7 @@ import * as repo from './tests-repo.js';
 import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 
 export type { TestVersion, TestSummary, AdminTestView } from './tests-repo.js';
-export { findPublishedTest, getTestVersionById, listAllTests, listTestTitles } from './tests-repo.js';
+export { findPublishedTest, findPublishedTestAndCallbackDomains, getTestVersionById, listAllTests, listTestTitles } from './tests-repo.js';
 
 export async function createTest(pool: Pool, input: TestInput, audit?: AuditContext): Promise<repo.AdminTestView> {
   const questions = checkTestInput(input);
