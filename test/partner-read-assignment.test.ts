@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { withTransaction } from '../src/platform/db.js';
 import { applyTransition } from '../src/modules/lifecycle/apply-transition.js';
 import { makeScore } from '../src/modules/marking/score.js';
@@ -198,3 +198,39 @@ describe('GET /assignments/{id}', () => {
     expectError(await read('not-even-an-id'), 404, 'not_found');
   });
 });
+
+describe('reads arriving together', () => {
+  it('share one statement, and each still answers only for its own key: tenant and mode', async () => {
+    const mine = await createOne({ externalUserId: 'batch-read-1', metadata: { n: 1 } });
+    const other = await createOne({ externalUserId: 'batch-read-2', metadata: { n: 2 } });
+    const theirs = await h.partner(h.b, 'POST', URL_, assignmentBody(h.b, { externalUserId: 'batch-read-3', metadata: { n: 3 } }));
+    expect(theirs.statusCode).toBe(201);
+    const theirId = theirs.json().assignmentId as string;
+    const spy = vi.spyOn(h.pool, 'query');
+    let responses;
+    try {
+      responses = await Promise.all([
+        h.partner(h.a, 'GET', `${URL_}/${mine.assignmentId}`),
+        h.partner(h.b, 'GET', `${URL_}/${mine.assignmentId}`),
+        h.partner(h.a, 'GET', `${URL_}/${other.assignmentId}`),
+        h.partner(h.b, 'GET', `${URL_}/${theirId}`),
+        h.partner(h.a, 'GET', `${URL_}/${theirId}`),
+        h.partner(h.a, 'GET', `${URL_}/${mine.assignmentId}`),
+      ]);
+      const names = spy.mock.calls.map(([config]) => (config as { name?: string }).name).filter((n) => n?.startsWith('read-assignment'));
+      expect(names).toEqual(['read-assignments']);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 404, 200, 200, 404, 200]);
+    expect(responses.map((r) => (r.statusCode === 200 ? [r.json().assignmentId, r.json().metadata.n] : r.json().error.code))).toEqual([
+      [mine.assignmentId, 1],
+      'not_found',
+      [other.assignmentId, 2],
+      [theirId, 3],
+      'not_found',
+      [mine.assignmentId, 1],
+    ]);
+  });
+});
+

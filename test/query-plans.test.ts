@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIND_ASSIGNMENT_SQL, READ_ASSIGNMENT_SQL } from '../src/modules/assignments/assignments-repo.js';
+import { FIND_ASSIGNMENT_SQL, READ_ASSIGNMENT_SQL, READ_ASSIGNMENTS_SQL } from '../src/modules/assignments/assignments-repo.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { createTest, findPublishedTest, publishTest } from '../src/modules/tests/tests-service.js';

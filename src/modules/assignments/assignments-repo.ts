@@ -1,4 +1,6 @@
+import pg from 'pg';
 import type { Queryable } from '../../platform/db.js';
+import { createTurnBatcher } from '../../platform/turn-batcher.js';
 import type { Score } from '../marking/score.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { Accommodations } from './accommodations.js';
@@ -95,18 +97,71 @@ export const READ_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assign
     FROM a JOIN users u ON u.id = a.user_id LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
    WHERE a.institution_id = $2`;
 
-/** findAssignment for the partner read: the row and the raw proctoring counts (see proctoring-summary.ts). */
+/**
+ * READ_ASSIGNMENT_SQL for several reads at once: $1 is a JSON array of
+ * `{"n", "id", "institution_id"}`, `n` saying which read a row answers.
+ * Each read is its own LATERAL subquery found by primary key alone (LIMIT 1
+ * keeps the planner from flattening it into a join over all reads), and its
+ * tenant is checked outside, on the row found: a plan made while the tables
+ * were tiny could otherwise hash-join the whole table, or walk the tenant's
+ * listing index as FIND_ASSIGNMENT_SQL explains. The reads come as JSON,
+ * not arrays, because the planner estimates a JSON set at a fixed size: an
+ * array's exact length makes every custom plan look cheaper than the
+ * generic one, and PostgreSQL would then plan the statement afresh on every
+ * run instead of keeping its generic plan.
+ */
+export const READ_ASSIGNMENTS_SQL = `SELECT k.n, r.*
+  FROM jsonb_to_recordset($1::jsonb) AS k (n int, id text, institution_id text)
+  CROSS JOIN LATERAL (
+    SELECT ${COLUMNS}, ps.flags_critical, ps.flags_warning, ps.flags_info, ps.critical_unreviewed, ps.confirmed, ps.dismissed
+      FROM assignments a JOIN users u ON u.id = a.user_id LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
+     WHERE a.id = k.id
+     LIMIT 1) r
+ WHERE r.institution_id = k.institution_id`;
+
+type ReadResult = { row: AssignmentRow; proctoringCounts: Record<string, unknown> } | null;
+
+async function readOne(db: Queryable, institutionId: string, assignmentId: string): Promise<ReadResult> {
+  const { rows } = await db.query({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
+  const r = rows[0];
+  return r ? { row: toRow(r), proctoringCounts: r } : null;
+}
+
+/** Per pool: the partner reads of one event-loop turn, as one statement (a read alone keeps the single one). */
+const readBatchers = new WeakMap<object, (k: { institutionId: string; assignmentId: string }) => Promise<ReadResult>>();
+
+function readBatcherOf(db: Queryable) {
+  let batcher = readBatchers.get(db);
+  if (!batcher) {
+    batcher = createTurnBatcher<{ institutionId: string; assignmentId: string }, ReadResult>(async (keys) => {
+      if (keys.length === 1) return [await readOne(db, keys[0]!.institutionId, keys[0]!.assignmentId)];
+      const { rows } = await db.query({
+        name: 'read-assignments',
+        text: READ_ASSIGNMENTS_SQL,
+        values: [JSON.stringify(keys.map((k, n) => ({ n, id: k.assignmentId, institution_id: k.institutionId })))],
+      });
+      const found: ReadResult[] = keys.map(() => null);
+      for (const r of rows) found[r.n] = { row: toRow(r), proctoringCounts: r };
+      return found;
+    });
+    readBatchers.set(db, batcher);
+  }
+  return batcher;
+}
+
+/**
+ * findAssignment for the partner read: the row and the raw proctoring counts
+ * (see proctoring-summary.ts). On a pool, the reads that arrive in one turn
+ * of the event loop share one statement; in a transaction it reads alone.
+ */
 export async function readAssignment(
   db: Queryable,
   institutionId: string,
   assignmentId: string,
   livemode?: boolean,
-): Promise<{ row: AssignmentRow; proctoringCounts: Record<string, unknown> } | null> {
-  const { rows } = await db.query({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
-  const r = rows[0];
-  if (!r) return null;
-  const row = toRow(r);
-  return livemode === undefined || row.livemode === livemode ? { row, proctoringCounts: r } : null;
+): Promise<ReadResult> {
+  const found = db instanceof pg.Pool ? await readBatcherOf(db)({ institutionId, assignmentId }) : await readOne(db, institutionId, assignmentId);
+  return found && (livemode === undefined || found.row.livemode === livemode) ? found : null;
 }
 
 /** Unscoped read by id, for flows that authenticate another way (signed start link, student session, operator). */
