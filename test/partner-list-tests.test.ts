@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTO_TEST, createHarness, type Harness, type Tenant } from './helpers/harness.js';
 import { detailFields, expectError } from './helpers/expect-error.js';
 import { createTest, publishTest } from '../src/modules/tests/tests-service.js';
@@ -103,3 +103,33 @@ describe('GET /tests', () => {
     expect(mine.total).toBe(1);
   });
 });
+
+describe('listings requested together', () => {
+  it('share one statement, and each gets its own institution, page and total', async () => {
+    const queries: Array<[Tenant, string]> = [
+      [many, '?limit=5&offset=0'],
+      [h.a, ''],
+      [many, '?limit=5&offset=20'],
+      [h.b, '?limit=1'],
+      [many, '?limit=5&offset=25'],
+      [many, '?limit=3&offset=7'],
+    ];
+    const expected = [];
+    for (const [tenant, query] of queries) expected.push((await h.partner(tenant, 'GET', `${URL_}${query}`)).json());
+    const spy = vi.spyOn(h.pool, 'query');
+    let together;
+    try {
+      together = await Promise.all(queries.map(([tenant, query]) => h.partner(tenant, 'GET', `${URL_}${query}`)));
+      const names = spy.mock.calls.map(([config]) => (config as { name?: string }).name).filter((n) => n?.startsWith('list-published-tests'));
+      expect(names).toEqual(['list-published-tests-batch']);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(together.map((r) => r.json())).toEqual(expected);
+    // The pages really differ: another institution's one test, a page past the end with its total, a page in the middle.
+    expect(expected[3]).toMatchObject({ total: 1, data: [{ testId: h.b.testId }] });
+    expect(expected[4]).toMatchObject({ total: 25, data: [] });
+    expect(expected[5].data.map((t: { testId: string }) => t.testId)).toEqual(manyIds.slice(7, 10));
+  });
+});
+

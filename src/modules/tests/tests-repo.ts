@@ -1,5 +1,7 @@
+import pg from 'pg';
 import { newId } from '../../platform/ids.js';
 import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
+import { createTurnBatcher } from '../../platform/turn-batcher.js';
 import type { ProctoringRules } from '../proctoring/rules.js';
 import { storedProctoringRules } from './authoring.js';
 import type { Question, TestInput } from './schemas.js';
@@ -159,11 +161,11 @@ export async function findPublishedTestAndCallbackDomains(
   return { test: r.test_version_id === null ? null : toSummary(r), callbackDomains: r.domains };
 }
 
-export async function listPublishedTests(
-  db: Queryable,
-  institutionId: string,
-  page: { limit: number; offset: number },
-): Promise<{ data: TestSummary[]; total: number }> {
+type TestPage = { data: TestSummary[]; total: number };
+type PageKey = { institutionId: string; limit: number; offset: number };
+
+/** One institution's page of published tests, with the total, in one statement. */
+async function listPage(db: Queryable, { institutionId, limit, offset }: PageKey): Promise<TestPage> {
   const { rows } = await db.query({
     name: 'list-published-tests',
     text: `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total
@@ -173,16 +175,65 @@ export async function listPublishedTests(
       WHERE p.institution_id = $1
       ORDER BY p.published_at, p.test_id
       LIMIT $2 OFFSET $3`,
-    values: [institutionId, page.limit, page.offset],
+    values: [institutionId, limit, offset],
   });
-  let total: number;
-  if (rows[0]) total = rows[0].total;
-  else {
-    // Past the last page the window function has no row to report on.
-    const c = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM publications WHERE institution_id = $1', [institutionId]);
-    total = c.rows[0]!.n;
+  return { data: rows.map(toSummary), total: rows[0] ? rows[0].total : await countPublished(db, institutionId) };
+}
+
+/** Past the last page the window function has no row to report on. */
+async function countPublished(db: Queryable, institutionId: string): Promise<number> {
+  const c = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM publications WHERE institution_id = $1', [institutionId]);
+  return c.rows[0]!.n;
+}
+
+/**
+ * listPage for several requests at once: $1 is a JSON array of `{"n",
+ * "institution_id", "lim", "off"}`, each page computed on its own (LATERAL)
+ * and `n` saying which request a row answers. JSON rather than arrays so
+ * PostgreSQL keeps one generic plan (see READ_ASSIGNMENTS_SQL).
+ */
+export const LIST_PUBLISHED_TESTS_BATCH_SQL = `SELECT k.n, x.*
+   FROM jsonb_to_recordset($1::jsonb) AS k (n int, institution_id text, lim int, off int)
+   CROSS JOIN LATERAL (
+     SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total, p.published_at
+       FROM publications p
+       JOIN tests t ON t.id = p.test_id
+       JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
+      WHERE p.institution_id = k.institution_id
+      ORDER BY p.published_at, p.test_id
+      LIMIT k.lim OFFSET k.off) x
+  ORDER BY k.n, x.published_at, x.test_id`;
+
+/** Per pool: the listings requested in one event-loop turn, as one statement (a listing alone keeps the single one). */
+const listBatchers = new WeakMap<object, (k: PageKey) => Promise<TestPage>>();
+
+function listBatcherOf(db: Queryable) {
+  let batcher = listBatchers.get(db);
+  if (!batcher) {
+    batcher = createTurnBatcher<PageKey, TestPage>(async (keys) => {
+      if (keys.length === 1) return [await listPage(db, keys[0]!)];
+      const { rows } = await db.query({
+        name: 'list-published-tests-batch',
+        text: LIST_PUBLISHED_TESTS_BATCH_SQL,
+        values: [JSON.stringify(keys.map((k, n) => ({ n, institution_id: k.institutionId, lim: k.limit, off: k.offset })))],
+      });
+      const pages: Array<TestPage | null> = keys.map(() => null);
+      for (const r of rows) (pages[r.n] ??= { data: [] as TestSummary[], total: r.total }).data.push(toSummary(r));
+      return Promise.all(pages.map(async (page, i) => page ?? { data: [], total: await countPublished(db, keys[i]!.institutionId) }));
+    });
+    listBatchers.set(db, batcher);
   }
-  return { data: rows.map(toSummary), total };
+  return batcher;
+}
+
+/**
+ * The institution's published tests, a page at a time, with the total. On a
+ * pool, the listings requested in one turn of the event loop share one
+ * statement; in a transaction the listing runs alone.
+ */
+export function listPublishedTests(db: Queryable, institutionId: string, page: { limit: number; offset: number }): Promise<TestPage> {
+  const key = { institutionId, limit: page.limit, offset: page.offset };
+  return db instanceof pg.Pool ? listBatcherOf(db)(key) : listPage(db, key);
 }
 
 /** Returns false when the test or the institution does not exist. Publishing twice is a no-op. */
