@@ -127,55 +127,30 @@ export async function saveAnswersForSession(db: Queryable, a: SessionSave): Prom
 }
 
 /**
- * The autosave's statement for several requests at once
- * (save-batcher.ts), the batch form of saveAnswersForSession: stores each answer unless a newer version is stored,
- * only while its request's attempt is open AND that request's session (by
- * its row's key) still exists, unexpired, for the attempt's user and
- * institution. Every request is checked on its own (`req`), so one with an
- * ended session in a batch stores nothing while the others store theirs.
- * No (assignment, question) may appear twice in one call: an upsert cannot
- * touch a row twice. Prepared (named) once per connection. Returns, per
- * request, what it wrote; a shortfall means the session ended, the attempt
- * closed, or those saves were stale.
+ * The autosave's statement for several requests at once (save-batcher.ts),
+ * the batch form of saveAnswersForSession: stores each answer unless a
+ * newer version is stored, only while its request's attempt is open AND that
+ * request's session (by its row's key) still exists, unexpired, for the
+ * attempt's user and institution. Every request is checked on its own
+ * (`req`), so one with an ended session stores nothing while the others
+ * store theirs. Each request's attempt and session are found by a LATERAL
+ * lookup of its own (LIMIT 1 keeps it from being flattened into a join over
+ * the batch), and the rows come as JSON, not arrays, so PostgreSQL keeps one
+ * generic plan (see READ_ASSIGNMENTS_SQL).
  */
-export async function saveAnswersForSessions(db: Queryable, saves: SessionSave[]): Promise<Array<Map<string, number>>> {
-  const req: number[] = [];
-  const sessions: string[] = [];
-  const assignments: string[] = [];
-  const institutions: string[] = [];
-  const questions: string[] = [];
-  const values: string[] = [];
-  const versions: number[] = [];
-  const nows: string[] = [];
-  const deadlines: string[] = [];
-  saves.forEach((save, i) => {
-    // ISO strings: the driver's own Date formatting costs more on this hot path.
-    const now = save.now.toISOString();
-    const deadline = save.deadlineNotBefore.toISOString();
-    for (const a of save.answers) {
-      req.push(i);
-      sessions.push(save.sessionIdHash);
-      assignments.push(save.assignmentId);
-      institutions.push(save.institutionId);
-      questions.push(a.questionId);
-      values.push(JSON.stringify(a.value));
-      versions.push(a.version);
-      nows.push(now);
-      deadlines.push(deadline);
-    }
-  });
-  const { rows } = await db.query<{ assignment_id: string; question_id: string; version: number }>({
-    name: 'attempts-save-answers-batch',
-    text: `WITH x AS MATERIALIZED (
-       SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::timestamptz[], $9::timestamptz[])
-           AS x (req, session_hash, assignment_id, institution_id, question_id, value, version, saved_at, deadline_min)
+export const SAVE_ANSWERS_BATCH_SQL = `WITH x AS MATERIALIZED (
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
+           AS x (req int, session_hash text, assignment_id text, institution_id text, question_id text, value text, version bigint, saved_at timestamptz, deadline_min timestamptz)
      ), open AS (
        SELECT r.req
          FROM (SELECT DISTINCT ON (req) req, session_hash, assignment_id, institution_id, saved_at, deadline_min FROM x) r
-         JOIN attempts t ON t.assignment_id = r.assignment_id AND t.institution_id = r.institution_id
-         JOIN student_sessions s ON s.id_hash = r.session_hash AND s.user_id = t.user_id AND s.institution_id = t.institution_id AND s.expires_at > r.saved_at
-        WHERE t.submitted_at IS NULL AND t.deadline_at >= r.deadline_min
-        FOR SHARE OF t
+         CROSS JOIN LATERAL (
+           SELECT 1
+             FROM attempts t
+             JOIN student_sessions s ON s.id_hash = r.session_hash AND s.user_id = t.user_id AND s.institution_id = t.institution_id AND s.expires_at > r.saved_at
+            WHERE t.assignment_id = r.assignment_id AND t.institution_id = r.institution_id AND t.submitted_at IS NULL AND t.deadline_at >= r.deadline_min
+            LIMIT 1
+              FOR SHARE OF t) live
      )
      INSERT INTO answers AS s (assignment_id, institution_id, question_id, value, version, saved_at)
      SELECT x.assignment_id, x.institution_id, x.question_id, x.value::jsonb, x.version, x.saved_at
@@ -185,8 +160,38 @@ export async function saveAnswersForSessions(db: Queryable, saves: SessionSave[]
      ON CONFLICT (assignment_id, question_id) DO UPDATE
         SET value = EXCLUDED.value, version = EXCLUDED.version, saved_at = EXCLUDED.saved_at
       WHERE s.version < EXCLUDED.version
-     RETURNING assignment_id, question_id, version`,
-    values: [req, sessions, assignments, institutions, questions, values, versions, nows, deadlines],
+     RETURNING assignment_id, question_id, version`;
+
+/**
+ * Runs SAVE_ANSWERS_BATCH_SQL. No (assignment, question) may appear twice in
+ * one call: an upsert cannot touch a row twice. Returns, per request, what
+ * it wrote; a shortfall means the session ended, the attempt closed, or
+ * those saves were stale.
+ */
+export async function saveAnswersForSessions(db: Queryable, saves: SessionSave[]): Promise<Array<Map<string, number>>> {
+  const rows: object[] = [];
+  saves.forEach((save, req) => {
+    const savedAt = save.now.toISOString();
+    const deadlineMin = save.deadlineNotBefore.toISOString();
+    for (const a of save.answers) {
+      rows.push({
+        req,
+        session_hash: save.sessionIdHash,
+        assignment_id: save.assignmentId,
+        institution_id: save.institutionId,
+        question_id: a.questionId,
+        // The value's JSON text, cast to jsonb by the statement as the single-request one does.
+        value: JSON.stringify(a.value),
+        version: a.version,
+        saved_at: savedAt,
+        deadline_min: deadlineMin,
+      });
+    }
+  });
+  const result = await db.query<{ assignment_id: string; question_id: string; version: number }>({
+    name: 'attempts-save-answers-batch',
+    text: SAVE_ANSWERS_BATCH_SQL,
+    values: [JSON.stringify(rows)],
   });
   // (assignment, question) is unique in a call, so it names its request.
   const byKey = new Map<string, number>();
@@ -194,7 +199,7 @@ export async function saveAnswersForSessions(db: Queryable, saves: SessionSave[]
     for (const a of save.answers) byKey.set(`${save.assignmentId} ${a.questionId}`, i);
   });
   const written = saves.map(() => new Map<string, number>());
-  for (const r of rows) {
+  for (const r of result.rows) {
     written[byKey.get(`${r.assignment_id} ${r.question_id}`)!]!.set(r.question_id, r.version);
   }
   return written;

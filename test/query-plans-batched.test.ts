@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { READ_ASSIGNMENTS_SQL } from '../src/modules/assignments/assignments-repo.js';
+import { SAVE_ANSWERS_BATCH_SQL } from '../src/modules/attempts/attempts-repo.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { createTest, findPublishedTest, publishTest } from '../src/modules/tests/tests-service.js';
 import { createPool, type Pool } from '../src/platform/db.js';
@@ -8,11 +9,11 @@ import { createTestDatabase } from './helpers/database.js';
 import { AUTO_TEST } from './helpers/harness.js';
 
 /**
- * The plan of the batched partner read (the reads of one event-loop turn in
- * one statement), made as a fresh install makes it: on tiny tables, kept by
- * the prepared statement, then used after the tables have grown without
- * ANALYZE. Every row must still come by primary key: a hash join over the
- * reads would scan all assignments and users once the tables are large.
+ * The plans of the batched statements (the partner reads, and the autosaves,
+ * of one event-loop turn in one statement), made as a fresh install makes
+ * them: on tiny tables, kept by the prepared statement, then used after the
+ * tables have grown without ANALYZE. Every row must still come by primary
+ * key: a hash join over the batch would scan whole tables once they are large.
  */
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let pool: Pool;
@@ -90,3 +91,65 @@ describe('the batched partner read', () => {
     ]);
   });
 });
+
+describe('the batched autosave', () => {
+  /** `n` begun attempts, each with its user's session, in one statement, without ANALYZE. */
+  async function growAttempts(n: number, prefix: string): Promise<void> {
+    await grow(n, prefix);
+    await pool.query(
+      `WITH a AS (SELECT id, user_id FROM assignments WHERE id LIKE $1 || '%')
+       , t AS (INSERT INTO attempts (assignment_id, institution_id, user_id, test_version_id, started_at, deadline_at)
+               SELECT a.id, $2, a.user_id, $3, now(), now() + interval '1 hour' FROM a RETURNING user_id)
+       INSERT INTO student_sessions (id_hash, institution_id, user_id, csrf_token, created_at, last_seen_at, expires_at)
+       SELECT 'h_' || t.user_id, $2, t.user_id, 'csrf', now(), now(), now() + interval '1 hour' FROM t`,
+      [prefix, institutionId, testVersionId],
+    );
+  }
+  const saves = (ids: string[]) =>
+    `'${JSON.stringify(
+      ids.map((id, req) => ({
+        req,
+        session_hash: '',
+        assignment_id: id,
+        institution_id: institutionId,
+        question_id: 'q1',
+        value: JSON.stringify(`answer ${req}`),
+        version: Date.now() + req,
+        saved_at: new Date().toISOString(),
+        deadline_min: new Date(Date.now() - 60_000).toISOString(),
+      })),
+    )}'`;
+
+  it('finds each attempt and session by primary key after the tables grow under a plan made when they were tiny', async () => {
+    await growAttempts(2, 'sav_tiny');
+    const userOf = async (id: string) => (await pool.query('SELECT user_id FROM assignments WHERE id = $1', [id])).rows[0].user_id as string;
+    // Each save carries its own user's session key.
+    const args = async (ids: string[]) => {
+      const rows = JSON.parse(saves(ids).slice(1, -1)) as Array<Record<string, unknown>>;
+      for (const r of rows) r.session_hash = `h_${await userOf(String(r.assignment_id))}`;
+      return `'${JSON.stringify(rows)}'`;
+    };
+    await client.query(`PREPARE save_answers(jsonb) AS ${SAVE_ANSWERS_BATCH_SQL}`);
+    await client.query('BEGIN');
+    for (let i = 0; i < 6; i++) await client.query(`EXECUTE save_answers(${await args(['sav_tiny_1', 'sav_tiny_2'])})`);
+    await client.query('ROLLBACK');
+
+    await growAttempts(5000, 'sav_grown');
+    await client.query('BEGIN');
+    const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE save_answers(${await args(['sav_tiny_1', 'sav_grown_4000'])})`);
+    const plan = rows[0]['QUERY PLAN'][0];
+    const nodes = nodesOf(plan);
+    const lookups = nodes.filter((s) => s.relation === 'attempts' || s.relation === 'student_sessions');
+    // The attempt by its key: the primary key, or the partial index of open attempts on the same column.
+    expect(lookups).toEqual([
+      { type: 'Index Scan', index: expect.stringMatching(/^attempts_(pkey|active)$/), relation: 'attempts' },
+      { type: 'Index Scan', index: 'student_sessions_pkey', relation: 'student_sessions' },
+    ]);
+    // No table is scanned whole (the one hash join pairs the batch's own rows with its checked requests).
+    expect(nodes.filter((n) => n.type === 'Seq Scan' || n.type === 'Bitmap Heap Scan')).toEqual([]);
+    // Both saves were stored: each request's attempt and session were live.
+    expect(plan.Plan['Actual Rows']).toBe(2);
+    await client.query('ROLLBACK');
+  });
+});
+
