@@ -1,12 +1,7 @@
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIND_ASSIGNMENT_SQL, READ_ASSIGNMENT_SQL, READ_ASSIGNMENTS_SQL } from '../src/modules/assignments/assignments-repo.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FIND_ASSIGNMENT_SQL, READ_ASSIGNMENT_SQL } from '../src/modules/assignments/assignments-repo.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
-import { createInstitution } from '../src/modules/institutions/institutions.js';
-import { createTest, findPublishedTest, publishTest } from '../src/modules/tests/tests-service.js';
-import { createPool, type Pool } from '../src/platform/db.js';
-import { createTestDatabase } from './helpers/database.js';
-import { AUTO_TEST } from './helpers/harness.js';
+import { planNodes, usePlanFixture } from './helpers/plans.js';
 
 /**
  * Plans of the hot prepared statements. A prepared statement keeps the
@@ -15,61 +10,31 @@ import { AUTO_TEST } from './helpers/harness.js';
  * ANALYZE (as a burst of creates does before autoanalyze), and check that the
  * cached plan still finds the row by primary key.
  */
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let pool: Pool;
-let client: pg.Client;
-let institutionId: string;
-let testId: string;
-let testVersionId: string;
+const f = usePlanFixture('Plan College');
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  pool = createPool(db.url, 2);
-  institutionId = (await createInstitution(pool, { name: 'Plan College', callbackDomains: ['plan.example'] })).institutionId;
-  await createApiKey(pool, institutionId, 'plans');
-  testId = (await createTest(pool, AUTO_TEST)).testId;
-  await publishTest(pool, testId, institutionId);
-  testVersionId = (await findPublishedTest(pool, institutionId, testId))!.testVersionId;
-  client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-  // The worst case of the plan cache: the generic plan, made on the tiny tables.
-  await client.query('SET plan_cache_mode = force_generic_plan');
-});
-afterAll(async () => {
-  await client.end();
-  await pool.end();
-  await db.drop();
-});
+beforeAll(() => createApiKey(f.pool, f.institutionId, 'plans'));
 
 /** Inserts `n` assignments of the institution in one statement (one user), without ANALYZE. */
 async function growAssignments(n: number, prefix: string): Promise<void> {
-  await pool.query(
+  await f.pool.query(
     `WITH u AS (INSERT INTO users (id, institution_id, external_user_id, email) VALUES ($1, $2, $1, 'u@plan.example') RETURNING id)
      INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, metadata)
      SELECT $1 || '_' || g, $2, u.id, $3, $4, 'assigned', 'https://plan.example/r', '{}' FROM u, generate_series(1, $5) g`,
-    [prefix, institutionId, testId, testVersionId, n],
+    [prefix, f.institutionId, f.testId, f.testVersionId, n],
   );
 }
 
-function scansOf(plan: any): Array<{ type: string; index?: string; relation?: string }> {
-  const out: Array<{ type: string; index?: string; relation?: string }> = [];
-  const walk = (node: any) => {
-    out.push({ type: node['Node Type'], index: node['Index Name'], relation: node['Relation Name'] });
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  walk(plan.Plan);
-  return out;
-}
+const scansOf = planNodes;
 
 describe('GET /assignments/{id}: the read right after a create burst', () => {
   it('the cached plan of find-assignment still reads one row by primary key after 3,000 creates', async () => {
     await growAssignments(1, 'asg_first');
-    await client.query(`PREPARE find_assignment(text, text) AS ${FIND_ASSIGNMENT_SQL}`);
-    for (let i = 0; i < 6; i++) await client.query(`EXECUTE find_assignment('asg_first_1', '${institutionId}')`);
+    await f.client.query(`PREPARE find_assignment(text, text) AS ${FIND_ASSIGNMENT_SQL}`);
+    for (let i = 0; i < 6; i++) await f.client.query(`EXECUTE find_assignment('asg_first_1', '${f.institutionId}')`);
 
     await growAssignments(3000, 'asg_burst');
-    const { rows } = await client.query(
-      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE find_assignment('asg_first_1', '${institutionId}')`,
+    const { rows } = await f.client.query(
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE find_assignment('asg_first_1', '${f.institutionId}')`,
     );
     const plan = rows[0]['QUERY PLAN'][0];
     const assignmentScans = scansOf(plan).filter((s) => s.relation === 'assignments');
@@ -79,16 +44,16 @@ describe('GET /assignments/{id}: the read right after a create burst', () => {
   });
 
   it('still answers only for the tenant: another institution id finds nothing', async () => {
-    const { rows } = await client.query(`EXECUTE find_assignment('asg_first_1', 'ins_other')`);
+    const { rows } = await f.client.query(`EXECUTE find_assignment('asg_first_1', 'ins_other')`);
     expect(rows).toEqual([]);
   });
 
   it('the partner read with its proctoring counts keeps the same plan: one row by primary key, the counts by theirs', async () => {
-    await client.query(`PREPARE read_assignment(text, text) AS ${READ_ASSIGNMENT_SQL}`);
-    for (let i = 0; i < 6; i++) await client.query(`EXECUTE read_assignment('asg_first_1', '${institutionId}')`);
+    await f.client.query(`PREPARE read_assignment(text, text) AS ${READ_ASSIGNMENT_SQL}`);
+    for (let i = 0; i < 6; i++) await f.client.query(`EXECUTE read_assignment('asg_first_1', '${f.institutionId}')`);
     await growAssignments(3000, 'asg_more');
-    const { rows } = await client.query(
-      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE read_assignment('asg_first_1', '${institutionId}')`,
+    const { rows } = await f.client.query(
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE read_assignment('asg_first_1', '${f.institutionId}')`,
     );
     const plan = rows[0]['QUERY PLAN'][0];
     const scans = scansOf(plan).filter((s) => s.relation === 'assignments' || s.relation === 'proctoring_sessions');
@@ -97,7 +62,7 @@ describe('GET /assignments/{id}: the read right after a create burst', () => {
       { type: expect.stringMatching(/^Index (Only )?Scan$/), index: 'proctoring_sessions_pkey', relation: 'proctoring_sessions' },
     ]);
     expect(plan.Plan['Shared Hit Blocks'] + (plan.Plan['Shared Read Blocks'] ?? 0)).toBeLessThan(20);
-    const other = await client.query(`EXECUTE read_assignment('asg_first_1', 'ins_other')`);
+    const other = await f.client.query(`EXECUTE read_assignment('asg_first_1', 'ins_other')`);
     expect(other.rows).toEqual([]);
   });
 });
