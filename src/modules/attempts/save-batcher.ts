@@ -1,90 +1,52 @@
 import type pg from 'pg';
 import { recordSaveBatch } from '../../platform/telemetry/metrics.js';
+import { createTurnBatcher } from '../../platform/turn-batcher.js';
 import { saveAnswersForSession, saveAnswersForSessions, type SessionSave } from './attempts-repo.js';
 
 /**
  * Group commit for autosave: the saves that reach one process in the same
  * turn of its event loop go to PostgreSQL as one statement
- * (saveAnswersForSessions), which still checks each request's session and
- * attempt on its own; a save that arrives alone takes the single-request
- * statement (saveAnswersForSession), which costs PostgreSQL less. A save waits for nothing that was not already there:
- * the batch is sent from a setImmediate, right after the turn's I/O
- * callbacks. Under light load a batch is one save; on an exam day, when
- * many saves arrive together, one round trip and one statement serve them
- * all, which is where a save's cost goes (the socket writes, the driver's
- * protocol work, PostgreSQL's per-statement overhead).
+ * (saveAnswersForSessions, through the platform's turn batcher), which still
+ * checks each request's session and attempt on its own; a save that arrives
+ * alone takes the single-request statement (saveAnswersForSession), which
+ * costs PostgreSQL less. Under light load a batch is one save; on an exam
+ * day, when many saves arrive together, one round trip and one statement
+ * serve them all, which is where a save's cost goes (the socket writes, the
+ * driver's protocol work, PostgreSQL's per-statement work).
  *
  * The statement cannot upsert one row twice, so a save that names an
- * (assignment, question) already in the forming batch (a second tab, a
- * retry) goes in a statement of its own, as it would without batching:
+ * (assignment, question) already in a forming batch (a second tab, a retry)
+ * goes in another batch, sent alongside, as it would be without batching:
  * two concurrent saves of one answer were never ordered by their arrival,
  * and the versioned upsert keeps the newest whichever commits first.
  */
 const MAX_ROWS = 500;
 
-interface Pending {
-  save: SessionSave;
-  resolve: (written: Map<string, number>) => void;
-  reject: (err: unknown) => void;
+/** Splits a turn's saves into batches with no (assignment, question) twice and at most MAX_ROWS answers. */
+function clashFreeBatches(saves: SessionSave[]): number[][] {
+  const batches: Array<{ indexes: number[]; keys: Set<string>; rows: number }> = [];
+  saves.forEach((save, i) => {
+    const keys = save.answers.map((a) => `${save.assignmentId} ${a.questionId}`);
+    let batch = batches.find((b) => (b.rows === 0 || b.rows + keys.length <= MAX_ROWS) && !keys.some((k) => b.keys.has(k)));
+    if (!batch) batches.push((batch = { indexes: [], keys: new Set(), rows: 0 }));
+    batch.indexes.push(i);
+    for (const k of keys) batch.keys.add(k);
+    batch.rows += keys.length;
+  });
+  return batches.map((b) => b.indexes);
 }
 
-class SaveBatcher {
-  private queue: Pending[] = [];
-  private scheduled = false;
-
-  constructor(private readonly pool: pg.Pool) {}
-
-  save(save: SessionSave): Promise<Map<string, number>> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ save, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
-  }
-
-  private flush(): void {
-    this.scheduled = false;
-    let waiting = this.queue;
-    this.queue = [];
-    while (waiting.length > 0) {
-      const batch: Pending[] = [];
-      const later: Pending[] = [];
-      const keys = new Set<string>();
-      let rows = 0;
-      for (const p of waiting) {
-        const clash = p.save.answers.some((a) => keys.has(`${p.save.assignmentId} ${a.questionId}`));
-        if (clash || (rows > 0 && rows + p.save.answers.length > MAX_ROWS)) {
-          later.push(p);
-          continue;
-        }
-        for (const a of p.save.answers) keys.add(`${p.save.assignmentId} ${a.questionId}`);
-        rows += p.save.answers.length;
-        batch.push(p);
-      }
-      void this.send(batch);
-      waiting = later;
-    }
-  }
-
-  private async send(batch: Pending[]): Promise<void> {
-    recordSaveBatch(batch.length);
-    try {
-      // One save alone (light load) takes the lighter single-request statement.
-      const written = batch.length === 1 ? [await saveAnswersForSession(this.pool, batch[0]!.save)] : await saveAnswersForSessions(this.pool, batch.map((p) => p.save));
-      batch.forEach((p, i) => p.resolve(written[i]!));
-    } catch (err) {
-      for (const p of batch) p.reject(err);
-    }
-  }
-}
-
-const batchers = new WeakMap<pg.Pool, SaveBatcher>();
+const batchers = new WeakMap<pg.Pool, (save: SessionSave) => Promise<Map<string, number>>>();
 
 /** Stores one request's answers through its pool's batcher; resolves to what was written (see saveAnswersForSessions). */
 export function saveAnswersBatched(pool: pg.Pool, save: SessionSave): Promise<Map<string, number>> {
   let batcher = batchers.get(pool);
-  if (!batcher) batchers.set(pool, (batcher = new SaveBatcher(pool)));
-  return batcher.save(save);
+  if (!batcher) {
+    batcher = createTurnBatcher<SessionSave, Map<string, number>>(async (saves) => {
+      recordSaveBatch(saves.length);
+      return saves.length === 1 ? [await saveAnswersForSession(pool, saves[0]!)] : saveAnswersForSessions(pool, saves);
+    }, clashFreeBatches);
+    batchers.set(pool, batcher);
+  }
+  return batcher(save);
 }
