@@ -1,3 +1,6 @@
+import pg from 'pg';
+import type { Queryable } from './db.js';
+
 /**
  * Coalesces the calls made in one turn of the event loop: each `load(item)`
  * joins the forming batch, which a setImmediate hands to `run` right after
@@ -49,3 +52,28 @@ export function chunks(n: number, size: number): number[][] {
   for (let i = 0; i < n; i += size) out.push(Array.from({ length: Math.min(size, n - i) }, (_, j) => i + j));
   return out;
 }
+
+/**
+ * A statement with a single form and a batch form, batched per pool: on a
+ * pool the calls of one event-loop turn go through that pool's turn batcher,
+ * a batch of one taking `one` and larger batches `many`; in a transaction
+ * (a client, or a joined pool) a call runs alone through `one`, since the
+ * transaction's own statements must not wait for a batch.
+ */
+export function batchedPerPool<I, O>(spec: {
+  one: (db: Queryable, item: I) => Promise<O>;
+  many: (pool: pg.Pool, items: I[]) => Promise<O[]>;
+  group?: (items: I[]) => number[][];
+}): (db: Queryable, item: I) => Promise<O> {
+  const batchers = new WeakMap<pg.Pool, (item: I) => Promise<O>>();
+  return (db, item) => {
+    if (!(db instanceof pg.Pool)) return spec.one(db, item);
+    let batcher = batchers.get(db);
+    if (!batcher) {
+      batcher = createTurnBatcher<I, O>(async (items) => (items.length === 1 ? [await spec.one(db, items[0]!)] : spec.many(db, items)), spec.group);
+      batchers.set(db, batcher);
+    }
+    return batcher(item);
+  };
+}
+

@@ -1,6 +1,5 @@
-import pg from 'pg';
 import type { Queryable } from '../../platform/db.js';
-import { createTurnBatcher } from '../../platform/turn-batcher.js';
+import { batchedPerPool } from '../../platform/turn-batcher.js';
 import type { Score } from '../marking/score.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { Accommodations } from './accommodations.js';
@@ -121,33 +120,26 @@ export const READ_ASSIGNMENTS_SQL = `SELECT k.n, r.*
 
 type ReadResult = { row: AssignmentRow; proctoringCounts: Record<string, unknown> } | null;
 
-async function readOne(db: Queryable, institutionId: string, assignmentId: string): Promise<ReadResult> {
-  const { rows } = await db.query({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
-  const r = rows[0];
-  return r ? { row: toRow(r), proctoringCounts: r } : null;
-}
+type ReadKey = { institutionId: string; assignmentId: string };
 
-/** Per pool: the partner reads of one event-loop turn, as one statement (a read alone keeps the single one). */
-const readBatchers = new WeakMap<object, (k: { institutionId: string; assignmentId: string }) => Promise<ReadResult>>();
-
-function readBatcherOf(db: Queryable) {
-  let batcher = readBatchers.get(db);
-  if (!batcher) {
-    batcher = createTurnBatcher<{ institutionId: string; assignmentId: string }, ReadResult>(async (keys) => {
-      if (keys.length === 1) return [await readOne(db, keys[0]!.institutionId, keys[0]!.assignmentId)];
-      const { rows } = await db.query({
-        name: 'read-assignments',
-        text: READ_ASSIGNMENTS_SQL,
-        values: [JSON.stringify(keys.map((k, n) => ({ n, id: k.assignmentId, institution_id: k.institutionId })))],
-      });
-      const found: ReadResult[] = keys.map(() => null);
-      for (const r of rows) found[r.n] = { row: toRow(r), proctoringCounts: r };
-      return found;
+/** The partner reads of one event-loop turn, as one statement (turn-batcher.ts); a read alone, or in a transaction, runs READ_ASSIGNMENT_SQL. */
+const readBatched = batchedPerPool<ReadKey, ReadResult>({
+  async one(db, { institutionId, assignmentId }) {
+    const { rows } = await db.query({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
+    const r = rows[0];
+    return r ? { row: toRow(r), proctoringCounts: r } : null;
+  },
+  async many(pool, keys) {
+    const { rows } = await pool.query({
+      name: 'read-assignments',
+      text: READ_ASSIGNMENTS_SQL,
+      values: [JSON.stringify(keys.map((k, n) => ({ n, id: k.assignmentId, institution_id: k.institutionId })))],
     });
-    readBatchers.set(db, batcher);
-  }
-  return batcher;
-}
+    const found: ReadResult[] = keys.map(() => null);
+    for (const r of rows) found[r.n] = { row: toRow(r), proctoringCounts: r };
+    return found;
+  },
+});
 
 /**
  * findAssignment for the partner read: the row and the raw proctoring counts
@@ -160,7 +152,7 @@ export async function readAssignment(
   assignmentId: string,
   livemode?: boolean,
 ): Promise<ReadResult> {
-  const found = db instanceof pg.Pool ? await readBatcherOf(db)({ institutionId, assignmentId }) : await readOne(db, institutionId, assignmentId);
+  const found = await readBatched(db, { institutionId, assignmentId });
   return found && (livemode === undefined || found.row.livemode === livemode) ? found : null;
 }
 

@@ -170,10 +170,13 @@ export const SAVE_ANSWERS_BATCH_SQL = `WITH x AS MATERIALIZED (
  */
 export async function saveAnswersForSessions(db: Queryable, saves: SessionSave[]): Promise<Array<Map<string, number>>> {
   const rows: object[] = [];
+  // (assignment, question) is unique in a call, so it names its request.
+  const byKey = new Map<string, number>();
   saves.forEach((save, req) => {
     const savedAt = save.now.toISOString();
     const deadlineMin = save.deadlineNotBefore.toISOString();
     for (const a of save.answers) {
+      byKey.set(`${save.assignmentId} ${a.questionId}`, req);
       rows.push({
         req,
         session_hash: save.sessionIdHash,
@@ -192,11 +195,6 @@ export async function saveAnswersForSessions(db: Queryable, saves: SessionSave[]
     name: 'attempts-save-answers-batch',
     text: SAVE_ANSWERS_BATCH_SQL,
     values: [JSON.stringify(rows)],
-  });
-  // (assignment, question) is unique in a call, so it names its request.
-  const byKey = new Map<string, number>();
-  saves.forEach((save, i) => {
-    for (const a of save.answers) byKey.set(`${save.assignmentId} ${a.questionId}`, i);
   });
   const written = saves.map(() => new Map<string, number>());
   for (const r of result.rows) {

@@ -1,6 +1,5 @@
-import type pg from 'pg';
 import { recordSaveBatch } from '../../platform/telemetry/metrics.js';
-import { createTurnBatcher } from '../../platform/turn-batcher.js';
+import { batchedPerPool } from '../../platform/turn-batcher.js';
 import { saveAnswersForSession, saveAnswersForSessions, type SessionSave } from './attempts-repo.js';
 
 /**
@@ -36,17 +35,20 @@ function clashFreeBatches(saves: SessionSave[]): number[][] {
   return batches.map((b) => b.indexes);
 }
 
-const batchers = new WeakMap<pg.Pool, (save: SessionSave) => Promise<Map<string, number>>>();
+/**
+ * Stores one request's answers through its pool's turn batcher; resolves to
+ * what was written (see saveAnswersForSessions). Every statement sent counts
+ * in the batch-size metric.
+ */
+export const saveAnswersBatched = batchedPerPool<SessionSave, Map<string, number>>({
+  one(db, save) {
+    recordSaveBatch(1);
+    return saveAnswersForSession(db, save);
+  },
+  many(pool, saves) {
+    recordSaveBatch(saves.length);
+    return saveAnswersForSessions(pool, saves);
+  },
+  group: clashFreeBatches,
+});
 
-/** Stores one request's answers through its pool's batcher; resolves to what was written (see saveAnswersForSessions). */
-export function saveAnswersBatched(pool: pg.Pool, save: SessionSave): Promise<Map<string, number>> {
-  let batcher = batchers.get(pool);
-  if (!batcher) {
-    batcher = createTurnBatcher<SessionSave, Map<string, number>>(async (saves) => {
-      recordSaveBatch(saves.length);
-      return saves.length === 1 ? [await saveAnswersForSession(pool, saves[0]!)] : saveAnswersForSessions(pool, saves);
-    }, clashFreeBatches);
-    batchers.set(pool, batcher);
-  }
-  return batcher(save);
-}

@@ -1,7 +1,6 @@
-import pg from 'pg';
 import { newId } from '../../platform/ids.js';
 import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
-import { createTurnBatcher } from '../../platform/turn-batcher.js';
+import { batchedPerPool } from '../../platform/turn-batcher.js';
 import type { ProctoringRules } from '../proctoring/rules.js';
 import { storedProctoringRules } from './authoring.js';
 import type { Question, TestInput } from './schemas.js';
@@ -204,27 +203,20 @@ export const LIST_PUBLISHED_TESTS_BATCH_SQL = `SELECT k.n, x.*
       LIMIT k.lim OFFSET k.off) x
   ORDER BY k.n, x.published_at, x.test_id`;
 
-/** Per pool: the listings requested in one event-loop turn, as one statement (a listing alone keeps the single one). */
-const listBatchers = new WeakMap<object, (k: PageKey) => Promise<TestPage>>();
-
-function listBatcherOf(db: Queryable) {
-  let batcher = listBatchers.get(db);
-  if (!batcher) {
-    batcher = createTurnBatcher<PageKey, TestPage>(async (keys) => {
-      if (keys.length === 1) return [await listPage(db, keys[0]!)];
-      const { rows } = await db.query({
-        name: 'list-published-tests-batch',
-        text: LIST_PUBLISHED_TESTS_BATCH_SQL,
-        values: [JSON.stringify(keys.map((k, n) => ({ n, institution_id: k.institutionId, lim: k.limit, off: k.offset })))],
-      });
-      const pages: Array<TestPage | null> = keys.map(() => null);
-      for (const r of rows) (pages[r.n] ??= { data: [] as TestSummary[], total: r.total }).data.push(toSummary(r));
-      return Promise.all(pages.map(async (page, i) => page ?? { data: [], total: await countPublished(db, keys[i]!.institutionId) }));
+/** The listings requested in one event-loop turn, as one statement (turn-batcher.ts); a listing alone, or in a transaction, runs listPage. */
+const listBatched = batchedPerPool<PageKey, TestPage>({
+  one: listPage,
+  async many(pool, keys) {
+    const { rows } = await pool.query({
+      name: 'list-published-tests-batch',
+      text: LIST_PUBLISHED_TESTS_BATCH_SQL,
+      values: [JSON.stringify(keys.map((k, n) => ({ n, institution_id: k.institutionId, lim: k.limit, off: k.offset })))],
     });
-    listBatchers.set(db, batcher);
-  }
-  return batcher;
-}
+    const pages: Array<TestPage | null> = keys.map(() => null);
+    for (const r of rows) (pages[r.n] ??= { data: [] as TestSummary[], total: r.total }).data.push(toSummary(r));
+    return Promise.all(pages.map(async (page, i) => page ?? { data: [], total: await countPublished(pool, keys[i]!.institutionId) }));
+  },
+});
 
 /**
  * The institution's published tests, a page at a time, with the total. On a
@@ -232,8 +224,7 @@ function listBatcherOf(db: Queryable) {
  * statement; in a transaction the listing runs alone.
  */
 export function listPublishedTests(db: Queryable, institutionId: string, page: { limit: number; offset: number }): Promise<TestPage> {
-  const key = { institutionId, limit: page.limit, offset: page.offset };
-  return db instanceof pg.Pool ? listBatcherOf(db)(key) : listPage(db, key);
+  return listBatched(db, { institutionId, limit: page.limit, offset: page.offset });
 }
 
 /** Returns false when the test or the institution does not exist. Publishing twice is a no-op. */
