@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { enqueueJob } from '../src/platform/jobs.js';
 import { PURGE_KEY, purgeJob } from '../src/worker.js';
+import { publishTest, unpublishTest } from '../src/modules/tests/tests-service.js';
+import { expireAssignmentJob } from '../src/modules/assignments/expire-job.js';
 import { assignmentBody, createHarness, manualClock, type Harness } from './helpers/harness.js';
 import { detailFields, expectError } from './helpers/expect-error.js';
 
@@ -171,5 +173,64 @@ describe('Idempotency-Key on POST /assignments', () => {
     expect(second.statusCode).toBe(201);
     expect(second.headers['idempotent-replayed']).toBeUndefined();
     expect(second.json().assignmentId).not.toBe(first.json().assignmentId);
+  });
+});
+
+describe('a keyed create with a new key', () => {
+  /** The statements a request sends through pool.query, by name (unnamed ones by their first words), and its connection checkouts (pool.query takes one per statement; a transaction one more). */
+  async function statementsOf(send: () => Promise<{ statusCode: number }>) {
+    const query = vi.spyOn(h.pool, 'query');
+    const connect = vi.spyOn(h.pool, 'connect');
+    try {
+      const res = await send();
+      const names = query.mock.calls.map(([q]) => (typeof q === 'string' ? q.trim().split(/\s+/).slice(0, 2).join(' ') : (q as { name?: string }).name));
+      return { res, names, checkouts: connect.mock.calls.length };
+    } finally {
+      query.mockRestore();
+      connect.mockRestore();
+    }
+  }
+
+  it('costs what a create without a key costs: the test lookup and one insert that also stores the key and its response', async () => {
+    await withKey('key-warm-up', assignmentBody(h.a, { externalUserId: 'idem-warm' })); // the API key is cached from now on
+    const { res, names, checkouts } = await statementsOf(() => withKey('key-one-statement', assignmentBody(h.a, { externalUserId: 'idem-fast' })));
+    expect(res.statusCode).toBe(201);
+    expect(names).toEqual(['find-published-test-and-domains', 'insert-assignment-for-user-keyed']);
+    expect(checkouts).toBe(2); // no transaction: BEGIN and COMMIT would be two more round trips
+    expect(await keyRows('key-one-statement')).toEqual([
+      { institution_id: h.a.institutionId, assignment_id: (res as unknown as { json(): { assignmentId: string } }).json().assignmentId, response_status: 201 },
+    ]);
+    const replay = await withKey('key-one-statement', assignmentBody(h.a, { externalUserId: 'idem-fast' }));
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toBe((res as unknown as { body: string }).body);
+  });
+
+  it('with a dueAt, the key, the assignment and its expiry job commit together, and a replay schedules nothing more', async () => {
+    const body = assignmentBody(h.a, { externalUserId: 'idem-due', dueAt: new Date(clock.now().getTime() + 2 * HOUR).toISOString() });
+    const first = await withKey('key-due', body);
+    expect(first.statusCode).toBe(201);
+    const jobs = async () => (await h.pool.query('SELECT count(*)::int AS n FROM jobs WHERE kind = $1 AND payload->>\'assignmentId\' = $2', [expireAssignmentJob.kind, first.json().assignmentId])).rows[0].n;
+    expect(await jobs()).toBe(1);
+    const again = await withKey('key-due', body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    expect(await jobs()).toBe(1);
+  });
+
+  it('a retry of a create that succeeded is replayed even after the test was unpublished; a new key is refused and stores nothing', async () => {
+    const body = assignmentBody(h.a, { externalUserId: 'idem-unpublished' });
+    const first = await withKey('key-before-unpublish', body);
+    expect(first.statusCode).toBe(201);
+    await unpublishTest(h.pool, h.a.testId, h.a.institutionId);
+    try {
+      const again = await withKey('key-before-unpublish', body);
+      expect(again.statusCode).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toBe(first.body);
+      expectError(await withKey('key-after-unpublish', body), 422, 'test_not_available');
+      expect(await keyRows('key-after-unpublish')).toEqual([]);
+    } finally {
+      await publishTest(h.pool, h.a.testId, h.a.institutionId);
+    }
   });
 });

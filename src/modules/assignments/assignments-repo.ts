@@ -175,6 +175,13 @@ export async function lockAssignmentRow(db: Queryable, institutionId: string, as
  * Finds or creates the service's user for (institution, externalUserId) (email and
  * name follow the latest request) and inserts the assignment for them, in one
  * statement: atomic without an explicit transaction, one round trip.
+ *
+ * With `idempotencyKey`, the same statement first writes the key's row, already
+ * holding the response to replay, and inserts the user and the assignment only
+ * if that row went in: a key already taken (or being taken by a request still
+ * in flight, whose outcome the insert waits for) writes nothing and returns
+ * false. The key row refers to the assignment inserted after it, which the
+ * foreign key allows because it is checked at the end of the statement.
  */
 export async function insertAssignmentForUser(
   db: Queryable,
@@ -192,23 +199,47 @@ export async function insertAssignmentForUser(
     livemode: boolean;
     now: Date;
   },
-): Promise<void> {
-  await db.query({
-    name: 'insert-assignment-for-user',
-    text: `WITH u AS (
+  idempotencyKey?: { key: string; scope: string; fingerprint: string; responseStatus: number; responseBody: string },
+): Promise<boolean> {
+  const values = [
+    a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId,
+    a.callbackUrl, a.dueAt, a.metadataJson, a.accommodations === null ? null : JSON.stringify(a.accommodations), a.livemode,
+  ];
+  const insertAssignment = `INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, metadata_json, accommodations, created_at, livemode)
+     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12::text::jsonb, $12::text, $13, $6, $14 FROM u`;
+  const upsertUser = `ON CONFLICT (institution_id, external_user_id)
+       DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
+       RETURNING id`;
+  if (!idempotencyKey) {
+    await db.query({
+      name: 'insert-assignment-for-user',
+      text: `WITH u AS (
        INSERT INTO users (id, institution_id, external_user_id, email, name, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $6)
-       ON CONFLICT (institution_id, external_user_id)
-       DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
-       RETURNING id
+       ${upsertUser}
      )
-     INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, metadata_json, accommodations, created_at, livemode)
-     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12::text::jsonb, $12::text, $13, $6, $14 FROM u`,
-    values: [
-      a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId,
-      a.callbackUrl, a.dueAt, a.metadataJson, a.accommodations === null ? null : JSON.stringify(a.accommodations), a.livemode,
-    ],
+     ${insertAssignment}`,
+      values,
+    });
+    return true;
+  }
+  const k = idempotencyKey;
+  const { rowCount } = await db.query({
+    name: 'insert-assignment-for-user-keyed',
+    text: `WITH k AS (
+       INSERT INTO idempotency_keys (institution_id, livemode, scope, key, fingerprint, response_status, response_body, assignment_id, created_at)
+       VALUES ($2, $14, $15, $16, $17, $18, $19, $7, $6)
+       ON CONFLICT DO NOTHING
+       RETURNING 1
+     ), u AS (
+       INSERT INTO users (id, institution_id, external_user_id, email, name, created_at, updated_at)
+       SELECT $1, $2, $3, $4, $5, $6, $6 FROM k
+       ${upsertUser}
+     )
+     ${insertAssignment}`,
+    values: [...values, k.scope, k.key, k.fingerprint, k.responseStatus, k.responseBody],
   });
+  return rowCount === 1;
 }
 
 /** The accommodations as committed now; read by "Begin test" after it locked the row, so a concurrent PATCH is never missed. */

@@ -63,12 +63,18 @@ export async function createAssignment(
   const accommodations = normaliseAccommodations(body.accommodations);
   const metadataJson = body.metadata === undefined ? '{}' : (input.metadataJson ?? JSON.stringify(metadata));
 
-  // With a key, the claim, the assignment and the stored response commit together.
   if (idempotencyKey) {
+    const key = { key: idempotencyKey, fingerprint: fingerprint(body), serialize: input.serialize };
+    const fresh = await createIfKeyFree(ctx, institutionId, livemode, body, metadataJson, dueAt, accommodations, now, key);
+    if (fresh) return fresh;
+    // The key is taken (a retry to replay, a different body's 409, a request in flight, a key past its
+    // window), or a business rule refused the request: claim the key first, then decide. So a retry of
+    // a create that succeeded replays its 201 even if the rules would refuse the request today, and a
+    // refused request stores nothing.
     return withTransaction(ctx.pool, async (tx) => {
-      const claim = await claimKey(tx, institutionId, idempotencyKey, fingerprint(body), now, CREATE_SCOPE, livemode);
+      const claim = await claimKey(tx, institutionId, idempotencyKey, key.fingerprint, now, CREATE_SCOPE, livemode);
       if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
-      const created = await checkAndInsert(ctx, tx, institutionId, livemode, body, metadataJson, dueAt, accommodations, now);
+      const { created } = await checkAndInsert(ctx, tx, institutionId, livemode, body, metadataJson, dueAt, accommodations, now);
       const serialized = input.serialize(created);
       await storeResponse(tx, institutionId, idempotencyKey, { status: 201, body: serialized, assignmentId: created.assignmentId }, CREATE_SCOPE, livemode);
       return { status: 201, body: serialized, replayed: false };
@@ -76,13 +82,53 @@ export async function createAssignment(
   }
   // A dueAt adds the expiry job, which must commit with the assignment. Without one, the only
   // write is a single statement (user upsert + insert), atomic on its own: no BEGIN/COMMIT round trips.
-  const created = dueAt
+  const { created } = dueAt
     ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, institutionId, livemode, body, metadataJson, dueAt, accommodations, now))
     : await checkAndInsert(ctx, ctx.pool, institutionId, livemode, body, metadataJson, null, accommodations, now);
   return { status: 201, body: input.serialize(created), replayed: false };
 }
 
-/** The business rules (422s), then the user upsert and the assignment insert, and the expiry job when there is a dueAt. */
+/**
+ * The usual keyed create, with a key not seen before, at the cost of a create
+ * without one: the key's row, holding the response, is written by the
+ * statement that inserts the assignment, and only if the key is free. Null when
+ * that did not happen (the key is taken, or a business rule refused the
+ * request); nothing was written then, and the caller takes the claim-first path.
+ */
+async function createIfKeyFree(
+  ctx: AssignmentsContext,
+  institutionId: string,
+  livemode: boolean,
+  body: CreateAssignmentBody,
+  metadataJson: string,
+  dueAt: Date | null,
+  accommodations: Accommodations | null,
+  now: Date,
+  key: IdempotencyKeyToStore,
+): Promise<CreateResult | null> {
+  const attempt = async (db: Queryable): Promise<CreateResult | null> => {
+    const { created, body: serialized } = await checkAndInsert(ctx, db, institutionId, livemode, body, metadataJson, dueAt, accommodations, now, key);
+    return serialized === null ? null : { status: 201, body: serialized, replayed: false };
+  };
+  try {
+    return dueAt ? await withTransaction(ctx.pool, attempt) : await attempt(ctx.pool);
+  } catch (err) {
+    if (err instanceof AppError) return null;
+    throw err;
+  }
+}
+
+interface IdempotencyKeyToStore {
+  key: string;
+  fingerprint: string;
+  serialize: (v: CreatedAssignment) => string;
+}
+
+/**
+ * The business rules (422s), then the user upsert and the assignment insert, and the expiry job when
+ * there is a dueAt. With `key`, the key's row and the serialised response are written by the same
+ * statement, only if the key is free; `body` is null when it was not (and nothing was written).
+ */
 async function checkAndInsert(
   ctx: AssignmentsContext,
   db: Queryable,
@@ -93,7 +139,8 @@ async function checkAndInsert(
   dueAt: Date | null,
   accommodations: Accommodations | null,
   now: Date,
-): Promise<CreatedAssignment> {
+  key?: IdempotencyKeyToStore,
+): Promise<{ created: CreatedAssignment; body: string | null }> {
   const { test, callbackDomains } = await findPublishedTestAndCallbackDomains(db, institutionId, body.testId);
   if (!test) throw new AppError('test_not_available', 'testId: no test with this id is published to your institution.', [{ field: 'testId', message: 'is not published to your institution' }]);
   const callbackUrl = checkCallbackUrl(body.callbackUrl, callbackDomains, ctx.config.allowInsecureUrls);
@@ -103,23 +150,8 @@ async function checkAndInsert(
   await checkRelaxationsAllowed(db, institutionId, accommodations);
 
   const assignmentId = newId('asg');
-  await insertAssignmentForUser(db, {
-    id: assignmentId,
-    institutionId,
-    user: { id: newId('usr'), externalUserId: body.externalUserId, email: body.user.email, name: body.user.name ?? null },
-    testId: test.testId,
-    testVersionId: test.testVersionId,
-    callbackUrl,
-    dueAt,
-    metadataJson,
-    accommodations,
-    livemode,
-    now,
-  });
-  if (dueAt) await enqueueJob(db, expireAssignmentJob, { assignmentId }, { runAt: dueAt, uniqueKey: expireJobKey(assignmentId) });
-
   const expiresAt = ctx.signer.expiryFor(now, dueAt);
-  return {
+  const created: CreatedAssignment = {
     assignmentId,
     status: 'assigned',
     externalUserId: body.externalUserId,
@@ -128,4 +160,25 @@ async function checkAndInsert(
     startUrlExpiresAt: expiresAt,
     createdAt: now,
   };
+  const serialized = key ? key.serialize(created) : null;
+  const inserted = await insertAssignmentForUser(
+    db,
+    {
+      id: assignmentId,
+      institutionId,
+      user: { id: newId('usr'), externalUserId: body.externalUserId, email: body.user.email, name: body.user.name ?? null },
+      testId: test.testId,
+      testVersionId: test.testVersionId,
+      callbackUrl,
+      dueAt,
+      metadataJson,
+      accommodations,
+      livemode,
+      now,
+    },
+    key && { key: key.key, scope: CREATE_SCOPE, fingerprint: key.fingerprint, responseStatus: 201, responseBody: serialized! },
+  );
+  if (!inserted) return { created, body: null };
+  if (dueAt) await enqueueJob(db, expireAssignmentJob, { assignmentId }, { runAt: dueAt, uniqueKey: expireJobKey(assignmentId) });
+  return { created, body: serialized };
 }
