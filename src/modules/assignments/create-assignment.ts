@@ -63,9 +63,10 @@ export async function createAssignment(
   const accommodations = normaliseAccommodations(body.accommodations);
   const metadataJson = body.metadata === undefined ? '{}' : (input.metadataJson ?? JSON.stringify(metadata));
 
+  const request: CreateRequest = { institutionId, livemode, body, metadataJson, dueAt, accommodations, now };
   if (idempotencyKey) {
     const key = { key: idempotencyKey, fingerprint: fingerprint(body), serialize: input.serialize };
-    const fresh = await createIfKeyFree(ctx, institutionId, livemode, body, metadataJson, dueAt, accommodations, now, key);
+    const fresh = await createIfKeyFree(ctx, request, key);
     if (fresh) return fresh;
     // The key is taken (a retry to replay, a different body's 409, a request in flight, a key past its
     // window), or a business rule refused the request: claim the key first, then decide. So a retry of
@@ -74,7 +75,7 @@ export async function createAssignment(
     return withTransaction(ctx.pool, async (tx) => {
       const claim = await claimKey(tx, institutionId, idempotencyKey, key.fingerprint, now, CREATE_SCOPE, livemode);
       if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
-      const { created } = await checkAndInsert(ctx, tx, institutionId, livemode, body, metadataJson, dueAt, accommodations, now);
+      const { created } = await checkAndInsert(ctx, tx, request);
       const serialized = input.serialize(created);
       await storeResponse(tx, institutionId, idempotencyKey, { status: 201, body: serialized, assignmentId: created.assignmentId }, CREATE_SCOPE, livemode);
       return { status: 201, body: serialized, replayed: false };
@@ -83,8 +84,8 @@ export async function createAssignment(
   // A dueAt adds the expiry job, which must commit with the assignment. Without one, the only
   // write is a single statement (user upsert + insert), atomic on its own: no BEGIN/COMMIT round trips.
   const { created } = dueAt
-    ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, institutionId, livemode, body, metadataJson, dueAt, accommodations, now))
-    : await checkAndInsert(ctx, ctx.pool, institutionId, livemode, body, metadataJson, null, accommodations, now);
+    ? await withTransaction(ctx.pool, (tx) => checkAndInsert(ctx, tx, request))
+    : await checkAndInsert(ctx, ctx.pool, request);
   return { status: 201, body: input.serialize(created), replayed: false };
 }
 
@@ -95,27 +96,28 @@ export async function createAssignment(
  * that did not happen (the key is taken, or a business rule refused the
  * request); nothing was written then, and the caller takes the claim-first path.
  */
-async function createIfKeyFree(
-  ctx: AssignmentsContext,
-  institutionId: string,
-  livemode: boolean,
-  body: CreateAssignmentBody,
-  metadataJson: string,
-  dueAt: Date | null,
-  accommodations: Accommodations | null,
-  now: Date,
-  key: IdempotencyKeyToStore,
-): Promise<CreateResult | null> {
+async function createIfKeyFree(ctx: AssignmentsContext, request: CreateRequest, key: IdempotencyKeyToStore): Promise<CreateResult | null> {
   const attempt = async (db: Queryable): Promise<CreateResult | null> => {
-    const { created, body: serialized } = await checkAndInsert(ctx, db, institutionId, livemode, body, metadataJson, dueAt, accommodations, now, key);
-    return serialized === null ? null : { status: 201, body: serialized, replayed: false };
+    const { body } = await checkAndInsert(ctx, db, request, key);
+    return body === null ? null : { status: 201, body, replayed: false };
   };
   try {
-    return dueAt ? await withTransaction(ctx.pool, attempt) : await attempt(ctx.pool);
+    return request.dueAt ? await withTransaction(ctx.pool, attempt) : await attempt(ctx.pool);
   } catch (err) {
     if (err instanceof AppError) return null;
     throw err;
   }
+}
+
+/** A create request, checked for shape and with its metadata and accommodations normalised. */
+interface CreateRequest {
+  institutionId: string;
+  livemode: boolean;
+  body: CreateAssignmentBody;
+  metadataJson: string;
+  dueAt: Date | null;
+  accommodations: Accommodations | null;
+  now: Date;
 }
 
 interface IdempotencyKeyToStore {
@@ -132,13 +134,7 @@ interface IdempotencyKeyToStore {
 async function checkAndInsert(
   ctx: AssignmentsContext,
   db: Queryable,
-  institutionId: string,
-  livemode: boolean,
-  body: CreateAssignmentBody,
-  metadataJson: string,
-  dueAt: Date | null,
-  accommodations: Accommodations | null,
-  now: Date,
+  { institutionId, livemode, body, metadataJson, dueAt, accommodations, now }: CreateRequest,
   key?: IdempotencyKeyToStore,
 ): Promise<{ created: CreatedAssignment; body: string | null }> {
   const { test, callbackDomains } = await findPublishedTestAndCallbackDomains(db, institutionId, body.testId);
