@@ -205,28 +205,34 @@ export async function insertAssignmentForUser(
     a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId,
     a.callbackUrl, a.dueAt, a.metadataJson, a.accommodations === null ? null : JSON.stringify(a.accommodations), a.livemode,
   ];
-  const insertAssignment = `INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, metadata_json, accommodations, created_at, livemode)
-     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12::text::jsonb, $12::text, $13, $6, $14 FROM u`;
-  const upsertUser = `ON CONFLICT (institution_id, external_user_id)
-       DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
-       RETURNING id`;
   if (!idempotencyKey) {
-    await db.query({
-      name: 'insert-assignment-for-user',
-      text: `WITH u AS (
-       INSERT INTO users (id, institution_id, external_user_id, email, name, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $6)
-       ${upsertUser}
-     )
-     ${insertAssignment}`,
-      values,
-    });
+    await db.query({ name: 'insert-assignment-for-user', text: INSERT_ASSIGNMENT_SQL, values });
     return true;
   }
   const k = idempotencyKey;
   const { rowCount } = await db.query({
     name: 'insert-assignment-for-user-keyed',
-    text: `WITH k AS (
+    text: INSERT_ASSIGNMENT_WITH_KEY_SQL,
+    values: [...values, k.scope, k.key, k.fingerprint, k.responseStatus, k.responseBody],
+  });
+  return rowCount === 1;
+}
+
+/** The user upsert's conflict clause and the assignment insert that reads its `u`, shared by both insert statements. */
+const UPSERT_USER = `ON CONFLICT (institution_id, external_user_id)
+       DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
+       RETURNING id`;
+const INSERT_ASSIGNMENT_FROM_U = `INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, metadata_json, accommodations, created_at, livemode)
+     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12::text::jsonb, $12::text, $13, $6, $14 FROM u`;
+
+const INSERT_ASSIGNMENT_SQL = `WITH u AS (
+       INSERT INTO users (id, institution_id, external_user_id, email, name, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $6)
+       ${UPSERT_USER}
+     )
+     ${INSERT_ASSIGNMENT_FROM_U}`;
+
+const INSERT_ASSIGNMENT_WITH_KEY_SQL = `WITH k AS (
        INSERT INTO idempotency_keys (institution_id, livemode, scope, key, fingerprint, response_status, response_body, assignment_id, created_at)
        VALUES ($2, $14, $15, $16, $17, $18, $19, $7, $6)
        ON CONFLICT DO NOTHING
@@ -234,13 +240,9 @@ export async function insertAssignmentForUser(
      ), u AS (
        INSERT INTO users (id, institution_id, external_user_id, email, name, created_at, updated_at)
        SELECT $1, $2, $3, $4, $5, $6, $6 FROM k
-       ${upsertUser}
+       ${UPSERT_USER}
      )
-     ${insertAssignment}`,
-    values: [...values, k.scope, k.key, k.fingerprint, k.responseStatus, k.responseBody],
-  });
-  return rowCount === 1;
-}
+     ${INSERT_ASSIGNMENT_FROM_U}`;
 
 /** The accommodations as committed now; read by "Begin test" after it locked the row, so a concurrent PATCH is never missed. */
 export async function accommodationsOf(db: Queryable, institutionId: string, assignmentId: string): Promise<Accommodations | null> {

@@ -163,17 +163,22 @@ export async function findPublishedTestAndCallbackDomains(
 type TestPage = { data: TestSummary[]; total: number };
 type PageKey = { institutionId: string; limit: number; offset: number };
 
+/** The SQL of one institution's page of published tests with the total, for the single and the batch listing. */
+function publishedPage(institutionId: string, limit: string, offset: string): string {
+  return `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total, p.published_at
+       FROM publications p
+       JOIN tests t ON t.id = p.test_id
+       JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
+      WHERE p.institution_id = ${institutionId}
+      ORDER BY p.published_at, p.test_id
+      LIMIT ${limit} OFFSET ${offset}`;
+}
+
 /** One institution's page of published tests, with the total, in one statement. */
 async function listPage(db: Queryable, { institutionId, limit, offset }: PageKey): Promise<TestPage> {
   const { rows } = await db.query({
     name: 'list-published-tests',
-    text: `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total
-       FROM publications p
-       JOIN tests t ON t.id = p.test_id
-       JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
-      WHERE p.institution_id = $1
-      ORDER BY p.published_at, p.test_id
-      LIMIT $2 OFFSET $3`,
+    text: publishedPage('$1', '$2', '$3'),
     values: [institutionId, limit, offset],
   });
   return { data: rows.map(toSummary), total: rows[0] ? rows[0].total : await countPublished(db, institutionId) };
@@ -193,14 +198,7 @@ async function countPublished(db: Queryable, institutionId: string): Promise<num
  */
 export const LIST_PUBLISHED_TESTS_BATCH_SQL = `SELECT k.n, x.*
    FROM jsonb_to_recordset($1::jsonb) AS k (n int, institution_id text, lim int, off int)
-   CROSS JOIN LATERAL (
-     SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total, p.published_at
-       FROM publications p
-       JOIN tests t ON t.id = p.test_id
-       JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
-      WHERE p.institution_id = k.institution_id
-      ORDER BY p.published_at, p.test_id
-      LIMIT k.lim OFFSET k.off) x
+   CROSS JOIN LATERAL (${publishedPage('k.institution_id', 'k.lim', 'k.off')}) x
   ORDER BY k.n, x.published_at, x.test_id`;
 
 /** The listings requested in one event-loop turn, as one statement (turn-batcher.ts); a listing alone, or in a transaction, runs listPage. */
