@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { Agent, request } from 'undici';
 import { systemClock } from '../src/platform/clock.js';
 import { freezeConfig, parseConfig } from '../src/platform/config.js';
@@ -33,7 +34,9 @@ import { postgresCpuUs } from './postgres-cpu.js';
  *    `endpoints` endpoints of one institution) sent by the dispatcher, against
  *    a raw keep-alive undici POST loop to the same receiver with the same
  *    number of requests in flight, in alternating rounds. Prints the median
- *    deliveries/s of each and the median of the per-round ratios.
+ *    deliveries/s of each and the median of the per-round ratios. Each round
+ *    also runs a bare durable loop (a one-table queue, claim and settle only,
+ *    see bareDurableLoop) to show what durability alone costs on this machine.
  * 2. Latency: `rate` state changes per second (assignment started, one
  *    endpoint) for `seconds`; for each event, the time from its transaction's
  *    commit to its arrival at the receiver. Prints p50, p99 and max.
@@ -217,6 +220,87 @@ async function main() {
     return { rate: n / seconds, cpu };
   }
 
+  /**
+   * The floor of durable delivery on this machine: the least a PostgreSQL-backed sender must do, with
+   * none of Assay's work. Rows of a one-table queue are claimed with one UPDATE … RETURNING (a lease,
+   * FOR UPDATE SKIP LOCKED), POSTed over the same kind of keep-alive agent with the same number in
+   * flight, and settled in batches with one UPDATE; asynchronous commit, as the dispatcher's. No
+   * signing, attempt log, per-endpoint limit, retry schedule, metrics or spans.
+   */
+  const bareQueue = new pg.Pool({ connectionString: dbUrl, max: 3, options: '-c synchronous_commit=off' });
+  await bareQueue.query(
+    `CREATE TABLE bench_bare_queue (id bigserial PRIMARY KEY, path text NOT NULL, body text NOT NULL,
+       status text NOT NULL DEFAULT 'pending', locked_until timestamptz);
+     CREATE INDEX bench_bare_queue_due ON bench_bare_queue (id) WHERE status = 'pending'`,
+  );
+  bareQueue.on('error', () => undefined);
+  async function bareDurableLoop(n: number): Promise<{ rate: number; cpu: ReturnType<typeof cpuPer> }> {
+    await bareQueue.query(`INSERT INTO bench_bare_queue (path, body) SELECT '/bare/' || (i % $2), $3 FROM generate_series(1, $1) AS i`, [n, ENDPOINTS, body]);
+    const agent = new Agent({ connections: concurrency, keepAliveTimeout: 30_000 });
+    // Claimed ahead of the free slots, as the dispatcher does, so a finished request is replaced at once.
+    const ready: Array<{ id: string; path: string; body: string }> = [];
+    let running = 0;
+    let claiming = false;
+    let drained = false;
+    let sent = 0;
+    let settling: number[] = [];
+    let settleTimer: NodeJS.Timeout | null = null;
+    let finish!: () => void;
+    const finished = new Promise<void>((r) => (finish = r));
+    const settle = (): Promise<unknown> => {
+      if (settleTimer) clearTimeout(settleTimer);
+      settleTimer = null;
+      const ids = settling;
+      settling = [];
+      return bareQueue.query(`UPDATE bench_bare_queue SET status = 'done', locked_until = NULL WHERE id = ANY ($1::bigint[])`, [ids]);
+    };
+    const start = (): void => {
+      while (running < concurrency && ready.length > 0) {
+        const row = ready.shift()!;
+        running++;
+        void request(`http://127.0.0.1:${port}${row.path}`, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'content-type': 'application/json', 'webhook-id': `evt_${row.id}`, 'webhook-timestamp': '0', 'webhook-signature': 'v1,x' },
+          body: row.body,
+        }).then(async (res) => {
+          await res.body.text();
+          running--;
+          settling.push(Number(row.id));
+          if (settling.length >= 64) void settle();
+          else settleTimer ??= setTimeout(settle, 5);
+          if (++sent === n) return finish();
+          start();
+          if (ready.length < concurrency / 2) void claim();
+        });
+      }
+    };
+    const claim = async (): Promise<void> => {
+      if (claiming || drained) return;
+      claiming = true;
+      const { rows } = await bareQueue.query<{ id: string; path: string; body: string }>(
+        `UPDATE bench_bare_queue SET locked_until = now() + interval '30 seconds'
+          WHERE id IN (SELECT id FROM bench_bare_queue WHERE status = 'pending' AND locked_until IS NULL
+                        ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+          RETURNING id, path, body`,
+        [concurrency],
+      );
+      claiming = false;
+      drained = rows.length === 0;
+      ready.push(...rows);
+      start();
+    };
+    const cpu0 = await cpuNow();
+    const started = performance.now();
+    await claim();
+    await finished;
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = cpuPer(cpu0, await cpuNow(), n);
+    await settle();
+    await agent.close();
+    return { rate: n / seconds, cpu };
+  }
+
   const throughputInstitution = await institutionWith('Throughput', Array.from({ length: ENDPOINTS }, (_, i) => `/e${i}`));
   const [holder] = await assignments(throughputInstitution, 1);
   async function dispatcherRun(
@@ -272,6 +356,7 @@ async function main() {
   process.stdout.write(`Webhook delivery benchmark: PostgreSQL ${db.version} (${db.embedded ? 'embedded' : 'DATABASE_URL'}), ${os.cpus().length} CPUs, node ${process.version}\n`);
   await rawLoop(Math.min(2000, N)); // warm-up
   await dispatcherRun(Math.min(800, N)); // warm-up
+  await bareDurableLoop(Math.min(800, N)); // warm-up
   // Alternating rounds, each compared with the raw loop run just before it, so a load change on the machine
   // between rounds does not skew the ratio; the medians are reported.
   const rounds: Array<{
@@ -284,11 +369,15 @@ async function main() {
     pgWal: number;
     perClaim: number;
     perRecord: number;
+    bare: number;
+    bareCpu: ReturnType<typeof cpuPer>;
   }> = [];
   for (let r = 0; r < ROUNDS; r++) {
     const last = r === ROUNDS - 1;
     const baseline = await rawLoop(N, last);
-    rounds.push({ raw: baseline.rate, rawCpu: baseline.cpu, ...(await dispatcherRun(N, last)) });
+    const assay = await dispatcherRun(N, last);
+    const bare = await bareDurableLoop(N);
+    rounds.push({ raw: baseline.rate, rawCpu: baseline.cpu, ...assay, bare: bare.rate, bareCpu: bare.cpu });
   }
   const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -302,6 +391,7 @@ async function main() {
   });
   const cpuAssay = medCpu((r) => r.cpu);
   const cpuRaw = medCpu((r) => r.rawCpu);
+  const cpuBare = medCpu((r) => r.bareCpu);
   const cpuText = (c: ReturnType<typeof cpuPer>) =>
     `${fmt(c.node)} µs sender + ${fmt(c.receiver)} µs receiver${c.pg === null ? '' : ` + ${fmt(c.pg)} µs PostgreSQL`}`;
 
@@ -336,12 +426,21 @@ async function main() {
   // ---- report -----------------------------------------------------------------
   const rows: string[][] = [
     ['Throughput (deliveries/s)', `${fmt(run.rate)} (all recorded: ${fmt(run.recordedRate)})`, `raw keep-alive POST loop: ${fmt(raw)}`, fmt(ratio, 2), '≥ 0.50'],
+    [
+      'Bare durable loop (deliveries/s)',
+      `${fmt(median(rounds.map((r) => r.bare)))}: one-table queue, claim and settle only`,
+      `raw keep-alive POST loop: ${fmt(raw)}`,
+      fmt(median(rounds.map((r) => r.bare / r.raw)), 2),
+      '',
+    ],
+    ['Assay / bare durable loop', '', '', fmt(median(rounds.map((r) => r.rate / r.bare)), 2), ''],
     [`Commit → delivered p50 @ ${RATE} events/s`, `${fmt(pct(50), 1)} ms`, '', '', '< 20 ms'],
     [`Commit → delivered p99 @ ${RATE} events/s`, `${fmt(pct(99), 1)} ms`, '', '', '< 100 ms'],
     [`Commit → delivered max @ ${RATE} events/s`, `${fmt(latencies.at(-1)!, 1)} ms`, '', '', ''],
   ];
   // The raw loop makes no database calls (the cluster's figure then only shows backends of the previous run exiting).
   rows.push(['CPU per delivery', cpuText(cpuAssay), cpuText({ ...cpuRaw, pg: null }), '', '']);
+  rows.push(['CPU per delivery, bare durable loop', cpuText(cpuBare), '', '', '']);
   rows.push([
     'PostgreSQL work per delivery',
     `${fmt(median(rounds.map((r) => r.pgBlocks)), 1)} buffer accesses, ${fmt(median(rounds.map((r) => r.pgWal)), 1)} WAL records${db.embedded ? '' : ' (WAL: whole server)'}; ` +
@@ -365,6 +464,7 @@ async function main() {
   );
 
   receiver.kill();
+  await bareQueue.end();
   await pool.end();
   await db.close();
   // Exit explicitly, with the verdict as the code.
