@@ -36,7 +36,9 @@ import { postgresCpuUs } from './postgres-cpu.js';
  *    number of requests in flight, in alternating rounds. Prints the median
  *    deliveries/s of each and the median of the per-round ratios. Each round
  *    also runs a bare durable loop (a one-table queue, claim and settle only,
- *    see bareDurableLoop) to show what durability alone costs on this machine.
+ *    see bareDurableLoop) to show what durability alone costs on this machine,
+ *    and a cursor loop (a log read in order, see cursorLoop) to show what a
+ *    different storage of delivery state would allow.
  * 2. Latency: `rate` state changes per second (assignment started, one
  *    endpoint) for `seconds`; for each event, the time from its transaction's
  *    commit to its arrival at the receiver. Prints p50, p99 and max.
@@ -301,6 +303,90 @@ async function main() {
     return { rate: n / seconds, cpu };
   }
 
+  /**
+   * What a different storage of delivery state would allow: a cursor. Deliveries are rows of a log
+   * read in order (no lock, no lease, no per-row write), and progress is one row holding the highest
+   * id below which everything was delivered, written once per 64 deliveries or 5 ms. The reader owns
+   * the log through an advisory lock; after a crash, everything past the cursor is sent again. A
+   * success then writes nothing of its own: the figure shows how far that would move the ratio.
+   */
+  await bareQueue.query(
+    `CREATE TABLE bench_cursor_log (id bigserial PRIMARY KEY, path text NOT NULL, body text NOT NULL);
+     CREATE TABLE bench_cursor (id int PRIMARY KEY, upto bigint NOT NULL);
+     INSERT INTO bench_cursor VALUES (1, 0)`,
+  );
+  async function cursorLoop(n: number): Promise<{ rate: number; cpu: ReturnType<typeof cpuPer> }> {
+    await bareQueue.query(`INSERT INTO bench_cursor_log (path, body) SELECT '/cursor/' || (i % $2), $3 FROM generate_series(1, $1) AS i`, [n, ENDPOINTS, body]);
+    const agent = new Agent({ connections: concurrency, keepAliveTimeout: 30_000 });
+    const owner = await bareQueue.connect();
+    await owner.query('SELECT pg_advisory_lock(1)');
+    /** Every id up to `upto` is delivered; `readUpto` is the last id read into `ready`. */
+    let upto = Number((await owner.query<{ upto: string }>('SELECT upto FROM bench_cursor WHERE id = 1')).rows[0]!.upto);
+    let readUpto = upto;
+    const finishedAbove = new Set<number>();
+    const ready: Array<{ id: string; path: string; body: string }> = [];
+    let running = 0;
+    let reading = false;
+    let drained = false;
+    let sent = 0;
+    let unsaved = 0;
+    let saveTimer: NodeJS.Timeout | null = null;
+    let finish!: () => void;
+    const finished = new Promise<void>((r) => (finish = r));
+    const save = (): Promise<unknown> => {
+      if (saveTimer) clearTimeout(saveTimer);
+      saveTimer = null;
+      unsaved = 0;
+      return bareQueue.query('UPDATE bench_cursor SET upto = $1 WHERE id = 1', [upto]);
+    };
+    const start = (): void => {
+      while (running < concurrency && ready.length > 0) {
+        const row = ready.shift()!;
+        running++;
+        void request(`http://127.0.0.1:${port}${row.path}`, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'content-type': 'application/json', 'webhook-id': `evt_${row.id}`, 'webhook-timestamp': '0', 'webhook-signature': 'v1,x' },
+          body: row.body,
+        }).then(async (res) => {
+          await res.body.text();
+          running--;
+          finishedAbove.add(Number(row.id));
+          while (finishedAbove.delete(upto + 1)) upto++;
+          if (++unsaved >= 64) void save();
+          else saveTimer ??= setTimeout(save, 5);
+          if (++sent === n) return finish();
+          start();
+          if (ready.length < concurrency / 2) void read();
+        });
+      }
+    };
+    const read = async (): Promise<void> => {
+      if (reading || drained) return;
+      reading = true;
+      const { rows } = await bareQueue.query<{ id: string; path: string; body: string }>(
+        'SELECT id, path, body FROM bench_cursor_log WHERE id > $1 ORDER BY id LIMIT $2',
+        [readUpto, concurrency],
+      );
+      reading = false;
+      drained = rows.length === 0;
+      if (rows.length > 0) readUpto = Number(rows.at(-1)!.id);
+      ready.push(...rows);
+      start();
+    };
+    const cpu0 = await cpuNow();
+    const started = performance.now();
+    await read();
+    await finished;
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = cpuPer(cpu0, await cpuNow(), n);
+    await save();
+    await owner.query('SELECT pg_advisory_unlock(1)');
+    owner.release();
+    await agent.close();
+    return { rate: n / seconds, cpu };
+  }
+
   const throughputInstitution = await institutionWith('Throughput', Array.from({ length: ENDPOINTS }, (_, i) => `/e${i}`));
   const [holder] = await assignments(throughputInstitution, 1);
   async function dispatcherRun(
@@ -357,6 +443,7 @@ async function main() {
   await rawLoop(Math.min(2000, N)); // warm-up
   await dispatcherRun(Math.min(800, N)); // warm-up
   await bareDurableLoop(Math.min(800, N)); // warm-up
+  await cursorLoop(Math.min(800, N)); // warm-up
   // Alternating rounds, each compared with the raw loop run just before it, so a load change on the machine
   // between rounds does not skew the ratio; the medians are reported.
   const rounds: Array<{
@@ -371,13 +458,16 @@ async function main() {
     perRecord: number;
     bare: number;
     bareCpu: ReturnType<typeof cpuPer>;
+    cursor: number;
+    cursorCpu: ReturnType<typeof cpuPer>;
   }> = [];
   for (let r = 0; r < ROUNDS; r++) {
     const last = r === ROUNDS - 1;
     const baseline = await rawLoop(N, last);
     const assay = await dispatcherRun(N, last);
     const bare = await bareDurableLoop(N);
-    rounds.push({ raw: baseline.rate, rawCpu: baseline.cpu, ...assay, bare: bare.rate, bareCpu: bare.cpu });
+    const cursor = await cursorLoop(N);
+    rounds.push({ raw: baseline.rate, rawCpu: baseline.cpu, ...assay, bare: bare.rate, bareCpu: bare.cpu, cursor: cursor.rate, cursorCpu: cursor.cpu });
   }
   const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -392,6 +482,7 @@ async function main() {
   const cpuAssay = medCpu((r) => r.cpu);
   const cpuRaw = medCpu((r) => r.rawCpu);
   const cpuBare = medCpu((r) => r.bareCpu);
+  const cpuCursor = medCpu((r) => r.cursorCpu);
   const cpuText = (c: ReturnType<typeof cpuPer>) =>
     `${fmt(c.node)} µs sender + ${fmt(c.receiver)} µs receiver${c.pg === null ? '' : ` + ${fmt(c.pg)} µs PostgreSQL`}`;
 
@@ -434,6 +525,13 @@ async function main() {
       '',
     ],
     ['Assay / bare durable loop', '', '', fmt(median(rounds.map((r) => r.rate / r.bare)), 2), ''],
+    [
+      'Cursor loop (deliveries/s)',
+      `${fmt(median(rounds.map((r) => r.cursor)))}: a log read in order, progress saved per batch`,
+      `raw keep-alive POST loop: ${fmt(raw)}`,
+      fmt(median(rounds.map((r) => r.cursor / r.raw)), 2),
+      '',
+    ],
     [`Commit → delivered p50 @ ${RATE} events/s`, `${fmt(pct(50), 1)} ms`, '', '', '< 20 ms'],
     [`Commit → delivered p99 @ ${RATE} events/s`, `${fmt(pct(99), 1)} ms`, '', '', '< 100 ms'],
     [`Commit → delivered max @ ${RATE} events/s`, `${fmt(latencies.at(-1)!, 1)} ms`, '', '', ''],
@@ -441,6 +539,7 @@ async function main() {
   // The raw loop makes no database calls (the cluster's figure then only shows backends of the previous run exiting).
   rows.push(['CPU per delivery', cpuText(cpuAssay), cpuText({ ...cpuRaw, pg: null }), '', '']);
   rows.push(['CPU per delivery, bare durable loop', cpuText(cpuBare), '', '', '']);
+  rows.push(['CPU per delivery, cursor loop', cpuText(cpuCursor), '', '', '']);
   rows.push([
     'PostgreSQL work per delivery',
     `${fmt(median(rounds.map((r) => r.pgBlocks)), 1)} buffer accesses, ${fmt(median(rounds.map((r) => r.pgWal)), 1)} WAL records${db.embedded ? '' : ' (WAL: whole server)'}; ` +
