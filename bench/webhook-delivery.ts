@@ -222,111 +222,26 @@ async function main() {
     return { rate: n / seconds, cpu };
   }
 
-  /**
-   * The floor of durable delivery on this machine: the least a PostgreSQL-backed sender must do, with
-   * none of Assay's work. Rows of a one-table queue are claimed with one UPDATE … RETURNING (a lease,
-   * FOR UPDATE SKIP LOCKED), POSTed over the same kind of keep-alive agent with the same number in
-   * flight, and settled in batches with one UPDATE; asynchronous commit, as the dispatcher's. No
-   * signing, attempt log, per-endpoint limit, retry schedule, metrics or spans.
-   */
-  const bareQueue = new pg.Pool({ connectionString: dbUrl, max: 3, options: '-c synchronous_commit=off' });
-  await bareQueue.query(
-    `CREATE TABLE bench_bare_queue (id bigserial PRIMARY KEY, path text NOT NULL, body text NOT NULL,
-       status text NOT NULL DEFAULT 'pending', locked_until timestamptz);
-     CREATE INDEX bench_bare_queue_due ON bench_bare_queue (id) WHERE status = 'pending'`,
-  );
-  bareQueue.on('error', () => undefined);
-  async function bareDurableLoop(n: number): Promise<{ rate: number; cpu: ReturnType<typeof cpuPer> }> {
-    await bareQueue.query(`INSERT INTO bench_bare_queue (path, body) SELECT '/bare/' || (i % $2), $3 FROM generate_series(1, $1) AS i`, [n, ENDPOINTS, body]);
-    const agent = new Agent({ connections: concurrency, keepAliveTimeout: 30_000 });
-    // Claimed ahead of the free slots, as the dispatcher does, so a finished request is replaced at once.
-    const ready: Array<{ id: string; path: string; body: string }> = [];
-    let running = 0;
-    let claiming = false;
-    let drained = false;
-    let sent = 0;
-    let settling: number[] = [];
-    let settleTimer: NodeJS.Timeout | null = null;
-    let finish!: () => void;
-    const finished = new Promise<void>((r) => (finish = r));
-    const settle = (): Promise<unknown> => {
-      if (settleTimer) clearTimeout(settleTimer);
-      settleTimer = null;
-      const ids = settling;
-      settling = [];
-      return bareQueue.query(`UPDATE bench_bare_queue SET status = 'done', locked_until = NULL WHERE id = ANY ($1::bigint[])`, [ids]);
-    };
-    const start = (): void => {
-      while (running < concurrency && ready.length > 0) {
-        const row = ready.shift()!;
-        running++;
-        void request(`http://127.0.0.1:${port}${row.path}`, {
-          method: 'POST',
-          dispatcher: agent,
-          headers: { 'content-type': 'application/json', 'webhook-id': `evt_${row.id}`, 'webhook-timestamp': '0', 'webhook-signature': 'v1,x' },
-          body: row.body,
-        }).then(async (res) => {
-          await res.body.text();
-          running--;
-          settling.push(Number(row.id));
-          if (settling.length >= 64) void settle();
-          else settleTimer ??= setTimeout(settle, 5);
-          if (++sent === n) return finish();
-          start();
-          if (ready.length < concurrency / 2) void claim();
-        });
-      }
-    };
-    const claim = async (): Promise<void> => {
-      if (claiming || drained) return;
-      claiming = true;
-      const { rows } = await bareQueue.query<{ id: string; path: string; body: string }>(
-        `UPDATE bench_bare_queue SET locked_until = now() + interval '30 seconds'
-          WHERE id IN (SELECT id FROM bench_bare_queue WHERE status = 'pending' AND locked_until IS NULL
-                        ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-          RETURNING id, path, body`,
-        [concurrency],
-      );
-      claiming = false;
-      drained = rows.length === 0;
-      ready.push(...rows);
-      start();
-    };
-    const cpu0 = await cpuNow();
-    const started = performance.now();
-    await claim();
-    await finished;
-    const seconds = (performance.now() - started) / 1000;
-    const cpu = cpuPer(cpu0, await cpuNow(), n);
-    await settle();
-    await agent.close();
-    return { rate: n / seconds, cpu };
+  type QueuedRow = { id: string; path: string; body: string };
+  /** How a reference loop gets rows to send and keeps its progress (see runQueue). */
+  interface QueueSide {
+    /** Up to `limit` more rows to send, oldest first; none once drained. */
+    fetch(limit: number): Promise<QueuedRow[]>;
+    /** Notes that a row was delivered; the next `save` writes it. */
+    delivered(id: number): void;
+    /** Writes the progress noted since the last call. */
+    save(): Promise<unknown>;
   }
-
   /**
-   * What a different storage of delivery state would allow: a cursor. Deliveries are rows of a log
-   * read in order (no lock, no lease, no per-row write), and progress is one row holding the highest
-   * id below which everything was delivered, written once per 64 deliveries or 5 ms. The reader owns
-   * the log through an advisory lock; after a crash, everything past the cursor is sent again. A
-   * success then writes nothing of its own: the figure shows how far that would move the ratio.
+   * Sends `n` queued rows to the receiver with `concurrency` in flight over a keep-alive agent, rows
+   * fetched ahead of the free slots (as the dispatcher does, so a finished request is replaced at
+   * once), progress saved per 64 deliveries or after 5 ms.
    */
-  await bareQueue.query(
-    `CREATE TABLE bench_cursor_log (id bigserial PRIMARY KEY, path text NOT NULL, body text NOT NULL);
-     CREATE TABLE bench_cursor (id int PRIMARY KEY, upto bigint NOT NULL);
-     INSERT INTO bench_cursor VALUES (1, 0)`,
-  );
-  async function cursorLoop(n: number): Promise<{ rate: number; cpu: ReturnType<typeof cpuPer> }> {
-    await bareQueue.query(`INSERT INTO bench_cursor_log (path, body) SELECT '/cursor/' || (i % $2), $3 FROM generate_series(1, $1) AS i`, [n, ENDPOINTS, body]);
+  async function runQueue(n: number, side: QueueSide): Promise<{ rate: number; cpu: ReturnType<typeof cpuPer> }> {
     const agent = new Agent({ connections: concurrency, keepAliveTimeout: 30_000 });
-    const owner = await bareQueue.connect();
-    await owner.query('SELECT pg_advisory_lock(1)');
-    /** Every id up to `upto` is delivered; `readUpto` is the last id read into `ready`. */
-    let upto = Number((await owner.query<{ upto: string }>('SELECT upto FROM bench_cursor WHERE id = 1')).rows[0]!.upto);
-    let readUpto = upto;
-    const finishedAbove = new Set<number>();
-    const ready: Array<{ id: string; path: string; body: string }> = [];
+    const ready: QueuedRow[] = [];
     let running = 0;
-    let reading = false;
+    let fetching = false;
     let drained = false;
     let sent = 0;
     let unsaved = 0;
@@ -337,7 +252,7 @@ async function main() {
       if (saveTimer) clearTimeout(saveTimer);
       saveTimer = null;
       unsaved = 0;
-      return bareQueue.query('UPDATE bench_cursor SET upto = $1 WHERE id = 1', [upto]);
+      return side.save();
     };
     const start = (): void => {
       while (running < concurrency && ready.length > 0) {
@@ -351,40 +266,109 @@ async function main() {
         }).then(async (res) => {
           await res.body.text();
           running--;
-          finishedAbove.add(Number(row.id));
-          while (finishedAbove.delete(upto + 1)) upto++;
+          side.delivered(Number(row.id));
           if (++unsaved >= 64) void save();
           else saveTimer ??= setTimeout(save, 5);
           if (++sent === n) return finish();
           start();
-          if (ready.length < concurrency / 2) void read();
+          if (ready.length < concurrency / 2) void fetch();
         });
       }
     };
-    const read = async (): Promise<void> => {
-      if (reading || drained) return;
-      reading = true;
-      const { rows } = await bareQueue.query<{ id: string; path: string; body: string }>(
-        'SELECT id, path, body FROM bench_cursor_log WHERE id > $1 ORDER BY id LIMIT $2',
-        [readUpto, concurrency],
-      );
-      reading = false;
+    const fetch = async (): Promise<void> => {
+      if (fetching || drained) return;
+      fetching = true;
+      const rows = await side.fetch(concurrency);
+      fetching = false;
       drained = rows.length === 0;
-      if (rows.length > 0) readUpto = Number(rows.at(-1)!.id);
       ready.push(...rows);
       start();
     };
     const cpu0 = await cpuNow();
     const started = performance.now();
-    await read();
+    await fetch();
     await finished;
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuPer(cpu0, await cpuNow(), n);
     await save();
-    await owner.query('SELECT pg_advisory_unlock(1)');
-    owner.release();
     await agent.close();
     return { rate: n / seconds, cpu };
+  }
+
+  /**
+   * The floor of durable delivery on this machine: the least a PostgreSQL-backed sender must do, with
+   * none of Assay's work. Rows of a one-table queue are claimed with one UPDATE … RETURNING (a lease,
+   * FOR UPDATE SKIP LOCKED) and settled in batches with one UPDATE; asynchronous commit, as the
+   * dispatcher's. No signing, attempt log, per-endpoint limit, retry schedule, metrics or spans.
+   */
+  const bareQueue = new pg.Pool({ connectionString: dbUrl, max: 3, options: '-c synchronous_commit=off' });
+  bareQueue.on('error', () => undefined);
+  await bareQueue.query(
+    `CREATE TABLE bench_bare_queue (id bigserial PRIMARY KEY, path text NOT NULL, body text NOT NULL,
+       status text NOT NULL DEFAULT 'pending', locked_until timestamptz);
+     CREATE INDEX bench_bare_queue_due ON bench_bare_queue (id) WHERE status = 'pending'`,
+  );
+  async function bareDurableLoop(n: number): Promise<{ rate: number; cpu: ReturnType<typeof cpuPer> }> {
+    await bareQueue.query(`INSERT INTO bench_bare_queue (path, body) SELECT '/bare/' || (i % $2), $3 FROM generate_series(1, $1) AS i`, [n, ENDPOINTS, body]);
+    let settling: number[] = [];
+    return runQueue(n, {
+      fetch: async (limit) =>
+        (
+          await bareQueue.query<QueuedRow>(
+            `UPDATE bench_bare_queue SET locked_until = now() + interval '30 seconds'
+              WHERE id IN (SELECT id FROM bench_bare_queue WHERE status = 'pending' AND locked_until IS NULL
+                            ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+              RETURNING id, path, body`,
+            [limit],
+          )
+        ).rows,
+      delivered: (id) => settling.push(id),
+      save: () => {
+        const ids = settling;
+        settling = [];
+        return bareQueue.query(`UPDATE bench_bare_queue SET status = 'done', locked_until = NULL WHERE id = ANY ($1::bigint[])`, [ids]);
+      },
+    });
+  }
+
+  /**
+   * What a different storage of delivery state would allow: a cursor. Deliveries are rows of a log
+   * read in order (no lock, no lease, no per-row write), and progress is one row holding the highest
+   * id up to which everything was delivered. The reader owns the log through an advisory lock; after
+   * a crash, everything past the cursor is sent again. A success then writes nothing of its own: the
+   * figure shows how far that would move the ratio.
+   */
+  await bareQueue.query(
+    `CREATE TABLE bench_cursor_log (id bigserial PRIMARY KEY, path text NOT NULL, body text NOT NULL);
+     CREATE TABLE bench_cursor (id int PRIMARY KEY, upto bigint NOT NULL);
+     INSERT INTO bench_cursor VALUES (1, 0)`,
+  );
+  async function cursorLoop(n: number): Promise<{ rate: number; cpu: ReturnType<typeof cpuPer> }> {
+    await bareQueue.query(`INSERT INTO bench_cursor_log (path, body) SELECT '/cursor/' || (i % $2), $3 FROM generate_series(1, $1) AS i`, [n, ENDPOINTS, body]);
+    const owner = await bareQueue.connect();
+    try {
+      await owner.query('SELECT pg_advisory_lock(1)');
+      /** Everything up to `upto` is delivered; `readUpto` is the last id fetched. */
+      let upto = Number((await owner.query<{ upto: string }>('SELECT upto FROM bench_cursor WHERE id = 1')).rows[0]!.upto);
+      let readUpto = upto;
+      const deliveredAbove = new Set<number>();
+      const result = await runQueue(n, {
+        fetch: async (limit) => {
+          const { rows } = await bareQueue.query<QueuedRow>('SELECT id, path, body FROM bench_cursor_log WHERE id > $1 ORDER BY id LIMIT $2', [readUpto, limit]);
+          if (rows.length > 0) readUpto = Number(rows.at(-1)!.id);
+          return rows;
+        },
+        delivered: (id) => {
+          deliveredAbove.add(id);
+          while (deliveredAbove.delete(upto + 1)) upto++;
+        },
+        save: () => bareQueue.query('UPDATE bench_cursor SET upto = $1 WHERE id = 1', [upto]),
+      });
+      await owner.query('SELECT pg_advisory_unlock(1)');
+      return result;
+    } finally {
+      owner.release();
+    }
   }
 
   const throughputInstitution = await institutionWith('Throughput', Array.from({ length: ENDPOINTS }, (_, i) => `/e${i}`));
