@@ -124,16 +124,7 @@ export async function getTestVersionById(db: Queryable, testVersionId: string): 
 
 /** The current version of a test, only if it is published to the institution. */
 export async function findPublishedTest(db: Queryable, institutionId: string, testId: string): Promise<TestSummary | null> {
-  const { rows } = await db.query({
-    name: 'find-published-test',
-    text: `SELECT ${SUMMARY_COLUMNS}
-       FROM publications p
-       JOIN tests t ON t.id = p.test_id
-       JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
-      WHERE p.institution_id = $1 AND p.test_id = $2`,
-    values: [institutionId, testId],
-  });
-  return rows[0] ? toSummary(rows[0]) : null;
+  return (await findPublishedTestAndCallbackDomains(db, institutionId, testId)).test;
 }
 
 /**
