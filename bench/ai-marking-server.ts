@@ -5,7 +5,7 @@ import { migrate } from '../src/platform/migrate.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { createAiMarkingWorker } from '../src/modules/marking/ai/ai-worker.js';
-import { createTest, publishTest } from '../src/modules/tests/tests-service.js';
+import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { seatStudent } from './seat-student.js';
 import { benchAppConfig } from './bench-database.js';

@@ -6,7 +6,7 @@ import { DEMO_TESTS } from '../src/demo/demo-tests.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { PORTAL_COOKIE, createPortalSession } from '../src/modules/staff/portal-sessions.js';
 import { inviteStaff } from '../src/modules/staff/staff-service.js';
-import { createTest, findPublishedTest, publishTest } from '../src/modules/tests/tests-service.js';
+import { createTest, findPublishedTest, publishTest } from '../src/modules/catalog/tests-service.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { benchAppConfig, openBenchDatabase } from './bench-database.js';
 

@@ -7,7 +7,7 @@ import { systemClock } from '../src/platform/clock.js';
 import { migrate } from '../src/platform/migrate.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
-import { createTest, publishTest } from '../src/modules/tests/tests-service.js';
+import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { seatStudent } from './seat-student.js';
 import { benchAppConfig } from './bench-database.js';

@@ -12,7 +12,7 @@ import { randomBase62 } from '../src/platform/ids.js';
 import { migrate } from '../src/platform/migrate.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
-import { createTest, publishTest } from '../src/modules/tests/tests-service.js';
+import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
 import { DEMO_TESTS } from '../src/demo/demo-tests.js';
 import { openBenchDatabase } from './bench-database.js';
 import { seedAssignments } from '../scripts/seed-assignments.js';

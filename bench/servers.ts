@@ -3,7 +3,7 @@ import { systemClock } from '../src/platform/clock.js';
 import { migrate } from '../src/platform/migrate.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
-import { createTest, findPublishedTest, publishTest } from '../src/modules/tests/tests-service.js';
+import { createTest, findPublishedTest, publishTest } from '../src/modules/catalog/tests-service.js';
 import { benchAppConfig } from './bench-database.js';
 import { DEMO_TESTS } from '../src/demo/demo-tests.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from '../src/server.js';

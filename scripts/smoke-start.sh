@@ -124,7 +124,7 @@ stop
 
 echo "smoke-start: npm run build, then NODE_ENV=production npm start (the built dist/)"
 (cd "$APP" && npm run --silent build >"$WORK/build.log" 2>&1) || { cat "$WORK/build.log"; fail "npm run build failed"; }
-[[ -f "$APP/dist/main.js" && -f "$APP/dist/modules/attempts/pages/assets/student.js" ]] || fail "npm run build left no dist/main.js or page assets"
+[[ -f "$APP/dist/main.js" && -f "$APP/dist/modules/student/assets/student.js" ]] || fail "npm run build left no dist/main.js or page assets"
 NODE_ENV_FOR_START=production start
 KEY3=$(grep -o 'Demo API key: ak_live_[0-9A-Za-z]*' "$LOG" | awk '{print $4}')
 [[ "$KEY3" == "$KEY" ]] || fail "the built code printed a different demo key"

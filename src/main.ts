@@ -3,7 +3,7 @@ import { flushTracing } from './platform/telemetry/start-tracing.js';
 import { bootProcess } from './platform/boot.js';
 import { systemClock } from './platform/clock.js';
 import { saveLocalSecrets } from './platform/local-secrets.js';
-import { createLogger, INSECURE_URLS_NOTICE, stdoutIsTerminal } from './platform/log.js';
+import { createLogger, INSECURE_URLS_NOTICE, stdoutIsTerminal } from './platform/log/log.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from './server.js';
 import { startWorker } from './worker.js';
 import { DEMO_ADMIN_EMAIL, DEMO_OPERATOR_EMAIL, seedDemo, type DemoSeed } from './demo/seed-demo.js';

@@ -2,7 +2,7 @@
 import { flushTracing } from './platform/telemetry/start-tracing.js';
 import { bootProcess } from './platform/boot.js';
 import { systemClock } from './platform/clock.js';
-import { createLogger, INSECURE_URLS_NOTICE, stdoutIsTerminal } from './platform/log.js';
+import { createLogger, INSECURE_URLS_NOTICE, stdoutIsTerminal } from './platform/log/log.js';
 import { startWorker } from './worker.js';
 import { startMetricsServer } from './platform/telemetry/metrics.js';
 

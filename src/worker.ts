@@ -4,7 +4,7 @@ import { createJobWorker, defineJob, enqueueJob, type AnyJobDefinition, type Job
 import { expireAssignmentJob } from './modules/assignments/expire-job.js';
 import { purgeExpiredKeys } from './modules/assignments/idempotency.js';
 import { autoSubmitJob } from './modules/attempts/auto-submit-job.js';
-import { purgeExpiredSessions } from './modules/attempts/sessions.js';
+import { purgeExpiredSessions } from './modules/student/student-sessions.js';
 import { purgeOldEvents } from './modules/events/purge-events.js';
 import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { installWebhookFanOut } from './modules/webhooks/fan-out.js';

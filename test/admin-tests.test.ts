@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestInput } from '../src/modules/tests/schemas.js';
+import type { TestInput } from '../src/modules/catalog/schemas.js';
 import { AUTO_TEST, assignmentBody, createHarness, type Harness } from './helpers/harness.js';
 import { detailFields, expectError } from './helpers/expect-error.js';
 

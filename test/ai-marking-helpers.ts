@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { AiConfig } from '../src/platform/config.js';
 import type { Clock } from '../src/platform/clock.js';
 import { createAiMarkingWorker } from '../src/modules/marking/ai/ai-worker.js';
-import type { TestInput } from '../src/modules/tests/schemas.js';
+import type { TestInput } from '../src/modules/catalog/schemas.js';
 import { createHarness, type Harness, type Tenant } from './helpers/harness.js';
 import { startFakeChatServer, type FakeChatServer } from './helpers/fake-chat-server.js';
 import { Student, assign, createPublishedTest } from './student-helpers.js';

@@ -9,8 +9,8 @@ import { answerTag, buildMarkingMessages, replySchema, SYSTEM_PROMPT, type Marki
 import { checkReply } from '../src/modules/marking/ai/reply.js';
 import type { AiSuggestion } from '../src/modules/marking/ai/suggestions-repo.js';
 import { scoreMarkedBy } from '../src/modules/marking/score.js';
-import { checkTestInput } from '../src/modules/tests/authoring.js';
-import type { Question, TestInput } from '../src/modules/tests/schemas.js';
+import { checkTestInput } from '../src/modules/catalog/authoring.js';
+import type { Question, TestInput } from '../src/modules/catalog/schemas.js';
 
 describe('injection screen', () => {
   const injections: Array<[string, string]> = [

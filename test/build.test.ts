@@ -26,13 +26,13 @@ beforeAll(() => {
 
 describe('npm run build', () => {
   it('writes JavaScript for every entry point and copies the page assets', () => {
-    for (const f of ['main.js', 'worker-main.js', 'cli/index.js', 'server.js', 'modules/attempts/pages/assets/student.js', 'modules/attempts/pages/assets/student.css']) {
+    for (const f of ['main.js', 'worker-main.js', 'cli/index.js', 'server.js', 'modules/student/assets/student.js', 'modules/student/assets/student.css']) {
       expect(fs.existsSync(path.join(out, f)), f).toBe(true);
     }
     const files = fs.readdirSync(out, { recursive: true, encoding: 'utf8' });
     expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
-    expect(fs.readFileSync(path.join(out, 'modules/attempts/pages/assets/student.js'), 'utf8')).toBe(
-      fs.readFileSync(path.join(ROOT, 'src/modules/attempts/pages/assets/student.js'), 'utf8'),
+    expect(fs.readFileSync(path.join(out, 'modules/student/assets/student.js'), 'utf8')).toBe(
+      fs.readFileSync(path.join(ROOT, 'src/modules/student/assets/student.js'), 'utf8'),
     );
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, withTransaction, type Pool } from '../src/platform/db.js';
-import { appendEvent } from '../src/modules/events/append-event.js';
+import { appendEvent } from '../src/modules/lifecycle/append-event.js';
 import { createTestDatabase } from './helpers/database.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../src/platform/db.js';
 import { enqueueJob } from '../src/platform/jobs.js';
-import { recordIntegrityReviewed, recordViolation } from '../src/modules/events/record-violation.js';
+import { recordIntegrityReviewed, recordViolation } from '../src/modules/proctoring/record-violation.js';
 import { PURGE_KEY, purgeJob } from '../src/worker.js';
 import { manualClock, type Harness } from './helpers/harness.js';
 import { expectError } from './helpers/expect-error.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrettyStream } from '../src/platform/log-pretty.js';
-import { createLogger } from '../src/platform/log.js';
+import { createPrettyStream } from '../src/platform/log/log-pretty.js';
+import { createLogger } from '../src/platform/log/log.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 

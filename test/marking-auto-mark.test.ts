@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { markAttempt, markQuestion, normaliseText, parseNumericAnswer } from '../src/modules/marking/auto-mark.js';
 import { makeScore, submissionScore } from '../src/modules/marking/score.js';
-import type { Question } from '../src/modules/tests/schemas.js';
+import type { Question } from '../src/modules/catalog/schemas.js';
 
 const single: Question = { id: 's', type: 'single_choice', prompt: 'p', points: 2, options: [{ id: 'a', text: 'A' }, { id: 'b', text: 'B' }], correctOptionId: 'b' };
 const multi = (partialCredit: boolean): Question => ({

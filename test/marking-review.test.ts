@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestInput } from '../src/modules/tests/schemas.js';
+import type { TestInput } from '../src/modules/catalog/schemas.js';
 import { expectError, detailFields } from './helpers/expect-error.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { ALL_TYPES_TEST, Student, assign, createPublishedTest, readAssignment } from './student-helpers.js';

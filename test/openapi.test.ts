@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssignmentView, CreateAssignmentBody, CreatedAssignment } from '../src/modules/assignments/schemas.js';
-import { PartnerTest } from '../src/modules/tests/schemas.js';
+import { PartnerTest } from '../src/modules/catalog/schemas.js';
 import { ADMIN_TOKEN, createHarness, type Harness } from './helpers/harness.js';
 
 /**

@@ -5,7 +5,7 @@ import { systemClock } from '../src/platform/clock.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { assignmentBody, createHarness, type Harness } from './helpers/harness.js';
 import { expectError } from './helpers/expect-error.js';
-import { ALL_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../src/modules/events/event-types.js';
+import { ALL_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '../src/modules/lifecycle/event-types.js';
 
 const P = '/api/partner/v1';
 let h: Harness;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { enqueueJob } from '../src/platform/jobs.js';
 import { PURGE_KEY, purgeJob } from '../src/worker.js';
-import { publishTest, unpublishTest } from '../src/modules/tests/tests-service.js';
+import { publishTest, unpublishTest } from '../src/modules/catalog/tests-service.js';
 import { expireAssignmentJob } from '../src/modules/assignments/expire-job.js';
 import { assignmentBody, createHarness, manualClock, type Harness } from './helpers/harness.js';
 import { detailFields, expectError } from './helpers/expect-error.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUTO_TEST, createHarness, type Harness, type Tenant } from './helpers/harness.js';
 import { detailFields, expectError } from './helpers/expect-error.js';
-import { createTest, publishTest } from '../src/modules/tests/tests-service.js';
+import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
 
 const URL_ = '/api/partner/v1/tests';
 const TEST_FIELDS = ['testId', 'title', 'description', 'durationMinutes', 'proctoring', 'marking', 'resultVisibility'].sort();

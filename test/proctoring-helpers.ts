@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { TestInput } from '../src/modules/tests/schemas.js';
+import type { TestInput } from '../src/modules/catalog/schemas.js';
 import type { Harness, Tenant } from './helpers/harness.js';
 import { assign, createPublishedTest, Student } from './student-helpers.js';
 

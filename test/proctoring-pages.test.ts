@@ -1,10 +1,10 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completionPage } from '../src/modules/attempts/pages/completion-page.js';
-import { introPage } from '../src/modules/attempts/pages/intro-page.js';
-import type { ProctoringPageState } from '../src/modules/attempts/pages/proctoring-parts.js';
-import { testPage } from '../src/modules/attempts/pages/test-page.js';
-import type { TestVersion } from '../src/modules/tests/tests-service.js';
+import { completionPage } from '../src/modules/student/pages/completion-page.js';
+import { introPage } from '../src/modules/student/pages/intro-page.js';
+import type { ProctoringPageState } from '../src/modules/student/pages/proctoring-parts.js';
+import { testPage } from '../src/modules/student/pages/test-page.js';
+import type { TestVersion } from '../src/modules/catalog/tests-service.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 
 // The page markup of proctored tests and the assets that serve their scripts. The behaviour in a real

@@ -12,8 +12,8 @@ import {
   type FlagKind,
   type Severity,
 } from '../src/modules/proctoring/rules.js';
-import { checkTestInput, storedProctoringRules } from '../src/modules/tests/authoring.js';
-import type { TestInput } from '../src/modules/tests/schemas.js';
+import { checkTestInput, storedProctoringRules } from '../src/modules/catalog/authoring.js';
+import type { TestInput } from '../src/modules/catalog/schemas.js';
 
 /** The pure severity rules: thresholds, escalation, the n-th left_test, per-test overrides. */
 const R = DEFAULT_RULES;

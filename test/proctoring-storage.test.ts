@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../src/platform/config.js';
-import { createLocalStore } from '../src/platform/storage-local.js';
-import { createS3Store } from '../src/platform/storage-s3.js';
-import { storageFor, type ObjectStore } from '../src/platform/storage.js';
+import { createLocalStore } from '../src/platform/storage/local-store.js';
+import { createS3Store } from '../src/platform/storage/s3-store.js';
+import { storageFor, type ObjectStore } from '../src/platform/storage/storage.js';
 
 /** The object store: its configuration, the local store, and the S3 store against a minimal S3 REST server. */
 

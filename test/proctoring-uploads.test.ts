@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob } from '../src/platform/jobs.js';
-import { storageFor } from '../src/platform/storage.js';
+import { storageFor } from '../src/platform/storage/storage.js';
 import { retentionJob, RETENTION_KEY } from '../src/modules/proctoring/proctoring-jobs.js';
 import { createHarness, manualClock, type Harness } from './helpers/harness.js';
 import { expectError } from './helpers/expect-error.js';

@@ -10,7 +10,7 @@ import {
 import { AUTO_TEST, assignmentBody, type Harness, type Tenant } from './helpers/harness.js';
 import { openSdkRig, type SdkRig } from './helpers/sdk-rig.js';
 import { transition } from './helpers/webhook-setup.js';
-import { createTest, publishTest } from '../src/modules/tests/tests-service.js';
+import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
 
 /** The partner SDK against the real service over HTTP: every call a partner makes, the pagination, and the typed errors. */
 let rig: SdkRig;

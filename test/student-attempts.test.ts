@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { returnUrl } from '../src/modules/attempts/return-url.js';
+import { returnUrl } from '../src/modules/student/return-url.js';
 import { runAutoSubmitJob } from '../src/modules/attempts/auto-submit-job.js';
 import { detailFields, expectError } from './helpers/expect-error.js';
 import { createHarness, manualClock, type Harness } from './helpers/harness.js';

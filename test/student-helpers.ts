@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { TestInput } from '../src/modules/tests/schemas.js';
+import type { TestInput } from '../src/modules/catalog/schemas.js';
 import { assignmentBody, type Harness, type Tenant } from './helpers/harness.js';
 
 /** Helpers for driving the student journey over HTTP (no browser): a cookie jar of one, and the page's CSRF token. */

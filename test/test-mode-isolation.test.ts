@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { looksLikeApiKey } from '../src/modules/institutions/api-keys.js';
-import { redactUrl } from '../src/platform/http/redact-url.js';
+import { redactUrl } from '../src/platform/log/redact-url.js';
 import { assignmentBody, createHarness, type Harness, type Tenant } from './helpers/harness.js';
 import { testModeTenant } from './helpers/test-mode.js';
 

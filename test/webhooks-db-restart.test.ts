@@ -10,7 +10,7 @@ import { migrate } from '../src/platform/migrate.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { applyTransition } from '../src/modules/lifecycle/apply-transition.js';
-import { createTest, publishTest } from '../src/modules/tests/tests-service.js';
+import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
 import { createWebhookDispatcher } from '../src/modules/webhooks/dispatcher.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { ADMIN_TOKEN, AUTO_TEST } from './helpers/harness.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../src/platform/db.js';
-import { recordViolation } from '../src/modules/events/record-violation.js';
+import { recordViolation } from '../src/modules/proctoring/record-violation.js';
 import { USER_AGENT } from '../src/modules/webhooks/dispatcher.js';
 import { type Harness } from './helpers/harness.js';
 import { type Received, type Receiver } from './helpers/webhook-receiver.js';

@@ -11,7 +11,7 @@ import {
   setInstitutionStatus,
 } from '../modules/institutions/institutions.js';
 import { updateInstitutionSettings } from '../modules/institutions/institution-settings.js';
-import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../modules/tests/tests-service.js';
+import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../modules/catalog/tests-service.js';
 import { resealEndpointSecrets } from '../modules/webhooks/reseal-secrets.js';
 import { seedDemo } from '../demo/seed-demo.js';
 import { UsageError, intOption, listOption, textOption, type Command, type CommandDeps } from './command.js';

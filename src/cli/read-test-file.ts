@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { ValidateFunction } from 'ajv';
 import { AppError } from '../platform/errors.js';
 import { headline, validationDetails, validatorCompiler } from '../platform/http/validation.js';
-import { TestInput } from '../modules/tests/schemas.js';
+import { TestInput } from '../modules/catalog/schemas.js';
 import { UsageError } from './command.js';
 
 // The very validator the operator API runs on a POST /tests body, so the CLI accepts exactly what the API accepts.

@@ -1,4 +1,4 @@
-import type { TestInput } from '../modules/tests/schemas.js';
+import type { TestInput } from '../modules/catalog/schemas.js';
 
 /** The demo tests: auto + immediate, hybrid + after_review, a recorded proctored exam, and one with live AI proctoring. */
 export const DEMO_TESTS: TestInput[] = [

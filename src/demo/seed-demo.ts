@@ -1,7 +1,7 @@
 import type { Pool } from '../platform/db.js';
 import { createApiKey, findActiveKey, type KeyMode } from '../modules/institutions/api-keys.js';
 import { createInstitution } from '../modules/institutions/institutions.js';
-import { createTest, publishTest } from '../modules/tests/tests-service.js';
+import { createTest, publishTest } from '../modules/catalog/tests-service.js';
 import { ensureStaffAccount } from '../modules/staff/staff-service.js';
 import { DEMO_TESTS } from './demo-tests.js';
 

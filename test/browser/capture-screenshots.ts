@@ -11,7 +11,7 @@ import { randomBase62 } from '../../src/platform/ids.js';
 import { migrate } from '../../src/platform/migrate.js';
 import { createApiKey } from '../../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../../src/modules/institutions/institutions.js';
-import { createTest, publishTest } from '../../src/modules/tests/tests-service.js';
+import { createTest, publishTest } from '../../src/modules/catalog/tests-service.js';
 import { DEMO_TESTS } from '../../src/demo/demo-tests.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from '../../src/server.js';
 import { freePort, launchBrowser, launchBrowserWithCamera } from './browser-env.js';

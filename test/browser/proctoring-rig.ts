@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestInput } from '../../src/modules/tests/schemas.js';
+import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { buildServer } from '../../src/server.js';
 import { ADMIN_TOKEN, createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { fastWebhooks, registerEndpoint, startDispatcher, type Dispatcher } from '../helpers/webhook-setup.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestInput } from '../../src/modules/tests/schemas.js';
+import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { testModeTenant } from '../helpers/test-mode.js';
 import { ALL_TYPES_TEST, assign, createPublishedTest, readAssignment } from '../student-helpers.js';

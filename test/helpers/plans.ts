@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createInstitution } from '../../src/modules/institutions/institutions.js';
-import { createTest, findPublishedTest, publishTest } from '../../src/modules/tests/tests-service.js';
+import { createTest, findPublishedTest, publishTest } from '../../src/modules/catalog/tests-service.js';
 import { createPool, type Pool } from '../../src/platform/db.js';
 import { createTestDatabase } from './database.js';
 import { AUTO_TEST } from './harness.js';

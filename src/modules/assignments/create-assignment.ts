@@ -3,7 +3,7 @@ import { newId } from '../../platform/ids.js';
 import { withTransaction, type Queryable } from '../../platform/db.js';
 import { enqueueJob } from '../../platform/jobs.js';
 import { expireAssignmentJob, expireJobKey } from './expire-job.js';
-import { findPublishedTestAndCallbackDomains } from '../tests/tests-service.js';
+import { findPublishedTestAndCallbackDomains } from '../catalog/tests-service.js';
 import type { AssignmentsContext } from './context.js';
 import { checkRelaxationsAllowed, normaliseAccommodations, type Accommodations } from './accommodations.js';
 import { checkCallbackUrl } from './callback-url.js';

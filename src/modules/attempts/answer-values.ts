@@ -1,5 +1,5 @@
 import type { AnswerValue } from '../marking/auto-mark.js';
-import type { Question } from '../tests/schemas.js';
+import type { Question } from '../catalog/schemas.js';
 
 /**
  * What the test page may store as an answer, per question type (the shapes

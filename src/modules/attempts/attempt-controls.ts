@@ -2,7 +2,7 @@ import type { Tx } from '../../platform/db.js';
 import { cancelJob } from '../../platform/jobs.js';
 import { scheduleAutoSubmit } from './auto-submit-job.js';
 import { lockAttempt, markAttemptSubmitted, setAttemptDeadline, type Attempt } from './attempts-repo.js';
-import { loadTestVersion } from './test-versions.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
 import { autoSubmitKey, deadlineFor, type ExtraTime } from './timing.js';
 
 /**

@@ -4,9 +4,9 @@ import type { AppContext } from '../../platform/context.js';
 import { accommodationsOf, findAssignment } from '../assignments/assignments-repo.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { insertAttempt } from './attempts-repo.js';
-import type { StudentSession } from './sessions.js';
+import type { StudentSession } from '../student/student-sessions.js';
 import { scheduleAutoSubmit } from './auto-submit-job.js';
-import { loadTestVersion } from './test-versions.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
 import { deadlineFor } from './timing.js';
 
 export type BeginOutcome = 'started' | 'expired' | 'unchanged';

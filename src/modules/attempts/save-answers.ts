@@ -5,8 +5,8 @@ import type { AnswerValue } from '../marking/auto-mark.js';
 import { checkAnswerValue } from './answer-values.js';
 import { answerVersions, findAttempt, type Attempt } from './attempts-repo.js';
 import { saveAnswersBatched } from './save-batcher.js';
-import { forgetRecentSession, sessionIsLive, type StudentSession } from './sessions.js';
-import { loadTestVersion } from './test-versions.js';
+import { forgetRecentSession, sessionIsLive, type StudentSession } from '../student/student-sessions.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
 import { acceptsSaves, SUBMIT_GRACE_MS } from './timing.js';
 
 export interface AnswerInput {

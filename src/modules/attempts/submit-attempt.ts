@@ -8,8 +8,8 @@ import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { AnswerValue } from '../marking/auto-mark.js';
 import { markSubmission } from '../marking/mark-submission.js';
 import { listAnswers, lockAttempt, markAttemptSubmitted } from './attempts-repo.js';
-import type { StudentSession } from './sessions.js';
-import { loadTestVersion } from './test-versions.js';
+import type { StudentSession } from '../student/student-sessions.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
 import { autoSubmitAt, autoSubmitKey } from './timing.js';
 
 

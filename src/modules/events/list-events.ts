@@ -1,7 +1,7 @@
 import { invalid } from '../../platform/errors.js';
 import type { Queryable } from '../../platform/db.js';
-import { EVENT_RETENTION_MS } from './event-types.js';
-import { envelopeBody, type EventEnvelope } from './event-envelope.js';
+import { EVENT_RETENTION_MS } from '../lifecycle/event-types.js';
+import { envelopeBody, type EventEnvelope } from '../lifecycle/event-envelope.js';
 
 /**
  * The events API's reads. Events are listed newest first for 30 days

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
-import { EVENT_RETENTION_MS } from './event-types.js';
+import { EVENT_RETENTION_MS } from '../lifecycle/event-types.js';
 
 const BATCH = 5000;
 

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ChangesSchema } from '../assignments/control-schemas.js';
 import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
 import { AssignmentStatusSchema, ScoreSchema } from '../assignments/schemas.js';
-import { ALL_EVENT_TYPES } from './event-types.js';
+import { ALL_EVENT_TYPES } from '../lifecycle/event-types.js';
 
 /**
  * The event envelope as documented to partners: the same object is the

@@ -1,5 +1,5 @@
 import type { Tx } from '../../platform/db.js';
-import { appendEvent, type StoredEvent } from '../events/append-event.js';
+import { appendEvent, type StoredEvent } from './append-event.js';
 import { transition, type AssignmentStatus, type LifecycleAction } from './state-machine.js';
 
 /**

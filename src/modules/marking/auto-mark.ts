@@ -1,4 +1,4 @@
-import type { Question } from '../tests/schemas.js';
+import type { Question } from '../catalog/schemas.js';
 
 /**
  * Auto-marking, pure: a question and the student's saved answer in, points

@@ -1,6 +1,6 @@
 import type { Tx } from '../../platform/db.js';
 import { applyTransition, type ApplyOutcome } from '../lifecycle/apply-transition.js';
-import type { TestVersion } from '../tests/tests-service.js';
+import type { TestVersion } from '../catalog/tests-service.js';
 import { roundPoints } from './auto-mark.js';
 import { listMarks } from './marks-repo.js';
 import { makeScore, scoreMarkedBy } from './score.js';

@@ -4,7 +4,7 @@ import { findAssignmentById, type AssignmentRow } from '../assignments/assignmen
 import { countWords } from '../attempts/answer-values.js';
 import { listAnswers, loadTestVersion } from '../attempts/attempts-service.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
-import type { TestVersion } from '../tests/tests-service.js';
+import type { TestVersion } from '../catalog/tests-service.js';
 import { needsMarker, type AnswerValue } from './auto-mark.js';
 import { listSuggestions, type AiSuggestion } from './ai/suggestions-repo.js';
 import { meetsDecideBar } from './ai/decide.js';

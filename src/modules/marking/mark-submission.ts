@@ -1,5 +1,5 @@
 import type { Tx } from '../../platform/db.js';
-import type { TestVersion } from '../tests/tests-service.js';
+import type { TestVersion } from '../catalog/tests-service.js';
 import { markAttempt, type AnswerValue } from './auto-mark.js';
 import { enqueueAiMarking } from './ai/enqueue-ai-marking.js';
 import { insertAutoMarks } from './marks-repo.js';

@@ -3,7 +3,7 @@ import { joinTransaction, withTransaction, type Queryable } from '../../platform
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { loadTestVersion, lockAttempt } from '../attempts/attempts-service.js';
 import { auditIn, type AuditContext } from '../staff/audit.js';
-import type { Question } from '../tests/schemas.js';
+import type { Question } from '../catalog/schemas.js';
 import { getMarkingView, type MarkingView } from './get-marking-view.js';
 import { listMarks } from './marks-repo.js';
 import { MarksChangedError, marksVersion } from './marks-version.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { findAssignment } from '../assignments/assignments-repo.js';
 import { findAttempt, loadTestVersion } from '../attempts/attempts-service.js';
-import type { StudentSession } from '../attempts/sessions.js';
+import type { StudentSession } from '../student/student-sessions.js';
 import { resolveRules, type ProctoringMode, type ProctoringRules } from './rules.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
-import { storageFor } from '../../platform/storage.js';
+import { storageFor } from '../../platform/storage/storage.js';
 import { proctoringPrefix } from './store-segment.js';
 
 /**

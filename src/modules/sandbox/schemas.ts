@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../../platform/http/schemas.js';
-import { AnswerValueSchema } from '../attempts/student-schemas.js';
+import { AnswerValueSchema } from '../student/student-schemas.js';
 
 /** Schemas of the test-mode routes (simulate, test-data wipe). */
 export const SIMULATE_ACTIONS = ['start', 'submit', 'violation', 'finish_marking', 'expire'] as const;

@@ -10,7 +10,7 @@ import { expireIfDue, getAssignment, type AssignmentView } from '../assignments/
 import { loadTestVersion } from '../attempts/attempts-service.js';
 import { beginAttempt } from '../attempts/begin-attempt.js';
 import { saveAnswers } from '../attempts/save-answers.js';
-import { createSessionForLink, findSession, type StudentSession } from '../attempts/sessions.js';
+import { createSessionForLink, findSession, type StudentSession } from '../student/student-sessions.js';
 import { submitAttempt } from '../attempts/submit-attempt.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';

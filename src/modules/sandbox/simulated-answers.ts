@@ -1,6 +1,6 @@
 import type { AnswerValue } from '../marking/auto-mark.js';
 import { roundPoints } from '../marking/auto-mark.js';
-import type { Question } from '../tests/schemas.js';
+import type { Question } from '../catalog/schemas.js';
 
 /**
  * What a simulated student writes and what a simulated reviewer marks, pure.

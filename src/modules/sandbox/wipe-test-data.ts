@@ -1,6 +1,6 @@
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
-import { storageFor } from '../../platform/storage.js';
+import { storageFor } from '../../platform/storage/storage.js';
 import { expireJobKey } from '../assignments/expire-job.js';
 import { autoSubmitKey } from '../attempts/timing.js';
 import { proctoringPrefix } from '../proctoring/store-segment.js';

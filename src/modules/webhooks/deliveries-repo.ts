@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 
 /**
- * The dispatcher's claim of due deliveries (recording them: record-attempts.ts).
+ * The dispatcher's claim of due deliveries (recording them: record-delivery-attempts.ts).
  *
  * Claim: endpoints that are enabled and not paused are walked; each gives at
  * most the room the dispatcher allows it (by default endpointConcurrency;

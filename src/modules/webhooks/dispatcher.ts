@@ -7,8 +7,8 @@ import { randomBase62 } from '../../platform/ids.js';
 import { recordWebhookAttempt } from '../../platform/telemetry/metrics.js';
 import { inSpanFrom } from '../../platform/telemetry/trace-context.js';
 import { createNotificationListener } from '../../platform/listener.js';
-import { envelopeBody } from '../events/event-envelope.js';
-import { createAttemptRecorder } from './attempt-recorder.js';
+import { envelopeBody } from '../lifecycle/event-envelope.js';
+import { createDeliveryAttemptRecorder } from './delivery-attempt-recorder.js';
 import { claimDeliveries, releaseClaims, type ClaimedDelivery } from './deliveries-repo.js';
 import { WEBHOOKS_CHANNEL } from './fan-out.js';
 import { judgeAttempt } from './retry-policy.js';
@@ -20,7 +20,7 @@ import { secretBoxFor, urlPolicyFor } from './webhooks-context.js';
 /**
  * The webhook dispatcher: claims due deliveries (deliveries-repo.ts), POSTs
  * them (send-webhook.ts), judges each result (retry-policy.ts) and records it
- * (attempt-recorder.ts). Woken by NOTIFY on the commit of a fanned-out event,
+ * (delivery-attempt-recorder.ts). Woken by NOTIFY on the commit of a fanned-out event,
  * and by a short poll for retries that come due and notifications missed
  * across a reconnect.
  *
@@ -40,7 +40,7 @@ import { secretBoxFor, urlPolicyFor } from './webhooks-context.js';
  * attempts do not each trigger a claim: one is made once a batch's worth of
  * slots has freed (a quarter of the concurrency), or at once when nothing is
  * left ready to start; NOTIFY and the poll always claim. Recording batches
- * itself (attempt-recorder.ts).
+ * itself (delivery-attempt-recorder.ts).
  */
 export interface DispatcherOptions {
   connectionString: string;
@@ -80,7 +80,7 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   pool.on('error', () => undefined);
   /** Recording lags so far behind that claims wait (see wanted()); only then must a recorded batch wake the claimer. */
   let backlogged = false;
-  const recorder = createAttemptRecorder({ pool, workerId, clock: opts.clock, log: opts.log, onRecorded: () => (backlogged ? wakeSoon() : undefined) });
+  const recorder = createDeliveryAttemptRecorder({ pool, workerId, clock: opts.clock, log: opts.log, onRecorded: () => (backlogged ? wakeSoon() : undefined) });
   const pollMs = opts.pollIntervalMs ?? 250;
   const prefetch = Math.max(1, Math.floor(tunables.concurrency / 2));
   /** Finished attempts that make a claim worth its statement while others are still ready to start. */

@@ -1,6 +1,6 @@
 import type { Tx } from '../../platform/db.js';
-import { appendEvent } from '../events/append-event.js';
-import { ENDPOINT_DISABLED_EVENT_TYPE } from '../events/event-types.js';
+import { appendEvent } from '../lifecycle/append-event.js';
+import { ENDPOINT_DISABLED_EVENT_TYPE } from '../lifecycle/event-types.js';
 import { enqueueEndpointDisabledMails } from './endpoint-disabled-mail.js';
 
 /**

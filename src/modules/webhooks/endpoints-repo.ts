@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
-import type { SubscribableEventType } from '../events/event-types.js';
+import type { SubscribableEventType } from '../lifecycle/event-types.js';
 
 /**
  * SQL for webhook endpoints. Partner-facing functions take `institutionId`

@@ -1,6 +1,6 @@
 import type { Queryable, Tx } from '../../platform/db.js';
-import { connectEventFanOut, type StoredEvent } from '../events/append-event.js';
-import { TEST_EVENT_TYPE } from '../events/event-types.js';
+import { connectEventFanOut, type StoredEvent } from '../lifecycle/append-event.js';
+import { TEST_EVENT_TYPE } from '../lifecycle/event-types.js';
 
 /**
  * Fan-out: for every appended event, one pending delivery per enabled

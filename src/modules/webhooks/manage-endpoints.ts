@@ -2,7 +2,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { newId } from '../../platform/ids.js';
-import type { SubscribableEventType } from '../events/event-types.js';
+import type { SubscribableEventType } from '../lifecycle/event-types.js';
 import {
   countEndpoints,
   deleteEndpointRow,

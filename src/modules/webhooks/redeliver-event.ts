@@ -1,7 +1,7 @@
 import { AppError, notFound } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
-import { EVENT_RETENTION_MS, TEST_EVENT_TYPE } from '../events/event-types.js';
+import { EVENT_RETENTION_MS, TEST_EVENT_TYPE } from '../lifecycle/event-types.js';
 import { findEndpoint } from './endpoints-repo.js';
 import { scheduleDeliveries } from './fan-out.js';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
-import { SUBSCRIBABLE_EVENT_TYPES } from '../events/event-types.js';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../lifecycle/event-types.js';
 
 /** Route schemas of webhook endpoint management (partner and operator). */
 export const SubscribableEventType = Type.Union(

@@ -1,8 +1,8 @@
 import { AppError, notFound } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
-import { appendEvent } from '../events/append-event.js';
-import { TEST_EVENT_TYPE } from '../events/event-types.js';
+import { appendEvent } from '../lifecycle/append-event.js';
+import { TEST_EVENT_TYPE } from '../lifecycle/event-types.js';
 import { findEndpoint } from './endpoints-repo.js';
 import { scheduleDeliveries } from './fan-out.js';
 

@@ -1,11 +1,11 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../ids.js';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger, type Logger } from '../log/log.js';
 import { AppError, errorBody } from '../errors.js';
 import { BODY_LIMIT, installErrorHandling } from './error-handler.js';
 import { installJsonBodyParser } from './json-body.js';
-import { redactUrl } from './redact-url.js';
+import { redactUrl } from '../log/redact-url.js';
 import { createClientErrorHandler } from './client-errors.js';
 import { rejectUnstorableInput } from './storable-input.js';
 import { validatorCompiler } from './validation.js';

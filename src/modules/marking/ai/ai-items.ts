@@ -1,4 +1,4 @@
-import type { Question } from '../../tests/schemas.js';
+import type { Question } from '../../catalog/schemas.js';
 import { needsMarker, type AnswerValue } from '../auto-mark.js';
 import type { MarkingTask } from './prompt.js';
 

@@ -1,6 +1,6 @@
 import type { Tx } from '../../../platform/db.js';
 import { enqueueJob } from '../../../platform/jobs.js';
-import type { TestVersion } from '../../tests/tests-service.js';
+import type { TestVersion } from '../../catalog/tests-service.js';
 import type { AnswerValue } from '../auto-mark.js';
 import { aiItemsOf } from './ai-items.js';
 import { insertSuggestions } from './suggestions-repo.js';

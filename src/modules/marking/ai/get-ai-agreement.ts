@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../platform/db.js';
 import { notFound } from '../../../platform/errors.js';
-import { getTest } from '../../tests/tests-service.js';
+import { getTest } from '../../catalog/tests-service.js';
 import { agreementFigures, type AgreementFigures } from './agreement.js';
 import { isAiQuestion } from './ai-items.js';
 import { listMarkPairs } from './suggestions-repo.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
-import { html, type SafeHtml } from '../../attempts/pages/html.js';
+import { html, type SafeHtml } from '../../../platform/web/html.js';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../../institutions/api-keys.js';
 import { ago, csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, selectField, statusBadge, testBadge, textField, whenShort } from '../ui/components.js';
 import {

@@ -1,8 +1,8 @@
-import { formatPoints, html, plural, type SafeHtml } from '../../attempts/pages/html.js';
+import { formatPoints, html, plural, type SafeHtml } from '../../../platform/web/html.js';
 import type { AnswerValue } from '../../marking/auto-mark.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import type { Score } from '../../marking/score.js';
-import type { Question } from '../../tests/schemas.js';
+import type { Question } from '../../catalog/schemas.js';
 import { when } from '../ui/components.js';
 
 /**

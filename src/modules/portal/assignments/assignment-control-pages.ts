@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
-import { html } from '../../attempts/pages/html.js';
+import { html } from '../../../platform/web/html.js';
 import type { Accommodations } from '../../assignments/accommodations.js';
 import { cancelAssignment } from '../../assignments/cancel-assignment.js';
 import type { AssignmentsContext } from '../../assignments/context.js';

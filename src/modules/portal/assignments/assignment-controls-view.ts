@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
-import { html, type SafeHtml } from '../../attempts/pages/html.js';
+import { html, type SafeHtml } from '../../../platform/web/html.js';
 import type { AssignmentView } from '../../assignments/get-assignment.js';
 import { CHANGEABLE_STATUSES } from '../../lifecycle/state-machine.js';
 import { csrfField, errorFor, errorSummary, hiddenFields, selectField, textField, when } from '../ui/components.js';

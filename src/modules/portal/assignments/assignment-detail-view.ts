@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../attempts/pages/html.js';
+import { html, type SafeHtml } from '../../../platform/web/html.js';
 import type { DeliveryView } from '../../webhooks/event-deliveries.js';
 import { statusBadge, statusLabel, testBadge, when } from '../ui/components.js';
 import type { Scope } from '../ui/page.js';

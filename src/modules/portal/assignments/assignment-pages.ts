@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../platform/errors.js';
-import { html } from '../../attempts/pages/html.js';
+import { html } from '../../../platform/web/html.js';
 import type { AssignmentsContext } from '../../assignments/context.js';
 import { listAssignments } from '../../assignments/list-assignments.js';
-import { listTestsForPartner, listTestTitles } from '../../tests/tests-service.js';
+import { listTestsForPartner, listTestTitles } from '../../catalog/tests-service.js';
 import { dataTable, errorFor, errorSummary, hiddenFields, pager, selectField, statusBadge, testBadge, textField, whenShort } from '../ui/components.js';
 import { DoneQuery, Html, InstitutionQuery, chooseInstitution, flashFrom, institutionScope, layoutFor, operatorField, pageRoute, sendHtml } from '../ui/page.js';
 import { ASSIGNMENT_STATUSES } from '../../lifecycle/state-machine.js';

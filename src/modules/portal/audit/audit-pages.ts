@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { html, type SafeHtml } from '../../attempts/pages/html.js';
+import { html, type SafeHtml } from '../../../platform/web/html.js';
 import { listAudit, type AuditEntry } from '../../staff/audit.js';
 import { requirePermission } from '../../staff/principal.js';
 import { dataTable, pager, whenShort } from '../ui/components.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
-import { html } from '../../attempts/pages/html.js';
+import { html } from '../../../platform/web/html.js';
 import { addCallbackDomain, getCallbackDomains, removeCallbackDomain } from '../../institutions/institutions.js';
 import { can } from '../../staff/principal.js';
 import { csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, textField, type Flash } from '../ui/components.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
-import { html } from '../../attempts/pages/html.js';
+import { html } from '../../../platform/web/html.js';
 import { createInstitution, getInstitution, listInstitutions, setInstitutionStatus } from '../../institutions/institutions.js';
 import { requirePermission, type StaffPrincipal } from '../../staff/principal.js';
 import { listStaff } from '../../staff/staff-service.js';

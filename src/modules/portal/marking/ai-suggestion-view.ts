@@ -1,4 +1,4 @@
-import { formatPoints, html, type SafeHtml } from '../../attempts/pages/html.js';
+import { formatPoints, html, type SafeHtml } from '../../../platform/web/html.js';
 import type { AiMarkingStatus } from '../../marking/ai/ai-status.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import { csrfField, dataTable, hiddenFields } from '../ui/components.js';

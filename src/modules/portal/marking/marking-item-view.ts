@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../platform/context.js';
 import type { ErrorDetail } from '../../../platform/errors.js';
-import { formatPoints, html, type SafeHtml } from '../../attempts/pages/html.js';
+import { formatPoints, html, type SafeHtml } from '../../../platform/web/html.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import type { DraftMark, OpenedItem } from '../../marking/reviewer-marking.js';
 import { answerView, markView, scoreFacts } from '../assignments/answer-view.js';

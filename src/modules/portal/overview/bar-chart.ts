@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../attempts/pages/html.js';
+import { html, type SafeHtml } from '../../../platform/web/html.js';
 
 /**
  * A bar chart drawn on the server as SVG: no script, no inline style (the

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { html } from '../../attempts/pages/html.js';
+import { html } from '../../../platform/web/html.js';
 import { averageScoreByTest, completionsPerDay, countAssignmentsByStatus } from '../../assignments/assignment-stats.js';
 import { ASSIGNMENT_STATUSES } from '../../lifecycle/state-machine.js';
-import { listTestTitles } from '../../tests/tests-service.js';
+import { listTestTitles } from '../../catalog/tests-service.js';
 import { deliveryHealth } from '../../webhooks/delivery-log.js';
 import { ago, dataTable, statusLabel, when } from '../ui/components.js';
 import { institutionPage, layoutFor, type Scope } from '../ui/page.js';

@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
-import { html, type SafeHtml } from '../../attempts/pages/html.js';
+import { html, type SafeHtml } from '../../../platform/web/html.js';
 import type { FlagView, ProctoringReport } from '../../proctoring/get-proctoring-report.js';
 import { csrfField, dataTable, errorFor, errorSummary, hiddenFields, when, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../platform/context.js';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
-import { html } from '../../attempts/pages/html.js';
+import { html } from '../../../platform/web/html.js';
 import type { AuditContext } from '../../staff/audit.js';
 import { INSTITUTION_ROLES } from '../../staff/principal.js';
 import { changeStaffRole, inviteStaff, listStaff, removeStaff } from '../../staff/staff-service.js';

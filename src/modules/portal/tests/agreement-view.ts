@@ -1,4 +1,4 @@
-import { formatPoints, html, type SafeHtml } from '../../attempts/pages/html.js';
+import { formatPoints, html, type SafeHtml } from '../../../platform/web/html.js';
 import type { AiAgreement } from '../../marking/ai/get-ai-agreement.js';
 import { dataTable } from '../ui/components.js';
 

@@ -1,8 +1,8 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
 import { validationDetails, validatorCompiler } from '../../../platform/http/validation.js';
 import type { ErrorObject } from 'ajv';
-import { TestInput } from '../../tests/schemas.js';
-import type { AdminTestView } from '../../tests/tests-service.js';
+import { TestInput } from '../../catalog/schemas.js';
+import type { AdminTestView } from '../../catalog/tests-service.js';
 import { lineOf, scanJson } from './json-locations.js';
 
 /**

@@ -1,7 +1,7 @@
-import { html, type SafeHtml } from '../../attempts/pages/html.js';
+import { html, type SafeHtml } from '../../../platform/web/html.js';
 import type { Institution } from '../../institutions/institutions.js';
 import type { StaffPrincipal } from '../../staff/principal.js';
-import type { AdminTestView } from '../../tests/tests-service.js';
+import type { AdminTestView } from '../../catalog/tests-service.js';
 import { csrfField, dataTable, fieldId, postButton, statusBadge, when, whenShort, type Flash } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
 import type { LineError } from './check-test-json.js';

@@ -1,4 +1,4 @@
-import { html, type SafeHtml, timeTag } from '../../attempts/pages/html.js';
+import { html, type SafeHtml, timeTag } from '../../../platform/web/html.js';
 import type { ErrorDetail } from '../../../platform/errors.js';
 
 /** The portal's UI kit: tables with captions, form fields tied to their errors, messages, paging. */

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../attempts/pages/html.js';
+import { html, type SafeHtml } from '../../../platform/web/html.js';
 import { can, type Permission, type StaffPrincipal } from '../../staff/principal.js';
 import { flashMessage, type Flash } from './components.js';
 

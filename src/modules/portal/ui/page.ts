@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../platform/context.js';
 import { joinTransaction, withTransaction } from '../../../platform/db.js';
 import { AppError, notFound, type ErrorDetail } from '../../../platform/errors.js';
-import { PAGE_HEADERS, html, type SafeHtml } from '../../attempts/pages/html.js';
+import { PAGE_HEADERS, html, type SafeHtml } from '../../../platform/web/html.js';
 import { getInstitution, listInstitutions } from '../../institutions/institutions.js';
 import { recordAudit, type AuditContext, type AuditEntryInput } from '../../staff/audit.js';
 import { actingInstitution, requirePermission, requireStaff, type Permission, type StaffPrincipal } from '../../staff/principal.js';

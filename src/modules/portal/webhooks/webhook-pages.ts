@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { notFound } from '../../../platform/errors.js';
-import { ASSIGNMENT_EVENT_TYPES, type AssignmentEventType } from '../../events/event-types.js';
+import { ASSIGNMENT_EVENT_TYPES, type AssignmentEventType } from '../../lifecycle/event-types.js';
 import { createEndpoint, getEndpoint, updateEndpoint } from '../../webhooks/manage-endpoints.js';
 import { redeliverEvent } from '../../webhooks/redeliver-event.js';
 import { rotateEndpointSecret } from '../../webhooks/rotate-endpoint-secret.js';

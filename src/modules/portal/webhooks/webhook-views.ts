@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../platform/context.js';
 import type { ErrorDetail } from '../../../platform/errors.js';
-import { html, type SafeHtml } from '../../attempts/pages/html.js';
-import { ASSIGNMENT_EVENT_TYPES, TEST_EVENT_TYPE } from '../../events/event-types.js';
+import { html, type SafeHtml } from '../../../platform/web/html.js';
+import { ASSIGNMENT_EVENT_TYPES, TEST_EVENT_TYPE } from '../../lifecycle/event-types.js';
 import { can } from '../../staff/principal.js';
 import { listEndpointDeliveries } from '../../webhooks/delivery-log.js';
 import { listEndpoints, type EndpointView } from '../../webhooks/manage-endpoints.js';

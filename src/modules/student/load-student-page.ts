@@ -1,0 +1,89 @@
+import type { AppContext } from '../../platform/context.js';
+import { notFound } from '../../platform/errors.js';
+import { effectiveProctoringRelaxations } from '../assignments/accommodations.js';
+import { findAssignment, type AssignmentRow } from '../assignments/assignments-repo.js';
+import { expireIfDue } from '../assignments/get-assignment.js';
+import { getInstitution } from '../institutions/institutions.js';
+import type { Score } from '../marking/score.js';
+import type { AssignmentStatus } from '../lifecycle/state-machine.js';
+import type { TestVersion } from '../catalog/tests-service.js';
+import { attemptProctoringState, proctoringPageState, type ProctoringPageState } from './proctoring-page-state.js';
+import { findAttempt, listAnswers, type StoredAnswer } from '../attempts/attempts-repo.js';
+import { returnUrl } from './return-url.js';
+import type { StudentSession } from './student-sessions.js';
+import { submitAttempt } from '../attempts/submit-attempt.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
+import { acceptsSaves, timeAllowedMs } from '../attempts/timing.js';
+
+interface Common {
+  assignmentId: string;
+  institutionName: string;
+  test: TestVersion;
+  csrfToken: string;
+  /** For the pages' scripts of a proctored test (camera check, recording, heartbeat); null for proctoring none. */
+  proctoring: ProctoringPageState | null;
+  /** A test-mode assignment (livemode false): every page says so. */
+  testMode: boolean;
+}
+
+/** What the student sees at /a/{assignmentId}, by status. */
+export type StudentPage =
+  | (Common & { kind: 'intro'; dueAt: Date | null })
+  | (Common & { kind: 'test'; deadlineAt: Date; serverNow: Date; answers: StoredAnswer[] })
+  | (Common & { kind: 'done'; status: Extract<AssignmentStatus, 'submitted' | 'marking' | 'completed'>; submittedAt: Date | null; score: Score | null; returnUrl: string })
+  | (Common & { kind: 'expired'; dueAt: Date | null; returnUrl: string })
+  | (Common & { kind: 'withdrawn'; returnUrl: string });
+
+/**
+ * Loads the student's assignment for the session's user (anyone else's is
+ * not found), applying the lazy checks first: an `assigned` assignment past
+ * dueAt expires, and a `started` one past its deadline plus grace is
+ * submitted now if the deadline job has not run yet.
+ */
+export async function loadStudentPage(ctx: AppContext, session: StudentSession, assignmentId: string): Promise<StudentPage> {
+  const now = ctx.clock.now();
+  const reload = async () => (await findAssignment(ctx.pool, session.institutionId, assignmentId))!;
+  let row: AssignmentRow | null = await findAssignment(ctx.pool, session.institutionId, assignmentId);
+  if (!row || row.userId !== session.userId) throw notFound('assignment');
+  if (await expireIfDue(ctx.pool, row, now)) row = await reload();
+
+  let attempt = row.status === 'started' ? await findAttempt(ctx.pool, row.institutionId, row.id) : null;
+  if (attempt && !acceptsSaves(attempt.deadlineAt, now)) {
+    await submitAttempt(ctx, { assignmentId: row.id, by: 'deadline', institutionId: row.institutionId });
+    row = await reload();
+    attempt = null;
+  }
+
+  const [test, institution] = await Promise.all([loadTestVersion(ctx.pool, row.testVersionId), getInstitution(ctx.pool, row.institutionId)]);
+  const common: Common = {
+    assignmentId: row.id,
+    institutionName: institution?.name ?? '',
+    test,
+    csrfToken: session.csrfToken,
+    proctoring: proctoringPageState(test, ctx.config, effectiveProctoringRelaxations(row)),
+    testMode: !row.livemode,
+  };
+  const back = returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status });
+
+  switch (row.status) {
+    case 'assigned': {
+      // "Time allowed" on the intro page is this student's: extra time included.
+      const minutes = timeAllowedMs(test.durationMinutes, row.accommodations) / 60_000;
+      return { ...common, test: { ...test, durationMinutes: minutes }, kind: 'intro', dueAt: row.dueAt };
+    }
+    case 'started': {
+      if (!attempt) throw new Error(`assignment ${row.id} is started without an attempt`);
+      const [answers, proctoring] = await Promise.all([
+        listAnswers(ctx.pool, row.institutionId, row.id),
+        attemptProctoringState(ctx.pool, common.proctoring, row.institutionId, row.id),
+      ]);
+      return { ...common, proctoring, kind: 'test', deadlineAt: attempt.deadlineAt, serverNow: now, answers };
+    }
+    case 'expired':
+      return { ...common, kind: 'expired', dueAt: row.dueAt, returnUrl: back };
+    case 'cancelled':
+      return { ...common, kind: 'withdrawn', returnUrl: back };
+    default:
+      return { ...common, kind: 'done', status: row.status, submittedAt: row.submittedAt, score: row.score, returnUrl: back };
+  }
+}

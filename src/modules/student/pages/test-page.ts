@@ -1,0 +1,143 @@
+import type { AnswerValue } from '../../marking/auto-mark.js';
+import type { Question } from '../../catalog/schemas.js';
+import type { TestVersion } from '../../catalog/tests-service.js';
+import type { StoredAnswer } from '../../attempts/attempts-repo.js';
+import { countWords } from '../../attempts/answer-values.js';
+import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from '../../../platform/web/html.js';
+import { PROCTOR_SCRIPT, recordingIndicator, supervisionPanel, type ProctoringPageState } from './proctoring-parts.js';
+
+/**
+ * The test page: every question on one page, in order, each a fieldset whose
+ * legend holds the prompt. Saved answers are rendered into the fields, so the
+ * page shows them even before the script runs; the script (student.js) adds
+ * autosave, the navigator's live state, the timer and the submit dialog.
+ * Nothing of the answer key reaches the page.
+ */
+export function testPage(p: {
+  assignmentId: string;
+  institutionName: string;
+  test: TestVersion;
+  csrfToken: string;
+  deadlineAt: Date;
+  serverNow: Date;
+  answers: StoredAnswer[];
+  /** Proctored tests: mode, resolved rules and timings for proctor.js. */
+  proctoring?: ProctoringPageState | null;
+  testMode?: boolean;
+}): string {
+  const saved = new Map(p.answers.map((a) => [a.questionId, a]));
+  const questions = p.test.questions;
+  const proctored = p.test.proctoring !== 'none';
+  const answeredCount = questions.filter((q) => isAnswered(saved.get(q.id)?.value ?? null)).length;
+  const state = {
+    assignmentId: p.assignmentId,
+    csrfToken: p.csrfToken,
+    deadline: p.deadlineAt.toISOString(),
+    serverNow: p.serverNow.toISOString(),
+    questions: questions.map((q, i) => ({ id: q.id, type: q.type, n: i + 1, maxWords: q.type === 'essay' ? (q.maxWords ?? null) : null })),
+    answers: Object.fromEntries(p.answers.map((a) => [a.questionId, { value: a.value, version: a.version }])),
+    ...(p.proctoring ? { proctoring: p.proctoring } : {}),
+  };
+
+  const main = html`
+<h1>${p.test.title}</h1>
+<noscript><p class="notice">This test needs JavaScript to save your answers. Turn JavaScript on and reload this page.</p></noscript>
+<div class="status-bar">
+  <p class="timer"><span class="timer-label">Time left</span> <span id="timer-value" role="timer">${remainingText(p.deadlineAt, p.serverNow)}</span></p>
+  ${p.testMode ? html`<p class="status-test-mode">Test mode</p>` : ''}
+  <p class="save-status" id="save-status" data-state="saved">Saved</p>
+  ${proctored ? recordingIndicator() : ''}
+</div>
+<div id="time-alert" class="time-alert" role="alert"></div>
+${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring, p.proctoring?.relaxations) : ''}
+<div id="connection-status" class="sr-only" role="status"></div>
+<p id="time-notice" class="time-notice" role="status" aria-live="polite"></p>
+<div class="test-layout">
+<nav class="navigator" aria-labelledby="navigator-title">
+  <h2 id="navigator-title">Questions</h2>
+  <p id="answered-count">${answeredCount} of ${questions.length} answered</p>
+  <ol>
+    ${questions.map((q, i) => navItem(i + 1, isAnswered(saved.get(q.id)?.value ?? null)))}
+  </ol>
+</nav>
+<div id="answers" class="questions">
+  ${questions.map((q, i) => questionBlock(q, i + 1, saved.get(q.id)?.value ?? null))}
+  <div class="actions"><button type="button" class="button primary" id="open-submit">Submit test</button></div>
+</div>
+</div>
+<dialog id="submit-dialog" aria-labelledby="submit-title" aria-describedby="submit-summary">
+  <h2 id="submit-title">Submit your test?</h2>
+  <p id="submit-summary">${unansweredText(questions.length - answeredCount)}</p>
+  <p>You cannot change your answers after you submit.</p>
+  <p id="submit-progress" role="status"></p>
+  <form method="post" action="/a/${p.assignmentId}/submit" id="submit-form">
+    <input type="hidden" name="csrf" value="${p.csrfToken}">
+    <div class="dialog-actions">
+      <button type="button" class="button" id="cancel-submit">Keep working</button>
+      <button type="submit" class="button primary" id="confirm-submit">Submit</button>
+    </div>
+  </form>
+</dialog>
+<script type="application/json" id="assay-state">${jsonForScript(state)}</script>`;
+  return layout({ title: p.test.title, institutionName: p.institutionName, main, testMode: p.testMode, script: true, ...(proctored ? { moduleScripts: [PROCTOR_SCRIPT] } : {}) });
+}
+
+export function isAnswered(value: AnswerValue): boolean {
+  if (value === null) return false;
+  return Array.isArray(value) ? value.length > 0 : value.trim() !== '';
+}
+
+function unansweredText(n: number): string {
+  return n === 0 ? 'You have answered every question.' : `You have ${plural(n, 'unanswered question')}.`;
+}
+
+function remainingText(deadline: Date, now: Date): string {
+  const s = Math.max(0, Math.ceil((deadline.getTime() - now.getTime()) / 1000));
+  const hh = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(hh > 0 ? 2 : 1, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return hh > 0 ? `${hh}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+function navItem(n: number, answered: boolean): SafeHtml {
+  return html`<li><a href="#question-${n}" id="nav-${n}" data-answered="${answered ? 'yes' : 'no'}"><span class="nav-number">${n}</span><span class="sr-only">Question ${n},</span> <span class="nav-state">${answered ? 'answered' : 'not answered'}</span></a></li>`;
+}
+
+function questionBlock(q: Question, n: number, value: AnswerValue): SafeHtml {
+  const legend = html`<legend><span class="question-number">Question ${n}</span> <span class="prompt">${q.prompt}</span> <span class="question-points">(${plural(Number(formatPoints(q.points)), 'point')})</span></legend>`;
+  return html`<fieldset class="question" id="question-${n}" data-question-id="${q.id}" data-n="${n}" data-type="${q.type}">
+${legend}
+${questionInput(q, n, value)}
+</fieldset>`;
+}
+
+function questionInput(q: Question, n: number, value: AnswerValue): SafeHtml {
+  const id = `q${n}`;
+  switch (q.type) {
+    case 'single_choice':
+    case 'multiple_choice': {
+      const type = q.type === 'single_choice' ? 'radio' : 'checkbox';
+      const chosen = new Set(Array.isArray(value) ? value : value === null ? [] : [value]);
+      return html`${q.type === 'multiple_choice' ? html`<p class="hint">Choose all that apply.</p>` : ''}<div class="options">${q.options.map(
+        (o, j) =>
+          html`<div class="option"><input type="${type}" name="${id}" id="${id}-o${j + 1}" value="${o.id}"${chosen.has(o.id) ? html` checked` : ''}><label for="${id}-o${j + 1}">${o.text}</label></div>`,
+      )}</div>`;
+    }
+    case 'short_text':
+      return html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to question ${n}</span></label>
+<input type="text" id="${id}-input" name="${id}" value="${value ?? ''}" autocomplete="off" maxlength="1000">`;
+    case 'numeric':
+      return html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to question ${n}</span></label>
+<p class="hint" id="${id}-hint">A number; use a dot or a comma for decimals.</p>
+<input type="text" id="${id}-input" name="${id}" value="${value ?? ''}" inputmode="decimal" autocomplete="off" maxlength="100" aria-describedby="${id}-hint">`;
+    case 'essay': {
+      const text = typeof value === 'string' ? value : '';
+      const words = countWords(text);
+      const limit = q.maxWords ? ` of at most ${q.maxWords}` : '';
+      return html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to question ${n}</span></label>
+<textarea id="${id}-input" name="${id}" rows="10" maxlength="60000" aria-describedby="${id}-words">
+${text}</textarea>
+<p class="word-count" id="${id}-words" data-max-words="${q.maxWords ?? ''}">${plural(words, 'word')}${limit}</p>`;
+    }
+  }
+}

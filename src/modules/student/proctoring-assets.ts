@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import { sha256Hex } from '../../platform/crypto.js';
+
+/**
+ * The proctoring scripts of the student pages and the on-device face
+ * detector, served by Assay itself under /assets/proctoring/ (no CDN, so the
+ * pages' `script-src 'self'; connect-src 'self'` CSP holds):
+ * - our own ES modules (camera check on the intro page, recording and signals on the test page,
+ *   the rest of the recording's uploads on the completion page);
+ * - `@vladmandic/face-api`'s browser bundle (TensorFlow.js inside, WebGL with a CPU fallback: neither
+ *   needs eval nor WebAssembly, so the CSP needs no 'unsafe-eval' or 'wasm-unsafe-eval');
+ * - the TinyFaceDetector model (a 3 kB manifest and 190 kB of weights), the only model the page loads.
+ * Every file is read once at start (a missing package fails the boot, not a student's test) and
+ * gzipped once, since the face-api bundle is 1.3 MB as shipped.
+ */
+const OWN_SCRIPTS = ['proctor.js', 'proctor-camera.js', 'proctor-uploads.js', 'proctor-signals.js', 'proctor-faces.js', 'proctor-watch.js', 'camera-check.js', 'upload-rest.js'];
+const MODEL_FILES = ['tiny_face_detector_model-weights_manifest.json', 'tiny_face_detector_model.bin'];
+
+const JS = 'text/javascript; charset=utf-8';
+const TYPES: Record<string, string> = { '.js': JS, '.json': 'application/json; charset=utf-8', '.bin': 'application/octet-stream' };
+
+interface Asset {
+  body: Buffer;
+  gzipped: Buffer | null;
+  type: string;
+  etag: string;
+}
+
+function load(file: string): Asset {
+  const body = fs.readFileSync(file);
+  const type = TYPES[path.extname(file)];
+  if (!type) throw new Error(`proctoring assets: no content type for ${file}`);
+  // Weights are float data that gzip barely shrinks; text compresses about 4:1.
+  const gzipped = type === TYPES['.bin'] ? null : zlib.gzipSync(body, { level: 9 });
+  return { body, gzipped, type, etag: `"${sha256Hex(body).slice(0, 16)}"` };
+}
+
+/** URL path → file, resolved at start. */
+export function proctoringAssetFiles(): Map<string, string> {
+  const require = createRequire(import.meta.url);
+  const ownDir = new URL('./assets/', import.meta.url);
+  const faceApi = require.resolve('@vladmandic/face-api/dist/face-api.esm.js');
+  const modelDir = path.join(path.dirname(faceApi), '..', 'model');
+  const files = new Map<string, string>();
+  for (const name of OWN_SCRIPTS) files.set(`/assets/proctoring/${name}`, fileURLToPath(new URL(name, ownDir)));
+  files.set('/assets/proctoring/face-api.esm.js', faceApi);
+  for (const name of MODEL_FILES) files.set(`/assets/proctoring/models/${name}`, path.join(modelDir, name));
+  return files;
+}
+
+const hide = { hide: true } as const;
+
+export const proctoringAssets: FastifyPluginAsync = async (app) => {
+  for (const [url, file] of proctoringAssetFiles()) {
+    const asset = load(file);
+    app.get(url, { schema: { ...hide, response: { 200: Type.Unsafe<Buffer>({ type: 'string' }), 304: Type.Null() } } }, async (request, reply) => {
+      reply
+        .header('cache-control', 'public, max-age=0, must-revalidate')
+        .header('etag', asset.etag)
+        .header('x-content-type-options', 'nosniff')
+        .header('cross-origin-resource-policy', 'same-origin');
+      if (asset.gzipped) reply.header('vary', 'accept-encoding');
+      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+      reply.type(asset.type);
+      if (asset.gzipped && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+        return reply.header('content-encoding', 'gzip').send(asset.gzipped);
+      }
+      return reply.send(asset.body);
+    });
+  }
+};

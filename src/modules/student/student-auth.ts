@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../platform/context.js';
+import { AppError } from '../../platform/errors.js';
+import { csrfMatches, findRecentSession, findSession, SESSION_COOKIE, type StudentSession } from './student-sessions.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    studentSession: StudentSession | null;
+  }
+  interface FastifyContextConfig {
+    /** The route answers with HTML pages, also for errors. */
+    page?: boolean;
+    /** The handler's own statement re-checks the session row, so the session may come from this process's recent ones (sessions.ts). */
+    sessionRecheckedByStatement?: boolean;
+  }
+}
+
+/**
+ * The session of the request's cookie, and on a POST the check of its CSRF
+ * token (form field `csrf` or header `X-CSRF-Token`). No session: the page
+ * says it is not available (404); the autosave answers 401 so the page can
+ * tell the student to reopen their link. A missing or wrong token: 403.
+ */
+export async function authenticateStudent(ctx: AppContext, request: FastifyRequest): Promise<StudentSession> {
+  const find = request.routeOptions.config.sessionRecheckedByStatement ? findRecentSession : findSession;
+  const session = await find(ctx.pool, request.cookies?.[SESSION_COOKIE], ctx.clock.now());
+  if (!session) {
+    if (request.routeOptions.config.page) throw new AppError('not_found', 'No such page.');
+    throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
+  }
+  if (request.method === 'POST') {
+    const body = request.body as { csrf?: unknown } | undefined | null;
+    const token = typeof body?.csrf === 'string' ? body.csrf : request.headers['x-csrf-token'];
+    if (!csrfMatches(session, typeof token === 'string' ? token : undefined)) {
+      throw new AppError('forbidden', 'The form token is missing or does not match this session. Reload the page and try again.');
+    }
+  }
+  return session;
+}
+
+/** Resolves the student session before every /a/… route (see authenticateStudent). */
+export function installStudentSession(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('studentSession', null);
+  app.addHook('preHandler', async (request) => {
+    request.studentSession = await authenticateStudent(ctx, request);
+  });
+}
+
+export function sessionOf(request: FastifyRequest): StudentSession {
+  if (!request.studentSession) throw new Error('sessionOf: route is not behind installStudentSession');
+  return request.studentSession;
+}

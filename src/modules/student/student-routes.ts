@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sha256Hex } from '../../platform/crypto.js';
+import { createStudentPostLimit, startLinkLimit } from '../../platform/http/rate-limit-requests.js';
+import { errors } from '../../platform/http/schemas.js';
+import type { AssignmentsContext } from '../assignments/context.js';
+import { beginAttempt } from '../attempts/begin-attempt.js';
+import { loadStudentPage } from './load-student-page.js';
+import { openStartLink } from './open-start-link.js';
+import { installPageErrors } from './page-errors.js';
+import { assignmentExpiredPage, invalidLinkPage, linkExpiredPage, withdrawnPage } from './pages/message-pages.js';
+import { PAGE_HEADERS } from '../../platform/web/html.js';
+import { renderStudentPage } from './pages/render-student-page.js';
+import { saveAnswers } from '../attempts/save-answers.js';
+import { SESSION_COOKIE } from './student-sessions.js';
+import { installStudentSession, sessionOf } from './student-auth.js';
+import { AssignmentParams, AttemptStatusResponse, CsrfForm, CsrfHeader, Html, SaveAnswersBody, SaveAnswersResponse } from './student-schemas.js';
+import { getAttemptStatus } from '../attempts/attempt-status.js';
+import { submitOwnAttempt } from '../attempts/submit-attempt.js';
+import { proctoringStudentRoutes } from './proctoring-routes.js';
+
+const FORM = ['application/x-www-form-urlencoded'];
+const hide = { hide: true } as const;
+
+function asset(file: string, type: string) {
+  const body = fs.readFileSync(new URL(`./assets/${file}`, import.meta.url));
+  return { body, type, etag: `"${sha256Hex(body).slice(0, 16)}"` };
+}
+
+/**
+ * The student journey: the start link, the pages at /a/{assignmentId}, the
+ * Begin and Submit forms, autosave, and the page's own script and styles.
+ * Form parsing and cookies are registered in this scope only: the partner
+ * and operator APIs stay JSON-only.
+ */
+export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
+  await app.register(formbody);
+  await app.register(cookie);
+  installPageErrors(app as unknown as FastifyInstance, ctx);
+  const secure = ctx.config.publicBaseUrl.startsWith('https:');
+  const limits = ctx.config.requestLimits;
+
+  for (const a of [asset('student.js', 'text/javascript; charset=utf-8'), asset('student.css', 'text/css; charset=utf-8')]) {
+    const name = a.type.startsWith('text/css') ? 'student.css' : 'student.js';
+    app.get(`/assets/${name}`, { schema: { ...hide, response: { 200: Type.Unsafe<Buffer>({ type: 'string' }), 304: Type.Null() } } }, async (request, reply) => {
+      reply.header('cache-control', 'public, max-age=0, must-revalidate').header('etag', a.etag).header('x-content-type-options', 'nosniff');
+      if (request.headers['if-none-match'] === a.etag) return reply.code(304).send(null);
+      return reply.type(a.type).send(a.body);
+    });
+  }
+
+  // The token travels in the path: a wildcard, since a parametric segment is capped at 100 characters.
+  // No HEAD twin: link checkers send HEADs, and only a real GET may sign the student in.
+  app.get('/s/*', { exposeHeadRoute: false, config: { page: true, ...startLinkLimit(limits.startLinksPerMinute) }, schema: { ...hide, response: { 303: Type.Null(), 404: Html, 410: Html } } }, async (request, reply) => {
+    const opened = await openStartLink(ctx, (request.params as { '*': string })['*']);
+    reply.headers(PAGE_HEADERS);
+    if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage());
+    if (opened.kind === 'assignment_expired') return reply.code(410).send(assignmentExpiredPage(opened));
+    if (opened.kind === 'withdrawn') return reply.code(410).send(withdrawnPage(opened));
+    if (opened.kind === 'link_expired') {
+      const submitted = ['submitted', 'marking', 'completed'].includes(opened.status);
+      return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted, returnUrl: opened.returnUrl, testMode: opened.testMode }));
+    }
+    reply.setCookie(SESSION_COOKIE, opened.sessionId, { path: '/a/', httpOnly: true, sameSite: 'lax', secure });
+    return reply.code(303).header('location', `/a/${opened.assignmentId}`).send(null);
+  });
+
+  await app.register(async (scope) => {
+    const student = scope.withTypeProvider<TypeBoxTypeProvider>();
+    student.addHook('onRequest', createStudentPostLimit(student as unknown as FastifyInstance, limits.studentPostsPerMinute, SESSION_COOKIE));
+    installStudentSession(student as unknown as FastifyInstance, ctx);
+
+    student.get(
+      '/a/:assignmentId',
+      { config: { page: true }, schema: { ...hide, params: AssignmentParams, response: { 200: Html, 404: Html, 410: Html } } },
+      async (request, reply) => {
+        const page = renderStudentPage(await loadStudentPage(ctx, sessionOf(request), request.params.assignmentId));
+        return reply.code(page.status as 200).headers(PAGE_HEADERS).send(page.html);
+      },
+    );
+
+    student.post(
+      '/a/:assignmentId/begin',
+      { config: { page: true }, schema: { ...hide, consumes: FORM, params: AssignmentParams, body: CsrfForm, response: { 303: Type.Null(), 403: Html, 404: Html } } },
+      async (request, reply) => {
+        await beginAttempt(ctx, sessionOf(request), request.params.assignmentId);
+        return reply.code(303).header('location', `/a/${request.params.assignmentId}`).send(null);
+      },
+    );
+
+    student.post(
+      '/a/:assignmentId/submit',
+      { config: { page: true }, schema: { ...hide, consumes: FORM, params: AssignmentParams, body: CsrfForm, response: { 303: Type.Null(), 403: Html, 404: Html } } },
+      async (request, reply) => {
+        await submitOwnAttempt(ctx, sessionOf(request), request.params.assignmentId);
+        return reply.code(303).header('location', `/a/${request.params.assignmentId}`).send(null);
+      },
+    );
+
+    student.post(
+      '/a/:assignmentId/answers',
+      {
+        bodyLimit: 1024 * 1024,
+        config: { sessionRecheckedByStatement: true },
+        schema: {
+          ...hide,
+          params: AssignmentParams,
+          headers: CsrfHeader,
+          body: SaveAnswersBody,
+          response: { 200: SaveAnswersResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 500, 503) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return saveAnswers(ctx, sessionOf(request), request.params.assignmentId, request.body.answers);
+      },
+    );
+
+    // The proctored page's uploads and heartbeat, behind the same session and CSRF checks.
+    await student.register(proctoringStudentRoutes, { ctx });
+    // Polled by the open test page: extra time, cancellation, submission elsewhere.
+    student.get(
+      '/a/:assignmentId/status',
+      { schema: { ...hide, params: AssignmentParams, response: { 200: AttemptStatusResponse, ...errors(401, 404, 500, 503) } } },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return getAttemptStatus(ctx, sessionOf(request), request.params.assignmentId);
+      },
+    );
+  });
+};

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { randomBase62 } from '../ids.js';
+import { checkKey, checkPrefix, type ObjectStore } from './storage.js';
+
+/**
+ * The local-filesystem store (the default, and what `npm start` uses): one
+ * file per object under `root`, the key as its relative path. A put writes a
+ * temporary file beside the target and renames it into place, so a reader
+ * never sees half an object and a crash leaves at most a stray `.tmp-` file
+ * (removed with its folder by deletePrefix). Single machine only: in a
+ * deployment with several API processes on different hosts, use S3.
+ */
+export function createLocalStore(root: string): ObjectStore {
+  const fileOf = (key: string) => path.join(root, ...checkKey(key).split('/'));
+
+  async function walk(dir: string, prefix: string, out: Array<{ key: string; size: number }>): Promise<void> {
+    let entries: fs.Dirent[];
+    try {
+      entries = await fsp.readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) await walk(full, `${prefix}${e.name}/`, out);
+      else if (e.isFile() && !e.name.startsWith('.tmp-')) out.push({ key: `${prefix}${e.name}`, size: (await fsp.stat(full)).size });
+    }
+  }
+
+  return {
+    kind: 'local',
+    async put(key, body) {
+      const file = fileOf(key);
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      const tmp = path.join(path.dirname(file), `.tmp-${randomBase62(12)}`);
+      try {
+        await fsp.writeFile(tmp, body);
+        await fsp.rename(tmp, file);
+      } catch (err) {
+        await fsp.rm(tmp, { force: true });
+        throw err;
+      }
+    },
+    async get(key) {
+      const file = fileOf(key);
+      try {
+        // Open first, then stat the open file: the size is that of the object being streamed.
+        const handle = await fsp.open(file, 'r');
+        const { size } = await handle.stat();
+        return { body: handle.createReadStream(), size };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+    },
+    async delete(key) {
+      await fsp.rm(fileOf(key), { force: true });
+    },
+    async deletePrefix(prefix) {
+      const dir = path.join(root, ...checkPrefix(prefix).slice(0, -1).split('/'));
+      const found: Array<{ key: string; size: number }> = [];
+      await walk(dir, prefix, found);
+      await fsp.rm(dir, { recursive: true, force: true });
+      return found.length;
+    },
+    async list(prefix) {
+      const found: Array<{ key: string; size: number }> = [];
+      await walk(path.join(root, ...checkPrefix(prefix).slice(0, -1).split('/')), prefix, found);
+      return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    },
+  };
+}
