@@ -15,7 +15,7 @@ import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js'
 import { testsAdminRoutes } from './modules/catalog/admin-routes.js';
 import { testsPartnerRoutes } from './modules/catalog/partner-routes.js';
 import { assignmentsPartnerRoutes } from './modules/assignments/partner-routes.js';
-import { assignmentControlsAdminRoutes, assignmentControlsPartnerRoutes } from './modules/assignments/control-routes.js';
+import { assignmentControlsAdminRoutes, assignmentControlsPartnerRoutes } from './modules/assignment-controls/control-routes.js';
 import { institutionSettingsAdminRoutes } from './modules/institutions/settings-admin-routes.js';
 import { createLinkSigner } from './modules/assignments/start-links.js';
 import type { AssignmentsContext } from './modules/assignments/context.js';

@@ -3,8 +3,8 @@ import type { AppContext, JobContext } from './platform/context.js';
 import { createJobWorker, defineJob, enqueueJob, type AnyJobDefinition, type JobDefinition, type WorkerOptions } from './platform/jobs.js';
 import { expireAssignmentJob } from './modules/assignments/expire-job.js';
 import { purgeExpiredKeys } from './modules/assignments/idempotency.js';
-import { autoSubmitJob } from './modules/attempts/auto-submit-job.js';
-import { purgeExpiredSessions } from './modules/student/student-sessions.js';
+import { autoSubmitHandler } from './modules/marking/run-auto-submit.js';
+import { purgeExpiredSessions } from './modules/assignments/student-sessions.js';
 import { purgeOldEvents } from './modules/events/purge-events.js';
 import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
@@ -43,7 +43,7 @@ export const purgeJob: JobDefinition<'maintenance.purge', typeof NoPayload, AppC
 export const workerJobs: ReadonlyArray<AnyJobDefinition<JobContext>> = [
   signInMailJob,
   expireAssignmentJob,
-  autoSubmitJob,
+  autoSubmitHandler,
   purgeJob,
   endpointDisabledMailJob,
   testDataPurgeJob,

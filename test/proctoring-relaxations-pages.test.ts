@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { introPage } from '../src/modules/student/pages/intro-page.js';
 import type { ProctoringPageState } from '../src/modules/student/pages/proctoring-parts.js';
 import { testPage } from '../src/modules/student/pages/test-page.js';
-import { proctoringPageState } from '../src/modules/student/proctoring-page-state.js';
+import { proctoringPageState } from '../src/modules/proctoring/page-state.js';
 import type { TestVersion } from '../src/modules/catalog/tests-service.js';
 
 // The markup and state of proctored pages for an assignment with proctoring relaxations (accommodations).

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  acceptsSignal,
-  becomesViolation,
-  DEFAULT_RULES,
-  escalate,
-  FLAG_KINDS,
-  resolveRules,
-  reviewStatusOf,
-  severityOf,
-  SIGNAL_KINDS,
-  type FlagKind,
-  type Severity,
-} from '../src/modules/proctoring/rules.js';
+import { acceptsSignal, becomesViolation, escalate, FLAG_KINDS, severityOf, SIGNAL_KINDS, type FlagKind, type Severity } from '../src/modules/proctoring/rules.js';
+import { DEFAULT_RULES, resolveRules } from '../src/modules/catalog/proctoring-rules.js';
+import { reviewStatusOf } from '../src/modules/assignments/proctoring-summary.js';
 import { checkTestInput, storedProctoringRules } from '../src/modules/catalog/authoring.js';
 import type { TestInput } from '../src/modules/catalog/schemas.js';
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIND_ASSIGNMENT_SQL, READ_ASSIGNMENT_SQL } from '../src/modules/assignments/assignments-repo.js';
+import { FIND_ASSIGNMENT_SQL } from '../src/modules/assignments/find-assignment.js';
+import { READ_ASSIGNMENT_SQL } from '../src/modules/assignments/assignments-repo.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { planNodes, usePlanFixture } from './helpers/plans.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ASSIGNMENT_STATUSES, isPastDue, transition, type AssignmentStatus, type LifecycleAction } from '../src/modules/lifecycle/state-machine.js';
-import type { Score } from '../src/modules/marking/score.js';
+import type { Score } from '../src/modules/lifecycle/score.js';
 
 const NOW = new Date('2031-05-01T10:00:00.000Z');
 const BEFORE = new Date(NOW.getTime() - 1000);

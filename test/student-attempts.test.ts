@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { returnUrl } from '../src/modules/student/return-url.js';
-import { runAutoSubmitJob } from '../src/modules/attempts/auto-submit-job.js';
+import { runAutoSubmitJob } from '../src/modules/marking/run-auto-submit.js';
 import { detailFields, expectError } from './helpers/expect-error.js';
 import { createHarness, manualClock, type Harness } from './helpers/harness.js';
 import { ALL_TYPES_TEST, Student, assign, createPublishedTest, readAssignment } from './student-helpers.js';

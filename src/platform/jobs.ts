@@ -40,18 +40,25 @@ export interface JobInfo {
 }
 
 /**
- * One kind of background job: its name, the schema of its payload, and the
- * function that runs it with the worker's context. The payload is checked
- * against the schema when it is enqueued (a wrong payload is a bug in the
- * caller, refused before it is written) and again when a worker claims it (a
- * row written by older code or by hand fails with the reason, it never
- * reaches `run`), so `run` gets the typed payload and nothing else.
+ * One kind of background job, as its callers see it: its name and the schema
+ * of its payload. A declaration imports nothing of what running the job
+ * needs, so a module can enqueue a job whose handler lives in a module above
+ * it (the deadline job is declared by attempts and run by marking's
+ * submission) without importing that module. The payload is checked against
+ * the schema when it is enqueued (a wrong payload is a bug in the caller,
+ * refused before it is written) and again when a worker claims it (a row
+ * written by older code or by hand fails with the reason, it never reaches
+ * the handler), so the handler gets the typed payload and nothing else.
  */
-export interface JobDefinition<K extends string = string, S extends TSchema = TSchema, C = never> {
+export interface JobDeclaration<K extends string = string, S extends TSchema = TSchema> {
   readonly kind: K;
   readonly payload: S;
   /** Attempts before the job is left failed; enqueue options can override it. 25 by default. */
   readonly maxAttempts?: number;
+}
+
+/** A declaration with the function that runs it with the worker's context: what a worker is built from. */
+export interface JobDefinition<K extends string = string, S extends TSchema = TSchema, C = never> extends JobDeclaration<K, S> {
   run(ctx: C, payload: Static<S>, job: JobInfo): Promise<void>;
 }
 
@@ -59,28 +66,50 @@ export interface JobDefinition<K extends string = string, S extends TSchema = TS
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyJobDefinition<C = any> = JobDefinition<string, any, C>;
 
-/** A payload that does not match its kind's schema, or a kind nobody defined. */
+/** A payload that does not match its kind's schema, or a kind nobody declared. */
 export class JobPayloadError extends Error {
   override name = 'JobPayloadError';
 }
 
-const definitions = new Map<string, { definition: AnyJobDefinition; check: TypeCheck<TSchema> }>();
+const declarations = new Map<string, { declaration: JobDeclaration; check: TypeCheck<TSchema> }>();
+/** The declarations and handlers made here: a look-alike object of a declared kind is not one of them. */
+const issued = new WeakSet<JobDeclaration>();
 
-/** Declares a job kind. Kinds are unique across the process: two definitions of one kind are refused at load. */
-export function defineJob<K extends string, S extends TSchema, C>(definition: JobDefinition<K, S, C>): JobDefinition<K, S, C> {
-  if (definitions.has(definition.kind)) throw new Error(`job kind ${definition.kind} is defined twice`);
-  definitions.set(definition.kind, { definition, check: TypeCompiler.Compile(definition.payload) });
+/** Declares a job kind. Kinds are unique across the process: two declarations of one kind are refused at load. */
+export function declareJob<K extends string, S extends TSchema>(declaration: JobDeclaration<K, S>): JobDeclaration<K, S> {
+  if (declarations.has(declaration.kind)) throw new Error(`job kind ${declaration.kind} is defined twice`);
+  const frozen = Object.freeze({ ...declaration });
+  declarations.set(declaration.kind, { declaration: frozen, check: TypeCompiler.Compile(declaration.payload) });
+  issued.add(frozen);
+  return frozen;
+}
+
+/** The handler of a declared kind, registered where the worker that runs it is built. */
+export function handleJob<K extends string, S extends TSchema, C>(
+  declaration: JobDeclaration<K, S>,
+  run: (ctx: C, payload: Static<S>, job: JobInfo) => Promise<void>,
+): JobDefinition<K, S, C> {
+  if (declarations.get(declaration.kind)?.declaration !== declaration) throw new Error(`job kind ${declaration.kind} is not declared`);
+  const definition = Object.freeze({ ...declaration, run });
+  issued.add(definition);
   return definition;
 }
 
-/** The kinds defined in this process (those whose modules are loaded). */
-export function definedJobKinds(): string[] {
-  return [...definitions.keys()];
+/** Declaration and handler in one, for a job whose handler lives beside its only callers. */
+export function defineJob<K extends string, S extends TSchema, C>(definition: JobDefinition<K, S, C>): JobDefinition<K, S, C> {
+  const { run, ...declaration } = definition;
+  return handleJob(declareJob(declaration), run);
 }
 
-function checkerOf(kind: string, definition?: AnyJobDefinition): TypeCheck<TSchema> {
-  const entry = definitions.get(kind);
-  if (!entry || (definition && entry.definition !== definition)) throw new JobPayloadError(`unknown job kind ${JSON.stringify(kind)}`);
+/** The kinds declared in this process (those whose modules are loaded). */
+export function definedJobKinds(): string[] {
+  return [...declarations.keys()];
+}
+
+function checkerOf(kind: string, job?: JobDeclaration): TypeCheck<TSchema> {
+  const entry = declarations.get(kind);
+  // A declaration, or a handler made from it; never a copy.
+  if (!entry || (job && !(issued.has(job) && entry.declaration.payload === job.payload))) throw new JobPayloadError(`unknown job kind ${JSON.stringify(kind)}`);
   return entry.check;
 }
 
@@ -94,8 +123,7 @@ export function payloadProblem(kind: string, payload: unknown): string | null {
 
 export async function enqueueJob<S extends TSchema>(
   db: Queryable,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  job: JobDefinition<string, S, any>,
+  job: JobDeclaration<string, S>,
   payload: Static<S>,
   opts: EnqueueOptions = {},
 ): Promise<void> {

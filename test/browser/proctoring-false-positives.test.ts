@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveRules } from '../../src/modules/proctoring/rules.js';
+import { resolveRules } from '../../src/modules/catalog/proctoring-rules.js';
 import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, report, requireCameraTools, statusOf, studentPage, until, type Rig } from './proctoring-rig.js';
 
 /**

@@ -2,10 +2,11 @@ import { notFound } from '../../platform/errors.js';
 import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { isPastDue } from '../lifecycle/state-machine.js';
-import type { Score } from '../marking/score.js';
-import { proctoringSummary, type PartnerProctoring } from '../proctoring/proctoring-summary.js';
+import type { Score } from '../lifecycle/score.js';
+import { proctoringSummary, type PartnerProctoring } from './proctoring-summary.js';
 import type { Accommodations } from './accommodations.js';
-import { findAssignmentById, readAssignment, type AssignmentRow } from './assignments-repo.js';
+import { findAssignmentById, type AssignmentRow } from './find-assignment.js';
+import { readAssignment } from './assignments-repo.js';
 import type { AssignmentsContext } from './context.js';
 import type { LinkSigner } from './start-links.js';
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
-import type { Score } from '../marking/score.js';
+import type { Score } from '../lifecycle/score.js';
 
 /**
  * The staff listing of an institution's assignments (the portal's

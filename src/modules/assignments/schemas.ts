@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
-import { PartnerProctoringSummary } from '../proctoring/schemas.js';
 import { ASSIGNMENT_STATUSES } from '../lifecycle/state-machine.js';
+import { ScoreSchema } from '../lifecycle/score.js';
 import { AccommodationsSchema } from './accommodations.js';
 
 export const AssignmentStatusSchema = StringEnum(ASSIGNMENT_STATUSES, {
@@ -9,23 +9,18 @@ export const AssignmentStatusSchema = StringEnum(ASSIGNMENT_STATUSES, {
     'See the state table: assigned → started → submitted → (marking →) completed; assigned → expired; assigned or started → cancelled (withdrawn by the institution)',
 });
 
-export const ScoreSchema = Type.Object(
-  {
-    points: Type.Number(),
-    maxPoints: Type.Number(),
-    percent: Type.Number(),
-    passed: Nullable(Type.Boolean(), { description: 'Null when the test has no pass mark or the score is not final' }),
-    gradingStatus: StringEnum(['final', 'pending_review']),
-    markedAt: Timestamp,
-    markedBy: Type.Optional(
-      Type.String({
-        description:
-          "Added with AI marking, on scores released by marking (grading.done): who marked what the answer key could not: 'auto', 'reviewer', 'ai:<model>' or 'mixed'",
-      }),
-    ),
-  },
-  { title: 'Score' },
+/** The partner read's `proctoring` member. */
+export const PartnerProctoringSummary = Nullable(
+  Type.Object({
+    mode: StringEnum(['record', 'live_ai']),
+    flags: Type.Object({ critical: Type.Integer(), warning: Type.Integer(), info: Type.Integer() }),
+    reviewStatus: StringEnum(['not_required', 'pending', 'reviewed'], {
+      description: 'not_required: no critical flag; pending: some critical flag awaits a reviewer; reviewed: every one is decided',
+    }),
+  }),
+  { description: 'Null when the test is not proctored', title: 'AssignmentProctoring' },
 );
+
 
 export const CreateAssignmentBody = Type.Object(
   {

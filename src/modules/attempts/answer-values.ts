@@ -1,4 +1,3 @@
-import type { AnswerValue } from '../marking/auto-mark.js';
 import type { Question } from '../catalog/schemas.js';
 
 /**
@@ -8,6 +7,9 @@ import type { Question } from '../catalog/schemas.js';
  * An empty answer is stored as null: it still carries a version, so clearing
  * a field also beats an older save.
  */
+/** A stored answer: an option id, option ids, or text; null when cleared. */
+export type AnswerValue = string | string[] | null;
+
 export const TEXT_MAX = { short_text: 1_000, numeric: 100, essay: 60_000 } as const;
 
 export type CheckedValue = { ok: true; value: AnswerValue } | { ok: false; message: string };

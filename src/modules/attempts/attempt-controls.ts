@@ -1,9 +1,10 @@
 import type { Tx } from '../../platform/db.js';
-import { cancelJob } from '../../platform/jobs.js';
 import { scheduleAutoSubmit } from './auto-submit-job.js';
-import { lockAttempt, markAttemptSubmitted, setAttemptDeadline, type Attempt } from './attempts-repo.js';
+import { lockAttempt, type Attempt } from './find-attempt.js';
+import { setAttemptDeadline } from './attempts-repo.js';
+import { closeAttempt } from './close-attempt.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
-import { autoSubmitKey, deadlineFor, type ExtraTime } from './timing.js';
+import { deadlineFor, type ExtraTime } from './timing.js';
 
 /**
  * What the institution's controls (PATCH, cancel) do to a running attempt,
@@ -39,6 +40,5 @@ export async function applyExtraTime(tx: Tx, attempt: Attempt, extra: ExtraTime 
  */
 export async function closeAttemptOnCancel(tx: Tx, attempt: Attempt, now: Date): Promise<void> {
   if (attempt.submittedAt) return;
-  await markAttemptSubmitted(tx, attempt.assignmentId, now, 'cancelled');
-  await cancelJob(tx, autoSubmitKey(attempt.assignmentId));
+  await closeAttempt(tx, attempt.assignmentId, now, 'cancelled');
 }

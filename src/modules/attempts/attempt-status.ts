@@ -1,7 +1,7 @@
 import type { AppContext } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
-import type { StudentSession } from '../student/student-sessions.js';
+import type { StudentSession } from '../assignments/student-sessions.js';
 
 export interface AttemptStatus {
   status: AssignmentStatus;

@@ -1,10 +1,10 @@
 import { withTransaction } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
-import { accommodationsOf, findAssignment } from '../assignments/assignments-repo.js';
+import { accommodationsOf, findAssignment } from '../assignments/find-assignment.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { insertAttempt } from './attempts-repo.js';
-import type { StudentSession } from '../student/student-sessions.js';
+import type { StudentSession } from '../assignments/student-sessions.js';
 import { scheduleAutoSubmit } from './auto-submit-job.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import { deadlineFor } from './timing.js';

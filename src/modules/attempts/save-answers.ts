@@ -1,11 +1,12 @@
 import type { AppContext } from '../../platform/context.js';
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
 import { recordStudentSaves } from '../../platform/telemetry/metrics.js';
-import type { AnswerValue } from '../marking/auto-mark.js';
+import type { AnswerValue } from './answer-values.js';
 import { checkAnswerValue } from './answer-values.js';
-import { answerVersions, findAttempt, type Attempt } from './attempts-repo.js';
+import { answerVersions } from './attempts-repo.js';
+import { findAttempt, type Attempt } from './find-attempt.js';
 import { saveAnswersBatched } from './save-batcher.js';
-import { forgetRecentSession, sessionIsLive, type StudentSession } from '../student/student-sessions.js';
+import { forgetRecentSession, sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import { acceptsSaves, SUBMIT_GRACE_MS } from './timing.js';
 

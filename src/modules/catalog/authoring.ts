@@ -1,6 +1,6 @@
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { resolveRules, type ProctoringRules } from '../proctoring/rules.js';
+import { resolveRules, type ProctoringRules } from './proctoring-rules.js';
 import type { Question, TestInput } from './schemas.js';
 
 /**

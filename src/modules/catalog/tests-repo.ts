@@ -1,7 +1,7 @@
 import { newId } from '../../platform/ids.js';
 import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
 import { batchedPerPool } from '../../platform/turn-batcher.js';
-import type { ProctoringRules } from '../proctoring/rules.js';
+import type { ProctoringRules } from './proctoring-rules.js';
 import { storedProctoringRules } from './authoring.js';
 import type { Question, TestInput } from './schemas.js';
 

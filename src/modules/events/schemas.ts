@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { ChangesSchema } from '../assignments/control-schemas.js';
+import { ChangesSchema } from '../assignment-controls/control-schemas.js';
 import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
-import { AssignmentStatusSchema, ScoreSchema } from '../assignments/schemas.js';
+import { AssignmentStatusSchema } from '../assignments/schemas.js';
+import { ScoreSchema } from '../lifecycle/score.js';
 import { ALL_EVENT_TYPES } from '../lifecycle/event-types.js';
 
 /**

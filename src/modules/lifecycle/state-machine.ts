@@ -1,4 +1,4 @@
-import type { Score } from '../marking/score.js';
+import type { Score } from './score.js';
 
 /**
  * The assignment state machine of spec section 3, pure: no I/O, no clock of

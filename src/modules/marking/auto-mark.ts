@@ -1,3 +1,4 @@
+import type { AnswerValue } from '../attempts/answer-values.js';
 import type { Question } from '../catalog/schemas.js';
 
 /**
@@ -26,7 +27,6 @@ import type { Question } from '../catalog/schemas.js';
  *   point (3.145 vs 3.14 ± 0.005 is correct).
  * - essay: never auto-marked; it waits for a reviewer.
  */
-export type AnswerValue = string | string[] | null;
 
 export type QuestionMark = { kind: 'auto'; points: number } | { kind: 'manual' };
 

@@ -1,15 +1,17 @@
 import { readAll, type Queryable } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
-import { findAssignmentById, type AssignmentRow } from '../assignments/assignments-repo.js';
+import { findAssignmentById, type AssignmentRow } from '../assignments/find-assignment.js';
 import { countWords } from '../attempts/answer-values.js';
-import { listAnswers, loadTestVersion } from '../attempts/attempts-service.js';
+import { listAnswers } from '../attempts/find-attempt.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { TestVersion } from '../catalog/tests-service.js';
-import { needsMarker, type AnswerValue } from './auto-mark.js';
+import { needsMarker } from './auto-mark.js';
+import { type AnswerValue } from '../attempts/answer-values.js';
 import { listSuggestions, type AiSuggestion } from './ai/suggestions-repo.js';
 import { meetsDecideBar } from './ai/decide.js';
 import { listMarks, type StoredMark } from './marks-repo.js';
-import type { Score } from './score.js';
+import type { Score } from '../lifecycle/score.js';
 
 /** The model's suggestion for an item, with its provenance, as a reviewer sees it. */
 export interface AiSuggestionView {

@@ -1,9 +1,11 @@
 import type { Tx } from '../../platform/db.js';
 import type { TestVersion } from '../catalog/tests-service.js';
-import { markAttempt, type AnswerValue } from './auto-mark.js';
+import { markAttempt } from './auto-mark.js';
+import { type AnswerValue } from '../attempts/answer-values.js';
 import { enqueueAiMarking } from './ai/enqueue-ai-marking.js';
 import { insertAutoMarks } from './marks-repo.js';
-import { submissionScore, type Score } from './score.js';
+import { submissionScore } from './score.js';
+import { type Score } from '../lifecycle/score.js';
 
 /**
  * Auto-marks a submitted attempt inside the submission transaction: writes

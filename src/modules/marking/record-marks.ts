@@ -1,8 +1,9 @@
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
-import { findAssignmentById } from '../assignments/assignments-repo.js';
-import { listAnswers, lockAttempt, loadTestVersion } from '../attempts/attempts-service.js';
+import { findAssignmentById } from '../assignments/find-assignment.js';
+import { listAnswers, lockAttempt } from '../attempts/find-attempt.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
 import { needsMarker, roundPoints } from './auto-mark.js';
 import { recordReviewerMark } from './ai/suggestions-repo.js';
 import { completeMarking } from './complete-marking.js';

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../platform/context.js';
 import { joinTransaction, withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
-import { loadTestVersion, lockAttempt } from '../attempts/attempts-service.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
+import { lockAttempt } from '../attempts/find-attempt.js';
 import { auditIn, type AuditContext } from '../staff/audit.js';
 import type { Question } from '../catalog/schemas.js';
 import { getMarkingView, type MarkingView } from './get-marking-view.js';

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
-import { AssignmentStatusSchema, ScoreSchema } from '../assignments/schemas.js';
+import { AssignmentStatusSchema } from '../assignments/schemas.js';
+import { ScoreSchema } from '../lifecycle/score.js';
 
 export const MarkingParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
 

@@ -1,22 +1,5 @@
-/**
- * The score object (docs/api-rules.md "Marking and the score object"), carried by
- * `exam.completed`, `grading.done` and the assignment's `result.score`.
- */
-export interface Score {
-  points: number;
-  maxPoints: number;
-  percent: number;
-  /** Null when the test has no pass mark or the score is not final. */
-  passed: boolean | null;
-  gradingStatus: 'final' | 'pending_review';
-  markedAt: string;
-  /**
-   * Who marked what the answer key could not (documented addition, present
-   * on scores released by marking, i.e. `grading.done` and the read after it):
-   * `auto` (nothing needed a marker), `reviewer`, `ai:<model>`, or `mixed`.
-   */
-  markedBy?: string;
-}
+import type { Score } from '../lifecycle/score.js';
+
 
 /**
  * The score's `markedBy`, from an attempt's marks: the one marker of every

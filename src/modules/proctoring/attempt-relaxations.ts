@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
-import { accommodationsOf } from '../assignments/assignments-repo.js';
+import { accommodationsOf } from '../assignments/find-assignment.js';
 import { effectiveProctoringRelaxations, type EffectiveRelaxations } from '../assignments/accommodations.js';
 
 /**

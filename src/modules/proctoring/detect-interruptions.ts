@@ -1,10 +1,11 @@
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { newId } from '../../platform/ids.js';
-import { loadTestVersion } from '../attempts/attempts-service.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
 import { emitViolation } from './record-heartbeat.js';
 import * as repo from './proctoring-repo.js';
-import { DEFAULT_RULES, resolveRules, severityOf } from './rules.js';
+import { DEFAULT_RULES, resolveRules } from '../catalog/proctoring-rules.js';
+import { severityOf } from './rules.js';
 
 /**
  * `proctoring_interrupted`: the server's own finding that a proctored

@@ -1,12 +1,14 @@
 import { readAll } from '../../platform/db.js';
 import type { AppContext } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
-import { findAssignment, findAssignmentById } from '../assignments/assignments-repo.js';
-import { loadTestVersion } from '../attempts/attempts-service.js';
+import { findAssignment, findAssignmentById } from '../assignments/find-assignment.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
 import { fileUrlIssuer } from './file-urls.js';
 import { listSegments, listSnapshots } from './media-repo.js';
 import { findSessionView, listFlags, type FlagRow } from './proctoring-repo.js';
-import { resolveRules, reviewStatusOf, type FlagKind, type ProctoringRules, type ReviewStatus, type Severity } from './rules.js';
+import { resolveRules, type ProctoringRules } from '../catalog/proctoring-rules.js';
+import { type FlagKind, type Severity } from './rules.js';
+import { reviewStatusOf, type ReviewStatus } from '../assignments/proctoring-summary.js';
 
 /**
  * An attempt's proctoring record for reviewers (operator API, and the staff

@@ -1,9 +1,10 @@
 import type { AppContext } from '../../platform/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { findAssignment } from '../assignments/assignments-repo.js';
-import { findAttempt, loadTestVersion } from '../attempts/attempts-service.js';
-import type { StudentSession } from '../student/student-sessions.js';
-import { resolveRules, type ProctoringMode, type ProctoringRules } from './rules.js';
+import { findAssignment } from '../assignments/find-assignment.js';
+import { findAttempt } from '../attempts/find-attempt.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
+import type { StudentSession } from '../assignments/student-sessions.js';
+import { resolveRules, type ProctoringMode, type ProctoringRules } from '../catalog/proctoring-rules.js';
 
 /**
  * Which attempt a student-side proctoring request is about, checked for the

@@ -1,5 +1,6 @@
 import type { Queryable, Tx } from '../../platform/db.js';
 import type { FlagKind, Severity } from './rules.js';
+import { toSummary, type Summary } from '../assignments/proctoring-summary.js';
 
 /**
  * SQL of the proctoring module. Every query names the institution. Writes
@@ -169,15 +170,6 @@ export async function saveReview(
   );
 }
 
-export interface Summary {
-  critical: number;
-  warning: number;
-  info: number;
-  criticalUnreviewed: number;
-  confirmed: number;
-  dismissed: number;
-}
-
 /** Recounts the attempt's flags into its session row (in the transaction that changed them) and returns the counts. */
 export async function refreshSummary(tx: Tx, institutionId: string, assignmentId: string): Promise<Summary> {
   const { rows } = await tx.query(
@@ -197,31 +189,8 @@ export async function refreshSummary(tx: Tx, institutionId: string, assignmentId
   return toSummary(rows[0]);
 }
 
-/** The counts of a proctoring_sessions row (or of none: zeros), also as selected by the partner read's join. */
-export function toSummary(r: Record<string, any> | undefined): Summary {
-  return {
-    critical: r?.flags_critical ?? 0,
-    warning: r?.flags_warning ?? 0,
-    info: r?.flags_info ?? 0,
-    criticalUnreviewed: r?.critical_unreviewed ?? 0,
-    confirmed: r?.confirmed ?? 0,
-    dismissed: r?.dismissed ?? 0,
-  };
-}
-
 export async function markReviewed(tx: Tx, assignmentId: string, now: Date): Promise<void> {
   await tx.query('UPDATE proctoring_sessions SET reviewed_at = $2 WHERE assignment_id = $1', [assignmentId, now]);
-}
-
-/** The partner read's one extra query: the session's counts (zeros when the attempt has no session yet). */
-export async function findSummary(db: Queryable, institutionId: string, assignmentId: string): Promise<Summary> {
-  const { rows } = await db.query({
-    name: 'proctoring-find-summary',
-    text: `SELECT flags_critical, flags_warning, flags_info, critical_unreviewed, confirmed, dismissed
-             FROM proctoring_sessions WHERE assignment_id = $1 AND institution_id = $2`,
-    values: [assignmentId, institutionId],
-  });
-  return toSummary(rows[0]);
 }
 
 export interface SessionView extends Summary {

@@ -2,7 +2,7 @@ import type { AppContext } from '../../platform/context.js';
 import { withTransaction, type Tx } from '../../platform/db.js';
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import type { StudentSession } from '../student/student-sessions.js';
+import type { StudentSession } from '../assignments/student-sessions.js';
 import { recordViolation } from './record-violation.js';
 import { attemptRelaxations } from './attempt-relaxations.js';
 import { proctoredAttemptOf, type ProctoredAttempt } from './proctored-attempt.js';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
-import { findAssignment } from '../assignments/assignments-repo.js';
+import { findAssignment } from '../assignments/find-assignment.js';
 import { recordIntegrityReviewed } from './record-violation.js';
 import { getProctoringReport, institutionOfAssignment, type ProctoringReport } from './get-proctoring-report.js';
 import * as repo from './proctoring-repo.js';

@@ -1,3 +1,5 @@
+import type { ProctoringMode, ProctoringRules } from '../catalog/proctoring-rules.js';
+
 /**
  * Proctoring severity rules, pure: no I/O, no clock. The server alone
  * decides a flag's severity from what the page reports (kind, how long,
@@ -37,34 +39,6 @@ const LIVE_AI_ONLY: ReadonlySet<FlagKind> = new Set(['no_face', 'multiple_faces'
 
 export const SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
-
-export type ProctoringMode = 'record' | 'live_ai';
-
-export interface ProctoringRules {
-  noFaceSeconds: number;
-  multipleFacesSeconds: number;
-  leftTestSeconds: number;
-  leftTestCount: number;
-  heartbeatTimeoutSeconds: number;
-}
-
-export const DEFAULT_RULES: Readonly<ProctoringRules> = Object.freeze({
-  noFaceSeconds: 10,
-  multipleFacesSeconds: 3,
-  leftTestSeconds: 10,
-  leftTestCount: 3,
-  heartbeatTimeoutSeconds: 60,
-});
-
-/** The test's thresholds: its overrides over the defaults. */
-export function resolveRules(overrides: Partial<ProctoringRules> | null | undefined): ProctoringRules {
-  const out = { ...DEFAULT_RULES };
-  for (const key of Object.keys(DEFAULT_RULES) as Array<keyof ProctoringRules>) {
-    const v = overrides?.[key];
-    if (typeof v === 'number' && Number.isFinite(v)) out[key] = v;
-  }
-  return out;
-}
 
 export function acceptsSignal(mode: ProctoringMode, kind: FlagKind): boolean {
   return kind !== 'proctoring_interrupted' && (mode === 'live_ai' || !LIVE_AI_ONLY.has(kind));
@@ -133,12 +107,4 @@ export function isCritical(s: Severity): boolean {
 /** True when a flag has just become critical and so must emit its one `violation.detected`. */
 export function becomesViolation(before: Severity | null, after: Severity, alreadyEmitted: boolean): boolean {
   return after === 'critical' && before !== 'critical' && !alreadyEmitted;
-}
-
-export type ReviewStatus = 'not_required' | 'pending' | 'reviewed';
-
-/** The partner read's reviewStatus: nothing critical, some critical flag unreviewed, or every one reviewed. */
-export function reviewStatusOf(counts: { critical: number; criticalUnreviewed: number }): ReviewStatus {
-  if (counts.critical === 0) return 'not_required';
-  return counts.criticalUnreviewed > 0 ? 'pending' : 'reviewed';
 }

@@ -166,14 +166,3 @@ export const ReviewBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The partner read's `proctoring` member. */
-export const PartnerProctoringSummary = Nullable(
-  Type.Object({
-    mode: StringEnum(['record', 'live_ai']),
-    flags: Type.Object({ critical: Type.Integer(), warning: Type.Integer(), info: Type.Integer() }),
-    reviewStatus: StringEnum(['not_required', 'pending', 'reviewed'], {
-      description: 'not_required: no critical flag; pending: some critical flag awaits a reviewer; reviewed: every one is decided',
-    }),
-  }),
-  { description: 'Null when the test is not proctored', title: 'AssignmentProctoring' },
-);

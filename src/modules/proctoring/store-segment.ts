@@ -2,7 +2,7 @@ import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { storageFor } from '../../platform/storage/storage.js';
-import type { StudentSession } from '../student/student-sessions.js';
+import type { StudentSession } from '../assignments/student-sessions.js';
 import { insertSegment, segmentUploadState } from './media-repo.js';
 import { acceptsUpload, proctoredAttemptOf, refusedAfterSubmission } from './proctored-attempt.js';
 

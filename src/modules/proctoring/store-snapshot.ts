@@ -3,11 +3,11 @@ import { withTransaction } from '../../platform/db.js';
 import { AppError, invalid } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { storageFor } from '../../platform/storage/storage.js';
-import type { StudentSession } from '../student/student-sessions.js';
+import type { StudentSession } from '../assignments/student-sessions.js';
 import { attachEvidence, findSnapshotByClientId, flagExists, insertSnapshot } from './media-repo.js';
 import { acceptsUpload, proctoredAttemptOf, refusedAfterSubmission } from './proctored-attempt.js';
 import { proctoringPrefix } from './store-segment.js';
-import { findAttempt } from '../attempts/attempts-service.js';
+import { findAttempt } from '../attempts/find-attempt.js';
 
 /**
  * A still from the camera: the periodic snapshot, or the evidence of a

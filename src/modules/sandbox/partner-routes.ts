@@ -3,7 +3,7 @@ import { AppError } from '../../platform/errors.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { FastifyRequest } from 'fastify';
 import type { AssignmentsContext } from '../assignments/context.js';
-import { AssignmentParams } from '../assignments/control-schemas.js';
+import { AssignmentParams } from '../assignment-controls/control-schemas.js';
 import { AssignmentView } from '../assignments/schemas.js';
 import { sendAssignmentView } from '../assignments/send-assignment-view.js';
 import { partnerOf, type PartnerPrincipal } from '../institutions/partner-auth.js';

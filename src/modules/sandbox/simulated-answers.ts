@@ -1,4 +1,4 @@
-import type { AnswerValue } from '../marking/auto-mark.js';
+import type { AnswerValue } from '../attempts/answer-values.js';
 import { roundPoints } from '../marking/auto-mark.js';
 import type { Question } from '../catalog/schemas.js';
 

@@ -1,17 +1,17 @@
 import type { AppContext } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { effectiveProctoringRelaxations } from '../assignments/accommodations.js';
-import { findAssignment, type AssignmentRow } from '../assignments/assignments-repo.js';
+import { findAssignment, type AssignmentRow } from '../assignments/find-assignment.js';
 import { expireIfDue } from '../assignments/get-assignment.js';
 import { getInstitution } from '../institutions/institutions.js';
-import type { Score } from '../marking/score.js';
+import type { Score } from '../lifecycle/score.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { TestVersion } from '../catalog/tests-service.js';
-import { attemptProctoringState, proctoringPageState, type ProctoringPageState } from './proctoring-page-state.js';
-import { findAttempt, listAnswers, type StoredAnswer } from '../attempts/attempts-repo.js';
+import { attemptProctoringState, proctoringPageState, type ProctoringPageState } from '../proctoring/page-state.js';
+import { findAttempt, listAnswers, type StoredAnswer } from '../attempts/find-attempt.js';
 import { returnUrl } from './return-url.js';
-import type { StudentSession } from './student-sessions.js';
-import { submitAttempt } from '../attempts/submit-attempt.js';
+import type { StudentSession } from '../assignments/student-sessions.js';
+import { submitAttempt } from '../marking/submit-attempt.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import { acceptsSaves, timeAllowedMs } from '../attempts/timing.js';
 

@@ -1,10 +1,10 @@
 import type { AssignmentsContext } from '../assignments/context.js';
-import { findAssignmentById, type AssignmentRow } from '../assignments/assignments-repo.js';
+import { findAssignmentById, type AssignmentRow } from '../assignments/find-assignment.js';
 import { expireIfDue } from '../assignments/get-assignment.js';
 import { getInstitution } from '../institutions/institutions.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import { returnUrl } from './return-url.js';
-import { createSessionForLink } from './student-sessions.js';
+import { createSessionForLink } from '../assignments/student-sessions.js';
 
 export type OpenedLink =
   | { kind: 'signed_in'; assignmentId: string; sessionId: string }

@@ -6,17 +6,7 @@ import { createRateLimiter } from '../../platform/http/rate-limit.js';
 import { errors } from '../../platform/http/schemas.js';
 import { sessionOf } from './student-auth.js';
 import { recordHeartbeat } from '../proctoring/record-heartbeat.js';
-import {
-  AssignmentParams,
-  CsrfHeader,
-  HeartbeatBody,
-  HeartbeatResponse,
-  SegmentHeaders,
-  SegmentParams,
-  SegmentStored,
-  SnapshotHeaders,
-  SnapshotStored,
-} from '../proctoring/schemas.js';
+import { AssignmentParams, CsrfHeader, HeartbeatBody, HeartbeatResponse, SegmentHeaders, SegmentParams, SegmentStored, SnapshotHeaders, SnapshotStored } from '../proctoring/schemas.js';
 import { SEGMENT_MAX_BYTES, storeSegment } from '../proctoring/store-segment.js';
 import { SNAPSHOT_MAX_BYTES, storeSnapshot } from '../proctoring/store-snapshot.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import { csrfMatches, findRecentSession, findSession, SESSION_COOKIE, type StudentSession } from './student-sessions.js';
+import { csrfMatches, findRecentSession, findSession, SESSION_COOKIE, type StudentSession } from '../assignments/student-sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -16,11 +16,11 @@ import { assignmentExpiredPage, invalidLinkPage, linkExpiredPage, withdrawnPage 
 import { PAGE_HEADERS } from '../../platform/web/html.js';
 import { renderStudentPage } from './pages/render-student-page.js';
 import { saveAnswers } from '../attempts/save-answers.js';
-import { SESSION_COOKIE } from './student-sessions.js';
+import { SESSION_COOKIE } from '../assignments/student-sessions.js';
 import { installStudentSession, sessionOf } from './student-auth.js';
 import { AssignmentParams, AttemptStatusResponse, CsrfForm, CsrfHeader, Html, SaveAnswersBody, SaveAnswersResponse } from './student-schemas.js';
 import { getAttemptStatus } from '../attempts/attempt-status.js';
-import { submitOwnAttempt } from '../attempts/submit-attempt.js';
+import { submitOwnAttempt } from '../marking/submit-attempt.js';
 import { proctoringStudentRoutes } from './proctoring-routes.js';
 
 const FORM = ['application/x-www-form-urlencoded'];

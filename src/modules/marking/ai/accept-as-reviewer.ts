@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../platform/context.js';
 import { joinTransaction, withTransaction } from '../../../platform/db.js';
-import { lockAttempt } from '../../attempts/attempts-service.js';
+import { lockAttempt } from '../../attempts/find-attempt.js';
 import { auditIn, type AuditContext } from '../../staff/audit.js';
 import type { MarkingView } from '../get-marking-view.js';
 import { listMarks } from '../marks-repo.js';

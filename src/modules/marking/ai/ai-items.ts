@@ -1,5 +1,6 @@
 import type { Question } from '../../catalog/schemas.js';
-import { needsMarker, type AnswerValue } from '../auto-mark.js';
+import { needsMarker } from '../auto-mark.js';
+import { type AnswerValue } from '../../attempts/answer-values.js';
 import type { MarkingTask } from './prompt.js';
 
 /** A question the model may mark: an essay or short_text carrying `aiMarking` and its criteria. */

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { createJobWorker, type WorkerOptions } from '../../../platform/jobs.js';
 import { describeAiMarking } from './ai-status.js';
 import { createChatProvider } from './chat-provider.js';
-import { aiMarkJob } from './run-ai-mark-job.js';
+import { aiMarkHandler } from './run-ai-mark-job.js';
 
 /**
  * AI marking jobs run in a job worker of their own, claiming only
@@ -14,7 +14,7 @@ import { aiMarkJob } from './run-ai-mark-job.js';
 export type WorkerLog = NonNullable<WorkerOptions<unknown>['log']>;
 
 /** The kinds the AI marking worker claims (and the main worker does not). */
-export const aiMarkingJobs = [aiMarkJob];
+export const aiMarkingJobs = [aiMarkHandler];
 
 export function createAiMarkingWorker(ctx: AppContext, connectionString: string, log?: WorkerLog) {
   const ai = ctx.config.ai;

@@ -1,5 +1,6 @@
 import type { Question } from '../../catalog/schemas.js';
-import { needsMarker, type AnswerValue } from '../auto-mark.js';
+import { needsMarker } from '../auto-mark.js';
+import { type AnswerValue } from '../../attempts/answer-values.js';
 import type { AiSuggestion } from './suggestions-repo.js';
 
 /**

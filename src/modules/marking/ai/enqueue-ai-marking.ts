@@ -1,11 +1,11 @@
 import type { Tx } from '../../../platform/db.js';
 import { enqueueJob } from '../../../platform/jobs.js';
 import type { TestVersion } from '../../catalog/tests-service.js';
-import type { AnswerValue } from '../auto-mark.js';
+import type { AnswerValue } from '../../attempts/answer-values.js';
 import { aiItemsOf } from './ai-items.js';
 import { insertSuggestions } from './suggestions-repo.js';
 import { AI_OFF_REASON, aiMarkKey } from './ai-mark-key.js';
-import { aiMarkJob, type AiMarkPayload } from './run-ai-mark-job.js';
+import { aiMarkJob, type AiMarkPayload } from './ai-mark-job.js';
 
 
 /**

@@ -1,9 +1,10 @@
-import { Type, type Static } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { withTransaction } from '../../../platform/db.js';
-import { defineJob, enqueueJob } from '../../../platform/jobs.js';
-import { findAssignment } from '../../assignments/assignments-repo.js';
-import { listAnswers, lockAttempt, loadTestVersion } from '../../attempts/attempts-service.js';
+import { enqueueJob, handleJob } from '../../../platform/jobs.js';
+import { aiMarkJob, type AiMarkPayload } from './ai-mark-job.js';
+import { findAssignment } from '../../assignments/find-assignment.js';
+import { listAnswers, lockAttempt } from '../../attempts/find-attempt.js';
+import { loadTestVersion } from '../../catalog/test-versions.js';
 import { MAX_RETRY_AFTER_MS } from '../../webhooks/retry-policy.js';
 import { isAiQuestion, markingTask } from './ai-items.js';
 import type { ChatFailure, ChatProvider } from './chat-provider.js';
@@ -38,18 +39,8 @@ export interface AiMarkingRunner {
   provider: ChatProvider | null;
 }
 
-const AiMarkPayload = Type.Object(
-  { institutionId: Type.String({ minLength: 1 }), assignmentId: Type.String({ minLength: 1 }), questionId: Type.String({ minLength: 1 }) },
-  { additionalProperties: false },
-);
-export type AiMarkPayload = Static<typeof AiMarkPayload>;
-
 /** Runs in the AI marking worker (ai-worker.ts), whose context carries the provider. */
-export const aiMarkJob = defineJob({
-  kind: 'marking.ai_mark',
-  payload: AiMarkPayload,
-  run: (ctx: AppContext & AiMarkingRunner, payload) => runAiMarkJob(ctx, ctx, payload),
-});
+export const aiMarkHandler = handleJob(aiMarkJob, (ctx: AppContext & AiMarkingRunner, payload) => runAiMarkJob(ctx, ctx, payload));
 
 export async function runAiMarkJob(ctx: AppContext, runner: AiMarkingRunner, payload: AiMarkPayload): Promise<void> {
   const key = { institutionId: payload.institutionId, assignmentId: payload.assignmentId, questionId: payload.questionId };

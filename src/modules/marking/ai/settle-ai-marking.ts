@@ -1,6 +1,7 @@
 import type { Tx } from '../../../platform/db.js';
-import { findAssignment } from '../../assignments/assignments-repo.js';
-import { listAnswers, loadTestVersion } from '../../attempts/attempts-service.js';
+import { findAssignment } from '../../assignments/find-assignment.js';
+import { listAnswers } from '../../attempts/find-attempt.js';
+import { loadTestVersion } from '../../catalog/test-versions.js';
 import { completeMarking } from '../complete-marking.js';
 import { insertAiMarks, listMarks } from '../marks-repo.js';
 import { decideOutcome } from './decide.js';

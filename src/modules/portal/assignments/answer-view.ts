@@ -1,7 +1,7 @@
 import { formatPoints, html, plural, type SafeHtml } from '../../../platform/web/html.js';
-import type { AnswerValue } from '../../marking/auto-mark.js';
+import type { AnswerValue } from '../../attempts/answer-values.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
-import type { Score } from '../../marking/score.js';
+import type { Score } from '../../lifecycle/score.js';
 import type { Question } from '../../catalog/schemas.js';
 import { when } from '../ui/components.js';
 

@@ -1,7 +1,7 @@
 import type { AssignmentsContext } from '../../assignments/context.js';
-import { findAssignment } from '../../assignments/assignments-repo.js';
+import { findAssignment } from '../../assignments/find-assignment.js';
 import { getAssignment, type AssignmentView } from '../../assignments/get-assignment.js';
-import { loadTestVersion } from '../../attempts/attempts-service.js';
+import { loadTestVersion } from '../../catalog/test-versions.js';
 import type { EventEnvelope } from '../../lifecycle/event-envelope.js';
 import { listAssignmentEvents } from '../../events/list-events.js';
 import { getMarkingView, type MarkingView } from '../../marking/get-marking-view.js';

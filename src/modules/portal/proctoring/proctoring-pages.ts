@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
 import { PAGE_HEADERS } from '../../../platform/web/html.js';
-import { findAssignment } from '../../assignments/assignments-repo.js';
+import { findAssignment } from '../../assignments/find-assignment.js';
 import { getProctoringReport, type ProctoringReport } from '../../proctoring/get-proctoring-report.js';
 import { reviewFlags } from '../../proctoring/review-flags.js';
 import { listTestTitles } from '../../catalog/tests-service.js';

@@ -1,4 +1,4 @@
-import type { Score } from '../../marking/score.js';
+import type { Score } from '../../lifecycle/score.js';
 import type { TestVersion } from '../../catalog/tests-service.js';
 import type { AssignmentStatus } from '../../lifecycle/state-machine.js';
 import { formatPoints, html, jsonForScript, layout, timeTag, type SafeHtml } from '../../../platform/web/html.js';

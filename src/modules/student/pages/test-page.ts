@@ -1,7 +1,7 @@
-import type { AnswerValue } from '../../marking/auto-mark.js';
+import type { AnswerValue } from '../../attempts/answer-values.js';
 import type { Question } from '../../catalog/schemas.js';
 import type { TestVersion } from '../../catalog/tests-service.js';
-import type { StoredAnswer } from '../../attempts/attempts-repo.js';
+import type { StoredAnswer } from '../../attempts/find-attempt.js';
 import { countWords } from '../../attempts/answer-values.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from '../../../platform/web/html.js';
 import { PROCTOR_SCRIPT, recordingIndicator, supervisionPanel, type ProctoringPageState } from './proctoring-parts.js';

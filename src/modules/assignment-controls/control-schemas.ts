@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { AccommodationsSchema } from './accommodations.js';
+import { AccommodationsSchema } from '../assignments/accommodations.js';
 
 /** Request schemas of the assignment controls (PATCH, cancel, start link); the responses are the Assignment. */
 export const AssignmentParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });

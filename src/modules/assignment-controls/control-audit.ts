@@ -1,7 +1,7 @@
 import { joinTransaction, withTransaction } from '../../platform/db.js';
 import { recordAudit, type AuditContext } from '../staff/audit.js';
-import { findAssignmentById } from './assignments-repo.js';
-import type { AssignmentsContext } from './context.js';
+import { findAssignmentById } from '../assignments/find-assignment.js';
+import type { AssignmentsContext } from '../assignments/context.js';
 
 /**
  * An assignment control (change, cancel, new start link) made by the

@@ -1,17 +1,18 @@
 import { withTransaction } from '../../platform/db.js';
 import { AppError } from '../../platform/errors.js';
 import { cancelJob, enqueueJob } from '../../platform/jobs.js';
-import { applyExtraTime } from '../attempts/attempts-service.js';
+import { applyExtraTime } from '../attempts/attempt-controls.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { transition, type AssignmentChanges } from '../lifecycle/state-machine.js';
-import { checkRelaxationsAllowed, normaliseAccommodations, sameAccommodations, type Accommodations } from './accommodations.js';
-import { findAssignmentById, writeAssignmentFields } from './assignments-repo.js';
+import { checkRelaxationsAllowed, normaliseAccommodations, sameAccommodations, type Accommodations } from '../assignments/accommodations.js';
+import { findAssignmentById } from '../assignments/find-assignment.js';
+import { writeAssignmentFields } from '../assignments/assignment-fields.js';
 import { findForChange, invalidState, lockForChange, type ControlScope } from './change-lock.js';
-import type { AssignmentsContext } from './context.js';
+import type { AssignmentsContext } from '../assignments/context.js';
 import type { UpdateAssignmentBody } from './control-schemas.js';
-import { expireAssignmentJob, expireJobKey } from './expire-job.js';
-import { assignmentView, type AssignmentView } from './get-assignment.js';
-import { claimKey, fingerprint, storeResponse } from './idempotency.js';
+import { expireAssignmentJob, expireJobKey } from '../assignments/expire-job.js';
+import { assignmentView, type AssignmentView } from '../assignments/get-assignment.js';
+import { claimKey, fingerprint, storeResponse } from '../assignments/idempotency.js';
 
 export interface UpdateResult {
   /** The exact bytes of the 200 response: stored for replay, sent as they are. */

@@ -1,10 +1,11 @@
 import { withTransaction } from '../../platform/db.js';
-import { endSessionsOpenedBefore } from '../attempts/attempts-service.js';
+import { endSessionsOpenedBefore } from '../assignments/student-sessions.js';
 import { transition } from '../lifecycle/state-machine.js';
-import { bumpLinkVersion, findAssignmentById, lockAssignmentRow } from './assignments-repo.js';
+import { bumpLinkVersion } from '../assignments/assignment-fields.js';
+import { findAssignmentById, lockAssignmentRow } from '../assignments/find-assignment.js';
 import { findForChange, invalidState, type ControlScope } from './change-lock.js';
-import type { AssignmentsContext } from './context.js';
-import { assignmentView, type AssignmentView } from './get-assignment.js';
+import type { AssignmentsContext } from '../assignments/context.js';
+import { assignmentView, type AssignmentView } from '../assignments/get-assignment.js';
 
 /**
  * POST /assignments/{id}/start-link: for a link sent to the wrong person.

@@ -1,12 +1,12 @@
 import { withTransaction } from '../../platform/db.js';
 import { cancelJob } from '../../platform/jobs.js';
-import { closeAttemptOnCancel } from '../attempts/attempts-service.js';
+import { closeAttemptOnCancel } from '../attempts/attempt-controls.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
-import { findAssignmentById } from './assignments-repo.js';
+import { findAssignmentById } from '../assignments/find-assignment.js';
 import { findForChange, invalidState, lockForChange, type ControlScope } from './change-lock.js';
-import type { AssignmentsContext } from './context.js';
-import { expireJobKey } from './expire-job.js';
-import { assignmentView, type AssignmentView } from './get-assignment.js';
+import type { AssignmentsContext } from '../assignments/context.js';
+import { expireJobKey } from '../assignments/expire-job.js';
+import { assignmentView, type AssignmentView } from '../assignments/get-assignment.js';
 
 /**
  * POST /assignments/{id}/cancel: `assigned` or `started` → `cancelled`

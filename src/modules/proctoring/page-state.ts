@@ -1,9 +1,9 @@
 import type { Config } from '../../platform/config.js';
 import type { Queryable } from '../../platform/db.js';
 import type { EffectiveRelaxations } from '../assignments/accommodations.js';
-import { nextSegmentSeq } from '../proctoring/media-repo.js';
+import { nextSegmentSeq } from './media-repo.js';
 import type { TestVersion } from '../catalog/tests-service.js';
-import { resolveRules, type ProctoringMode, type ProctoringRules } from '../proctoring/rules.js';
+import { resolveRules, type ProctoringMode, type ProctoringRules } from '../catalog/proctoring-rules.js';
 
 /**
  * What a proctored test's pages give their scripts, as `state.proctoring` in

@@ -1,16 +1,16 @@
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
-import { cancelJob } from '../../platform/jobs.js';
-import { findAssignment } from '../assignments/assignments-repo.js';
+import { findAssignment } from '../assignments/find-assignment.js';
+import type { StudentSession } from '../assignments/student-sessions.js';
+import type { AnswerValue } from '../attempts/answer-values.js';
+import { closeAttempt } from '../attempts/close-attempt.js';
+import { listAnswers, lockAttempt } from '../attempts/find-attempt.js';
+import { autoSubmitAt } from '../attempts/timing.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
-import type { AnswerValue } from '../marking/auto-mark.js';
-import { markSubmission } from '../marking/mark-submission.js';
-import { listAnswers, lockAttempt, markAttemptSubmitted } from './attempts-repo.js';
-import type { StudentSession } from '../student/student-sessions.js';
-import { loadTestVersion } from '../catalog/test-versions.js';
-import { autoSubmitAt, autoSubmitKey } from './timing.js';
+import { markSubmission } from './mark-submission.js';
 
 
 export type SubmitOutcome =
@@ -63,8 +63,7 @@ export async function submitAttempt(
     );
     // The attempt row says "not submitted", so the assignment must be `started`; anything else is a broken invariant.
     if (!outcome.ok) throw new Error(`submit ${attempt.assignmentId}: ${outcome.reason}`);
-    await markAttemptSubmitted(tx, attempt.assignmentId, now, input.by);
-    if (input.by === 'student') await cancelJob(tx, autoSubmitKey(attempt.assignmentId));
+    await closeAttempt(tx, attempt.assignmentId, now, input.by);
     return { submitted: true, status: outcome.status };
   });
 }

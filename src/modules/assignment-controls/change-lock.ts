@@ -1,9 +1,10 @@
 import type { Pool, Tx } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { lockAttemptForChange, type Attempt } from '../attempts/attempts-service.js';
+import { lockAttemptForChange } from '../attempts/attempt-controls.js';
+import { type Attempt } from '../attempts/find-attempt.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
-import { findAssignment, findAssignmentById, lockAssignmentRow, type AssignmentRow } from './assignments-repo.js';
-import { expireIfDue } from './get-assignment.js';
+import { findAssignment, findAssignmentById, lockAssignmentRow, type AssignmentRow } from '../assignments/find-assignment.js';
+import { expireIfDue } from '../assignments/get-assignment.js';
 
 /**
  * Who acts on an assignment through the controls: a partner (its own

@@ -1,0 +1,71 @@
+import type { Queryable } from '../../platform/db.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
+
+/** The flag counts kept on an attempt's proctoring_sessions row. */
+export interface Summary {
+  critical: number;
+  warning: number;
+  info: number;
+  criticalUnreviewed: number;
+  confirmed: number;
+  dismissed: number;
+}
+
+/** The counts of a proctoring_sessions row (or of none: zeros), also as selected by the partner read's join. */
+export function toSummary(r: Record<string, any> | undefined): Summary {
+  return {
+    critical: r?.flags_critical ?? 0,
+    warning: r?.flags_warning ?? 0,
+    info: r?.flags_info ?? 0,
+    criticalUnreviewed: r?.critical_unreviewed ?? 0,
+    confirmed: r?.confirmed ?? 0,
+    dismissed: r?.dismissed ?? 0,
+  };
+}
+
+/** The partner read's one extra query: the session's counts (zeros when the attempt has no session yet). */
+export async function findSummary(db: Queryable, institutionId: string, assignmentId: string): Promise<Summary> {
+  const { rows } = await db.query({
+    name: 'proctoring-find-summary',
+    text: `SELECT flags_critical, flags_warning, flags_info, critical_unreviewed, confirmed, dismissed
+             FROM proctoring_sessions WHERE assignment_id = $1 AND institution_id = $2`,
+    values: [assignmentId, institutionId],
+  });
+  return toSummary(rows[0]);
+}
+
+export type ReviewStatus = 'not_required' | 'pending' | 'reviewed';
+
+/** The partner read's reviewStatus: nothing critical, some critical flag unreviewed, or every one reviewed. */
+export function reviewStatusOf(counts: { critical: number; criticalUnreviewed: number }): ReviewStatus {
+  if (counts.critical === 0) return 'not_required';
+  return counts.criticalUnreviewed > 0 ? 'pending' : 'reviewed';
+}
+
+/**
+ * The partner read's `proctoring` object (docs/proctoring.md):
+ * `{ mode, flags: { critical, warning, info }, reviewStatus }`, null for a
+ * test without proctoring. Cheap on purpose, it is on the hottest partner
+ * route: the mode comes from the in-process copy of the immutable test
+ * version, and the counts from one primary-key read of the session row, which
+ * keeps them in step with the flags (no count over the flags per read).
+ */
+export interface PartnerProctoring {
+  mode: 'record' | 'live_ai';
+  flags: { critical: number; warning: number; info: number };
+  reviewStatus: ReviewStatus;
+}
+
+export async function proctoringSummary(
+  db: Queryable,
+  institutionId: string,
+  assignmentId: string,
+  testVersionId: string,
+  /** The session row's counts when the caller already read them (the partner read joins them in); else one read here. */
+  counts?: Record<string, unknown>,
+): Promise<PartnerProctoring | null> {
+  const { proctoring } = await loadTestVersion(db, testVersionId);
+  if (proctoring === 'none') return null;
+  const s = counts ? toSummary(counts) : await findSummary(db, institutionId, assignmentId);
+  return { mode: proctoring, flags: { critical: s.critical, warning: s.warning, info: s.info }, reviewStatus: reviewStatusOf(s) };
+}

@@ -1,0 +1,79 @@
+import type { Queryable, Tx } from '../../platform/db.js';
+import type { AnswerValue } from './answer-values.js';
+
+/**
+ * The attempts module's reads of an attempt and its answers, for its own
+ * services and the modules above it (marking, proctoring, the student app,
+ * the portal). Writes stay in attempts-repo.ts, private to this module.
+ */
+export interface Attempt {
+  assignmentId: string;
+  institutionId: string;
+  userId: string;
+  testVersionId: string;
+  startedAt: Date;
+  deadlineAt: Date;
+  /** When the attempt closed: submitted, or cancelled with its assignment (submittedBy 'cancelled'). */
+  submittedAt: Date | null;
+  submittedBy: 'student' | 'deadline' | 'cancelled' | null;
+}
+
+export interface StoredAnswer {
+  questionId: string;
+  value: AnswerValue;
+  version: number;
+  savedAt: Date;
+}
+
+export const ATTEMPT_COLUMNS = 'assignment_id, institution_id, user_id, test_version_id, started_at, deadline_at, submitted_at, submitted_by';
+
+export function toAttempt(r: Record<string, any>): Attempt {
+  return {
+    assignmentId: r.assignment_id,
+    institutionId: r.institution_id,
+    userId: r.user_id,
+    testVersionId: r.test_version_id,
+    startedAt: r.started_at,
+    deadlineAt: r.deadline_at,
+    submittedAt: r.submitted_at,
+    submittedBy: r.submitted_by,
+  };
+}
+
+export async function findAttempt(db: Queryable, institutionId: string, assignmentId: string): Promise<Attempt | null> {
+  const { rows } = await db.query(`SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE assignment_id = $1 AND institution_id = $2`, [
+    assignmentId,
+    institutionId,
+  ]);
+  return rows[0] ? toAttempt(rows[0]) : null;
+}
+
+/** Unscoped, for the deadline job (which acts for no tenant in particular). */
+export async function findAttemptById(db: Queryable, assignmentId: string): Promise<Attempt | null> {
+  const { rows } = await db.query(`SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE assignment_id = $1`, [assignmentId]);
+  return rows[0] ? toAttempt(rows[0]) : null;
+}
+
+/**
+ * Locks the attempt row. Saves take a share lock, submission and marking an
+ * update lock, so a save either commits before the submission reads the
+ * answers or sees the attempt submitted. Lock order everywhere: the attempt,
+ * then the assignment (inside applyTransition).
+ */
+export async function lockAttempt(tx: Tx, assignmentId: string, mode: 'share' | 'update', institutionId?: string): Promise<Attempt | null> {
+  const { rows } = await tx.query(
+    `SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE assignment_id = $1 AND ($2::text IS NULL OR institution_id = $2)
+       FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`,
+    [assignmentId, institutionId ?? null],
+  );
+  return rows[0] ? toAttempt(rows[0]) : null;
+}
+
+export async function listAnswers(db: Queryable, institutionId: string, assignmentId: string): Promise<StoredAnswer[]> {
+  const { rows } = await db.query(
+    'SELECT question_id, value, version, saved_at FROM answers WHERE assignment_id = $1 AND institution_id = $2',
+    [assignmentId, institutionId],
+  );
+  return rows.map((r) => ({ questionId: r.question_id, value: r.value, version: r.version, savedAt: r.saved_at }));
+}
+

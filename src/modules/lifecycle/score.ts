@@ -1,0 +1,28 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, StringEnum, Timestamp } from '../../platform/http/schemas.js';
+
+/**
+ * The score object (docs/api-rules.md "Marking and the score object"), carried by
+ * `exam.completed`, `grading.done` and the assignment's `result.score`.
+ * Beside the state machine because every transition that ends an attempt
+ * carries one; the type is the schema's.
+ */
+export const ScoreSchema = Type.Object(
+  {
+    points: Type.Number(),
+    maxPoints: Type.Number(),
+    percent: Type.Number(),
+    passed: Nullable(Type.Boolean(), { description: 'Null when the test has no pass mark or the score is not final' }),
+    gradingStatus: StringEnum(['final', 'pending_review']),
+    markedAt: Timestamp,
+    markedBy: Type.Optional(
+      Type.String({
+        description:
+          "Added with AI marking, on scores released by marking (grading.done): who marked what the answer key could not: 'auto', 'reviewer', 'ai:<model>' or 'mixed'",
+      }),
+    ),
+  },
+  { title: 'Score' },
+);
+
+export type Score = Static<typeof ScoreSchema>;
