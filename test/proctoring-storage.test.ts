@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../src/platform/config.js';
 import { createLocalStore } from '../src/platform/storage/local-store.js';
 import { createS3Store } from '../src/platform/storage/s3-store.js';
-import { storageFor, type ObjectStore } from '../src/platform/storage/storage.js';
+import { storageFor } from '../src/platform/storage/storage.js';
+import { type ObjectStore } from '../src/platform/storage/object-store.js';
 
 /** The object store: its configuration, the local store, and the S3 store against a minimal S3 REST server. */
 

@@ -2,7 +2,8 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, ran
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { ConfigError, parseConfig } from '../src/platform/config.js';
-import { judgeAttempt, parseRetryAfter, shouldDisableForFailures } from '../src/modules/webhooks/retry-policy.js';
+import { judgeAttempt, shouldDisableForFailures } from '../src/modules/webhooks/retry-policy.js';
+import { parseRetryAfter } from '../src/platform/http/retry-after.js';
 import { createSecretBox, generateEndpointSecret } from '../src/modules/webhooks/secret-box.js';
 import { signatureHeader } from '../src/modules/webhooks/signing.js';
 import { checkEndpointUrl, guardedLookup, isAddressAllowed, type Resolver } from '../src/modules/webhooks/url-guard.js';

@@ -1,7 +1,7 @@
 import { randomBase62, newId } from '../../platform/ids.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import type { Queryable } from '../../platform/db.js';
-import { KEYS_CHANNEL, invalidateKeyCaches } from './key-cache.js';
+import { KEYS_CHANNEL, invalidateKeyCaches, type AuthenticatedKey } from './key-cache.js';
 import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 
 /**
@@ -25,15 +25,6 @@ export interface ApiKeyRecord {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
-}
-
-export interface AuthenticatedKey {
-  keyId: string;
-  institutionId: string;
-  institutionStatus: 'active' | 'suspended';
-  /** False for a test-mode key. */
-  livemode: boolean;
-  lastUsedAt: Date | null;
 }
 
 export function generateApiKey(mode: KeyMode = 'live'): string {

@@ -1,7 +1,6 @@
 import { createNotificationListener } from '../../platform/listener.js';
 import type { Pool } from '../../platform/db.js';
 import { sha256Hex } from '../../platform/crypto.js';
-import type { AuthenticatedKey } from './api-keys.js';
 
 /**
  * A per-process cache of authenticated API keys, so a partner request costs
@@ -27,6 +26,16 @@ import type { AuthenticatedKey } from './api-keys.js';
  * to, short of someone creating a key by guessing it. Both tables are
  * bounded, least recently used out first.
  */
+/** A key that authenticated: what the partner auth hook and the cache hold (never the key itself). */
+export interface AuthenticatedKey {
+  keyId: string;
+  institutionId: string;
+  institutionStatus: 'active' | 'suspended';
+  /** False for a test-mode key. */
+  livemode: boolean;
+  lastUsedAt: Date | null;
+}
+
 export const KEYS_CHANNEL = 'assay_api_keys';
 
 /** Bumped on every invalidation seen by this process; entries from an older generation are dead. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../platform/errors.js';
-import type { StoredMark } from './marks-repo.js';
+import type { Queryable } from '../../platform/db.js';
+import { listMarks, type StoredMark } from './marks-repo.js';
 
 /**
  * A fingerprint of an attempt's marks (every question's points, comment,
@@ -13,6 +14,11 @@ export function marksVersion(marks: readonly StoredMark[]): string {
     .sort((a, b) => (a.questionId < b.questionId ? -1 : a.questionId > b.questionId ? 1 : 0))
     .map((m) => [m.questionId, m.points, m.source, m.comment, m.markedBy, m.markedAt.toISOString()]);
   return createHash('sha256').update(JSON.stringify(canonical)).digest('base64url').slice(0, 22);
+}
+
+/** The current version of an assignment's marks, as a reviewer's form would carry it. */
+export async function currentMarksVersion(db: Queryable, institutionId: string, assignmentId: string): Promise<string> {
+  return marksVersion(await listMarks(db, institutionId, assignmentId));
 }
 
 /** The marks changed after the reviewer's form was rendered (another reviewer, or the operator API). */

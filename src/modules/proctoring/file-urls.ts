@@ -2,7 +2,8 @@ import type { AppContext } from '../../platform/context.js';
 import type { Config } from '../../platform/config.js';
 import { hmacSha256, safeEqual, sha256Hex } from '../../platform/crypto.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { storageFor, type StoredObject } from '../../platform/storage/storage.js';
+import { storageFor } from '../../platform/storage/storage.js';
+import { type StoredObject } from '../../platform/storage/object-store.js';
 
 /**
  * Signed, short-lived file URLs: `{PUBLIC_BASE_URL}/files/{token}`, token =

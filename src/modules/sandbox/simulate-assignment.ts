@@ -16,8 +16,7 @@ import { submitAttempt } from '../marking/submit-attempt.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import { getMarkingView } from '../marking/get-marking-view.js';
-import { listMarks } from '../marking/marks-repo.js';
-import { marksVersion } from '../marking/marks-version.js';
+import { currentMarksVersion } from '../marking/marks-version.js';
 import { finishMarking } from '../marking/reviewer-marking.js';
 import { proctoredAttemptOf } from '../proctoring/proctored-attempt.js';
 import { recordHeartbeat } from '../proctoring/record-heartbeat.js';
@@ -188,7 +187,7 @@ async function simulateFinishMarking(ctx: AppContext, row: AssignmentRow, score:
     assignmentId: row.id,
     markedBy: SIMULATED_REVIEWER,
     marks: marks.map((m) => ({ ...m, comment: '' })),
-    baseVersion: marksVersion(await listMarks(ctx.pool, row.institutionId, row.id)),
+    baseVersion: await currentMarksVersion(ctx.pool, row.institutionId, row.id),
   });
   return done.status;
 }

@@ -1,3 +1,5 @@
+import { MAX_RETRY_AFTER_MS } from '../../platform/http/retry-after.js';
+
 /**
  * What an attempt's result means for its delivery and its endpoint. Pure.
  *
@@ -16,7 +18,6 @@
  * - An endpoint whose attempts have all failed for 5 days is disabled.
  */
 export const BACKOFF_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
-export const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 const JITTER = 0.1;
 
@@ -58,13 +59,4 @@ export function judgeAttempt(
 
 export function shouldDisableForFailures(failingSince: Date | null, now: Date): boolean {
   return failingSince !== null && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS;
-}
-
-/** `Retry-After` as delay-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, now: Date): number | null {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return null;
-  if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
 }

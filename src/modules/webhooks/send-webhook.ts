@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { checkLiteralHost, guardedLookup, systemResolver, type Resolver, type UrlPolicy } from './url-guard.js';
-import { parseRetryAfter } from './retry-policy.js';
+import { parseRetryAfter } from '../../platform/http/retry-after.js';
 import { signatureHeader } from './signing.js';
 
 /**

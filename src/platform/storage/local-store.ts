@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBase62 } from '../ids.js';
-import { checkKey, checkPrefix, type ObjectStore } from './storage.js';
+import { checkKey, checkPrefix, type ObjectStore } from './object-store.js';
 
 /**
  * The local-filesystem store (the default, and what `npm start` uses): one

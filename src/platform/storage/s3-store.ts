@@ -9,7 +9,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../config.js';
-import { checkKey, checkPrefix, type ObjectStore } from './storage.js';
+import { checkKey, checkPrefix, type ObjectStore } from './object-store.js';
 
 /**
  * The S3-compatible store (AWS S3, MinIO, Ceph, R2, …), used when

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import type { AiConfig } from '../../../platform/config.js';
-import { parseRetryAfter } from '../../webhooks/retry-policy.js';
+import { parseRetryAfter } from '../../../platform/http/retry-after.js';
 import { createLimiter } from './limiter.js';
 import { REPLY_SCHEMA_NAME, type ChatMessage } from './prompt.js';
 

@@ -5,7 +5,7 @@ import { aiMarkJob, type AiMarkPayload } from './ai-mark-job.js';
 import { findAssignment } from '../../assignments/find-assignment.js';
 import { listAnswers, lockAttempt } from '../../attempts/find-attempt.js';
 import { loadTestVersion } from '../../catalog/test-versions.js';
-import { MAX_RETRY_AFTER_MS } from '../../webhooks/retry-policy.js';
+import { MAX_RETRY_AFTER_MS } from '../../../platform/http/retry-after.js';
 import { isAiQuestion, markingTask } from './ai-items.js';
 import type { ChatFailure, ChatProvider } from './chat-provider.js';
 import { AI_OFF_REASON, aiMarkKey } from './ai-mark-key.js';

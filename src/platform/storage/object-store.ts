@@ -1,0 +1,45 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Object storage for files too big for PostgreSQL (proctoring recordings and
+ * snapshots): one small interface, two implementations. Rows in the database
+ * hold an object's key and size, never its bytes.
+ *
+ * Keys are relative paths of safe characters (`proctoring/ins_…/asg_…/x.webm`);
+ * nothing else is accepted, so a key can never climb out of the local root
+ * or name another bucket. Objects are written whole (no partial object is
+ * ever visible: the local store renames a finished temporary file into place,
+ * S3 has whole-object PUTs).
+ */
+export interface StoredObject {
+  body: Readable;
+  size: number;
+}
+
+export interface ObjectStore {
+  readonly kind: 'local' | 's3';
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** The object as a stream, or null when there is none. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Deleting a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  /** Deletes every object whose key starts with `prefix` (which must end with `/`); returns how many went. */
+  deletePrefix(prefix: string): Promise<number>;
+  /** Every object under `prefix`, in key order. */
+  list(prefix: string): Promise<Array<{ key: string; size: number }>>;
+}
+
+const KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;
+
+export function checkKey(key: string): string {
+  if (key.length > 512 || !KEY.test(key) || key.split('/').some((part) => part === '.' || part === '..')) {
+    throw new Error(`storage: not a valid object key: ${JSON.stringify(key)}`);
+  }
+  return key;
+}
+
+export function checkPrefix(prefix: string): string {
+  if (!prefix.endsWith('/')) throw new Error(`storage: a prefix ends with "/": ${JSON.stringify(prefix)}`);
+  checkKey(prefix.slice(0, -1));
+  return prefix;
+}
