@@ -3,7 +3,8 @@ import { cancelJob } from '../../platform/jobs.js';
 import { closeAttemptOnCancel } from '../attempts/attempts-service.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { findAssignmentById } from './assignments-repo.js';
-import { findForChange, invalidState, lockForChange, type ControlScope } from './change-lock.js';
+import { findForChange, invalidState, lockForChange } from './change-lock.js';
+import type { Principal } from '../../platform/principal.js';
 import type { AssignmentsContext } from './context.js';
 import { expireJobKey } from './expire-job.js';
 import { assignmentView, type AssignmentView } from './get-assignment.js';
@@ -20,7 +21,7 @@ import { assignmentView, type AssignmentView } from './get-assignment.js';
  * first wins, and the other finds the attempt closed (the submission
  * changes nothing) or the assignment submitted (409 invalid_state).
  */
-export async function cancelAssignment(ctx: AssignmentsContext, scope: ControlScope, assignmentId: string): Promise<AssignmentView> {
+export async function cancelAssignment(ctx: AssignmentsContext, scope: Principal, assignmentId: string): Promise<AssignmentView> {
   const now = ctx.clock.now();
   const found = await findForChange(ctx.pool, scope, assignmentId, now);
   await withTransaction(ctx.pool, async (tx) => {

@@ -2,7 +2,8 @@ import { withTransaction } from '../../platform/db.js';
 import { endSessionsOpenedBefore } from '../attempts/attempts-service.js';
 import { transition } from '../lifecycle/state-machine.js';
 import { bumpLinkVersion, findAssignmentById, lockAssignmentRow } from './assignments-repo.js';
-import { findForChange, invalidState, type ControlScope } from './change-lock.js';
+import { findForChange, invalidState } from './change-lock.js';
+import type { Principal } from '../../platform/principal.js';
 import type { AssignmentsContext } from './context.js';
 import { assignmentView, type AssignmentView } from './get-assignment.js';
 
@@ -15,7 +16,7 @@ import { assignmentView, type AssignmentView } from './get-assignment.js';
  * time live on the server, not in the session. Only while `assigned` or
  * `started` (409 invalid_state otherwise). No event: the status is unchanged.
  */
-export async function reissueStartLink(ctx: AssignmentsContext, scope: ControlScope, assignmentId: string): Promise<AssignmentView> {
+export async function reissueStartLink(ctx: AssignmentsContext, scope: Principal, assignmentId: string): Promise<AssignmentView> {
   const now = ctx.clock.now();
   const found = await findForChange(ctx.pool, scope, assignmentId, now);
   await withTransaction(ctx.pool, async (tx) => {

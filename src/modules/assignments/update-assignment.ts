@@ -6,7 +6,8 @@ import { applyTransition } from '../lifecycle/apply-transition.js';
 import { transition, type AssignmentChanges } from '../lifecycle/state-machine.js';
 import { checkRelaxationsAllowed, normaliseAccommodations, sameAccommodations, type Accommodations } from './accommodations.js';
 import { findAssignmentById, writeAssignmentFields } from './assignments-repo.js';
-import { findForChange, invalidState, lockForChange, type ControlScope } from './change-lock.js';
+import { findForChange, invalidState, lockForChange } from './change-lock.js';
+import type { Principal } from '../../platform/principal.js';
 import type { AssignmentsContext } from './context.js';
 import type { UpdateAssignmentBody } from './control-schemas.js';
 import { expireAssignmentJob, expireJobKey } from './expire-job.js';
@@ -35,7 +36,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export async function updateAssignment(
   ctx: AssignmentsContext,
   input: {
-    scope: ControlScope;
+    scope: Principal;
     assignmentId: string;
     body: UpdateAssignmentBody;
     idempotencyKey: string | undefined;

@@ -1,4 +1,5 @@
 import type { Queryable, Tx } from '../../platform/db.js';
+import { tenantInstitution, type Tenant } from '../../platform/principal.js';
 import type { AnswerValue } from '../marking/auto-mark.js';
 
 /** SQL for attempts and their autosaved answers. Every query names the institution. */
@@ -64,11 +65,11 @@ export async function findAttemptById(db: Queryable, assignmentId: string): Prom
  * answers or sees the attempt submitted. Lock order everywhere: the attempt,
  * then the assignment (inside applyTransition).
  */
-export async function lockAttempt(tx: Tx, assignmentId: string, mode: 'share' | 'update', institutionId?: string): Promise<Attempt | null> {
+export async function lockAttempt(tx: Tx, assignmentId: string, mode: 'share' | 'update', tenant: Tenant): Promise<Attempt | null> {
   const { rows } = await tx.query(
     `SELECT ${COLUMNS} FROM attempts WHERE assignment_id = $1 AND ($2::text IS NULL OR institution_id = $2)
        FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`,
-    [assignmentId, institutionId ?? null],
+    [assignmentId, tenantInstitution(tenant)],
   );
   return rows[0] ? toAttempt(rows[0]) : null;
 }

@@ -19,7 +19,7 @@ export const autoSubmitJob = defineJob({
 });
 
 export async function runAutoSubmitJob(ctx: AppContext, assignmentId: string): Promise<void> {
-  const outcome = await submitAttempt(ctx, { assignmentId, by: 'deadline' });
+  const outcome = await submitAttempt(ctx, { assignmentId, by: 'deadline', tenant: { kind: 'automation', reason: 'auto-submit at the deadline' } });
   if (!outcome.submitted && outcome.reason === 'not_due') {
     const attempt = await findAttemptById(ctx.pool, assignmentId);
     if (attempt) await scheduleAutoSubmit(ctx.pool, assignmentId, attempt.deadlineAt);

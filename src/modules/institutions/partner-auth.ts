@@ -5,18 +5,10 @@ import { createRateLimitStore } from '../../platform/http/rate-limit-store.js';
 import { createUnauthenticatedLimit } from '../../platform/http/rate-limit-requests.js';
 import { findActiveKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
 import { createKeyCache } from './key-cache.js';
+import type { PartnerPrincipal } from '../../platform/principal.js';
 
-/**
- * The partner acting on a request: its institution, its key, and the key's
- * mode. `livemode: false` (an `ak_test_` key) reaches only the institution's
- * test-mode rows, a live key only live ones; every partner service filters on
- * both the institution and the mode.
- */
-export interface PartnerPrincipal {
-  institutionId: string;
-  keyId: string;
-  livemode: boolean;
-}
+/** The partner acting on a request (platform/principal.ts): every partner service filters on its institution and its key's mode. */
+export type { PartnerPrincipal };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -82,7 +74,7 @@ export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void 
       await touchApiKey(ctx.pool, key.keyId, now);
       key.lastUsedAt = now; // the cached copy too, so the next minute's requests skip the write
     }
-    request.partner = { institutionId: key.institutionId, keyId: key.keyId, livemode: key.livemode };
+    request.partner = { kind: 'partner', institutionId: key.institutionId, keyId: key.keyId, livemode: key.livemode };
   });
 }
 

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
+import type { StaffActor } from '../../../platform/principal.js';
 import { html } from '../../../platform/web/html.js';
 import type { Accommodations } from '../../assignments/accommodations.js';
 import { cancelAssignment } from '../../assignments/cancel-assignment.js';
@@ -27,7 +28,8 @@ const Field = Type.Optional(Type.String({ maxLength: 40 }));
 export const assignmentControlPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
   const controlled = <T>(request: FastifyRequest, scope: Scope, assignmentId: string, action: Parameters<typeof withControlAudit>[2]['action'], change: (c: AssignmentsContext) => Promise<T>, details?: Record<string, unknown>) =>
     withControlAudit<T>(ctx, auditContext(request), { action, assignmentId, details: () => ({ ...(details ?? {}) }) }, change);
-  const tenant = (scope: Scope) => ({ kind: 'partner' as const, institutionId: scope.institutionId });
+  /** The signed-in staff member acting in the page's institution (for an operator, the one chosen): both modes. */
+  const tenant = (scope: Scope): StaffActor => ({ kind: 'staff', staffId: scope.p.staffId, role: scope.p.role, institutionId: scope.institutionId });
 
   /** A refused control: the assignment page again, the form's values and the errors beside its fields. */
   async function refused(reply: FastifyReply, scope: Scope, assignmentId: string, form: ControlForm) {
