@@ -17,8 +17,7 @@ import { testsPartnerRoutes } from './modules/catalog/partner-routes.js';
 import { assignmentsPartnerRoutes } from './modules/assignments/partner-routes.js';
 import { assignmentControlsAdminRoutes, assignmentControlsPartnerRoutes } from './modules/assignments/control-routes.js';
 import { institutionSettingsAdminRoutes } from './modules/institutions/settings-admin-routes.js';
-import { createLinkSigner } from './modules/assignments/start-links.js';
-import type { AssignmentsContext } from './modules/assignments/context.js';
+import { createLinkSigner, type LinkSigner } from './modules/assignments/start-links.js';
 import { eventsPartnerRoutes } from './modules/events/partner-routes.js';
 import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
 import { webhooksAdminRoutes } from './modules/webhooks/admin-routes.js';
@@ -36,7 +35,15 @@ import { staffAdminRoutes } from './modules/staff/admin-routes.js';
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
 
-export type ServerContext = AssignmentsContext;
+/**
+ * What the HTTP server runs with: the app's context and the start-link signer
+ * that the routes issuing and opening start links need (assignments, the
+ * student app, the portal, test mode). Each module's routes ask for their own
+ * narrower context, which this satisfies.
+ */
+export interface ServerContext extends AppContext {
+  signer: LinkSigner;
+}
 
 export function serverContext(ctx: AppContext): ServerContext {
   if (!ctx.config.secrets) throw new Error('serverContext: ASSAY_SECRET is not set');
