@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { RouteOptions } from 'fastify';
 import { createHttp, type HttpApp } from './platform/http/create-http.js';
 import type { Logger } from './platform/log/log.js';
 import { apiOf, documentRouteErrors, openApiDocument } from './platform/http/openapi.js';
@@ -78,9 +78,9 @@ export async function buildServer(
     const kind = apiOf(route.url, prefixes);
     if (kind) documentRouteErrors(route as RouteOptions, kind);
   });
-  await installRequestLimits(app as unknown as FastifyInstance);
+  await installRequestLimits(app);
   // Before any route: the request histogram covers every route (nothing at all unless metrics are configured).
-  installMetrics(app as unknown as FastifyInstance, ctx.config, ctx.pool);
+  installMetrics(app, ctx.config, ctx.pool);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
@@ -126,7 +126,7 @@ export async function buildServer(
 
   await app.register(
     async (partner) => {
-      installPartnerAuth(partner as unknown as FastifyInstance, ctx);
+      installPartnerAuth(partner, ctx);
       await partner.register(testsPartnerRoutes, { ctx });
       await partner.register(assignmentsPartnerRoutes, { ctx });
       await partner.register(assignmentControlsPartnerRoutes, { ctx });
@@ -140,7 +140,7 @@ export async function buildServer(
 
   await app.register(
     async (admin) => {
-      installAdminAuth(admin as unknown as FastifyInstance, ctx);
+      installAdminAuth(admin, ctx);
       await admin.register(institutionsAdminRoutes, { ctx });
       await admin.register(testsAdminRoutes, { ctx });
       await admin.register(markingAdminRoutes, { ctx });

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sha256Hex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
@@ -52,7 +51,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
 
   await app.register(
     async (portal) => {
-      await installPortalSession(portal as unknown as FastifyInstance, ctx);
+      await installPortalSession(portal, ctx);
       await portal.register(staffPages, { ctx });
       await portal.register(overviewPages, { ctx });
       await portal.register(assignmentPages, { ctx });
