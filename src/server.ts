@@ -5,12 +5,12 @@ import { createHttp, type HttpApp } from './platform/http/create-http.js';
 import type { Logger } from './platform/log/log.js';
 import { apiOf, documentRouteErrors, openApiDocument } from './platform/http/openapi.js';
 import { isOptionalSchema } from './platform/http/validation.js';
-import { installRequestLimits } from './platform/http/rate-limit-requests.js';
+import { requestLimits } from './platform/http/rate-limit-requests.js';
 import { installMetrics } from './platform/telemetry/metrics.js';
 import type { AppContext } from './platform/context.js';
 import { AppError } from './platform/errors.js';
-import { installAdminAuth } from './modules/institutions/admin-auth.js';
-import { installPartnerAuth } from './modules/institutions/partner-auth.js';
+import { adminAuth } from './modules/institutions/admin-auth.js';
+import { partnerAuth } from './modules/institutions/partner-auth.js';
 import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js';
 import { testsAdminRoutes } from './modules/catalog/admin-routes.js';
 import { testsPartnerRoutes } from './modules/catalog/partner-routes.js';
@@ -78,7 +78,7 @@ export async function buildServer(
     const kind = apiOf(route.url, prefixes);
     if (kind) documentRouteErrors(route as RouteOptions, kind);
   });
-  await installRequestLimits(app);
+  await app.register(requestLimits);
   // Before any route: the request histogram covers every route (nothing at all unless metrics are configured).
   installMetrics(app, ctx.config, ctx.pool);
 
@@ -126,7 +126,7 @@ export async function buildServer(
 
   await app.register(
     async (partner) => {
-      installPartnerAuth(partner, ctx);
+      await partner.register(partnerAuth, { ctx });
       await partner.register(testsPartnerRoutes, { ctx });
       await partner.register(assignmentsPartnerRoutes, { ctx });
       await partner.register(assignmentControlsPartnerRoutes, { ctx });
@@ -140,7 +140,7 @@ export async function buildServer(
 
   await app.register(
     async (admin) => {
-      installAdminAuth(admin, ctx);
+      await admin.register(adminAuth, { ctx });
       await admin.register(institutionsAdminRoutes, { ctx });
       await admin.register(testsAdminRoutes, { ctx });
       await admin.register(markingAdminRoutes, { ctx });
