@@ -24,14 +24,14 @@ export interface StaffPrincipal extends StaffActor<StaffRole> {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by installPortalSession in the portal scope; null when signed out. */
+    /** Set by portalSession (portal/portal-session.ts) in the portal scope; null when signed out. */
     staff: StaffPrincipal | null;
   }
 }
 
 /**
  * Thrown by requireStaff when nobody is signed in: the portal's error handler
- * (installed by installPortalSession) answers 303 to the sign-in page with
+ * (installed by portalSession) answers 303 to the sign-in page with
  * `next` set to the page that was asked for.
  */
 export class SignInRequired extends Error {

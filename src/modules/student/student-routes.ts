@@ -16,7 +16,7 @@ import { PAGE_HEADERS } from '../../platform/web/html.js';
 import { renderStudentPage } from './pages/render-student-page.js';
 import { saveAnswers } from '../attempts/save-answers.js';
 import { SESSION_COOKIE } from './student-sessions.js';
-import { installStudentSession, sessionOf } from './student-auth.js';
+import { sessionOf, studentSession } from './student-auth.js';
 import { AssignmentParams, AttemptStatusResponse, CsrfForm, CsrfHeader, Html, SaveAnswersBody, SaveAnswersResponse } from './student-schemas.js';
 import { getAttemptStatus } from '../attempts/attempt-status.js';
 import { submitOwnAttempt } from '../attempts/submit-attempt.js';
@@ -71,7 +71,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
   await app.register(async (scope) => {
     const student = scope.withTypeProvider<TypeBoxTypeProvider>();
     student.addHook('onRequest', createStudentPostLimit(student, limits.studentPostsPerMinute, SESSION_COOKIE));
-    installStudentSession(student, ctx);
+    await student.register(studentSession, { ctx });
 
     student.get(
       '/a/:assignmentId',
