@@ -4,7 +4,7 @@ import { newId } from '../ids.js';
 import { createLogger, type Logger } from '../log/log.js';
 import { AppError, errorBody } from '../errors.js';
 import { BODY_LIMIT, installErrorHandling } from './error-handler.js';
-import { installJsonBodyParser } from './json-body.js';
+import { jsonBody } from './json-body.js';
 import { redactUrl } from '../log/redact-url.js';
 import { createClientErrorHandler } from './client-errors.js';
 import { rejectUnstorableInput } from './storable-input.js';
@@ -69,7 +69,8 @@ export function createHttp(opts: {
 
   logger = app.log;
   app.setValidatorCompiler(validatorCompiler);
-  installJsonBodyParser(app);
+  // Loaded with the first plugin the caller awaits (or at ready), before any route of theirs.
+  void app.register(jsonBody);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
