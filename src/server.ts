@@ -1,24 +1,23 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { RouteOptions } from 'fastify';
 import { createHttp, type HttpApp } from './platform/http/create-http.js';
 import type { Logger } from './platform/log/log.js';
 import { apiOf, documentRouteErrors, openApiDocument } from './platform/http/openapi.js';
 import { isOptionalSchema } from './platform/http/validation.js';
-import { installRequestLimits } from './platform/http/rate-limit-requests.js';
+import { requestLimits } from './platform/http/rate-limit-requests.js';
 import { installMetrics } from './platform/telemetry/metrics.js';
 import type { AppContext } from './platform/context.js';
 import { AppError } from './platform/errors.js';
-import { installAdminAuth } from './modules/institutions/admin-auth.js';
-import { installPartnerAuth } from './modules/institutions/partner-auth.js';
+import { adminAuth } from './modules/institutions/admin-auth.js';
+import { partnerAuth } from './modules/institutions/partner-auth.js';
 import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js';
 import { testsAdminRoutes } from './modules/catalog/admin-routes.js';
 import { testsPartnerRoutes } from './modules/catalog/partner-routes.js';
 import { assignmentsPartnerRoutes } from './modules/assignments/partner-routes.js';
 import { assignmentControlsAdminRoutes, assignmentControlsPartnerRoutes } from './modules/assignment-controls/control-routes.js';
 import { institutionSettingsAdminRoutes } from './modules/institutions/settings-admin-routes.js';
-import { createLinkSigner } from './modules/assignments/start-links.js';
-import type { AssignmentsContext } from './modules/assignments/context.js';
+import { createLinkSigner, type LinkSigner } from './modules/assignments/start-links.js';
 import { eventsPartnerRoutes } from './modules/events/partner-routes.js';
 import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
 import { webhooksAdminRoutes } from './modules/webhooks/admin-routes.js';
@@ -36,7 +35,15 @@ import { staffAdminRoutes } from './modules/staff/admin-routes.js';
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
 
-export type ServerContext = AssignmentsContext;
+/**
+ * What the HTTP server runs with: the app's context and the start-link signer
+ * that the routes issuing and opening start links need (assignments, the
+ * student app, the portal, test mode). Each module's routes ask for their own
+ * narrower context, which this satisfies.
+ */
+export interface ServerContext extends AppContext {
+  signer: LinkSigner;
+}
 
 export function serverContext(ctx: AppContext): ServerContext {
   if (!ctx.config.secrets) throw new Error('serverContext: ASSAY_SECRET is not set');
@@ -71,9 +78,9 @@ export async function buildServer(
     const kind = apiOf(route.url, prefixes);
     if (kind) documentRouteErrors(route as RouteOptions, kind);
   });
-  await installRequestLimits(app as unknown as FastifyInstance);
+  await app.register(requestLimits);
   // Before any route: the request histogram covers every route (nothing at all unless metrics are configured).
-  installMetrics(app as unknown as FastifyInstance, ctx.config, ctx.pool);
+  installMetrics(app, ctx.config, ctx.pool);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
@@ -119,7 +126,7 @@ export async function buildServer(
 
   await app.register(
     async (partner) => {
-      installPartnerAuth(partner as unknown as FastifyInstance, ctx);
+      await partner.register(partnerAuth, { ctx });
       await partner.register(testsPartnerRoutes, { ctx });
       await partner.register(assignmentsPartnerRoutes, { ctx });
       await partner.register(assignmentControlsPartnerRoutes, { ctx });
@@ -133,7 +140,7 @@ export async function buildServer(
 
   await app.register(
     async (admin) => {
-      installAdminAuth(admin as unknown as FastifyInstance, ctx);
+      await admin.register(adminAuth, { ctx });
       await admin.register(institutionsAdminRoutes, { ctx });
       await admin.register(testsAdminRoutes, { ctx });
       await admin.register(markingAdminRoutes, { ctx });

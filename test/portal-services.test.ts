@@ -117,7 +117,7 @@ describe('marking by a signed-in reviewer', () => {
   it('refuses a finish based on marks that changed meanwhile (the operator API recorded one), storing nothing', async () => {
     const id = await submittedHybrid('queue-3');
     const opened = await openMarkingItem(h.ctx, h.a.institutionId, id, jo);
-    await recordMarks(h.ctx, id, { marks: [{ questionId: 'es', points: 3 }], complete: false, markedBy: 'automation' });
+    await recordMarks(h.ctx, id, { marks: [{ questionId: 'es', points: 3 }], complete: false, markedBy: 'automation' }, { kind: 'operator' });
     const stale = finishMarking(h.ctx, { institutionId: h.a.institutionId, assignmentId: id, markedBy: 'jo@alpha.example', marks: [{ questionId: 'es', points: 9, comment: '' }], baseVersion: opened.version });
     await expect(stale).rejects.toBeInstanceOf(MarksChangedError);
     const now = await openMarkingItem(h.ctx, h.a.institutionId, id, jo);

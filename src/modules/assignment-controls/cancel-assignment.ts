@@ -2,8 +2,9 @@ import { withTransaction } from '../../platform/db.js';
 import { cancelJob } from '../../platform/jobs.js';
 import { closeAttemptOnCancel } from '../attempts/attempt-controls.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
+import type { Principal } from '../../platform/principal.js';
 import { findAssignmentById } from '../assignments/find-assignment.js';
-import { findForChange, invalidState, lockForChange, type ControlScope } from './change-lock.js';
+import { findForChange, invalidState, lockForChange } from './change-lock.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { expireJobKey } from '../assignments/expire-job.js';
 import { assignmentView, type AssignmentView } from '../assignments/get-assignment.js';
@@ -20,7 +21,7 @@ import { assignmentView, type AssignmentView } from '../assignments/get-assignme
  * first wins, and the other finds the attempt closed (the submission
  * changes nothing) or the assignment submitted (409 invalid_state).
  */
-export async function cancelAssignment(ctx: AssignmentsContext, scope: ControlScope, assignmentId: string): Promise<AssignmentView> {
+export async function cancelAssignment(ctx: AssignmentsContext, scope: Principal, assignmentId: string): Promise<AssignmentView> {
   const now = ctx.clock.now();
   const found = await findForChange(ctx.pool, scope, assignmentId, now);
   await withTransaction(ctx.pool, async (tx) => {

@@ -1,5 +1,6 @@
 import type { Pool, Tx } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
+import { tenantInstitution, tenantOf, type Principal } from '../../platform/principal.js';
 import { lockAttemptForChange } from '../attempts/attempt-controls.js';
 import { type Attempt } from '../attempts/find-attempt.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
@@ -7,20 +8,17 @@ import { findAssignment, findAssignmentById, lockAssignmentRow, type AssignmentR
 import { expireIfDue } from '../assignments/get-assignment.js';
 
 /**
- * Who acts on an assignment through the controls: a partner (its own
- * institution's assignments of its key's mode only; anything else is 404 like
- * a missing id), the institution's staff (the same without `livemode`: both
- * modes) or an operator (any institution).
+ * The assignment a control acts on, before any lock: 404 unless the principal
+ * may see it. A partner reaches its own institution's assignments of its key's
+ * mode only (anything else is 404 like a missing id); the institution's staff
+ * the same in both modes; an operator any institution's. An `assigned`
+ * assignment past dueAt is expired first (its own transaction, as every read
+ * does), so the control then finds it `expired`.
  */
-export type ControlScope = { kind: 'partner'; institutionId: string; livemode?: boolean } | { kind: 'operator' };
-
-/**
- * The assignment a control acts on, before any lock: 404 unless the scope may
- * see it. An `assigned` assignment past dueAt is expired first (its own
- * transaction, as every read does), so the control then finds it `expired`.
- */
-export async function findForChange(pool: Pool, scope: ControlScope, assignmentId: string, now: Date): Promise<AssignmentRow> {
-  const find = () => (scope.kind === 'partner' ? findAssignment(pool, scope.institutionId, assignmentId, scope.livemode) : findAssignmentById(pool, assignmentId));
+export async function findForChange(pool: Pool, principal: Principal, assignmentId: string, now: Date): Promise<AssignmentRow> {
+  const institutionId = tenantInstitution(tenantOf(principal));
+  const livemode = principal.kind === 'partner' ? principal.livemode : undefined;
+  const find = () => (institutionId !== null ? findAssignment(pool, institutionId, assignmentId, livemode) : findAssignmentById(pool, assignmentId));
   const row = await find();
   if (!row) throw notFound('assignment');
   if (await expireIfDue(pool, row, now)) return (await find())!;

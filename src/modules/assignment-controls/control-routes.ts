@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors } from '../../platform/http/schemas.js';
 import { partnerOf } from '../institutions/partner-auth.js';
 import { cancelAssignment } from './cancel-assignment.js';
-import type { ControlScope } from './change-lock.js';
+import type { Principal } from '../../platform/principal.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { AssignmentParams, UpdateAssignmentBody } from './control-schemas.js';
 import type { AssignmentView as View } from '../assignments/get-assignment.js';
@@ -22,7 +22,7 @@ const tags = ['Assignments'];
  */
 type Req = Parameters<typeof partnerOf>[0];
 
-function controlRoutes(scopeOf: (request: Req) => ControlScope, operationPrefix: string, auditOf: (request: Req) => AuditContext | undefined = () => undefined) {
+function controlRoutes(scopeOf: (request: Req) => Principal, operationPrefix: string, auditOf: (request: Req) => AuditContext | undefined = () => undefined) {
   const id = (name: string) => (operationPrefix ? `${operationPrefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
   const plugin: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
     app.patch(
@@ -105,10 +105,7 @@ function sendSerialized(reply: FastifyReply, body: string) {
   return reply.code(200).type('application/json; charset=utf-8').send(body as never);
 }
 
-export const assignmentControlsPartnerRoutes = controlRoutes((request) => {
-  const { institutionId, livemode } = partnerOf(request);
-  return { kind: 'partner', institutionId, livemode };
-}, '');
+export const assignmentControlsPartnerRoutes = controlRoutes(partnerOf, '');
 export const assignmentControlsAdminRoutes = controlRoutes(
   () => ({ kind: 'operator' }),
   'operator',

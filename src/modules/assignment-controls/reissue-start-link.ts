@@ -1,9 +1,10 @@
 import { withTransaction } from '../../platform/db.js';
 import { endSessionsOpenedBefore } from '../assignments/student-sessions.js';
 import { transition } from '../lifecycle/state-machine.js';
+import type { Principal } from '../../platform/principal.js';
 import { bumpLinkVersion } from '../assignments/assignment-fields.js';
 import { findAssignmentById, lockAssignmentRow } from '../assignments/find-assignment.js';
-import { findForChange, invalidState, type ControlScope } from './change-lock.js';
+import { findForChange, invalidState } from './change-lock.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { assignmentView, type AssignmentView } from '../assignments/get-assignment.js';
 
@@ -16,7 +17,7 @@ import { assignmentView, type AssignmentView } from '../assignments/get-assignme
  * time live on the server, not in the session. Only while `assigned` or
  * `started` (409 invalid_state otherwise). No event: the status is unchanged.
  */
-export async function reissueStartLink(ctx: AssignmentsContext, scope: ControlScope, assignmentId: string): Promise<AssignmentView> {
+export async function reissueStartLink(ctx: AssignmentsContext, scope: Principal, assignmentId: string): Promise<AssignmentView> {
   const now = ctx.clock.now();
   const found = await findForChange(ctx.pool, scope, assignmentId, now);
   await withTransaction(ctx.pool, async (tx) => {

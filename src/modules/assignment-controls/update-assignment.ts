@@ -4,10 +4,11 @@ import { cancelJob, enqueueJob } from '../../platform/jobs.js';
 import { applyExtraTime } from '../attempts/attempt-controls.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { transition, type AssignmentChanges } from '../lifecycle/state-machine.js';
+import type { Principal } from '../../platform/principal.js';
 import { checkRelaxationsAllowed, normaliseAccommodations, sameAccommodations, type Accommodations } from '../assignments/accommodations.js';
 import { findAssignmentById } from '../assignments/find-assignment.js';
 import { writeAssignmentFields } from '../assignments/assignment-fields.js';
-import { findForChange, invalidState, lockForChange, type ControlScope } from './change-lock.js';
+import { findForChange, invalidState, lockForChange } from './change-lock.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import type { UpdateAssignmentBody } from './control-schemas.js';
 import { expireAssignmentJob, expireJobKey } from '../assignments/expire-job.js';
@@ -36,7 +37,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export async function updateAssignment(
   ctx: AssignmentsContext,
   input: {
-    scope: ControlScope;
+    scope: Principal;
     assignmentId: string;
     body: UpdateAssignmentBody;
     idempotencyKey: string | undefined;

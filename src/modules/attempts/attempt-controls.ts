@@ -13,7 +13,7 @@ import { deadlineFor, type ExtraTime } from './timing.js';
  * submission and saves use, so a change and a submission never interleave.
  */
 export function lockAttemptForChange(tx: Tx, institutionId: string, assignmentId: string): Promise<Attempt | null> {
-  return lockAttempt(tx, assignmentId, 'update', institutionId);
+  return lockAttempt(tx, assignmentId, 'update', { institutionId });
 }
 
 /**

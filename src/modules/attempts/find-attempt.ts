@@ -1,4 +1,5 @@
 import type { Queryable, Tx } from '../../platform/db.js';
+import { tenantInstitution, type Tenant } from '../../platform/principal.js';
 import type { AnswerValue } from './answer-values.js';
 
 /**
@@ -60,11 +61,11 @@ export async function findAttemptById(db: Queryable, assignmentId: string): Prom
  * answers or sees the attempt submitted. Lock order everywhere: the attempt,
  * then the assignment (inside applyTransition).
  */
-export async function lockAttempt(tx: Tx, assignmentId: string, mode: 'share' | 'update', institutionId?: string): Promise<Attempt | null> {
+export async function lockAttempt(tx: Tx, assignmentId: string, mode: 'share' | 'update', tenant: Tenant): Promise<Attempt | null> {
   const { rows } = await tx.query(
     `SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE assignment_id = $1 AND ($2::text IS NULL OR institution_id = $2)
        FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`,
-    [assignmentId, institutionId ?? null],
+    [assignmentId, tenantInstitution(tenant)],
   );
   return rows[0] ? toAttempt(rows[0]) : null;
 }

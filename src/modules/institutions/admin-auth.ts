@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { AppError } from '../../platform/errors.js';
 import { safeEqual } from '../../platform/crypto.js';
 import type { AppContext } from '../../platform/context.js';
@@ -8,8 +9,11 @@ import { createUnauthenticatedLimit } from '../../platform/http/rate-limit-reque
  * Operator routes: `Authorization: Bearer $ASSAY_ADMIN_TOKEN`, compared in
  * constant time. Failures count against the client's address
  * (rate-limit-requests.ts): once its allowance is spent, 429 until the window ends.
+ * Its hook belongs to the scope that registers it (the operator API's).
  */
-export function installAdminAuth(app: FastifyInstance, ctx: AppContext): void {
+export const adminAuth = fp(installAdminAuth, { name: 'admin-auth', dependencies: ['request-limits'] });
+
+async function installAdminAuth(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const unauthenticated = createUnauthenticatedLimit(app, ctx.config.requestLimits.unauthenticatedPerMinute);
   app.addHook('onRequest', async (request) => {
     const match = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '');

@@ -1,26 +1,20 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { AppError } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
 import { createRateLimitStore } from '../../platform/http/rate-limit-store.js';
 import { createUnauthenticatedLimit } from '../../platform/http/rate-limit-requests.js';
 import { findActiveKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
 import { createKeyCache } from './key-cache.js';
+import type { PartnerPrincipal } from '../../platform/principal.js';
 
-/**
- * The partner acting on a request: its institution, its key, and the key's
- * mode. `livemode: false` (an `ak_test_` key) reaches only the institution's
- * test-mode rows, a live key only live ones; every partner service filters on
- * both the institution and the mode.
- */
-export interface PartnerPrincipal {
-  institutionId: string;
-  keyId: string;
-  livemode: boolean;
-}
+/** The partner acting on a request (platform/principal.ts): every partner service filters on its institution and its key's mode. */
+export type { PartnerPrincipal };
 
 declare module 'fastify' {
   interface FastifyRequest {
-    partner?: PartnerPrincipal;
+    /** Set by partnerAuth in the partner API's scope; null until the key is accepted. */
+    partner: PartnerPrincipal | null;
   }
 }
 
@@ -35,8 +29,13 @@ const TOUCH_INTERVAL_MS = 60_000;
  * not authenticate are counted per client address instead, and once that
  * allowance is spent get 429 without a key lookup (rate-limit-requests.ts);
  * a repeated unknown key is refused from the key cache's negative entries.
+ * Registered with fastify-plugin, so `request.partner` and the hooks belong
+ * to the scope that registers it (the partner API's).
  */
-export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void {
+export const partnerAuth = fp(installPartnerAuth, { name: 'partner-auth', dependencies: ['request-limits'] });
+
+async function installPartnerAuth(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  app.decorateRequest('partner', null);
   // In this process's memory, or shared by every API process in PostgreSQL (ASSAY_RATE_LIMIT_STORE).
   const limiter = createRateLimitStore(ctx.config.operations.rateLimitStore, ctx.config.rateLimit, ctx.pool);
   app.addHook('onClose', async () => limiter.stop());
@@ -82,7 +81,7 @@ export function installPartnerAuth(app: FastifyInstance, ctx: AppContext): void 
       await touchApiKey(ctx.pool, key.keyId, now);
       key.lastUsedAt = now; // the cached copy too, so the next minute's requests skip the write
     }
-    request.partner = { institutionId: key.institutionId, keyId: key.keyId, livemode: key.livemode };
+    request.partner = { kind: 'partner', institutionId: key.institutionId, keyId: key.keyId, livemode: key.livemode };
   });
 }
 

@@ -19,7 +19,7 @@ export const markingAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         response: { 200: MarkingView, ...errors(401, 404) },
       },
     },
-    async (request) => getMarkingView(ctx.pool, request.params.assignmentId),
+    async (request) => getMarkingView(ctx.pool, request.params.assignmentId, { kind: 'operator' }),
   );
   app.post(
     '/assignments/:assignmentId/marks',

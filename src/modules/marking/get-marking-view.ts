@@ -1,5 +1,6 @@
 import { readAll, type Queryable } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
+import { tenantReaches, type Tenant } from '../../platform/principal.js';
 import { findAssignmentById, type AssignmentRow } from '../assignments/find-assignment.js';
 import { countWords } from '../attempts/answer-values.js';
 import { listAnswers } from '../attempts/find-attempt.js';
@@ -75,13 +76,13 @@ export interface MarkingView {
 
 /**
  * What a marker needs: every question with the saved answer and its mark,
- * and which items still wait for a reviewer. The operator API calls it
- * unscoped; a reviewer portal passes its institution, and another
+ * and which items still wait for a reviewer. The operator API reads every
+ * institution; a reviewer portal passes its institution, and another
  * institution's assignment is then not found, like a missing one.
  */
-export async function getMarkingView(db: Queryable, assignmentId: string, scope: { institutionId?: string } = {}): Promise<MarkingView> {
+export async function getMarkingView(db: Queryable, assignmentId: string, scope: Tenant): Promise<MarkingView> {
   const row = await findAssignmentById(db, assignmentId);
-  if (!row || (scope.institutionId !== undefined && row.institutionId !== scope.institutionId)) throw notFound('assignment');
+  if (!row || !tenantReaches(scope, row.institutionId)) throw notFound('assignment');
   const test = await loadTestVersion(db, row.testVersionId);
   const [answers, marks, suggestions] = await readAll(db, [
     () => listAnswers(db, row.institutionId, row.id),

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
+import { tenantReaches, type Tenant } from '../../platform/principal.js';
 import { findAssignmentById } from '../assignments/find-assignment.js';
 import { listAnswers, lockAttempt } from '../attempts/find-attempt.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
@@ -33,20 +34,21 @@ export interface MarksInput {
  * item with an AI suggestion keeps the reviewer's points beside the model's. Completing is refused while an item
  * still awaits a mark; an all-auto `after_review` test completes with no
  * marks, confirming its auto score. Any refusal stores nothing.
- * Shared by the operator API and, later, a reviewer portal (`scope`).
+ * Shared by the operator API (every institution) and the reviewer portal
+ * (its institution: another institution's assignment is not found).
  */
 export async function recordMarks(
   ctx: AppContext,
   assignmentId: string,
   input: MarksInput,
-  scope: { institutionId?: string } = {},
+  scope: Tenant,
   audit?: AuditContext,
 ): Promise<MarkingView> {
   const now = ctx.clock.now();
   await withTransaction(ctx.pool, async (tx) => {
-    const attempt = await lockAttempt(tx, assignmentId, 'update', scope.institutionId);
+    const attempt = await lockAttempt(tx, assignmentId, 'update', scope);
     const row = await findAssignmentById(tx, assignmentId);
-    if (!row || (scope.institutionId !== undefined && row.institutionId !== scope.institutionId)) throw notFound('assignment');
+    if (!row || !tenantReaches(scope, row.institutionId)) throw notFound('assignment');
     if (row.status !== 'marking' || !attempt) {
       throw new AppError('invalid_state', `Marks can be recorded only while the assignment is in marking; it is ${row.status}.`);
     }
@@ -116,5 +118,5 @@ export async function recordMarks(
  */
 export function recordOperatorMarks(ctx: AppContext, assignmentId: string, input: MarksInput, ip: string): Promise<MarkingView> {
   const markedBy = input.markedBy ? `operator-token:${input.markedBy}` : 'operator-token';
-  return recordMarks(ctx, assignmentId, { ...input, markedBy }, {}, { actor: { kind: 'operator_token' }, ip });
+  return recordMarks(ctx, assignmentId, { ...input, markedBy }, { kind: 'operator' }, { actor: { kind: 'operator_token' }, ip });
 }

@@ -113,7 +113,7 @@ export async function saveMarkingDraft(
     const view = await getMarkingView(tx, input.assignmentId, { institutionId: input.institutionId });
     if (view.status !== 'marking') throw new MarksChangedError();
     // Locks the marks' owner row so a finish cannot slip between the check and the write.
-    await lockAttempt(tx, input.assignmentId, 'update', input.institutionId);
+    await lockAttempt(tx, input.assignmentId, 'update', { institutionId: input.institutionId });
     if (marksVersion(await listMarks(tx, input.institutionId, input.assignmentId)) !== input.baseVersion) throw new MarksChangedError();
     const details = checkDraftMarks(view, input.marks, false);
     if (details.length > 0) refuse(details);

@@ -8,7 +8,7 @@ import { submitAttempt } from './submit-attempt.js';
 export const autoSubmitHandler = handleJob(autoSubmitJob, (ctx: AppContext, payload) => runAutoSubmitJob(ctx, payload.assignmentId));
 
 export async function runAutoSubmitJob(ctx: AppContext, assignmentId: string): Promise<void> {
-  const outcome = await submitAttempt(ctx, { assignmentId, by: 'deadline' });
+  const outcome = await submitAttempt(ctx, { assignmentId, by: 'deadline', tenant: { kind: 'automation', reason: 'auto-submit at the deadline' } });
   if (!outcome.submitted && outcome.reason === 'not_due') {
     const attempt = await findAttemptById(ctx.pool, assignmentId);
     if (attempt) await scheduleAutoSubmit(ctx.pool, assignmentId, attempt.deadlineAt);

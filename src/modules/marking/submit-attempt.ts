@@ -1,5 +1,6 @@
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
+import type { Tenant } from '../../platform/principal.js';
 import { notFound } from '../../platform/errors.js';
 import { findAssignment } from '../assignments/find-assignment.js';
 import type { StudentSession } from '../assignments/student-sessions.js';
@@ -28,11 +29,11 @@ export type SubmitOutcome =
  */
 export async function submitAttempt(
   ctx: AppContext,
-  input: { assignmentId: string; by: 'student' | 'deadline'; institutionId?: string; userId?: string },
+  input: { assignmentId: string; by: 'student' | 'deadline'; tenant: Tenant; userId?: string },
 ): Promise<SubmitOutcome> {
   const now = ctx.clock.now();
   return withTransaction(ctx.pool, async (tx) => {
-    const attempt = await lockAttempt(tx, input.assignmentId, 'update', input.institutionId);
+    const attempt = await lockAttempt(tx, input.assignmentId, 'update', input.tenant);
     if (attempt && input.userId !== undefined && attempt.userId !== input.userId) throw notFound('assignment');
     if (!attempt) return { submitted: false, status: null, reason: 'not_started' };
     if (attempt.submittedAt) return { submitted: false, status: null, reason: 'already_submitted' };
@@ -72,5 +73,5 @@ export async function submitAttempt(
 export async function submitOwnAttempt(ctx: AppContext, session: StudentSession, assignmentId: string): Promise<SubmitOutcome> {
   const row = await findAssignment(ctx.pool, session.institutionId, assignmentId);
   if (!row || row.userId !== session.userId) throw notFound('assignment');
-  return submitAttempt(ctx, { assignmentId, by: 'student', institutionId: session.institutionId, userId: session.userId });
+  return submitAttempt(ctx, { assignmentId, by: 'student', tenant: { institutionId: session.institutionId }, userId: session.userId });
 }

@@ -1,11 +1,10 @@
 import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sha256Hex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
 import type { AssignmentsContext } from '../assignments/context.js';
-import { installPortalSession } from './portal-session.js';
+import { portalSession } from './portal-session.js';
 import { staffPages } from './sign-in/staff-pages.js';
 import { apiKeyPages } from './api-keys/api-key-pages.js';
 import { assignmentPages } from './assignments/assignment-pages.js';
@@ -52,7 +51,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
 
   await app.register(
     async (portal) => {
-      await installPortalSession(portal as unknown as FastifyInstance, ctx);
+      await portal.register(portalSession, { ctx });
       await portal.register(staffPages, { ctx });
       await portal.register(overviewPages, { ctx });
       await portal.register(assignmentPages, { ctx });

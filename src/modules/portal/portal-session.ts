@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AppContext } from '../../platform/context.js';
 import { safeEqual } from '../../platform/crypto.js';
 import { randomBase62 } from '../../platform/ids.js';
@@ -64,9 +65,12 @@ function submittedToken(request: FastifyRequest): string | undefined {
  * signed out or the session ended), the CSRF check on every state-changing
  * request (form field `csrf` or header `X-CSRF-Token`; also refused when the
  * browser says the request comes from another site), and the portal's error
- * pages (see portal-errors.ts).
+ * pages (see portal-errors.ts). Registered with fastify-plugin, so all of it
+ * belongs to the scope that registers it (the portal's).
  */
-export async function installPortalSession(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export const portalSession = fp(installPortalSession, { name: 'portal-session' });
+
+async function installPortalSession(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   await app.register(formbody);
   await app.register(cookie);
   app.decorateRequest('staff', null);

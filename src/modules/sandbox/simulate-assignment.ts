@@ -133,7 +133,7 @@ async function simulateSubmit(ctx: AppContext, row: AssignmentRow, body: Simulat
     const version = now.getTime();
     await saveAnswers(ctx, await studentOf(ctx, row, now), row.id, answers.map((a) => ({ questionId: a.questionId, value: a.value, version })));
   }
-  const outcome = await submitAttempt(ctx, { assignmentId: row.id, by: 'student', institutionId: row.institutionId, userId: row.userId });
+  const outcome = await submitAttempt(ctx, { assignmentId: row.id, by: 'student', tenant: { institutionId: row.institutionId }, userId: row.userId });
   return outcome.submitted ? outcome.status : null;
 }
 

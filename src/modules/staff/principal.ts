@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors.js';
+import type { StaffActor } from '../../platform/principal.js';
 
 /**
  * Who is acting in the portal: a signed-in staff member with one role.
@@ -12,15 +13,10 @@ export const STAFF_ROLES: readonly StaffRole[] = ['operator', 'admin', 'reviewer
 /** The roles an institution's staff can hold (operator is platform-wide). */
 export const INSTITUTION_ROLES: readonly Exclude<StaffRole, 'operator'>[] = ['admin', 'reviewer', 'viewer'];
 
-export interface StaffPrincipal {
-  kind: 'staff';
-  /** `stf_…` */
-  staffId: string;
+/** The staff variant of the platform's Principal, with what the portal shows and its session's CSRF token. */
+export interface StaffPrincipal extends StaffActor<StaffRole> {
   email: string;
   name: string | null;
-  role: StaffRole;
-  /** Null for operators. */
-  institutionId: string | null;
   institutionName: string | null;
   /** The CSRF token of the portal session, for forms (hidden field `csrf`) and the `X-CSRF-Token` header. */
   sessionCsrf: string;
@@ -28,14 +24,14 @@ export interface StaffPrincipal {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by installPortalSession in the portal scope; null when signed out. */
+    /** Set by portalSession (portal/portal-session.ts) in the portal scope; null when signed out. */
     staff: StaffPrincipal | null;
   }
 }
 
 /**
  * Thrown by requireStaff when nobody is signed in: the portal's error handler
- * (installed by installPortalSession) answers 303 to the sign-in page with
+ * (installed by portalSession) answers 303 to the sign-in page with
  * `next` set to the page that was asked for.
  */
 export class SignInRequired extends Error {

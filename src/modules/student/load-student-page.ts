@@ -49,7 +49,7 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
 
   let attempt = row.status === 'started' ? await findAttempt(ctx.pool, row.institutionId, row.id) : null;
   if (attempt && !acceptsSaves(attempt.deadlineAt, now)) {
-    await submitAttempt(ctx, { assignmentId: row.id, by: 'deadline', institutionId: row.institutionId });
+    await submitAttempt(ctx, { assignmentId: row.id, by: 'deadline', tenant: { institutionId: row.institutionId } });
     row = await reload();
     attempt = null;
   }

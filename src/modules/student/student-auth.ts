@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { csrfMatches, findRecentSession, findSession, SESSION_COOKIE, type StudentSession } from '../assignments/student-sessions.js';
@@ -38,8 +39,14 @@ export async function authenticateStudent(ctx: AppContext, request: FastifyReque
   return session;
 }
 
-/** Resolves the student session before every /a/… route (see authenticateStudent). */
-export function installStudentSession(app: FastifyInstance, ctx: AppContext): void {
+/**
+ * Resolves the student session before every /a/… route (see authenticateStudent),
+ * as `request.studentSession`, in the scope that registers it. Reads the
+ * session cookie, so @fastify/cookie must be registered first.
+ */
+export const studentSession = fp(installStudentSession, { name: 'student-session', dependencies: ['@fastify/cookie'] });
+
+async function installStudentSession(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   app.decorateRequest('studentSession', null);
   app.addHook('preHandler', async (request) => {
     request.studentSession = await authenticateStudent(ctx, request);
@@ -47,6 +54,6 @@ export function installStudentSession(app: FastifyInstance, ctx: AppContext): vo
 }
 
 export function sessionOf(request: FastifyRequest): StudentSession {
-  if (!request.studentSession) throw new Error('sessionOf: route is not behind installStudentSession');
+  if (!request.studentSession) throw new Error('sessionOf: route is not behind studentSession');
   return request.studentSession;
 }

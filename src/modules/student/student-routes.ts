@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sha256Hex } from '../../platform/crypto.js';
 import { createStudentPostLimit, startLinkLimit } from '../../platform/http/rate-limit-requests.js';
@@ -17,7 +16,7 @@ import { PAGE_HEADERS } from '../../platform/web/html.js';
 import { renderStudentPage } from './pages/render-student-page.js';
 import { saveAnswers } from '../attempts/save-answers.js';
 import { SESSION_COOKIE } from '../assignments/student-sessions.js';
-import { installStudentSession, sessionOf } from './student-auth.js';
+import { sessionOf, studentSession } from './student-auth.js';
 import { AssignmentParams, AttemptStatusResponse, CsrfForm, CsrfHeader, Html, SaveAnswersBody, SaveAnswersResponse } from './student-schemas.js';
 import { getAttemptStatus } from '../attempts/attempt-status.js';
 import { submitOwnAttempt } from '../marking/submit-attempt.js';
@@ -40,7 +39,7 @@ function asset(file: string, type: string) {
 export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
   await app.register(formbody);
   await app.register(cookie);
-  installPageErrors(app as unknown as FastifyInstance, ctx);
+  installPageErrors(app, ctx);
   const secure = ctx.config.publicBaseUrl.startsWith('https:');
   const limits = ctx.config.requestLimits;
 
@@ -71,8 +70,8 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
 
   await app.register(async (scope) => {
     const student = scope.withTypeProvider<TypeBoxTypeProvider>();
-    student.addHook('onRequest', createStudentPostLimit(student as unknown as FastifyInstance, limits.studentPostsPerMinute, SESSION_COOKIE));
-    installStudentSession(student as unknown as FastifyInstance, ctx);
+    student.addHook('onRequest', createStudentPostLimit(student, limits.studentPostsPerMinute, SESSION_COOKIE));
+    await student.register(studentSession, { ctx });
 
     student.get(
       '/a/:assignmentId',

@@ -28,8 +28,9 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       },
     },
     async (request) => {
-      const { limit, offset } = request.query;
-      return { ...(await operatorListEndpoints(ctx, request.query)), limit, offset };
+      const { institutionId, ...filter } = request.query;
+      const tenant = institutionId !== undefined ? { institutionId } : ({ kind: 'operator' } as const);
+      return { ...(await operatorListEndpoints(ctx, tenant, filter)), limit: filter.limit, offset: filter.offset };
     },
   );
 

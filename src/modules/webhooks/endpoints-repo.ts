@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import { tenantInstitution, type Tenant } from '../../platform/principal.js';
 import type { SubscribableEventType } from '../lifecycle/event-types.js';
 
 /**
@@ -103,9 +104,10 @@ export async function findEndpointAny(db: Queryable, id: string): Promise<Endpoi
 
 export async function listEndpointRows(
   db: Queryable,
-  filter: { institutionId?: string; status?: 'enabled' | 'disabled'; livemode?: boolean; limit: number; offset: number },
+  tenant: Tenant,
+  filter: { status?: 'enabled' | 'disabled'; livemode?: boolean; limit: number; offset: number },
 ): Promise<{ rows: EndpointRow[]; total: number }> {
-  const params = [filter.institutionId ?? null, filter.status ?? null, filter.livemode ?? null];
+  const params = [tenantInstitution(tenant), filter.status ?? null, filter.livemode ?? null];
   const where = 'WHERE ($1::text IS NULL OR institution_id = $1) AND ($2::text IS NULL OR status = $2) AND ($3::boolean IS NULL OR livemode = $3)';
   const [list, count] = await Promise.all([
     db.query(`SELECT ${COLUMNS} FROM webhook_endpoints ${where} ORDER BY created_at, id LIMIT $4 OFFSET $5`, [...params, filter.limit, filter.offset]),

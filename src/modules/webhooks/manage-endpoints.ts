@@ -96,7 +96,7 @@ export async function createEndpoint(ctx: AppContext, institutionId: string, inp
 }
 
 export async function listEndpoints(ctx: AppContext, institutionId: string, page: { limit: number; offset: number }, livemode?: boolean) {
-  const { rows, total } = await listEndpointRows(ctx.pool, { institutionId, livemode, ...page });
+  const { rows, total } = await listEndpointRows(ctx.pool, { institutionId }, { livemode, ...page });
   return { data: rows.map(toEndpointView), total };
 }
 

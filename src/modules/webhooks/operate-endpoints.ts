@@ -1,6 +1,7 @@
 import { notFound } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
+import type { Tenant } from '../../platform/principal.js';
 import { disableEndpointRow, enableEndpointRow, findEndpointAny, listEndpointRows } from './endpoints-repo.js';
 import { toEndpointView, type EndpointView } from './manage-endpoints.js';
 import { auditIn, type AuditContext } from '../staff/audit.js';
@@ -13,9 +14,10 @@ export type OperatorEndpointView = EndpointView & { institutionId: string };
 
 export async function operatorListEndpoints(
   ctx: AppContext,
-  filter: { institutionId?: string; status?: 'enabled' | 'disabled'; limit: number; offset: number },
+  tenant: Tenant,
+  filter: { status?: 'enabled' | 'disabled'; limit: number; offset: number },
 ): Promise<{ data: OperatorEndpointView[]; total: number }> {
-  const { rows, total } = await listEndpointRows(ctx.pool, filter);
+  const { rows, total } = await listEndpointRows(ctx.pool, tenant, filter);
   return { data: rows.map((r) => ({ ...toEndpointView(r), institutionId: r.institutionId })), total };
 }
 

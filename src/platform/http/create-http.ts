@@ -1,10 +1,10 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../ids.js';
 import { createLogger, type Logger } from '../log/log.js';
 import { AppError, errorBody } from '../errors.js';
 import { BODY_LIMIT, installErrorHandling } from './error-handler.js';
-import { installJsonBodyParser } from './json-body.js';
+import { jsonBody } from './json-body.js';
 import { redactUrl } from '../log/redact-url.js';
 import { createClientErrorHandler } from './client-errors.js';
 import { rejectUnstorableInput } from './storable-input.js';
@@ -64,12 +64,13 @@ export function createHttp(opts: {
         .send(errorBody(e, request.id));
     },
     // The process's one logger (platform/log.ts), or a new one on the given level and stream.
-    ...(opts.logger === false ? { logger: false } : { loggerInstance: opts.logger ?? createLogger({ level: opts.logLevel, stream: opts.logStream }) }),
+    ...(opts.logger === false ? { logger: false } : { loggerInstance: processLogger(opts) }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   logger = app.log;
   app.setValidatorCompiler(validatorCompiler);
-  installJsonBodyParser(app as unknown as FastifyInstance);
+  // Loaded with the first plugin the caller awaits (or at ready), before any route of theirs.
+  void app.register(jsonBody);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -86,8 +87,17 @@ export function createHttp(opts: {
     done(new AppError('unavailable', 'The service is restarting. Retry shortly.', undefined, { 'Retry-After': '1' }));
   });
   app.addHook('preValidation', rejectUnstorableInput);
-  installErrorHandling(app as unknown as FastifyInstance);
+  installErrorHandling(app);
   return app;
+}
+
+/**
+ * Typed as Fastify's own logger interface, so the app is a plain
+ * FastifyInstance (with the TypeBox provider) that plugins and install
+ * functions take as it is, with no cast.
+ */
+function processLogger(opts: { logLevel: string; logger?: false | Logger; logStream?: { write(line: string): void } }): FastifyBaseLogger {
+  return opts.logger || createLogger({ level: opts.logLevel, stream: opts.logStream });
 }
 
 export type HttpApp = ReturnType<typeof createHttp>;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { AppError } from '../errors.js';
 
 /**
@@ -18,7 +19,10 @@ declare module 'fastify' {
   }
 }
 
-export function installJsonBodyParser(app: FastifyInstance): void {
+/** For the whole app (fastify-plugin): the parser and `request.jsonText` reach every route. */
+export const jsonBody = fp(installJsonBodyParser, { name: 'json-body' });
+
+async function installJsonBodyParser(app: FastifyInstance): Promise<void> {
   // One decoder for every request: without `stream`, each decode starts afresh (and a failed one leaves nothing behind).
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   app.decorateRequest('jsonText', null);

@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sha256Hex } from '../crypto.js';
 import { AppError } from '../errors.js';
@@ -24,15 +25,23 @@ const CACHE = 20_000;
 const tooMany = (retryAfterSeconds: number) =>
   new AppError('rate_limited', 'Too many requests. Retry after the time in Retry-After.', undefined, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
 
-/** Registers the library once, for the whole app; the limits themselves are set per route or per scope. */
-export async function installRequestLimits(app: FastifyInstance): Promise<void> {
-  await app.register(rateLimit, {
-    global: false,
-    enableDraftSpec: true,
-    cache: CACHE,
-    errorResponseBuilder: (_request, context) => tooMany(Math.ceil(context.ttl / 1000)),
-  });
-}
+/**
+ * Registers the library once, for the whole app (`app.createRateLimit` and the
+ * `rateLimit` route config, answering 429 in the error envelope); the limits
+ * themselves are set per route or per scope. Plugins that count with
+ * `createRateLimit` name it in their dependencies.
+ */
+export const requestLimits = fp(
+  async (app) => {
+    await app.register(rateLimit, {
+      global: false,
+      enableDraftSpec: true,
+      cache: CACHE,
+      errorResponseBuilder: (_request, context) => tooMany(Math.ceil(context.ttl / 1000)),
+    });
+  },
+  { name: 'request-limits' },
+);
 
 /**
  * The per-address allowance of requests that fail to authenticate.

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../../platform/context.js';
 import { AppError, type ErrorDetail } from '../../../platform/errors.js';
+import type { Tenant } from '../../../platform/principal.js';
 import { getMarkingView, type MarkingView } from '../get-marking-view.js';
 import { recordMarks } from '../record-marks.js';
 
@@ -22,7 +23,7 @@ export async function acceptAiSuggestions(
   ctx: AppContext,
   assignmentId: string,
   input: AcceptInput,
-  scope: { institutionId?: string } = {},
+  scope: Tenant,
 ): Promise<MarkingView> {
   const view = await getMarkingView(ctx.pool, assignmentId, scope);
   const suggested = new Map(view.items.filter((i) => i.needsMarking && i.ai?.status === 'suggested').map((i) => [i.questionId, i.ai!.points!]));

@@ -23,7 +23,7 @@ export async function acceptAiSuggestionsAsReviewer(
   audit: AuditContext,
 ): Promise<MarkingView> {
   return withTransaction(ctx.pool, async (tx) => {
-    await lockAttempt(tx, input.assignmentId, 'update', input.institutionId);
+    await lockAttempt(tx, input.assignmentId, 'update', { institutionId: input.institutionId });
     if (marksVersion(await listMarks(tx, input.institutionId, input.assignmentId)) !== input.baseVersion) throw new MarksChangedError();
     const view = await acceptAiSuggestions({ ...ctx, pool: joinTransaction(tx) }, input.assignmentId, { complete: input.complete, markedBy: input.markedBy }, { institutionId: input.institutionId });
     const accepted = view.items.filter((i) => i.ai?.status === 'suggested' && i.mark?.markedBy === input.markedBy).map((i) => i.questionId);

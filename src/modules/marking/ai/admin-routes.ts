@@ -53,7 +53,7 @@ export const aiMarkingAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
         response: { 200: AiAgreementSchema, ...errors(401, 404) },
       },
     },
-    async (request) => getAiAgreement(ctx.pool, request.params.testId),
+    async (request) => getAiAgreement(ctx.pool, request.params.testId, { kind: 'operator' }),
   );
   app.post(
     '/assignments/:assignmentId/ai-suggestions/accept',
@@ -67,6 +67,6 @@ export const aiMarkingAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }
         response: { 200: MarkingView, ...errors(400, 401, 404, 409, 413, 415) },
       },
     },
-    async (request) => acceptAiSuggestions(ctx, request.params.assignmentId, request.body),
+    async (request) => acceptAiSuggestions(ctx, request.params.assignmentId, request.body, { kind: 'operator' }),
   );
 };

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../../platform/db.js';
 import { notFound } from '../../../platform/errors.js';
+import { tenantInstitution, type Tenant } from '../../../platform/principal.js';
 import { getTest } from '../../catalog/tests-service.js';
 import { agreementFigures, type AgreementFigures } from './agreement.js';
 import { isAiQuestion } from './ai-items.js';
@@ -28,10 +29,11 @@ export interface AiAgreement {
   questions: QuestionAgreement[];
 }
 
-export async function getAiAgreement(db: Queryable, testId: string, scope: { institutionId?: string } = {}): Promise<AiAgreement> {
+export async function getAiAgreement(db: Queryable, testId: string, scope: Tenant): Promise<AiAgreement> {
   const test = await getTest(db, testId);
-  const pairs = await listMarkPairs(db, testId, scope.institutionId ?? null);
-  if (scope.institutionId !== undefined && !test.publishedTo.includes(scope.institutionId) && pairs.length === 0) throw notFound('test');
+  const pairs = await listMarkPairs(db, testId, scope);
+  const only = tenantInstitution(scope);
+  if (only !== null && !test.publishedTo.includes(only) && pairs.length === 0) throw notFound('test');
 
   const byQuestion = new Map<string, typeof pairs>();
   for (const p of pairs) byQuestion.set(p.questionId, [...(byQuestion.get(p.questionId) ?? []), p]);

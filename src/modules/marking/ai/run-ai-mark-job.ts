@@ -49,7 +49,7 @@ export async function runAiMarkJob(ctx: AppContext, runner: AiMarkingRunner, pay
 
   const handOver = (reason: string, status: 'failed' | 'handed_over' = 'handed_over', extra: { attempts?: number; flags?: string[] } = {}) =>
     withTransaction(ctx.pool, async (tx) => {
-      await lockAttempt(tx, key.assignmentId, 'update', key.institutionId);
+      await lockAttempt(tx, key.assignmentId, 'update', { institutionId: key.institutionId });
       const current = await findSuggestion(tx, key, true);
       if (!current || current.status !== 'pending') return;
       const now = ctx.clock.now();
@@ -80,7 +80,7 @@ export async function runAiMarkJob(ctx: AppContext, runner: AiMarkingRunner, pay
   const checked = outcome.ok ? checkReply(outcome.content, task.criteria) : null;
 
   await withTransaction(ctx.pool, async (tx) => {
-    await lockAttempt(tx, key.assignmentId, 'update', key.institutionId);
+    await lockAttempt(tx, key.assignmentId, 'update', { institutionId: key.institutionId });
     const current = await findSuggestion(tx, key, true);
     if (!current || current.status !== 'pending') return;
     const now = ctx.clock.now();

@@ -1,4 +1,5 @@
 import type { Queryable, Tx } from '../../../platform/db.js';
+import { tenantInstitution, type Tenant } from '../../../platform/principal.js';
 import type { CriterionMark } from './reply.js';
 
 /** SQL for AI suggestions and the daily call budget. Every query names the institution. */
@@ -215,16 +216,16 @@ export async function callsToday(db: Queryable, institutionId: string, now: Date
   return rows[0]?.calls ?? 0;
 }
 
-/** Items both the model (a stored suggestion) and a reviewer marked, for one test; all institutions unless one is given. */
+/** Items both the model (a stored suggestion) and a reviewer marked, for one test, within the tenant. */
 export async function listMarkPairs(
   db: Queryable,
   testId: string,
-  institutionId: string | null,
+  tenant: Tenant,
 ): Promise<Array<{ questionId: string; maxPoints: number; model: number; reviewer: number }>> {
   const { rows } = await db.query(
     `SELECT question_id, max_points, points, reviewer_points FROM ai_suggestions
       WHERE test_id = $1 AND ($2::text IS NULL OR institution_id = $2) AND status = 'suggested' AND reviewer_points IS NOT NULL`,
-    [testId, institutionId],
+    [testId, tenantInstitution(tenant)],
   );
   return rows.map((r) => ({ questionId: r.question_id, maxPoints: r.max_points, model: r.points, reviewer: r.reviewer_points }));
 }

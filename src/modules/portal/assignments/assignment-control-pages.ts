@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
+import type { StaffActor } from '../../../platform/principal.js';
 import { html } from '../../../platform/web/html.js';
 import type { Accommodations } from '../../assignments/accommodations.js';
 import { cancelAssignment } from '../../assignment-controls/cancel-assignment.js';
@@ -27,7 +28,8 @@ const Field = Type.Optional(Type.String({ maxLength: 40 }));
 export const assignmentControlPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
   const controlled = <T>(request: FastifyRequest, scope: Scope, assignmentId: string, action: Parameters<typeof withControlAudit>[2]['action'], change: (c: AssignmentsContext) => Promise<T>, details?: Record<string, unknown>) =>
     withControlAudit<T>(ctx, auditContext(request), { action, assignmentId, details: () => ({ ...(details ?? {}) }) }, change);
-  const tenant = (scope: Scope) => ({ kind: 'partner' as const, institutionId: scope.institutionId });
+  /** The signed-in staff member acting in the page's institution (for an operator, the one chosen): both modes. */
+  const actor = (scope: Scope): StaffActor => ({ kind: 'staff', staffId: scope.p.staffId, role: scope.p.role, institutionId: scope.institutionId });
 
   /** A refused control: the assignment page again, the form's values and the errors beside its fields. */
   async function refused(reply: FastifyReply, scope: Scope, assignmentId: string, form: ControlForm) {
@@ -54,7 +56,7 @@ export const assignmentControlPages: FastifyPluginAsyncTypebox<{ ctx: Assignment
       // Extra time replaces the other kind; proctoring relaxations stay as they are.
       const accommodations: Accommodations = { ...(current?.proctoring ? { proctoring: current.proctoring } : {}), ...(amount > 0 ? (unit === 'minutes' ? { extraTimeMinutes: amount } : { extraTimePercent: amount }) : {}) };
       try {
-        await controlled(request, scope, assignmentId, 'assignment.updated', (c) => updateAssignment(c, { scope: tenant(scope), assignmentId, body: { accommodations }, idempotencyKey: undefined, serialize: JSON.stringify }), { changes: { accommodations } });
+        await controlled(request, scope, assignmentId, 'assignment.updated', (c) => updateAssignment(c, { scope: actor(scope), assignmentId, body: { accommodations }, idempotencyKey: undefined, serialize: JSON.stringify }), { changes: { accommodations } });
       } catch (err) {
         return refused(reply, scope, assignmentId, { values, errors: formErrors(err, 'amount').map((d) => ({ ...d, field: 'amount' })) });
       }
@@ -77,7 +79,7 @@ export const assignmentControlPages: FastifyPluginAsyncTypebox<{ ctx: Assignment
         return refused(reply, scope, assignmentId, { values: { dueAt: raw }, errors: [{ field: 'dueAt', message: 'Enter a date and time, for example 2026-12-01 17:00.' }] });
       }
       try {
-        await controlled(request, scope, assignmentId, 'assignment.updated', (c) => updateAssignment(c, { scope: tenant(scope), assignmentId, body: { dueAt: dueAt.toISOString() }, idempotencyKey: undefined, serialize: JSON.stringify }), { changes: { dueAt: dueAt.toISOString() } });
+        await controlled(request, scope, assignmentId, 'assignment.updated', (c) => updateAssignment(c, { scope: actor(scope), assignmentId, body: { dueAt: dueAt.toISOString() }, idempotencyKey: undefined, serialize: JSON.stringify }), { changes: { dueAt: dueAt.toISOString() } });
       } catch (err) {
         return refused(reply, scope, assignmentId, { values: { dueAt: raw }, errors: formErrors(err, 'dueAt').map((d) => ({ ...d, field: 'dueAt', message: /^must /.test(d.message) ? `The due date ${d.message}.` : d.message })) });
       }
@@ -111,7 +113,7 @@ ${postButton({ action: `/portal/assignments/${a.assignmentId}/cancel`, label: 'C
       if (!scope) throw notFound('assignment');
       const { assignmentId } = request.params;
       try {
-        await controlled(request, scope, assignmentId, 'assignment.cancelled', (c) => cancelAssignment(c, tenant(scope), assignmentId));
+        await controlled(request, scope, assignmentId, 'assignment.cancelled', (c) => cancelAssignment(c, actor(scope), assignmentId));
       } catch (err) {
         return refused(reply, scope, assignmentId, { values: {}, errors: formErrors(err, 'controls-title') });
       }
@@ -128,7 +130,7 @@ ${postButton({ action: `/portal/assignments/${a.assignmentId}/cancel`, label: 'C
       const { assignmentId } = request.params;
       let a;
       try {
-        a = await controlled(request, scope, assignmentId, 'assignment.start_link_reissued', (c) => reissueStartLink(c, tenant(scope), assignmentId));
+        a = await controlled(request, scope, assignmentId, 'assignment.start_link_reissued', (c) => reissueStartLink(c, actor(scope), assignmentId));
       } catch (err) {
         return refused(reply, scope, assignmentId, { values: {}, errors: formErrors(err, 'controls-title') as ErrorDetail[] });
       }

@@ -24,7 +24,7 @@ const TokenParams = Type.Object({ token: Type.String({ maxLength: 100 }) });
 /**
  * The staff pages: sign-in (email link, passkey), the link's landing page,
  * sign-out, and the account page with passkeys. Registered in the portal
- * scope, after installPortalSession; paths are under /portal whether or not
+ * scope, after portalSession; paths are under /portal whether or not
  * the scope carries that prefix.
  */
 export const staffPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
+import { tenantOf } from '../../../platform/principal.js';
 import { PAGE_HEADERS } from '../../../platform/web/html.js';
 import { testPage } from '../../student/pages/test-page.js';
 import { listInstitutions } from '../../institutions/institutions.js';
@@ -88,7 +89,7 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
 
   app.get('/tests/:testId', { schema: { ...pageRoute, params: TestParams, querystring: Type.Object(DoneQuery), response: { 200: Html } } }, async (request, reply) => {
     const principal = requirePermission(request, 'operate');
-    const [test, insts, agreement] = await Promise.all([getTest(ctx.pool, request.params.testId), institutions(), getAiAgreement(ctx.pool, request.params.testId)]);
+    const [test, insts, agreement] = await Promise.all([getTest(ctx.pool, request.params.testId), institutions(), getAiAgreement(ctx.pool, request.params.testId, tenantOf(principal))]);
     return sendEditor(reply, editorPage({ principal, test, json: testToJson(test), errors: [], institutions: insts, flash: flashFrom(request), agreement }));
   });
 
