@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
-import { assign } from '../student-helpers.js';
+import { assign } from '../helpers/student.js';
 import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, startCallbackSite } from './browser-env.js';
 
 /**

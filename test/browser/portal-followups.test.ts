@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createAiMarkingWorker } from '../../src/modules/marking/ai/ai-worker.js';
 import { PORTAL_COOKIE, createPortalSession } from '../../src/modules/staff/portal-sessions.js';
-import { aiConfig, aiTest, ESSAY, reply, submitEssay } from '../ai-marking-helpers.js';
+import { aiConfig, aiTest, ESSAY, reply, submitEssay } from '../helpers/ai-marking.js';
 import { chatCompletion, startFakeChatServer, type FakeChatServer } from '../helpers/fake-chat-server.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
-import { flagsOf, proctoredTest, signal, startProctored } from '../proctoring-helpers.js';
-import { assign, createPublishedTest } from '../student-helpers.js';
+import { flagsOf, proctoredTest, signal, startProctored } from '../helpers/proctoring.js';
+import { assign, createPublishedTest } from '../helpers/student.js';
 import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
 import { SKIMAGE_DATA, hasFfmpeg } from './fake-camera.js';
 

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { testModeTenant } from '../helpers/test-mode.js';
-import { ALL_TYPES_TEST, assign, createPublishedTest, readAssignment } from '../student-helpers.js';
+import { ALL_TYPES_TEST, assign, createPublishedTest, readAssignment } from '../helpers/student.js';
 import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, startCallbackSite } from './browser-env.js';
 
 const QUIZ: TestInput = {
