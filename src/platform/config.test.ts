@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -148,16 +147,5 @@ describe('configuration', () => {
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
       .filter((f) => /process\.env\b/.test(fs.readFileSync(path.join(src, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
     expect(readers).toEqual(['platform/config.ts']);
-  });
-
-  it('a bad value stops the process at boot with exit code 78 and a message naming the variable', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: path.resolve(__dirname, '../..'),
-      env: { PATH: process.env.PATH, PORT: 'not-a-port' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    expect(run.status).toBe(78);
-    expect(run.stderr).toContain('PORT');
   });
 });

@@ -7,7 +7,7 @@ import type { TestVersion } from '../../catalog/tests-service.js';
 
 // The markup and state of proctored pages for an assignment with proctoring relaxations (accommodations).
 // What the page's script does with them in a browser is proctor-watch.js's; the server's side is in
-// test/proctoring-relaxations.test.ts.
+// test/proctoring/relaxations.test.ts.
 
 const STRICT = { fullscreenRequired: true, copyPasteAllowed: false };
 const RELAXED = { fullscreenRequired: false, copyPasteAllowed: true };

@@ -1,14 +1,13 @@
-import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completionPage } from '../../src/modules/student/pages/completion-page.js';
-import { introPage } from '../../src/modules/student/pages/intro-page.js';
-import type { ProctoringPageState } from '../../src/modules/student/pages/proctoring-parts.js';
-import { testPage } from '../../src/modules/student/pages/test-page.js';
-import type { TestVersion } from '../../src/modules/catalog/tests-service.js';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import { completionPage } from './completion-page.js';
+import { introPage } from './intro-page.js';
+import type { ProctoringPageState } from './proctoring-parts.js';
+import { testPage } from './test-page.js';
+import type { TestVersion } from '../../catalog/tests-service.js';
 
-// The page markup of proctored tests and the assets that serve their scripts. The behaviour in a real
-// browser (camera, recording, signals) is in test/browser/proctoring-*.test.ts.
+// The page markup of proctored tests. The assets that serve their scripts are checked over HTTP in
+// test/student/proctoring-assets.test.ts, the behaviour in a real browser (camera, recording, signals) in
+// test/browser/proctoring-*.test.ts.
 
 const PROCTORING: ProctoringPageState = {
   mode: 'live_ai',
@@ -141,64 +140,5 @@ describe('the completion page of a proctored test', () => {
     const html = page('none', null);
     expect(html).not.toContain('upload-rest');
     expect(html).not.toContain('<script');
-  });
-});
-
-describe('the proctoring assets', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(() => h.close());
-
-  const get = (url: string, headers: Record<string, string> = {}) => h.app.inject({ method: 'GET', url, headers });
-
-  it.each([
-    ['/assets/proctoring/proctor.js', 'text/javascript; charset=utf-8', 'createUploadQueue'],
-    ['/assets/proctoring/camera-check.js', 'text/javascript; charset=utf-8', 'openCamera'],
-    ['/assets/proctoring/proctor-uploads.js', 'text/javascript; charset=utf-8', 'indexedDB'],
-    ['/assets/proctoring/upload-rest.js', 'text/javascript; charset=utf-8', 'createUploadQueue'],
-    ['/assets/proctoring/face-api.esm.js', 'text/javascript; charset=utf-8', 'TinyFaceDetector'],
-    ['/assets/proctoring/models/tiny_face_detector_model-weights_manifest.json', 'application/json; charset=utf-8', 'tiny_face_detector_model.bin'],
-  ])('%s: its content type, nosniff, an ETag, and 304 for that ETag', async (url, type, marker) => {
-    const res = await get(url);
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe(type);
-    expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.body).toContain(marker);
-    const etag = String(res.headers.etag);
-    expect(etag).toMatch(/^"[0-9a-f]{16}"$/);
-    const again = await get(url, { 'if-none-match': etag });
-    expect(again.statusCode).toBe(304);
-    expect(again.body).toBe('');
-  });
-
-  it('sends the 1.3 MB face-api bundle gzipped to browsers that accept it, and the same bytes unzipped', async () => {
-    const plain = await get('/assets/proctoring/face-api.esm.js');
-    const zipped = await get('/assets/proctoring/face-api.esm.js', { 'accept-encoding': 'gzip, deflate, br' });
-    expect(zipped.headers['content-encoding']).toBe('gzip');
-    expect(zipped.headers.vary).toBe('accept-encoding');
-    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
-    expect(zlib.gunzipSync(zipped.rawPayload).equals(plain.rawPayload)).toBe(true);
-    expect(plain.headers['content-encoding']).toBeUndefined();
-  });
-
-  it('serves the model weights as binary, uncompressed', async () => {
-    const res = await get('/assets/proctoring/models/tiny_face_detector_model.bin', { 'accept-encoding': 'gzip' });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('application/octet-stream');
-    expect(res.headers['content-encoding']).toBeUndefined();
-    expect(res.rawPayload.length).toBeGreaterThan(150_000);
-  });
-
-  it('serves no other file of the package (no path from the URL reaches the disk)', async () => {
-    for (const url of [
-      '/assets/proctoring/models/ssd_mobilenetv1_model.bin',
-      '/assets/proctoring/models/../../../package.json',
-      '/assets/proctoring/face-api.esm.js.map',
-      '/assets/proctoring/%2e%2e/%2e%2e/package.json',
-    ]) {
-      expect((await get(url)).statusCode, url).toBe(404);
-    }
   });
 });
