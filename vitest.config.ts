@@ -19,7 +19,8 @@ export default defineConfig({
     pool: 'forks',
     // Each file gets its own database cloned from a migrated template, so files run in parallel safely.
     fileParallelism: true,
-    reporters: ['default'],
+    // project-times adds each project's duration after the summary (read by .ci/run).
+    reporters: ['default', './test/helpers/project-times.ts'],
     projects: [
       {
         extends: true,
