@@ -138,9 +138,9 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
     await group(page, 'Pi to two decimals?').getByRole('textbox').fill('3,14');
     // The essay is the last edit. The page sends it after a 1.2 s pause in typing, or at once if a save of the
     // earlier answers (sent when their fields lost focus) is still in flight when it is typed: that save's
-    // follow-up carries it. Which of the two happens depends on how fast the server answers, so polling the
-    // status for expect.poll's default second passed only when the follow-up did. Wait for the request that
-    // carries the essay, then for the status it leads to.
+    // follow-up carries it. Which happens, and how long it takes, depends on how fast the server answers, so
+    // polling the status for expect.poll's default second passed only when the follow-up carried it within
+    // that second. Wait for the request that carries the essay, then for the status it leads to.
     const essaySaved = page.waitForResponse((r) => r.url().endsWith('/answers') && r.request().postData()?.includes('I woke up early and ran.') === true);
     await group(page, 'Describe your morning.').getByRole('textbox').fill('I woke up early and ran.');
     expect(await page.locator('#q5-words').textContent()).toBe('6 words of at most 50');
