@@ -12,16 +12,26 @@ import type { Reporter, TestModule } from 'vitest/node';
 export default class ProjectTimes implements Reporter {
   private projects = new Map<string, { first: number; last: number; files: number; own: number; passed: number; failed: number; skipped: number }>();
 
-  onTestModuleStart(module: TestModule): void {
+  // Watch mode reruns: each run's lines count that run only.
+  onTestRunStart(): void {
+    this.projects.clear();
+  }
+
+  private project(module: TestModule) {
     const now = performance.now();
-    const p = this.projects.get(module.project.name);
-    if (p) p.first = Math.min(p.first, now);
-    else this.projects.set(module.project.name, { first: now, last: now, files: 0, own: 0, passed: 0, failed: 0, skipped: 0 });
+    let p = this.projects.get(module.project.name);
+    if (!p) this.projects.set(module.project.name, (p = { first: now, last: now, files: 0, own: 0, passed: 0, failed: 0, skipped: 0 }));
+    return p;
+  }
+
+  onTestModuleStart(module: TestModule): void {
+    const p = this.project(module);
+    p.first = Math.min(p.first, performance.now());
   }
 
   onTestModuleEnd(module: TestModule): void {
-    const p = this.projects.get(module.project.name);
-    if (!p) return;
+    // A file that fails before it starts (a syntax error, say) still ends, and still counts.
+    const p = this.project(module);
     p.last = Math.max(p.last, performance.now());
     p.files++;
     const d = module.diagnostic();
