@@ -1,14 +1,52 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Three projects, each runnable alone (`npm run test:unit`, `test:integration`, `test:browser`);
+ * `vitest run` runs all three.
+ *
+ * - unit: the tests beside the code (src/**\/*.test.ts), the documentation check and the module rules (test/architecture). No PostgreSQL,
+ *   no browser, no child process, no server: no global setup runs, so it works with no database at all.
+ * - integration: test/<module>/**, each file on its own database cloned from a migrated template
+ *   (test/helpers/global-setup.ts); child processes and real ports allowed.
+ * - browser: test/browser/**, Chromium through playwright-core, on the same kind of database.
+ */
+const DATABASE_SETUP = ['test/helpers/global-setup.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Each file gets its own database cloned from a migrated template, so files run in parallel safely.
     fileParallelism: true,
-    reporters: ['default'],
+    // project-times adds each project's duration after the summary (read by .ci/run).
+    reporters: ['default', './test/helpers/project-times.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/docs.test.ts', 'test/architecture/**/*.test.ts'],
+          testTimeout: 10_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/browser/**', 'test/docs.test.ts', 'test/architecture/**'],
+          globalSetup: DATABASE_SETUP,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: DATABASE_SETUP,
+        },
+      },
+    ],
   },
 });

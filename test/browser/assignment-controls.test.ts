@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
-import { assign } from '../student-helpers.js';
+import { assign } from '../helpers/student.js';
 import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, startCallbackSite } from './browser-env.js';
 
 /**
@@ -94,7 +94,8 @@ describe.skipIf(!hasBrowser)('assignment controls on an open test page', () => {
   it('after a cancellation the page shows that the test was withdrawn, with the return button', async () => {
     const { context, page, problems, assignmentId } = await begun('cancel-1');
     await page.getByRole('group', { name: /2 \+ 2\?/ }).getByLabel('4', { exact: true }).check();
-    await expect.poll(() => page.locator('#save-status').textContent()).toBe('Saved');
+    // Sent after a 0.3 s pause, then the request: more than expect.poll's default second on a busy machine.
+    await expect.poll(() => page.locator('#save-status').textContent(), { timeout: 10_000 }).toBe('Saved');
 
     const res = await h.partner(tenant, 'POST', `/api/partner/v1/assignments/${assignmentId}/cancel`);
     expect(res.statusCode).toBe(200);

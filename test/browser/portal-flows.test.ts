@@ -5,7 +5,7 @@ import { createHarness, type Harness } from '../helpers/harness.js';
 import { linksIn, startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { fastWebhooks, startDispatcher, type Dispatcher } from '../helpers/webhook-setup.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { ALL_TYPES_TEST, Student, createPublishedTest } from '../student-helpers.js';
+import { ALL_TYPES_TEST, Student, createPublishedTest } from '../helpers/student.js';
 import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
 
 /**

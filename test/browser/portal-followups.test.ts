@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createAiMarkingWorker } from '../../src/modules/marking/ai/ai-worker.js';
 import { PORTAL_COOKIE, createPortalSession } from '../../src/modules/staff/portal-sessions.js';
-import { aiConfig, aiTest, ESSAY, reply, submitEssay } from '../ai-marking-helpers.js';
+import { aiConfig, aiTest, ESSAY, reply, submitEssay } from '../helpers/ai-marking.js';
 import { chatCompletion, startFakeChatServer, type FakeChatServer } from '../helpers/fake-chat-server.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
-import { flagsOf, proctoredTest, signal, startProctored } from '../proctoring-helpers.js';
-import { assign, createPublishedTest } from '../student-helpers.js';
+import { flagsOf, proctoredTest, signal, startProctored } from '../helpers/proctoring.js';
+import { assign, createPublishedTest } from '../helpers/student.js';
 import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
 import { SKIMAGE_DATA, hasFfmpeg } from './fake-camera.js';
 
@@ -23,7 +23,22 @@ import { SKIMAGE_DATA, hasFfmpeg } from './fake-camera.js';
  * page at 1280 and 360 px: axe finds nothing serious, nothing is wider than a
  * phone. The pages are also written to docs/screenshots/portal-*.png.
  */
-const run = (hasBrowser || requireBrowser) && hasFfmpeg ? describe : describe.skip;
+const run = hasBrowser || requireBrowser ? describe : describe.skip;
+// The proctoring record needs real media: ffmpeg makes a WebM segment and a JPEG snapshot from
+// scikit-image's astronaut photograph. Without them only that case is skipped, loudly, as the proctoring
+// browser tests are (proctoring-rig.ts); with ASSAY_REQUIRE_BROWSER=1 (CI) their absence is a failure.
+const PHOTO = path.join(SKIMAGE_DATA, 'astronaut.png');
+const mediaMissing: string | null = !hasFfmpeg
+  ? 'ffmpeg/ffprobe (apt-get install -y ffmpeg)'
+  : !fs.existsSync(PHOTO)
+    ? `the photograph ${PHOTO} (apt-get install -y python3-skimage)`
+    : null;
+if (hasBrowser && mediaMissing && !requireBrowser) {
+  const line = '!'.repeat(78);
+  console.warn(
+    `\n${line}\n!! PORTAL PROCTORING RECORD TEST SKIPPED: missing ${mediaMissing}.\n!! Set ASSAY_REQUIRE_BROWSER=1 to make this a failure.\n${line}\n`,
+  );
+}
 // The docs' screenshots are rewritten only when asked (ASSAY_WRITE_SCREENSHOTS=1), so a test run leaves the checkout as it was.
 const SHOTS = process.env.ASSAY_WRITE_SCREENSHOTS === '1' ? path.resolve('docs/screenshots') : path.join(os.tmpdir(), 'assay-screenshots');
 const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 360, height: 760 } } as const;
@@ -76,18 +91,19 @@ run('proctoring review, AI marking and assignment controls in the portal', () =>
     expect(await ai.drain()).toBe(1);
 
     // A recorded attempt with real media: a 2 s WebM segment and a JPEG snapshot made with ffmpeg from a photograph.
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-portal-'));
-    const photo = path.join(SKIMAGE_DATA, 'astronaut.png');
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', photo, '-vf', 'scale=320:240', '-frames:v', '1', path.join(tmp, 'snap.jpg')]);
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-loop', '1', '-i', photo, '-t', '2', '-vf', 'scale=320:240,format=yuv420p', '-c:v', 'libvpx', '-b:v', '200k', path.join(tmp, 'seg.webm')]);
-    const p = await startProctored(h, h.a, proctoredTest('live_ai'), 'sam-reyes');
-    proctoredId = p.assignmentId;
-    const t = h.clock.now().getTime();
-    const flags = flagsOf(await p.heartbeat([signal('nf-0000001', 'no_face', 14, new Date(t - 14_000), false), signal('cp-0000001', 'copy_paste', 0, new Date(t), false)]));
-    const critical = flags.find((f) => f.severity === 'critical')!.flagId;
-    expect((await p.snapshot(fs.readFileSync(path.join(tmp, 'snap.jpg')), { flagId: critical })).statusCode).toBeLessThan(300);
-    expect((await p.segment(0, fs.readFileSync(path.join(tmp, 'seg.webm')), { durationMs: 2000, type: 'video/webm' })).statusCode).toBeLessThan(300);
-    expect((await p.student.submit(proctoredId)).statusCode).toBe(303);
+    if (!mediaMissing) {
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-portal-'));
+      execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', PHOTO, '-vf', 'scale=320:240', '-frames:v', '1', path.join(tmp, 'snap.jpg')]);
+      execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-loop', '1', '-i', PHOTO, '-t', '2', '-vf', 'scale=320:240,format=yuv420p', '-c:v', 'libvpx', '-b:v', '200k', path.join(tmp, 'seg.webm')]);
+      const p = await startProctored(h, h.a, proctoredTest('live_ai'), 'sam-reyes');
+      proctoredId = p.assignmentId;
+      const t = h.clock.now().getTime();
+      const flags = flagsOf(await p.heartbeat([signal('nf-0000001', 'no_face', 14, new Date(t - 14_000), false), signal('cp-0000001', 'copy_paste', 0, new Date(t), false)]));
+      const critical = flags.find((f) => f.severity === 'critical')!.flagId;
+      expect((await p.snapshot(fs.readFileSync(path.join(tmp, 'snap.jpg')), { flagId: critical })).statusCode).toBeLessThan(300);
+      expect((await p.segment(0, fs.readFileSync(path.join(tmp, 'seg.webm')), { durationMs: 2000, type: 'video/webm' })).statusCode).toBeLessThan(300);
+      expect((await p.student.submit(proctoredId)).statusCode).toBe(303);
+    }
 
     controlsId = (await assign(h, h.a, { testId: essayTest, externalUserId: 'jo-martin' })).assignmentId;
     reviewer = await signedIn(h, 'reviewer', h.a.institutionId, 'Rae Reviewer');
@@ -125,7 +141,11 @@ run('proctoring review, AI marking and assignment controls in the portal', () =>
     expect(rows[0].n).toBe(1);
   });
 
-  it('a reviewer reviews a critical flag beside the recording and the evidence', async () => {
+  it.runIf(requireBrowser && mediaMissing)('the proctoring record needs ffmpeg and the photograph when ASSAY_REQUIRE_BROWSER=1', () => {
+    expect.fail(`ASSAY_REQUIRE_BROWSER=1 but the proctoring record cannot be made: missing ${mediaMissing}`);
+  });
+
+  it.skipIf(mediaMissing)('a reviewer reviews a critical flag beside the recording and the evidence', async () => {
     for (const size of ['phone', 'desktop'] as const) {
       const context = await browser.newContext({ viewport: VIEWPORTS[size] });
       await as(context, reviewer);

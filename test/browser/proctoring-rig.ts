@@ -8,7 +8,7 @@ import { buildServer } from '../../src/server.js';
 import { ADMIN_TOKEN, createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { fastWebhooks, registerEndpoint, startDispatcher, type Dispatcher } from '../helpers/webhook-setup.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { createPublishedTest } from '../student-helpers.js';
+import { createPublishedTest } from '../helpers/student.js';
 import { freePort, hasBrowser, launchBrowserWithCamera, requireBrowser } from './browser-env.js';
 import { cameraToolsMissing, fakeCameraVideo, type Scene } from './fake-camera.js';
 

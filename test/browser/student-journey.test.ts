@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { testModeTenant } from '../helpers/test-mode.js';
-import { ALL_TYPES_TEST, assign, createPublishedTest, readAssignment } from '../student-helpers.js';
+import { ALL_TYPES_TEST, assign, createPublishedTest, readAssignment } from '../helpers/student.js';
 import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, startCallbackSite } from './browser-env.js';
 
 const QUIZ: TestInput = {
@@ -136,9 +136,16 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
     await group(page, 'Pick the even numbers').getByLabel('4', { exact: true }).check();
     await group(page, 'Opposite of').getByRole('textbox').fill('hot');
     await group(page, 'Pi to two decimals?').getByRole('textbox').fill('3,14');
+    // The essay is the last edit. The page sends it after a 1.2 s pause in typing, or at once if a save of the
+    // earlier answers (sent when their fields lost focus) is still in flight when it is typed: that save's
+    // follow-up carries it. Which happens, and how long it takes, depends on how fast the server answers, so
+    // polling the status for expect.poll's default second passed only when the follow-up carried it within
+    // that second. Wait for the request that carries the essay, then for the status it leads to.
+    const essaySaved = page.waitForResponse((r) => r.url().endsWith('/answers') && r.request().postData()?.includes('I woke up early and ran.') === true);
     await group(page, 'Describe your morning.').getByRole('textbox').fill('I woke up early and ran.');
     expect(await page.locator('#q5-words').textContent()).toBe('6 words of at most 50');
     expect(await page.locator('#answered-count').textContent()).toBe('5 of 5 answered');
+    expect((await essaySaved).ok()).toBe(true);
     await expect.poll(() => saveStatus(page).textContent()).toBe('Saved');
 
     await page.reload();
@@ -261,7 +268,8 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
     await page.getByRole('timer').waitFor();
     expect(await page.getByRole('timer').textContent()).toMatch(/^(20:00|19:5\d)$/);
     await group(page, 'What is 2 + 2?').getByLabel('Four').check();
-    await expect.poll(() => saveStatus(page).textContent()).toBe('Saved');
+    // Sent after a 0.3 s pause, then the request: more than expect.poll's default second on a busy machine.
+    await expect.poll(() => saveStatus(page).textContent(), { timeout: 10_000 }).toBe('Saved');
 
     const startedAt = new Date((await readAssignment(h, tenant, a.assignmentId)).startedAt).getTime();
     const deadline = startedAt + 20 * 60_000;

@@ -20,17 +20,49 @@ declare module 'vitest' {
   }
 }
 
-let embedded: EmbeddedDatabase | null = null;
-let dataDir: string | null = null;
+/**
+ * The server, shared by the projects that use this setup (integration and browser run their global
+ * setups one after the other in one process): one embedded PostgreSQL for a whole `vitest run`, not one
+ * per project. Kept on globalThis because each project loads this file through its own module runner.
+ */
+interface SharedServer {
+  adminUrl: Promise<string>;
+  users: number;
+  stop(): Promise<void>;
+}
+const shared = globalThis as typeof globalThis & { __assayTestServer?: SharedServer };
+
+function acquireServer(): SharedServer {
+  if (shared.__assayTestServer) {
+    shared.__assayTestServer.users++;
+    return shared.__assayTestServer;
+  }
+  let embedded: EmbeddedDatabase | null = null;
+  let dataDir: string | null = null;
+  const fromEnv = process.env.DATABASE_URL;
+  const server: SharedServer = {
+    users: 1,
+    adminUrl: fromEnv
+      ? Promise.resolve(fromEnv)
+      : (async () => {
+          dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-test-'));
+          embedded = await startEmbeddedDatabase({ dataDir, log: () => undefined });
+          return embedded.url;
+        })(),
+    async stop() {
+      await (embedded as EmbeddedDatabase | null)?.stop();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  shared.__assayTestServer = server;
+  return server;
+}
 
 export default async function setup(project: TestProject) {
-  let adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl) {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-test-'));
-    embedded = await startEmbeddedDatabase({ dataDir, log: () => undefined });
-    adminUrl = embedded.url;
-  }
-  const template = `assay_template_${process.pid}`;
+  const server = acquireServer();
+  const adminUrl = await server.adminUrl;
+  // One template per project: both projects' setups run in this process, so the PID alone would clash.
+  const template = `assay_template_${process.pid}_${project.name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${template}`);
@@ -46,8 +78,10 @@ export default async function setup(project: TestProject) {
   return async () => {
     await admin.query(`DROP DATABASE IF EXISTS ${template}`).catch(() => undefined);
     await admin.end();
-    await embedded?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (--server.users === 0) {
+      delete shared.__assayTestServer;
+      await server.stop();
+    }
   };
 }
 

@@ -16,7 +16,7 @@ export const ASSIGNMENT_STATUSES = ['assigned', 'started', 'submitted', 'marking
  * Every status, in lifecycle order: the one list. The API's schema
  * (AssignmentStatusSchema), the portal's filter and cards, and this machine
  * derive from it; the database's CHECK on assignments.status is tested to
- * equal it (test/assignment-statuses.test.ts).
+ * equal it (test/lifecycle/assignment-statuses.test.ts).
  */
 export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
 
