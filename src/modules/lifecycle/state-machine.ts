@@ -27,6 +27,22 @@ export function isAssignmentStatus(value: unknown): value is AssignmentStatus {
 /** Where the institution may still change an assignment (PATCH, cancel, a new start link); elsewhere 409 invalid_state. */
 export const CHANGEABLE_STATUSES: ReadonlySet<AssignmentStatus> = new Set(['assigned', 'started']);
 
+/**
+ * After submission: handed in, whether or not marked. The student sees the
+ * completion page, and proctoring flags can be reviewed.
+ */
+export const SUBMITTED_STATUSES = ['submitted', 'marking', 'completed'] as const satisfies readonly AssignmentStatus[];
+export type SubmittedStatus = (typeof SUBMITTED_STATUSES)[number];
+
+export function isSubmittedStatus(status: AssignmentStatus): status is SubmittedStatus {
+  return (SUBMITTED_STATUSES as readonly AssignmentStatus[]).includes(status);
+}
+
+/** Where an attempt exists: begun, then submitted (a cancelled one may have an attempt, closed with it, but takes no more events). */
+export function hasAttempt(status: AssignmentStatus): boolean {
+  return status === 'started' || isSubmittedStatus(status);
+}
+
 export type EventType =
   | 'exam.started'
   | 'exam.completed'

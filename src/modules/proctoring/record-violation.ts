@@ -1,6 +1,7 @@
 import type { Tx } from '../../platform/db.js';
 import { lockAssignment } from '../lifecycle/apply-transition.js';
 import { appendEvent, type StoredEvent } from '../lifecycle/append-event.js';
+import { hasAttempt } from '../lifecycle/state-machine.js';
 
 /**
  * Proctoring's two events. Neither changes the assignment's status, so they
@@ -28,8 +29,6 @@ export interface Violation {
 
 export type RecordEventOutcome = { ok: true; event: StoredEvent } | { ok: false; reason: 'not_found' | 'no_attempt' };
 
-const ATTEMPT_STATUSES = new Set(['started', 'submitted', 'marking', 'completed']);
-
 async function appendAttemptEvent(
   tx: Tx,
   assignmentId: string,
@@ -39,7 +38,7 @@ async function appendAttemptEvent(
 ): Promise<RecordEventOutcome> {
   const a = await lockAssignment(tx, assignmentId);
   if (!a) return { ok: false, reason: 'not_found' };
-  if (!ATTEMPT_STATUSES.has(a.status)) return { ok: false, reason: 'no_attempt' };
+  if (!hasAttempt(a.status)) return { ok: false, reason: 'no_attempt' };
   const event = await appendEvent(tx, {
     institutionId: a.institutionId,
     assignmentId: a.id,

@@ -2,6 +2,7 @@ import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
 import { findAssignment } from '../assignments/assignments-repo.js';
+import { isSubmittedStatus } from '../lifecycle/state-machine.js';
 import { recordIntegrityReviewed } from './record-violation.js';
 import { getProctoringReport, institutionOfAssignment, type ProctoringReport } from './get-proctoring-report.js';
 import * as repo from './proctoring-repo.js';
@@ -27,12 +28,10 @@ export interface ReviewInput {
   reviewer: string;
 }
 
-const REVIEWABLE = new Set(['submitted', 'marking', 'completed']);
-
 export async function reviewFlags(ctx: AppContext, institutionId: string, assignmentId: string, input: ReviewInput): Promise<ProctoringReport> {
   const row = await findAssignment(ctx.pool, institutionId, assignmentId);
   if (!row) throw notFound('assignment');
-  if (!REVIEWABLE.has(row.status)) {
+  if (!isSubmittedStatus(row.status)) {
     throw new AppError('invalid_state', `Flags are reviewed after the attempt is submitted; this assignment is ${row.status}.`);
   }
   const now = ctx.clock.now();

@@ -9,6 +9,7 @@ import { createStudentPostLimit, startLinkLimit } from '../../platform/http/rate
 import { errors } from '../../platform/http/schemas.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { beginAttempt } from '../attempts/begin-attempt.js';
+import { isSubmittedStatus } from '../lifecycle/state-machine.js';
 import { loadStudentPage } from './load-student-page.js';
 import { openStartLink } from './open-start-link.js';
 import { installPageErrors } from './page-errors.js';
@@ -62,7 +63,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
     if (opened.kind === 'assignment_expired') return reply.code(410).send(assignmentExpiredPage(opened));
     if (opened.kind === 'withdrawn') return reply.code(410).send(withdrawnPage(opened));
     if (opened.kind === 'link_expired') {
-      const submitted = ['submitted', 'marking', 'completed'].includes(opened.status);
+      const submitted = isSubmittedStatus(opened.status);
       return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted, returnUrl: opened.returnUrl, testMode: opened.testMode }));
     }
     reply.setCookie(SESSION_COOKIE, opened.sessionId, { path: '/a/', httpOnly: true, sameSite: 'lax', secure });
