@@ -1,4 +1,5 @@
 import type { Score } from '../marking/score.js';
+import type { AssignmentEventType } from './event-types.js';
 
 /**
  * The assignment state machine of spec section 3, pure: no I/O, no clock of
@@ -43,15 +44,6 @@ export function hasAttempt(status: AssignmentStatus): boolean {
   return status === 'started' || isSubmittedStatus(status);
 }
 
-export type EventType =
-  | 'exam.started'
-  | 'exam.completed'
-  | 'grading.done'
-  | 'assignment.expired'
-  | 'violation.detected'
-  | 'assignment.updated'
-  | 'assignment.cancelled';
-
 /** What an `assignment.updated` event says changed: each field present only when it changed. */
 export interface AssignmentChanges {
   dueAt?: { from: string | null; to: string | null };
@@ -84,7 +76,7 @@ export interface TransitionResult {
   status: AssignmentStatus;
   /** Columns to set besides status. */
   set: { startedAt?: Date; submittedAt?: Date; completedAt?: Date; expiredAt?: Date; cancelledAt?: Date; score?: Score | null };
-  events: Array<{ type: EventType; extra: Record<string, unknown> }>;
+  events: Array<{ type: AssignmentEventType; extra: Record<string, unknown> }>;
 }
 
 export type TransitionOutcome = { ok: true; result: TransitionResult } | { ok: false; reason: string };
