@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
+import { Nullable, NullableTimestamp, StringEnum, Timestamp, TimestampText } from '../../platform/http/schemas.js';
 import { PartnerProctoringSummary } from '../proctoring/schemas.js';
 import { ASSIGNMENT_STATUSES } from '../lifecycle/state-machine.js';
 import { AccommodationsSchema } from './accommodations.js';
@@ -9,6 +9,7 @@ export const AssignmentStatusSchema = StringEnum(ASSIGNMENT_STATUSES, {
     'See the state table: assigned → started → submitted → (marking →) completed; assigned → expired; assigned or started → cancelled (withdrawn by the institution)',
 });
 
+/** The score object; its type is marking's `Score`. */
 export const ScoreSchema = Type.Object(
   {
     points: Type.Number(),
@@ -16,7 +17,7 @@ export const ScoreSchema = Type.Object(
     percent: Type.Number(),
     passed: Nullable(Type.Boolean(), { description: 'Null when the test has no pass mark or the score is not final' }),
     gradingStatus: StringEnum(['final', 'pending_review']),
-    markedAt: Timestamp,
+    markedAt: TimestampText,
     markedBy: Type.Optional(
       Type.String({
         description:

@@ -1,22 +1,14 @@
+import type { Static } from '@sinclair/typebox';
+import type { ScoreSchema } from '../assignments/schemas.js';
+
 /**
  * The score object (docs/api-rules.md "Marking and the score object"), carried by
- * `exam.completed`, `grading.done` and the assignment's `result.score`.
+ * `exam.completed`, `grading.done` and the assignment's `result.score`; its
+ * fields are those of ScoreSchema. `markedBy`, who marked what the answer key
+ * could not, is present on scores released by marking (`grading.done` and the
+ * read after it): `auto` (nothing needed a marker), `reviewer`, `ai:<model>`, or `mixed`.
  */
-export interface Score {
-  points: number;
-  maxPoints: number;
-  percent: number;
-  /** Null when the test has no pass mark or the score is not final. */
-  passed: boolean | null;
-  gradingStatus: 'final' | 'pending_review';
-  markedAt: string;
-  /**
-   * Who marked what the answer key could not (documented addition, present
-   * on scores released by marking, i.e. `grading.done` and the read after it):
-   * `auto` (nothing needed a marker), `reviewer`, `ai:<model>`, or `mixed`.
-   */
-  markedBy?: string;
-}
+export type Score = Static<typeof ScoreSchema>;
 
 /**
  * The score's `markedBy`, from an attempt's marks: the one marker of every

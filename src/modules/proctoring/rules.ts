@@ -1,3 +1,6 @@
+import type { Static } from '@sinclair/typebox';
+import type { ProctoringRulesView } from '../catalog/schemas.js';
+
 /**
  * Proctoring severity rules, pure: no I/O, no clock. The server alone
  * decides a flag's severity from what the page reports (kind, how long,
@@ -40,13 +43,8 @@ export type Severity = (typeof SEVERITIES)[number];
 
 export type ProctoringMode = 'record' | 'live_ai';
 
-export interface ProctoringRules {
-  noFaceSeconds: number;
-  multipleFacesSeconds: number;
-  leftTestSeconds: number;
-  leftTestCount: number;
-  heartbeatTimeoutSeconds: number;
-}
+/** A test's thresholds, every one resolved: the catalog's ProctoringRulesView. */
+export type ProctoringRules = Static<typeof ProctoringRulesView>;
 
 export const DEFAULT_RULES: Readonly<ProctoringRules> = Object.freeze({
   noFaceSeconds: 10,
