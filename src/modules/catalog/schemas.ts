@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, StringEnum, Timestamp } from '../../platform/http/schemas.js';
+import { MarkingModeSchema, ProctoringModeSchema, ResultVisibilitySchema } from './test-settings.js';
 
 const ClientId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Optional; generated (`q_…`) when absent' });
 const Prompt = Type.String({ minLength: 1, maxLength: 10_000 });
@@ -90,10 +91,6 @@ export const QuestionSchema = Type.Unsafe<QuestionInput>({
   oneOf: [SingleChoice, MultipleChoice, ShortText, NumericQ, Essay],
 });
 
-export const Proctoring = StringEnum(['none', 'record', 'live_ai'], { description: 'How the test is supervised' });
-export const Marking = StringEnum(['auto', 'manual', 'hybrid'], { description: 'How it is scored' });
-export const ResultVisibility = StringEnum(['immediate', 'after_review'], { description: 'When the student sees results' });
-
 const seconds = (what: string, dflt: number, min = 1) =>
   Type.Integer({ minimum: min, maximum: 3600, description: `${what} (seconds; default ${dflt})` });
 
@@ -132,9 +129,9 @@ export const TestInput = Type.Object(
     title: Type.String({ minLength: 1, maxLength: 200 }),
     description: Type.String({ maxLength: 2_000 }),
     durationMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
-    proctoring: Proctoring,
-    marking: Marking,
-    resultVisibility: ResultVisibility,
+    proctoring: ProctoringModeSchema,
+    marking: MarkingModeSchema,
+    resultVisibility: ResultVisibilitySchema,
     passPercent: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
     proctoringRules: Type.Optional(ProctoringRulesInput),
     questions: Type.Array(QuestionSchema, { minItems: 1, maxItems: 500 }),
@@ -150,9 +147,9 @@ export const PartnerTest = Type.Object(
     title: Type.String(),
     description: Type.String(),
     durationMinutes: Type.Integer(),
-    proctoring: Proctoring,
-    marking: Marking,
-    resultVisibility: ResultVisibility,
+    proctoring: ProctoringModeSchema,
+    marking: MarkingModeSchema,
+    resultVisibility: ResultVisibilitySchema,
   },
   { title: 'Test' },
 );
@@ -165,9 +162,9 @@ export const AdminTest = Type.Object(
     title: Type.String(),
     description: Type.String(),
     durationMinutes: Type.Integer(),
-    proctoring: Proctoring,
-    marking: Marking,
-    resultVisibility: ResultVisibility,
+    proctoring: ProctoringModeSchema,
+    marking: MarkingModeSchema,
+    resultVisibility: ResultVisibilitySchema,
     passPercent: Type.Union([Type.Number(), Type.Null()]),
     proctoringRules: Nullable(ProctoringRulesView, { description: 'The resolved thresholds; null when proctoring is none' }),
     questions: Type.Array(Type.Unsafe<Question>({ type: 'object', additionalProperties: true })),

@@ -4,6 +4,7 @@ import { batchedPerPool } from '../../platform/turn-batcher.js';
 import type { ProctoringRules } from '../proctoring/rules.js';
 import { storedProctoringRules } from './authoring.js';
 import type { Question, TestInput } from './schemas.js';
+import type { MarkingMode, ProctoringMode, ResultVisibility } from './test-settings.js';
 
 /** One immutable version of a test, as stored. */
 export interface TestVersion {
@@ -13,9 +14,9 @@ export interface TestVersion {
   title: string;
   description: string;
   durationMinutes: number;
-  proctoring: 'none' | 'record' | 'live_ai';
-  marking: 'auto' | 'manual' | 'hybrid';
-  resultVisibility: 'immediate' | 'after_review';
+  proctoring: ProctoringMode;
+  marking: MarkingMode;
+  resultVisibility: ResultVisibility;
   passPercent: number | null;
   /** Resolved thresholds for proctored tests; null for `none`. */
   proctoringRules: ProctoringRules | null;

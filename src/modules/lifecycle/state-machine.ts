@@ -1,4 +1,5 @@
 import type { Score } from '../marking/score.js';
+import type { ResultVisibility } from '../catalog/test-settings.js';
 import type { AssignmentEventType } from './event-types.js';
 
 /**
@@ -56,7 +57,7 @@ export type LifecycleAction =
   /** The student (or the deadline) submits; `score` is the auto-marked score, null when nothing is auto-markable. */
   | { type: 'submit'; score: Score | null }
   /** After submission: `immediate` tests complete at once, `after_review` tests go to marking. */
-  | { type: 'settle'; resultVisibility: 'immediate' | 'after_review'; score: Score | null }
+  | { type: 'settle'; resultVisibility: ResultVisibility; score: Score | null }
   /** A reviewer finishes marking. */
   | { type: 'complete_marking'; score: Score }
   | { type: 'expire' }

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { ScoreSchema } from '../assignments/schemas.js';
+import type { ResultVisibility } from '../catalog/test-settings.js';
 
 /**
  * The score object (docs/api-rules.md "Marking and the score object"), carried by
@@ -55,7 +56,7 @@ export function submissionScore(input: {
   maxPoints: number;
   autoMarkableCount: number;
   manualCount: number;
-  resultVisibility: 'immediate' | 'after_review';
+  resultVisibility: ResultVisibility;
   passPercent: number | null;
   markedAt: Date;
 }): Score | null {

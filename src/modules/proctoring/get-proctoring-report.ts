@@ -7,6 +7,7 @@ import { fileUrlIssuer } from './file-urls.js';
 import { listSegments, listSnapshots } from './media-repo.js';
 import { findSessionView, listFlags, type FlagRow } from './proctoring-repo.js';
 import { resolveRules, reviewStatusOf, type FlagKind, type ProctoringRules, type ReviewStatus, type Severity } from './rules.js';
+import type { ProctoringMode } from '../catalog/test-settings.js';
 
 /**
  * An attempt's proctoring record for reviewers (operator API, and the staff
@@ -28,7 +29,7 @@ export interface FlagView {
 
 export interface ProctoringReport {
   assignmentId: string;
-  mode: 'none' | 'record' | 'live_ai';
+  mode: ProctoringMode;
   rules: ProctoringRules | null;
   summary: { critical: number; warning: number; info: number; confirmed: number; dismissed: number; reviewStatus: ReviewStatus };
   lastHeartbeatAt: Date | null;

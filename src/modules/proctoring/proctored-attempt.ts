@@ -3,7 +3,8 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { findAssignment } from '../assignments/assignments-repo.js';
 import { findAttempt, loadTestVersion } from '../attempts/attempts-service.js';
 import type { StudentSession } from '../student/student-sessions.js';
-import { resolveRules, type ProctoringMode, type ProctoringRules } from './rules.js';
+import { resolveRules, type ProctoringRules } from './rules.js';
+import type { ProctoredMode } from '../catalog/test-settings.js';
 
 /**
  * Which attempt a student-side proctoring request is about, checked for the
@@ -16,7 +17,7 @@ export interface ProctoredAttempt {
   assignmentId: string;
   institutionId: string;
   userId: string;
-  mode: ProctoringMode;
+  mode: ProctoredMode;
   rules: ProctoringRules;
   startedAt: Date;
 }

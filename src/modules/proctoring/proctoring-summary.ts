@@ -2,6 +2,7 @@ import type { Queryable } from '../../platform/db.js';
 import { loadTestVersion } from '../attempts/attempts-service.js';
 import { findSummary, toSummary } from './proctoring-repo.js';
 import { reviewStatusOf, type ReviewStatus } from './rules.js';
+import type { ProctoredMode } from '../catalog/test-settings.js';
 
 /**
  * The partner read's `proctoring` object (docs/proctoring.md):
@@ -12,7 +13,7 @@ import { reviewStatusOf, type ReviewStatus } from './rules.js';
  * keeps them in step with the flags (no count over the flags per read).
  */
 export interface PartnerProctoring {
-  mode: 'record' | 'live_ai';
+  mode: ProctoredMode;
   flags: { critical: number; warning: number; info: number };
   reviewStatus: ReviewStatus;
 }

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { ProctoringRulesView } from '../catalog/schemas.js';
+import type { ProctoredMode } from '../catalog/test-settings.js';
 
 /**
  * Proctoring severity rules, pure: no I/O, no clock. The server alone
@@ -41,8 +42,6 @@ const LIVE_AI_ONLY: ReadonlySet<FlagKind> = new Set(['no_face', 'multiple_faces'
 export const SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-export type ProctoringMode = 'record' | 'live_ai';
-
 /** A test's thresholds, every one resolved: the catalog's ProctoringRulesView. */
 export type ProctoringRules = Static<typeof ProctoringRulesView>;
 
@@ -64,7 +63,7 @@ export function resolveRules(overrides: Partial<ProctoringRules> | null | undefi
   return out;
 }
 
-export function acceptsSignal(mode: ProctoringMode, kind: FlagKind): boolean {
+export function acceptsSignal(mode: ProctoredMode, kind: FlagKind): boolean {
   return kind !== 'proctoring_interrupted' && (mode === 'live_ai' || !LIVE_AI_ONLY.has(kind));
 }
 

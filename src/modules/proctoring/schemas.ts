@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { FLAG_KINDS, SEVERITIES, SIGNAL_KINDS } from './rules.js';
+import { PROCTORED_MODES, PROCTORING_MODES } from '../catalog/test-settings.js';
 
 /** Schemas of the proctoring routes: the student side (hidden), the operator and partner reads, the review. */
 
@@ -93,7 +94,7 @@ const report = (withReviewer: boolean) =>
   Type.Object(
     {
       assignmentId: Type.String(),
-      mode: StringEnum(['none', 'record', 'live_ai']),
+      mode: StringEnum(PROCTORING_MODES),
       rules: Nullable(
         Type.Object({
           noFaceSeconds: Type.Number(),
@@ -169,7 +170,7 @@ export const ReviewBody = Type.Object(
 /** The partner read's `proctoring` member. */
 export const PartnerProctoringSummary = Nullable(
   Type.Object({
-    mode: StringEnum(['record', 'live_ai']),
+    mode: StringEnum(PROCTORED_MODES),
     flags: Type.Object({ critical: Type.Integer(), warning: Type.Integer(), info: Type.Integer() }),
     reviewStatus: StringEnum(['not_required', 'pending', 'reviewed'], {
       description: 'not_required: no critical flag; pending: some critical flag awaits a reviewer; reviewed: every one is decided',
