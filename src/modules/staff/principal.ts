@@ -7,10 +7,10 @@ import { AppError } from '../../platform/errors.js';
  * institution); *admin*, *reviewer* and *viewer* belong to one institution.
  * Roles map to permissions in `can` and nowhere else.
  */
-export type StaffRole = 'operator' | 'admin' | 'reviewer' | 'viewer';
-export const STAFF_ROLES: readonly StaffRole[] = ['operator', 'admin', 'reviewer', 'viewer'];
+export const STAFF_ROLES = ['operator', 'admin', 'reviewer', 'viewer'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
 /** The roles an institution's staff can hold (operator is platform-wide). */
-export const INSTITUTION_ROLES: readonly Exclude<StaffRole, 'operator'>[] = ['admin', 'reviewer', 'viewer'];
+export const INSTITUTION_ROLES: readonly Exclude<StaffRole, 'operator'>[] = STAFF_ROLES.filter((r) => r !== 'operator');
 
 export interface StaffPrincipal {
   kind: 'staff';
