@@ -6,7 +6,7 @@ import { loadTestVersion } from '../attempts/attempts-service.js';
 import { fileUrlIssuer } from './file-urls.js';
 import { listSegments, listSnapshots } from './media-repo.js';
 import { findSessionView, listFlags, type FlagRow } from './proctoring-repo.js';
-import { resolveRules, reviewStatusOf, type FlagKind, type ProctoringRules, type ReviewStatus, type Severity } from './rules.js';
+import { resolveRules, reviewStatusOf, type FlagKind, type ProctoringRules, type ReviewOutcome, type ReviewStatus, type Severity } from './rules.js';
 import type { ProctoringMode } from '../catalog/test-settings.js';
 
 /**
@@ -24,7 +24,7 @@ export interface FlagView {
   durationSeconds: number;
   ongoing: boolean;
   evidence: { snapshot: boolean; snapshotId: string | null; url: string | null };
-  review: null | { outcome: 'confirmed' | 'dismissed'; note: string; reviewedAt: Date; reviewer: string | null };
+  review: null | { outcome: ReviewOutcome; note: string; reviewedAt: Date; reviewer: string | null };
 }
 
 export interface ProctoringReport {

@@ -1,5 +1,5 @@
 import type { Queryable, Tx } from '../../platform/db.js';
-import type { FlagKind, Severity } from './rules.js';
+import type { FlagKind, ReviewOutcome, Severity } from './rules.js';
 
 /**
  * SQL of the proctoring module. Every query names the institution. Writes
@@ -19,7 +19,7 @@ export interface FlagRow {
   occurrence: number | null;
   evidenceSnapshotId: string | null;
   violationEventId: string | null;
-  reviewOutcome: 'confirmed' | 'dismissed' | null;
+  reviewOutcome: ReviewOutcome | null;
   reviewNote: string | null;
   reviewedBy: string | null;
   reviewedAt: Date | null;
@@ -160,7 +160,7 @@ export async function saveReview(
   tx: Tx,
   institutionId: string,
   flagId: string,
-  r: { outcome: 'confirmed' | 'dismissed'; note: string; reviewer: string; now: Date },
+  r: { outcome: ReviewOutcome; note: string; reviewer: string; now: Date },
 ): Promise<void> {
   await tx.query(
     `UPDATE proctoring_flags SET review_outcome = $3, review_note = $4, reviewed_by = $5, reviewed_at = $6, updated_at = $6

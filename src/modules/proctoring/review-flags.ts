@@ -6,6 +6,7 @@ import { isSubmittedStatus } from '../lifecycle/state-machine.js';
 import { recordIntegrityReviewed } from './record-violation.js';
 import { getProctoringReport, institutionOfAssignment, type ProctoringReport } from './get-proctoring-report.js';
 import * as repo from './proctoring-repo.js';
+import type { ReviewOutcome } from './rules.js';
 
 /**
  * A reviewer's decisions on an attempt's critical flags: each `confirmed` or
@@ -23,7 +24,7 @@ import * as repo from './proctoring-repo.js';
  * request and changes nothing.
  */
 export interface ReviewInput {
-  reviews: Array<{ flagId: string; outcome: 'confirmed' | 'dismissed'; note: string }>;
+  reviews: Array<{ flagId: string; outcome: ReviewOutcome; note: string }>;
   /** Who decided, from the caller's principal (the operator API records "operator" unless told a name). */
   reviewer: string;
 }

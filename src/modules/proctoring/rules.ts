@@ -132,7 +132,12 @@ export function becomesViolation(before: Severity | null, after: Severity, alrea
   return after === 'critical' && before !== 'critical' && !alreadyEmitted;
 }
 
-export type ReviewStatus = 'not_required' | 'pending' | 'reviewed';
+export const REVIEW_STATUSES = ['not_required', 'pending', 'reviewed'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+
+/** A reviewer's decision on a critical flag. */
+export const REVIEW_OUTCOMES = ['confirmed', 'dismissed'] as const;
+export type ReviewOutcome = (typeof REVIEW_OUTCOMES)[number];
 
 /** The partner read's reviewStatus: nothing critical, some critical flag unreviewed, or every one reviewed. */
 export function reviewStatusOf(counts: { critical: number; criticalUnreviewed: number }): ReviewStatus {

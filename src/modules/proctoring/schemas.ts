@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
-import { FLAG_KINDS, SEVERITIES, SIGNAL_KINDS } from './rules.js';
+import { FLAG_KINDS, REVIEW_OUTCOMES, REVIEW_STATUSES, SEVERITIES, SIGNAL_KINDS } from './rules.js';
 import { PROCTORED_MODES, PROCTORING_MODES } from '../catalog/test-settings.js';
 
 /** Schemas of the proctoring routes: the student side (hidden), the operator and partner reads, the review. */
@@ -63,7 +63,7 @@ export const HeartbeatResponse = Type.Object({
 const Review = (withReviewer: boolean) =>
   Nullable(
     Type.Object({
-      outcome: StringEnum(['confirmed', 'dismissed']),
+      outcome: StringEnum(REVIEW_OUTCOMES),
       note: Type.String(),
       reviewedAt: Timestamp,
       ...(withReviewer ? { reviewer: Nullable(Type.String()) } : {}),
@@ -111,7 +111,7 @@ const report = (withReviewer: boolean) =>
         info: Type.Integer(),
         confirmed: Type.Integer(),
         dismissed: Type.Integer(),
-        reviewStatus: StringEnum(['not_required', 'pending', 'reviewed']),
+        reviewStatus: StringEnum(REVIEW_STATUSES),
       }),
       lastHeartbeatAt: NullableTimestamp,
       purgedAt: Nullable(Timestamp, { description: 'Set when retention deleted the recording, snapshots and flags (the counts remain)' }),
@@ -155,7 +155,7 @@ export const ReviewBody = Type.Object(
       Type.Object(
         {
           flagId: Type.String({ maxLength: 64 }),
-          outcome: StringEnum(['confirmed', 'dismissed']),
+          outcome: StringEnum(REVIEW_OUTCOMES),
           note: Type.String({ minLength: 1, maxLength: 2000 }),
         },
         { additionalProperties: false },
@@ -172,7 +172,7 @@ export const PartnerProctoringSummary = Nullable(
   Type.Object({
     mode: StringEnum(PROCTORED_MODES),
     flags: Type.Object({ critical: Type.Integer(), warning: Type.Integer(), info: Type.Integer() }),
-    reviewStatus: StringEnum(['not_required', 'pending', 'reviewed'], {
+    reviewStatus: StringEnum(REVIEW_STATUSES, {
       description: 'not_required: no critical flag; pending: some critical flag awaits a reviewer; reviewed: every one is decided',
     }),
   }),
