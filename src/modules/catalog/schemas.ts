@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, StringEnum, Timestamp } from '../../platform/http/schemas.js';
-import { MarkingModeSchema, ProctoringModeSchema, ResultVisibilitySchema } from './test-settings.js';
+import { AI_MARKING_MODES, MarkingModeSchema, ProctoringModeSchema, ResultVisibilitySchema } from './test-settings.js';
 
 const ClientId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Optional; generated (`q_…`) when absent' });
 const Prompt = Type.String({ minLength: 1, maxLength: 10_000 });
@@ -11,7 +11,7 @@ const common = { id: Type.Optional(ClientId), prompt: Prompt, points: Points };
 /** AI marking of a free-text item (docs/ai-marking.md); the authoring rules check the rest. */
 export const AiMarking = Type.Object(
   {
-    mode: StringEnum(['suggest', 'decide'], {
+    mode: StringEnum(AI_MARKING_MODES, {
       description: 'suggest: a reviewer sees the suggestion and marks; decide: a confident, unflagged suggestion becomes the mark',
     }),
     minConfidence: Type.Number({ minimum: 0, maximum: 1, description: 'decide: the model must be at least this sure (0–1)' }),

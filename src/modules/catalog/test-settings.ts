@@ -1,8 +1,8 @@
 import { StringEnum } from '../../platform/http/schemas.js';
 
 /**
- * A test's three settings, each a closed list written once here: the
- * values, their route schema and their type. Everything else (stored test
+ * A test's settings, each a closed list written once here: the values,
+ * their route schema and their type. Everything else (stored test
  * versions, the state machine, proctoring, the student pages) imports them.
  */
 
@@ -24,3 +24,7 @@ export const MarkingModeSchema = StringEnum(MARKING_MODES, { description: 'How i
 export const RESULT_VISIBILITIES = ['immediate', 'after_review'] as const;
 export type ResultVisibility = (typeof RESULT_VISIBILITIES)[number];
 export const ResultVisibilitySchema = StringEnum(RESULT_VISIBILITIES, { description: 'When the student sees results' });
+
+/** A free-text question's AI marking: the model suggests to a reviewer, or decides when confident. */
+export const AI_MARKING_MODES = ['suggest', 'decide'] as const;
+export type AiMarkingMode = (typeof AI_MARKING_MODES)[number];

@@ -11,12 +11,16 @@ import type { ResultVisibility } from '../catalog/test-settings.js';
  */
 export type Score = Static<typeof ScoreSchema>;
 
+/** Who marked an answer: the answer key, a reviewer, or the model (decide mode). */
+export const MARK_SOURCES = ['auto', 'reviewer', 'ai'] as const;
+export type MarkSource = (typeof MARK_SOURCES)[number];
+
 /**
  * The score's `markedBy`, from an attempt's marks: the one marker of every
  * mark not made by the answer key (`reviewer`, or `ai:<model>` for the
  * model's), `auto` when there is none, `mixed` when there are several.
  */
-export function scoreMarkedBy(marks: ReadonlyArray<{ source: 'auto' | 'reviewer' | 'ai'; markedBy: string | null }>): string {
+export function scoreMarkedBy(marks: ReadonlyArray<{ source: MarkSource; markedBy: string | null }>): string {
   const markers = new Set(marks.filter((m) => m.source !== 'auto').map((m) => (m.source === 'ai' ? (m.markedBy ?? 'ai:unknown') : 'reviewer')));
   if (markers.size === 0) return 'auto';
   return markers.size === 1 ? [...markers][0]! : 'mixed';

@@ -1,5 +1,6 @@
 import type { Queryable, Tx } from '../../../platform/db.js';
 import type { CriterionMark } from './reply.js';
+import type { AiMarkingMode } from '../../catalog/test-settings.js';
 
 /** SQL for AI suggestions and the daily call budget. Every query names the institution. */
 export type SuggestionStatus = 'pending' | 'suggested' | 'failed' | 'handed_over';
@@ -18,7 +19,7 @@ export interface AiSuggestion {
   institutionId: string;
   questionId: string;
   testId: string;
-  mode: 'suggest' | 'decide';
+  mode: AiMarkingMode;
   minConfidence: number;
   maxPoints: number;
   status: SuggestionStatus;
@@ -41,7 +42,7 @@ export interface NewSuggestion {
   institutionId: string;
   questionId: string;
   testId: string;
-  mode: 'suggest' | 'decide';
+  mode: AiMarkingMode;
   minConfidence: number;
   maxPoints: number;
   status: 'pending' | 'handed_over';
