@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db.js';
 import type { SubscribableEventType } from '../lifecycle/event-types.js';
+import type { DisabledReason, EndpointStatus } from './webhook-statuses.js';
 
 /**
  * SQL for webhook endpoints. Partner-facing functions take `institutionId`
@@ -8,15 +9,13 @@ import type { SubscribableEventType } from '../lifecycle/event-types.js';
  * take only an endpoint id (secrets, disable, enable) are called with an id
  * already resolved through a scoped read, or by the dispatcher and operator.
  */
-export type DisabledReason = 'partner' | 'operator' | 'gone' | 'failing';
-
 export interface EndpointRow {
   id: string;
   institutionId: string;
   url: string;
   description: string | null;
   eventTypes: SubscribableEventType[] | null;
-  status: 'enabled' | 'disabled';
+  status: EndpointStatus;
   disabledReason: DisabledReason | null;
   disabledAt: Date | null;
   failingSince: Date | null;
@@ -103,7 +102,7 @@ export async function findEndpointAny(db: Queryable, id: string): Promise<Endpoi
 
 export async function listEndpointRows(
   db: Queryable,
-  filter: { institutionId?: string; status?: 'enabled' | 'disabled'; livemode?: boolean; limit: number; offset: number },
+  filter: { institutionId?: string; status?: EndpointStatus; livemode?: boolean; limit: number; offset: number },
 ): Promise<{ rows: EndpointRow[]; total: number }> {
   const params = [filter.institutionId ?? null, filter.status ?? null, filter.livemode ?? null];
   const where = 'WHERE ($1::text IS NULL OR institution_id = $1) AND ($2::text IS NULL OR status = $2) AND ($3::boolean IS NULL OR livemode = $3)';

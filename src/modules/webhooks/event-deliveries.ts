@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import type { DeliveryStatus } from './webhook-statuses.js';
 
 /**
  * The delivery record of one event, per endpoint, with every attempt
@@ -16,7 +17,7 @@ export interface AttemptView {
 export interface DeliveryView {
   endpointId: string;
   url: string;
-  status: 'pending' | 'succeeded' | 'failed';
+  status: DeliveryStatus;
   nextAttemptAt: Date | null;
   attempts: AttemptView[];
 }

@@ -4,6 +4,7 @@ import { withTransaction } from '../../platform/db.js';
 import { disableEndpointRow, enableEndpointRow, findEndpointAny, listEndpointRows } from './endpoints-repo.js';
 import { toEndpointView, type EndpointView } from './manage-endpoints.js';
 import { auditIn, type AuditContext } from '../staff/audit.js';
+import type { EndpointStatus } from './webhook-statuses.js';
 
 /**
  * Operator view of every institution's endpoints. An operator's disabling
@@ -13,7 +14,7 @@ export type OperatorEndpointView = EndpointView & { institutionId: string };
 
 export async function operatorListEndpoints(
   ctx: AppContext,
-  filter: { institutionId?: string; status?: 'enabled' | 'disabled'; limit: number; offset: number },
+  filter: { institutionId?: string; status?: EndpointStatus; limit: number; offset: number },
 ): Promise<{ data: OperatorEndpointView[]; total: number }> {
   const { rows, total } = await listEndpointRows(ctx.pool, filter);
   return { data: rows.map((r) => ({ ...toEndpointView(r), institutionId: r.institutionId })), total };
@@ -22,7 +23,7 @@ export async function operatorListEndpoints(
 export async function operatorSetEndpointStatus(
   ctx: AppContext,
   endpointId: string,
-  status: 'enabled' | 'disabled',
+  status: EndpointStatus,
   audit?: AuditContext,
 ): Promise<OperatorEndpointView> {
   const now = ctx.clock.now();
