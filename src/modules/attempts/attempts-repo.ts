@@ -11,8 +11,11 @@ export interface Attempt {
   deadlineAt: Date;
   /** When the attempt closed: submitted, or cancelled with its assignment (submittedBy 'cancelled'). */
   submittedAt: Date | null;
-  submittedBy: 'student' | 'deadline' | 'cancelled' | null;
+  submittedBy: SubmittedBy | null;
 }
+
+/** Who closed an attempt: the student, the deadline (auto-submit), or the institution cancelling its assignment. */
+export type SubmittedBy = 'student' | 'deadline' | 'cancelled';
 
 export interface StoredAnswer {
   questionId: string;
@@ -73,7 +76,7 @@ export async function lockAttempt(tx: Tx, assignmentId: string, mode: 'share' | 
   return rows[0] ? toAttempt(rows[0]) : null;
 }
 
-export async function markAttemptSubmitted(tx: Tx, assignmentId: string, at: Date, by: 'student' | 'deadline' | 'cancelled'): Promise<void> {
+export async function markAttemptSubmitted(tx: Tx, assignmentId: string, at: Date, by: SubmittedBy): Promise<void> {
   await tx.query('UPDATE attempts SET submitted_at = $2, submitted_by = $3 WHERE assignment_id = $1', [assignmentId, at, by]);
 }
 

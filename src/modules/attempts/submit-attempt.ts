@@ -7,7 +7,7 @@ import { applyTransition } from '../lifecycle/apply-transition.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { AnswerValue } from '../marking/auto-mark.js';
 import { markSubmission } from '../marking/mark-submission.js';
-import { listAnswers, lockAttempt, markAttemptSubmitted } from './attempts-repo.js';
+import { listAnswers, lockAttempt, markAttemptSubmitted, type SubmittedBy } from './attempts-repo.js';
 import type { StudentSession } from '../student/student-sessions.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import { autoSubmitAt, autoSubmitKey } from './timing.js';
@@ -28,7 +28,7 @@ export type SubmitOutcome =
  */
 export async function submitAttempt(
   ctx: AppContext,
-  input: { assignmentId: string; by: 'student' | 'deadline'; institutionId?: string; userId?: string },
+  input: { assignmentId: string; by: Exclude<SubmittedBy, 'cancelled'>; institutionId?: string; userId?: string },
 ): Promise<SubmitOutcome> {
   const now = ctx.clock.now();
   return withTransaction(ctx.pool, async (tx) => {

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { AssignmentStatusSchema, ScoreSchema } from '../assignments/schemas.js';
 import { MARK_SOURCES } from './score.js';
+import { SUGGESTION_STATUSES } from './ai/suggestions-repo.js';
 import { AI_MARKING_MODES } from '../catalog/test-settings.js';
 
 export const MarkingParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
@@ -31,7 +32,7 @@ export const AiProvenance = Type.Object(
 
 export const AiSuggestionSchema = Type.Object(
   {
-    status: StringEnum(['pending', 'suggested', 'failed', 'handed_over'], {
+    status: StringEnum(SUGGESTION_STATUSES, {
       description: 'pending: queued or retrying; suggested: a reply is stored; failed: the calls failed; handed_over: not sent (AI off, budget spent)',
     }),
     mode: StringEnum(AI_MARKING_MODES),

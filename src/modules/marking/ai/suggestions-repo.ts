@@ -3,7 +3,8 @@ import type { CriterionMark } from './reply.js';
 import type { AiMarkingMode } from '../../catalog/test-settings.js';
 
 /** SQL for AI suggestions and the daily call budget. Every query names the institution. */
-export type SuggestionStatus = 'pending' | 'suggested' | 'failed' | 'handed_over';
+export const SUGGESTION_STATUSES = ['pending', 'suggested', 'failed', 'handed_over'] as const;
+export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
 
 export interface Provenance {
   model: string | null;
