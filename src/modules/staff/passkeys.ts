@@ -12,9 +12,8 @@ import type { AppContext } from '../../platform/context.js';
 import { withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { recordAudit, type AuditContext } from './audit.js';
-import { createPortalSession, endPortalSession } from './portal-sessions.js';
+import { finishSignIn } from './finish-sign-in.js';
 import type { StaffPrincipal } from './principal.js';
-import { touchLastSignIn } from './staff-repo.js';
 
 /**
  * Passkeys (WebAuthn), the second way into the portal. A signed-in staff
@@ -196,18 +195,8 @@ export async function finishPasskeySignIn(
       [k.credential_id, verification.authenticationInfo.newCounter, now],
     );
     if (rowCount === 0) return null;
-    await endPortalSession(tx, previousSessionId);
-    const { sessionId } = await createPortalSession(tx, { staffId: k.staff_id, method: 'passkey', now });
-    await touchLastSignIn(tx, k.staff_id, now);
-    await recordAudit(tx, {
-      actor: { kind: 'staff', staffId: k.staff_id, email: k.email },
-      ip,
-      action: 'staff.signed_in',
-      objectType: 'staff',
-      objectId: k.staff_id,
-      institutionId: k.institution_id,
-      details: { method: 'passkey', passkey: k.credential_id },
-    });
+    const staff = { id: k.staff_id, email: k.email, institutionId: k.institution_id };
+    const sessionId = await finishSignIn(tx, { staff, method: 'passkey', details: { passkey: k.credential_id }, ip, previousSessionId, now });
     return { sessionId, staffId: k.staff_id };
   });
 }
