@@ -1,6 +1,7 @@
 import type { Tx } from '../../platform/db.js';
 import { appendEvent, type StoredEvent } from './append-event.js';
-import { transition, type AssignmentStatus, type LifecycleAction } from './state-machine.js';
+import { assignmentEvent } from './event-envelope.js';
+import { transition, type AssignmentStatus, type LifecycleAction, type TransitionResult } from './state-machine.js';
 
 /**
  * The transition writer: the only code that writes `assignments.status`.
@@ -57,7 +58,7 @@ export async function applyTransition(
 
   let state = { status: a.status, dueAt: a.dueAt };
   const set: Record<string, unknown> = {};
-  const pending: Array<{ type: string; extra: Record<string, unknown> }> = [];
+  const pending: TransitionResult['events'] = [];
   for (const action of actions) {
     const outcome = transition(state, action, now);
     if (!outcome.ok) return { ok: false, status: a.status, reason: outcome.reason };
@@ -91,21 +92,7 @@ export async function applyTransition(
   const events: StoredEvent[] = [];
   for (const e of pending) {
     events.push(
-      await appendEvent(tx, {
-        institutionId: a.institutionId,
-        assignmentId: a.id,
-        type: e.type,
-        createdAt: now,
-        data: {
-          partnerAssignmentId: a.id,
-          externalUserId: a.externalUserId,
-          testId: a.testId,
-          status: state.status,
-          metadata: a.metadata ?? {},
-          ...e.extra,
-        },
-        rawMembers: { metadata: a.metadataJson },
-      }),
+      await appendEvent(tx, assignmentEvent(a, { type: e.type, status: state.status, extra: e.extra, createdAt: now })),
     );
   }
   return { ok: true, status: state.status, events };

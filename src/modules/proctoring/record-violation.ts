@@ -1,6 +1,7 @@
 import type { Tx } from '../../platform/db.js';
 import { lockAssignment } from '../lifecycle/apply-transition.js';
 import { appendEvent, type StoredEvent } from '../lifecycle/append-event.js';
+import { assignmentEvent } from '../lifecycle/event-envelope.js';
 import { hasAttempt } from '../lifecycle/state-machine.js';
 
 /**
@@ -39,21 +40,7 @@ async function appendAttemptEvent(
   const a = await lockAssignment(tx, assignmentId);
   if (!a) return { ok: false, reason: 'not_found' };
   if (!hasAttempt(a.status)) return { ok: false, reason: 'no_attempt' };
-  const event = await appendEvent(tx, {
-    institutionId: a.institutionId,
-    assignmentId: a.id,
-    type,
-    createdAt: now,
-    data: {
-      partnerAssignmentId: a.id,
-      externalUserId: a.externalUserId,
-      testId: a.testId,
-      status: a.status,
-      metadata: a.metadata ?? {},
-      ...extra,
-    },
-    rawMembers: { metadata: a.metadataJson },
-  });
+  const event = await appendEvent(tx, assignmentEvent(a, { type, status: a.status, extra, createdAt: now }));
   return { ok: true, event };
 }
 
