@@ -1,6 +1,6 @@
 import type { Pool, Tx } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
-import { lockAttemptForChange, type Attempt } from '../attempts/attempts-service.js';
+import { lockAttempt, type Attempt } from '../attempts/attempts-service.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import { findAssignment, findAssignmentById, lockAssignmentRow, type AssignmentRow } from './assignments-repo.js';
 import { expireIfDue } from './get-assignment.js';
@@ -34,10 +34,11 @@ export async function findForChange(pool: Pool, scope: ControlScope, assignmentI
  * of the brand-new attempt, which PostgreSQL detects and withTransaction retries.
  */
 export async function lockForChange(tx: Tx, found: AssignmentRow): Promise<{ row: AssignmentRow; attempt: Attempt | null }> {
-  let attempt = await lockAttemptForChange(tx, found.institutionId, found.id);
+  const lockTheAttempt = () => lockAttempt(tx, found.id, 'update', found.institutionId);
+  let attempt = await lockTheAttempt();
   const row = await lockAssignmentRow(tx, found.institutionId, found.id);
   if (!row) throw notFound('assignment');
-  if (!attempt && row.status !== 'assigned') attempt = await lockAttemptForChange(tx, found.institutionId, found.id);
+  if (!attempt && row.status !== 'assigned') attempt = await lockTheAttempt();
   return { row, attempt };
 }
 

@@ -1,19 +1,17 @@
 import type { Tx } from '../../platform/db.js';
 import { cancelJob } from '../../platform/jobs.js';
 import { scheduleAutoSubmit } from './auto-submit-job.js';
-import { lockAttempt, markAttemptSubmitted, setAttemptDeadline, type Attempt } from './attempts-repo.js';
+import { markAttemptSubmitted, setAttemptDeadline, type Attempt } from './attempts-repo.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import { autoSubmitKey, deadlineFor, type ExtraTime } from './timing.js';
 
 /**
  * What the institution's controls (PATCH, cancel) do to a running attempt,
- * each in the caller's transaction. The caller locks the attempt with
- * `lockAttemptForChange` before the assignment row, the lock order that
- * submission and saves use, so a change and a submission never interleave.
+ * each in the caller's transaction. The caller has locked the attempt
+ * (`lockAttempt`, update) before the assignment row (assignments/change-lock.ts),
+ * the lock order that submission and saves use, so a change and a submission
+ * never interleave.
  */
-export function lockAttemptForChange(tx: Tx, institutionId: string, assignmentId: string): Promise<Attempt | null> {
-  return lockAttempt(tx, assignmentId, 'update', institutionId);
-}
 
 /**
  * Recomputes an open attempt's deadline from its start, the test's duration
