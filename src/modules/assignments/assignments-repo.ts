@@ -3,6 +3,7 @@ import { batchedPerPool } from '../../platform/turn-batcher.js';
 import type { Score } from '../marking/score.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { Accommodations } from './accommodations.js';
+import { JOIN_USER } from '../lifecycle/assignment-user-join.js';
 
 export interface AssignmentRow {
   id: string;
@@ -71,7 +72,7 @@ function toRow(r: Record<string, any>): AssignmentRow {
  * ~10 ms a read) until autoanalyze ran. With the fence no plan can do that.
  */
 export const FIND_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assignments WHERE id = $1)
-  SELECT ${COLUMNS} FROM a JOIN users u ON u.id = a.user_id WHERE a.institution_id = $2`;
+  SELECT ${COLUMNS} FROM a ${JOIN_USER} WHERE a.institution_id = $2`;
 
 /**
  * Tenant-scoped read: another institution's id is indistinguishable from a
@@ -93,7 +94,7 @@ export async function findAssignment(db: Queryable, institutionId: string, assig
  */
 export const READ_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assignments WHERE id = $1)
   SELECT ${COLUMNS}, ps.flags_critical, ps.flags_warning, ps.flags_info, ps.critical_unreviewed, ps.confirmed, ps.dismissed
-    FROM a JOIN users u ON u.id = a.user_id LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
+    FROM a ${JOIN_USER} LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
    WHERE a.institution_id = $2`;
 
 /**
@@ -113,7 +114,7 @@ export const READ_ASSIGNMENTS_SQL = `SELECT k.n, r.*
   FROM jsonb_to_recordset($1::jsonb) AS k (n int, id text, institution_id text)
   CROSS JOIN LATERAL (
     SELECT ${COLUMNS}, ps.flags_critical, ps.flags_warning, ps.flags_info, ps.critical_unreviewed, ps.confirmed, ps.dismissed
-      FROM assignments a JOIN users u ON u.id = a.user_id LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
+      FROM assignments a ${JOIN_USER} LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
      WHERE a.id = k.id
      LIMIT 1) r
  WHERE r.institution_id = k.institution_id`;
@@ -158,14 +159,14 @@ export async function readAssignment(
 
 /** Unscoped read by id, for flows that authenticate another way (signed start link, student session, operator). */
 export async function findAssignmentById(db: Queryable, assignmentId: string): Promise<AssignmentRow | null> {
-  const { rows } = await db.query(`SELECT ${COLUMNS} FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.id = $1`, [assignmentId]);
+  const { rows } = await db.query(`SELECT ${COLUMNS} FROM assignments a ${JOIN_USER} WHERE a.id = $1`, [assignmentId]);
   return rows[0] ? toRow(rows[0]) : null;
 }
 
 /** Locks the row for a change by the institution (PATCH, cancel, a new start link). */
 export async function lockAssignmentRow(db: Queryable, institutionId: string, assignmentId: string): Promise<AssignmentRow | null> {
   const { rows } = await db.query(
-    `SELECT ${COLUMNS} FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.id = $1 AND a.institution_id = $2 FOR UPDATE OF a`,
+    `SELECT ${COLUMNS} FROM assignments a ${JOIN_USER} WHERE a.id = $1 AND a.institution_id = $2 FOR UPDATE OF a`,
     [assignmentId, institutionId],
   );
   return rows[0] ? toRow(rows[0]) : null;

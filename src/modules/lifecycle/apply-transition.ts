@@ -2,6 +2,7 @@ import type { Tx } from '../../platform/db.js';
 import { appendEvent, type StoredEvent } from './append-event.js';
 import { assignmentEvent } from './event-envelope.js';
 import { transition, type AssignmentStatus, type LifecycleAction, type TransitionResult } from './state-machine.js';
+import { JOIN_USER } from './assignment-user-join.js';
 
 /**
  * The transition writer: the only code that writes `assignments.status`.
@@ -29,7 +30,7 @@ export type ApplyOutcome =
 export async function lockAssignment(tx: Tx, assignmentId: string): Promise<LockedAssignment | null> {
   const { rows } = await tx.query(
     `SELECT a.id, a.institution_id, a.test_id, a.status, a.due_at, a.metadata, a.metadata_json, u.external_user_id
-       FROM assignments a JOIN users u ON u.id = a.user_id
+       FROM assignments a ${JOIN_USER}
       WHERE a.id = $1 FOR UPDATE OF a`,
     [assignmentId],
   );
