@@ -33,7 +33,41 @@ export interface AssignmentRow {
 const COLUMNS = `a.id, a.institution_id, a.user_id, u.external_user_id, a.test_id, a.test_version_id, a.status, a.callback_url,
   a.due_at, a.metadata, a.metadata_json, a.link_version, a.score, a.accommodations, a.created_at, a.started_at, a.submitted_at, a.completed_at, a.cancelled_at, a.livemode`;
 
-function toRow(r: Record<string, any>): AssignmentRow {
+/** A row of COLUMNS as pg returns it. */
+type AssignmentRecord = {
+  id: string;
+  institution_id: string;
+  user_id: string;
+  external_user_id: string;
+  test_id: string;
+  test_version_id: string;
+  status: AssignmentStatus;
+  callback_url: string;
+  due_at: Date | null;
+  metadata: Record<string, unknown> | null;
+  metadata_json: string | null;
+  link_version: number;
+  score: Score | null;
+  accommodations: Accommodations | null;
+  created_at: Date;
+  started_at: Date | null;
+  submitted_at: Date | null;
+  completed_at: Date | null;
+  cancelled_at: Date | null;
+  livemode: boolean;
+};
+
+/** The partner read's row: the assignment and its proctoring session's counts (null without a session). */
+type ReadRecord = AssignmentRecord & {
+  flags_critical: number | null;
+  flags_warning: number | null;
+  flags_info: number | null;
+  critical_unreviewed: number | null;
+  confirmed: number | null;
+  dismissed: number | null;
+};
+
+function toRow(r: AssignmentRecord): AssignmentRow {
   return {
     id: r.id,
     institutionId: r.institution_id,
@@ -82,7 +116,7 @@ export const FIND_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assign
  * and see both modes.
  */
 export async function findAssignment(db: Queryable, institutionId: string, assignmentId: string, livemode?: boolean): Promise<AssignmentRow | null> {
-  const { rows } = await db.query({ name: 'find-assignment', text: FIND_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
+  const { rows } = await db.query<AssignmentRecord>({ name: 'find-assignment', text: FIND_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
   const row = rows[0] ? toRow(rows[0]) : null;
   return row && (livemode === undefined || row.livemode === livemode) ? row : null;
 }
@@ -126,12 +160,12 @@ type ReadKey = { institutionId: string; assignmentId: string };
 /** The partner reads of one event-loop turn, as one statement (turn-batcher.ts); a read alone, or in a transaction, runs READ_ASSIGNMENT_SQL. */
 const readBatched = batchedPerPool<ReadKey, ReadResult>({
   async one(db, { institutionId, assignmentId }) {
-    const { rows } = await db.query({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
+    const { rows } = await db.query<ReadRecord>({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
     const r = rows[0];
     return r ? { row: toRow(r), proctoringCounts: r } : null;
   },
   async many(pool, keys) {
-    const { rows } = await pool.query({
+    const { rows } = await pool.query<ReadRecord & { n: number }>({
       name: 'read-assignments',
       text: READ_ASSIGNMENTS_SQL,
       values: [JSON.stringify(keys.map((k, n) => ({ n, id: k.assignmentId, institution_id: k.institutionId })))],
@@ -159,13 +193,13 @@ export async function readAssignment(
 
 /** Unscoped read by id, for flows that authenticate another way (signed start link, student session, operator). */
 export async function findAssignmentById(db: Queryable, assignmentId: string): Promise<AssignmentRow | null> {
-  const { rows } = await db.query(`SELECT ${COLUMNS} FROM assignments a ${JOIN_USER} WHERE a.id = $1`, [assignmentId]);
+  const { rows } = await db.query<AssignmentRecord>(`SELECT ${COLUMNS} FROM assignments a ${JOIN_USER} WHERE a.id = $1`, [assignmentId]);
   return rows[0] ? toRow(rows[0]) : null;
 }
 
 /** Locks the row for a change by the institution (PATCH, cancel, a new start link). */
 export async function lockAssignmentRow(db: Queryable, institutionId: string, assignmentId: string): Promise<AssignmentRow | null> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<AssignmentRecord>(
     `SELECT ${COLUMNS} FROM assignments a ${JOIN_USER} WHERE a.id = $1 AND a.institution_id = $2 FOR UPDATE OF a`,
     [assignmentId, institutionId],
   );

@@ -122,7 +122,7 @@ export async function listAssignments(
     dueAt: r.due_at,
     livemode: r.livemode,
   }));
-  const cursorOf = (r: Record<string, any> | undefined) => (r ? `${r.created_at_text}~${r.id}` : null);
+  const cursorOf = (r: { created_at_text: string; id: string } | undefined) => (r ? `${r.created_at_text}~${r.id}` : null);
   return {
     data,
     // Going older: more rows beyond means an older page, and having come from a cursor means a newer one.

@@ -27,8 +27,19 @@ export type ApplyOutcome =
   | { ok: false; status: AssignmentStatus; reason: string }
   | { ok: false; status: null; reason: 'not_found' };
 
+type LockedRecord = {
+  id: string;
+  institution_id: string;
+  test_id: string;
+  status: AssignmentStatus;
+  due_at: Date | null;
+  metadata: Record<string, unknown> | null;
+  metadata_json: string | null;
+  external_user_id: string;
+};
+
 export async function lockAssignment(tx: Tx, assignmentId: string): Promise<LockedAssignment | null> {
-  const { rows } = await tx.query(
+  const { rows } = await tx.query<LockedRecord>(
     `SELECT a.id, a.institution_id, a.test_id, a.status, a.due_at, a.metadata, a.metadata_json, u.external_user_id
        FROM assignments a ${JOIN_USER}
       WHERE a.id = $1 FOR UPDATE OF a`,
