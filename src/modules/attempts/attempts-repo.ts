@@ -26,7 +26,19 @@ export interface StoredAnswer {
 
 const COLUMNS = 'assignment_id, institution_id, user_id, test_version_id, started_at, deadline_at, submitted_at, submitted_by';
 
-function toAttempt(r: Record<string, any>): Attempt {
+/** A row of COLUMNS as pg returns it. */
+type AttemptRecord = {
+  assignment_id: string;
+  institution_id: string;
+  user_id: string;
+  test_version_id: string;
+  started_at: Date;
+  deadline_at: Date;
+  submitted_at: Date | null;
+  submitted_by: SubmittedBy | null;
+};
+
+function toAttempt(r: AttemptRecord): Attempt {
   return {
     assignmentId: r.assignment_id,
     institutionId: r.institution_id,
@@ -48,7 +60,7 @@ export async function insertAttempt(tx: Tx, a: Omit<Attempt, 'submittedAt' | 'su
 }
 
 export async function findAttempt(db: Queryable, institutionId: string, assignmentId: string): Promise<Attempt | null> {
-  const { rows } = await db.query(`SELECT ${COLUMNS} FROM attempts WHERE assignment_id = $1 AND institution_id = $2`, [
+  const { rows } = await db.query<AttemptRecord>(`SELECT ${COLUMNS} FROM attempts WHERE assignment_id = $1 AND institution_id = $2`, [
     assignmentId,
     institutionId,
   ]);
@@ -57,7 +69,7 @@ export async function findAttempt(db: Queryable, institutionId: string, assignme
 
 /** Unscoped, for the deadline job (which acts for no tenant in particular). */
 export async function findAttemptById(db: Queryable, assignmentId: string): Promise<Attempt | null> {
-  const { rows } = await db.query(`SELECT ${COLUMNS} FROM attempts WHERE assignment_id = $1`, [assignmentId]);
+  const { rows } = await db.query<AttemptRecord>(`SELECT ${COLUMNS} FROM attempts WHERE assignment_id = $1`, [assignmentId]);
   return rows[0] ? toAttempt(rows[0]) : null;
 }
 
@@ -68,7 +80,7 @@ export async function findAttemptById(db: Queryable, assignmentId: string): Prom
  * then the assignment (inside applyTransition).
  */
 export async function lockAttempt(tx: Tx, assignmentId: string, mode: 'share' | 'update', institutionId?: string): Promise<Attempt | null> {
-  const { rows } = await tx.query(
+  const { rows } = await tx.query<AttemptRecord>(
     `SELECT ${COLUMNS} FROM attempts WHERE assignment_id = $1 AND ($2::text IS NULL OR institution_id = $2)
        FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`,
     [assignmentId, institutionId ?? null],
@@ -215,7 +227,7 @@ export async function answerVersions(db: Queryable, institutionId: string, assig
 }
 
 export async function listAnswers(db: Queryable, institutionId: string, assignmentId: string): Promise<StoredAnswer[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<{ question_id: string; value: AnswerValue; version: number; saved_at: Date }>(
     'SELECT question_id, value, version, saved_at FROM answers WHERE assignment_id = $1 AND institution_id = $2',
     [assignmentId, institutionId],
   );
