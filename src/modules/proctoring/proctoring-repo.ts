@@ -28,7 +28,25 @@ export interface FlagRow {
 const FLAG_COLUMNS = `id, signal_id, kind, severity, started_at, duration_seconds, ongoing, occurrence, evidence_snapshot_id,
   violation_event_id, review_outcome, review_note, reviewed_by, reviewed_at`;
 
-function toFlag(r: Record<string, any>): FlagRow {
+/** A row of FLAG_COLUMNS as pg returns it. */
+type FlagRecord = {
+  id: string;
+  signal_id: string | null;
+  kind: FlagKind;
+  severity: Severity;
+  started_at: Date;
+  duration_seconds: number;
+  ongoing: boolean;
+  occurrence: number | null;
+  evidence_snapshot_id: string | null;
+  violation_event_id: string | null;
+  review_outcome: ReviewOutcome | null;
+  review_note: string | null;
+  reviewed_by: string | null;
+  reviewed_at: Date | null;
+};
+
+function toFlag(r: FlagRecord): FlagRow {
   return {
     id: r.id,
     signalId: r.signal_id,
@@ -119,7 +137,7 @@ export async function setInterruptedFlag(tx: Tx, assignmentId: string, flagId: s
 }
 
 export async function flagsBySignal(tx: Tx, institutionId: string, assignmentId: string, signalIds: string[]): Promise<Map<string, FlagRow>> {
-  const { rows } = await tx.query(
+  const { rows } = await tx.query<FlagRecord>(
     `SELECT ${FLAG_COLUMNS} FROM proctoring_flags WHERE assignment_id = $1 AND institution_id = $2 AND signal_id = ANY($3)`,
     [assignmentId, institutionId, signalIds],
   );
@@ -127,12 +145,12 @@ export async function flagsBySignal(tx: Tx, institutionId: string, assignmentId:
 }
 
 export async function flagsById(db: Queryable, institutionId: string, assignmentId: string, ids: string[]): Promise<Map<string, FlagRow>> {
-  const { rows } = await db.query(`SELECT ${FLAG_COLUMNS} FROM proctoring_flags WHERE assignment_id = $1 AND institution_id = $2 AND id = ANY($3)`, [
+  const { rows } = await db.query<FlagRecord>(`SELECT ${FLAG_COLUMNS} FROM proctoring_flags WHERE assignment_id = $1 AND institution_id = $2 AND id = ANY($3)`, [
     assignmentId,
     institutionId,
     ids,
   ]);
-  return new Map(rows.map((r) => [r.id as string, toFlag(r)]));
+  return new Map(rows.map((r) => [r.id, toFlag(r)]));
 }
 
 export async function countFlagsOfKind(tx: Tx, institutionId: string, assignmentId: string, kind: FlagKind): Promise<number> {
@@ -180,7 +198,7 @@ export interface Summary {
 
 /** Recounts the attempt's flags into its session row (in the transaction that changed them) and returns the counts. */
 export async function refreshSummary(tx: Tx, institutionId: string, assignmentId: string): Promise<Summary> {
-  const { rows } = await tx.query(
+  const { rows } = await tx.query<SessionCountsRecord>(
     `UPDATE proctoring_sessions s SET flags_critical = c.critical, flags_warning = c.warning, flags_info = c.info,
             critical_unreviewed = c.unreviewed, confirmed = c.confirmed, dismissed = c.dismissed
        FROM (SELECT count(*) FILTER (WHERE severity = 'critical')::int AS critical,
@@ -197,8 +215,18 @@ export async function refreshSummary(tx: Tx, institutionId: string, assignmentId
   return toSummary(rows[0]);
 }
 
+/** The count columns of a proctoring_sessions row; null where a left join found no session (the partner read). */
+export type SessionCountsRecord = {
+  flags_critical: number | null;
+  flags_warning: number | null;
+  flags_info: number | null;
+  critical_unreviewed: number | null;
+  confirmed: number | null;
+  dismissed: number | null;
+};
+
 /** The counts of a proctoring_sessions row (or of none: zeros), also as selected by the partner read's join. */
-export function toSummary(r: Record<string, any> | undefined): Summary {
+export function toSummary(r: SessionCountsRecord | undefined): Summary {
   return {
     critical: r?.flags_critical ?? 0,
     warning: r?.flags_warning ?? 0,
@@ -215,7 +243,7 @@ export async function markReviewed(tx: Tx, assignmentId: string, now: Date): Pro
 
 /** The partner read's one extra query: the session's counts (zeros when the attempt has no session yet). */
 export async function findSummary(db: Queryable, institutionId: string, assignmentId: string): Promise<Summary> {
-  const { rows } = await db.query({
+  const { rows } = await db.query<SessionCountsRecord>({
     name: 'proctoring-find-summary',
     text: `SELECT flags_critical, flags_warning, flags_info, critical_unreviewed, confirmed, dismissed
              FROM proctoring_sessions WHERE assignment_id = $1 AND institution_id = $2`,
@@ -232,7 +260,7 @@ export interface SessionView extends Summary {
 }
 
 export async function findSessionView(db: Queryable, institutionId: string, assignmentId: string): Promise<SessionView | null> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<SessionCountsRecord & { last_heartbeat_at: Date | null; camera_active: boolean | null; fullscreen: boolean | null; purged_at: Date | null }>(
     `SELECT last_heartbeat_at, camera_active, fullscreen, purged_at, flags_critical, flags_warning, flags_info, critical_unreviewed, confirmed, dismissed
        FROM proctoring_sessions WHERE assignment_id = $1 AND institution_id = $2`,
     [assignmentId, institutionId],
@@ -243,7 +271,7 @@ export async function findSessionView(db: Queryable, institutionId: string, assi
 }
 
 export async function listFlags(db: Queryable, institutionId: string, assignmentId: string): Promise<FlagRow[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<FlagRecord>(
     `SELECT ${FLAG_COLUMNS} FROM proctoring_flags WHERE institution_id = $1 AND assignment_id = $2 ORDER BY started_at, id`,
     [institutionId, assignmentId],
   );

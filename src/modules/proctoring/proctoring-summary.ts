@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db.js';
 import { loadTestVersion } from '../attempts/attempts-service.js';
-import { findSummary, toSummary } from './proctoring-repo.js';
+import { findSummary, toSummary, type SessionCountsRecord } from './proctoring-repo.js';
 import { reviewStatusOf, type ReviewStatus } from './rules.js';
 import type { ProctoredMode } from '../catalog/test-settings.js';
 
@@ -28,6 +28,7 @@ export async function proctoringSummary(
 ): Promise<PartnerProctoring | null> {
   const { proctoring } = await loadTestVersion(db, testVersionId);
   if (proctoring === 'none') return null;
-  const s = counts ? toSummary(counts) : await findSummary(db, institutionId, assignmentId);
+  // The partner read's statement selects the session's count columns beside the assignment's (READ_ASSIGNMENT_SQL).
+  const s = counts ? toSummary(counts as SessionCountsRecord) : await findSummary(db, institutionId, assignmentId);
   return { mode: proctoring, flags: { critical: s.critical, warning: s.warning, info: s.info }, reviewStatus: reviewStatusOf(s) };
 }
