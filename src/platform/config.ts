@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { boolVar, ConfigError, DEFAULT_RETRY_SCHEDULE, intVar, scheduleVar, urlVar, type Env } from './config-vars.js';
+import { RATE_LIMIT_STORE_KINDS, type RateLimitStoreKind } from './http/rate-limit-store.js';
 
 export { ConfigError, DEFAULT_RETRY_SCHEDULE };
 
@@ -56,7 +57,7 @@ export interface OperationsConfig {
   /** Tracing with OpenTelemetry, switched on by the standard OTEL_* variables (telemetry/tracing.ts); service name from OTEL_SERVICE_NAME. */
   tracing: { enabled: boolean; serviceName: string };
   /** ASSAY_RATE_LIMIT_STORE: where the per-key buckets live; `postgres` keeps one limit across API processes. */
-  rateLimitStore: 'memory' | 'postgres';
+  rateLimitStore: RateLimitStoreKind;
   /**
    * ASSAY_PORTAL: whether this API process serves the staff portal (`on`, the
    * default) or only the APIs and the student pages (`off`), for deployments
@@ -291,13 +292,15 @@ function mailConfig(env: Env, host: string): MailConfig {
   return { smtpUrl, from };
 }
 
+const isRateLimitStoreKind = (v: string): v is RateLimitStoreKind => (RATE_LIMIT_STORE_KINDS as readonly string[]).includes(v);
+
 function operationsConfig(env: Env, port: number): OperationsConfig {
   const metricsToken = env.ASSAY_METRICS_TOKEN || null;
   if (metricsToken !== null && metricsToken.length < 24) throw new ConfigError('ASSAY_METRICS_TOKEN', 'must be at least 24 characters');
   const metricsPort = env.ASSAY_METRICS_PORT ? intVar(env, 'ASSAY_METRICS_PORT', 0, 1, 65535) : null;
   if (metricsPort !== null && metricsPort === port) throw new ConfigError('ASSAY_METRICS_PORT', `must differ from PORT (${port})`);
   const store = env.ASSAY_RATE_LIMIT_STORE || 'memory';
-  if (store !== 'memory' && store !== 'postgres') throw new ConfigError('ASSAY_RATE_LIMIT_STORE', `must be memory or postgres, got "${store}"`);
+  if (!isRateLimitStoreKind(store)) throw new ConfigError('ASSAY_RATE_LIMIT_STORE', `must be memory or postgres, got "${store}"`);
   const tracing = { enabled: tracingEnabled(env), serviceName: env.OTEL_SERVICE_NAME || 'assay' };
   const portal = env.ASSAY_PORTAL || 'on';
   if (portal !== 'on' && portal !== 'off') throw new ConfigError('ASSAY_PORTAL', `must be on or off, got "${portal}"`);

@@ -40,7 +40,10 @@ function relyingParty(ctx: AppContext): { rpID: string; origin: string } {
   return { rpID: url.hostname, origin: url.origin };
 }
 
-async function storeChallenge(db: Queryable, challenge: string, purpose: 'register' | 'sign_in', staffId: string | null, now: Date): Promise<void> {
+/** What a passkey challenge was issued for: adding a passkey to the account, or signing in with one. */
+type ChallengePurpose = 'register' | 'sign_in';
+
+async function storeChallenge(db: Queryable, challenge: string, purpose: ChallengePurpose, staffId: string | null, now: Date): Promise<void> {
   await db.query('INSERT INTO webauthn_challenges (challenge, purpose, staff_id, expires_at) VALUES ($1, $2, $3, $4)', [
     challenge,
     purpose,
@@ -50,7 +53,7 @@ async function storeChallenge(db: Queryable, challenge: string, purpose: 'regist
 }
 
 /** Uses up a challenge: true only the first time, within its lifetime, for the same purpose and person. */
-async function consumeChallenge(db: Queryable, challenge: string, purpose: 'register' | 'sign_in', staffId: string | null, now: Date): Promise<boolean> {
+async function consumeChallenge(db: Queryable, challenge: string, purpose: ChallengePurpose, staffId: string | null, now: Date): Promise<boolean> {
   const { rowCount } = await db.query(
     `DELETE FROM webauthn_challenges WHERE challenge = $1 AND purpose = $2 AND staff_id IS NOT DISTINCT FROM $3 AND expires_at > $4`,
     [challenge, purpose, staffId, now],
