@@ -80,6 +80,9 @@ export type QuestionInput =
   | Static<typeof NumericQ>
   | Static<typeof Essay>;
 
+/** The question types that may carry AI marking (`aiMarking`, `criteria`). */
+export type AiMarkableType = 'essay' | 'short_text';
+
 /** A stored question: the input with its id always set. */
 export type Question = QuestionInput & { id: string };
 
