@@ -57,15 +57,8 @@ type AssignmentRecord = {
   livemode: boolean;
 };
 
-/** The partner read's row: the assignment and its proctoring session's counts (null without a session). */
-type ReadRecord = AssignmentRecord & {
-  flags_critical: number | null;
-  flags_warning: number | null;
-  flags_info: number | null;
-  critical_unreviewed: number | null;
-  confirmed: number | null;
-  dismissed: number | null;
-};
+/** The partner read's row: the assignment and its proctoring session's count columns, which proctoring reads (proctoring-summary.ts). */
+type ReadRecord = AssignmentRecord & { [proctoringColumn: string]: unknown };
 
 function toRow(r: AssignmentRecord): AssignmentRow {
   return {
