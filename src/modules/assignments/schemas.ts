@@ -1,32 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, NullableTimestamp, StringEnum, Timestamp, TimestampText } from '../../platform/http/schemas.js';
+import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { PartnerProctoringSummary } from '../proctoring/schemas.js';
 import { ASSIGNMENT_STATUSES } from '../lifecycle/state-machine.js';
 import { AccommodationsSchema } from './accommodations.js';
+import { ScoreSchema } from '../marking/score.js';
 
 export const AssignmentStatusSchema = StringEnum(ASSIGNMENT_STATUSES, {
   description:
     'See the state table: assigned → started → submitted → (marking →) completed; assigned → expired; assigned or started → cancelled (withdrawn by the institution)',
 });
-
-/** The score object; its type is marking's `Score`. */
-export const ScoreSchema = Type.Object(
-  {
-    points: Type.Number(),
-    maxPoints: Type.Number(),
-    percent: Type.Number(),
-    passed: Nullable(Type.Boolean(), { description: 'Null when the test has no pass mark or the score is not final' }),
-    gradingStatus: StringEnum(['final', 'pending_review']),
-    markedAt: TimestampText,
-    markedBy: Type.Optional(
-      Type.String({
-        description:
-          "Added with AI marking, on scores released by marking (grading.done): who marked what the answer key could not: 'auto', 'reviewer', 'ai:<model>' or 'mixed'",
-      }),
-    ),
-  },
-  { title: 'Score' },
-);
 
 export const CreateAssignmentBody = Type.Object(
   {

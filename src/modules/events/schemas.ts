@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { ChangesSchema } from '../assignments/control-schemas.js';
 import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
-import { AssignmentStatusSchema, ScoreSchema } from '../assignments/schemas.js';
+import { AssignmentStatusSchema } from '../assignments/schemas.js';
+import { ScoreSchema } from '../marking/score.js';
 import { ALL_EVENT_TYPES } from '../lifecycle/event-types.js';
 import { AUTO_DISABLED_REASONS, DELIVERY_STATUSES } from '../webhooks/webhook-statuses.js';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
-import { AssignmentStatusSchema, ScoreSchema } from '../assignments/schemas.js';
-import { MARK_SOURCES } from './score.js';
+import { AssignmentStatusSchema } from '../assignments/schemas.js';
+import { MARK_SOURCES, ScoreSchema } from './score.js';
 import { SUGGESTION_STATUSES } from './ai/suggestions-repo.js';
 import { AI_MARKING_MODES } from '../catalog/test-settings.js';
 

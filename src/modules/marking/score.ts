@@ -1,14 +1,31 @@
-import type { Static } from '@sinclair/typebox';
-import type { ScoreSchema } from '../assignments/schemas.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, StringEnum, TimestampText } from '../../platform/http/schemas.js';
 import type { ResultVisibility } from '../catalog/test-settings.js';
 
 /**
  * The score object (docs/api-rules.md "Marking and the score object"), carried by
- * `exam.completed`, `grading.done` and the assignment's `result.score`; its
- * fields are those of ScoreSchema. `markedBy`, who marked what the answer key
+ * `exam.completed`, `grading.done` and the assignment's `result.score`: its
+ * schema (the API's) and its type. `markedBy`, who marked what the answer key
  * could not, is present on scores released by marking (`grading.done` and the
  * read after it): `auto` (nothing needed a marker), `reviewer`, `ai:<model>`, or `mixed`.
  */
+export const ScoreSchema = Type.Object(
+  {
+    points: Type.Number(),
+    maxPoints: Type.Number(),
+    percent: Type.Number(),
+    passed: Nullable(Type.Boolean(), { description: 'Null when the test has no pass mark or the score is not final' }),
+    gradingStatus: StringEnum(['final', 'pending_review']),
+    markedAt: TimestampText,
+    markedBy: Type.Optional(
+      Type.String({
+        description:
+          "Added with AI marking, on scores released by marking (grading.done): who marked what the answer key could not: 'auto', 'reviewer', 'ai:<model>' or 'mixed'",
+      }),
+    ),
+  },
+  { title: 'Score' },
+);
 export type Score = Static<typeof ScoreSchema>;
 
 /** Who marked an answer: the answer key, a reviewer, or the model (decide mode). */
