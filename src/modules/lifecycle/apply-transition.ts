@@ -1,6 +1,6 @@
 import type { Tx } from '../../platform/db.js';
 import { appendEvent, type StoredEvent } from './append-event.js';
-import { assignmentEvent } from './event-envelope.js';
+import { assignmentEvent, type EventAssignment } from './event-envelope.js';
 import { transition, type AssignmentStatus, type LifecycleAction, type TransitionResult } from './state-machine.js';
 import { JOIN_USER } from './assignment-user-join.js';
 
@@ -10,16 +10,9 @@ import { JOIN_USER } from './assignment-user-join.js';
  * writes the new status, its timestamps and the events in the caller's
  * transaction. Event data carry the status as it stands after all actions.
  */
-export interface LockedAssignment {
-  id: string;
-  institutionId: string;
-  externalUserId: string;
-  testId: string;
+export interface LockedAssignment extends EventAssignment {
   status: AssignmentStatus;
   dueAt: Date | null;
-  metadata: Record<string, unknown> | null;
-  /** The metadata as the partner sent it (see assignments.metadata_json). */
-  metadataJson: string;
 }
 
 export type ApplyOutcome =

@@ -1,5 +1,4 @@
 import type { NewEvent } from './append-event.js';
-import type { LockedAssignment } from './apply-transition.js';
 import type { AssignmentEventType } from './event-types.js';
 import type { AssignmentStatus } from './state-machine.js';
 
@@ -35,8 +34,18 @@ export function envelopeBody(event: { id: string; type: string; createdAt: Date;
  * type's own members (`extra`). Used by the transition writer and by
  * proctoring's events, so the two cannot disagree on the data's shape or order.
  */
+export interface EventAssignment {
+  id: string;
+  institutionId: string;
+  externalUserId: string;
+  testId: string;
+  metadata: Record<string, unknown> | null;
+  /** The metadata as the partner sent it (see assignments.metadata_json). */
+  metadataJson: string;
+}
+
 export function assignmentEvent(
-  a: LockedAssignment,
+  a: EventAssignment,
   e: { type: AssignmentEventType; status: AssignmentStatus; extra: Record<string, unknown>; createdAt: Date },
 ): NewEvent {
   return {
