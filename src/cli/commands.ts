@@ -9,8 +9,8 @@ import {
   listInstitutions,
   setCallbackDomains,
   setInstitutionStatus,
-  type InstitutionStatus,
 } from '../modules/institutions/institutions.js';
+import type { InstitutionStatus } from '../modules/institutions/institution-status.js';
 import { updateInstitutionSettings } from '../modules/institutions/institution-settings.js';
 import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../modules/catalog/tests-service.js';
 import { resealEndpointSecrets } from '../modules/webhooks/reseal-secrets.js';

@@ -4,7 +4,8 @@ import type { AppContext } from '../../platform/context.js';
 import { notFound } from '../../platform/errors.js';
 import { NullableTimestamp, PagingQuery, Timestamp, errors, paged } from '../../platform/http/schemas.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
-import { createInstitution, getInstitution, INSTITUTION_STATUSES, listInstitutions, setCallbackDomains, setInstitutionStatus } from './institutions.js';
+import { createInstitution, getInstitution, listInstitutions, setCallbackDomains, setInstitutionStatus } from './institutions.js';
+import { INSTITUTION_STATUSES } from './institution-status.js';
 import { operatorTokenAudit } from '../staff/audit.js';
 
 const Domain = Type.String({ minLength: 1, maxLength: 253, description: 'A host name, or *.host for any subdomain' });

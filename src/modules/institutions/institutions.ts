@@ -3,10 +3,7 @@ import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
 import { KEYS_CHANNEL, invalidateKeyCaches } from './key-cache.js';
 import { auditIn, withAuditEntry, type AuditContext } from '../staff/audit.js';
-
-/** suspended: the institution's keys get 403 until it is reactivated. */
-export const INSTITUTION_STATUSES = ['active', 'suspended'] as const;
-export type InstitutionStatus = (typeof INSTITUTION_STATUSES)[number];
+import type { InstitutionStatus } from './institution-status.js';
 
 export interface Institution {
   institutionId: string;
