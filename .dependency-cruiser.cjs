@@ -11,10 +11,11 @@
  * entry point (the webhook fan-out), never an import.
  */
 const LAYERS = [
-  ['staff', 'lifecycle'],
+  ['staff'],
   ['institutions'],
-  ['catalog', 'webhooks'],
-  ['assignments'],
+  ['catalog'],
+  ['lifecycle'],
+  ['assignments', 'webhooks'],
   ['attempts'],
   ['assignment-controls', 'marking', 'proctoring'],
   ['events', 'student'],

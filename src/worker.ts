@@ -1,6 +1,6 @@
-import { Type } from '@sinclair/typebox';
 import type { AppContext, JobContext } from './platform/context.js';
-import { createJobWorker, defineJob, enqueueJob, type AnyJobDefinition, type JobDefinition, type WorkerOptions } from './platform/jobs.js';
+import { createJobWorker, type AnyJobDefinition, type WorkerOptions } from './platform/jobs.js';
+import { defineRecurringJob, seedRecurringJobs } from './platform/recurring-jobs.js';
 import { expireAssignmentJob } from './modules/assignments/expire-job.js';
 import { purgeExpiredKeys } from './modules/assignments/idempotency.js';
 import { autoSubmitHandler } from './modules/marking/run-auto-submit.js';
@@ -18,20 +18,18 @@ import { seedSandboxJobs, testDataPurgeJob } from './modules/sandbox/sandbox-job
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 export const PURGE_KEY = 'recurring:purge';
-const NoPayload = Type.Object({}, { additionalProperties: false });
 
 /** Hourly: idempotency keys, student sessions, old events and used sign-in links past their retention. */
-export const purgeJob: JobDefinition<'maintenance.purge', typeof NoPayload, AppContext> = defineJob({
+export const purgeJob = defineRecurringJob({
   kind: 'maintenance.purge',
-  payload: NoPayload,
+  uniqueKey: PURGE_KEY,
+  everyMs: PURGE_EVERY_MS,
   async run(ctx: AppContext): Promise<void> {
     const now = ctx.clock.now();
     await purgeExpiredKeys(ctx.pool, now);
     await purgeExpiredSessions(ctx.pool, now);
     await purgeOldEvents(ctx.pool, now);
     await purgeStaffSignIns(ctx.pool, now);
-    // Recurring: the job schedules its next run.
-    await enqueueJob(ctx.pool, purgeJob, {}, { runAt: new Date(now.getTime() + PURGE_EVERY_MS), uniqueKey: PURGE_KEY });
   },
 });
 
@@ -60,7 +58,7 @@ export function jobContext(ctx: AppContext, opts: { log?: MailLog; mailer?: Mail
 export async function startWorker(ctx: AppContext, connectionString: string, log?: WorkerOptions<JobContext>['log']) {
   const worker = createJobWorker({ pool: ctx.pool, connectionString, clock: ctx.clock, jobs: workerJobs, context: jobContext(ctx, { log }), log });
   // Seed the recurring jobs once; a pending one keeps its schedule.
-  await enqueueJob(ctx.pool, purgeJob, {}, { uniqueKey: PURGE_KEY, keepExisting: true });
+  await seedRecurringJobs(ctx.pool, [purgeJob]);
   await seedProctoringJobs(ctx.pool);
   await seedSandboxJobs(ctx.pool);
   await worker.start();

@@ -10,6 +10,7 @@ import {
   setCallbackDomains,
   setInstitutionStatus,
 } from '../modules/institutions/institutions.js';
+import type { InstitutionStatus } from '../modules/institutions/institution-status.js';
 import { updateInstitutionSettings } from '../modules/institutions/institution-settings.js';
 import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../modules/catalog/tests-service.js';
 import { resealEndpointSecrets } from '../modules/webhooks/reseal-secrets.js';
@@ -28,7 +29,7 @@ async function requireInstitution(deps: CommandDeps, institutionId: string) {
   return institution;
 }
 
-function setStatus(status: 'active' | 'suspended'): Command['run'] {
+function setStatus(status: InstitutionStatus): Command['run'] {
   return async ({ positionals: [institutionId] }, deps) => {
     const { pool } = await deps.db();
     if (!(await setInstitutionStatus(pool, institutionId!, status, CLI_AUDIT))) throw notFound('institution');

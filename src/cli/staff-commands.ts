@@ -2,6 +2,7 @@ import type { AppContext } from '../platform/context.js';
 import { issueSignInLink, signInUrl } from '../modules/staff/sign-in-links.js';
 import { createOperator, inviteStaff } from '../modules/staff/staff-service.js';
 import type { AuditContext } from '../modules/staff/audit.js';
+import { INSTITUTION_ROLES } from '../modules/staff/principal.js';
 import { UsageError, textOption, type Command, type CommandDeps } from './command.js';
 
 /** Who acts from the command line: someone at the server's shell (the audit log says so). */
@@ -26,7 +27,7 @@ export const STAFF_COMMANDS: Record<string, Command> = {
       const institutionId = textOption(args, 'institution', 64, true);
       const email = textOption(args, 'email', 254, true);
       const role = textOption(args, 'role', 20, true);
-      if (!['admin', 'reviewer', 'viewer'].includes(role)) throw new UsageError('--role must be admin, reviewer or viewer.');
+      if (!(INSTITUTION_ROLES as readonly string[]).includes(role)) throw new UsageError('--role must be admin, reviewer or viewer.');
       const staff = await inviteStaff(await context(deps), { institutionId, email, role, name: textOption(args, 'name', 200) ?? null }, CLI_AUDIT);
       deps.io.err(`Invitation queued for ${staff.email}: the worker emails the sign-in link.`);
       return staff;

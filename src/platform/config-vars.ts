@@ -64,3 +64,7 @@ export function urlVar(env: Env, name: string, fallback: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+/** Whether `value` is one of a closed list's values (the list's own type, for narrowing). */
+export function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return (values as readonly string[]).includes(value);
+}

@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { boolVar, ConfigError, DEFAULT_RETRY_SCHEDULE, intVar, scheduleVar, urlVar, type Env } from './config-vars.js';
+import { boolVar, ConfigError, DEFAULT_RETRY_SCHEDULE, intVar, isOneOf, scheduleVar, urlVar, type Env } from './config-vars.js';
+import { RATE_LIMIT_STORE_KINDS, type RateLimitStoreKind } from './http/rate-limit-store.js';
+import { MIGRATE_MODES, type MigrateMode } from './migrate.js';
 
 export { ConfigError, DEFAULT_RETRY_SCHEDULE };
 
@@ -27,7 +29,7 @@ export interface Config {
   /** Whether this process also runs the background worker (npm start does). */
   runWorker: boolean;
   /** ASSAY_MIGRATE: `apply` pending migrations at boot (default), or only `check` (deployments that run `npm run migrate` first). */
-  migrate: 'apply' | 'check';
+  migrate: MigrateMode;
   /** Database pool size per process. */
   dbPoolSize: number;
   webhooks: WebhookTunables;
@@ -56,7 +58,7 @@ export interface OperationsConfig {
   /** Tracing with OpenTelemetry, switched on by the standard OTEL_* variables (telemetry/tracing.ts); service name from OTEL_SERVICE_NAME. */
   tracing: { enabled: boolean; serviceName: string };
   /** ASSAY_RATE_LIMIT_STORE: where the per-key buckets live; `postgres` keeps one limit across API processes. */
-  rateLimitStore: 'memory' | 'postgres';
+  rateLimitStore: RateLimitStoreKind;
   /**
    * ASSAY_PORTAL: whether this API process serves the staff portal (`on`, the
    * default) or only the APIs and the student pages (`off`), for deployments
@@ -139,9 +141,9 @@ function hostVar(env: Env): string {
   return raw;
 }
 
-function migrateVar(env: Env): 'apply' | 'check' {
+function migrateVar(env: Env): MigrateMode {
   const raw = env.ASSAY_MIGRATE || 'apply';
-  if (raw !== 'apply' && raw !== 'check') throw new ConfigError('ASSAY_MIGRATE', `must be apply or check, got "${raw}"`);
+  if (!isOneOf(MIGRATE_MODES, raw)) throw new ConfigError('ASSAY_MIGRATE', `must be apply or check, got "${raw}"`);
   return raw;
 }
 
@@ -297,7 +299,7 @@ function operationsConfig(env: Env, port: number): OperationsConfig {
   const metricsPort = env.ASSAY_METRICS_PORT ? intVar(env, 'ASSAY_METRICS_PORT', 0, 1, 65535) : null;
   if (metricsPort !== null && metricsPort === port) throw new ConfigError('ASSAY_METRICS_PORT', `must differ from PORT (${port})`);
   const store = env.ASSAY_RATE_LIMIT_STORE || 'memory';
-  if (store !== 'memory' && store !== 'postgres') throw new ConfigError('ASSAY_RATE_LIMIT_STORE', `must be memory or postgres, got "${store}"`);
+  if (!isOneOf(RATE_LIMIT_STORE_KINDS, store)) throw new ConfigError('ASSAY_RATE_LIMIT_STORE', `must be memory or postgres, got "${store}"`);
   const tracing = { enabled: tracingEnabled(env), serviceName: env.OTEL_SERVICE_NAME || 'assay' };
   const portal = env.ASSAY_PORTAL || 'on';
   if (portal !== 'on' && portal !== 'off') throw new ConfigError('ASSAY_PORTAL', `must be on or off, got "${portal}"`);

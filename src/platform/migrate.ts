@@ -15,7 +15,8 @@ const MIGRATION_LOCK = 727_274_001;
  * that run `npm run migrate` as their own step (ASSAY_MIGRATE=check), so a
  * serving process never runs DDL.
  */
-export type MigrateMode = 'apply' | 'check';
+export const MIGRATE_MODES = ['apply', 'check'] as const;
+export type MigrateMode = (typeof MIGRATE_MODES)[number];
 
 export class MigrationError extends Error {}
 

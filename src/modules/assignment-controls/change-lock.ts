@@ -1,8 +1,7 @@
 import type { Pool, Tx } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { tenantInstitution, tenantOf, type Principal } from '../../platform/principal.js';
-import { lockAttemptForChange } from '../attempts/attempt-controls.js';
-import { type Attempt } from '../attempts/find-attempt.js';
+import { lockAttempt, type Attempt } from '../attempts/find-attempt.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import { findAssignment, findAssignmentById, lockAssignmentRow, type AssignmentRow } from '../assignments/find-assignment.js';
 import { expireIfDue } from '../assignments/get-assignment.js';
@@ -33,10 +32,11 @@ export async function findForChange(pool: Pool, principal: Principal, assignment
  * of the brand-new attempt, which PostgreSQL detects and withTransaction retries.
  */
 export async function lockForChange(tx: Tx, found: AssignmentRow): Promise<{ row: AssignmentRow; attempt: Attempt | null }> {
-  let attempt = await lockAttemptForChange(tx, found.institutionId, found.id);
+  const lockTheAttempt = () => lockAttempt(tx, found.id, 'update', { institutionId: found.institutionId });
+  let attempt = await lockTheAttempt();
   const row = await lockAssignmentRow(tx, found.institutionId, found.id);
   if (!row) throw notFound('assignment');
-  if (!attempt && row.status !== 'assigned') attempt = await lockAttemptForChange(tx, found.institutionId, found.id);
+  if (!attempt && row.status !== 'assigned') attempt = await lockTheAttempt();
   return { row, attempt };
 }
 

@@ -1,7 +1,11 @@
 import type { Queryable } from '../../platform/db.js';
 import { batchedPerPool } from '../../platform/turn-batcher.js';
 import type { Accommodations } from './accommodations.js';
-import { ASSIGNMENT_COLUMNS as COLUMNS, toAssignmentRow as toRow, type AssignmentRow } from './find-assignment.js';
+import { ASSIGNMENT_COLUMNS as COLUMNS, toAssignmentRow as toRow, type AssignmentRecord, type AssignmentRow } from './find-assignment.js';
+import { JOIN_USER } from '../lifecycle/assignment-user-join.js';
+
+/** The partner read's row: the assignment and its proctoring session's count columns, which the proctoring summary reads (proctoring-summary.ts). */
+type ReadRecord = AssignmentRecord & { [proctoringColumn: string]: unknown };
 
 /**
  * The partner read's statement: the row as FIND_ASSIGNMENT_SQL finds it and,
@@ -10,7 +14,7 @@ import { ASSIGNMENT_COLUMNS as COLUMNS, toAssignmentRow as toRow, type Assignmen
  */
 export const READ_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assignments WHERE id = $1)
   SELECT ${COLUMNS}, ps.flags_critical, ps.flags_warning, ps.flags_info, ps.critical_unreviewed, ps.confirmed, ps.dismissed
-    FROM a JOIN users u ON u.id = a.user_id LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
+    FROM a ${JOIN_USER} LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
    WHERE a.institution_id = $2`;
 
 /**
@@ -30,7 +34,7 @@ export const READ_ASSIGNMENTS_SQL = `SELECT k.n, r.*
   FROM jsonb_to_recordset($1::jsonb) AS k (n int, id text, institution_id text)
   CROSS JOIN LATERAL (
     SELECT ${COLUMNS}, ps.flags_critical, ps.flags_warning, ps.flags_info, ps.critical_unreviewed, ps.confirmed, ps.dismissed
-      FROM assignments a JOIN users u ON u.id = a.user_id LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
+      FROM assignments a ${JOIN_USER} LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
      WHERE a.id = k.id
      LIMIT 1) r
  WHERE r.institution_id = k.institution_id`;
@@ -42,12 +46,12 @@ type ReadKey = { institutionId: string; assignmentId: string };
 /** The partner reads of one event-loop turn, as one statement (turn-batcher.ts); a read alone, or in a transaction, runs READ_ASSIGNMENT_SQL. */
 const readBatched = batchedPerPool<ReadKey, ReadResult>({
   async one(db, { institutionId, assignmentId }) {
-    const { rows } = await db.query({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
+    const { rows } = await db.query<ReadRecord>({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
     const r = rows[0];
     return r ? { row: toRow(r), proctoringCounts: r } : null;
   },
   async many(pool, keys) {
-    const { rows } = await pool.query({
+    const { rows } = await pool.query<ReadRecord & { n: number }>({
       name: 'read-assignments',
       text: READ_ASSIGNMENTS_SQL,
       values: [JSON.stringify(keys.map((k, n) => ({ n, id: k.assignmentId, institution_id: k.institutionId })))],

@@ -2,6 +2,7 @@ import type { Queryable } from '../../platform/db.js';
 import type { Score } from '../lifecycle/score.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { Accommodations } from './accommodations.js';
+import { JOIN_USER } from '../lifecycle/assignment-user-join.js';
 
 /**
  * The assignments module's reads of one assignment row, for its own services
@@ -37,7 +38,31 @@ export interface AssignmentRow {
 export const ASSIGNMENT_COLUMNS = `a.id, a.institution_id, a.user_id, u.external_user_id, a.test_id, a.test_version_id, a.status, a.callback_url,
   a.due_at, a.metadata, a.metadata_json, a.link_version, a.score, a.accommodations, a.created_at, a.started_at, a.submitted_at, a.completed_at, a.cancelled_at, a.livemode`;
 
-export function toAssignmentRow(r: Record<string, any>): AssignmentRow {
+/** A row of ASSIGNMENT_COLUMNS as pg returns it. */
+export type AssignmentRecord = {
+  id: string;
+  institution_id: string;
+  user_id: string;
+  external_user_id: string;
+  test_id: string;
+  test_version_id: string;
+  status: AssignmentStatus;
+  callback_url: string;
+  due_at: Date | null;
+  metadata: Record<string, unknown> | null;
+  metadata_json: string | null;
+  link_version: number;
+  score: Score | null;
+  accommodations: Accommodations | null;
+  created_at: Date;
+  started_at: Date | null;
+  submitted_at: Date | null;
+  completed_at: Date | null;
+  cancelled_at: Date | null;
+  livemode: boolean;
+};
+
+export function toAssignmentRow(r: AssignmentRecord): AssignmentRow {
   return {
     id: r.id,
     institutionId: r.institution_id,
@@ -76,7 +101,7 @@ export function toAssignmentRow(r: Record<string, any>): AssignmentRow {
  * ~10 ms a read) until autoanalyze ran. With the fence no plan can do that.
  */
 export const FIND_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assignments WHERE id = $1)
-  SELECT ${ASSIGNMENT_COLUMNS} FROM a JOIN users u ON u.id = a.user_id WHERE a.institution_id = $2`;
+  SELECT ${ASSIGNMENT_COLUMNS} FROM a ${JOIN_USER} WHERE a.institution_id = $2`;
 
 /**
  * Tenant-scoped read: another institution's id is indistinguishable from a
@@ -86,21 +111,21 @@ export const FIND_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assign
  * and see both modes.
  */
 export async function findAssignment(db: Queryable, institutionId: string, assignmentId: string, livemode?: boolean): Promise<AssignmentRow | null> {
-  const { rows } = await db.query({ name: 'find-assignment', text: FIND_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
+  const { rows } = await db.query<AssignmentRecord>({ name: 'find-assignment', text: FIND_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
   const row = rows[0] ? toAssignmentRow(rows[0]) : null;
   return row && (livemode === undefined || row.livemode === livemode) ? row : null;
 }
 
 /** Unscoped read by id, for flows that authenticate another way (signed start link, student session, operator). */
 export async function findAssignmentById(db: Queryable, assignmentId: string): Promise<AssignmentRow | null> {
-  const { rows } = await db.query(`SELECT ${ASSIGNMENT_COLUMNS} FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.id = $1`, [assignmentId]);
+  const { rows } = await db.query<AssignmentRecord>(`SELECT ${ASSIGNMENT_COLUMNS} FROM assignments a ${JOIN_USER} WHERE a.id = $1`, [assignmentId]);
   return rows[0] ? toAssignmentRow(rows[0]) : null;
 }
 
 /** Locks the row for a change by the institution (PATCH, cancel, a new start link). */
 export async function lockAssignmentRow(db: Queryable, institutionId: string, assignmentId: string): Promise<AssignmentRow | null> {
-  const { rows } = await db.query(
-    `SELECT ${ASSIGNMENT_COLUMNS} FROM assignments a JOIN users u ON u.id = a.user_id WHERE a.id = $1 AND a.institution_id = $2 FOR UPDATE OF a`,
+  const { rows } = await db.query<AssignmentRecord>(
+    `SELECT ${ASSIGNMENT_COLUMNS} FROM assignments a ${JOIN_USER} WHERE a.id = $1 AND a.institution_id = $2 FOR UPDATE OF a`,
     [assignmentId, institutionId],
   );
   return rows[0] ? toAssignmentRow(rows[0]) : null;

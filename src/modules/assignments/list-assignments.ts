@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { Score } from '../lifecycle/score.js';
+import { JOIN_USER } from '../lifecycle/assignment-user-join.js';
 
 /**
  * The staff listing of an institution's assignments (the portal's
@@ -100,7 +101,7 @@ export async function listAssignments(
   const { rows } = await db.query(
     `SELECT a.id, u.external_user_id, a.test_id, a.status, a.score, a.created_at, a.submitted_at, a.completed_at, a.due_at, a.livemode,
             to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_text
-       FROM assignments a JOIN users u ON u.id = a.user_id
+       FROM assignments a ${JOIN_USER}
       WHERE ${where.join(' AND ')}
       ORDER BY a.created_at ${order}, a.id ${order}
       LIMIT $${params.length}`,
@@ -121,7 +122,7 @@ export async function listAssignments(
     dueAt: r.due_at,
     livemode: r.livemode,
   }));
-  const cursorOf = (r: Record<string, any> | undefined) => (r ? `${r.created_at_text}~${r.id}` : null);
+  const cursorOf = (r: { created_at_text: string; id: string } | undefined) => (r ? `${r.created_at_text}~${r.id}` : null);
   return {
     data,
     // Going older: more rows beyond means an older page, and having come from a cursor means a newer one.

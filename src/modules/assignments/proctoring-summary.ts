@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/db.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
+import type { ProctoredMode } from '../catalog/test-settings.js';
 
 /** The flag counts kept on an attempt's proctoring_sessions row. */
 export interface Summary {
@@ -11,8 +12,18 @@ export interface Summary {
   dismissed: number;
 }
 
+/** The count columns of a proctoring_sessions row; null where a left join found no session (the partner read). */
+export type SessionCountsRecord = {
+  flags_critical: number | null;
+  flags_warning: number | null;
+  flags_info: number | null;
+  critical_unreviewed: number | null;
+  confirmed: number | null;
+  dismissed: number | null;
+};
+
 /** The counts of a proctoring_sessions row (or of none: zeros), also as selected by the partner read's join. */
-export function toSummary(r: Record<string, any> | undefined): Summary {
+export function toSummary(r: SessionCountsRecord | undefined): Summary {
   return {
     critical: r?.flags_critical ?? 0,
     warning: r?.flags_warning ?? 0,
@@ -25,7 +36,7 @@ export function toSummary(r: Record<string, any> | undefined): Summary {
 
 /** The partner read's one extra query: the session's counts (zeros when the attempt has no session yet). */
 export async function findSummary(db: Queryable, institutionId: string, assignmentId: string): Promise<Summary> {
-  const { rows } = await db.query({
+  const { rows } = await db.query<SessionCountsRecord>({
     name: 'proctoring-find-summary',
     text: `SELECT flags_critical, flags_warning, flags_info, critical_unreviewed, confirmed, dismissed
              FROM proctoring_sessions WHERE assignment_id = $1 AND institution_id = $2`,
@@ -34,7 +45,8 @@ export async function findSummary(db: Queryable, institutionId: string, assignme
   return toSummary(rows[0]);
 }
 
-export type ReviewStatus = 'not_required' | 'pending' | 'reviewed';
+export const REVIEW_STATUSES = ['not_required', 'pending', 'reviewed'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
 /** The partner read's reviewStatus: nothing critical, some critical flag unreviewed, or every one reviewed. */
 export function reviewStatusOf(counts: { critical: number; criticalUnreviewed: number }): ReviewStatus {
@@ -51,7 +63,7 @@ export function reviewStatusOf(counts: { critical: number; criticalUnreviewed: n
  * keeps them in step with the flags (no count over the flags per read).
  */
 export interface PartnerProctoring {
-  mode: 'record' | 'live_ai';
+  mode: ProctoredMode;
   flags: { critical: number; warning: number; info: number };
   reviewStatus: ReviewStatus;
 }
@@ -66,6 +78,7 @@ export async function proctoringSummary(
 ): Promise<PartnerProctoring | null> {
   const { proctoring } = await loadTestVersion(db, testVersionId);
   if (proctoring === 'none') return null;
-  const s = counts ? toSummary(counts) : await findSummary(db, institutionId, assignmentId);
+  // The partner read's statement selects the session's count columns beside the assignment's (READ_ASSIGNMENT_SQL).
+  const s = counts ? toSummary(counts as SessionCountsRecord) : await findSummary(db, institutionId, assignmentId);
   return { mode: proctoring, flags: { critical: s.critical, warning: s.warning, info: s.info }, reviewStatus: reviewStatusOf(s) };
 }

@@ -2,6 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { ASSIGNMENT_STATUSES } from '../lifecycle/state-machine.js';
 import { ScoreSchema } from '../lifecycle/score.js';
+import { PROCTORED_MODES } from '../catalog/test-settings.js';
+import { REVIEW_STATUSES } from './proctoring-summary.js';
 import { AccommodationsSchema } from './accommodations.js';
 
 export const AssignmentStatusSchema = StringEnum(ASSIGNMENT_STATUSES, {
@@ -12,9 +14,9 @@ export const AssignmentStatusSchema = StringEnum(ASSIGNMENT_STATUSES, {
 /** The partner read's `proctoring` member. */
 export const PartnerProctoringSummary = Nullable(
   Type.Object({
-    mode: StringEnum(['record', 'live_ai']),
+    mode: StringEnum(PROCTORED_MODES),
     flags: Type.Object({ critical: Type.Integer(), warning: Type.Integer(), info: Type.Integer() }),
-    reviewStatus: StringEnum(['not_required', 'pending', 'reviewed'], {
+    reviewStatus: StringEnum(REVIEW_STATUSES, {
       description: 'not_required: no critical flag; pending: some critical flag awaits a reviewer; reviewed: every one is decided',
     }),
   }),

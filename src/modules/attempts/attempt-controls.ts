@@ -1,6 +1,6 @@
 import type { Tx } from '../../platform/db.js';
 import { scheduleAutoSubmit } from './auto-submit-job.js';
-import { lockAttempt, type Attempt } from './find-attempt.js';
+import { type Attempt } from './find-attempt.js';
 import { setAttemptDeadline } from './attempts-repo.js';
 import { closeAttempt } from './close-attempt.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
@@ -8,13 +8,11 @@ import { deadlineFor, type ExtraTime } from './timing.js';
 
 /**
  * What the institution's controls (PATCH, cancel) do to a running attempt,
- * each in the caller's transaction. The caller locks the attempt with
- * `lockAttemptForChange` before the assignment row, the lock order that
- * submission and saves use, so a change and a submission never interleave.
+ * each in the caller's transaction. The caller has locked the attempt
+ * (`lockAttempt`, update) before the assignment row (assignments/change-lock.ts),
+ * the lock order that submission and saves use, so a change and a submission
+ * never interleave.
  */
-export function lockAttemptForChange(tx: Tx, institutionId: string, assignmentId: string): Promise<Attempt | null> {
-  return lockAttempt(tx, assignmentId, 'update', { institutionId });
-}
 
 /**
  * Recomputes an open attempt's deadline from its start, the test's duration

@@ -1,6 +1,6 @@
 import type { Queryable, Tx } from '../../platform/db.js';
 import type { AnswerValue } from './answer-values.js';
-import type { Attempt } from './find-attempt.js';
+import type { Attempt, SubmittedBy } from './find-attempt.js';
 
 /** SQL for attempts and their autosaved answers. Every query names the institution. */
 export async function insertAttempt(tx: Tx, a: Omit<Attempt, 'submittedAt' | 'submittedBy'>): Promise<void> {
@@ -11,7 +11,7 @@ export async function insertAttempt(tx: Tx, a: Omit<Attempt, 'submittedAt' | 'su
   );
 }
 
-export async function markAttemptSubmitted(tx: Tx, assignmentId: string, at: Date, by: 'student' | 'deadline' | 'cancelled'): Promise<void> {
+export async function markAttemptSubmitted(tx: Tx, assignmentId: string, at: Date, by: SubmittedBy): Promise<void> {
   await tx.query('UPDATE attempts SET submitted_at = $2, submitted_by = $3 WHERE assignment_id = $1', [assignmentId, at, by]);
 }
 

@@ -16,8 +16,11 @@ export interface Attempt {
   deadlineAt: Date;
   /** When the attempt closed: submitted, or cancelled with its assignment (submittedBy 'cancelled'). */
   submittedAt: Date | null;
-  submittedBy: 'student' | 'deadline' | 'cancelled' | null;
+  submittedBy: SubmittedBy | null;
 }
+
+/** Who closed an attempt: the student, the deadline (auto-submit), or the institution cancelling its assignment. */
+export type SubmittedBy = 'student' | 'deadline' | 'cancelled';
 
 export interface StoredAnswer {
   questionId: string;
@@ -28,7 +31,19 @@ export interface StoredAnswer {
 
 export const ATTEMPT_COLUMNS = 'assignment_id, institution_id, user_id, test_version_id, started_at, deadline_at, submitted_at, submitted_by';
 
-export function toAttempt(r: Record<string, any>): Attempt {
+/** A row of ATTEMPT_COLUMNS as pg returns it. */
+type AttemptRecord = {
+  assignment_id: string;
+  institution_id: string;
+  user_id: string;
+  test_version_id: string;
+  started_at: Date;
+  deadline_at: Date;
+  submitted_at: Date | null;
+  submitted_by: SubmittedBy | null;
+};
+
+export function toAttempt(r: AttemptRecord): Attempt {
   return {
     assignmentId: r.assignment_id,
     institutionId: r.institution_id,
@@ -42,7 +57,7 @@ export function toAttempt(r: Record<string, any>): Attempt {
 }
 
 export async function findAttempt(db: Queryable, institutionId: string, assignmentId: string): Promise<Attempt | null> {
-  const { rows } = await db.query(`SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE assignment_id = $1 AND institution_id = $2`, [
+  const { rows } = await db.query<AttemptRecord>(`SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE assignment_id = $1 AND institution_id = $2`, [
     assignmentId,
     institutionId,
   ]);
@@ -51,7 +66,7 @@ export async function findAttempt(db: Queryable, institutionId: string, assignme
 
 /** Unscoped, for the deadline job (which acts for no tenant in particular). */
 export async function findAttemptById(db: Queryable, assignmentId: string): Promise<Attempt | null> {
-  const { rows } = await db.query(`SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE assignment_id = $1`, [assignmentId]);
+  const { rows } = await db.query<AttemptRecord>(`SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE assignment_id = $1`, [assignmentId]);
   return rows[0] ? toAttempt(rows[0]) : null;
 }
 
@@ -62,7 +77,7 @@ export async function findAttemptById(db: Queryable, assignmentId: string): Prom
  * then the assignment (inside applyTransition).
  */
 export async function lockAttempt(tx: Tx, assignmentId: string, mode: 'share' | 'update', tenant: Tenant): Promise<Attempt | null> {
-  const { rows } = await tx.query(
+  const { rows } = await tx.query<AttemptRecord>(
     `SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE assignment_id = $1 AND ($2::text IS NULL OR institution_id = $2)
        FOR ${mode === 'share' ? 'SHARE' : 'UPDATE'}`,
     [assignmentId, tenantInstitution(tenant)],
@@ -71,7 +86,7 @@ export async function lockAttempt(tx: Tx, assignmentId: string, mode: 'share' | 
 }
 
 export async function listAnswers(db: Queryable, institutionId: string, assignmentId: string): Promise<StoredAnswer[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<{ question_id: string; value: AnswerValue; version: number; saved_at: Date }>(
     'SELECT question_id, value, version, saved_at FROM answers WHERE assignment_id = $1 AND institution_id = $2',
     [assignmentId, institutionId],
   );

@@ -1,7 +1,7 @@
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { resolveRules, type ProctoringRules } from './proctoring-rules.js';
-import type { Question, TestInput } from './schemas.js';
+import type { AiMarkableType, Question, TestInput } from './schemas.js';
 
 /**
  * Authoring rules the schema cannot express (issue: "Authoring rules"):
@@ -61,7 +61,7 @@ export function checkTestInput(input: TestInput): Question[] {
 }
 
 function checkAiMarking(
-  q: Extract<TestInput['questions'][number], { type: 'essay' | 'short_text' }>,
+  q: Extract<TestInput['questions'][number], { type: AiMarkableType }>,
   at: string,
   marking: TestInput['marking'],
   details: ErrorDetail[],

@@ -1,17 +1,13 @@
+import type { Static } from '@sinclair/typebox';
+import type { ProctoringRulesView } from './schemas.js';
+
 /**
  * A proctored test's settings as the catalog stores them: its mode and its
  * severity thresholds (docs/proctoring.md), the defaults and the overrides.
  * What the thresholds mean for a flag is proctoring's (proctoring/rules.ts).
  */
-export type ProctoringMode = 'record' | 'live_ai';
-
-export interface ProctoringRules {
-  noFaceSeconds: number;
-  multipleFacesSeconds: number;
-  leftTestSeconds: number;
-  leftTestCount: number;
-  heartbeatTimeoutSeconds: number;
-}
+/** A test's thresholds, every one resolved: the type of the catalog's ProctoringRulesView. */
+export type ProctoringRules = Static<typeof ProctoringRulesView>;
 
 export const DEFAULT_RULES: Readonly<ProctoringRules> = Object.freeze({
   noFaceSeconds: 10,

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, StringEnum, Timestamp } from '../../platform/http/schemas.js';
+import { AI_MARKING_MODES, MarkingModeSchema, ProctoringModeSchema, ResultVisibilitySchema } from './test-settings.js';
 
 const ClientId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Optional; generated (`q_…`) when absent' });
 const Prompt = Type.String({ minLength: 1, maxLength: 10_000 });
@@ -10,7 +11,7 @@ const common = { id: Type.Optional(ClientId), prompt: Prompt, points: Points };
 /** AI marking of a free-text item (docs/ai-marking.md); the authoring rules check the rest. */
 export const AiMarking = Type.Object(
   {
-    mode: StringEnum(['suggest', 'decide'], {
+    mode: StringEnum(AI_MARKING_MODES, {
       description: 'suggest: a reviewer sees the suggestion and marks; decide: a confident, unflagged suggestion becomes the mark',
     }),
     minConfidence: Type.Number({ minimum: 0, maximum: 1, description: 'decide: the model must be at least this sure (0–1)' }),
@@ -79,6 +80,9 @@ export type QuestionInput =
   | Static<typeof NumericQ>
   | Static<typeof Essay>;
 
+/** The question types that may carry AI marking (`aiMarking`, `criteria`). */
+export type AiMarkableType = 'essay' | 'short_text';
+
 /** A stored question: the input with its id always set. */
 export type Question = QuestionInput & { id: string };
 
@@ -89,10 +93,6 @@ export const QuestionSchema = Type.Unsafe<QuestionInput>({
   discriminator: { propertyName: 'type' },
   oneOf: [SingleChoice, MultipleChoice, ShortText, NumericQ, Essay],
 });
-
-export const Proctoring = StringEnum(['none', 'record', 'live_ai'], { description: 'How the test is supervised' });
-export const Marking = StringEnum(['auto', 'manual', 'hybrid'], { description: 'How it is scored' });
-export const ResultVisibility = StringEnum(['immediate', 'after_review'], { description: 'When the student sees results' });
 
 const seconds = (what: string, dflt: number, min = 1) =>
   Type.Integer({ minimum: min, maximum: 3600, description: `${what} (seconds; default ${dflt})` });
@@ -132,9 +132,9 @@ export const TestInput = Type.Object(
     title: Type.String({ minLength: 1, maxLength: 200 }),
     description: Type.String({ maxLength: 2_000 }),
     durationMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
-    proctoring: Proctoring,
-    marking: Marking,
-    resultVisibility: ResultVisibility,
+    proctoring: ProctoringModeSchema,
+    marking: MarkingModeSchema,
+    resultVisibility: ResultVisibilitySchema,
     passPercent: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
     proctoringRules: Type.Optional(ProctoringRulesInput),
     questions: Type.Array(QuestionSchema, { minItems: 1, maxItems: 500 }),
@@ -150,9 +150,9 @@ export const PartnerTest = Type.Object(
     title: Type.String(),
     description: Type.String(),
     durationMinutes: Type.Integer(),
-    proctoring: Proctoring,
-    marking: Marking,
-    resultVisibility: ResultVisibility,
+    proctoring: ProctoringModeSchema,
+    marking: MarkingModeSchema,
+    resultVisibility: ResultVisibilitySchema,
   },
   { title: 'Test' },
 );
@@ -165,9 +165,9 @@ export const AdminTest = Type.Object(
     title: Type.String(),
     description: Type.String(),
     durationMinutes: Type.Integer(),
-    proctoring: Proctoring,
-    marking: Marking,
-    resultVisibility: ResultVisibility,
+    proctoring: ProctoringModeSchema,
+    marking: MarkingModeSchema,
+    resultVisibility: ResultVisibilitySchema,
     passPercent: Type.Union([Type.Number(), Type.Null()]),
     proctoringRules: Nullable(ProctoringRulesView, { description: 'The resolved thresholds; null when proctoring is none' }),
     questions: Type.Array(Type.Unsafe<Question>({ type: 'object', additionalProperties: true })),

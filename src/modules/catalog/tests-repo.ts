@@ -4,6 +4,7 @@ import { batchedPerPool } from '../../platform/turn-batcher.js';
 import type { ProctoringRules } from './proctoring-rules.js';
 import { storedProctoringRules } from './authoring.js';
 import type { Question, TestInput } from './schemas.js';
+import type { MarkingMode, ProctoringMode, ResultVisibility } from './test-settings.js';
 
 /** One immutable version of a test, as stored. */
 export interface TestVersion {
@@ -13,9 +14,9 @@ export interface TestVersion {
   title: string;
   description: string;
   durationMinutes: number;
-  proctoring: 'none' | 'record' | 'live_ai';
-  marking: 'auto' | 'manual' | 'hybrid';
-  resultVisibility: 'immediate' | 'after_review';
+  proctoring: ProctoringMode;
+  marking: MarkingMode;
+  resultVisibility: ResultVisibility;
   passPercent: number | null;
   /** Resolved thresholds for proctored tests; null for `none`. */
   proctoringRules: ProctoringRules | null;
@@ -35,12 +36,27 @@ const VERSION_COLUMNS = `${SUMMARY_COLUMNS}, tv.questions`;
 /** A version without its questions: what listings and assignment creation need (questions can be large). */
 export type TestSummary = Omit<TestVersion, 'questions'>;
 
-function toSummary(r: Record<string, any>): TestSummary {
-  const { questions: _omit, ...summary } = toVersion(r);
-  return summary;
-}
+/** A row of SUMMARY_COLUMNS as pg returns it. */
+type SummaryRecord = {
+  test_version_id: string;
+  test_id: string;
+  version: number;
+  title: string;
+  description: string;
+  duration_minutes: number;
+  proctoring: ProctoringMode;
+  proctoring_rules: ProctoringRules | null;
+  marking: MarkingMode;
+  result_visibility: ResultVisibility;
+  pass_percent: number | null;
+  created_at: Date;
+};
+/** A row of VERSION_COLUMNS. */
+type VersionRecord = SummaryRecord & { questions: Question[] };
+/** The operator's listings add the test's last change and where it is published. */
+type AdminRecord = { updated_at: Date; published_to: string[] };
 
-function toVersion(r: Record<string, any>): TestVersion {
+function toSummary(r: SummaryRecord): TestSummary {
   return {
     testVersionId: r.test_version_id,
     testId: r.test_id,
@@ -53,9 +69,14 @@ function toVersion(r: Record<string, any>): TestVersion {
     resultVisibility: r.result_visibility,
     passPercent: r.pass_percent,
     proctoringRules: r.proctoring_rules ?? null,
-    questions: r.questions,
     createdAt: r.created_at,
   };
+}
+
+/** The summary with its questions, in the same key order as always (questions before createdAt). */
+function toVersion(r: VersionRecord): TestVersion {
+  const { createdAt, ...head } = toSummary(r);
+  return { ...head, questions: r.questions, createdAt };
 }
 
 const rulesJson = (rules: ProctoringRules | null) => (rules ? JSON.stringify(rules) : null);
@@ -104,7 +125,7 @@ export async function insertNewVersion(pool: Pool, testId: string, input: TestIn
 }
 
 export async function getAdminTest(db: Queryable, testId: string): Promise<AdminTestView | null> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<VersionRecord & AdminRecord>(
     `SELECT ${VERSION_COLUMNS}, t.updated_at,
             COALESCE((SELECT array_agg(p.institution_id ORDER BY p.institution_id) FROM publications p WHERE p.test_id = t.id), '{}') AS published_to
        FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
@@ -118,7 +139,7 @@ export async function getAdminTest(db: Queryable, testId: string): Promise<Admin
 }
 
 export async function getTestVersionById(db: Queryable, testVersionId: string): Promise<TestVersion | null> {
-  const { rows } = await db.query(`SELECT ${VERSION_COLUMNS} FROM test_versions tv WHERE tv.id = $1`, [testVersionId]);
+  const { rows } = await db.query<VersionRecord>(`SELECT ${VERSION_COLUMNS} FROM test_versions tv WHERE tv.id = $1`, [testVersionId]);
   return rows[0] ? toVersion(rows[0]) : null;
 }
 
@@ -137,7 +158,8 @@ export async function findPublishedTestAndCallbackDomains(
   institutionId: string,
   testId: string,
 ): Promise<{ test: TestSummary | null; callbackDomains: string[] }> {
-  const { rows } = await db.query({
+  // A left join: every test column is null when the test is not published to the institution.
+  const { rows } = await db.query<{ domains: string[] } & (SummaryRecord | { [K in keyof SummaryRecord]: null })>({
     name: 'find-published-test-and-domains',
     text: `SELECT d.domains, ${SUMMARY_COLUMNS}
        FROM (SELECT coalesce(array_agg(domain ORDER BY domain), '{}') AS domains FROM callback_domains WHERE institution_id = $1) d
@@ -167,7 +189,7 @@ function publishedPage(institutionId: string, limit: string, offset: string): st
 
 /** One institution's page of published tests, with the total, in one statement. */
 async function listPage(db: Queryable, { institutionId, limit, offset }: PageKey): Promise<TestPage> {
-  const { rows } = await db.query({
+  const { rows } = await db.query<SummaryRecord & { total: number }>({
     name: 'list-published-tests',
     text: publishedPage('$1', '$2', '$3'),
     values: [institutionId, limit, offset],
@@ -196,7 +218,7 @@ export const LIST_PUBLISHED_TESTS_BATCH_SQL = `SELECT k.n, x.*
 const listBatched = batchedPerPool<PageKey, TestPage>({
   one: listPage,
   async many(pool, keys) {
-    const { rows } = await pool.query({
+    const { rows } = await pool.query<SummaryRecord & { total: number; n: number }>({
       name: 'list-published-tests-batch',
       text: LIST_PUBLISHED_TESTS_BATCH_SQL,
       values: [JSON.stringify(keys.map((k, n) => ({ n, institution_id: k.institutionId, lim: k.limit, off: k.offset })))],
@@ -259,7 +281,7 @@ export async function listAllTests(
   page: { limit: number; offset: number },
 ): Promise<{ data: Array<TestSummary & { publishedTo: string[]; updatedAt: Date }>; total: number }> {
   const [list, count] = await Promise.all([
-    db.query(
+    db.query<SummaryRecord & AdminRecord>(
       `SELECT ${SUMMARY_COLUMNS}, t.updated_at,
               COALESCE((SELECT array_agg(p.institution_id ORDER BY p.institution_id) FROM publications p WHERE p.test_id = t.id), '{}') AS published_to
          FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version

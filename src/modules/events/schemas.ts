@@ -4,6 +4,7 @@ import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
 import { AssignmentStatusSchema } from '../assignments/schemas.js';
 import { ScoreSchema } from '../lifecycle/score.js';
 import { ALL_EVENT_TYPES } from '../lifecycle/event-types.js';
+import { AUTO_DISABLED_REASONS, DELIVERY_STATUSES } from '../webhooks/webhook-statuses.js';
 
 /**
  * The event envelope as documented to partners: the same object is the
@@ -50,7 +51,7 @@ export const EventData = Type.Object(
     message: Type.Optional(Type.String({ description: 'webhook.test only' })),
     url: Type.Optional(Type.String({ description: 'webhook_endpoint.disabled: the disabled endpoint\'s URL' })),
     reason: Type.Optional(
-      Type.String({ enum: ['gone', 'failing'], description: 'webhook_endpoint.disabled: gone (it answered 410), failing (5 days of failed attempts)' }),
+      Type.String({ enum: [...AUTO_DISABLED_REASONS], description: 'webhook_endpoint.disabled: gone (it answered 410), failing (5 days of failed attempts)' }),
     ),
     disabledAt: Type.Optional(Type.String({ format: 'date-time', description: 'webhook_endpoint.disabled' })),
     failingSince: Type.Optional(
@@ -101,7 +102,7 @@ export const EventDetail = Type.Object(
       Type.Object({
         endpointId: Type.String(),
         url: Type.String(),
-        status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]),
+        status: Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s))),
         nextAttemptAt: NullableTimestamp,
         attempts: Type.Array(AttemptView),
       }),

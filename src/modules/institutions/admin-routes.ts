@@ -5,6 +5,7 @@ import { notFound } from '../../platform/errors.js';
 import { NullableTimestamp, PagingQuery, Timestamp, errors, paged } from '../../platform/http/schemas.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
 import { createInstitution, getInstitution, listInstitutions, setCallbackDomains, setInstitutionStatus } from './institutions.js';
+import { INSTITUTION_STATUSES } from './institution-status.js';
 import { operatorTokenAudit } from '../staff/audit.js';
 
 const Domain = Type.String({ minLength: 1, maxLength: 253, description: 'A host name, or *.host for any subdomain' });
@@ -64,7 +65,7 @@ export const institutionsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
         tags: ['Institutions'],
         operationId: 'setInstitutionStatus', summary: 'Suspend or reactivate an institution (suspended: its keys get 403)',
         params: InstitutionParams,
-        body: Type.Object({ status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]) }, { additionalProperties: false }),
+        body: Type.Object({ status: Type.Union(INSTITUTION_STATUSES.map((s) => Type.Literal(s))) }, { additionalProperties: false }),
         response: { 200: InstitutionView, ...errors(400, 401, 404) },
       },
     },

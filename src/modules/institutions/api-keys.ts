@@ -3,6 +3,7 @@ import { sha256Hex } from '../../platform/crypto.js';
 import type { Queryable } from '../../platform/db.js';
 import { KEYS_CHANNEL, invalidateKeyCaches, type AuthenticatedKey } from './key-cache.js';
 import { withAuditEntry, type AuditContext } from '../staff/audit.js';
+import type { InstitutionStatus } from './institution-status.js';
 
 /**
  * API keys: `ak_live_` (live mode) or `ak_test_` (test mode) + 40 base62

@@ -3,11 +3,12 @@ import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
 import { KEYS_CHANNEL, invalidateKeyCaches } from './key-cache.js';
 import { auditIn, withAuditEntry, type AuditContext } from '../staff/audit.js';
+import type { InstitutionStatus } from './institution-status.js';
 
 export interface Institution {
   institutionId: string;
   name: string;
-  status: 'active' | 'suspended';
+  status: InstitutionStatus;
   callbackDomains: string[];
   createdAt: Date;
 }
@@ -98,7 +99,7 @@ export async function listInstitutions(
 }
 
 /** Suspends or reactivates; like a key revocation it invalidates every process's key cache (see key-cache.ts). */
-export async function setInstitutionStatus(db: Queryable, institutionId: string, status: 'active' | 'suspended', audit?: AuditContext): Promise<boolean> {
+export async function setInstitutionStatus(db: Queryable, institutionId: string, status: InstitutionStatus, audit?: AuditContext): Promise<boolean> {
   const changed = await withAuditEntry(
     db,
     audit,
@@ -110,7 +111,7 @@ export async function setInstitutionStatus(db: Queryable, institutionId: string,
   return changed;
 }
 
-async function writeInstitutionStatus(db: Queryable, institutionId: string, status: 'active' | 'suspended'): Promise<boolean> {
+async function writeInstitutionStatus(db: Queryable, institutionId: string, status: InstitutionStatus): Promise<boolean> {
   const { rowCount } = await db.query(
     `WITH changed AS (UPDATE institutions SET status = $2 WHERE id = $1 RETURNING id)
      SELECT pg_notify('${KEYS_CHANNEL}', id) FROM changed`,

@@ -1,5 +1,6 @@
 import { createNotificationListener } from '../../platform/listener.js';
 import type { Pool } from '../../platform/db.js';
+import type { InstitutionStatus } from './institution-status.js';
 import { sha256Hex } from '../../platform/crypto.js';
 
 /**
@@ -30,7 +31,7 @@ import { sha256Hex } from '../../platform/crypto.js';
 export interface AuthenticatedKey {
   keyId: string;
   institutionId: string;
-  institutionStatus: 'active' | 'suspended';
+  institutionStatus: InstitutionStatus;
   /** False for a test-mode key. */
   livemode: boolean;
   lastUsedAt: Date | null;

@@ -1,6 +1,8 @@
 import type { Tx } from '../../platform/db.js';
 import { appendEvent, type StoredEvent } from './append-event.js';
-import { transition, type AssignmentStatus, type LifecycleAction } from './state-machine.js';
+import { assignmentEvent, type EventAssignment } from './event-envelope.js';
+import { transition, type AssignmentStatus, type LifecycleAction, type TransitionResult } from './state-machine.js';
+import { JOIN_USER } from './assignment-user-join.js';
 
 /**
  * The transition writer: the only code that writes `assignments.status`.
@@ -8,16 +10,9 @@ import { transition, type AssignmentStatus, type LifecycleAction } from './state
  * writes the new status, its timestamps and the events in the caller's
  * transaction. Event data carry the status as it stands after all actions.
  */
-export interface LockedAssignment {
-  id: string;
-  institutionId: string;
-  externalUserId: string;
-  testId: string;
+export interface LockedAssignment extends EventAssignment {
   status: AssignmentStatus;
   dueAt: Date | null;
-  metadata: Record<string, unknown> | null;
-  /** The metadata as the partner sent it (see assignments.metadata_json). */
-  metadataJson: string;
 }
 
 export type ApplyOutcome =
@@ -25,10 +20,21 @@ export type ApplyOutcome =
   | { ok: false; status: AssignmentStatus; reason: string }
   | { ok: false; status: null; reason: 'not_found' };
 
+type LockedRecord = {
+  id: string;
+  institution_id: string;
+  test_id: string;
+  status: AssignmentStatus;
+  due_at: Date | null;
+  metadata: Record<string, unknown> | null;
+  metadata_json: string | null;
+  external_user_id: string;
+};
+
 export async function lockAssignment(tx: Tx, assignmentId: string): Promise<LockedAssignment | null> {
-  const { rows } = await tx.query(
+  const { rows } = await tx.query<LockedRecord>(
     `SELECT a.id, a.institution_id, a.test_id, a.status, a.due_at, a.metadata, a.metadata_json, u.external_user_id
-       FROM assignments a JOIN users u ON u.id = a.user_id
+       FROM assignments a ${JOIN_USER}
       WHERE a.id = $1 FOR UPDATE OF a`,
     [assignmentId],
   );
@@ -57,7 +63,7 @@ export async function applyTransition(
 
   let state = { status: a.status, dueAt: a.dueAt };
   const set: Record<string, unknown> = {};
-  const pending: Array<{ type: string; extra: Record<string, unknown> }> = [];
+  const pending: TransitionResult['events'] = [];
   for (const action of actions) {
     const outcome = transition(state, action, now);
     if (!outcome.ok) return { ok: false, status: a.status, reason: outcome.reason };
@@ -91,21 +97,7 @@ export async function applyTransition(
   const events: StoredEvent[] = [];
   for (const e of pending) {
     events.push(
-      await appendEvent(tx, {
-        institutionId: a.institutionId,
-        assignmentId: a.id,
-        type: e.type,
-        createdAt: now,
-        data: {
-          partnerAssignmentId: a.id,
-          externalUserId: a.externalUserId,
-          testId: a.testId,
-          status: state.status,
-          metadata: a.metadata ?? {},
-          ...e.extra,
-        },
-        rawMembers: { metadata: a.metadataJson },
-      }),
+      await appendEvent(tx, assignmentEvent(a, { type: e.type, status: state.status, extra: e.extra, createdAt: now })),
     );
   }
   return { ok: true, status: state.status, events };

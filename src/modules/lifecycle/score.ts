@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, StringEnum, Timestamp } from '../../platform/http/schemas.js';
+import { Nullable, StringEnum, TimestampText } from '../../platform/http/schemas.js';
 
 /**
  * The score object (docs/api-rules.md "Marking and the score object"), carried by
@@ -14,7 +14,7 @@ export const ScoreSchema = Type.Object(
     percent: Type.Number(),
     passed: Nullable(Type.Boolean(), { description: 'Null when the test has no pass mark or the score is not final' }),
     gradingStatus: StringEnum(['final', 'pending_review']),
-    markedAt: Timestamp,
+    markedAt: TimestampText,
     markedBy: Type.Optional(
       Type.String({
         description:

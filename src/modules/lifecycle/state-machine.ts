@@ -1,4 +1,6 @@
 import type { Score } from './score.js';
+import type { ResultVisibility } from '../catalog/test-settings.js';
+import type { AssignmentEventType } from './event-types.js';
 
 /**
  * The assignment state machine of spec section 3, pure: no I/O, no clock of
@@ -27,14 +29,21 @@ export function isAssignmentStatus(value: unknown): value is AssignmentStatus {
 /** Where the institution may still change an assignment (PATCH, cancel, a new start link); elsewhere 409 invalid_state. */
 export const CHANGEABLE_STATUSES: ReadonlySet<AssignmentStatus> = new Set(['assigned', 'started']);
 
-export type EventType =
-  | 'exam.started'
-  | 'exam.completed'
-  | 'grading.done'
-  | 'assignment.expired'
-  | 'violation.detected'
-  | 'assignment.updated'
-  | 'assignment.cancelled';
+/**
+ * After submission: handed in, whether or not marked. The student sees the
+ * completion page, and proctoring flags can be reviewed.
+ */
+export const SUBMITTED_STATUSES = ['submitted', 'marking', 'completed'] as const satisfies readonly AssignmentStatus[];
+export type SubmittedStatus = (typeof SUBMITTED_STATUSES)[number];
+
+export function isSubmittedStatus(status: AssignmentStatus): status is SubmittedStatus {
+  return (SUBMITTED_STATUSES as readonly AssignmentStatus[]).includes(status);
+}
+
+/** Where an attempt exists: begun, then submitted (a cancelled one may have an attempt, closed with it, but takes no more events). */
+export function hasAttempt(status: AssignmentStatus): boolean {
+  return status === 'started' || isSubmittedStatus(status);
+}
 
 /** What an `assignment.updated` event says changed: each field present only when it changed. */
 export interface AssignmentChanges {
@@ -48,7 +57,7 @@ export type LifecycleAction =
   /** The student (or the deadline) submits; `score` is the auto-marked score, null when nothing is auto-markable. */
   | { type: 'submit'; score: Score | null }
   /** After submission: `immediate` tests complete at once, `after_review` tests go to marking. */
-  | { type: 'settle'; resultVisibility: 'immediate' | 'after_review'; score: Score | null }
+  | { type: 'settle'; resultVisibility: ResultVisibility; score: Score | null }
   /** A reviewer finishes marking. */
   | { type: 'complete_marking'; score: Score }
   | { type: 'expire' }
@@ -68,7 +77,7 @@ export interface TransitionResult {
   status: AssignmentStatus;
   /** Columns to set besides status. */
   set: { startedAt?: Date; submittedAt?: Date; completedAt?: Date; expiredAt?: Date; cancelledAt?: Date; score?: Score | null };
-  events: Array<{ type: EventType; extra: Record<string, unknown> }>;
+  events: Array<{ type: AssignmentEventType; extra: Record<string, unknown> }>;
 }
 
 export type TransitionOutcome = { ok: true; result: TransitionResult } | { ok: false; reason: string };

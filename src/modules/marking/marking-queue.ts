@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import { joinUserOf } from '../lifecycle/assignment-user-join.js';
 
 /**
  * The marking queue of an institution: assignments in `marking`, oldest
@@ -39,7 +40,7 @@ export async function listMarkingQueue(
          FROM (SELECT id, user_id, test_id, submitted_at, livemode FROM assignments
                 WHERE institution_id = $1 AND status = 'marking' AND ($2::text IS NULL OR test_id = $2)
                 ORDER BY submitted_at, id LIMIT $3 OFFSET $4) q
-         JOIN users u ON u.id = q.user_id
+         ${joinUserOf('q')}
         ORDER BY q.submitted_at, q.id`,
       [input.institutionId, input.testId ?? null, input.limit, input.offset],
     ),

@@ -1,10 +1,11 @@
+import type { MarkSource } from './score.js';
 import type { Queryable, Tx } from '../../platform/db.js';
 
 /** SQL for per-question marks. Every query names the institution. */
 export interface StoredMark {
   questionId: string;
   points: number;
-  source: 'auto' | 'reviewer' | 'ai';
+  source: MarkSource;
   comment: string | null;
   markedBy: string | null;
   markedAt: Date;

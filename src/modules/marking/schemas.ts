@@ -2,12 +2,15 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { AssignmentStatusSchema } from '../assignments/schemas.js';
 import { ScoreSchema } from '../lifecycle/score.js';
+import { MARK_SOURCES } from './score.js';
+import { SUGGESTION_STATUSES } from './ai/suggestions-repo.js';
+import { AI_MARKING_MODES } from '../catalog/test-settings.js';
 
 export const MarkingParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
 
 const Mark = Type.Object({
   points: Type.Number(),
-  source: StringEnum(['auto', 'reviewer', 'ai'], { description: "Who marked: the answer key, a reviewer, or the model (decide mode; markedBy 'ai:<model>')" }),
+  source: StringEnum(MARK_SOURCES, { description: "Who marked: the answer key, a reviewer, or the model (decide mode; markedBy 'ai:<model>')" }),
   comment: Type.Union([Type.String(), Type.Null()]),
   markedBy: Type.Union([Type.String(), Type.Null()]),
   markedAt: Timestamp,
@@ -30,10 +33,10 @@ export const AiProvenance = Type.Object(
 
 export const AiSuggestionSchema = Type.Object(
   {
-    status: StringEnum(['pending', 'suggested', 'failed', 'handed_over'], {
+    status: StringEnum(SUGGESTION_STATUSES, {
       description: 'pending: queued or retrying; suggested: a reply is stored; failed: the calls failed; handed_over: not sent (AI off, budget spent)',
     }),
-    mode: StringEnum(['suggest', 'decide']),
+    mode: StringEnum(AI_MARKING_MODES),
     minConfidence: Type.Number(),
     points: NullableNumber,
     maxPoints: Type.Number(),

@@ -1,12 +1,16 @@
 import type { Score } from '../lifecycle/score.js';
+import type { ResultVisibility } from '../catalog/test-settings.js';
 
+/** Who marked an answer: the answer key, a reviewer, or the model (decide mode). */
+export const MARK_SOURCES = ['auto', 'reviewer', 'ai'] as const;
+export type MarkSource = (typeof MARK_SOURCES)[number];
 
 /**
  * The score's `markedBy`, from an attempt's marks: the one marker of every
  * mark not made by the answer key (`reviewer`, or `ai:<model>` for the
  * model's), `auto` when there is none, `mixed` when there are several.
  */
-export function scoreMarkedBy(marks: ReadonlyArray<{ source: 'auto' | 'reviewer' | 'ai'; markedBy: string | null }>): string {
+export function scoreMarkedBy(marks: ReadonlyArray<{ source: MarkSource; markedBy: string | null }>): string {
   const markers = new Set(marks.filter((m) => m.source !== 'auto').map((m) => (m.source === 'ai' ? (m.markedBy ?? 'ai:unknown') : 'reviewer')));
   if (markers.size === 0) return 'auto';
   return markers.size === 1 ? [...markers][0]! : 'mixed';
@@ -46,7 +50,7 @@ export function submissionScore(input: {
   maxPoints: number;
   autoMarkableCount: number;
   manualCount: number;
-  resultVisibility: 'immediate' | 'after_review';
+  resultVisibility: ResultVisibility;
   passPercent: number | null;
   markedAt: Date;
 }): Score | null {

@@ -12,6 +12,7 @@ import { loadTestVersion } from '../catalog/test-versions.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import { markSubmission } from './mark-submission.js';
+import type { SubmittedBy } from '../attempts/find-attempt.js';
 
 
 export type SubmitOutcome =
@@ -29,7 +30,7 @@ export type SubmitOutcome =
  */
 export async function submitAttempt(
   ctx: AppContext,
-  input: { assignmentId: string; by: 'student' | 'deadline'; tenant: Tenant; userId?: string },
+  input: { assignmentId: string; by: Exclude<SubmittedBy, 'cancelled'>; tenant: Tenant; userId?: string },
 ): Promise<SubmitOutcome> {
   const now = ctx.clock.now();
   return withTransaction(ctx.pool, async (tx) => {

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sha256Hex } from '../../platform/crypto.js';
 import { AppError } from '../../platform/errors.js';
+import { assetRoute, loadAsset } from '../../platform/web/asset-route.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { portalSession } from './portal-session.js';
 import { staffPages } from './sign-in/staff-pages.js';
@@ -25,22 +24,14 @@ import { webhookPages } from './webhooks/webhook-pages.js';
  * pages (sign-in, account) and every page group. `GET /` sends a browser
  * to the portal; API clients keep the JSON 404 they always got there.
  */
-function asset(file: string, type: string) {
-  const body = fs.readFileSync(new URL(`./ui/assets/${file}`, import.meta.url));
-  return { file, body, type, etag: `"${sha256Hex(body).slice(0, 16)}"` };
-}
-
-const ASSETS = [asset('portal.css', 'text/css; charset=utf-8'), asset('portal.js', 'text/javascript; charset=utf-8')];
+const ASSETS = [
+  { file: 'portal.css', asset: loadAsset(new URL('./ui/assets/portal.css', import.meta.url), 'text/css; charset=utf-8') },
+  { file: 'portal.js', asset: loadAsset(new URL('./ui/assets/portal.js', import.meta.url), 'text/javascript; charset=utf-8') },
+];
 
 export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
   // Outside the session scope: a stylesheet needs no session lookup.
-  for (const a of ASSETS) {
-    app.get(`/portal/assets/${a.file}`, { schema: { hide: true, response: { 200: Type.Unsafe<Buffer>({ type: 'string' }), 304: Type.Null() } } }, async (request, reply) => {
-      reply.header('cache-control', 'public, max-age=0, must-revalidate').header('etag', a.etag).header('x-content-type-options', 'nosniff');
-      if (request.headers['if-none-match'] === a.etag) return reply.code(304).send(null);
-      return reply.type(a.type).send(a.body);
-    });
-  }
+  for (const { file, asset } of ASSETS) assetRoute(app, `/portal/assets/${file}`, asset);
 
   app.get('/', { schema: { hide: true, response: { 303: Type.Null() } } }, async (request, reply) => {
     if (/\btext\/html\b/.test(request.headers.accept ?? '')) {

@@ -7,7 +7,8 @@ import { fileUrlIssuer } from './file-urls.js';
 import { listSegments, listSnapshots } from './media-repo.js';
 import { findSessionView, listFlags, type FlagRow } from './proctoring-repo.js';
 import { resolveRules, type ProctoringRules } from '../catalog/proctoring-rules.js';
-import { type FlagKind, type Severity } from './rules.js';
+import type { ProctoringMode } from '../catalog/test-settings.js';
+import { type FlagKind, type ReviewOutcome, type Severity } from './rules.js';
 import { reviewStatusOf, type ReviewStatus } from '../assignments/proctoring-summary.js';
 
 /**
@@ -25,12 +26,12 @@ export interface FlagView {
   durationSeconds: number;
   ongoing: boolean;
   evidence: { snapshot: boolean; snapshotId: string | null; url: string | null };
-  review: null | { outcome: 'confirmed' | 'dismissed'; note: string; reviewedAt: Date; reviewer: string | null };
+  review: null | { outcome: ReviewOutcome; note: string; reviewedAt: Date; reviewer: string | null };
 }
 
 export interface ProctoringReport {
   assignmentId: string;
-  mode: 'none' | 'record' | 'live_ai';
+  mode: ProctoringMode;
   rules: ProctoringRules | null;
   summary: { critical: number; warning: number; info: number; confirmed: number; dismissed: number; reviewStatus: ReviewStatus };
   lastHeartbeatAt: Date | null;

@@ -3,7 +3,8 @@ import type { Queryable } from '../../platform/db.js';
 import type { EffectiveRelaxations } from '../assignments/accommodations.js';
 import { nextSegmentSeq } from './media-repo.js';
 import type { TestVersion } from '../catalog/tests-service.js';
-import { resolveRules, type ProctoringMode, type ProctoringRules } from '../catalog/proctoring-rules.js';
+import { resolveRules, type ProctoringRules } from '../catalog/proctoring-rules.js';
+import type { ProctoredMode } from '../catalog/test-settings.js';
 
 /**
  * What a proctored test's pages give their scripts, as `state.proctoring` in
@@ -17,7 +18,7 @@ export const SNAPSHOT_EVERY_MS = 60_000;
 export const MODEL_BASE = '/assets/proctoring/models/';
 
 export interface ProctoringPageState {
-  mode: ProctoringMode;
+  mode: ProctoredMode;
   rules: ProctoringRules;
   heartbeatMs: number;
   segmentMs: number;

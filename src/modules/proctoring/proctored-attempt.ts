@@ -4,7 +4,8 @@ import { findAssignment } from '../assignments/find-assignment.js';
 import { findAttempt } from '../attempts/find-attempt.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import type { StudentSession } from '../assignments/student-sessions.js';
-import { resolveRules, type ProctoringMode, type ProctoringRules } from '../catalog/proctoring-rules.js';
+import { resolveRules, type ProctoringRules } from '../catalog/proctoring-rules.js';
+import type { ProctoredMode } from '../catalog/test-settings.js';
 
 /**
  * Which attempt a student-side proctoring request is about, checked for the
@@ -17,7 +18,7 @@ export interface ProctoredAttempt {
   assignmentId: string;
   institutionId: string;
   userId: string;
-  mode: ProctoringMode;
+  mode: ProctoredMode;
   rules: ProctoringRules;
   startedAt: Date;
 }

@@ -1,6 +1,6 @@
 import type { Queryable, Tx } from '../../platform/db.js';
-import type { FlagKind, Severity } from './rules.js';
-import { toSummary, type Summary } from '../assignments/proctoring-summary.js';
+import type { FlagKind, ReviewOutcome, Severity } from './rules.js';
+import { toSummary, type SessionCountsRecord, type Summary } from '../assignments/proctoring-summary.js';
 
 /**
  * SQL of the proctoring module. Every query names the institution. Writes
@@ -20,7 +20,7 @@ export interface FlagRow {
   occurrence: number | null;
   evidenceSnapshotId: string | null;
   violationEventId: string | null;
-  reviewOutcome: 'confirmed' | 'dismissed' | null;
+  reviewOutcome: ReviewOutcome | null;
   reviewNote: string | null;
   reviewedBy: string | null;
   reviewedAt: Date | null;
@@ -29,7 +29,25 @@ export interface FlagRow {
 const FLAG_COLUMNS = `id, signal_id, kind, severity, started_at, duration_seconds, ongoing, occurrence, evidence_snapshot_id,
   violation_event_id, review_outcome, review_note, reviewed_by, reviewed_at`;
 
-function toFlag(r: Record<string, any>): FlagRow {
+/** A row of FLAG_COLUMNS as pg returns it. */
+type FlagRecord = {
+  id: string;
+  signal_id: string | null;
+  kind: FlagKind;
+  severity: Severity;
+  started_at: Date;
+  duration_seconds: number;
+  ongoing: boolean;
+  occurrence: number | null;
+  evidence_snapshot_id: string | null;
+  violation_event_id: string | null;
+  review_outcome: ReviewOutcome | null;
+  review_note: string | null;
+  reviewed_by: string | null;
+  reviewed_at: Date | null;
+};
+
+function toFlag(r: FlagRecord): FlagRow {
   return {
     id: r.id,
     signalId: r.signal_id,
@@ -120,7 +138,7 @@ export async function setInterruptedFlag(tx: Tx, assignmentId: string, flagId: s
 }
 
 export async function flagsBySignal(tx: Tx, institutionId: string, assignmentId: string, signalIds: string[]): Promise<Map<string, FlagRow>> {
-  const { rows } = await tx.query(
+  const { rows } = await tx.query<FlagRecord>(
     `SELECT ${FLAG_COLUMNS} FROM proctoring_flags WHERE assignment_id = $1 AND institution_id = $2 AND signal_id = ANY($3)`,
     [assignmentId, institutionId, signalIds],
   );
@@ -128,12 +146,12 @@ export async function flagsBySignal(tx: Tx, institutionId: string, assignmentId:
 }
 
 export async function flagsById(db: Queryable, institutionId: string, assignmentId: string, ids: string[]): Promise<Map<string, FlagRow>> {
-  const { rows } = await db.query(`SELECT ${FLAG_COLUMNS} FROM proctoring_flags WHERE assignment_id = $1 AND institution_id = $2 AND id = ANY($3)`, [
+  const { rows } = await db.query<FlagRecord>(`SELECT ${FLAG_COLUMNS} FROM proctoring_flags WHERE assignment_id = $1 AND institution_id = $2 AND id = ANY($3)`, [
     assignmentId,
     institutionId,
     ids,
   ]);
-  return new Map(rows.map((r) => [r.id as string, toFlag(r)]));
+  return new Map(rows.map((r) => [r.id, toFlag(r)]));
 }
 
 export async function countFlagsOfKind(tx: Tx, institutionId: string, assignmentId: string, kind: FlagKind): Promise<number> {
@@ -161,7 +179,7 @@ export async function saveReview(
   tx: Tx,
   institutionId: string,
   flagId: string,
-  r: { outcome: 'confirmed' | 'dismissed'; note: string; reviewer: string; now: Date },
+  r: { outcome: ReviewOutcome; note: string; reviewer: string; now: Date },
 ): Promise<void> {
   await tx.query(
     `UPDATE proctoring_flags SET review_outcome = $3, review_note = $4, reviewed_by = $5, reviewed_at = $6, updated_at = $6
@@ -172,7 +190,7 @@ export async function saveReview(
 
 /** Recounts the attempt's flags into its session row (in the transaction that changed them) and returns the counts. */
 export async function refreshSummary(tx: Tx, institutionId: string, assignmentId: string): Promise<Summary> {
-  const { rows } = await tx.query(
+  const { rows } = await tx.query<SessionCountsRecord>(
     `UPDATE proctoring_sessions s SET flags_critical = c.critical, flags_warning = c.warning, flags_info = c.info,
             critical_unreviewed = c.unreviewed, confirmed = c.confirmed, dismissed = c.dismissed
        FROM (SELECT count(*) FILTER (WHERE severity = 'critical')::int AS critical,
@@ -201,7 +219,7 @@ export interface SessionView extends Summary {
 }
 
 export async function findSessionView(db: Queryable, institutionId: string, assignmentId: string): Promise<SessionView | null> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<SessionCountsRecord & { last_heartbeat_at: Date | null; camera_active: boolean | null; fullscreen: boolean | null; purged_at: Date | null }>(
     `SELECT last_heartbeat_at, camera_active, fullscreen, purged_at, flags_critical, flags_warning, flags_info, critical_unreviewed, confirmed, dismissed
        FROM proctoring_sessions WHERE assignment_id = $1 AND institution_id = $2`,
     [assignmentId, institutionId],
@@ -212,7 +230,7 @@ export async function findSessionView(db: Queryable, institutionId: string, assi
 }
 
 export async function listFlags(db: Queryable, institutionId: string, assignmentId: string): Promise<FlagRow[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<FlagRecord>(
     `SELECT ${FLAG_COLUMNS} FROM proctoring_flags WHERE institution_id = $1 AND assignment_id = $2 ORDER BY started_at, id`,
     [institutionId, assignmentId],
   );

@@ -1,6 +1,8 @@
 import type { Tx } from '../../platform/db.js';
 import { lockAssignment } from '../lifecycle/apply-transition.js';
 import { appendEvent, type StoredEvent } from '../lifecycle/append-event.js';
+import { assignmentEvent } from '../lifecycle/event-envelope.js';
+import { hasAttempt } from '../lifecycle/state-machine.js';
 
 /**
  * Proctoring's two events. Neither changes the assignment's status, so they
@@ -28,8 +30,6 @@ export interface Violation {
 
 export type RecordEventOutcome = { ok: true; event: StoredEvent } | { ok: false; reason: 'not_found' | 'no_attempt' };
 
-const ATTEMPT_STATUSES = new Set(['started', 'submitted', 'marking', 'completed']);
-
 async function appendAttemptEvent(
   tx: Tx,
   assignmentId: string,
@@ -39,22 +39,8 @@ async function appendAttemptEvent(
 ): Promise<RecordEventOutcome> {
   const a = await lockAssignment(tx, assignmentId);
   if (!a) return { ok: false, reason: 'not_found' };
-  if (!ATTEMPT_STATUSES.has(a.status)) return { ok: false, reason: 'no_attempt' };
-  const event = await appendEvent(tx, {
-    institutionId: a.institutionId,
-    assignmentId: a.id,
-    type,
-    createdAt: now,
-    data: {
-      partnerAssignmentId: a.id,
-      externalUserId: a.externalUserId,
-      testId: a.testId,
-      status: a.status,
-      metadata: a.metadata ?? {},
-      ...extra,
-    },
-    rawMembers: { metadata: a.metadataJson },
-  });
+  if (!hasAttempt(a.status)) return { ok: false, reason: 'no_attempt' };
+  const event = await appendEvent(tx, assignmentEvent(a, { type, status: a.status, extra, createdAt: now }));
   return { ok: true, event };
 }
 

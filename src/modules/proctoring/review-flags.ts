@@ -2,9 +2,11 @@ import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
 import { findAssignment } from '../assignments/find-assignment.js';
+import { isSubmittedStatus } from '../lifecycle/state-machine.js';
 import { recordIntegrityReviewed } from './record-violation.js';
 import { getProctoringReport, institutionOfAssignment, type ProctoringReport } from './get-proctoring-report.js';
 import * as repo from './proctoring-repo.js';
+import type { ReviewOutcome } from './rules.js';
 
 /**
  * A reviewer's decisions on an attempt's critical flags: each `confirmed` or
@@ -22,17 +24,15 @@ import * as repo from './proctoring-repo.js';
  * request and changes nothing.
  */
 export interface ReviewInput {
-  reviews: Array<{ flagId: string; outcome: 'confirmed' | 'dismissed'; note: string }>;
+  reviews: Array<{ flagId: string; outcome: ReviewOutcome; note: string }>;
   /** Who decided, from the caller's principal (the operator API records "operator" unless told a name). */
   reviewer: string;
 }
 
-const REVIEWABLE = new Set(['submitted', 'marking', 'completed']);
-
 export async function reviewFlags(ctx: AppContext, institutionId: string, assignmentId: string, input: ReviewInput): Promise<ProctoringReport> {
   const row = await findAssignment(ctx.pool, institutionId, assignmentId);
   if (!row) throw notFound('assignment');
-  if (!REVIEWABLE.has(row.status)) {
+  if (!isSubmittedStatus(row.status)) {
     throw new AppError('invalid_state', `Flags are reviewed after the attempt is submitted; this assignment is ${row.status}.`);
   }
   const now = ctx.clock.now();

@@ -1,4 +1,5 @@
-import type { ProctoringMode, ProctoringRules } from '../catalog/proctoring-rules.js';
+import type { ProctoringRules } from '../catalog/proctoring-rules.js';
+import type { ProctoredMode } from '../catalog/test-settings.js';
 
 /**
  * Proctoring severity rules, pure: no I/O, no clock. The server alone
@@ -40,7 +41,7 @@ const LIVE_AI_ONLY: ReadonlySet<FlagKind> = new Set(['no_face', 'multiple_faces'
 export const SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-export function acceptsSignal(mode: ProctoringMode, kind: FlagKind): boolean {
+export function acceptsSignal(mode: ProctoredMode, kind: FlagKind): boolean {
   return kind !== 'proctoring_interrupted' && (mode === 'live_ai' || !LIVE_AI_ONLY.has(kind));
 }
 
@@ -108,3 +109,7 @@ export function isCritical(s: Severity): boolean {
 export function becomesViolation(before: Severity | null, after: Severity, alreadyEmitted: boolean): boolean {
   return after === 'critical' && before !== 'critical' && !alreadyEmitted;
 }
+
+/** A reviewer's decision on a critical flag. */
+export const REVIEW_OUTCOMES = ['confirmed', 'dismissed'] as const;
+export type ReviewOutcome = (typeof REVIEW_OUTCOMES)[number];

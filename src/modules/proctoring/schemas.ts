@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
-import { FLAG_KINDS, SEVERITIES, SIGNAL_KINDS } from './rules.js';
+import { FLAG_KINDS, REVIEW_OUTCOMES, SEVERITIES, SIGNAL_KINDS } from './rules.js';
+import { REVIEW_STATUSES } from '../assignments/proctoring-summary.js';
+import { PROCTORED_MODES, PROCTORING_MODES } from '../catalog/test-settings.js';
 
 /** Schemas of the proctoring routes: the student side (hidden), the operator and partner reads, the review. */
 
@@ -62,7 +64,7 @@ export const HeartbeatResponse = Type.Object({
 const Review = (withReviewer: boolean) =>
   Nullable(
     Type.Object({
-      outcome: StringEnum(['confirmed', 'dismissed']),
+      outcome: StringEnum(REVIEW_OUTCOMES),
       note: Type.String(),
       reviewedAt: Timestamp,
       ...(withReviewer ? { reviewer: Nullable(Type.String()) } : {}),
@@ -93,7 +95,7 @@ const report = (withReviewer: boolean) =>
   Type.Object(
     {
       assignmentId: Type.String(),
-      mode: StringEnum(['none', 'record', 'live_ai']),
+      mode: StringEnum(PROCTORING_MODES),
       rules: Nullable(
         Type.Object({
           noFaceSeconds: Type.Number(),
@@ -110,7 +112,7 @@ const report = (withReviewer: boolean) =>
         info: Type.Integer(),
         confirmed: Type.Integer(),
         dismissed: Type.Integer(),
-        reviewStatus: StringEnum(['not_required', 'pending', 'reviewed']),
+        reviewStatus: StringEnum(REVIEW_STATUSES),
       }),
       lastHeartbeatAt: NullableTimestamp,
       purgedAt: Nullable(Timestamp, { description: 'Set when retention deleted the recording, snapshots and flags (the counts remain)' }),
@@ -154,7 +156,7 @@ export const ReviewBody = Type.Object(
       Type.Object(
         {
           flagId: Type.String({ maxLength: 64 }),
-          outcome: StringEnum(['confirmed', 'dismissed']),
+          outcome: StringEnum(REVIEW_OUTCOMES),
           note: Type.String({ minLength: 1, maxLength: 2000 }),
         },
         { additionalProperties: false },

@@ -97,7 +97,22 @@ export async function withAuditEntry<T, D extends Queryable>(
 
 const COLUMNS = `id, at, institution_id, actor_kind, actor_id, actor_email, action, object_type, object_id, ip, details`;
 
-function toEntry(r: Record<string, any>): AuditEntry {
+/** A row of COLUMNS as pg returns it. */
+type AuditRecord = {
+  id: number;
+  at: Date;
+  institution_id: string | null;
+  actor_kind: AuditActor['kind'];
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  object_type: string;
+  object_id: string | null;
+  ip: string | null;
+  details: Record<string, unknown>;
+};
+
+function toEntry(r: AuditRecord): AuditEntry {
   return {
     id: r.id,
     at: r.at,
@@ -127,13 +142,13 @@ export async function listAudit(
   // Keyset paging on (at, id): the cursor row is looked up in the same tenant, so another tenant's id pages nothing.
   const { rows } =
     q.institutionId === null
-      ? await db.query(
+      ? await db.query<AuditRecord>(
           `SELECT ${COLUMNS} FROM audit_log
             WHERE ($1::bigint IS NULL OR (at, id) < (SELECT at, id FROM audit_log WHERE id = $1))
             ORDER BY at DESC, id DESC LIMIT $2`,
           [before, limit + 1],
         )
-      : await db.query(
+      : await db.query<AuditRecord>(
           `SELECT ${COLUMNS} FROM audit_log
             WHERE institution_id = $1
               AND ($2::bigint IS NULL OR (at, id) < (SELECT at, id FROM audit_log WHERE id = $2 AND institution_id = $1))

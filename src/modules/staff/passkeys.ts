@@ -12,9 +12,8 @@ import type { AppContext } from '../../platform/context.js';
 import { withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { recordAudit, type AuditContext } from './audit.js';
-import { createPortalSession, endPortalSession } from './portal-sessions.js';
+import { finishSignIn } from './finish-sign-in.js';
 import type { StaffPrincipal } from './principal.js';
-import { touchLastSignIn } from './staff-repo.js';
 
 /**
  * Passkeys (WebAuthn), the second way into the portal. A signed-in staff
@@ -41,7 +40,10 @@ function relyingParty(ctx: AppContext): { rpID: string; origin: string } {
   return { rpID: url.hostname, origin: url.origin };
 }
 
-async function storeChallenge(db: Queryable, challenge: string, purpose: 'register' | 'sign_in', staffId: string | null, now: Date): Promise<void> {
+/** What a passkey challenge was issued for: adding a passkey to the account, or signing in with one. */
+type ChallengePurpose = 'register' | 'sign_in';
+
+async function storeChallenge(db: Queryable, challenge: string, purpose: ChallengePurpose, staffId: string | null, now: Date): Promise<void> {
   await db.query('INSERT INTO webauthn_challenges (challenge, purpose, staff_id, expires_at) VALUES ($1, $2, $3, $4)', [
     challenge,
     purpose,
@@ -51,7 +53,7 @@ async function storeChallenge(db: Queryable, challenge: string, purpose: 'regist
 }
 
 /** Uses up a challenge: true only the first time, within its lifetime, for the same purpose and person. */
-async function consumeChallenge(db: Queryable, challenge: string, purpose: 'register' | 'sign_in', staffId: string | null, now: Date): Promise<boolean> {
+async function consumeChallenge(db: Queryable, challenge: string, purpose: ChallengePurpose, staffId: string | null, now: Date): Promise<boolean> {
   const { rowCount } = await db.query(
     `DELETE FROM webauthn_challenges WHERE challenge = $1 AND purpose = $2 AND staff_id IS NOT DISTINCT FROM $3 AND expires_at > $4`,
     [challenge, purpose, staffId, now],
@@ -196,18 +198,8 @@ export async function finishPasskeySignIn(
       [k.credential_id, verification.authenticationInfo.newCounter, now],
     );
     if (rowCount === 0) return null;
-    await endPortalSession(tx, previousSessionId);
-    const { sessionId } = await createPortalSession(tx, { staffId: k.staff_id, method: 'passkey', now });
-    await touchLastSignIn(tx, k.staff_id, now);
-    await recordAudit(tx, {
-      actor: { kind: 'staff', staffId: k.staff_id, email: k.email },
-      ip,
-      action: 'staff.signed_in',
-      objectType: 'staff',
-      objectId: k.staff_id,
-      institutionId: k.institution_id,
-      details: { method: 'passkey', passkey: k.credential_id },
-    });
+    const staff = { id: k.staff_id, email: k.email, institutionId: k.institution_id };
+    const sessionId = await finishSignIn(tx, { staff, method: 'passkey', details: { passkey: k.credential_id }, ip, previousSessionId, now });
     return { sessionId, staffId: k.staff_id };
   });
 }

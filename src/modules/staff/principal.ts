@@ -8,10 +8,10 @@ import type { StaffActor } from '../../platform/principal.js';
  * institution); *admin*, *reviewer* and *viewer* belong to one institution.
  * Roles map to permissions in `can` and nowhere else.
  */
-export type StaffRole = 'operator' | 'admin' | 'reviewer' | 'viewer';
-export const STAFF_ROLES: readonly StaffRole[] = ['operator', 'admin', 'reviewer', 'viewer'];
+export const STAFF_ROLES = ['operator', 'admin', 'reviewer', 'viewer'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
 /** The roles an institution's staff can hold (operator is platform-wide). */
-export const INSTITUTION_ROLES: readonly Exclude<StaffRole, 'operator'>[] = ['admin', 'reviewer', 'viewer'];
+export const INSTITUTION_ROLES: readonly Exclude<StaffRole, 'operator'>[] = STAFF_ROLES.filter((r) => r !== 'operator');
 
 /** The staff variant of the platform's Principal, with what the portal shows and its session's CSRF token. */
 export interface StaffPrincipal extends StaffActor<StaffRole> {

@@ -2,9 +2,7 @@ import type { AppContext } from '../../platform/context.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import { withTransaction, type Queryable } from '../../platform/db.js';
 import { randomBase62 } from '../../platform/ids.js';
-import { recordAudit } from './audit.js';
-import { createPortalSession, endPortalSession } from './portal-sessions.js';
-import { touchLastSignIn } from './staff-repo.js';
+import { finishSignIn } from './finish-sign-in.js';
 
 /**
  * One-time sign-in links: `/portal/sign-in/link/<token>`, ~256 random bits,
@@ -84,19 +82,8 @@ export async function consumeSignInLink(ctx: AppContext, token: string, ip: stri
       const state = await inspectSignInLink(tx, token, now);
       return { ok: false, state: state === 'valid' ? 'used' : state };
     }
-    // Signing in again (maybe as someone else) ends this browser's previous session.
-    await endPortalSession(tx, previousSessionId);
-    const { sessionId } = await createPortalSession(tx, { staffId: r.id, method: 'link', now });
-    await touchLastSignIn(tx, r.id, now);
-    await recordAudit(tx, {
-      actor: { kind: 'staff', staffId: r.id, email: r.email },
-      ip,
-      action: 'staff.signed_in',
-      objectType: 'staff',
-      objectId: r.id,
-      institutionId: r.institution_id,
-      details: { method: 'link' },
-    });
+    const staff = { id: r.id, email: r.email, institutionId: r.institution_id };
+    const sessionId = await finishSignIn(tx, { staff, method: 'link', ip, previousSessionId, now });
     return { ok: true, sessionId, next: r.next_path, staffId: r.id };
   });
 }

@@ -16,7 +16,19 @@ export interface StaffRow {
 const COLUMNS = `s.id, s.institution_id, i.name AS institution_name, s.email, s.name, s.role, s.created_at, s.last_sign_in_at`;
 const FROM = `staff s LEFT JOIN institutions i ON i.id = s.institution_id`;
 
-function toRow(r: Record<string, any>): StaffRow {
+/** A row of COLUMNS as pg returns it. */
+type StaffRecord = {
+  id: string;
+  institution_id: string | null;
+  institution_name: string | null;
+  email: string;
+  name: string | null;
+  role: StaffRole;
+  created_at: Date;
+  last_sign_in_at: Date | null;
+};
+
+function toRow(r: StaffRecord): StaffRow {
   return {
     staffId: r.id,
     institutionId: r.institution_id,
@@ -45,7 +57,7 @@ export async function insertStaff(
 
 /** A live account of this institution (null: operators); another institution's is not found. */
 export async function findStaff(db: Queryable, institutionId: string | null, staffId: string, opts: { forUpdate?: boolean } = {}): Promise<StaffRow | null> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<StaffRecord>(
     `SELECT ${COLUMNS} FROM ${FROM}
       WHERE s.id = $1 AND s.institution_id IS NOT DISTINCT FROM $2 AND s.removed_at IS NULL${opts.forUpdate ? ' FOR UPDATE OF s' : ''}`,
     [staffId, institutionId],
@@ -55,7 +67,7 @@ export async function findStaff(db: Queryable, institutionId: string | null, sta
 
 /** Live accounts with this (lower-cased) address: one per institution at most, and maybe an operator account. */
 export async function findStaffByEmail(db: Queryable, email: string): Promise<StaffRow[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<StaffRecord>(
     `SELECT ${COLUMNS} FROM ${FROM} WHERE s.email = $1 AND s.removed_at IS NULL ORDER BY s.institution_id IS NOT NULL, i.name, s.id`,
     [email],
   );
@@ -63,12 +75,12 @@ export async function findStaffByEmail(db: Queryable, email: string): Promise<St
 }
 
 export async function findStaffById(db: Queryable, staffId: string): Promise<StaffRow | null> {
-  const { rows } = await db.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE s.id = $1 AND s.removed_at IS NULL`, [staffId]);
+  const { rows } = await db.query<StaffRecord>(`SELECT ${COLUMNS} FROM ${FROM} WHERE s.id = $1 AND s.removed_at IS NULL`, [staffId]);
   return rows[0] ? toRow(rows[0]) : null;
 }
 
 export async function listStaffRows(db: Queryable, institutionId: string | null): Promise<StaffRow[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<StaffRecord>(
     `SELECT ${COLUMNS} FROM ${FROM} WHERE s.institution_id IS NOT DISTINCT FROM $1 AND s.removed_at IS NULL ORDER BY s.created_at, s.id LIMIT 1000`,
     [institutionId],
   );
@@ -77,7 +89,7 @@ export async function listStaffRows(db: Queryable, institutionId: string | null)
 
 /** The institution's live admins, oldest first. */
 export async function listAdminRows(db: Queryable, institutionId: string): Promise<StaffRow[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<StaffRecord>(
     `SELECT ${COLUMNS} FROM ${FROM} WHERE s.institution_id = $1 AND s.role = 'admin' AND s.removed_at IS NULL ORDER BY s.created_at, s.id`,
     [institutionId],
   );

@@ -5,7 +5,7 @@ import { findAssignment, type AssignmentRow } from '../assignments/find-assignme
 import { expireIfDue } from '../assignments/get-assignment.js';
 import { getInstitution } from '../institutions/institutions.js';
 import type { Score } from '../lifecycle/score.js';
-import type { AssignmentStatus } from '../lifecycle/state-machine.js';
+import type { SubmittedStatus } from '../lifecycle/state-machine.js';
 import type { TestVersion } from '../catalog/tests-service.js';
 import { attemptProctoringState, proctoringPageState, type ProctoringPageState } from '../proctoring/page-state.js';
 import { findAttempt, listAnswers, type StoredAnswer } from '../attempts/find-attempt.js';
@@ -30,7 +30,7 @@ interface Common {
 export type StudentPage =
   | (Common & { kind: 'intro'; dueAt: Date | null })
   | (Common & { kind: 'test'; deadlineAt: Date; serverNow: Date; answers: StoredAnswer[] })
-  | (Common & { kind: 'done'; status: Extract<AssignmentStatus, 'submitted' | 'marking' | 'completed'>; submittedAt: Date | null; score: Score | null; returnUrl: string })
+  | (Common & { kind: 'done'; status: SubmittedStatus; submittedAt: Date | null; score: Score | null; returnUrl: string })
   | (Common & { kind: 'expired'; dueAt: Date | null; returnUrl: string })
   | (Common & { kind: 'withdrawn'; returnUrl: string });
 

@@ -1,11 +1,8 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import { sha256Hex } from '../../platform/crypto.js';
+import { assetRoute, loadAsset, type StaticAsset } from '../../platform/web/asset-route.js';
 
 /**
  * The proctoring scripts of the student pages and the on-device face
@@ -25,20 +22,11 @@ const MODEL_FILES = ['tiny_face_detector_model-weights_manifest.json', 'tiny_fac
 const JS = 'text/javascript; charset=utf-8';
 const TYPES: Record<string, string> = { '.js': JS, '.json': 'application/json; charset=utf-8', '.bin': 'application/octet-stream' };
 
-interface Asset {
-  body: Buffer;
-  gzipped: Buffer | null;
-  type: string;
-  etag: string;
-}
-
-function load(file: string): Asset {
-  const body = fs.readFileSync(file);
+function load(file: string): StaticAsset {
   const type = TYPES[path.extname(file)];
   if (!type) throw new Error(`proctoring assets: no content type for ${file}`);
   // Weights are float data that gzip barely shrinks; text compresses about 4:1.
-  const gzipped = type === TYPES['.bin'] ? null : zlib.gzipSync(body, { level: 9 });
-  return { body, gzipped, type, etag: `"${sha256Hex(body).slice(0, 16)}"` };
+  return loadAsset(file, type, { gzip: type !== TYPES['.bin'] });
 }
 
 /** URL path → file, resolved at start. */
@@ -54,24 +42,8 @@ export function proctoringAssetFiles(): Map<string, string> {
   return files;
 }
 
-const hide = { hide: true } as const;
-
 export const proctoringAssets: FastifyPluginAsync = async (app) => {
   for (const [url, file] of proctoringAssetFiles()) {
-    const asset = load(file);
-    app.get(url, { schema: { ...hide, response: { 200: Type.Unsafe<Buffer>({ type: 'string' }), 304: Type.Null() } } }, async (request, reply) => {
-      reply
-        .header('cache-control', 'public, max-age=0, must-revalidate')
-        .header('etag', asset.etag)
-        .header('x-content-type-options', 'nosniff')
-        .header('cross-origin-resource-policy', 'same-origin');
-      if (asset.gzipped) reply.header('vary', 'accept-encoding');
-      if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-      reply.type(asset.type);
-      if (asset.gzipped && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-        return reply.header('content-encoding', 'gzip').send(asset.gzipped);
-      }
-      return reply.send(asset.body);
-    });
+    assetRoute(app, url, load(file), { headers: { 'cross-origin-resource-policy': 'same-origin' }, bareNotModified: true });
   }
 };

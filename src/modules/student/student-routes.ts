@@ -1,18 +1,18 @@
-import fs from 'node:fs';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { sha256Hex } from '../../platform/crypto.js';
 import { createStudentPostLimit, startLinkLimit } from '../../platform/http/rate-limit-requests.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { beginAttempt } from '../attempts/begin-attempt.js';
+import { isSubmittedStatus } from '../lifecycle/state-machine.js';
 import { loadStudentPage } from './load-student-page.js';
 import { openStartLink } from './open-start-link.js';
 import { installPageErrors } from './page-errors.js';
 import { assignmentExpiredPage, invalidLinkPage, linkExpiredPage, withdrawnPage } from './pages/message-pages.js';
 import { PAGE_HEADERS } from '../../platform/web/html.js';
+import { assetRoute, loadAsset } from '../../platform/web/asset-route.js';
 import { renderStudentPage } from './pages/render-student-page.js';
 import { saveAnswers } from '../attempts/save-answers.js';
 import { SESSION_COOKIE } from '../assignments/student-sessions.js';
@@ -24,11 +24,6 @@ import { proctoringStudentRoutes } from './proctoring-routes.js';
 
 const FORM = ['application/x-www-form-urlencoded'];
 const hide = { hide: true } as const;
-
-function asset(file: string, type: string) {
-  const body = fs.readFileSync(new URL(`./assets/${file}`, import.meta.url));
-  return { body, type, etag: `"${sha256Hex(body).slice(0, 16)}"` };
-}
 
 /**
  * The student journey: the start link, the pages at /a/{assignmentId}, the
@@ -43,13 +38,8 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
   const secure = ctx.config.publicBaseUrl.startsWith('https:');
   const limits = ctx.config.requestLimits;
 
-  for (const a of [asset('student.js', 'text/javascript; charset=utf-8'), asset('student.css', 'text/css; charset=utf-8')]) {
-    const name = a.type.startsWith('text/css') ? 'student.css' : 'student.js';
-    app.get(`/assets/${name}`, { schema: { ...hide, response: { 200: Type.Unsafe<Buffer>({ type: 'string' }), 304: Type.Null() } } }, async (request, reply) => {
-      reply.header('cache-control', 'public, max-age=0, must-revalidate').header('etag', a.etag).header('x-content-type-options', 'nosniff');
-      if (request.headers['if-none-match'] === a.etag) return reply.code(304).send(null);
-      return reply.type(a.type).send(a.body);
-    });
+  for (const [name, type] of [['student.js', 'text/javascript; charset=utf-8'], ['student.css', 'text/css; charset=utf-8']] as const) {
+    assetRoute(app, `/assets/${name}`, loadAsset(new URL(`./assets/${name}`, import.meta.url), type));
   }
 
   // The token travels in the path: a wildcard, since a parametric segment is capped at 100 characters.
@@ -61,7 +51,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
     if (opened.kind === 'assignment_expired') return reply.code(410).send(assignmentExpiredPage(opened));
     if (opened.kind === 'withdrawn') return reply.code(410).send(withdrawnPage(opened));
     if (opened.kind === 'link_expired') {
-      const submitted = ['submitted', 'marking', 'completed'].includes(opened.status);
+      const submitted = isSubmittedStatus(opened.status);
       return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted, returnUrl: opened.returnUrl, testMode: opened.testMode }));
     }
     reply.setCookie(SESSION_COOKIE, opened.sessionId, { path: '/a/', httpOnly: true, sameSite: 'lax', secure });

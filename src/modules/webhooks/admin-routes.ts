@@ -5,6 +5,7 @@ import { errors, paged } from '../../platform/http/schemas.js';
 import { operatorListEndpoints, operatorSetEndpointStatus } from './operate-endpoints.js';
 import { EndpointParams, OperatorEndpointView } from './schemas.js';
 import { operatorTokenAudit } from '../staff/audit.js';
+import { ENDPOINT_STATUSES } from './webhook-statuses.js';
 
 const tags = ['Webhooks'];
 
@@ -18,7 +19,7 @@ export const webhooksAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
         querystring: Type.Object(
           {
             institutionId: Type.Optional(Type.String({ maxLength: 64 })),
-            status: Type.Optional(Type.Union([Type.Literal('enabled'), Type.Literal('disabled')])),
+            status: Type.Optional(Type.Union(ENDPOINT_STATUSES.map((s) => Type.Literal(s)))),
             limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
             offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
           },

@@ -1,13 +1,12 @@
 import type { Queryable } from '../../platform/db.js';
 import { toAttemptView, type AttemptView } from './event-deliveries.js';
+import type { DeliveryStatus } from './webhook-statuses.js';
 
 /**
  * Reads for people watching their integration (the portal's Webhooks page
  * and Overview): an endpoint's delivery log, newest first with its last
  * attempt, and the institution's delivery health. Scoped to the institution.
  */
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-
 export interface DeliveryLogEntry {
   deliveryId: number;
   eventId: string;

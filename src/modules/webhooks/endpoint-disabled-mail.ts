@@ -4,6 +4,7 @@ import type { Queryable } from '../../platform/db.js';
 import { defineJob, enqueueJob } from '../../platform/jobs.js';
 import { findAdmin, listAdmins, type StaffView } from '../staff/staff-service.js';
 import { DISABLE_AFTER_FAILING_MS } from './retry-policy.js';
+import { AUTO_DISABLED_REASONS } from './webhook-statuses.js';
 
 /**
  * The mail half of the endpoint-disabled notice: one durable job per admin
@@ -21,7 +22,7 @@ const EndpointDisabledMail = Type.Object(
     staffId: Type.String({ minLength: 1 }),
     endpointId: Type.String({ minLength: 1 }),
     url: Type.String({ minLength: 1 }),
-    reason: Type.Union([Type.Literal('gone'), Type.Literal('failing')]),
+    reason: Type.Union(AUTO_DISABLED_REASONS.map((r) => Type.Literal(r))),
     disabledAt: Instant,
     failingSince: Type.Union([Instant, Type.Null()]),
   },

@@ -2,6 +2,7 @@ import type { Tx } from '../../platform/db.js';
 import { appendEvent } from '../lifecycle/append-event.js';
 import { ENDPOINT_DISABLED_EVENT_TYPE } from '../lifecycle/event-types.js';
 import { enqueueEndpointDisabledMails } from './endpoint-disabled-mail.js';
+import type { AutoDisabledReason } from './webhook-statuses.js';
 
 /**
  * Telling an institution that Assay disabled one of its webhook endpoints
@@ -18,7 +19,7 @@ export interface EndpointDisabledNotice {
   institutionId: string;
   endpointId: string;
   url: string;
-  reason: 'gone' | 'failing';
+  reason: AutoDisabledReason;
   disabledAt: Date;
   /** The first failed attempt of the run that led to it (for a 410 on a healthy endpoint, that attempt itself). */
   failingSince: Date | null;

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 import { tenantInstitution, type Tenant } from '../../platform/principal.js';
 import type { SubscribableEventType } from '../lifecycle/event-types.js';
+import type { DisabledReason, EndpointStatus } from './webhook-statuses.js';
 
 /**
  * SQL for webhook endpoints. Partner-facing functions take `institutionId`
@@ -9,15 +10,13 @@ import type { SubscribableEventType } from '../lifecycle/event-types.js';
  * take only an endpoint id (secrets, disable, enable) are called with an id
  * already resolved through a scoped read, or by the dispatcher and operator.
  */
-export type DisabledReason = 'partner' | 'operator' | 'gone' | 'failing';
-
 export interface EndpointRow {
   id: string;
   institutionId: string;
   url: string;
   description: string | null;
   eventTypes: SubscribableEventType[] | null;
-  status: 'enabled' | 'disabled';
+  status: EndpointStatus;
   disabledReason: DisabledReason | null;
   disabledAt: Date | null;
   failingSince: Date | null;
@@ -33,7 +32,26 @@ export interface EndpointRow {
 const COLUMNS = `id, institution_id, url, description, event_types, status, disabled_reason, disabled_at, failing_since,
   secret_enc, previous_secret_enc, previous_secret_expires_at, created_at, updated_at, livemode`;
 
-function toRow(r: Record<string, any>): EndpointRow {
+/** A row of COLUMNS as pg returns it. */
+type EndpointRecord = {
+  id: string;
+  institution_id: string;
+  url: string;
+  description: string | null;
+  event_types: SubscribableEventType[] | null;
+  status: EndpointStatus;
+  disabled_reason: DisabledReason | null;
+  disabled_at: Date | null;
+  failing_since: Date | null;
+  secret_enc: string;
+  previous_secret_enc: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  livemode: boolean;
+};
+
+function toRow(r: EndpointRecord): EndpointRow {
   return {
     id: r.id,
     institutionId: r.institution_id,
@@ -66,12 +84,12 @@ export async function insertEndpoint(
     now: Date;
   },
 ): Promise<EndpointRow> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<EndpointRecord>(
     `INSERT INTO webhook_endpoints (id, institution_id, url, description, event_types, secret_enc, created_at, updated_at, livemode)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8) RETURNING ${COLUMNS}`,
     [e.id, e.institutionId, e.url, e.description, e.eventTypes, e.secretEnc, e.now, e.livemode],
   );
-  return toRow(rows[0]);
+  return toRow(rows[0]!);
 }
 
 /** The institution's endpoints of one mode: live and test mode each have their own allowance. */
@@ -90,7 +108,7 @@ export async function findEndpoint(
   id: string,
   opts: { forUpdate?: boolean; livemode?: boolean } = {},
 ): Promise<EndpointRow | null> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<EndpointRecord>(
     `SELECT ${COLUMNS} FROM webhook_endpoints WHERE institution_id = $1 AND id = $2 AND ($3::boolean IS NULL OR livemode = $3)${opts.forUpdate ? ' FOR UPDATE' : ''}`,
     [institutionId, id, opts.livemode ?? null],
   );
@@ -98,19 +116,19 @@ export async function findEndpoint(
 }
 
 export async function findEndpointAny(db: Queryable, id: string): Promise<EndpointRow | null> {
-  const { rows } = await db.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1`, [id]);
+  const { rows } = await db.query<EndpointRecord>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1`, [id]);
   return rows[0] ? toRow(rows[0]) : null;
 }
 
 export async function listEndpointRows(
   db: Queryable,
   tenant: Tenant,
-  filter: { status?: 'enabled' | 'disabled'; livemode?: boolean; limit: number; offset: number },
+  filter: { status?: EndpointStatus; livemode?: boolean; limit: number; offset: number },
 ): Promise<{ rows: EndpointRow[]; total: number }> {
   const params = [tenantInstitution(tenant), filter.status ?? null, filter.livemode ?? null];
   const where = 'WHERE ($1::text IS NULL OR institution_id = $1) AND ($2::text IS NULL OR status = $2) AND ($3::boolean IS NULL OR livemode = $3)';
   const [list, count] = await Promise.all([
-    db.query(`SELECT ${COLUMNS} FROM webhook_endpoints ${where} ORDER BY created_at, id LIMIT $4 OFFSET $5`, [...params, filter.limit, filter.offset]),
+    db.query<EndpointRecord>(`SELECT ${COLUMNS} FROM webhook_endpoints ${where} ORDER BY created_at, id LIMIT $4 OFFSET $5`, [...params, filter.limit, filter.offset]),
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_endpoints ${where}`, params),
   ]);
   return { rows: list.rows.map(toRow), total: count.rows[0]!.n };

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import type { DeliveryStatus } from './webhook-statuses.js';
 
 /**
  * The delivery record of one event, per endpoint, with every attempt
@@ -16,7 +17,7 @@ export interface AttemptView {
 export interface DeliveryView {
   endpointId: string;
   url: string;
-  status: 'pending' | 'succeeded' | 'failed';
+  status: DeliveryStatus;
   nextAttemptAt: Date | null;
   attempts: AttemptView[];
 }
@@ -29,7 +30,7 @@ export async function listEventDeliveries(db: Queryable, institutionId: string, 
 export async function listDeliveriesOfEvents(db: Queryable, institutionId: string, eventIds: string[]): Promise<Map<string, DeliveryView[]>> {
   const out = new Map<string, DeliveryView[]>();
   if (eventIds.length === 0) return out;
-  const { rows: deliveries } = await db.query(
+  const { rows: deliveries } = await db.query<{ id: number; event_id: string; endpoint_id: string; url: string; status: DeliveryStatus; next_attempt_at: Date | null }>(
     `SELECT d.id, d.event_id, d.endpoint_id, w.url, d.status, d.next_attempt_at
        FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
       WHERE d.institution_id = $1 AND d.event_id = ANY ($2::text[])
@@ -37,7 +38,7 @@ export async function listDeliveriesOfEvents(db: Queryable, institutionId: strin
     [institutionId, eventIds],
   );
   if (deliveries.length === 0) return out;
-  const { rows: attempts } = await db.query(
+  const { rows: attempts } = await db.query<AttemptRecord & { delivery_id: number }>(
     `SELECT delivery_id, attempted_at, status_code, error_class, duration_ms, response_excerpt, next_attempt_at
        FROM webhook_attempts WHERE institution_id = $1 AND delivery_id = ANY ($2::bigint[]) ORDER BY id`,
     [institutionId, deliveries.map((d) => d.id)],
@@ -56,7 +57,17 @@ export async function listDeliveriesOfEvents(db: Queryable, institutionId: strin
   return out;
 }
 
-export function toAttemptView(a: Record<string, any>): AttemptView {
+/** A webhook_attempts row as pg returns it (the columns AttemptView shows). */
+export type AttemptRecord = {
+  attempted_at: Date;
+  status_code: number | null;
+  error_class: string | null;
+  duration_ms: number;
+  response_excerpt: string | null;
+  next_attempt_at: Date | null;
+};
+
+export function toAttemptView(a: AttemptRecord): AttemptView {
   return {
     attemptedAt: a.attempted_at,
     statusCode: a.status_code,

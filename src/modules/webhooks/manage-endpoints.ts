@@ -17,6 +17,7 @@ import {
 import { generateEndpointSecret } from './secret-box.js';
 import { checkEndpointUrl } from './url-guard.js';
 import { secretBoxFor, urlPolicyFor } from './webhooks-context.js';
+import type { EndpointStatus } from './webhook-statuses.js';
 
 /**
  * Partner management of webhook endpoints. Every function is scoped to the
@@ -33,7 +34,7 @@ export interface EndpointView {
   description: string | null;
   /** Null: every event type, including types added later. */
   eventTypes: SubscribableEventType[] | null;
-  status: 'enabled' | 'disabled';
+  status: EndpointStatus;
   disabledReason: EndpointRow['disabledReason'];
   disabledAt: Date | null;
   /** Start of the current run of failed attempts; null when the last attempt succeeded. */
@@ -110,7 +111,7 @@ export interface EndpointPatch {
   url?: string;
   eventTypes?: SubscribableEventType[] | null;
   description?: string | null;
-  status?: 'enabled' | 'disabled';
+  status?: EndpointStatus;
 }
 
 export async function updateEndpoint(ctx: AppContext, institutionId: string, endpointId: string, patch: EndpointPatch, livemode?: boolean): Promise<EndpointView> {

@@ -5,6 +5,7 @@ import type { Tenant } from '../../platform/principal.js';
 import { disableEndpointRow, enableEndpointRow, findEndpointAny, listEndpointRows } from './endpoints-repo.js';
 import { toEndpointView, type EndpointView } from './manage-endpoints.js';
 import { auditIn, type AuditContext } from '../staff/audit.js';
+import type { EndpointStatus } from './webhook-statuses.js';
 
 /**
  * Operator view of every institution's endpoints. An operator's disabling
@@ -15,7 +16,7 @@ export type OperatorEndpointView = EndpointView & { institutionId: string };
 export async function operatorListEndpoints(
   ctx: AppContext,
   tenant: Tenant,
-  filter: { status?: 'enabled' | 'disabled'; limit: number; offset: number },
+  filter: { status?: EndpointStatus; limit: number; offset: number },
 ): Promise<{ data: OperatorEndpointView[]; total: number }> {
   const { rows, total } = await listEndpointRows(ctx.pool, tenant, filter);
   return { data: rows.map((r) => ({ ...toEndpointView(r), institutionId: r.institutionId })), total };
@@ -24,7 +25,7 @@ export async function operatorListEndpoints(
 export async function operatorSetEndpointStatus(
   ctx: AppContext,
   endpointId: string,
-  status: 'enabled' | 'disabled',
+  status: EndpointStatus,
   audit?: AuditContext,
 ): Promise<OperatorEndpointView> {
   const now = ctx.clock.now();

@@ -3,6 +3,7 @@ import { withTransaction } from '../../platform/db.js';
 import { disableEndpointRow } from './endpoints-repo.js';
 import { noticeEndpointDisabled } from './endpoint-disabled-notice.js';
 import { shouldDisableForFailures } from './retry-policy.js';
+import type { AutoDisabledReason, DeliveryStatus } from './webhook-statuses.js';
 
 /** The outcome of one HTTP attempt, as the dispatcher hands it over for recording. */
 export interface DeliveryAttemptOutcome {
@@ -15,7 +16,7 @@ export interface DeliveryAttemptOutcome {
   durationMs: number;
   excerpt: string | null;
   /** The delivery's state after this attempt. */
-  status: 'succeeded' | 'pending' | 'failed';
+  status: DeliveryStatus;
   nextAttemptAt: Date | null;
   /** The endpoint answered 410 Gone. */
   gone: boolean;
@@ -121,7 +122,7 @@ async function recordAny(pool: Pool, workerId: string, outcomes: DeliveryAttempt
       values: [ids, eps.map((e) => e.ok), eps.map((e) => e.firstFailureAt), eps.map((e) => e.pause)],
     });
     // Disabled by Assay itself: the institution is told (an event, and its admins by mail) in this transaction.
-    const disable = async (endpointId: string, reason: 'gone' | 'failing') => {
+    const disable = async (endpointId: string, reason: AutoDisabledReason) => {
       const disabled = await disableEndpointRow(tx, endpointId, reason, now);
       if (disabled) await noticeEndpointDisabled(tx, { ...disabled, endpointId, reason, disabledAt: now });
     };

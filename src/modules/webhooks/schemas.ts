@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../lifecycle/event-types.js';
+import { DISABLED_REASONS, ENDPOINT_STATUSES } from './webhook-statuses.js';
 
 /** Route schemas of webhook endpoint management (partner and operator). */
 export const SubscribableEventType = Type.Union(
@@ -26,7 +27,7 @@ export const UpdateEndpointBody = Type.Object(
     url: Type.Optional(Url),
     eventTypes: Type.Optional(EventTypes),
     description: Type.Optional(Description),
-    status: Type.Optional(Type.Union([Type.Literal('enabled'), Type.Literal('disabled')])),
+    status: Type.Optional(Type.Union(ENDPOINT_STATUSES.map((s) => Type.Literal(s)))),
   },
   { additionalProperties: false, minProperties: 1, title: 'UpdateWebhookEndpoint' },
 );
@@ -36,9 +37,9 @@ const endpointFields = {
   url: Type.String({ format: 'uri' }),
   description: Description,
   eventTypes: EventTypes,
-  status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
+  status: Type.Union(ENDPOINT_STATUSES.map((s) => Type.Literal(s))),
   disabledReason: Type.Union(
-    [Type.Literal('partner'), Type.Literal('operator'), Type.Literal('gone'), Type.Literal('failing'), Type.Null()],
+    [...DISABLED_REASONS.map((r) => Type.Literal(r)), Type.Null()],
     { description: 'partner: by you; operator: by the Assay operator; gone: the endpoint answered 410; failing: every attempt failed for 5 days' },
   ),
   disabledAt: NullableTimestamp,

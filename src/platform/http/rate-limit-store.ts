@@ -23,7 +23,9 @@ export interface RateLimitStore {
   stop(): void;
 }
 
-export type RateLimitStoreKind = 'memory' | 'postgres';
+/** Where the partner API's rate limit counts: in each process, or shared through PostgreSQL (ASSAY_RATE_LIMIT_STORE). */
+export const RATE_LIMIT_STORE_KINDS = ['memory', 'postgres'] as const;
+export type RateLimitStoreKind = (typeof RATE_LIMIT_STORE_KINDS)[number];
 
 interface Limits {
   perSecond: number;

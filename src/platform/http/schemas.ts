@@ -33,6 +33,9 @@ export function Nullable<T extends TSchema>(schema: T, options: Record<string, u
 
 export const NullableTimestamp = Nullable(Timestamp);
 
+/** The same schema for a timestamp already written as text (inside a stored JSON object, such as the score). */
+export const TimestampText = Type.Unsafe<string>({ ...Timestamp });
+
 export const PagingQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { Nullable, StringEnum, errors } from '../../../platform/http/schemas.js';
 import { MarkingParams, MarkingView } from '../schemas.js';
+import { AI_MARKING_MODES } from '../../catalog/test-settings.js';
 import { acceptAiSuggestions } from './accept-ai-suggestions.js';
 import { getAiAgreement } from './get-ai-agreement.js';
 
@@ -15,7 +16,7 @@ export const AiAgreementSchema = Type.Object(
       Type.Object({
         questionId: Type.String(),
         prompt: Nullable(Type.String(), { description: 'Null for a question no longer in the current version' }),
-        mode: Nullable(StringEnum(['suggest', 'decide'])),
+        mode: Nullable(StringEnum(AI_MARKING_MODES)),
         maxPoints: Type.Number(),
         n: Type.Integer({ description: 'Items both the model and a reviewer marked' }),
         exactAgreement: Nullable(Type.Number(), { description: "Share of items where the reviewer's points equal the model's (0–1)" }),

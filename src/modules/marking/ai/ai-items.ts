@@ -1,10 +1,10 @@
-import type { Question } from '../../catalog/schemas.js';
+import type { AiMarkableType, Question } from '../../catalog/schemas.js';
 import { needsMarker } from '../auto-mark.js';
 import { type AnswerValue } from '../../attempts/answer-values.js';
 import type { MarkingTask } from './prompt.js';
 
 /** A question the model may mark: an essay or short_text carrying `aiMarking` and its criteria. */
-export type AiQuestion = Extract<Question, { type: 'essay' | 'short_text' }> & {
+export type AiQuestion = Extract<Question, { type: AiMarkableType }> & {
   aiMarking: NonNullable<Extract<Question, { type: 'essay' }>['aiMarking']>;
   criteria: NonNullable<Extract<Question, { type: 'essay' }>['criteria']>;
 };

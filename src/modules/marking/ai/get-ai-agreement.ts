@@ -2,6 +2,7 @@ import type { Queryable } from '../../../platform/db.js';
 import { notFound } from '../../../platform/errors.js';
 import { tenantInstitution, type Tenant } from '../../../platform/principal.js';
 import { getTest } from '../../catalog/tests-service.js';
+import type { AiMarkingMode } from '../../catalog/test-settings.js';
 import { agreementFigures, type AgreementFigures } from './agreement.js';
 import { isAiQuestion } from './ai-items.js';
 import { listMarkPairs } from './suggestions-repo.js';
@@ -20,7 +21,7 @@ export interface QuestionAgreement extends AgreementFigures {
   questionId: string;
   /** Null for a question no longer in the current version. */
   prompt: string | null;
-  mode: 'suggest' | 'decide' | null;
+  mode: AiMarkingMode | null;
   maxPoints: number;
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { AiMarkableType } from '../../catalog/schemas.js';
 
 /**
  * What the model is sent, pure. Only what marking needs: the question, its
@@ -23,7 +24,7 @@ export interface MarkingCriterion {
 }
 
 export interface MarkingTask {
-  questionType: 'essay' | 'short_text';
+  questionType: AiMarkableType;
   prompt: string;
   maxPoints: number;
   rubric: string | null;

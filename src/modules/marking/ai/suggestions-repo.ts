@@ -1,9 +1,11 @@
 import type { Queryable, Tx } from '../../../platform/db.js';
 import { tenantInstitution, type Tenant } from '../../../platform/principal.js';
 import type { CriterionMark } from './reply.js';
+import type { AiMarkingMode } from '../../catalog/test-settings.js';
 
 /** SQL for AI suggestions and the daily call budget. Every query names the institution. */
-export type SuggestionStatus = 'pending' | 'suggested' | 'failed' | 'handed_over';
+export const SUGGESTION_STATUSES = ['pending', 'suggested', 'failed', 'handed_over'] as const;
+export type SuggestionStatus = (typeof SUGGESTION_STATUSES)[number];
 
 export interface Provenance {
   model: string | null;
@@ -19,7 +21,7 @@ export interface AiSuggestion {
   institutionId: string;
   questionId: string;
   testId: string;
-  mode: 'suggest' | 'decide';
+  mode: AiMarkingMode;
   minConfidence: number;
   maxPoints: number;
   status: SuggestionStatus;
@@ -42,7 +44,7 @@ export interface NewSuggestion {
   institutionId: string;
   questionId: string;
   testId: string;
-  mode: 'suggest' | 'decide';
+  mode: AiMarkingMode;
   minConfidence: number;
   maxPoints: number;
   status: 'pending' | 'handed_over';
@@ -53,7 +55,36 @@ const COLUMNS = `assignment_id, institution_id, question_id, test_id, mode, min_
   confidence, flags, failure_reason, attempts, model, prompt_version, request_id, latency_ms, prompt_tokens, completion_tokens,
   reviewer_points, reviewer_matches, reviewed_at, created_at, updated_at`;
 
-function toSuggestion(r: Record<string, any>): AiSuggestion {
+/** A row of COLUMNS as pg returns it. */
+type SuggestionRecord = {
+  assignment_id: string;
+  institution_id: string;
+  question_id: string;
+  test_id: string;
+  mode: AiMarkingMode;
+  min_confidence: number;
+  max_points: number;
+  status: SuggestionStatus;
+  criteria: CriterionMark[] | null;
+  points: number | null;
+  confidence: number | null;
+  flags: string[];
+  failure_reason: string | null;
+  attempts: number;
+  model: string | null;
+  prompt_version: string | null;
+  request_id: string | null;
+  latency_ms: number | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  reviewer_points: number | null;
+  reviewer_matches: boolean | null;
+  reviewed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+function toSuggestion(r: SuggestionRecord): AiSuggestion {
   return {
     assignmentId: r.assignment_id,
     institutionId: r.institution_id,
@@ -119,7 +150,7 @@ export async function findSuggestion(
   key: { institutionId: string; assignmentId: string; questionId: string },
   lock = false,
 ): Promise<AiSuggestion | null> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<SuggestionRecord>(
     `SELECT ${COLUMNS} FROM ai_suggestions WHERE institution_id = $1 AND assignment_id = $2 AND question_id = $3${lock ? ' FOR UPDATE' : ''}`,
     [key.institutionId, key.assignmentId, key.questionId],
   );
@@ -127,7 +158,7 @@ export async function findSuggestion(
 }
 
 export async function listSuggestions(db: Queryable, institutionId: string, assignmentId: string): Promise<AiSuggestion[]> {
-  const { rows } = await db.query(`SELECT ${COLUMNS} FROM ai_suggestions WHERE institution_id = $1 AND assignment_id = $2`, [
+  const { rows } = await db.query<SuggestionRecord>(`SELECT ${COLUMNS} FROM ai_suggestions WHERE institution_id = $1 AND assignment_id = $2`, [
     institutionId,
     assignmentId,
   ]);

@@ -4,6 +4,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
 import { html } from '../../../platform/web/html.js';
 import { createInstitution, getInstitution, listInstitutions, setInstitutionStatus } from '../../institutions/institutions.js';
+import { INSTITUTION_STATUSES } from '../../institutions/institution-status.js';
 import { requirePermission, type StaffPrincipal } from '../../staff/principal.js';
 import { listStaff } from '../../staff/staff-service.js';
 import { csrfField, dataTable, errorFor, errorSummary, pager, postButton, statusBadge, textArea, textField, when, whenShort, type Flash } from '../ui/components.js';
@@ -101,7 +102,7 @@ ${dataTable({
         ...pageRoute,
         consumes: FORM,
         params: Params,
-        body: Type.Object({ ...CsrfBody, status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]) }),
+        body: Type.Object({ ...CsrfBody, status: Type.Union(INSTITUTION_STATUSES.map((s) => Type.Literal(s))) }),
         response: { 303: Redirect },
       },
     },

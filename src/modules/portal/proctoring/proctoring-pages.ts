@@ -6,6 +6,7 @@ import { PAGE_HEADERS } from '../../../platform/web/html.js';
 import { findAssignment } from '../../assignments/find-assignment.js';
 import { getProctoringReport, type ProctoringReport } from '../../proctoring/get-proctoring-report.js';
 import { reviewFlags } from '../../proctoring/review-flags.js';
+import { REVIEW_OUTCOMES, type ReviewOutcome } from '../../proctoring/rules.js';
 import { listTestTitles } from '../../catalog/tests-service.js';
 import { can } from '../../staff/principal.js';
 import { CsrfBody, DoneQuery, FORM, Html, InstitutionQuery, Redirect, audited, chooseInstitution, flashFrom, formErrors, institutionScope, layoutFor, pageRoute, redirect, sendHtml, type Scope } from '../ui/page.js';
@@ -113,7 +114,7 @@ ${dataTable({
       const outcome = request.body.outcome;
       const note = (request.body.note ?? '').trim();
       const errors: ErrorDetail[] = [];
-      if (outcome !== 'confirmed' && outcome !== 'dismissed') errors.push({ field: 'outcome', message: 'Choose whether the flag is confirmed or dismissed.' });
+      if (!(REVIEW_OUTCOMES as readonly unknown[]).includes(outcome)) errors.push({ field: 'outcome', message: 'Choose whether the flag is confirmed or dismissed.' });
       if (note === '') errors.push({ field: 'note', message: 'Write a note saying why.' });
       if (note.length > 2000) errors.push({ field: 'note', message: 'The note must be at most 2,000 characters.' });
       const refuse = async (details: ErrorDetail[]) => {
@@ -126,7 +127,7 @@ ${dataTable({
         await audited(
           ctx,
           request,
-          (c) => reviewFlags(c, scope.institutionId, assignmentId, { reviews: [{ flagId, outcome: outcome as 'confirmed' | 'dismissed', note }], reviewer: scope.p.email }),
+          (c) => reviewFlags(c, scope.institutionId, assignmentId, { reviews: [{ flagId, outcome: outcome as ReviewOutcome, note }], reviewer: scope.p.email }),
           (report) => ({
             action: 'proctoring.flag_reviewed',
             objectType: 'assignment',

@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from '../../../platform/web/html.js';
 import { csrfField, errorSummary, flashMessage, hiddenFields, textField } from '../ui/components.js';
+import type { LinkState } from '../../staff/sign-in-links.js';
 
 /** The signed-out pages: sign-in form, "check your email", the link's landing page and its refusals. */
 
@@ -44,7 +45,7 @@ ${csrfField(p.csrf)}
 </form>`;
 }
 
-export function linkRefusedPage(state: 'used' | 'expired' | 'unknown'): { status: number; title: string; main: SafeHtml } {
+export function linkRefusedPage(state: Exclude<LinkState, 'valid'>): { status: number; title: string; main: SafeHtml } {
   const newLink = html`<p><a class="button primary" href="/portal/sign-in">Request a new sign-in link</a></p>`;
   switch (state) {
     case 'used':

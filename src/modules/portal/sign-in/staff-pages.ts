@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { sha256Hex } from '../../../platform/crypto.js';
+import { assetRoute, loadAsset } from '../../../platform/web/asset-route.js';
 import { FORM, Html, Redirect, redirect } from '../ui/page.js';
 import { consumeSignInLink, inspectSignInLink } from '../../staff/sign-in-links.js';
 import { listPasskeys, removePasskey } from '../../staff/passkeys.js';
@@ -17,8 +16,7 @@ import { sendPage } from './page-shell.js';
 import { checkEmailMain, linkLandingMain, linkRefusedPage, rateLimitedMain, signInMain } from './sign-in-pages.js';
 
 const hide = true;
-const script = fs.readFileSync(new URL('./assets/passkeys.js', import.meta.url));
-const scriptEtag = `"${sha256Hex(script).slice(0, 16)}"`;
+const script = loadAsset(new URL('./assets/passkeys.js', import.meta.url), 'text/javascript; charset=utf-8');
 const TokenParams = Type.Object({ token: Type.String({ maxLength: 100 }) });
 
 /**
@@ -30,11 +28,7 @@ const TokenParams = Type.Object({ token: Type.String({ maxLength: 100 }) });
 export const staffPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const base = app.prefix.endsWith('/portal') ? '' : '/portal';
 
-  app.get(`${base}/assets/passkeys.js`, { schema: { hide, response: { 200: Type.Unsafe<Buffer>({ type: 'string' }), 304: Type.Null() } } }, async (request, reply) => {
-    reply.header('cache-control', 'public, max-age=0, must-revalidate').header('etag', scriptEtag).header('x-content-type-options', 'nosniff');
-    if (request.headers['if-none-match'] === scriptEtag) return reply.code(304).send(null);
-    return reply.type('text/javascript; charset=utf-8').send(script);
-  });
+  assetRoute(app, `${base}/assets/passkeys.js`, script);
 
   app.get(
     `${base}/sign-in`,

@@ -23,7 +23,8 @@ import {
   redirect,
   sendHtml,
 } from '../ui/page.js';
-import { endpointPage, endpointsPage, LOG_STATUSES } from './webhook-views.js';
+import { endpointPage, endpointsPage } from './webhook-views.js';
+import { DELIVERY_STATUSES, ENDPOINT_STATUSES, type DeliveryStatus } from '../../webhooks/webhook-statuses.js';
 
 /**
  * Webhooks: the institution's endpoints (create with the secret shown once,
@@ -110,7 +111,7 @@ export const webhookPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       if (!scope) throw notFound('webhook endpoint');
       const endpoint = await getEndpoint(ctx, scope.institutionId, request.params.endpointId);
       const q = request.query;
-      const status = (LOG_STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as (typeof LOG_STATUSES)[number]) : undefined;
+      const status = (DELIVERY_STATUSES as readonly string[]).includes(q.status ?? '') ? (q.status as DeliveryStatus) : undefined;
       const eventType = [...ASSIGNMENT_EVENT_TYPES, 'webhook.test'].includes(q.eventType ?? '') ? q.eventType : undefined;
       const before = q.before ? Number(q.before) : undefined;
       return sendHtml(reply, await endpointPage(ctx, scope, endpoint, { status, eventType, before, flash: flashFrom(request) }));
@@ -124,7 +125,7 @@ export const webhookPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
         ...pageRoute,
         consumes: FORM,
         params: EndpointParams,
-        body: Type.Object({ ...CsrfBody, status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]) }),
+        body: Type.Object({ ...CsrfBody, status: Type.Union(ENDPOINT_STATUSES.map((s) => Type.Literal(s))) }),
         response: { 303: Redirect },
       },
     },

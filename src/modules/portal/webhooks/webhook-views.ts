@@ -7,8 +7,8 @@ import { listEndpointDeliveries } from '../../webhooks/delivery-log.js';
 import { listEndpoints, type EndpointView } from '../../webhooks/manage-endpoints.js';
 import { csrfField, dataTable, errorFor, errorSummary, fieldId, hiddenFields, pager, postButton, selectField, statusBadge, testBadge, textField, when, whenShort, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../webhooks/webhook-statuses.js';
 
-export const LOG_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 const LOG_PAGE = 25;
 
 const DISABLED_WHY: Record<string, string> = {
@@ -99,7 +99,7 @@ export async function endpointPage(
   scope: Scope,
   e: EndpointView,
   opts: {
-    status?: (typeof LOG_STATUSES)[number] | undefined;
+    status?: DeliveryStatus | undefined;
     eventType?: string | undefined;
     before?: number | undefined;
     flash?: Flash | null;
@@ -149,7 +149,7 @@ ${postButton({ action: `${here}/rotate-secret`, label: 'Rotate secret', csrf, fi
 <h2 id="log-title">Delivery log</h2>
 <form method="get" action="${here}" class="filters" aria-labelledby="log-title">
 ${hiddenFields(operatorField(scope))}
-${selectField({ name: 'status', label: 'Status', value: opts.status ?? '', options: [{ value: '', label: 'Any status' }, ...LOG_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) }))] })}
+${selectField({ name: 'status', label: 'Status', value: opts.status ?? '', options: [{ value: '', label: 'Any status' }, ...DELIVERY_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) }))] })}
 ${selectField({ name: 'eventType', label: 'Event type', value: opts.eventType ?? '', options: [{ value: '', label: 'Any event type' }, ...[...ASSIGNMENT_EVENT_TYPES, TEST_EVENT_TYPE].map((t) => ({ value: t, label: t }))] })}
 <div class="actions"><button type="submit" class="button">Filter</button></div>
 </form>

@@ -1,6 +1,6 @@
 import type { Score } from '../../lifecycle/score.js';
 import type { TestVersion } from '../../catalog/tests-service.js';
-import type { AssignmentStatus } from '../../lifecycle/state-machine.js';
+import type { SubmittedStatus } from '../../lifecycle/state-machine.js';
 import { formatPoints, html, jsonForScript, layout, timeTag, type SafeHtml } from '../../../platform/web/html.js';
 import { UPLOAD_REST_SCRIPT, type ProctoringPageState } from './proctoring-parts.js';
 
@@ -12,7 +12,7 @@ import { UPLOAD_REST_SCRIPT, type ProctoringPageState } from './proctoring-parts
 export function completionPage(p: {
   institutionName: string;
   test: TestVersion;
-  status: Extract<AssignmentStatus, 'submitted' | 'marking' | 'completed'>;
+  status: SubmittedStatus;
   submittedAt: Date | null;
   score: Score | null;
   returnUrl: string;

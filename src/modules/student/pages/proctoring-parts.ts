@@ -1,4 +1,5 @@
 import { html, plural, type SafeHtml } from '../../../platform/web/html.js';
+import type { ProctoredMode } from '../../catalog/test-settings.js';
 
 /**
  * What a proctored test's pages tell their scripts (the `proctoring` member of
@@ -6,7 +7,7 @@ import { html, plural, type SafeHtml } from '../../../platform/web/html.js';
  * only reports what it sees and never decides a severity.
  */
 export interface ProctoringPageState {
-  mode: 'record' | 'live_ai';
+  mode: ProctoredMode;
   /** The test's resolved thresholds (sent for transparency; the server applies them). */
   rules: object;
   heartbeatMs: number;
