@@ -78,10 +78,9 @@ const issued = new WeakSet<JobDeclaration>();
 /** Declares a job kind. Kinds are unique across the process: two declarations of one kind are refused at load. */
 export function declareJob<K extends string, S extends TSchema>(declaration: JobDeclaration<K, S>): JobDeclaration<K, S> {
   if (declarations.has(declaration.kind)) throw new Error(`job kind ${declaration.kind} is defined twice`);
-  const frozen = Object.freeze({ ...declaration });
-  declarations.set(declaration.kind, { declaration: frozen, check: TypeCompiler.Compile(declaration.payload) });
-  issued.add(frozen);
-  return frozen;
+  declarations.set(declaration.kind, { declaration, check: TypeCompiler.Compile(declaration.payload) });
+  issued.add(declaration);
+  return declaration;
 }
 
 /** The handler of a declared kind, registered where the worker that runs it is built. */
@@ -95,10 +94,10 @@ export function handleJob<K extends string, S extends TSchema, C>(
   return definition;
 }
 
-/** Declaration and handler in one, for a job whose handler lives beside its only callers. */
+/** Declaration and handler in one object, for a job whose handler lives beside its only callers. */
 export function defineJob<K extends string, S extends TSchema, C>(definition: JobDefinition<K, S, C>): JobDefinition<K, S, C> {
-  const { run, ...declaration } = definition;
-  return handleJob(declareJob(declaration), run);
+  declareJob(definition);
+  return definition;
 }
 
 /** The kinds declared in this process (those whose modules are loaded). */
