@@ -10,7 +10,8 @@ import path from 'node:path';
  * - one face: scikit-image's astronaut.png (python3-skimage), slowly panned and zoomed so no two
  *   frames are the same;
  * - an empty scene: OpenCV's building.jpg (opencv-doc), a street front with no one in it;
- * - two faces: the astronaut's head beside its mirror image (the packages hold one frontal portrait).
+ * - two faces: the astronaut's head beside its mirror image (the packages hold one frontal portrait);
+ * - comes and goes: the empty street for 12 s, then the face for 12 s (looped: the student leaves and returns).
  * 320 × 240 (the recording's size), 10 fps, a few seconds (Chromium loops the file), YUV4MPEG2, cached
  * in the temp dir by a hash of the recipe.
  */
@@ -19,7 +20,7 @@ export const OPENCV_DATA = '/usr/share/doc/opencv-doc/examples/data';
 const ASTRONAUT = path.join(SKIMAGE_DATA, 'astronaut.png');
 const BUILDING = path.join(OPENCV_DATA, 'building.jpg');
 
-export type Scene = 'one_face' | 'empty' | 'two_faces';
+export type Scene = 'one_face' | 'empty' | 'two_faces' | 'comes_and_goes';
 
 const RECIPES: Record<Scene, { inputs: string[]; filter: string; seconds: number }> = {
   one_face: {
@@ -37,6 +38,14 @@ const RECIPES: Record<Scene, { inputs: string[]; filter: string; seconds: number
     inputs: [ASTRONAUT],
     filter: '[0]crop=300:300:60:0,scale=160:160,split[a][b];[b]hflip[c];[a][c]hstack,pad=320:240:0:40,format=yuv420p',
     seconds: 2,
+  },
+  comes_and_goes: {
+    inputs: [BUILDING, ASTRONAUT],
+    filter:
+      "[0]scale=400:276,crop=320:240:x='40+30*sin(2*PI*t/6)':y='18',format=yuv420p,setsar=1,trim=duration=12,setpts=PTS-STARTPTS[e];" +
+      "[1]scale=400:400,crop=320:240:x='40+30*sin(2*PI*t/6)':y='10+12*sin(2*PI*t/4)',format=yuv420p,setsar=1,trim=duration=12,setpts=PTS-STARTPTS[f];" +
+      '[e][f]concat=n=2:v=1',
+    seconds: 24,
   },
 };
 

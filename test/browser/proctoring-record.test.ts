@@ -246,7 +246,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     await t.context.close();
   }, 180_000);
 
-  it('the camera stopping: a camera_stopped flag, a polite explanation, answering goes on, and the camera can be turned back on', async () => {
+  it('the camera stopping: a camera_stopped flag, a warning that explains it, answering goes on, and the camera can be turned back on', async () => {
     const t = await takeTest('camera-off');
     await t.page.locator('#proctor-video').evaluate((v: HTMLVideoElement) => {
       const track = (v.srcObject as MediaStream).getVideoTracks()[0]!;
@@ -255,7 +255,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     });
     const indicator = t.page.locator('#recording-indicator');
     await until('the indicator to say so', async () => (await indicator.textContent()) === 'Camera off', 10_000, 100);
-    const message = t.page.getByRole('status').filter({ hasText: 'The camera stopped.' });
+    const message = t.page.getByRole('alert').filter({ hasText: 'Your camera stopped' });
     expect(await message.textContent()).toContain('Your answers are still saved: keep working.');
     expect(await seriousAxeViolations(t.page)).toEqual([]);
     const flag = await until('a critical camera_stopped flag', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.kind === 'camera_stopped' && f.severity === 'critical'), 30_000);
@@ -265,7 +265,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
 
     await t.page.getByRole('button', { name: 'Turn the camera back on' }).click();
     await until('recording again', async () => (await indicator.textContent()) === 'Recording', 20_000, 100);
-    expect(await t.page.getByRole('status').filter({ hasText: 'The camera is back on.' }).count()).toBe(1);
+    expect(await t.page.getByRole('status').filter({ hasText: 'Your camera is back on.' }).count()).toBe(1);
     await until('the flag to end', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.id === flag.id && !f.ongoing), 30_000);
     await submit(t.page);
     expect(t.problems).toEqual([]);

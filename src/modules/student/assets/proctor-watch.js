@@ -66,8 +66,9 @@ const COPY_PASTE_GAP_MS = 2000;
  * Page hidden or window unfocused, full screen left, copy and paste in the answers, a second screen.
  * `relaxations` (the assignment's accommodations): without fullscreenRequired the button is not offered
  * and leaving full screen is not reported; with copyPasteAllowed copy and paste are not reported.
+ * `onReturn(awayMs)` is called when the student comes back from an absence that was reported.
  */
-export function watchBrowser({ signals, answers, fullscreenButton, relaxations = { fullscreenRequired: true, copyPasteAllowed: false } }) {
+export function watchBrowser({ signals, answers, fullscreenButton, relaxations = { fullscreenRequired: true, copyPasteAllowed: false }, onReturn = () => undefined }) {
   // ---- Leaving the test: the page hidden, or the window without focus, counted as one absence.
   let awaySince = null;
   let awayTimer = null;
@@ -82,8 +83,11 @@ export function watchBrowser({ signals, answers, fullscreenButton, relaxations =
       }, AWAY_MIN_MS);
     } else if (awaySince !== null) {
       clearTimeout(awayTimer);
+      const reported = signals.isActive('left_test');
+      const awayMs = signals.now() - awaySince;
       awaySince = null;
       signals.stop('left_test');
+      if (reported) onReturn(awayMs);
     }
   }
   document.addEventListener('visibilitychange', checkAway);

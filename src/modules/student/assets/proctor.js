@@ -3,9 +3,11 @@
 // (leaving the page, full screen, copy and paste, the camera stopping, a second screen), face counts for
 // live_ai, and a heartbeat that carries the signals to the server, which decides what they mean.
 // It never blocks answering and never submits: a camera problem is explained, and the student works on.
+// What it notices is also said to the student as it happens (proctor-notices.js), before it becomes a flag.
 // Plain browser JavaScript (ES modules), no build step, under a CSP without inline script.
 import { attach, cameraProblem, liveTrack, openCamera, randomId, stillPicture } from './proctor-camera.js';
 import { loadFaceDetector } from './proctor-faces.js';
+import { createNotices } from './proctor-notices.js';
 import { createSignals } from './proctor-signals.js';
 import { createUploadQueue } from './proctor-uploads.js';
 import { createRecorder, watchBrowser } from './proctor-watch.js';
@@ -25,7 +27,10 @@ async function start() {
   const indicatorText = $('recording-text');
   const message = $('proctor-message');
   const retry = $('proctor-camera-retry');
-  const panel = video.closest('.supervision');
+  const panel = document.querySelector('.supervision');
+  const notices = createNotices({ alertEl: $('proctor-alert'), noticeEl: $('proctor-notice') });
+  const defaultMessage = message.textContent;
+  let cameraWasOn = false;
 
   let stream = null;
   let recorder = null;
@@ -80,9 +85,14 @@ async function start() {
     signals.start('camera_stopped');
     retry.hidden = false;
     retry.disabled = false;
-    message.textContent =
-      `${cameraProblem(error)} This part of the test is not being recorded. Your answers are still saved: keep working. ` +
-      'To turn the camera back on, allow it for this site (the camera or lock icon next to the address), then select Turn the camera back on.';
+    message.textContent = 'Camera off: this part of the test is not being recorded.';
+    notices.resolve('camera_muted');
+    notices.warn(
+      'camera',
+      cameraStoppedText(error, cameraWasOn),
+      'This part of the test is not being recorded. Your answers are still saved: keep working. To turn the camera back on, allow it for this site ' +
+        '(the camera or lock icon next to the address), then select Turn the camera back on.',
+    );
     beatSoon();
   }
 
@@ -99,14 +109,22 @@ async function start() {
     const track = stream.getVideoTracks()[0];
     track.addEventListener('ended', () => cameraLost({ name: 'Ended' }));
     // Muted: the source gives no picture for now (a privacy shutter, the system taking the camera).
-    track.addEventListener('mute', () => signals.start('camera_stopped', { key: 'camera_muted' }));
-    track.addEventListener('unmute', () => signals.stop('camera_muted'));
+    track.addEventListener('mute', () => {
+      signals.start('camera_stopped', { key: 'camera_muted' });
+      notices.warn('camera_muted', 'Your camera stopped sending a picture.', 'Open its privacy shutter, or close other apps that may be using it. Keep working.');
+    });
+    track.addEventListener('unmute', () => {
+      signals.stop('camera_muted');
+      notices.resolve('camera_muted', 'Your camera is sending a picture again.');
+    });
     const wasLost = signals.isActive('camera_stopped');
     signals.stop('camera_stopped');
     retry.hidden = true;
     panel.dataset.camera = 'on';
     setIndicator('recording');
-    if (wasLost) message.textContent = 'The camera is back on. Recording continues.';
+    cameraWasOn = true;
+    if (wasLost) message.textContent = defaultMessage;
+    notices.resolve('camera', 'Your camera is back on. Recording continues.');
     recorder = createRecorder(stream, cfg.segmentMs, async (segment) => {
       await uploads.addSegment({ seq: nextSeq(), type: segment.type, startedAt: segment.startedAt + offset, durationMs: segment.durationMs, blob: segment.blob });
     });
@@ -199,7 +217,14 @@ async function start() {
   // ---- Browser signals and faces -----------------------------------------------------------------------
   // An assignment's accommodations: what is relaxed is neither offered nor reported (absent: the strict defaults).
   const relaxations = { fullscreenRequired: true, copyPasteAllowed: false, ...(cfg.relaxations || {}) };
-  watchBrowser({ signals, answers: $('answers'), fullscreenButton: $('proctor-fullscreen'), relaxations });
+  watchBrowser({
+    signals,
+    answers: $('answers'),
+    fullscreenButton: $('proctor-fullscreen'),
+    relaxations,
+    // Said after the fact: while the student is away, nothing on this page can reach them.
+    onReturn: (awayMs) => notices.note(`You left the test page for ${seconds(awayMs)}; this was recorded.`, 'info'),
+  });
 
   if (cfg.mode === 'live_ai') {
     loadFaceDetector(cfg.modelBase)
@@ -212,8 +237,17 @@ async function start() {
       });
   }
 
+  // The student is warned at half the test's threshold (when the server's flag turns `warning`), so there is
+  // time to act before it turns critical; a moment's miss (looking down) says nothing.
+  const rules = cfg.rules || {};
+  const warnAfterMs = (seconds) => (Number(seconds) > 0 ? Number(seconds) : 0) * 500;
+  const noFaceWarnMs = warnAfterMs(rules.noFaceSeconds ?? 10);
+  const facesWarnMs = warnAfterMs(rules.multipleFacesSeconds ?? 3);
+
   // About once a second on the current frame: no face, or more than one, is a lasting condition.
   async function watchFaces() {
+    let noFaceSince = null;
+    let facesSince = null;
     while (!over) {
       const started = Date.now();
       let n = null;
@@ -229,6 +263,14 @@ async function start() {
       else signals.stop('no_face', at);
       if (n !== null && n >= 2) signals.start('multiple_faces', { at });
       else signals.stop('multiple_faces', at);
+
+      noFaceSince = n === 0 ? (noFaceSince ?? at) : null;
+      if (noFaceSince !== null && at - noFaceSince >= noFaceWarnMs) notices.warn('no_face', "We can't see your face.", 'Move so your face is in view of the camera.');
+      // No frame to look at (the camera stopped): the camera's own warning says so; nothing is "back".
+      else if (noFaceSince === null) notices.resolve('no_face', n !== null && n >= 1 ? 'Your face is in view again.' : null);
+      facesSince = n !== null && n >= 2 ? (facesSince ?? at) : null;
+      if (facesSince !== null && at - facesSince >= facesWarnMs) notices.warn('multiple_faces', 'We can see more than one face.', 'Make sure only you are in view of the camera.');
+      else if (facesSince === null) notices.resolve('multiple_faces', n === 1 ? 'Only your face is in view again.' : null);
       await new Promise((r) => setTimeout(r, Math.max(200, 1000 - (Date.now() - started))));
     }
   }
@@ -267,4 +309,16 @@ async function start() {
 
   await startCamera();
   beat();
+}
+
+/** "Your camera stopped: …" from a getUserMedia error or an ended track. */
+function cameraStoppedText(error, wasOn) {
+  if (error && error.name === 'Ended') return 'Your camera stopped: it may have been unplugged, turned off, or taken by another app.';
+  const why = cameraProblem(error);
+  return `${wasOn ? 'Your camera stopped' : 'Your camera is off'}: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
+}
+
+function seconds(ms) {
+  const n = Math.max(1, Math.round(ms / 1000));
+  return n === 1 ? '1 second' : `${n} seconds`;
 }

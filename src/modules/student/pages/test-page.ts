@@ -4,7 +4,7 @@ import type { TestVersion } from '../../catalog/tests-service.js';
 import type { StoredAnswer } from '../../attempts/find-attempt.js';
 import { countWords } from '../../attempts/answer-values.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from '../../../platform/web/html.js';
-import { PROCTOR_SCRIPT, recordingIndicator, supervisionPanel, type ProctoringPageState } from './proctoring-parts.js';
+import { PROCTOR_SCRIPT, recordingIndicator, supervisionNotices, supervisionPanel, type ProctoringPageState } from './proctoring-parts.js';
 
 /**
  * The test page: every question on one page, in order, each a fieldset whose
@@ -47,6 +47,7 @@ export function testPage(p: {
   ${p.testMode ? html`<p class="status-test-mode">Test mode</p>` : ''}
   <p class="save-status" id="save-status" data-state="saved">Saved</p>
   ${proctored ? recordingIndicator() : ''}
+  ${proctored ? supervisionNotices() : ''}
 </div>
 <div id="time-alert" class="time-alert" role="alert"></div>
 ${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring, p.proctoring?.relaxations) : ''}
