@@ -32,7 +32,7 @@ export interface UrlPolicy {
   development?: boolean;
 }
 
-const LOCAL_HINT = 'to test against a receiver on this machine, start Assay with ASSAY_ALLOW_INSECURE_URLS=1 (development only)';
+const LOCAL_HINT = 'to test with a receiver on this machine, start this development server with ASSAY_ALLOW_INSECURE_URLS=1';
 
 export class AddressNotAllowedError extends Error {
   readonly code = 'EADDRNOTALLOWED';
@@ -76,7 +76,7 @@ export function isAddressAllowed(address: string, policy: UrlPolicy): boolean {
 const BLOCKED_NAMES = /(^|\.)(localhost|local|internal|localdomain|home\.arpa|intranet|lan|corp)$/i;
 
 function refuse(message: string, policy?: UrlPolicy): AppError {
-  if (policy?.development && !policy.allowInsecure) message = `${message}; ${LOCAL_HINT}`;
+  if (policy?.development && !policy.allowInsecure) message = `${message} (${LOCAL_HINT})`;
   return new AppError('webhook_url_not_allowed', `url: ${message}`, [{ field: 'url', message }]);
 }
 
