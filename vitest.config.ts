@@ -11,6 +11,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * - browser: test/browser/**, Chromium through playwright-core, on the same kind of database.
  */
 const DATABASE_SETUP = ['test/helpers/global-setup.ts'];
+/** Checks of the repository itself (docs, install scripts, module rules): files only, so they run with the units. */
+const REPOSITORY_CHECKS = ['test/docs.test.ts', 'test/docs-first-run.test.ts', 'test/install-scripts.test.ts', 'test/architecture/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -26,7 +28,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'test/docs.test.ts', 'test/architecture/**/*.test.ts'],
+          include: ['src/**/*.test.ts', ...REPOSITORY_CHECKS],
           testTimeout: 10_000,
         },
       },
@@ -35,7 +37,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/browser/**', 'test/docs.test.ts', 'test/architecture/**'],
+          exclude: [...configDefaults.exclude, 'test/browser/**', ...REPOSITORY_CHECKS],
           globalSetup: DATABASE_SETUP,
         },
       },

@@ -124,10 +124,27 @@ const cell = (label: string, html: string) => `<td data-label="${label}"><div>${
 
 const SIMULATE_ACTIONS = ['start', 'submit', 'violation', 'finish_marking', 'expire'] as const;
 
+/**
+ * The step that moves a row on from its status, preselected; null when the
+ * assignment is over. Every step stays offered: the row shows the last
+ * webhook applied, which may lag behind Assay by a moment.
+ */
+const NEXT_STEP: Record<Enrolment['status'], (typeof SIMULATE_ACTIONS)[number] | null> = {
+  assigned: 'start',
+  started: 'submit',
+  submitted: 'finish_marking',
+  marking: 'finish_marking',
+  completed: null,
+  expired: null,
+  cancelled: null,
+};
+
 /** Test mode only: play an assignment's next step without a student (the events come back as webhooks). */
 function simulateForm(e: Enrolment): string {
+  const next = NEXT_STEP[e.status];
+  if (!next) return '<span class="note">Nothing left to simulate</span>';
   const id = esc(e.assignmentId);
-  const options = SIMULATE_ACTIONS.map((a) => `<option value="${a}">${a.replace('_', ' ')}</option>`).join('');
+  const options = SIMULATE_ACTIONS.map((a) => `<option value="${a}"${a === next ? ' selected' : ''}>${a.replace('_', ' ')}</option>`).join('');
   return `<form method="post" action="/simulate" class="simulate"><input type="hidden" name="assignmentId" value="${id}">
 <label class="sr-only" for="act-${id}">Step to simulate for ${esc(e.name || e.externalUserId)}</label>
 <select id="act-${id}" name="action">${options}</select> <button type="submit" class="small">Simulate</button></form>`;

@@ -119,7 +119,7 @@ describe('Staff and Audit log (admins)', () => {
   it('invites, changes a role and removes through the staff service, keeping the last admin, and lists the audit log', async () => {
     const bad = await portalPost(h, admin, '/portal/staff', { email: 'not-an-address', role: 'reviewer' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.body).toContain('Email address is not an email address');
+    expect(bad.body).toContain('Enter an email address like name@example.com.');
     const invited = await portalPost(h, admin, '/portal/staff', { email: 'Rita@Alpha.example', name: 'Rita', role: 'reviewer' });
     expect(invited.statusCode).toBe(303);
     const page = await portalGet(h, admin, '/portal/staff');

@@ -23,6 +23,7 @@ import { recordHeartbeat } from '../proctoring/record-heartbeat.js';
 import { acceptsSignal } from '../proctoring/rules.js';
 import { type ProctoringRules } from '../catalog/proctoring-rules.js';
 import { answersForScore, marksForScore } from './simulated-answers.js';
+import { findScoreTarget, saveScoreTarget } from './score-targets-repo.js';
 import type { SimulateAction, SimulateBody, ViolationKind } from './schemas.js';
 
 /**
@@ -123,7 +124,12 @@ export async function simulateAssignment(
   return getAssignment(ctx, institutionId, row.id, false);
 }
 
-/** Saves the answers (given, or built for a score) as autosave does, then submits as the student's Submit does. */
+/**
+ * Saves the answers (given, or built for a score) as autosave does, then
+ * submits as the student's Submit does. A score is remembered as the run's
+ * target: essays wait for marking, and a later finish_marking without its own
+ * score marks them towards it.
+ */
 async function simulateSubmit(ctx: AppContext, row: AssignmentRow, body: SimulateBody): Promise<AssignmentStatus | null> {
   const now = ctx.clock.now();
   let answers = body.answers;
@@ -134,7 +140,9 @@ async function simulateSubmit(ctx: AppContext, row: AssignmentRow, body: Simulat
     await saveAnswers(ctx, await studentOf(ctx, row, now), row.id, answers.map((a) => ({ questionId: a.questionId, value: a.value, version })));
   }
   const outcome = await submitAttempt(ctx, { assignmentId: row.id, by: 'student', tenant: { institutionId: row.institutionId }, userId: row.userId });
-  return outcome.submitted ? outcome.status : null;
+  if (!outcome.submitted) return null;
+  if (body.score !== undefined && outcome.status === 'marking') await saveScoreTarget(ctx.pool, row.institutionId, row.id, body.score);
+  return outcome.status;
 }
 
 /** The threshold at which a signal of `kind` is critical under the test's rules. */
@@ -175,8 +183,13 @@ async function simulateViolation(ctx: AppContext, row: AssignmentRow, requested:
   });
 }
 
-/** A reviewer's Finish: every item awaiting a mark gets its points (full, or towards the score), through the marking service. */
-async function simulateFinishMarking(ctx: AppContext, row: AssignmentRow, score: number | undefined): Promise<AssignmentStatus | null> {
+/**
+ * A reviewer's Finish: every item awaiting a mark gets its points (full, or
+ * towards the score: this call's, else the one the simulated submit aimed
+ * at), through the marking service.
+ */
+async function simulateFinishMarking(ctx: AppContext, row: AssignmentRow, requested: number | undefined): Promise<AssignmentStatus | null> {
+  const score = requested ?? (await findScoreTarget(ctx.pool, row.institutionId, row.id));
   const view = await getMarkingView(ctx.pool, row.id, { institutionId: row.institutionId });
   const marks = marksForScore(
     view.items.map((i) => ({ questionId: i.questionId, maxPoints: i.maxPoints, needsMarking: i.needsMarking, points: i.mark?.points ?? null })),

@@ -24,9 +24,11 @@ export function normaliseEmail(raw: string): string | null {
   return email.length <= 254 && EMAIL.test(email) ? email : null;
 }
 
+const NOT_AN_EMAIL = 'must be an email address like name@example.com';
+
 function checkedEmail(raw: string): string {
   const email = normaliseEmail(raw);
-  if (!email) throw new AppError('invalid_request', 'email: is not an email address', [{ field: 'email', message: 'is not an email address' }]);
+  if (!email) throw new AppError('invalid_request', `email: ${NOT_AN_EMAIL}`, [{ field: 'email', message: NOT_AN_EMAIL }]);
   return email;
 }
 

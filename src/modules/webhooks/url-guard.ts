@@ -23,10 +23,16 @@ import { AppError } from '../../platform/errors.js';
  * host can still proxy requests onward; that is the partner's own
  * infrastructure. `allowInsecure` (ASSAY_ALLOW_INSECURE_URLS) additionally
  * allows http: and loopback, for local development and tests only.
+ * `development` (the embedded database, no DATABASE_URL) only changes what a
+ * refusal says: one the switch would lift names it, so a developer pointing
+ * Assay at a local receiver learns how; production never advertises it.
  */
 export interface UrlPolicy {
   allowInsecure: boolean;
+  development?: boolean;
 }
+
+const LOCAL_HINT = 'to test with a receiver on this machine, start this development server with ASSAY_ALLOW_INSECURE_URLS=1';
 
 export class AddressNotAllowedError extends Error {
   readonly code = 'EADDRNOTALLOWED';
@@ -69,7 +75,8 @@ export function isAddressAllowed(address: string, policy: UrlPolicy): boolean {
 
 const BLOCKED_NAMES = /(^|\.)(localhost|local|internal|localdomain|home\.arpa|intranet|lan|corp)$/i;
 
-function refuse(message: string): AppError {
+function refuse(message: string, policy?: UrlPolicy): AppError {
+  if (policy?.development && !policy.allowInsecure) message = `${message} (${LOCAL_HINT})`;
   return new AppError('webhook_url_not_allowed', `url: ${message}`, [{ field: 'url', message }]);
 }
 
@@ -82,18 +89,22 @@ export function checkEndpointUrl(raw: string, policy: UrlPolicy): string {
     throw new AppError('invalid_request', 'url: must be an absolute URL', [{ field: 'url', message: 'must be an absolute URL' }]);
   }
   if (url.protocol !== 'https:' && !(policy.allowInsecure && url.protocol === 'http:')) {
-    throw refuse('must use https:');
+    throw refuse('must use https:', policy);
   }
   if (url.username || url.password) throw refuse('must not contain credentials');
   if (url.hash) throw refuse('must not contain a fragment');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) {
-    if (!isAddressAllowed(host, policy)) throw refuse(`${host} is not a public address`);
+    if (!isAddressAllowed(host, policy)) {
+      const loopback = isAddressAllowed(host, { allowInsecure: true });
+      throw refuse(`${host} is not a public address`, loopback ? policy : undefined);
+    }
   } else {
     // `metadata.` is the one-label name `metadata`: judge the name without its trailing dots.
     const name = host.replace(/\.+$/, '');
     if (!name.includes('.') || BLOCKED_NAMES.test(name)) {
-      if (!(policy.allowInsecure && /(^|\.)localhost$/i.test(name))) throw refuse(`${host} is not a public host name`);
+      const localhost = /(^|\.)localhost$/i.test(name);
+      if (!(policy.allowInsecure && localhost)) throw refuse(`${host} is not a public host name`, localhost ? policy : undefined);
     }
   }
   return url.toString();

@@ -16,5 +16,6 @@ export function secretBoxFor(config: Readonly<Config>): SecretBox {
 }
 
 export function urlPolicyFor(config: Readonly<Config>): UrlPolicy {
-  return { allowInsecure: config.allowInsecureUrls };
+  // No DATABASE_URL: the embedded database `npm start` runs, which is development (docs/production.md).
+  return { allowInsecure: config.allowInsecureUrls, development: config.databaseUrl === null };
 }

@@ -904,7 +904,7 @@ export interface components {
         /** SimulateAssignment */
         SimulateAssignment: {
             /**
-             * @description start: the student presses Begin (assigned → started, exam.started). submit: the student saves `answers` (or answers reaching `score`, or nothing) and submits (exam.completed; then completed, or marking for after_review tests). violation: a critical proctoring flag of `violationKind` while started (violation.detected; proctored tests only). finish_marking: a reviewer marks the items awaiting a mark (full points, or reaching `score`) and finishes (marking → completed, grading.done). expire: dueAt is moved to now and the assignment expires as at its due date (assigned → expired, assignment.expired).
+             * @description start: the student presses Begin (assigned → started, exam.started). submit: the student saves `answers` (or answers reaching `score`, or nothing) and submits (exam.completed; then completed, or marking for after_review tests). violation: a critical proctoring flag of `violationKind` while started (violation.detected; proctored tests only). finish_marking: a reviewer marks the items awaiting a mark (towards `score`, else towards the score submit aimed at, else full points) and finishes (marking → completed, grading.done). expire: dueAt is moved to now and the assignment expires as at its due date (assigned → expired, assignment.expired).
              * @enum {string}
              */
             action: "start" | "submit" | "violation" | "finish_marking" | "expire";
@@ -913,7 +913,7 @@ export interface components {
                 questionId: string;
                 value: null | string | string[];
             }[];
-            /** @description submit and finish_marking only: a target percentage of the test's maximum points. submit answers auto-marked questions right or leaves them blank to come as close as the questions allow; finish_marking gives the items awaiting a reviewer what is still missing. */
+            /** @description submit and finish_marking only: a target percentage of the test's maximum points. submit answers auto-marked questions right or leaves them blank to come as close as the questions allow; finish_marking gives the items awaiting a reviewer what is still missing; without it, finish_marking aims at the score submit was given. */
             score?: number;
             /**
              * @description violation only. Default multiple_faces on a live_ai test, left_test on a record test (no_face and multiple_faces need live_ai).

@@ -9,12 +9,25 @@ export const CHECK_EMAIL_TEXT = "If that address has an account, we've emailed a
 
 const passkeyScript = html`<script src="/portal/assets/passkeys.js" defer></script>`;
 
-export function signInMain(p: { csrf: string; next: string | null; email?: string; error?: string | null; signedOut?: boolean }): SafeHtml {
+/**
+ * Without ASSAY_SMTP_URL no mail leaves the machine: the mailer writes each
+ * message to the server's log (development only). Said on the pages, so a
+ * developer who signs in for the first time knows where the link went.
+ */
+function mailToLogNote(): SafeHtml {
+  return html`<section class="notice" aria-labelledby="mail-log-heading">
+<h2 id="mail-log-heading">Development: no email is sent</h2>
+<p>This server has no outgoing mail (<code>ASSAY_SMTP_URL</code> is not set), so each sign-in link is written to the server's log instead: look in the terminal running <code>npm start</code>. Fine for development only; a production server sets <code>ASSAY_SMTP_URL</code>.</p>
+</section>`;
+}
+
+export function signInMain(p: { csrf: string; next: string | null; email?: string; error?: string | null; signedOut?: boolean; mailToLog: boolean }): SafeHtml {
   const details = p.error ? [{ field: 'email', message: p.error }] : undefined;
   return html`${p.signedOut ? flashMessage({ kind: 'success', text: 'You have signed out.' }) : ''}
 <h1>Sign in to the Assay portal</h1>
 ${errorSummary(details)}
 <p>Enter the email address your institution invited. We'll email you a link that signs you in.</p>
+${p.mailToLog ? mailToLogNote() : ''}
 <form method="post" action="/portal/sign-in" novalidate>
 ${csrfField(p.csrf)}${hiddenFields({ next: p.next })}
 ${textField({ name: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true, value: p.email ?? '', error: p.error ?? null, maxlength: 254 })}
@@ -29,9 +42,10 @@ ${textField({ name: 'email', label: 'Email', type: 'email', autocomplete: 'email
 ${passkeyScript}`;
 }
 
-export function checkEmailMain(): SafeHtml {
+export function checkEmailMain(p: { mailToLog: boolean }): SafeHtml {
   return html`<h1>Check your email</h1>
 <p role="status">${CHECK_EMAIL_TEXT}.</p>
+${p.mailToLog ? mailToLogNote() : ''}
 <p>Open the link on this device within 15 minutes. It works once.</p>
 <p>Nothing arrived after a few minutes? Check your spam folder, check the address, or <a href="/portal/sign-in">ask for a new link</a>.</p>`;
 }

@@ -27,6 +27,8 @@ const TokenParams = Type.Object({ token: Type.String({ maxLength: 100 }) });
  */
 export const staffPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const base = app.prefix.endsWith('/portal') ? '' : '/portal';
+  // No SMTP: the mailer writes sign-in links to the log, and the pages say so.
+  const mailToLog = ctx.config.mail.smtpUrl === null;
 
   assetRoute(app, `${base}/assets/passkeys.js`, script);
 
@@ -36,7 +38,7 @@ export const staffPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     async (request, reply) => {
       const next = safeNextPath(request.query.next);
       if (request.staff) return redirect(reply, next ?? '/portal');
-      const main = signInMain({ csrf: formCsrf(ctx, request, reply), next, signedOut: request.query.signed_out === '1' });
+      const main = signInMain({ csrf: formCsrf(ctx, request, reply), next, signedOut: request.query.signed_out === '1', mailToLog });
       return sendPage(request, reply, { title: 'Sign in', main });
     },
   );
@@ -63,13 +65,14 @@ export const staffPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         next: safeNextPath(request.body.next),
         email: request.body.email,
         error: 'Enter your email address, like name@university.example',
+        mailToLog,
       });
       return sendPage(request, reply, { status: 400, title: 'Error: Sign in', main });
     },
   );
 
   app.get(`${base}/sign-in/sent`, { schema: { hide, response: { 200: Html } } }, async (request, reply) =>
-    sendPage(request, reply, { title: 'Check your email', main: checkEmailMain() }),
+    sendPage(request, reply, { title: 'Check your email', main: checkEmailMain({ mailToLog }) }),
   );
 
   // Opening the link only shows the button: mail scanners and link previews fetch links, and must not use them up.

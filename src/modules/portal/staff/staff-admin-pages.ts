@@ -6,7 +6,7 @@ import { notFound, type ErrorDetail } from '../../../platform/errors.js';
 import { html } from '../../../platform/web/html.js';
 import type { AuditContext } from '../../staff/audit.js';
 import { INSTITUTION_ROLES } from '../../staff/principal.js';
-import { changeStaffRole, inviteStaff, listStaff, removeStaff } from '../../staff/staff-service.js';
+import { changeStaffRole, inviteStaff, listStaff, normaliseEmail, removeStaff } from '../../staff/staff-service.js';
 import { csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, selectField, textField, whenShort, type Flash } from '../ui/components.js';
 import {
   CsrfBody,
@@ -61,6 +61,7 @@ export const staffAdminPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       const form = { email: (request.body.email ?? '').trim(), name: (request.body.name ?? '').trim(), role: request.body.role ?? 'viewer' };
       const errors: ErrorDetail[] = [];
       if (!form.email) errors.push({ field: 'email', message: 'Enter the email address of the person to invite.' });
+      else if (!normaliseEmail(form.email)) errors.push({ field: 'email', message: 'Enter an email address like name@example.com.' });
       if (form.name.length > 200) errors.push({ field: 'name', message: 'The name must be at most 200 characters.' });
       if (errors.length === 0) {
         try {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { introPage } from '../src/modules/student/pages/intro-page.js';
-import type { ProctoringPageState } from '../src/modules/student/pages/proctoring-parts.js';
-import { testPage } from '../src/modules/student/pages/test-page.js';
-import type { TestVersion } from '../src/modules/catalog/tests-service.js';
+import { introPage } from '../../src/modules/student/pages/intro-page.js';
+import type { ProctoringPageState } from '../../src/modules/student/pages/proctoring-parts.js';
+import { testPage } from '../../src/modules/student/pages/test-page.js';
+import type { TestVersion } from '../../src/modules/catalog/tests-service.js';
 
 // The markup behind the live warnings of proctored tests (issue 20): the consent page says warnings will
 // appear and when, and the test page has its live regions in the sticky status bar from the start. What
