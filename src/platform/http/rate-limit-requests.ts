@@ -45,8 +45,9 @@ export const requestLimits = fp(
 
 /**
  * The per-address allowance of requests that fail to authenticate.
- * `check` looks without counting (before a key lookup that would cost the
- * database), `charge` counts a failure; each gives the 429 to throw, or null.
+ * `check` looks without counting, `charge` counts a failure; each gives the
+ * 429 to throw, or null. Callers authenticate first and charge only a
+ * failure: a valid credential is never refused here.
  */
 export function createUnauthenticatedLimit(app: FastifyInstance, perMinute: number) {
   const limit = app.createRateLimit({ max: perMinute, timeWindow: WINDOW_MS });
