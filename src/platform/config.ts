@@ -73,7 +73,7 @@ export interface RequestLimits {
   unauthenticatedPerMinute: number;
   /** Per client address: opening start links (`GET /s/…`). A classroom behind one NAT address shares it. */
   startLinksPerMinute: number;
-  /** Per student session: the student pages' POSTs (begin, autosave, submit). */
+  /** Per student session, twice over: the student's own POSTs (begin, autosave, submit), and apart the page's background POSTs (heartbeats, uploads). */
   studentPostsPerMinute: number;
 }
 

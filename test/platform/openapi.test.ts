@@ -258,12 +258,12 @@ describe('the partner document', () => {
     expect(body.additionalProperties).toBe(false);
     expect(body.properties.externalUserId.maxLength).toBe(128);
     expect(create.parameters.find((p: any) => p.in === 'header' && p.name === 'idempotency-key')?.schema.maxLength).toBe(255);
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '408', '409', '413', '415', '422', '429', '431', '500', '503']);
     expect(Object.keys(jsonSchema(create, '201').properties).sort()).toEqual(Object.keys(CreatedAssignment.properties).sort());
 
     const read = op('/assignments/{assignmentId}', 'get');
     expect(Object.keys(jsonSchema(read, '200').properties).sort()).toEqual(Object.keys(AssignmentView.properties).sort());
-    expect(Object.keys(read.responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '500', '503']);
+    expect(Object.keys(read.responses).sort()).toEqual(['200', '400', '401', '403', '404', '408', '429', '431', '500', '503']);
 
     const list = op('/tests', 'get');
     const item = deref(doc(), jsonSchema(list, '200').properties.data.items);

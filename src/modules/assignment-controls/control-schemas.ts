@@ -17,7 +17,8 @@ export const UpdateAssignmentBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, title: 'UpdateAssignment' },
+  // At least one change: an empty PATCH is a 400 that names the fields (validation.ts).
+  { additionalProperties: false, minProperties: 1, title: 'UpdateAssignment' },
 );
 export type UpdateAssignmentBody = Static<typeof UpdateAssignmentBody>;
 

@@ -35,6 +35,8 @@ export const AccommodationsSchema = Type.Object(
   },
   {
     additionalProperties: false,
+    // One kind of extra time or the other, never both (validation.ts names both fields in the 400).
+    not: { required: ['extraTimePercent', 'extraTimeMinutes'] },
     title: 'Accommodations',
     description: 'Extra time (one of extraTimePercent or extraTimeMinutes) and proctoring relaxations, where the institution allows them',
   },
@@ -49,9 +51,10 @@ export interface EffectiveRelaxations {
 const STRICT: EffectiveRelaxations = { fullscreenRequired: true, copyPasteAllowed: false };
 
 /**
- * Checks what the schema cannot say and normalises: both kinds of extra time
- * are refused (400, both fields named); an empty object, or one with only
- * empty parts, means no accommodations (null).
+ * Normalises: an empty object, or one with only empty parts, means no
+ * accommodations (null). Both kinds of extra time are refused by the schema
+ * (`not`); the check here keeps the same 400 for callers that skip the HTTP
+ * validation (the portal's forms, the command line).
  */
 export function normaliseAccommodations(input: Accommodations | null | undefined, field = 'accommodations'): Accommodations | null {
   if (!input) return null;

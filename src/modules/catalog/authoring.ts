@@ -9,7 +9,8 @@ import type { AiMarkableType, Question, TestInput } from './schemas.js';
  * - `manual`/`hybrid` tests must be `after_review` (a human marks before the student sees a result);
  * - option ids unique per question, question ids unique per test;
  * - every correct answer names an existing option;
- * - `proctoringRules` only on a proctored test (on a `none` test it would be silently meaningless).
+ * - `proctoringRules` only on a proctored test (on a `none` test it would be silently meaningless);
+ *   null is accepted everywhere (what a read of a `none` test says) and means the defaults.
  * - AI marking (essay, short_text): `criteria` are required with `aiMarking`,
  *   their names unique and their points summing to the question's points;
  *   the test must be manual or hybrid (a person can take over any item the
@@ -23,7 +24,7 @@ export function checkTestInput(input: TestInput): Question[] {
   if (input.marking !== 'auto' && input.resultVisibility !== 'after_review') {
     details.push({ field: 'resultVisibility', message: `must be "after_review" for ${input.marking} marking` });
   }
-  if (input.proctoringRules !== undefined && input.proctoring === 'none') {
+  if (input.proctoringRules != null && input.proctoring === 'none') {
     details.push({ field: 'proctoringRules', message: 'applies only to proctored tests (proctoring "record" or "live_ai")' });
   }
   const questionIds = new Set<string>();

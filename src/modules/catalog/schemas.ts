@@ -136,7 +136,10 @@ export const TestInput = Type.Object(
     marking: MarkingModeSchema,
     resultVisibility: ResultVisibilitySchema,
     passPercent: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()])),
-    proctoringRules: Type.Optional(ProctoringRulesInput),
+    // Nullable so a test read (which says null for a test without proctoring) can be written back as it is.
+    proctoringRules: Type.Optional(
+      Nullable(ProctoringRulesInput, { description: 'Thresholds of a proctored test (omitted fields take the defaults); null or absent: the defaults, or none for a test without proctoring' }),
+    ),
     questions: Type.Array(QuestionSchema, { minItems: 1, maxItems: 500 }),
   },
   { additionalProperties: false, title: 'TestInput' },

@@ -7,8 +7,9 @@ import { createUnauthenticatedLimit } from '../../platform/http/rate-limit-reque
 
 /**
  * Operator routes: `Authorization: Bearer $ASSAY_ADMIN_TOKEN`, compared in
- * constant time. Failures count against the client's address
- * (rate-limit-requests.ts): once its allowance is spent, 429 until the window ends.
+ * constant time. Only failures count against the client's address
+ * (rate-limit-requests.ts): once its allowance is spent, a wrong token gets
+ * 429 until the window ends; the right token is checked first and never refused there.
  * Its hook belongs to the scope that registers it (the operator API's).
  */
 export const adminAuth = fp(installAdminAuth, { name: 'admin-auth', dependencies: ['request-limits'] });

@@ -27,8 +27,10 @@ const TOUCH_INTERVAL_MS = 60_000;
  * revocation or suspension invalidates (key-cache.ts), so a revocation takes
  * effect on the next request. Then the per-key rate limit. Requests that do
  * not authenticate are counted per client address instead, and once that
- * allowance is spent get 429 without a key lookup (rate-limit-requests.ts);
- * a repeated unknown key is refused from the key cache's negative entries.
+ * allowance is spent get 429 instead of 401 (rate-limit-requests.ts); a valid
+ * key is looked up first and never counted or refused there, even one this
+ * process has not cached yet. A repeated unknown key is refused from the key
+ * cache's negative entries without a database lookup.
  * Registered with fastify-plugin, so `request.partner` and the hooks belong
  * to the scope that registers it (the partner API's).
  */
@@ -55,13 +57,10 @@ async function installPartnerAuth(app: FastifyInstance, { ctx }: { ctx: AppConte
     const match = /^Bearer +(\S+) *$/i.exec(header);
     if (!match) return refuse(request, 'Use the Bearer scheme: "Authorization: Bearer <API key>".');
     const token = match[1]!;
-    const known = looksLikeApiKey(token) ? keys.peek(token) : 'unknown';
-    if (known === undefined) {
-      // Not known either way: a database lookup, which a client that already spent its failures does not get.
-      const spent = await unauthenticated.check(request);
-      if (spent) throw spent;
-    }
-    const key = known === 'unknown' ? null : (known ?? (await keys.lookup(token, () => findActiveKey(ctx.pool, token))));
+    // Authenticate first (cache, negative cache, then the database), whatever the address has spent:
+    // a valid key is never refused for someone else's failures from behind the same address.
+    // Only a failure is counted; a malformed token never reaches the database, a repeated unknown one is refused from memory.
+    const key = looksLikeApiKey(token) ? await keys.lookup(token, () => findActiveKey(ctx.pool, token)) : null;
     if (!key) return refuse(request, 'The API key is not valid or has been revoked.');
 
     // The key id (never the key) goes on every later line of this request, including Fastify's

@@ -22,9 +22,14 @@ import type { StaffPrincipal } from './principal.js';
  * discoverable credentials with user verification (the device's PIN or
  * biometric), so the passkey alone is a full sign-in. The relying party is
  * PUBLIC_BASE_URL's host: a passkey only works on that exact origin.
- * Challenges are single use and live 5 minutes.
+ * Challenges are single use and live 5 minutes (the hourly purge deletes the
+ * expired ones). A staff member holds at most MAX_REGISTER_CHALLENGES unused
+ * registration challenges: asking for options again replaces the oldest, so
+ * a page calling the options route in a loop stores a few rows, not one per call.
  */
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+/** Enough for a few tabs or retries of "Add a passkey" at once. */
+export const MAX_REGISTER_CHALLENGES = 3;
 const MAX_PASSKEYS = 10;
 
 export interface PasskeyView {
@@ -87,7 +92,14 @@ export async function startPasskeyRegistration(ctx: AppContext, p: StaffPrincipa
     authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
     timeout: CHALLENGE_TTL_MS,
   });
-  await storeChallenge(ctx.pool, options.challenge, 'register', p.staffId, ctx.clock.now());
+  await withTransaction(ctx.pool, async (tx) => {
+    await storeChallenge(tx, options.challenge, 'register', p.staffId, ctx.clock.now());
+    await tx.query(
+      `DELETE FROM webauthn_challenges WHERE purpose = 'register' AND staff_id = $1
+          AND seq NOT IN (SELECT seq FROM webauthn_challenges WHERE purpose = 'register' AND staff_id = $1 ORDER BY seq DESC LIMIT $2)`,
+      [p.staffId, MAX_REGISTER_CHALLENGES],
+    );
+  });
   return options;
 }
 

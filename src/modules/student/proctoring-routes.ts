@@ -34,7 +34,9 @@ function mb(bytes: number): string {
 
 /**
  * The proctored page's routes, registered inside the student session scope
- * (session cookie and X-CSRF-Token checked before every handler). Answers
+ * (session cookie and X-CSRF-Token checked before every handler). All three are
+ * the page's background traffic (`studentBackground`): they spend their own
+ * share of ASSAY_STUDENT_RATE_LIMIT, never the one Begin, saves and Submit use. Answers
  * JSON and the error envelope. Contract: /work/notes/proctoring-contract.md.
  */
 export const proctoringStudentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -50,6 +52,7 @@ export const proctoringStudentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
   app.post(
     '/a/:assignmentId/proctoring/heartbeat',
     {
+      config: { studentBackground: true },
       schema: { ...hide, params: AssignmentParams, headers: CsrfHeader, body: HeartbeatBody, response: { 200: HeartbeatResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
     },
     async (request, reply) => {
@@ -76,6 +79,7 @@ export const proctoringStudentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
       '/a/:assignmentId/proctoring/segments/:seq',
       {
         bodyLimit: SEGMENT_MAX_BYTES,
+        config: { studentBackground: true },
         schema: { ...hide, params: SegmentParams, headers: SegmentHeaders, response: { 200: SegmentStored, 201: SegmentStored, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
       },
       async (request, reply) => {
@@ -98,6 +102,7 @@ export const proctoringStudentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
       '/a/:assignmentId/proctoring/snapshots',
       {
         bodyLimit: SNAPSHOT_MAX_BYTES,
+        config: { studentBackground: true },
         schema: { ...hide, params: AssignmentParams, headers: SnapshotHeaders, response: { 200: SnapshotStored, 201: SnapshotStored, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
       },
       async (request, reply) => {

@@ -20,7 +20,8 @@ declare module 'fastify' {
  * The session of the request's cookie, and on a POST the check of its CSRF
  * token (form field `csrf` or header `X-CSRF-Token`). No session: the page
  * says it is not available (404); the autosave answers 401 so the page can
- * tell the student to reopen their link. A missing or wrong token: 403.
+ * tell the student to reopen their link. A missing or wrong token, or a POST
+ * the browser marks `Sec-Fetch-Site: cross-site` or `same-site`: 403.
  */
 export async function authenticateStudent(ctx: AppContext, request: FastifyRequest): Promise<StudentSession> {
   const find = request.routeOptions.config.sessionRecheckedByStatement ? findRecentSession : findSession;
@@ -30,6 +31,12 @@ export async function authenticateStudent(ctx: AppContext, request: FastifyReque
     throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
   }
   if (request.method === 'POST') {
+    // The portal's rule (portal-session.ts): a browser that says the request came from another site
+    // is refused even with the right token; same-origin, or no header (older browsers), goes on to the token check.
+    const site = request.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') {
+      throw new AppError('forbidden', 'This request came from another site and was refused. Reload the test page and try again.');
+    }
     const body = request.body as { csrf?: unknown } | undefined | null;
     const token = typeof body?.csrf === 'string' ? body.csrf : request.headers['x-csrf-token'];
     if (!csrfMatches(session, typeof token === 'string' ? token : undefined)) {

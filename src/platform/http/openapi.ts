@@ -1,5 +1,5 @@
 import type { RouteOptions } from 'fastify';
-import { errorResponse } from './schemas.js';
+import { errorResponse, NoBody } from './schemas.js';
 import { isOptionalSchema } from './validation.js';
 
 /**
@@ -10,7 +10,12 @@ import { isOptionalSchema } from './validation.js';
  *   failures), the ones its request parts can (a path id too long or not
  *   found, a query or body refused, a body too large or of another type),
  *   added when the route is registered, beside the business errors the
- *   route lists itself;
+ *   route lists itself; and what any request can meet before a route is
+ *   chosen (400, 408, 431 from Node's HTTP parser);
+ * - a POST, PUT, PATCH or DELETE that takes no body declares an empty one
+ *   (none, or `{}`: NoBody), so a body with fields is refused as any unknown
+ *   field is, and its 400/413/415 are documented like every other body's
+ *   (docs/api-rules.md "What every operation documents");
  * - a query parameter with a default is optional, as it is at run time;
  * - a body declared optional is `requestBody.required: false`;
  * - every schema with a title becomes one component (`#/components/schemas/Score`)
@@ -21,12 +26,19 @@ export type ApiKind = 'partner' | 'admin';
 
 const OPTIONAL_BODY = 'x-assay-optional-body';
 
-/** The error statuses any route of `kind` can return. */
+/**
+ * The error statuses any route of `kind` can return. 400, 408 and 431 come from
+ * Node's HTTP parser (client-errors.ts) before any route is chosen: a request
+ * it cannot parse, one too slow to arrive, headers over 16 KB.
+ */
+const ANY_REQUEST = [400, 408, 431];
 const BY_API: Record<ApiKind, number[]> = {
   // 403: suspended institution; 429: the key's bucket, or the address's allowance of failed authentications.
-  partner: [401, 403, 429, 500, 503],
-  admin: [401, 429, 500, 503],
+  partner: [...ANY_REQUEST, 401, 403, 429, 500, 503],
+  admin: [...ANY_REQUEST, 401, 429, 500, 503],
 };
+/** Methods whose requests Fastify reads a body for. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function apiOf(url: string, prefixes: Record<ApiKind, string>): ApiKind | null {
   if (url.startsWith(`${prefixes.partner}/`)) return 'partner';
@@ -38,6 +50,8 @@ export function apiOf(url: string, prefixes: Record<ApiKind, string>): ApiKind |
 export function documentRouteErrors(route: RouteOptions, kind: ApiKind): void {
   const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
   if (schema.hide) return;
+  const methods = [route.method].flat().map((m) => String(m).toUpperCase());
+  if (!schema.body && methods.some((m) => BODY_METHODS.has(m))) schema.body = NoBody;
   const statuses = new Set(BY_API[kind]);
   // A path id is checked for length (and the router's own limit) before the lookup: 400, then 404.
   if (schema.params) [400, 404].forEach((s) => statuses.add(s));

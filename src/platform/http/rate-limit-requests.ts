@@ -14,10 +14,21 @@ import { AppError } from '../errors.js';
  *   else guessing from behind the same address;
  * - per client address, opening start links (`GET /s/…`);
  * - per student session, the student pages' POSTs (per session rather than
- *   per address: a classroom behind one NAT address is many students).
+ *   per address: a classroom behind one NAT address is many students), in
+ *   two budgets of the same size: the student's own actions (Begin, saves,
+ *   Submit) and the page's background traffic (routes marked
+ *   `studentBackground`: heartbeats, recording uploads), so a page flooding
+ *   heartbeats can never spend the allowance the student's Submit needs.
  * The client address is the socket's, or X-Forwarded-For's with
  * ASSAY_TRUST_PROXY; IPv6 addresses count per /64 (the library's default).
  */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A student POST the page sends by itself (heartbeat, upload): counted in its own budget, apart from the student's actions. */
+    studentBackground?: boolean;
+  }
+}
+
 export const WINDOW_MS = 60_000;
 /** Addresses (or sessions) remembered per limit, least recently seen out first. */
 const CACHE = 20_000;
@@ -45,8 +56,9 @@ export const requestLimits = fp(
 
 /**
  * The per-address allowance of requests that fail to authenticate.
- * `check` looks without counting (before a key lookup that would cost the
- * database), `charge` counts a failure; each gives the 429 to throw, or null.
+ * `check` looks without counting, `charge` counts a failure; each gives the
+ * 429 to throw, or null. Callers authenticate first and charge only a
+ * failure: a valid credential is never refused here.
  */
 export function createUnauthenticatedLimit(app: FastifyInstance, perMinute: number) {
   const limit = app.createRateLimit({ max: perMinute, timeWindow: WINDOW_MS });
@@ -70,8 +82,9 @@ export function startLinkLimit(perMinute: number) {
 
 /**
  * The student POSTs' limit, per session cookie (per address when there is
- * none), one allowance across every POST route of the student pages.
- * Returns an onRequest hook.
+ * none): `perMinute` for the student's own actions across every POST route of
+ * the student pages, and `perMinute` again, apart, for the routes marked
+ * `studentBackground`. Returns an onRequest hook.
  */
 export function createStudentPostLimit(app: FastifyInstance, perMinute: number, cookieName: string) {
   // The key is a hash of the cookie (never the cookie itself), remembered per cookie: an autosave every few seconds need not hash again.
@@ -90,7 +103,8 @@ export function createStudentPostLimit(app: FastifyInstance, perMinute: number, 
     timeWindow: WINDOW_MS,
     keyGenerator: (request: FastifyRequest) => {
       const session = request.cookies?.[cookieName];
-      return session ? keyOf(session) : `ip:${request.ip}`;
+      const budget = request.routeOptions.config?.studentBackground ? 'background:' : '';
+      return budget + (session ? keyOf(session) : `ip:${request.ip}`);
     },
   });
   return async (request: FastifyRequest): Promise<void> => {

@@ -55,15 +55,17 @@ export function paged<T extends TSchema>(item: T) {
 
 /** What each error status means, for the OpenAPI response descriptions (codes as in the closed list of errors.ts). */
 const ERROR_MEANINGS: Record<number, string> = {
-  400: 'invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id',
+  400: 'invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP',
   401: 'unauthenticated: no credentials, or credentials that are not valid',
   403: 'forbidden: valid credentials, action not allowed (a suspended institution)',
   404: 'not_found: no such object for you (unknown, or another institution\'s)',
+  408: 'request_timeout: the request (30 s) or its headers (10 s) took too long to arrive',
   409: 'idempotency_key_reused or invalid_state: refused in the current state',
   413: 'payload_too_large: the body is over the limit',
   415: 'unsupported_media_type: the body is not application/json',
   422: 'refused by a business rule (the code says which)',
   429: 'rate_limited: too many requests; see Retry-After',
+  431: 'headers_too_large: the request headers are over 16 KB',
   500: 'internal_error: quote the requestId to support',
   503: 'unavailable: the database cannot be reached; see Retry-After',
 };
@@ -80,3 +82,11 @@ export function errors(...statuses: number[]): Record<number, typeof ErrorRespon
 }
 
 export const StrictObject = { additionalProperties: false } as const;
+
+/**
+ * The body of an operation that takes none (a POST, PUT, PATCH or DELETE
+ * without a body of its own, given this by openapi.ts): send no body, or `{}`.
+ * A field is refused as any unknown field is (400), so nothing sent is
+ * silently ignored.
+ */
+export const NoBody = Type.Optional(Type.Object({}, { additionalProperties: false, description: 'This operation takes no body: send none, or `{}`.' }));

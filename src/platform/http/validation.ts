@@ -70,7 +70,9 @@ const KNOWN_FIELD = 'is not a known field';
  *   an array-or-null), instead of one line per branch;
  * - an unknown field close to a known one says "did you mean …?", and the
  *   "is required" of the field it stands for is left out, since the
- *   misspelling is the cause.
+ *   misspelling is the cause;
+ * - `minProperties: 1` says which fields the object may contain, and
+ *   `not: { required: [a, b] }` (fields that exclude each other) names each.
  */
 export function validationDetails(errors: ErrorObject[], part: string | undefined): ErrorDetail[] {
   const collapsed = collapseUnions(errors as AjvError[]);
@@ -93,6 +95,19 @@ export function validationDetails(errors: ErrorObject[], part: string | undefine
       order = 0;
     } else if (e.keyword === 'enum') {
       message = `must be one of: ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).map(String).join(', ')}`;
+    } else if (e.keyword === 'minProperties' && (e.params as { limit: number }).limit === 1) {
+      // `minProperties: 1` on an object of optional fields (a PATCH): name what it may contain.
+      const known = Object.keys((e.parentSchema?.properties as Record<string, unknown> | undefined) ?? {});
+      message = known.length > 0 ? `must contain ${orList(known)}` : 'must not be empty';
+    } else if (e.keyword === 'not' && Array.isArray((e.schema as { required?: unknown })?.required)) {
+      // `not: { required: [a, b] }`: fields that exclude each other. Each one is named, with the same message.
+      const fields = (e.schema as { required: string[] }).required;
+      message = `give ${orList(fields)}, not both`;
+      for (const name of fields) {
+        const field = fieldName([...segments, name], part);
+        if (!details.some((d) => d.field === field && d.message === message)) details.push({ field, message, order });
+      }
+      continue;
     } else if (e.keyword === 'discriminator') {
       // A missing or unknown tag (a question's `type`): name the tag field, not the whole object.
       const { tag, tagValue } = e.params as { tag: string; tagValue: unknown };
@@ -110,6 +125,11 @@ export function validationDetails(errors: ErrorObject[], part: string | undefine
     .filter((d) => !(d.message === 'is required' && [...misspelt.keys()].some((k) => fieldName(k.split('/'), part) === d.field)))
     .sort((a, b) => a.order - b.order)
     .map(({ field, message }) => ({ field, message }));
+}
+
+/** `a`, `a or b`, `a, b or c`. */
+function orList(names: string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
 }
 
 /** The one-line summary of a validation failure: its first detail. */
@@ -136,7 +156,8 @@ function collapseUnions(errors: AjvError[]): AjvError[] {
   const unions = out.filter((e) => e.keyword === 'anyOf').sort((a, b) => b.schemaPath.length - a.schemaPath.length);
   for (const union of unions) {
     const inside = out.filter((e) => e !== union && e.schemaPath.startsWith(`${union.schemaPath}/`));
-    const deeper = inside.filter((e) => e.instancePath.length > union.instancePath.length);
+    // Errors inside the value, or a `not` on the value itself (it matched that branch in type: fields that exclude each other).
+    const deeper = inside.filter((e) => e.instancePath.length > union.instancePath.length || e.keyword === 'not');
     const branches = Array.isArray(union.schema) ? (union.schema as Array<Record<string, unknown>>) : [];
     let replacement: AjvError[];
     if (deeper.length > 0) {

@@ -965,7 +965,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -992,8 +992,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1046,7 +1064,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssignmentCreated"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1066,6 +1084,15 @@ export interface operations {
             };
             /** @description forbidden: valid credentials, action not allowed (a suspended institution) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1118,6 +1145,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal_error: quote the requestId to support */
             500: {
                 headers: {
@@ -1158,7 +1194,7 @@ export interface operations {
                     "application/json": components["schemas"]["Assignment"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1194,8 +1230,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1250,7 +1304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Assignment"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1279,6 +1333,15 @@ export interface operations {
             };
             /** @description not_found: no such object for you (unknown, or another institution's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1331,6 +1394,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal_error: quote the requestId to support */
             500: {
                 headers: {
@@ -1360,7 +1432,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description This operation takes no body: send none, or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -1371,7 +1448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Assignment"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1407,6 +1484,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description idempotency_key_reused or invalid_state: refused in the current state */
             409: {
                 headers: {
@@ -1416,8 +1502,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1454,7 +1567,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description This operation takes no body: send none, or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -1465,7 +1583,7 @@ export interface operations {
                     "application/json": components["schemas"]["Assignment"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1501,6 +1619,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description idempotency_key_reused or invalid_state: refused in the current state */
             409: {
                 headers: {
@@ -1510,8 +1637,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1565,7 +1719,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1592,8 +1746,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1643,7 +1815,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointCreated"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1663,6 +1835,15 @@ export interface operations {
             };
             /** @description forbidden: valid credentials, action not allowed (a suspended institution) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1715,6 +1896,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal_error: quote the requestId to support */
             500: {
                 headers: {
@@ -1755,7 +1945,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1791,8 +1981,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1829,7 +2037,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description This operation takes no body: send none, or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Default Response */
             204: {
@@ -1838,7 +2051,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1874,8 +2087,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1927,7 +2176,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1956,6 +2205,15 @@ export interface operations {
             };
             /** @description not_found: no such object for you (unknown, or another institution's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2008,6 +2266,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal_error: quote the requestId to support */
             500: {
                 headers: {
@@ -2037,7 +2304,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description This operation takes no body: send none, or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -2048,7 +2320,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecretRotated"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2084,8 +2356,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2122,7 +2430,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description This operation takes no body: send none, or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Default Response */
             202: {
@@ -2136,7 +2449,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2172,6 +2485,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description idempotency_key_reused or invalid_state: refused in the current state */
             409: {
                 headers: {
@@ -2181,8 +2503,35 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2234,7 +2583,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2261,8 +2610,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2310,7 +2677,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventWithDeliveries"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2346,8 +2713,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2405,7 +2790,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2434,6 +2819,15 @@ export interface operations {
             };
             /** @description not_found: no such object for you (unknown, or another institution's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2470,6 +2864,15 @@ export interface operations {
             };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2517,7 +2920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProctoringReport"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2553,8 +2956,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2606,7 +3027,7 @@ export interface operations {
                     "application/json": components["schemas"]["Assignment"];
                 };
             };
-            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, or a path id longer than any id */
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2635,6 +3056,15 @@ export interface operations {
             };
             /** @description not_found: no such object for you (unknown, or another institution's) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2678,6 +3108,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description internal_error: quote the requestId to support */
             500: {
                 headers: {
@@ -2705,7 +3144,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description This operation takes no body: send none, or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -2714,6 +3158,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TestDataWiped"];
+                };
+            };
+            /** @description invalid_request: malformed JSON, a wrong type, a missing or unknown field, a value out of bounds, a path id longer than any id, or a request that is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description unauthenticated: no credentials, or credentials that are not valid */
@@ -2743,8 +3196,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description request_timeout: the request (30 s) or its headers (10 s) took too long to arrive */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description payload_too_large: the body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unsupported_media_type: the body is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description rate_limited: too many requests; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description headers_too_large: the request headers are over 16 KB */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };

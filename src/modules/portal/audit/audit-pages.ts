@@ -53,7 +53,7 @@ export const auditPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     {
       schema: {
         ...pageRoute,
-        querystring: Type.Object({ ...InstitutionQuery, before: Type.Optional(Type.Integer({ minimum: 1 })) }),
+        querystring: Type.Object({ ...InstitutionQuery, before: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })) }),
         response: { 200: Html },
       },
     },

@@ -101,7 +101,8 @@ export const webhookPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           ...DoneQuery,
           status: Type.Optional(Type.String({ maxLength: 20 })),
           eventType: Type.Optional(Type.String({ maxLength: 40 })),
-          before: Type.Optional(Type.String({ maxLength: 20, pattern: '^[0-9]*$' })),
+          // A delivery attempt's id: at most 15 digits, so it stays a safe integer and within a bigint.
+          before: Type.Optional(Type.String({ maxLength: 15, pattern: '^[0-9]{0,15}$' })),
         }),
         response: { 200: Html },
       },
