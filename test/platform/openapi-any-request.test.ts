@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, createHarness, type Harness } from './helpers/harness.js';
+import { ADMIN_TOKEN, createHarness, type Harness } from '../helpers/harness.js';
 
 /**
  * Issue 20, item 3, the rule of docs/api-rules.md "What every operation

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from './helpers/expect-error.js';
-import { createHarness, type Harness } from './helpers/harness.js';
-import { proctoredTest, startProctored, webm } from './proctoring-helpers.js';
+import { expectError } from '../helpers/expect-error.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { proctoredTest, startProctored, webm } from '../helpers/proctoring.js';
 
 /**
  * Issue 20, item 7: the page's background traffic (heartbeats, recording

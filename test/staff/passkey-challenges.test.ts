@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeStaffSignIns } from '../src/modules/staff/purge-sign-ins.js';
-import { createSoftAuthenticator } from './helpers/soft-authenticator.js';
-import { createStaffRig, csrfOf, type StaffRig } from './helpers/staff-rig.js';
+import { purgeStaffSignIns } from '../../src/modules/staff/purge-sign-ins.js';
+import { createSoftAuthenticator } from '../helpers/soft-authenticator.js';
+import { createStaffRig, csrfOf, type StaffRig } from '../helpers/staff-rig.js';
 
 /**
  * Issue 20, item 6: asking for passkey registration options over and over

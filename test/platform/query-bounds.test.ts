@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from './helpers/expect-error.js';
-import { createHarness, type Harness } from './helpers/harness.js';
-import { portalGet, signedIn, type PortalUser } from './helpers/portal.js';
+import { expectError } from '../helpers/expect-error.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { portalGet, signedIn, type PortalUser } from '../helpers/portal.js';
 
 /**
  * Issue 20, item 2: every numeric query parameter is bounded in its schema,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../src/modules/institutions/api-keys.js';
-import { expectError } from './helpers/expect-error.js';
-import { ADMIN_TOKEN, createHarness, type Harness } from './helpers/harness.js';
+import { createApiKey } from '../../src/modules/institutions/api-keys.js';
+import { expectError } from '../helpers/expect-error.js';
+import { ADMIN_TOKEN, createHarness, type Harness } from '../helpers/harness.js';
 
 /**
  * Issue 20, item 1: someone else's failed authentications from an address

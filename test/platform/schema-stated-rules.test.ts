@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from './helpers/expect-error.js';
-import { AUTO_TEST, assignmentBody, createHarness, type Harness } from './helpers/harness.js';
-import { proctoredTest } from './proctoring-helpers.js';
+import { expectError } from '../helpers/expect-error.js';
+import { AUTO_TEST, assignmentBody, createHarness, type Harness } from '../helpers/harness.js';
+import { proctoredTest } from '../helpers/proctoring.js';
 
 /**
  * Issue 20, item 4: rules once stated only in prose are in the schemas (so in

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from './helpers/expect-error.js';
-import { createHarness, type Harness } from './helpers/harness.js';
-import { createPublishedTest, assign, Student } from './student-helpers.js';
-import { jpeg, proctoredTest, startProctored, webm, type Proctored } from './proctoring-helpers.js';
+import { expectError } from '../helpers/expect-error.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { createPublishedTest, assign, Student } from '../helpers/student.js';
+import { jpeg, proctoredTest, startProctored, webm, type Proctored } from '../helpers/proctoring.js';
 
 /**
  * Issue 20, item 5: a student POST carrying the right session cookie and CSRF
