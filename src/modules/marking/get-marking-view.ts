@@ -58,6 +58,8 @@ export interface MarkingView {
   assignmentId: string;
   institutionId: string;
   externalUserId: string;
+  /** The student's name when the partner sent one (not in the operator API's response). */
+  studentName: string | null;
   testId: string;
   /** The pinned version (not in the operator API's response): its questions carry the option texts. */
   testVersionId: string;
@@ -84,12 +86,13 @@ export async function getMarkingView(db: Queryable, assignmentId: string, scope:
   const row = await findAssignmentById(db, assignmentId);
   if (!row || !tenantReaches(scope, row.institutionId)) throw notFound('assignment');
   const test = await loadTestVersion(db, row.testVersionId);
-  const [answers, marks, suggestions] = await readAll(db, [
+  const [answers, marks, suggestions, name] = await readAll(db, [
     () => listAnswers(db, row.institutionId, row.id),
     () => listMarks(db, row.institutionId, row.id),
     () => listSuggestions(db, row.institutionId, row.id),
+    () => db.query<{ name: string | null }>('SELECT name FROM users WHERE id = $1 AND institution_id = $2', [row.userId, row.institutionId]),
   ] as const);
-  return buildView(row, test, answers, marks, suggestions);
+  return { ...buildView(row, test, answers, marks, suggestions), studentName: name.rows[0]?.name ?? null };
 }
 
 export function buildView(
@@ -126,6 +129,7 @@ export function buildView(
     assignmentId: row.id,
     institutionId: row.institutionId,
     externalUserId: row.externalUserId,
+    studentName: null,
     testId: row.testId,
     testVersionId: row.testVersionId,
     title: test.title,

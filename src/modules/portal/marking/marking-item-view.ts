@@ -22,12 +22,12 @@ export function markingItemPage(
 ): string {
   const v = opened.view;
   const now = ctx.clock.now();
-  const title = `Marking: ${v.title} for ${v.externalUserId}`;
+  const title = `Marking: ${v.title} for ${studentText(v)}`;
   const values = opts.submitted?.values ?? draftValues(opened.draft?.marks ?? []);
   const baseVersion = opts.submitted?.baseVersion ?? opened.version;
   const manual = v.items.filter((i) => i.needsMarking);
-  const head = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/marking')}">Marking</a></li><li aria-current="page">${v.externalUserId}</li></ol></nav>
-<div class="page-head"><h1>${v.title} <span class="hint">for</span> ${v.externalUserId}</h1><p>${statusBadge(v.status)}</p></div>`;
+  const head = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/marking')}">Marking</a></li><li aria-current="page">${studentText(v)}</li></ol></nav>
+<div class="page-head"><h1>${v.title} <span class="hint">for</span> ${studentLabel(v)}</h1><p>${statusBadge(v.status)}</p></div>`;
 
   if (v.status !== 'marking') {
     const main = html`${head}
@@ -67,6 +67,15 @@ ${v.items.map((item, i) => itemBlock(item, i, opened, item.needsMarking ? markFi
 </form>
 ${acceptForm(scope, v.assignmentId, baseVersion, v.items)}`;
   return layoutFor(scope, { title, current: 'marking', main, flash: opts.flash ?? null });
+}
+
+/** Who submitted: the name the partner sent, with their external user id beside it; the id alone without a name. */
+export function studentLabel(s: { studentName: string | null; externalUserId: string }): SafeHtml {
+  return s.studentName ? html`${s.studentName} <span class="hint">(${s.externalUserId})</span>` : html`${s.externalUserId}`;
+}
+
+export function studentText(s: { studentName: string | null; externalUserId: string }): string {
+  return s.studentName ? `${s.studentName} (${s.externalUserId})` : s.externalUserId;
 }
 
 function draftValues(marks: DraftMark[]): Record<string, string> {

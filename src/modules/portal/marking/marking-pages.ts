@@ -32,7 +32,7 @@ import {
   sendHtml,
   type Scope,
 } from '../ui/page.js';
-import { conflictPage, markingItemPage } from './marking-item-view.js';
+import { conflictPage, markingItemPage, studentLabel, studentText } from './marking-item-view.js';
 
 /**
  * Marking: the queue of the institution's assignments in `marking`, oldest
@@ -92,12 +92,12 @@ ${agreement ? agreementSection(agreement, 'your institution’s') : ''}
 ${dataTable({
   caption: testId ? `Queue for ${titles.get(testId) ?? testId}, oldest first` : 'Queue, oldest first',
   stack: true,
-  columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Action' }],
+  columns: [{ label: 'Student' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Action' }],
   rows: queue.data.map((item) => [
-    item.livemode ? item.externalUserId : html`${testBadge()} ${item.externalUserId}`,
+    item.livemode ? studentLabel(item) : html`${testBadge()} ${studentLabel(item)}`,
     titles.get(item.testId) ?? item.testId,
     item.submittedAt ? html`${whenShort(item.submittedAt)} <span class="hint">(${ago(item.submittedAt, now)})</span>` : '–',
-    html`<a href="${scope.link(`/portal/marking/${item.assignmentId}`)}">Mark<span class="sr-only"> the submission of ${item.externalUserId}</span></a>`,
+    html`<a href="${scope.link(`/portal/marking/${item.assignmentId}`)}">Mark<span class="sr-only"> the submission of ${studentText(item)}</span></a>`,
   ]),
   empty: 'The queue is empty.',
 })}
