@@ -11,7 +11,8 @@ import { needsMarker } from './auto-mark.js';
 import { type AnswerValue } from '../attempts/answer-values.js';
 import { listSuggestions, type AiSuggestion } from './ai/suggestions-repo.js';
 import { meetsDecideBar } from './ai/decide.js';
-import { listMarks, type StoredMark } from './marks-repo.js';
+import { listMarks, type CriterionMark, type StoredMark } from './marks-repo.js';
+import { criterionMarksView } from './criterion-marks.js';
 import type { Score } from '../lifecycle/score.js';
 
 /** The model's suggestion for an item, with its provenance, as a reviewer sees it. */
@@ -48,7 +49,7 @@ export interface MarkingItem {
   maxWords: number | null;
   rubric: string | null;
   needsMarking: boolean;
-  mark: Omit<StoredMark, 'questionId'> | null;
+  mark: (Omit<StoredMark, 'questionId' | 'criteria'> & { criteria: Array<CriterionMark & { maxPoints: number }> | null }) | null;
   /** The question's marking criteria (essay, short_text), null when it has none. */
   criteria: Array<{ criterion: string; points: number; description: string }> | null;
   ai: AiSuggestionView | null;
@@ -120,7 +121,9 @@ export function buildView(
       maxWords: essay?.maxWords ?? null,
       rubric: q.type === 'essay' || q.type === 'short_text' ? (q.rubric ?? null) : null,
       needsMarking: needsMarker(q, answer),
-      mark: mark ? { points: mark.points, source: mark.source, comment: mark.comment, markedBy: mark.markedBy, markedAt: mark.markedAt } : null,
+      mark: mark
+        ? { points: mark.points, criteria: criterionMarksView(q, mark.criteria), source: mark.source, comment: mark.comment, markedBy: mark.markedBy, markedAt: mark.markedAt }
+        : null,
       criteria: q.type === 'essay' || q.type === 'short_text' ? (q.criteria ?? null) : null,
       ai: suggestion ? suggestionView(suggestion) : null,
     };

@@ -1,9 +1,18 @@
 import type { Queryable, Tx } from '../../platform/db.js';
 
+/** One criterion's mark, in the question's criterion order; the mark's points are their sum. */
+export interface CriterionMark {
+  criterion: string;
+  points: number;
+  comment: string | null;
+}
+
 /** SQL for per-question marks. Every query names the institution. */
 export interface StoredMark {
   questionId: string;
   points: number;
+  /** Per-criterion marks of a question marked against its criteria; null otherwise (one points box, auto marks, older marks). */
+  criteria: CriterionMark[] | null;
   source: 'auto' | 'reviewer' | 'ai';
   comment: string | null;
   markedBy: string | null;
@@ -49,27 +58,37 @@ export async function insertAiMarks(
 /** A reviewer's mark replaces their earlier mark for the same question. */
 export async function upsertReviewerMark(
   tx: Tx,
-  m: { assignmentId: string; institutionId: string; questionId: string; points: number; comment: string | null; markedBy: string | null; now: Date },
+  m: {
+    assignmentId: string;
+    institutionId: string;
+    questionId: string;
+    points: number;
+    criteria: CriterionMark[] | null;
+    comment: string | null;
+    markedBy: string | null;
+    now: Date;
+  },
 ): Promise<void> {
   await tx.query(
-    `INSERT INTO marks (assignment_id, institution_id, question_id, points, source, comment, marked_by, marked_at)
-     VALUES ($1, $2, $3, $4, 'reviewer', $5, $6, $7)
+    `INSERT INTO marks (assignment_id, institution_id, question_id, points, criteria, source, comment, marked_by, marked_at)
+     VALUES ($1, $2, $3, $4, $5, 'reviewer', $6, $7, $8)
      ON CONFLICT (assignment_id, question_id) DO UPDATE
-        SET points = EXCLUDED.points, comment = EXCLUDED.comment, marked_by = EXCLUDED.marked_by, marked_at = EXCLUDED.marked_at
+        SET points = EXCLUDED.points, criteria = EXCLUDED.criteria, comment = EXCLUDED.comment, marked_by = EXCLUDED.marked_by, marked_at = EXCLUDED.marked_at
       WHERE marks.source = 'reviewer'`,
-    [m.assignmentId, m.institutionId, m.questionId, m.points, m.comment, m.markedBy, m.now],
+    [m.assignmentId, m.institutionId, m.questionId, m.points, m.criteria === null ? null : JSON.stringify(m.criteria), m.comment, m.markedBy, m.now],
   );
 }
 
 export async function listMarks(db: Queryable, institutionId: string, assignmentId: string): Promise<StoredMark[]> {
   const { rows } = await db.query(
-    `SELECT question_id, points, source, comment, marked_by, marked_at FROM marks
+    `SELECT question_id, points, criteria, source, comment, marked_by, marked_at FROM marks
       WHERE assignment_id = $1 AND institution_id = $2`,
     [assignmentId, institutionId],
   );
   return rows.map((r) => ({
     questionId: r.question_id,
     points: r.points,
+    criteria: r.criteria ?? null,
     source: r.source,
     comment: r.comment,
     markedBy: r.marked_by,
