@@ -92,6 +92,15 @@ describe('criterion marks through the operator API', () => {
     expect(res.json().items[0].mark.points).toBe(10);
   });
 
+  it('still accepts points alone for a question with criteria (as before criterion marks): a total without a breakdown', async () => {
+    const id = await submitted('crit-total-only');
+    const res = await marks(id, { marks: [{ questionId: 'es', points: 6 }], complete: false });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().items[0].mark).toMatchObject({ points: 6, criteria: null });
+    const over = expectError(await marks(id, { marks: [{ questionId: 'es', points: 11 }], complete: false }), 400, 'invalid_request');
+    expect(over.error.details).toContainEqual({ field: 'marks.0.points', message: expect.stringMatching(/between 0 and 10/) });
+  });
+
   it.each([
     [
       'an unknown criterion',
@@ -104,7 +113,7 @@ describe('criterion marks through the operator API', () => {
     ['a missing criterion', [{ criterion: 'Structure', points: 2 }], undefined, 'marks.0.criteria', /Evidence/],
     ['a criterion twice', [{ criterion: 'Structure', points: 2 }, { criterion: 'Structure', points: 1 }, { criterion: 'Evidence', points: 1 }], undefined, 'marks.0.criteria.1.criterion', /twice/],
     ['a total that disagrees with the criteria', [{ criterion: 'Structure', points: 2 }, { criterion: 'Evidence', points: 3 }], 6, 'marks.0.points', /sum of the criteria points \(5\)/],
-    ['no criteria for a question marked per criterion', undefined, 5, 'marks.0.criteria', /marked per criterion/],
+    ['neither criteria nor points for a question marked per criterion', undefined, undefined, 'marks.0.criteria', /marked per criterion/],
   ])('refuses %s in the envelope, naming the field, and stores nothing', async (_name, criteria, points, field, message) => {
     const id = await submitted(`crit-bad-${field}-${String(points)}`);
     const versionBefore = marksVersion([]);

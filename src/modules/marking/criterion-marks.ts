@@ -12,6 +12,11 @@ import type { CriterionMark } from './marks-repo.js';
  * question without criteria keeps one points box. Criteria are named by
  * their `criterion` text, exactly as the test writes it (unique within the
  * question).
+ *
+ * Compatibility: the operator API accepted `points` alone for every question
+ * before criterion marks existed, and still does (a total without a
+ * breakdown, stored with no criterion marks); the portal always marks a
+ * question with criteria per criterion.
  */
 export interface MarkingCriterion {
   criterion: string;
@@ -48,9 +53,10 @@ export function resolveCriterionMark(
     return details.length > before ? null : { points: m.points!, criteria: null };
   }
   if (m.criteria === undefined) {
+    if (m.points !== undefined) return { points: m.points, criteria: null };
     details.push({
       field: `${at}.criteria`,
-      message: `is required: question ${q.id} is marked per criterion (${criteria.map((c) => `"${c.criterion}"`).join(', ')}); its points are their sum`,
+      message: `is required: question ${q.id} is marked per criterion (${criteria.map((c) => `"${c.criterion}"`).join(', ')}); its points are their sum (or send points alone, without a breakdown)`,
     });
     return null;
   }
