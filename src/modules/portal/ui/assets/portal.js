@@ -48,6 +48,21 @@
         for (var k = 0; k < inputs.length; k++) inputs[k].addEventListener('input', update);
       })(groups[g]);
     }
+    // The main navigation at phone width: a Menu button (aria-expanded) folds the links into one row.
+    var toggle = document.querySelector('.nav-toggle');
+    if (toggle) {
+      document.documentElement.classList.add('js-nav');
+      toggle.hidden = false;
+      toggle.addEventListener('click', function () {
+        toggle.setAttribute('aria-expanded', toggle.getAttribute('aria-expanded') === 'true' ? 'false' : 'true');
+      });
+      document.addEventListener('keydown', function (e) {
+        if (e.key === 'Escape' && toggle.getAttribute('aria-expanded') === 'true') {
+          toggle.setAttribute('aria-expanded', 'false');
+          toggle.focus();
+        }
+      });
+    }
     var summary = document.getElementById('error-summary');
     if (summary) summary.focus();
     // The test editor's problems name a line: following one puts the caret at the start of that line.
