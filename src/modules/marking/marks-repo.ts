@@ -33,16 +33,21 @@ export async function insertAutoMarks(
   );
 }
 
-/** The model's marks (decide mode), `marked_by` 'ai:<model>'. A mark already there (a reviewer's) is kept. */
+/** The model's marks (decide mode), `marked_by` 'ai:<model>', with its points per criterion. A mark already there (a reviewer's) is kept. */
 export async function insertAiMarks(
   tx: Tx,
-  input: { assignmentId: string; institutionId: string; marks: Array<{ questionId: string; points: number; markedBy: string }>; now: Date },
+  input: {
+    assignmentId: string;
+    institutionId: string;
+    marks: Array<{ questionId: string; points: number; criteria: CriterionMark[] | null; markedBy: string }>;
+    now: Date;
+  },
 ): Promise<void> {
   if (input.marks.length === 0) return;
   await tx.query(
-    `INSERT INTO marks (assignment_id, institution_id, question_id, points, source, marked_by, marked_at)
-     SELECT $1, $2, m.question_id, m.points, 'ai', m.marked_by, $3
-       FROM unnest($4::text[], $5::numeric[], $6::text[]) AS m (question_id, points, marked_by)
+    `INSERT INTO marks (assignment_id, institution_id, question_id, points, criteria, source, marked_by, marked_at)
+     SELECT $1, $2, m.question_id, m.points, m.criteria::jsonb, 'ai', m.marked_by, $3
+       FROM unnest($4::text[], $5::numeric[], $6::text[], $7::text[]) AS m (question_id, points, marked_by, criteria)
      ON CONFLICT (assignment_id, question_id) DO NOTHING`,
     [
       input.assignmentId,
@@ -51,6 +56,7 @@ export async function insertAiMarks(
       input.marks.map((m) => m.questionId),
       input.marks.map((m) => m.points),
       input.marks.map((m) => m.markedBy),
+      input.marks.map((m) => (m.criteria === null ? null : JSON.stringify(m.criteria))),
     ],
   );
 }
