@@ -185,6 +185,20 @@ describe('criterion marks in the portal (form posts)', () => {
     expect(page.body).toContain('name="criterion-comment-es-0"');
   });
 
+  it('keeps a draft per criterion: points and comments come back filled in, the total shown; nothing is marked yet', async () => {
+    const id = await submitted('crit-form-draft');
+    const page = await portalGet(h, jo, `/portal/marking/${id}`);
+    const version = /name="version" value="([^"]+)"/.exec(page.body)![1]!;
+    const saved = await portalPost(h, jo, `/portal/marking/${id}`, { version, action: 'save', 'criterion-es-0': '2.5', 'criterion-comment-es-0': 'Needs a conclusion.', 'criterion-es-1': '4' });
+    expect(saved.statusCode, saved.body).toBe(303);
+    const back = await portalGet(h, jo, saved.headers.location as string);
+    expect(back.body).toMatch(/id="f-criterion-es-0" name="criterion-es-0" type="number" value="2.5"/);
+    expect(back.body).toMatch(/id="f-criterion-es-1" name="criterion-es-1" type="number" value="4"/);
+    expect(back.body).toContain('Needs a conclusion.</textarea>');
+    expect(back.body).toMatch(/<output id="total-es"[^>]*>6\.5<\/output>/);
+    expect(await storedMarks(id)).toEqual([]);
+  });
+
   it('refuses a criterion over its maximum beside its field, then finishes with the sum as the question’s points', async () => {
     const id = await submitted('crit-form-2');
     const page = await portalGet(h, jo, `/portal/marking/${id}`);
