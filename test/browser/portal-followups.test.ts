@@ -127,7 +127,10 @@ run('proctoring review, AI marking and assignment controls in the portal', () =>
       await page.goto(`${origin}/portal/marking/${essayId}`);
       await page.getByRole('heading', { name: /AI suggestion: 8 of 10 points/ }).waitFor();
       expect(await page.getByRole('table', { name: /The model’s marks per criterion/ }).isVisible()).toBe(true);
-      expect(await page.getByLabel(/Points for “Explain photosynthesis\.”/).inputValue()).toBe('8');
+      // Marked per criterion: each criterion's field prefilled with the model's points, the total their sum.
+      expect(await page.getByLabel(/^Process points for “Explain photosynthesis\.”/).inputValue()).toBe('5');
+      expect(await page.getByLabel(/^Products points for “Explain photosynthesis\.”/).inputValue()).toBe('3');
+      expect(await page.locator('output#total-es').textContent()).toBe('8');
       await check(page, 'marking-ai', size);
       if (size === 'desktop') {
         await page.getByRole('button', { name: 'Accept AI suggestions' }).click();

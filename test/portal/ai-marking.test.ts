@@ -56,7 +56,10 @@ describe('the Marking pages', () => {
     expect(res.body).toMatch(/5 of 6/);
     expect(res.body).toContain('model <code>test-model</code>');
     expect(res.body).toContain('400 + 60 tokens');
-    expect(res.body).toMatch(/name="points-es" type="number" value="8"/);
+    // Marked per criterion: each criterion's field holds the model's points, and the total is their sum.
+    expect(res.body).toMatch(/name="criterion-es-0" type="number" value="5"/);
+    expect(res.body).toMatch(/name="criterion-es-1" type="number" value="3"/);
+    expect(res.body).toMatch(/<output id="total-es"[^>]*>8<\/output>/);
     expect(res.body).toContain('>Accept AI suggestions</button>');
   });
 

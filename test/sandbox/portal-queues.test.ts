@@ -41,7 +41,7 @@ describe('the Marking queue', () => {
     }
     const sandboxOnly = await portalGet(h, reviewer, '/portal/marking');
     expect(sandboxOnly.body).toContain('No live submission is waiting for marking. Also 2 test-mode submissions (labelled Test), not counted.');
-    expect(rowOf(sandboxOnly.body, 'sandbox-a')).toContain('<span class="badge badge-test">Test</span> sandbox-a');
+    expect(rowOf(sandboxOnly.body, 'sandbox-a')).toContain('<span class="badge badge-test">Test</span> Sam Student <span class="hint">(sandbox-a)</span>');
 
     // A live submission: it is the count; the per-test table has a Test mode column.
     const live = await assign(h, h.a, { testId: essayTestId, externalUserId: 'real-taker' });

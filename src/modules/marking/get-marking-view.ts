@@ -11,7 +11,8 @@ import { needsMarker } from './auto-mark.js';
 import { type AnswerValue } from '../attempts/answer-values.js';
 import { listSuggestions, type AiSuggestion } from './ai/suggestions-repo.js';
 import { meetsDecideBar } from './ai/decide.js';
-import { listMarks, type StoredMark } from './marks-repo.js';
+import { listMarks, type CriterionMark, type StoredMark } from './marks-repo.js';
+import { criterionMarksView } from './criterion-marks.js';
 import type { Score } from '../lifecycle/score.js';
 
 /** The model's suggestion for an item, with its provenance, as a reviewer sees it. */
@@ -48,7 +49,7 @@ export interface MarkingItem {
   maxWords: number | null;
   rubric: string | null;
   needsMarking: boolean;
-  mark: Omit<StoredMark, 'questionId'> | null;
+  mark: (Omit<StoredMark, 'questionId' | 'criteria'> & { criteria: Array<CriterionMark & { maxPoints: number }> | null }) | null;
   /** The question's marking criteria (essay, short_text), null when it has none. */
   criteria: Array<{ criterion: string; points: number; description: string }> | null;
   ai: AiSuggestionView | null;
@@ -58,6 +59,8 @@ export interface MarkingView {
   assignmentId: string;
   institutionId: string;
   externalUserId: string;
+  /** The student's name when the partner sent one (not in the operator API's response). */
+  studentName: string | null;
   testId: string;
   /** The pinned version (not in the operator API's response): its questions carry the option texts. */
   testVersionId: string;
@@ -84,12 +87,13 @@ export async function getMarkingView(db: Queryable, assignmentId: string, scope:
   const row = await findAssignmentById(db, assignmentId);
   if (!row || !tenantReaches(scope, row.institutionId)) throw notFound('assignment');
   const test = await loadTestVersion(db, row.testVersionId);
-  const [answers, marks, suggestions] = await readAll(db, [
+  const [answers, marks, suggestions, name] = await readAll(db, [
     () => listAnswers(db, row.institutionId, row.id),
     () => listMarks(db, row.institutionId, row.id),
     () => listSuggestions(db, row.institutionId, row.id),
+    () => db.query<{ name: string | null }>('SELECT name FROM users WHERE id = $1 AND institution_id = $2', [row.userId, row.institutionId]),
   ] as const);
-  return buildView(row, test, answers, marks, suggestions);
+  return { ...buildView(row, test, answers, marks, suggestions), studentName: name.rows[0]?.name ?? null };
 }
 
 export function buildView(
@@ -117,7 +121,9 @@ export function buildView(
       maxWords: essay?.maxWords ?? null,
       rubric: q.type === 'essay' || q.type === 'short_text' ? (q.rubric ?? null) : null,
       needsMarking: needsMarker(q, answer),
-      mark: mark ? { points: mark.points, source: mark.source, comment: mark.comment, markedBy: mark.markedBy, markedAt: mark.markedAt } : null,
+      mark: mark
+        ? { points: mark.points, criteria: criterionMarksView(q, mark.criteria), source: mark.source, comment: mark.comment, markedBy: mark.markedBy, markedAt: mark.markedAt }
+        : null,
       criteria: q.type === 'essay' || q.type === 'short_text' ? (q.criteria ?? null) : null,
       ai: suggestion ? suggestionView(suggestion) : null,
     };
@@ -126,6 +132,7 @@ export function buildView(
     assignmentId: row.id,
     institutionId: row.institutionId,
     externalUserId: row.externalUserId,
+    studentName: null,
     testId: row.testId,
     testVersionId: row.testVersionId,
     title: test.title,

@@ -15,6 +15,8 @@ import { joinUserOf } from '../lifecycle/assignment-user-join.js';
 export interface QueueItem {
   assignmentId: string;
   externalUserId: string;
+  /** The student's name when the partner sent one (`user.name`), else null. */
+  studentName: string | null;
   testId: string;
   submittedAt: Date | null;
   livemode: boolean;
@@ -36,7 +38,7 @@ export async function listMarkingQueue(
   const [list, counts] = await Promise.all([
     db.query(
       // The page is cut from the index first; only its rows then fetch their user.
-      `SELECT q.id, u.external_user_id, q.test_id, q.submitted_at, q.livemode
+      `SELECT q.id, u.external_user_id, u.name, q.test_id, q.submitted_at, q.livemode
          FROM (SELECT id, user_id, test_id, submitted_at, livemode FROM assignments
                 WHERE institution_id = $1 AND status = 'marking' AND ($2::text IS NULL OR test_id = $2)
                 ORDER BY submitted_at, id LIMIT $3 OFFSET $4) q
@@ -53,7 +55,7 @@ export async function listMarkingQueue(
   ]);
   const byTest = counts.rows.map((r) => ({ testId: r.test_id, count: r.n, testCount: r.n_test }));
   return {
-    data: list.rows.map((r) => ({ assignmentId: r.id, externalUserId: r.external_user_id, testId: r.test_id, submittedAt: r.submitted_at, livemode: r.livemode })),
+    data: list.rows.map((r) => ({ assignmentId: r.id, externalUserId: r.external_user_id, studentName: r.name ?? null, testId: r.test_id, submittedAt: r.submitted_at, livemode: r.livemode })),
     total: byTest.reduce((sum, t) => sum + t.count, 0),
     testTotal: byTest.reduce((sum, t) => sum + t.testCount, 0),
     byTest,

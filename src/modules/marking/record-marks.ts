@@ -11,10 +11,17 @@ import { completeMarking } from './complete-marking.js';
 import { getMarkingView, type MarkingView } from './get-marking-view.js';
 import { listMarks, upsertReviewerMark } from './marks-repo.js';
 import { MarksChangedError, marksVersion } from './marks-version.js';
+import { resolveCriterionMark, type CriterionInput } from './criterion-marks.js';
+import type { CriterionMark } from './marks-repo.js';
 import { auditIn, type AuditContext } from '../staff/audit.js';
 
 export interface MarksInput {
-  marks: Array<{ questionId: string; points: number; comment?: string }>;
+  /**
+   * Per question: `points`, or for a question with criteria `criteria` (each
+   * criterion's points and comment; the points are their sum, and `points`,
+   * when sent too, must equal it).
+   */
+  marks: Array<{ questionId: string; points?: number; criteria?: CriterionInput[]; comment?: string }>;
   complete: boolean;
   markedBy?: string;
   /**
@@ -30,7 +37,9 @@ export interface MarksInput {
  * `marking → completed` with the final score (every mark, auto and
  * reviewer, over the test's maximum) and `grading.done`, in one transaction.
  * Each mark must name an item that needs a marker (an essay, or a
- * short_text answer left to AI marking) with 0 ≤ points ≤ its points; an
+ * short_text answer left to AI marking) with 0 ≤ points ≤ its points (a
+ * question with criteria: every criterion, each within its own points,
+ * criterion-marks.ts); an
  * item with an AI suggestion keeps the reviewer's points beside the model's. Completing is refused while an item
  * still awaits a mark; an all-auto `after_review` test completes with no
  * marks, confirming its auto score. Any refusal stores nothing.
@@ -59,13 +68,17 @@ export async function recordMarks(
 
     const details: ErrorDetail[] = [];
     const seen = new Set<string>();
+    const resolved: Array<{ questionId: string; points: number; criteria: CriterionMark[] | null; comment: string | null }> = [];
     input.marks.forEach((m, i) => {
       const q = byId.get(m.questionId);
       if (!q) return details.push({ field: `marks.${i}.questionId`, message: 'is not a question of this test' });
       if (!awaitsMarker(q)) return details.push({ field: `marks.${i}.questionId`, message: 'is auto-marked; only items awaiting a reviewer take marks' });
       if (seen.has(m.questionId)) return details.push({ field: `marks.${i}.questionId`, message: 'appears twice' });
       seen.add(m.questionId);
-      if (m.points > q.points) details.push({ field: `marks.${i}.points`, message: `must be between 0 and ${q.points}, the question's points` });
+      const mark = resolveCriterionMark(q, m, `marks.${i}`, details);
+      if (!mark) return;
+      if (mark.points > q.points) return details.push({ field: `marks.${i}.points`, message: `must be between 0 and ${q.points}, the question's points` });
+      resolved.push({ questionId: m.questionId, points: roundPoints(mark.points), criteria: mark.criteria, comment: m.comment ?? null });
     });
     if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
 
@@ -83,24 +96,28 @@ export async function recordMarks(
       }
     }
 
-    for (const m of input.marks) {
+    for (const m of resolved) {
       await upsertReviewerMark(tx, {
         assignmentId: row.id,
         institutionId: row.institutionId,
         questionId: m.questionId,
-        points: roundPoints(m.points),
-        comment: m.comment ?? null,
+        points: m.points,
+        criteria: m.criteria,
+        comment: m.comment,
         markedBy: input.markedBy ?? null,
         now,
       });
-      await recordReviewerMark(tx, { institutionId: row.institutionId, assignmentId: row.id, questionId: m.questionId, points: roundPoints(m.points), now });
+      await recordReviewerMark(tx, { institutionId: row.institutionId, assignmentId: row.id, questionId: m.questionId, points: m.points, now });
     }
     await auditIn(tx, audit, {
       action: input.complete ? 'marking.completed' : 'marks.recorded',
       objectType: 'assignment',
       objectId: row.id,
       institutionId: row.institutionId,
-      details: { marks: input.marks.map((m) => ({ questionId: m.questionId, points: m.points })), markedBy: input.markedBy ?? null },
+      details: {
+        marks: resolved.map((m) => ({ questionId: m.questionId, points: m.points, ...(m.criteria ? { criteria: m.criteria.map((c) => ({ criterion: c.criterion, points: c.points })) } : {}) })),
+        markedBy: input.markedBy ?? null,
+      },
     });
     if (!input.complete) return;
 

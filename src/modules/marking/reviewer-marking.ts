@@ -19,8 +19,11 @@ import { recordMarks } from './record-marks.js';
  */
 export interface DraftMark {
   questionId: string;
+  /** For a question with criteria: the sum of the criteria points once each has points, else null. */
   points: number | null;
   comment: string;
+  /** A question with criteria: each criterion's points (null: not given yet) and comment, in the question's order. */
+  criteria?: Array<{ criterion: string; points: number | null; comment: string }>;
 }
 
 export interface Reviewer {
@@ -79,6 +82,9 @@ async function findDraft(db: Queryable, institutionId: string, assignmentId: str
  * reviewer marks, once, with 0 ≤ points ≤ its points; `complete` also
  * requires points for every such question. Fields are `points-<questionId>`,
  * the form's field names, so a page can show each message beside its field.
+ * A question with criteria is checked per criterion instead, each within its
+ * own points (fields `criterion-<questionId>-<n>`, n from 0 in the
+ * question's criterion order).
  */
 export function checkDraftMarks(view: MarkingView, marks: DraftMark[], complete: boolean): ErrorDetail[] {
   const details: ErrorDetail[] = [];
@@ -88,6 +94,19 @@ export function checkDraftMarks(view: MarkingView, marks: DraftMark[], complete:
     if (!item || !item.needsMarking) details.push({ field: `points-${m.questionId}`, message: 'is not an item awaiting a reviewer' });
   }
   for (const item of view.items.filter((i) => i.needsMarking)) {
+    if (item.criteria) {
+      const mine = given.get(item.questionId)?.criteria ?? [];
+      item.criteria.forEach((c, n) => {
+        const points = mine.find((x) => x.criterion === c.criterion)?.points ?? null;
+        const field = `criterion-${item.questionId}-${n}`;
+        if (points === null) {
+          if (complete) details.push({ field, message: `Enter the points for “${c.criterion}” of “${item.prompt}” (0 to ${c.points})` });
+        } else if (!Number.isFinite(points) || points < 0 || points > c.points) {
+          details.push({ field, message: `The points for “${c.criterion}” of “${item.prompt}” must be between 0 and ${c.points}` });
+        }
+      });
+      continue;
+    }
     const points = given.get(item.questionId)?.points ?? null;
     const field = `points-${item.questionId}`;
     if (points === null) {
@@ -146,7 +165,13 @@ export async function finishMarking(
       { ...ctx, pool: joinTransaction(tx) },
       input.assignmentId,
       {
-        marks: input.marks.map((m) => ({ questionId: m.questionId, points: m.points!, ...(m.comment ? { comment: m.comment } : {}) })),
+        marks: input.marks.map((m) => ({
+          questionId: m.questionId,
+          ...(m.criteria
+            ? { criteria: m.criteria.map((c) => ({ criterion: c.criterion, points: c.points!, ...(c.comment ? { comment: c.comment } : {}) })) }
+            : { points: m.points! }),
+          ...(m.comment ? { comment: m.comment } : {}),
+        })),
         complete: true,
         markedBy: input.markedBy,
         expectedVersion: input.baseVersion,

@@ -8,8 +8,21 @@ import { AI_MARKING_MODES } from '../catalog/test-settings.js';
 
 export const MarkingParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
 
+const CriterionMarkView = Type.Object(
+  {
+    criterion: Type.String(),
+    points: Type.Number(),
+    maxPoints: Type.Number({ description: "The criterion's points in the test" }),
+    comment: Nullable(Type.String()),
+  },
+  { title: 'CriterionMark' },
+);
+
 const Mark = Type.Object({
-  points: Type.Number(),
+  points: Type.Number({ description: 'For a question marked per criterion: the sum of the criteria points' }),
+  criteria: Nullable(Type.Array(CriterionMarkView), {
+    description: 'The marks per criterion (in the question’s criterion order) of a question marked against its criteria; null for a mark with one points box and for auto marks',
+  }),
   source: StringEnum(MARK_SOURCES, { description: "Who marked: the answer key, a reviewer, or the model (decide mode; markedBy 'ai:<model>')" }),
   comment: Type.Union([Type.String(), Type.Null()]),
   markedBy: Type.Union([Type.String(), Type.Null()]),
@@ -101,7 +114,29 @@ export const RecordMarksBody = Type.Object(
       Type.Object(
         {
           questionId: Type.String({ minLength: 1, maxLength: 64 }),
-          points: Type.Number({ minimum: 0, maximum: 10_000 }),
+          points: Type.Optional(
+            Type.Number({
+              minimum: 0,
+              maximum: 10_000,
+              description: 'Required for a question without criteria. For a question with criteria it is their sum: leave it out, or send the same sum',
+            }),
+          ),
+          criteria: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  criterion: Type.String({ minLength: 1, maxLength: 200, description: 'The criterion’s name, as the question’s criteria write it' }),
+                  points: Type.Number({ minimum: 0, maximum: 10_000, description: "Between 0 and the criterion's points" }),
+                  comment: Type.Optional(Type.String({ maxLength: 10_000 })),
+                },
+                { additionalProperties: false, title: 'CriterionMarkInput' },
+              ),
+              {
+                maxItems: 50,
+                description: 'Required for a question with criteria: every criterion once, each with its points (and an optional comment)',
+              },
+            ),
+          ),
           comment: Type.Optional(Type.String({ maxLength: 10_000 })),
         },
         { additionalProperties: false },

@@ -65,20 +65,29 @@ export interface DeliveryHealth {
   oldestPending: { eventId: string; eventType: string; endpointId: string; createdAt: Date } | null;
 }
 
-export async function deliveryHealth(db: Queryable, institutionId: string, since: Date): Promise<DeliveryHealth> {
+/**
+ * The health of one mode's deliveries (`livemode`: live, or test mode's
+ * sandbox), told by the mode of the endpoint they go to: an endpoint
+ * receives its own mode's events only. The portal's Overview asks for live.
+ */
+export async function deliveryHealth(db: Queryable, institutionId: string, since: Date, livemode: boolean): Promise<DeliveryHealth> {
   const [counts, pending, oldest] = await Promise.all([
     db.query<{ status: DeliveryStatus; n: number }>(
-      `SELECT status, count(*)::int AS n FROM webhook_deliveries
-        WHERE institution_id = $1 AND created_at >= $2 AND status <> 'pending' GROUP BY status`,
-      [institutionId, since],
+      `SELECT d.status, count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        WHERE d.institution_id = $1 AND d.created_at >= $2 AND d.status <> 'pending' AND w.livemode = $3 GROUP BY d.status`,
+      [institutionId, since, livemode],
     ),
-    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE institution_id = $1 AND status = 'pending'`, [institutionId]),
+    db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        WHERE d.institution_id = $1 AND d.status = 'pending' AND w.livemode = $2`,
+      [institutionId, livemode],
+    ),
     db.query(
       `SELECT d.event_id, e.type, d.endpoint_id, d.created_at
-         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-        WHERE d.institution_id = $1 AND d.status = 'pending'
+         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        WHERE d.institution_id = $1 AND d.status = 'pending' AND w.livemode = $2
         ORDER BY d.created_at LIMIT 1`,
-      [institutionId],
+      [institutionId, livemode],
     ),
   ]);
   const n = (s: DeliveryStatus) => counts.rows.find((r) => r.status === s)?.n ?? 0;

@@ -7,7 +7,7 @@ import { recordMarks } from '../record-marks.js';
 /**
  * A reviewer accepts the model's suggestions: each chosen item (all items
  * with a stored suggestion when `questionIds` is absent) is marked with the
- * suggested points, as the reviewer's mark, through the ordinary marks path
+ * suggested points (per criterion, for a question with criteria), as the reviewer's mark, through the ordinary marks path
  * (record-marks.ts), so the item counts as agreeing in the agreement figures.
  * With `complete`, marking finishes as when a reviewer enters the points
  * (refused while another item still awaits a mark). To change a suggestion,
@@ -26,7 +26,7 @@ export async function acceptAiSuggestions(
   scope: Tenant,
 ): Promise<MarkingView> {
   const view = await getMarkingView(ctx.pool, assignmentId, scope);
-  const suggested = new Map(view.items.filter((i) => i.needsMarking && i.ai?.status === 'suggested').map((i) => [i.questionId, i.ai!.points!]));
+  const suggested = new Map(view.items.filter((i) => i.needsMarking && i.ai?.status === 'suggested').map((i) => [i.questionId, i.ai!]));
   const chosen = input.questionIds ?? [...suggested.keys()];
   const details: ErrorDetail[] = [];
   chosen.forEach((id, i) => {
@@ -38,7 +38,14 @@ export async function acceptAiSuggestions(
     ctx,
     assignmentId,
     {
-      marks: chosen.map((questionId) => ({ questionId, points: suggested.get(questionId)! })),
+      // A question with criteria is marked per criterion: the model's criterion points become the reviewer's (their sum is the suggestion's total).
+      marks: chosen.map((questionId) => {
+        const ai = suggested.get(questionId)!;
+        const criteria = view.items.find((i) => i.questionId === questionId)?.criteria;
+        return criteria && ai.criteria
+          ? { questionId, criteria: ai.criteria.map((c) => ({ criterion: c.criterion, points: c.points })) }
+          : { questionId, points: ai.points! };
+      }),
       complete: input.complete,
       ...(input.markedBy !== undefined ? { markedBy: input.markedBy } : {}),
     },

@@ -11,7 +11,7 @@ import { listSuggestions } from './suggestions-repo.js';
  * After a suggestion is stored, in the same transaction (the caller holds
  * the attempt's lock): when the model's marks may finish the attempt
  * (decide.ts), record them as the model's (`source 'ai'`, `marked_by
- * 'ai:<model>'`) and complete marking through the lifecycle, which releases
+ * 'ai:<model>'`, with its points per criterion) and complete marking through the lifecycle, which releases
  * the final score and `grading.done`. Returns whether it completed.
  */
 export async function settleAiMarking(tx: Tx, input: { institutionId: string; assignmentId: string; now: Date }): Promise<boolean> {
@@ -29,7 +29,13 @@ export async function settleAiMarking(tx: Tx, input: { institutionId: string; as
     suggestions,
   });
   if (!outcome.finish) return false;
-  await insertAiMarks(tx, { assignmentId: row.id, institutionId: row.institutionId, marks: outcome.marks, now: input.now });
+  // The model marked per criterion: its (clamped) criterion points become the mark's criterion marks, their sum its points.
+  const criteriaOf = new Map(suggestions.map((s) => [s.questionId, s.criteria]));
+  const aiMarks = outcome.marks.map((m) => {
+    const criteria = criteriaOf.get(m.questionId);
+    return { ...m, criteria: criteria ? criteria.map((c) => ({ criterion: c.criterion, points: c.points, comment: null })) : null };
+  });
+  await insertAiMarks(tx, { assignmentId: row.id, institutionId: row.institutionId, marks: aiMarks, now: input.now });
   const done = await completeMarking(tx, { assignmentId: row.id, institutionId: row.institutionId, test, now: input.now });
   // The row was read as `marking` under the attempt's lock, which every marking change takes first.
   if (!done.ok) throw new Error(`AI marking could not complete ${row.id}: ${done.reason}`);

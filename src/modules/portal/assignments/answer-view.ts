@@ -3,7 +3,7 @@ import type { AnswerValue } from '../../attempts/answer-values.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import type { Score } from '../../lifecycle/score.js';
 import type { Question } from '../../catalog/schemas.js';
-import { when } from '../ui/components.js';
+import { dataTable, when } from '../ui/components.js';
 
 /**
  * A student's answer as people read it: for choice questions the option
@@ -38,6 +38,14 @@ export function markView(item: MarkingItem): SafeHtml {
   const m = item.mark;
   const by = m.source === 'auto' ? 'marked automatically' : `marked by ${m.markedBy ?? 'a reviewer'}`;
   return html`<p><strong>${formatPoints(m.points)} of ${plural(Number(formatPoints(item.maxPoints)), 'point')}</strong>, ${by}, ${when(m.markedAt)}.</p>
+${m.criteria && m.criteria.length > 0
+  ? dataTable({
+      caption: html`Marks per criterion<span class="sr-only"> for “${item.prompt}”</span>`,
+      stack: true,
+      columns: [{ label: 'Criterion' }, { label: 'Points', numeric: true }, { label: 'Comment' }],
+      rows: m.criteria.map((c) => [c.criterion, `${formatPoints(c.points)} of ${formatPoints(c.maxPoints)}`, c.comment ?? '–']),
+    })
+  : ''}
 ${m.comment ? html`<p class="hint">Comment: ${m.comment}</p>` : ''}`;
 }
 

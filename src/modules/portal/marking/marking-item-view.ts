@@ -22,12 +22,12 @@ export function markingItemPage(
 ): string {
   const v = opened.view;
   const now = ctx.clock.now();
-  const title = `Marking: ${v.title} for ${v.externalUserId}`;
+  const title = `Marking: ${v.title} for ${studentText(v)}`;
   const values = opts.submitted?.values ?? draftValues(opened.draft?.marks ?? []);
   const baseVersion = opts.submitted?.baseVersion ?? opened.version;
   const manual = v.items.filter((i) => i.needsMarking);
-  const head = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/marking')}">Marking</a></li><li aria-current="page">${v.externalUserId}</li></ol></nav>
-<div class="page-head"><h1>${v.title} <span class="hint">for</span> ${v.externalUserId}</h1><p>${statusBadge(v.status)}</p></div>`;
+  const head = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/marking')}">Marking</a></li><li aria-current="page">${studentText(v)}</li></ol></nav>
+<div class="page-head"><h1>${v.title} <span class="hint">for</span> ${studentLabel(v)}</h1><p>${statusBadge(v.status)}</p></div>`;
 
   if (v.status !== 'marking') {
     const main = html`${head}
@@ -69,11 +69,24 @@ ${acceptForm(scope, v.assignmentId, baseVersion, v.items)}`;
   return layoutFor(scope, { title, current: 'marking', main, flash: opts.flash ?? null });
 }
 
+/** Who submitted: the name the partner sent, with their external user id beside it; the id alone without a name. */
+export function studentLabel(s: { studentName: string | null; externalUserId: string }): SafeHtml {
+  return s.studentName ? html`${s.studentName} <span class="hint">(${s.externalUserId})</span>` : html`${s.externalUserId}`;
+}
+
+export function studentText(s: { studentName: string | null; externalUserId: string }): string {
+  return s.studentName ? `${s.studentName} (${s.externalUserId})` : s.externalUserId;
+}
+
 function draftValues(marks: DraftMark[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of marks) {
     out[`points-${m.questionId}`] = m.points === null ? '' : String(m.points);
     out[`comment-${m.questionId}`] = m.comment;
+    m.criteria?.forEach((c, n) => {
+      out[`criterion-${m.questionId}-${n}`] = c.points === null ? '' : String(c.points);
+      out[`criterion-comment-${m.questionId}-${n}`] = c.comment;
+    });
   }
   return out;
 }
@@ -99,6 +112,7 @@ ${right}
 }
 
 function markFields(item: MarkingItem, values: Record<string, string>, errors: ErrorDetail[] | undefined): SafeHtml {
+  if (item.criteria) return criteriaFields(item, item.criteria, values, errors);
   const points = `points-${item.questionId}`;
   const comment = `comment-${item.questionId}`;
   return html`<div class="mark-fields">
@@ -121,6 +135,60 @@ ${textArea({ name: comment, label: html`Comment<span class="sr-only"> on “${it
 ${item.mark ? html`<p class="hint">Currently: ${formatPoints(item.mark.points)} points, by ${item.mark.markedBy ?? 'a reviewer'}.</p>` : ''}`;
 }
 
+/**
+ * An item with criteria: a points field per criterion (its label the
+ * criterion, with the prompt for screen readers; bounded by the criterion's
+ * points) and an optional comment on each, then the question's total, their
+ * sum: computed, never typed. The total is an <output> (a polite live region)
+ * that portal.js keeps in step as points are typed; without the script it
+ * shows the sum of the values the page was drawn with.
+ */
+function criteriaFields(
+  item: MarkingItem,
+  criteria: NonNullable<MarkingItem['criteria']>,
+  values: Record<string, string>,
+  errors: ErrorDetail[] | undefined,
+): SafeHtml {
+  const q = item.questionId;
+  const byName = new Map((item.mark?.criteria ?? []).map((c) => [c.criterion, c]));
+  const aiByName = new Map(item.ai?.status === 'suggested' ? (item.ai.criteria ?? []).map((c) => [c.criterion, c]) : []);
+  const shown = criteria.map((c, n) => {
+    const field = `criterion-${q}-${n}`;
+    const comment = `criterion-comment-${q}-${n}`;
+    // Prefilled from the stored mark, else the model's suggestion: the reviewer confirms or changes it.
+    const stored = byName.get(c.criterion);
+    const ai = aiByName.get(c.criterion);
+    return { c, field, comment, points: values[field] ?? (stored ? String(stored.points) : ai ? String(ai.points) : ''), note: values[comment] ?? stored?.comment ?? '' };
+  });
+  const numbers = shown.map((s) => (/^\d+(\.\d+)?$/.test(s.points.trim()) ? Number(s.points.trim()) : null));
+  const total = numbers.every((x) => x !== null) ? formatPoints(numbers.reduce<number>((a, x) => a + x!, 0)) : null;
+  const fieldIds = shown.map((s) => `f-${s.field}`).join(' ');
+  return html`<fieldset class="mark-fields criteria-marks" data-total="total-${q}">
+<legend>Points per criterion<span class="sr-only"> for “${item.prompt}”</span></legend>
+${shown.map(
+  (s) => html`<div class="criterion-mark">
+${textField({
+  name: s.field,
+  label: html`${s.c.criterion}<span class="sr-only"> points for “${item.prompt}”</span>`,
+  hint: html`0 to ${formatPoints(s.c.points)}${s.c.description ? html`. ${s.c.description}` : ''}`,
+  type: 'number',
+  value: s.points,
+  error: errorFor(errors, s.field),
+  min: '0',
+  max: String(s.c.points),
+  step: 'any',
+  inputmode: 'decimal',
+  className: 'criterion-points',
+})}
+${textArea({ name: s.comment, label: html`Comment on ${s.c.criterion}<span class="sr-only"> for “${item.prompt}”</span>`, value: s.note, hint: 'Optional.', error: errorFor(errors, s.comment), rows: 2, maxlength: 10_000 })}
+</div>`,
+)}
+<p class="criteria-total">Total: <output id="total-${q}" for="${fieldIds}" aria-live="polite">${total ?? '–'}</output> of ${formatPoints(item.maxPoints)} points <span class="hint">(the sum of the criteria)</span></p>
+${textArea({ name: `comment-${q}`, label: html`Overall comment<span class="sr-only"> on “${item.prompt}”</span>`, value: values[`comment-${q}`] ?? item.mark?.comment ?? '', hint: 'Optional. Kept with the mark.', error: errorFor(errors, `comment-${q}`), rows: 3, maxlength: 10_000 })}
+</fieldset>
+${item.mark ? html`<p class="hint">Currently: ${formatPoints(item.mark.points)} points, by ${item.mark.markedBy ?? 'a reviewer'}.</p>` : ''}`;
+}
+
 /** A save or finish refused because the marks changed meanwhile: what is stored now, beside what this reviewer entered. */
 export function conflictPage(scope: Scope, now: OpenedItem, mine: DraftMark[]): string {
   const v = now.view;
@@ -134,7 +202,9 @@ ${v.items.filter((i) => i.needsMarking).map((item) => {
   const m = mine.find((x) => x.questionId === item.questionId);
   return html`<section class="question"><h3>${item.prompt}</h3>
 ${markView(item)}
-<p class="hint">You entered: ${m && m.points !== null ? `${formatPoints(m.points)} points` : 'no points'}${m?.comment ? html`, comment “${m.comment}”` : ''}.</p></section>`;
+<p class="hint">You entered: ${m && m.points !== null ? `${formatPoints(m.points)} points` : 'no points'}${
+    m?.criteria ? html` (${m.criteria.map((c, n) => html`${n > 0 ? '; ' : ''}${c.criterion}: ${c.points === null ? 'no points' : formatPoints(c.points)}`)})` : ''
+  }${m?.comment ? html`, comment “${m.comment}”` : ''}.</p></section>`;
 })}
 <p class="actions">${v.status === 'marking' ? html`<a class="button primary" href="${scope.link(`/portal/marking/${v.assignmentId}`)}">Open it again with the current marks</a>` : ''}
 <a class="button" href="${scope.link('/portal/marking')}">Back to the queue</a></p>`;

@@ -32,7 +32,7 @@ import {
   sendHtml,
   type Scope,
 } from '../ui/page.js';
-import { conflictPage, markingItemPage } from './marking-item-view.js';
+import { conflictPage, markingItemPage, studentLabel, studentText } from './marking-item-view.js';
 
 /**
  * Marking: the queue of the institution's assignments in `marking`, oldest
@@ -92,12 +92,12 @@ ${agreement ? agreementSection(agreement, 'your institution’s') : ''}
 ${dataTable({
   caption: testId ? `Queue for ${titles.get(testId) ?? testId}, oldest first` : 'Queue, oldest first',
   stack: true,
-  columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Action' }],
+  columns: [{ label: 'Student' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Action' }],
   rows: queue.data.map((item) => [
-    item.livemode ? item.externalUserId : html`${testBadge()} ${item.externalUserId}`,
+    item.livemode ? studentLabel(item) : html`${testBadge()} ${studentLabel(item)}`,
     titles.get(item.testId) ?? item.testId,
     item.submittedAt ? html`${whenShort(item.submittedAt)} <span class="hint">(${ago(item.submittedAt, now)})</span>` : '–',
-    html`<a href="${scope.link(`/portal/marking/${item.assignmentId}`)}">Mark<span class="sr-only"> the submission of ${item.externalUserId}</span></a>`,
+    html`<a href="${scope.link(`/portal/marking/${item.assignmentId}`)}">Mark<span class="sr-only"> the submission of ${studentText(item)}</span></a>`,
   ]),
   empty: 'The queue is empty.',
 })}
@@ -149,7 +149,7 @@ ${pager({
       const { assignmentId } = request.params;
       const body = request.body as Record<string, string>;
       const opened = await openMarkingItem(ctx, scope.institutionId, assignmentId, reviewerOf(scope));
-      const { marks, errors } = readMarks(opened.view.items.filter((i) => i.needsMarking).map((i) => i.questionId), body);
+      const { marks, errors } = readMarks(opened.view.items.filter((i) => i.needsMarking), body);
       const submitted = { values: body, baseVersion: request.body.version };
       if (errors.length > 0) return sendHtml(reply, markingItemPage(ctx, scope, opened, { errors, submitted }), 400);
       try {
@@ -216,17 +216,36 @@ function reviewerOf(scope: Scope) {
   return { staffId: scope.p.staffId, label: scope.p.name ?? scope.p.email };
 }
 
-/** The form's fields as marks: empty points are "not marked yet" (null); anything else must be a number. */
-export function readMarks(questionIds: string[], body: Record<string, string>): { marks: DraftMark[]; errors: ErrorDetail[] } {
+/**
+ * The form's fields as marks: empty points are "not marked yet" (null);
+ * anything else must be a number. An item with criteria has a points and a
+ * comment field per criterion (`criterion-<questionId>-<n>`,
+ * `criterion-comment-<questionId>-<n>`) and no points field: its points are
+ * the criteria's sum.
+ */
+export function readMarks(
+  items: Array<{ questionId: string; criteria: Array<{ criterion: string }> | null }>,
+  body: Record<string, string>,
+): { marks: DraftMark[]; errors: ErrorDetail[] } {
   const errors: ErrorDetail[] = [];
-  const marks = questionIds.map((questionId) => {
-    const raw = (body[`points-${questionId}`] ?? '').trim().replace(',', '.');
-    const comment = (body[`comment-${questionId}`] ?? '').trim();
-    if (comment.length > 10_000) errors.push({ field: `comment-${questionId}`, message: 'The comment must be at most 10,000 characters.' });
-    if (raw === '') return { questionId, points: null, comment };
+  const number = (field: string): number | null => {
+    const raw = (body[field] ?? '').trim().replace(',', '.');
+    if (raw === '') return null;
     const points = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isFinite(points)) errors.push({ field: `points-${questionId}`, message: 'Enter the points as a number, for example 7 or 7.5.' });
-    return { questionId, points: Number.isFinite(points) ? points : null, comment };
+    if (!Number.isFinite(points)) errors.push({ field, message: 'Enter the points as a number, for example 7 or 7.5.' });
+    return Number.isFinite(points) ? points : null;
+  };
+  const text = (field: string): string => {
+    const value = (body[field] ?? '').trim();
+    if (value.length > 10_000) errors.push({ field, message: 'The comment must be at most 10,000 characters.' });
+    return value;
+  };
+  const marks = items.map(({ questionId, criteria }): DraftMark => {
+    const comment = text(`comment-${questionId}`);
+    if (!criteria) return { questionId, points: number(`points-${questionId}`), comment };
+    const given = criteria.map((c, n) => ({ criterion: c.criterion, points: number(`criterion-${questionId}-${n}`), comment: text(`criterion-comment-${questionId}-${n}`) }));
+    const points = given.every((c) => c.points !== null) ? Math.round(given.reduce((s, c) => s + c.points!, 0) * 10_000) / 10_000 : null;
+    return { questionId, points, comment, criteria: given };
   });
   return { marks, errors };
 }

@@ -26,7 +26,8 @@ async function overviewPage(ctx: AppContext, scope: Scope) {
     countAssignmentsByStatus(ctx.pool, scope.institutionId),
     completionsPerDay(ctx.pool, scope.institutionId, now, DAYS),
     averageScoreByTest(ctx.pool, scope.institutionId),
-    deliveryHealth(ctx.pool, scope.institutionId, new Date(now.getTime() - HEALTH_WINDOW_MS)),
+    // Live only, like every figure here: a sandbox's failing test endpoint says nothing of the integration's health.
+    deliveryHealth(ctx.pool, scope.institutionId, new Date(now.getTime() - HEALTH_WINDOW_MS), true),
   ]);
   const titles = await listTestTitles(ctx.pool, averages.map((a) => a.testId));
   const total = [...counts.values()].reduce((s, n) => s + n, 0);
@@ -75,6 +76,7 @@ ${dataTable({
 </section>
 <section class="panel" aria-labelledby="webhook-health">
 <h2 id="webhook-health">Webhook deliveries</h2>
+<p class="hint">Live deliveries only; test-mode ones are listed on the Webhooks page.</p>
 <dl class="facts">
 <dt>Success rate (7 days)</dt><dd>${rate === null ? 'No delivery settled in the last 7 days' : `${rate}% (${health.succeeded} delivered, ${health.failed} failed)`}</dd>
 <dt>Pending now</dt><dd>${health.pending}</dd>

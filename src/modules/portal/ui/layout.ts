@@ -74,12 +74,19 @@ export interface PortalLayoutInput {
   institutionName?: string | null;
 }
 
+/**
+ * At phone width the navigation's links fold behind a Menu button
+ * (aria-expanded, aria-controls; portal.js shows it and Escape closes it);
+ * without the script the links stay one row that scrolls sideways. Wider
+ * screens show the links as a row and never the button.
+ */
 export function portalLayout(p: PortalLayoutInput): string {
   const who = p.principal.name ?? p.principal.email;
   // Only an operator's links carry an institution: staff of one always act on their own.
   const inst = p.principal.role === 'operator' ? (p.institutionId ?? null) : null;
   const place = p.principal.role === 'operator' ? (p.institutionName ? `Operator · ${p.institutionName}` : 'Operator') : (p.principal.institutionName ?? '');
   const items = NAV.filter((n) => can(p.principal, n.permission));
+  const current = items.find((n) => n.key === p.current);
   return `<!doctype html>${html`<html lang="en">
 ${head(p.title, 'Assay portal')}
 <body>
@@ -97,7 +104,10 @@ ${head(p.title, 'Assay portal')}
     </div>
   </div>
   <nav class="main-nav" aria-label="Main">
-    <ul>
+    <button type="button" class="nav-toggle" aria-expanded="false" aria-controls="main-nav-list" hidden>Menu${
+      current ? html`<span class="nav-current" aria-hidden="true">: ${current.label}</span>` : ''
+    }</button>
+    <ul id="main-nav-list">
       ${items.map(
         (n) =>
           html`<li><a href="${n.scoped ? scopedHref(n.path, inst) : n.path}"${n.key === p.current ? html` aria-current="page"` : ''}>${n.label}</a></li>`,

@@ -1,5 +1,6 @@
 // The portal works without this script; it adds conveniences only:
-// copy buttons next to secrets shown once, and focus on a form's error summary.
+// copy buttons next to secrets shown once, focus on a form's error summary,
+// and the running total of a question marked per criterion.
 (function () {
   'use strict';
 
@@ -28,6 +29,39 @@
     for (var i = 0; i < buttons.length; i++) {
       buttons[i].hidden = false;
       buttons[i].addEventListener('click', function (e) { copyFrom(e.currentTarget); });
+    }
+    // Marking per criterion: the total (an <output>, announced politely) follows the criteria's points as they are typed.
+    var groups = document.querySelectorAll('fieldset[data-total]');
+    for (var g = 0; g < groups.length; g++) {
+      (function (group) {
+        var output = document.getElementById(group.getAttribute('data-total'));
+        var inputs = group.querySelectorAll('.criterion-points input');
+        var update = function () {
+          var sum = 0;
+          for (var k = 0; k < inputs.length; k++) {
+            var raw = inputs[k].value.trim().replace(',', '.');
+            if (!/^\d+(\.\d+)?$/.test(raw)) { output.textContent = '–'; return; }
+            sum += Number(raw);
+          }
+          output.textContent = String(Math.round(sum * 100) / 100);
+        };
+        for (var k = 0; k < inputs.length; k++) inputs[k].addEventListener('input', update);
+      })(groups[g]);
+    }
+    // The main navigation at phone width: a Menu button (aria-expanded) folds the links into one row.
+    var toggle = document.querySelector('.nav-toggle');
+    if (toggle) {
+      document.documentElement.classList.add('js-nav');
+      toggle.hidden = false;
+      toggle.addEventListener('click', function () {
+        toggle.setAttribute('aria-expanded', toggle.getAttribute('aria-expanded') === 'true' ? 'false' : 'true');
+      });
+      document.addEventListener('keydown', function (e) {
+        if (e.key === 'Escape' && toggle.getAttribute('aria-expanded') === 'true') {
+          toggle.setAttribute('aria-expanded', 'false');
+          toggle.focus();
+        }
+      });
     }
     var summary = document.getElementById('error-summary');
     if (summary) summary.focus();
