@@ -30,7 +30,11 @@ function asset(file: string, type: string) {
   return { file, body, type, etag: `"${sha256Hex(body).slice(0, 16)}"` };
 }
 
-const ASSETS = [asset('portal.css', 'text/css; charset=utf-8'), asset('portal.js', 'text/javascript; charset=utf-8')];
+const ASSETS = [
+  asset('portal.css', 'text/css; charset=utf-8'),
+  asset('portal.js', 'text/javascript; charset=utf-8'),
+  asset('proctoring-timeline.js', 'text/javascript; charset=utf-8'),
+];
 
 export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
   // Outside the session scope: a stylesheet needs no session lookup.
