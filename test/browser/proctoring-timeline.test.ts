@@ -73,8 +73,13 @@ describe.skipIf(!canRun)('the proctoring record as one timeline', () => {
     page.on('console', (m) => m.type() === 'error' && !/Failed to load resource/.test(m.text()) && problems.push(m.text()));
     page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && problems.push(`${r.status()} ${r.url()}`));
     page.on('pageerror', (e) => problems.push(e.message));
+    const began = Date.now();
     await page.goto(`${rig.origin}/portal/assignments/${assignmentId}/proctoring`);
-    await until('the recording to load', async () => /whole recording is loaded/.test((await page.locator('#timeline-status').textContent()) ?? ''), 30_000, 200);
+    await until('the recording to load', async () => /whole recording is loaded/.test((await page.locator('#timeline-status').textContent()) ?? ''), 30_000, 200).catch(async (err) => {
+      const v = await page.locator('#timeline-video').evaluate((el: HTMLVideoElement) => ({ src: el.src.slice(0, 40), error: el.error?.message ?? null, readyState: el.readyState, networkState: el.networkState }));
+      throw new Error(`${err.message}: status “${await page.locator('#timeline-status').textContent()}”, video ${JSON.stringify(v)}, ${problems.join('; ')}`);
+    });
+    console.info(`the timeline loaded ${segments.length} segments in ${Date.now() - began} ms (page load included)`);
     return { page, problems, close: () => context.close() };
   }
 
@@ -85,6 +90,8 @@ describe.skipIf(!canRun)('the proctoring record as one timeline', () => {
     const { page, problems, close } = await open(VIEWPORTS.desktop);
     // One player for the whole attempt, not one per segment.
     expect(await page.locator('video').count()).toBe(1);
+    // Every segment the recorder made went into it.
+    expect(await page.locator('#timeline-status').textContent()).toBe('The whole recording is loaded.');
     const jump = page.getByRole('button', { name: /^Jump to Copy or paste at \d\d:\d\d:\d\d UTC$/ });
     await jump.focus();
     await page.keyboard.press('Enter');

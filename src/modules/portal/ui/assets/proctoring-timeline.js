@@ -155,7 +155,11 @@
     return new Uint8Array(await res.arrayBuffer());
   }
 
+  // A segment the browser cannot parse fails the whole MediaSource (the append error ends the stream), so
+  // the player starts again on a fresh one without that segment, which then shows as a gap.
   var generation = 0;
+  var unplayable = {};
+  var resumeAt = 0;
   async function load(ms) {
     var mine = ++generation;
     var sb = null;
@@ -164,18 +168,23 @@
     ms.duration = data.span;
     for (var i = 0; i < data.segments.length; i++) {
       var s = data.segments[i];
-      var bytes;
-      try {
-        bytes = await fetchSegment(s);
-      } catch (err) {
-        if (err && err.expired) return say('The file links have expired: reload the page to play the rest of the recording.');
-        bytes = null;
+      placed[i] = null;
+      var bytes = null;
+      if (!unplayable[i]) {
+        try {
+          bytes = await fetchSegment(s);
+        } catch (err) {
+          if (err && err.expired) return say('The file links have expired: reload the page to play the rest of the recording.');
+        }
       }
       if (mine !== generation || ms.readyState !== 'open') return;
       if (!bytes) { missing++; continue; }
       if (!sb) {
         sb = ms.addSourceBuffer('video/webm; codecs="' + codecOf(bytes) + '"');
         sb.mode = 'sequence';
+      } else {
+        // Each file has its own header: the parser starts afresh, whatever the last one left unfinished.
+        sb.abort();
       }
       var at = i === 0 ? 0 : gapBefore[i] || placed[i - 1] === null ? Math.max(end, s.at) : end;
       sb.timestampOffset = at;
@@ -183,17 +192,33 @@
         await appendTo(sb, bytes);
       } catch (err) {
         if (mine !== generation) return;
-        return say('The recording could not be played past ' + clock(s.at) + ' in this browser; the segment files are listed under Recording.');
+        unplayable[i] = true;
+        return restart('Segment ' + (s.seq + 1) + ' (' + clock(s.at) + ') cannot be played in this browser; the player goes on without it.');
       }
       if (mine !== generation) return;
       placed[i] = at;
       end = sb.buffered.length ? sb.buffered.end(sb.buffered.length - 1) : at + s.duration;
+      if (resumeAt && end > resumeAt) { video.currentTime = resumeAt; resumeAt = 0; }
       if (i === 0 || (i + 1) % 10 === 0) follow();
       if (i + 1 < data.segments.length) say('Loading the recording: ' + (i + 1) + ' of ' + data.segments.length + ' segments.');
     }
     if (mine !== generation || ms.readyState !== 'open') return;
     try { ms.endOfStream(); } catch (e) { /* already ended */ }
-    say('The whole recording is loaded' + (missing ? ', except ' + missing + ' segment file' + (missing === 1 ? '' : 's') + ' that could not be read' : '') + '.');
+    var lost = Object.keys(unplayable).length;
+    say('The whole recording is loaded' + (missing ? ', except ' + missing + ' segment file' + (missing === 1 ? '' : 's') + ' that could not be ' + (lost ? 'read or played' : 'read') : '') + '.');
+  }
+
+  function attach() {
+    var ms = new MediaSource();
+    // A reload of the player (load()) reattaches the same source: start again from the first segment.
+    ms.addEventListener('sourceopen', function () { load(ms); });
+    video.src = URL.createObjectURL(ms);
+  }
+  function restart(why) {
+    resumeAt = video.currentTime;
+    generation++;
+    say(why);
+    attach();
   }
 
   var type = 'video/webm; codecs="vp8"';
@@ -201,10 +226,8 @@
     say('This browser cannot join the segments into one player: it plays the first segment; every segment is listed under Recording.');
     return;
   }
-  var ms = new MediaSource();
-  // A reload of the player (load()) reattaches the same source: start again from the first segment.
-  ms.addEventListener('sourceopen', function () { load(ms); });
   video.removeAttribute('src');
-  video.src = URL.createObjectURL(ms);
+  video.preload = 'auto'; // the fallback's "none" would leave the source unattached
+  attach();
   say('Loading the recording…');
 })();
