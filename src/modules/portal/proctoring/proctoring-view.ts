@@ -91,7 +91,7 @@ ${!opts.canReview && pending.length > 0 ? html`<p class="notice">${pending.lengt
 ${r.flags.some((f) => f.evidence.url)
   ? html`<ul class="evidence">${r.flags.map((f, i) =>
       f.evidence.url
-        ? html`<li id="evidence-${i + 1}"><img src="${f.evidence.url}" alt="Webcam snapshot taken for the flag “${kindLabel(f.kind)}” at ${clockTime(f.startedAt)}" width="320" height="240"><p class="hint">${kindLabel(f.kind)}, ${whenExact(f.startedAt)}</p></li>`
+        ? html`<li id="evidence-${i + 1}"><img src="${f.evidence.url}" alt="Webcam snapshot taken for the flag “${kindLabel(f.kind)}” at ${clockTime(f.startedAt)}" width="320" height="240"><p class="hint">${kindLabel(f.kind)}, ${whenExact(f.startedAt)}${receivedNote(r, f.evidence.snapshotId)}</p></li>`
         : '',
     )}</ul>`
   : html`<p class="empty">No flag has an evidence snapshot.</p>`}
@@ -114,6 +114,12 @@ ${dataTable({
 })}
 </details>`}`;
   return layoutFor(scope, { title: `Proctoring of ${who.externalUserId}`, current: 'assignments', main, flash: opts.flash ?? null });
+}
+
+/** When the server received a flag's evidence snapshot (the caption's first time is the page's). */
+function receivedNote(r: ProctoringReport, snapshotId: string | null): SafeHtml | string {
+  const received = r.snapshots.find((s) => s.snapshotId === snapshotId)?.receivedAt;
+  return received ? html`; the server received it at ${clockTime(received)}` : '';
 }
 
 /** The summary links to the fields of the flag's own form (every form has an outcome and a note). */
