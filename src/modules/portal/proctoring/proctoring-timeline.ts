@@ -89,7 +89,7 @@ export function timelineSection(r: ProctoringReport, plan: TimelinePlan, kindLab
 <div class="timeline-media">
 <div class="timeline-player">
 <video controls preload="none" src="${first.url}" id="timeline-video" width="320" height="240" aria-label="Recording of the attempt" aria-describedby="timeline-clock"></video>
-<p class="timeline-clock" id="timeline-clock">At <output id="timeline-now">${clockTime(plan.origin)}</output></p>
+<p class="timeline-clock" id="timeline-clock">At <span id="timeline-now">${clockTime(plan.origin)}</span></p>
 <p class="hint" id="timeline-status" role="status" aria-live="polite" data-fallback>Without the page’s script the player plays the first segment only; every segment is listed under Recording.</p>
 </div>
 <figure class="timeline-snapshot" id="timeline-snapshot" hidden>

@@ -200,7 +200,8 @@
       end = sb.buffered.length ? sb.buffered.end(sb.buffered.length - 1) : at + s.duration;
       if (resumeAt && end > resumeAt) { video.currentTime = resumeAt; resumeAt = 0; }
       if (i === 0 || (i + 1) % 10 === 0) follow();
-      if (i + 1 < data.segments.length) say('Loading the recording: ' + (i + 1) + ' of ' + data.segments.length + ' segments.');
+      // The status is a live region: progress every 30 segments (5 minutes of recording), not every file.
+      if (i + 1 < data.segments.length && (i + 1) % 30 === 0) say('Loading the recording: ' + (i + 1) + ' of ' + data.segments.length + ' segments.');
     }
     if (mine !== generation || ms.readyState !== 'open') return;
     try { ms.endOfStream(); } catch (e) { /* already ended */ }
