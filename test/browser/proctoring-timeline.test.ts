@@ -164,6 +164,11 @@ describe.skipIf(!canRun)('the proctoring record as one timeline', () => {
     }, 20_000, 100);
     expect(past.paused).toBe(false);
     expect(problems).toEqual([]);
+    await page.locator('#timeline-video').evaluate((v: HTMLVideoElement) => v.pause());
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: VIEWPORTS.desktop.width, height: Math.min(height, 6000) });
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, 'portal-proctoring-timeline-gap-desktop.png') });
     await close();
   }, 60_000);
 });
