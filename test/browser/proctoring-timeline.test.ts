@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PORTAL_COOKIE } from '../../src/modules/staff/portal-sessions.js';
+import { storageFor } from '../../src/platform/storage/storage.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { seriousAxeViolations } from './browser-env.js';
 import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, report, requireCameraTools, studentPage, until, type Rig } from './proctoring-rig.js';
@@ -12,7 +14,7 @@ import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, repo
  * The record page's one timeline, in Chromium, on segments a real MediaRecorder made (fake camera, 3 s
  * segments): a reviewer jumps to a flag's moment and the one player plays on from there across a
  * segment boundary, neither stalled nor errored; with a segment missing, the gap is shown and playback
- * goes over it. Screenshots at 1280 and 360 px (docs/screenshots/portal-proctoring-timeline-*.png when
+ * goes over it; a segment file the browser cannot play is left out and the player goes on. Screenshots at 1280 and 360 px (docs/screenshots/portal-proctoring-timeline-*.png when
  * ASSAY_WRITE_SCREENSHOTS=1).
  */
 requireCameraTools();
@@ -169,6 +171,30 @@ describe.skipIf(!canRun)('the proctoring record as one timeline', () => {
     await page.setViewportSize({ width: VIEWPORTS.desktop.width, height: Math.min(height, 6000) });
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, 'portal-proctoring-timeline-gap-desktop.png') });
+    await close();
+  }, 60_000);
+
+  it('a segment file the browser cannot play does not stop the player: it starts again without it, and plays on', async () => {
+    // Segment 1's file replaced by a WebM the player's SourceBuffer refuses (an audio-only file: another track set).
+    const bad = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bad-')), 'bad.webm');
+    execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', '-c:a', 'libopus', bad]);
+    const { rows } = await rig.h.pool.query('SELECT storage_key FROM recording_segments WHERE assignment_id = $1 AND seq = 1', [assignmentId]);
+    await storageFor(rig.h.ctx.config).put(rows[0].storage_key, fs.readFileSync(bad), 'video/webm');
+    const { page, problems, close } = await open(VIEWPORTS.desktop);
+    expect(await page.locator('#timeline-status').textContent()).toBe('The whole recording is loaded, except 1 segment file that could not be read or played.');
+    const origin = Date.parse(segments[0]!.startedAt);
+    const afterBad = (Date.parse(segments[3]!.startedAt) - origin) / 1000; // segment 2 is gone too (the test before)
+    await page.locator('#timeline-video').evaluate((v: HTMLVideoElement) => {
+      v.currentTime = 0.5;
+      return v.play();
+    });
+    const past = await until('playback past the unplayable segment and the gap', async () => {
+      const s = await state(page);
+      expect(s.error).toBeNull();
+      return s.t > afterBad + 0.5 && s;
+    }, 30_000, 100);
+    expect(past.paused).toBe(false);
+    expect(problems).toEqual([]);
     await close();
   }, 60_000);
 });
