@@ -160,13 +160,12 @@ run('proctoring review, AI marking and assignment controls in the portal', () =>
       const img = page.getByRole('img', { name: /Webcam snapshot taken for the flag “No face in view”/ });
       await img.waitFor();
       expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(320);
+      // The timeline's one player loads the recording itself (test/browser/proctoring-timeline.test.ts plays it).
       const duration = await page.locator('video').first().evaluate(
         (v: HTMLVideoElement) =>
           new Promise<number>((resolve) => {
-            v.preload = 'metadata';
-            v.addEventListener('loadedmetadata', () => resolve(v.duration), { once: true });
-            v.addEventListener('error', () => resolve(-1), { once: true });
-            v.load();
+            const done = () => (v.error ? resolve(-1) : v.readyState >= 1 && Number.isFinite(v.duration) ? resolve(v.duration) : setTimeout(done, 100));
+            done();
           }),
       );
       expect(duration).toBeGreaterThan(0);

@@ -27,6 +27,7 @@ import { webhookPages } from './webhooks/webhook-pages.js';
 const ASSETS = [
   { file: 'portal.css', asset: loadAsset(new URL('./ui/assets/portal.css', import.meta.url), 'text/css; charset=utf-8') },
   { file: 'portal.js', asset: loadAsset(new URL('./ui/assets/portal.js', import.meta.url), 'text/javascript; charset=utf-8') },
+  { file: 'proctoring-timeline.js', asset: loadAsset(new URL('./ui/assets/proctoring-timeline.js', import.meta.url), 'text/javascript; charset=utf-8') },
 ];
 
 export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {

@@ -42,9 +42,9 @@ export interface ProctoringReport {
     segmentCount: number;
     totalDurationMs: number;
     totalBytes: number;
-    segments: Array<{ seq: number; startedAt: Date; durationMs: number; sizeBytes: number; contentType: string; url: string }>;
+    segments: Array<{ seq: number; startedAt: Date; receivedAt: Date | null; durationMs: number; sizeBytes: number; contentType: string; url: string }>;
   };
-  snapshots: Array<{ snapshotId: string; takenAt: Date; flagId: string | null; sizeBytes: number; url: string }>;
+  snapshots: Array<{ snapshotId: string; takenAt: Date; receivedAt: Date | null; flagId: string | null; sizeBytes: number; url: string }>;
 }
 
 /** `livemode`: a partner key's mode (an assignment of the other mode is 404); staff and operators pass nothing. */
@@ -87,13 +87,14 @@ export async function getProctoringReport(ctx: AppContext, institutionId: string
       segments: segments.map((s) => ({
         seq: s.seq,
         startedAt: s.startedAt,
+        receivedAt: s.receivedAt,
         durationMs: s.durationMs,
         sizeBytes: s.sizeBytes,
         contentType: s.contentType,
         url: urls.url(s.storageKey, s.contentType),
       })),
     },
-    snapshots: snapshots.map((s) => ({ snapshotId: s.id, takenAt: s.takenAt, flagId: s.flagId, sizeBytes: s.sizeBytes, url: urls.url(s.storageKey, 'image/jpeg') })),
+    snapshots: snapshots.map((s) => ({ snapshotId: s.id, takenAt: s.takenAt, receivedAt: s.receivedAt, flagId: s.flagId, sizeBytes: s.sizeBytes, url: urls.url(s.storageKey, 'image/jpeg') })),
   };
 }
 

@@ -13,6 +13,8 @@ export interface SegmentRow {
   contentType: string;
   startedAt: Date;
   durationMs: number;
+  /** The server's clock when the upload arrived; null for rows stored before migration 0016 kept it. */
+  receivedAt: Date | null;
 }
 
 export interface SnapshotRow {
@@ -21,6 +23,8 @@ export interface SnapshotRow {
   storageKey: string;
   sizeBytes: number;
   takenAt: Date;
+  /** The server's clock when the upload arrived; null for rows stored before migration 0016 kept it. */
+  receivedAt: Date | null;
 }
 
 /** What an upload needs to decide: the attempt's submission time, and whether this seq is stored already. */
@@ -29,25 +33,25 @@ export async function segmentUploadState(
   institutionId: string,
   assignmentId: string,
   seq: number,
-): Promise<{ submittedAt: Date | null; stored: boolean } | null> {
+): Promise<{ submittedAt: Date | null; deadlineAt: Date; stored: boolean } | null> {
   const { rows } = await db.query({
     name: 'proctoring-segment-state',
-    text: `SELECT a.submitted_at, EXISTS (SELECT 1 FROM recording_segments s WHERE s.assignment_id = a.assignment_id AND s.seq = $3) AS stored
+    text: `SELECT a.submitted_at, a.deadline_at, EXISTS (SELECT 1 FROM recording_segments s WHERE s.assignment_id = a.assignment_id AND s.seq = $3) AS stored
              FROM attempts a WHERE a.assignment_id = $1 AND a.institution_id = $2`,
     values: [assignmentId, institutionId, seq],
   });
-  return rows[0] ? { submittedAt: rows[0].submitted_at, stored: rows[0].stored } : null;
+  return rows[0] ? { submittedAt: rows[0].submitted_at, deadlineAt: rows[0].deadline_at, stored: rows[0].stored } : null;
 }
 
 /** Inserts the segment unless its seq is stored already; true when this call stored it. */
-export async function insertSegment(db: Queryable, institutionId: string, assignmentId: string, s: SegmentRow, now: Date): Promise<boolean> {
+export async function insertSegment(db: Queryable, institutionId: string, assignmentId: string, s: Omit<SegmentRow, 'receivedAt'>, now: Date): Promise<boolean> {
   const { rows } = await db.query({
     name: 'proctoring-insert-segment',
     text: `WITH session AS (
        INSERT INTO proctoring_sessions (assignment_id, institution_id, created_at) VALUES ($1, $2, $8) ON CONFLICT (assignment_id) DO NOTHING
      )
-     INSERT INTO recording_segments (institution_id, assignment_id, seq, storage_key, size_bytes, content_type, started_at, duration_ms, created_at)
-     VALUES ($2, $1, $3, $4, $5, $6, $7, $9, $8)
+     INSERT INTO recording_segments (institution_id, assignment_id, seq, storage_key, size_bytes, content_type, started_at, duration_ms, created_at, received_at)
+     VALUES ($2, $1, $3, $4, $5, $6, $7, $9, $8, $8)
      ON CONFLICT (assignment_id, seq) DO NOTHING
      RETURNING seq`,
     values: [assignmentId, institutionId, s.seq, s.storageKey, s.sizeBytes, s.contentType, s.startedAt, now, s.durationMs],
@@ -66,7 +70,7 @@ export async function nextSegmentSeq(db: Queryable, institutionId: string, assig
 
 export async function listSegments(db: Queryable, institutionId: string, assignmentId: string): Promise<SegmentRow[]> {
   const { rows } = await db.query(
-    `SELECT seq, storage_key, size_bytes, content_type, started_at, duration_ms FROM recording_segments
+    `SELECT seq, storage_key, size_bytes, content_type, started_at, duration_ms, received_at FROM recording_segments
       WHERE institution_id = $1 AND assignment_id = $2 ORDER BY seq`,
     [institutionId, assignmentId],
   );
@@ -77,6 +81,7 @@ export async function listSegments(db: Queryable, institutionId: string, assignm
     contentType: r.content_type,
     startedAt: r.started_at,
     durationMs: r.duration_ms,
+    receivedAt: r.received_at,
   }));
 }
 
@@ -94,7 +99,7 @@ export async function insertSnapshot(
   tx: Tx,
   institutionId: string,
   assignmentId: string,
-  s: SnapshotRow & { clientId: string | null },
+  s: Omit<SnapshotRow, 'receivedAt'> & { clientId: string | null },
   now: Date,
 ): Promise<{ id: string; created: boolean }> {
   await tx.query(
@@ -102,8 +107,8 @@ export async function insertSnapshot(
     [assignmentId, institutionId, now],
   );
   const { rows } = await tx.query(
-    `INSERT INTO proctoring_snapshots (id, institution_id, assignment_id, client_id, flag_id, storage_key, size_bytes, taken_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    `INSERT INTO proctoring_snapshots (id, institution_id, assignment_id, client_id, flag_id, storage_key, size_bytes, taken_at, created_at, received_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
      ON CONFLICT (assignment_id, client_id) DO NOTHING RETURNING id`,
     [s.id, institutionId, assignmentId, s.clientId, s.flagId, s.storageKey, s.sizeBytes, s.takenAt, now],
   );
@@ -130,9 +135,9 @@ export async function flagExists(db: Queryable, institutionId: string, assignmen
 
 export async function listSnapshots(db: Queryable, institutionId: string, assignmentId: string): Promise<SnapshotRow[]> {
   const { rows } = await db.query(
-    `SELECT id, flag_id, storage_key, size_bytes, taken_at FROM proctoring_snapshots
+    `SELECT id, flag_id, storage_key, size_bytes, taken_at, received_at FROM proctoring_snapshots
       WHERE institution_id = $1 AND assignment_id = $2 ORDER BY taken_at, id`,
     [institutionId, assignmentId],
   );
-  return rows.map((r) => ({ id: r.id, flagId: r.flag_id, storageKey: r.storage_key, sizeBytes: r.size_bytes, takenAt: r.taken_at }));
+  return rows.map((r) => ({ id: r.id, flagId: r.flag_id, storageKey: r.storage_key, sizeBytes: r.size_bytes, takenAt: r.taken_at, receivedAt: r.received_at }));
 }

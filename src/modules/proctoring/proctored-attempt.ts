@@ -1,5 +1,5 @@
 import type { AppContext } from '../../platform/context.js';
-import { AppError, notFound } from '../../platform/errors.js';
+import { AppError, invalid, notFound } from '../../platform/errors.js';
 import { findAssignment } from '../assignments/find-assignment.js';
 import { findAttempt } from '../attempts/find-attempt.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
@@ -72,4 +72,28 @@ export function refusedAfterSubmission(): AppError {
     'invalid_state',
     'This test has been submitted: only recordings captured before submission are accepted, for 10 minutes after it.',
   );
+}
+
+/**
+ * How far a page's capture time may lie outside the attempt. The page stamps
+ * with the server's clock (it corrects its own by the offset it was given at
+ * load), so honest stamps are off by network delay, not by minutes.
+ */
+export const CAPTURE_SKEW_MS = 2 * 60_000;
+
+/**
+ * Refuses a capture time outside the attempt: before its start, or after its
+ * end (the submission; while it runs, now, or the deadline if that has
+ * passed), each widened by CAPTURE_SKEW_MS. `field` names the header or body
+ * field in the 400 invalid_request.
+ */
+export function checkCaptureTime(field: string, capturedAt: Date, attempt: { startedAt: Date; submittedAt: Date | null; deadlineAt?: Date | null }, now: Date): void {
+  const t = capturedAt.getTime();
+  const end = attempt.submittedAt?.getTime() ?? Math.min(now.getTime(), attempt.deadlineAt?.getTime() ?? Infinity);
+  if (t < attempt.startedAt.getTime() - CAPTURE_SKEW_MS) {
+    throw invalid(field, `is before the attempt began (${attempt.startedAt.toISOString()}; 2 minutes of clock skew allowed)`);
+  }
+  if (t > end + CAPTURE_SKEW_MS) {
+    throw invalid(field, `is after the attempt ended or in the future (${new Date(end).toISOString()}; 2 minutes of clock skew allowed)`);
+  }
 }

@@ -126,6 +126,7 @@ const report = (withReviewer: boolean) =>
           Type.Object({
             seq: Type.Integer(),
             startedAt: Timestamp,
+            receivedAt: Nullable(Timestamp, { description: 'The server’s clock when the upload arrived (startedAt is the page’s); null for segments stored before it was kept' }),
             durationMs: Type.Integer(),
             sizeBytes: Type.Integer(),
             contentType: Type.String(),
@@ -138,6 +139,7 @@ const report = (withReviewer: boolean) =>
         Type.Object({
           snapshotId: Type.String(),
           takenAt: Timestamp,
+          receivedAt: Nullable(Timestamp, { description: 'The server’s clock when the upload arrived (takenAt is the page’s); null for snapshots stored before it was kept' }),
           flagId: Nullable(Type.String(), { description: 'The flag it is evidence for, if any' }),
           sizeBytes: Type.Integer(),
           url: Type.String({ format: 'uri' }),

@@ -4,7 +4,7 @@ import { randomBase62 } from '../../platform/ids.js';
 import { storageFor } from '../../platform/storage/storage.js';
 import type { StudentSession } from '../assignments/student-sessions.js';
 import { insertSegment, segmentUploadState } from './media-repo.js';
-import { acceptsUpload, proctoredAttemptOf, refusedAfterSubmission } from './proctored-attempt.js';
+import { acceptsUpload, checkCaptureTime, proctoredAttemptOf, refusedAfterSubmission } from './proctored-attempt.js';
 
 /**
  * One recording segment: a complete WebM file from its own MediaRecorder
@@ -46,6 +46,7 @@ export async function storeSegment(
   if (!state) throw new Error(`attempt ${assignmentId} vanished`);
   // A duplicate is answered as such whatever the attempt's state, so the page can clear its queue.
   if (state.stored) return { seq: input.seq, stored: false };
+  checkCaptureTime('X-Segment-Started-At', input.startedAt, { startedAt: attempt.startedAt, submittedAt: state.submittedAt, deadlineAt: state.deadlineAt }, now);
   if (!acceptsUpload(state.submittedAt, input.startedAt, now)) throw refusedAfterSubmission();
   if (input.body.length === 0 || !input.body.subarray(0, 4).equals(EBML_MAGIC)) {
     throw new AppError('unsupported_media_type', 'The body is not a WebM file (Content-Type: video/webm, one complete recording).');

@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { storageFor } from '../../platform/storage/storage.js';
 import type { StudentSession } from '../assignments/student-sessions.js';
 import { attachEvidence, findSnapshotByClientId, flagExists, insertSnapshot } from './media-repo.js';
-import { acceptsUpload, proctoredAttemptOf, refusedAfterSubmission } from './proctored-attempt.js';
+import { acceptsUpload, checkCaptureTime, proctoredAttemptOf, refusedAfterSubmission } from './proctored-attempt.js';
 import { proctoringPrefix } from './store-segment.js';
 import { findAttempt } from '../attempts/find-attempt.js';
 
@@ -40,7 +40,9 @@ export async function storeSnapshot(
     if (seen) return { snapshotId: seen, created: false };
   }
   const row = await findAttempt(ctx.pool, institutionId, assignmentId);
-  if (!row || !acceptsUpload(row.submittedAt, input.takenAt, now)) throw refusedAfterSubmission();
+  if (!row) throw refusedAfterSubmission();
+  checkCaptureTime('X-Snapshot-Taken-At', input.takenAt, row, now);
+  if (!acceptsUpload(row.submittedAt, input.takenAt, now)) throw refusedAfterSubmission();
   if (!input.body.subarray(0, 3).equals(JPEG_MAGIC)) {
     throw new AppError('unsupported_media_type', 'The body is not a JPEG image (Content-Type: image/jpeg).');
   }

@@ -877,6 +877,11 @@ export interface components {
                      * @description ISO 8601, UTC
                      */
                     startedAt: string;
+                    /**
+                     * Format: date-time
+                     * @description The server’s clock when the upload arrived (startedAt is the page’s); null for segments stored before it was kept
+                     */
+                    receivedAt: string | null;
                     durationMs: number;
                     sizeBytes: number;
                     contentType: string;
@@ -894,6 +899,11 @@ export interface components {
                  * @description ISO 8601, UTC
                  */
                 takenAt: string;
+                /**
+                 * Format: date-time
+                 * @description The server’s clock when the upload arrived (takenAt is the page’s); null for snapshots stored before it was kept
+                 */
+                receivedAt: string | null;
                 /** @description The flag it is evidence for, if any */
                 flagId: string | null;
                 sizeBytes: number;

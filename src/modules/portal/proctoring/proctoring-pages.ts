@@ -25,10 +25,16 @@ import { proctoringPage, type ReviewFormState } from './proctoring-view.js';
  */
 const Params = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
 
-/** The page plays the recording and shows snapshots from /files/* (PUBLIC_BASE_URL's origin, usually this site). */
+/**
+ * The page plays the recording and shows snapshots from /files/* (PUBLIC_BASE_URL's origin, usually this
+ * site): the timeline's script fetches the segments (connect-src) and plays them through a MediaSource,
+ * whose object URL is a blob: (media-src).
+ */
 function pageHeaders(ctx: AppContext): Record<string, string> {
   const origin = new URL(ctx.config.publicBaseUrl).origin;
-  const csp = PAGE_HEADERS['content-security-policy']!.replace("img-src 'self'", `img-src 'self' ${origin}; media-src 'self' ${origin}`);
+  const csp = PAGE_HEADERS['content-security-policy']!
+    .replace("img-src 'self'", `img-src 'self' ${origin}; media-src 'self' ${origin} blob:`)
+    .replace("connect-src 'self'", `connect-src 'self' ${origin}`);
   return { ...PAGE_HEADERS, 'content-security-policy': csp };
 }
 

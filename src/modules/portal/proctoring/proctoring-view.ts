@@ -3,10 +3,13 @@ import { html, type SafeHtml } from '../../../platform/web/html.js';
 import type { FlagView, ProctoringReport } from '../../proctoring/get-proctoring-report.js';
 import { csrfField, dataTable, errorFor, errorSummary, hiddenFields, when, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
+import { clockTime, jumpButton, planTimeline, severityBadge, timelineSection, whenExact } from './proctoring-timeline.js';
 
 /**
- * The proctoring record of one attempt for reviewers: the flags timeline,
- * the recording's segments as players, the evidence snapshots, and a review
+ * The proctoring record of one attempt for reviewers: one timeline (a
+ * player for the whole recording with the flags at their moments, see
+ * proctoring-timeline.ts), the flags as a table with Jump to, the evidence
+ * snapshots, the segments as files (page's and server's times), and a review
  * form per critical flag not yet decided. File URLs are the report's signed
  * ones (15 minutes), so the page says when they stop working.
  */
@@ -50,6 +53,7 @@ export function proctoringPage(
 ): string {
   const pending = r.flags.filter((f) => f.severity === 'critical' && !f.review);
   const snapshotsOf = new Map(r.flags.map((f, i) => [f.id, i + 1]));
+  const plan = r.purgedAt ? null : planTimeline(r);
   const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li><a href="${scope.link(
     `/portal/assignments/${r.assignmentId}`,
   )}">${who.externalUserId}</a></li><li aria-current="page">Proctoring</li></ol></nav>
@@ -61,15 +65,16 @@ export function proctoringPage(
 ${r.purgedAt ? html`<dt>Recording</dt><dd>Deleted ${when(r.purgedAt)} (retention period over)</dd>` : ''}
 </dl>
 ${errorSummary(summaryErrors(r, opts.form))}
+${plan ? timelineSection(r, plan, kindLabel) : ''}
 <h2 id="flags-title">Flags</h2>
 ${dataTable({
-  caption: 'Flags, in the order they started',
+  caption: 'Flags, in the order they started (times in UTC)',
   stack: true,
   columns: [{ label: 'Kind' }, { label: 'Severity' }, { label: 'Started' }, { label: 'Duration', numeric: true }, { label: 'Evidence' }, { label: 'Review' }],
   rows: r.flags.map((f, i) => [
     html`<span id="flag-${i + 1}">${kindLabel(f.kind)}</span>`,
-    html`<span class="badge badge-severity-${f.severity}">${f.severity[0]!.toUpperCase()}${f.severity.slice(1)}</span>`,
-    when(f.startedAt),
+    severityBadge(f.severity),
+    html`${whenExact(f.startedAt)}${jumpButton(plan, f, kindLabel(f.kind))}`,
     f.ongoing ? html`${duration(f.durationSeconds)} <span class="hint">(ongoing)</span>` : duration(f.durationSeconds),
     f.evidence.url ? html`<a href="#evidence-${i + 1}">Snapshot</a>` : '–',
     reviewCell(f),
@@ -86,7 +91,7 @@ ${!opts.canReview && pending.length > 0 ? html`<p class="notice">${pending.lengt
 ${r.flags.some((f) => f.evidence.url)
   ? html`<ul class="evidence">${r.flags.map((f, i) =>
       f.evidence.url
-        ? html`<li id="evidence-${i + 1}"><img src="${f.evidence.url}" alt="Webcam snapshot taken for the flag “${kindLabel(f.kind)}” at ${f.startedAt.toISOString().slice(11, 19)} UTC" width="320" height="240"><p class="hint">${kindLabel(f.kind)}, ${when(f.startedAt)}</p></li>`
+        ? html`<li id="evidence-${i + 1}"><img src="${f.evidence.url}" alt="Webcam snapshot taken for the flag “${kindLabel(f.kind)}” at ${clockTime(f.startedAt)}" width="320" height="240"><p class="hint">${kindLabel(f.kind)}, ${whenExact(f.startedAt)}${receivedNote(r, f.evidence.snapshotId)}</p></li>`
         : '',
     )}</ul>`
   : html`<p class="empty">No flag has an evidence snapshot.</p>`}
@@ -95,11 +100,26 @@ ${r.snapshots.length > 0 ? html`<p class="hint">${r.snapshots.length} snapshot${
 ${r.recording.segmentCount === 0
   ? html`<p class="empty">No recording was uploaded for this attempt.</p>`
   : html`<p>${r.recording.segmentCount} segment${r.recording.segmentCount === 1 ? '' : 's'}, ${duration(r.recording.totalDurationMs / 1000)} in all. The links work until ${when(r.urlsExpireAt)}; reload the page for fresh ones.</p>
-<ol class="segments">${r.recording.segments.map(
-      (s) => html`<li><p class="meta">Segment ${s.seq + 1}: from ${when(s.startedAt)}, ${duration(s.durationMs / 1000)}</p>
-<video controls preload="none" src="${s.url}" aria-label="Recording segment ${s.seq + 1}, from ${s.startedAt.toISOString().slice(11, 19)} UTC" width="320" height="240"></video></li>`,
-    )}</ol>`}`;
+<details class="segment-files"><summary>Segment files, with the page’s and the server’s times</summary>
+${dataTable({
+  caption: 'Recording segments: when the page says each began, and when the server received it (UTC)',
+  stack: true,
+  columns: [{ label: 'Segment' }, { label: 'Began (page’s clock)' }, { label: 'Received (server’s clock)' }, { label: 'Length', numeric: true }],
+  rows: r.recording.segments.map((s) => [
+    html`<a href="${s.url}">Segment ${s.seq + 1}</a>`,
+    whenExact(s.startedAt),
+    s.receivedAt ? whenExact(s.receivedAt) : html`<span class="hint">Not kept (stored before the server kept it)</span>`,
+    duration(s.durationMs / 1000),
+  ]),
+})}
+</details>`}`;
   return layoutFor(scope, { title: `Proctoring of ${who.externalUserId}`, current: 'assignments', main, flash: opts.flash ?? null });
+}
+
+/** When the server received a flag's evidence snapshot (the caption's first time is the page's). */
+function receivedNote(r: ProctoringReport, snapshotId: string | null): SafeHtml | string {
+  const received = r.snapshots.find((s) => s.snapshotId === snapshotId)?.receivedAt;
+  return received ? html`; the server received it at ${clockTime(received)}` : '';
 }
 
 /** The summary links to the fields of the flag's own form (every form has an outcome and a note). */
