@@ -235,6 +235,8 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
 
     await t.page.getByRole('button', { name: 'Enter full screen' }).click();
     await until('full screen', async () => t.page.evaluate(() => document.fullscreenElement !== null), 10_000, 100);
+    // The page hides its button on `fullscreenchange`, which Chromium fires a moment after fullscreenElement is set.
+    await until('the button hidden in full screen', async () => t.page.getByRole('button', { name: 'Enter full screen' }).isHidden(), 5_000, 50);
     expect(await t.page.getByRole('button', { name: 'Enter full screen' }).isHidden()).toBe(true);
     await t.page.evaluate(() => document.exitFullscreen());
     await until('a fullscreen_exit flag', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.kind === 'fullscreen_exit'), 20_000);
