@@ -4,38 +4,15 @@ import { introPage } from './intro-page.js';
 import type { ProctoringPageState } from './proctoring-parts.js';
 import { testPage } from './test-page.js';
 import type { TestVersion } from '../../catalog/tests-service.js';
+import { pageProctoringState, pageTestVersion } from '../../../../test/helpers/student-pages.js';
 
 // The page markup of proctored tests. The assets that serve their scripts are checked over HTTP in
 // test/student/proctoring-assets.test.ts, the behaviour in a real browser (camera, recording, signals) in
 // test/browser/proctoring-*.test.ts.
 
-const PROCTORING: ProctoringPageState = {
-  mode: 'live_ai',
-  rules: { noFaceSeconds: 10 },
-  heartbeatMs: 5000,
-  segmentMs: 10000,
-  snapshotEveryMs: 60000,
-  modelBase: '/assets/proctoring/models/',
-  retentionDays: 45,
-};
+const PROCTORING: ProctoringPageState = pageProctoringState({ retentionDays: 45 });
 
-function version(proctoring: TestVersion['proctoring']): TestVersion {
-  return {
-    testVersionId: 'tv_1',
-    testId: 'tst_1',
-    version: 1,
-    title: 'Exam <b>1</b>',
-    description: '',
-    durationMinutes: 30,
-    proctoring,
-    marking: 'auto',
-    resultVisibility: 'immediate',
-    passPercent: null,
-    proctoringRules: null,
-    questions: [{ id: 'q1', type: 'short_text', prompt: 'Name?', points: 1, acceptedAnswers: ['x'] }],
-    createdAt: new Date(),
-  } as TestVersion;
-}
+const version = (proctoring: TestVersion['proctoring']) => pageTestVersion(proctoring, 'Exam <b>1</b>');
 
 const intro = (proctoring: TestVersion['proctoring'], state: ProctoringPageState | null, institutionName = 'Northfield <University>') =>
   introPage({ assignmentId: 'asg_1', institutionName, test: version(proctoring), csrfToken: 'csrf-token', dueAt: null, proctoring: state });

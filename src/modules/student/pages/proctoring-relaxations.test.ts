@@ -4,6 +4,7 @@ import type { ProctoringPageState } from './proctoring-parts.js';
 import { testPage } from './test-page.js';
 import { proctoringPageState } from '../../proctoring/page-state.js';
 import type { TestVersion } from '../../catalog/tests-service.js';
+import { pageTestVersion } from '../../../../test/helpers/student-pages.js';
 
 // The markup and state of proctored pages for an assignment with proctoring relaxations (accommodations).
 // What the page's script does with them in a browser is proctor-watch.js's; the server's side is in
@@ -12,23 +13,7 @@ import type { TestVersion } from '../../catalog/tests-service.js';
 const STRICT = { fullscreenRequired: true, copyPasteAllowed: false };
 const RELAXED = { fullscreenRequired: false, copyPasteAllowed: true };
 
-function version(proctoring: TestVersion['proctoring']): TestVersion {
-  return {
-    testVersionId: 'tv_1',
-    testId: 'tst_1',
-    version: 1,
-    title: 'Exam',
-    description: '',
-    durationMinutes: 30,
-    proctoring,
-    marking: 'auto',
-    resultVisibility: 'immediate',
-    passPercent: null,
-    proctoringRules: null,
-    questions: [{ id: 'q1', type: 'short_text', prompt: 'Name?', points: 1, acceptedAnswers: ['x'] }],
-    createdAt: new Date(),
-  } as TestVersion;
-}
+const version = (proctoring: TestVersion['proctoring']) => pageTestVersion(proctoring);
 
 const state = (relaxations: ProctoringPageState['relaxations']) =>
   proctoringPageState(version('record'), { proctoringRetentionDays: 30 }, relaxations ?? STRICT) as ProctoringPageState;

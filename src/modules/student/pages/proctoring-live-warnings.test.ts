@@ -1,39 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { introPage } from '../../src/modules/student/pages/intro-page.js';
-import type { ProctoringPageState } from '../../src/modules/student/pages/proctoring-parts.js';
-import { testPage } from '../../src/modules/student/pages/test-page.js';
-import type { TestVersion } from '../../src/modules/catalog/tests-service.js';
+import { introPage } from './intro-page.js';
+import type { ProctoringPageState } from './proctoring-parts.js';
+import { testPage } from './test-page.js';
+import type { TestVersion } from '../../catalog/tests-service.js';
+import { pageProctoringState, pageTestVersion } from '../../../../test/helpers/student-pages.js';
 
 // The markup behind the live warnings of proctored tests (issue 20): the consent page says warnings will
 // appear and when, and the test page has its live regions in the sticky status bar from the start. What
 // the student sees and hears in a real browser is test/browser/proctoring-live-warnings.test.ts.
 
-const state = (mode: ProctoringPageState['mode'], rules: object): ProctoringPageState => ({
-  mode,
-  rules,
-  heartbeatMs: 5000,
-  segmentMs: 10000,
-  snapshotEveryMs: 60000,
-  modelBase: '/assets/proctoring/models/',
-  retentionDays: 30,
-});
+const state = (mode: ProctoringPageState['mode'], rules: object): ProctoringPageState => pageProctoringState({ mode, rules });
 
-const version = (proctoring: TestVersion['proctoring']) =>
-  ({
-    testVersionId: 'tv_1',
-    testId: 'tst_1',
-    version: 1,
-    title: 'Exam',
-    description: '',
-    durationMinutes: 30,
-    proctoring,
-    marking: 'auto',
-    resultVisibility: 'immediate',
-    passPercent: null,
-    proctoringRules: null,
-    questions: [{ id: 'q1', type: 'short_text', prompt: 'Name?', points: 1, acceptedAnswers: ['x'] }],
-    createdAt: new Date(),
-  }) as TestVersion;
+const version = (proctoring: TestVersion['proctoring']) => pageTestVersion(proctoring);
 
 const intro = (mode: ProctoringPageState['mode'], rules: object = { noFaceSeconds: 10 }) =>
   introPage({ assignmentId: 'asg_1', institutionName: 'Northfield', test: version(mode), csrfToken: 'c', dueAt: null, proctoring: state(mode, rules) });
