@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import net from 'node:net';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +12,11 @@ import { chromium, type Browser, type Page } from 'playwright-core';
  * Without Chromium the browser tests are skipped with a loud notice, unless
  * ASSAY_REQUIRE_BROWSER=1 (CI), where a missing browser is a failure.
  */
+/** Where the browser tests put screenshots: the docs' folder only when asked (ASSAY_WRITE_SCREENSHOTS=1), so a test run leaves the checkout as it was. */
+export const SHOTS = process.env.ASSAY_WRITE_SCREENSHOTS === '1' ? path.resolve('docs/screenshots') : path.join(os.tmpdir(), 'assay-screenshots');
+/** The two widths every page for people is checked at. */
+export const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 360, height: 760 } } as const;
+
 export const CHROMIUM_PATH = process.env.ASSAY_CHROMIUM_PATH || '/usr/bin/chromium';
 export const hasBrowser = fs.existsSync(CHROMIUM_PATH);
 export const requireBrowser = process.env.ASSAY_REQUIRE_BROWSER === '1';

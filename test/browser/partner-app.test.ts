@@ -1,4 +1,3 @@
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -7,7 +6,7 @@ import { createPartnerApp, type PartnerApp } from '../../examples/partner-app/ap
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { testModeTenant } from '../helpers/test-mode.js';
 import { fastWebhooks, startDispatcher, type Dispatcher } from '../helpers/webhook-setup.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, SHOTS } from './browser-env.js';
 
 /**
  * The example partner app (examples/partner-app) in front of a real Assay,
@@ -17,7 +16,6 @@ import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolatio
  * docs/screenshots/partner-app-*.png at desktop and phone width.
  */
 // The docs' screenshots are rewritten only when asked (ASSAY_WRITE_SCREENSHOTS=1), so a test run leaves the checkout as it was.
-const SHOTS = process.env.ASSAY_WRITE_SCREENSHOTS === '1' ? path.resolve('docs/screenshots') : path.join(os.tmpdir(), 'assay-screenshots');
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `partner-app-${name}.png`), fullPage: true });
 describe.runIf(requireBrowser && !hasBrowser)('browser tests', () => {
   it('need Chromium when ASSAY_REQUIRE_BROWSER=1', () => {

@@ -1,14 +1,11 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestInput } from '../../src/modules/catalog/schemas.js';
-import { PORTAL_COOKIE, createPortalSession } from '../../src/modules/staff/portal-sessions.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { Student, assign, createPublishedTest, readAssignment } from '../helpers/student.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, SHOTS, VIEWPORTS } from './browser-env.js';
+import { checkPortalPage, signInPortal } from './portal-check.js';
 
 /**
  * Marking an essay per criterion in Chromium, by keyboard: a points field per
@@ -19,8 +16,6 @@ import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolatio
  * screenshots go to docs/screenshots/ with ASSAY_WRITE_SCREENSHOTS=1.
  */
 const run = hasBrowser || requireBrowser ? describe : describe.skip;
-const SHOTS = process.env.ASSAY_WRITE_SCREENSHOTS === '1' ? path.resolve('docs/screenshots') : path.join(os.tmpdir(), 'assay-screenshots');
-const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 360, height: 760 } } as const;
 
 const CRITERIA_TEST: TestInput = {
   title: 'Persuasive Writing',
@@ -54,24 +49,9 @@ let reviewer: PortalUser;
 let essayId: string;
 const axeProblems: string[] = [];
 
-async function as(context: BrowserContext, user: PortalUser) {
-  const { sessionId } = await createPortalSession(h.pool, { staffId: user.staffId, method: 'link', now: h.clock.now() });
-  await context.clearCookies();
-  await context.addCookies([{ name: PORTAL_COOKIE, value: sessionId, domain: '127.0.0.1', path: '/portal', httpOnly: true, sameSite: 'Strict' }]);
-}
+const as = (context: BrowserContext, user: PortalUser) => signInPortal(h.pool, h.clock.now(), context, user);
 
-/** axe, nothing wider than the viewport, and a screenshot as tall as the page. */
-async function check(page: Page, name: string, size: keyof typeof VIEWPORTS) {
-  for (const v of await seriousAxeViolations(page)) axeProblems.push(`${name} ${size}: ${v.id} (${v.impact}) ${v.help}`);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${size}`).toBeLessThanOrEqual(VIEWPORTS[size].width);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: VIEWPORTS[size].width, height: Math.min(height, 6000) });
-  await page.waitForTimeout(150);
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `portal-${name}-${size}.png`) });
-  await page.setViewportSize(VIEWPORTS[size]);
-}
+const check = (page: Page, name: string, size: keyof typeof VIEWPORTS) => checkPortalPage(page, name, size, axeProblems);
 
 const focused = (page: Page) =>
   page.evaluate(() => {

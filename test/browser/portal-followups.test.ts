@@ -5,14 +5,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createAiMarkingWorker } from '../../src/modules/marking/ai/ai-worker.js';
-import { PORTAL_COOKIE, createPortalSession } from '../../src/modules/staff/portal-sessions.js';
 import { aiConfig, aiTest, ESSAY, reply, submitEssay } from '../helpers/ai-marking.js';
 import { chatCompletion, startFakeChatServer, type FakeChatServer } from '../helpers/fake-chat-server.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { flagsOf, proctoredTest, signal, startProctored } from '../helpers/proctoring.js';
 import { assign, createPublishedTest } from '../helpers/student.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, SHOTS, VIEWPORTS } from './browser-env.js';
+import { checkPortalPage, signInPortal } from './portal-check.js';
 import { SKIMAGE_DATA, hasFfmpeg } from './fake-camera.js';
 
 /**
@@ -40,8 +40,6 @@ if (hasBrowser && mediaMissing && !requireBrowser) {
   );
 }
 // The docs' screenshots are rewritten only when asked (ASSAY_WRITE_SCREENSHOTS=1), so a test run leaves the checkout as it was.
-const SHOTS = process.env.ASSAY_WRITE_SCREENSHOTS === '1' ? path.resolve('docs/screenshots') : path.join(os.tmpdir(), 'assay-screenshots');
-const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 360, height: 760 } } as const;
 
 let h: Harness;
 let fake: FakeChatServer;
@@ -56,25 +54,9 @@ let reviewer: PortalUser;
 let admin: PortalUser;
 const axeProblems: string[] = [];
 
-async function as(context: BrowserContext, user: PortalUser) {
-  const { sessionId } = await createPortalSession(h.pool, { staffId: user.staffId, method: 'link', now: h.clock.now() });
-  await context.clearCookies();
-  await context.addCookies([{ name: PORTAL_COOKIE, value: sessionId, domain: '127.0.0.1', path: '/portal', httpOnly: true, sameSite: 'Strict' }]);
-}
+const as = (context: BrowserContext, user: PortalUser) => signInPortal(h.pool, h.clock.now(), context, user);
 
-/** axe, the width at 360 px, and a screenshot as tall as the page. */
-async function check(page: Page, name: string, size: keyof typeof VIEWPORTS) {
-  for (const v of await seriousAxeViolations(page)) axeProblems.push(`${name} ${size}: ${v.id} (${v.impact}) ${v.help}`);
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width, `${name} at ${size}`).toBeLessThanOrEqual(VIEWPORTS[size].width);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await page.setViewportSize({ width: VIEWPORTS[size].width, height: Math.min(height, 6000) });
-  await page.waitForTimeout(150);
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `portal-${name}-${size}.png`) });
-  await page.setViewportSize(VIEWPORTS[size]);
-}
+const check = (page: Page, name: string, size: keyof typeof VIEWPORTS) => checkPortalPage(page, name, size, axeProblems);
 
 run('proctoring review, AI marking and assignment controls in the portal', () => {
   beforeAll(async () => {

@@ -1,8 +1,7 @@
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { seriousAxeViolations } from './browser-env.js';
+import { seriousAxeViolations, SHOTS } from './browser-env.js';
 import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, requireCameraTools, studentPage, until, type Rig } from './proctoring-rig.js';
 
 /**
@@ -16,7 +15,6 @@ import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, requ
 requireCameraTools();
 
 // The docs' screenshots are rewritten only when asked (ASSAY_WRITE_SCREENSHOTS=1), so a test run leaves the checkout as it was.
-const SHOTS = process.env.ASSAY_WRITE_SCREENSHOTS === '1' ? path.resolve('docs/screenshots') : path.join(os.tmpdir(), 'assay-screenshots');
 const PHONE = { width: 360, height: 760 };
 const DESKTOP = { width: 1280, height: 860 };
 // No face for 6 s is critical here, so the page warns from 3 s; the fake camera shows no one for 12 s, then a face for 12 s.

@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { PORTAL_COOKIE } from '../../src/modules/staff/portal-sessions.js';
 import { storageFor } from '../../src/platform/storage/storage.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
-import { seriousAxeViolations } from './browser-env.js';
+import { seriousAxeViolations, SHOTS, VIEWPORTS } from './browser-env.js';
 import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, report, requireCameraTools, studentPage, until, type Rig } from './proctoring-rig.js';
 
 /**
@@ -20,8 +20,6 @@ import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, repo
 requireCameraTools();
 
 const TIMINGS = { segmentMs: 3000, heartbeatMs: 2000 };
-const SHOTS = process.env.ASSAY_WRITE_SCREENSHOTS === '1' ? path.resolve('docs/screenshots') : path.join(os.tmpdir(), 'assay-screenshots');
-const VIEWPORTS = { desktop: { width: 1280, height: 860 }, phone: { width: 360, height: 760 } } as const;
 
 interface Segment {
   seq: number;
