@@ -5,7 +5,7 @@ import { randomFillSync } from 'node:crypto';
  * 22 base62 characters carry ~131 bits of randomness: unguessable, so an id
  * alone never grants access, and never a database serial.
  */
-export type IdPrefix = 'tst' | 'tv' | 'asg' | 'evt' | 'whep' | 'key' | 'ins' | 'usr' | 'q' | 'att' | 'del' | 'job' | 'req' | 'flg' | 'snp' | 'stf';
+export type IdPrefix = 'tst' | 'tv' | 'asg' | 'evt' | 'whep' | 'key' | 'ins' | 'usr' | 'q' | 'att' | 'del' | 'job' | 'req' | 'flg' | 'snp' | 'stf' | 'sec' | 'fil' | 'ast';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -1,4 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
+import { correctAnswer } from '../../src/modules/sandbox/simulated-answers.js';
+import type { AnswerValue } from '../../src/modules/attempts/answer-values.js';
 import type { Pool } from '../../src/platform/db.js';
 import { DEMO_TESTS } from '../../src/demo/demo-tests.js';
 import { createApiKey, revokeApiKey } from '../../src/modules/institutions/api-keys.js';
@@ -45,7 +47,7 @@ const ESSAYS = [
   'Writing clearly is thinking clearly; the page shows where an argument is weak.',
 ];
 
-function answerFor(q: Question, i: number): string | string[] {
+function answerFor(q: Question, i: number): AnswerValue {
   switch (q.type) {
     case 'single_choice':
       return i % 4 === 0 ? q.options[0]!.id : q.correctOptionId;
@@ -57,6 +59,8 @@ function answerFor(q: Question, i: number): string | string[] {
       return i % 6 === 0 ? '3.2' : String(q.answer);
     case 'essay':
       return ESSAYS[i % ESSAYS.length]!;
+    default:
+      return correctAnswer(q);
   }
 }
 
@@ -117,7 +121,7 @@ export async function seedPortal(app: HttpApp, ctx: ServerContext, pool: Pool): 
       method: 'POST',
       url: `/a/${assignmentId}/answers`,
       headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': csrf },
-      payload: JSON.stringify({ answers: test.questions.map((q) => ({ questionId: q.id, value: answerFor(q, i), version: 1 })) }),
+      payload: JSON.stringify({ answers: test.questions!.map((q) => ({ questionId: q.id, value: answerFor(q, i), version: 1 })) }),
     });
     if (stop === 'submitted') await form('submit', csrf);
     return assignmentId;

@@ -1,4 +1,5 @@
 import type { TestVersion } from '../../src/modules/catalog/tests-service.js';
+import { deliver, type DeliveredTest } from '../../src/modules/catalog/delivery.js';
 import type { ProctoringPageState } from '../../src/modules/student/pages/proctoring-parts.js';
 
 /**
@@ -6,8 +7,8 @@ import type { ProctoringPageState } from '../../src/modules/student/pages/procto
  * test version of the given proctoring mode, and the proctoring state a page
  * renders from.
  */
-export function pageTestVersion(proctoring: TestVersion['proctoring'], title = 'Exam'): TestVersion {
-  return {
+export function pageTestVersion(proctoring: TestVersion['proctoring'], title = 'Exam'): DeliveredTest {
+  return deliver({
     testVersionId: 'tv_1',
     testId: 'tst_1',
     version: 1,
@@ -20,8 +21,9 @@ export function pageTestVersion(proctoring: TestVersion['proctoring'], title = '
     passPercent: null,
     proctoringRules: null,
     questions: [{ id: 'q1', type: 'short_text', prompt: 'Name?', points: 1, acceptedAnswers: ['x'] }],
+    sections: null,
     createdAt: new Date(),
-  } as TestVersion;
+  } as TestVersion, null);
 }
 
 export function pageProctoringState(overrides: Partial<ProctoringPageState> = {}): ProctoringPageState {

@@ -318,8 +318,8 @@ describe('authoring over the operator API', () => {
   it('refuses bad aiMarking and criteria with every problem at its field path, and stores nothing', async () => {
     const { h } = rig;
     const bad = aiTest('decide');
-    const essay = { ...(bad.questions[1] as object), aiMarking: { mode: 'always', minConfidence: 2, extra: 1 }, criteria: [{ criterion: '', points: -1 }] };
-    const res = await h.admin('POST', '/api/admin/v1/tests', { ...bad, questions: [bad.questions[0], essay] });
+    const essay = { ...(bad.questions![1] as object), aiMarking: { mode: 'always', minConfidence: 2, extra: 1 }, criteria: [{ criterion: '', points: -1 }] };
+    const res = await h.admin('POST', '/api/admin/v1/tests', { ...bad, questions: [bad.questions![0], essay] });
     expectError(res, 400, 'invalid_request');
     expect(res.json().error.details.map((d: any) => d.field).sort()).toEqual([
       'questions.1.aiMarking.extra',
@@ -330,7 +330,7 @@ describe('authoring over the operator API', () => {
       'questions.1.criteria.0.points',
     ]);
     const sum = aiTest('decide');
-    const res2 = await h.admin('POST', '/api/admin/v1/tests', { ...sum, questions: [sum.questions[0], { ...(sum.questions[1] as object), points: 9 }] });
+    const res2 = await h.admin('POST', '/api/admin/v1/tests', { ...sum, questions: [sum.questions![0], { ...(sum.questions![1] as object), points: 9 }] });
     expectError(res2, 400, 'invalid_request');
     expect(res2.json().error.details).toEqual([{ field: 'questions.1.criteria', message: 'points sum to 10, but the question is worth 9' }]);
   });

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { Question } from '../catalog/schemas.js';
 
 /**
@@ -7,10 +8,29 @@ import type { Question } from '../catalog/schemas.js';
  * An empty answer is stored as null: it still carries a version, so clearing
  * a field also beats an older save.
  */
-/** A stored answer: an option id, option ids, or text; null when cleared. */
-export type AnswerValue = string | string[] | null;
+/**
+ * A stored answer, null when cleared:
+ * - single_choice: an option id; multiple_choice: option ids;
+ * - short_text, numeric, essay: the text as typed;
+ * - matching: { stemId: choiceId } (stems not yet matched are absent);
+ * - ordering: the item ids in the order the student put them;
+ * - fill_blanks: { blankId: text or optionId } (empty blanks absent);
+ * - file_upload: { fileId } (stored by the upload, not by the autosave).
+ */
+export type AnswerValue = string | string[] | Readonly<Record<string, string>> | null;
 
-export const TEXT_MAX = { short_text: 1_000, numeric: 100, essay: 60_000 } as const;
+/** An answer in an API body or response: the shapes above. */
+export const StoredAnswerSchema = Type.Union(
+  [Type.String(), Type.Array(Type.String()), Type.Record(Type.String(), Type.String()), Type.Null()],
+  {
+    description:
+      'The saved answer: an option id, option ids or text; matching { stemId: choiceId }; ordering [itemId, …]; fill_blanks { blankId: text | optionId }; file_upload { fileId }; null when unanswered',
+  },
+);
+
+export const TEXT_MAX = { short_text: 1_000, numeric: 100, essay: 60_000, blank: 1_000 } as const;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export type CheckedValue = { ok: true; value: AnswerValue } | { ok: false; message: string };
 
@@ -41,7 +61,59 @@ export function checkAnswerValue(q: Question, value: unknown): CheckedValue {
       if (value.length > max) return { ok: false, message: `must be at most ${max} characters` };
       return { ok: true, value: value.trim() === '' ? null : value };
     }
+    case 'matching': {
+      if (!isRecord(value)) return { ok: false, message: 'must be an object of { stemId: choiceId } or null' };
+      const out: Record<string, string> = {};
+      // Stored in stem order so equal matchings are equal values.
+      for (const [stemId, choiceId] of Object.entries(value)) {
+        if (!q.stems.some((s) => s.id === stemId)) return { ok: false, message: `"${stemId}" is not a stem of this question` };
+        if (choiceId === null || choiceId === '') continue;
+        if (typeof choiceId !== 'string' || !q.choices.some((c) => c.id === choiceId)) {
+          return { ok: false, message: `${JSON.stringify(choiceId)} is not a choice of this question` };
+        }
+      }
+      for (const s of q.stems) if (typeof value[s.id] === 'string' && value[s.id] !== '') out[s.id] = value[s.id] as string;
+      return { ok: true, value: Object.keys(out).length > 0 ? out : null };
+    }
+    case 'ordering': {
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return { ok: false, message: 'must be an array of item ids or null' };
+      const ids = value as string[];
+      const items = new Set(q.items.map((i) => i.id));
+      if (ids.length !== items.size || new Set(ids).size !== ids.length || ids.some((id) => !items.has(id))) {
+        return { ok: false, message: `must list each of the ${items.size} item ids exactly once (a permutation)` };
+      }
+      return { ok: true, value: ids };
+    }
+    case 'fill_blanks': {
+      if (!isRecord(value)) return { ok: false, message: 'must be an object of { blankId: text or optionId } or null' };
+      const out: Record<string, string> = {};
+      for (const [blankId, given] of Object.entries(value)) {
+        const blank = q.blanks.find((b) => b.id === blankId);
+        if (!blank) return { ok: false, message: `"${blankId}" is not a blank of this question` };
+        if (given === null) continue;
+        if (typeof given !== 'string') return { ok: false, message: `blank "${blankId}" must be text or null` };
+        if (blank.kind === 'choice') {
+          if (given === '') continue;
+          if (!blank.options.some((o) => o.id === given)) return { ok: false, message: `"${given}" is not an option of blank "${blankId}"` };
+        } else if (given.length > TEXT_MAX.blank) {
+          return { ok: false, message: `blank "${blankId}" must be at most ${TEXT_MAX.blank} characters` };
+        } else if (given.trim() === '') continue;
+      }
+      for (const b of q.blanks) {
+        const given = value[b.id];
+        if (typeof given === 'string' && given.trim() !== '') out[b.id] = given;
+      }
+      return { ok: true, value: Object.keys(out).length > 0 ? out : null };
+    }
+    case 'file_upload':
+      // A file becomes the answer through the upload itself, which checks its content; a save may only clear it.
+      return { ok: false, message: 'a file answer is given by uploading the file (POST …/files); only null clears it' };
   }
+}
+
+/** The file an answer to a file_upload question names, if any. */
+export function answerFileId(value: AnswerValue | undefined): string | null {
+  return isRecord(value) && typeof value.fileId === 'string' ? value.fileId : null;
 }
 
 /** Counts words as the page does: runs of non-space characters. */

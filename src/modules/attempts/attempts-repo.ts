@@ -5,9 +5,9 @@ import type { Attempt, SubmittedBy } from './find-attempt.js';
 /** SQL for attempts and their autosaved answers. Every query names the institution. */
 export async function insertAttempt(tx: Tx, a: Omit<Attempt, 'submittedAt' | 'submittedBy'>): Promise<void> {
   await tx.query(
-    `INSERT INTO attempts (assignment_id, institution_id, user_id, test_version_id, started_at, deadline_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [a.assignmentId, a.institutionId, a.userId, a.testVersionId, a.startedAt, a.deadlineAt],
+    `INSERT INTO attempts (assignment_id, institution_id, user_id, test_version_id, started_at, deadline_at, delivery)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [a.assignmentId, a.institutionId, a.userId, a.testVersionId, a.startedAt, a.deadlineAt, a.delivery ? JSON.stringify(a.delivery) : null],
   );
 }
 

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { withTransaction } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
@@ -8,13 +9,17 @@ import type { StudentSession } from '../assignments/student-sessions.js';
 import { scheduleAutoSubmit } from './auto-submit-job.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import { deadlineFor } from './timing.js';
+import { drawDelivery } from '../catalog/delivery.js';
 
 export type BeginOutcome = 'started' | 'expired' | 'unchanged';
 
 /**
  * "Begin test": `assigned → started` through the state machine (emits
  * `exam.started`), the attempt with its deadline (extra time included), and the durable
- * auto-submit job, all in one transaction. The assignment row lock makes a
+ * auto-submit job, all in one transaction. The candidate's delivery (the
+ * pools' draw, the shuffles; catalog/delivery.ts) is drawn here, from the
+ * CSPRNG, and stored with the attempt: an assignment never started draws
+ * nothing, and every later reader sees the stored one. The assignment row lock makes a
  * second press or a second tab a no-op (`unchanged`). Past dueAt the lazy
  * expiry check applies instead (`expired`).
  */
@@ -36,6 +41,7 @@ export async function beginAttempt(ctx: AppContext, session: StudentSession, ass
         testVersionId: row.testVersionId,
         startedAt: now,
         deadlineAt,
+        delivery: drawDelivery(test, randomInt),
       });
       await scheduleAutoSubmit(tx, row.id, deadlineAt);
       return 'started';

@@ -1,6 +1,7 @@
 import type { Queryable, Tx } from '../../platform/db.js';
 import { tenantInstitution, type Tenant } from '../../platform/principal.js';
 import type { AnswerValue } from './answer-values.js';
+import type { Delivery } from '../catalog/delivery.js';
 
 /**
  * The attempts module's reads of an attempt and its answers, for its own
@@ -17,6 +18,8 @@ export interface Attempt {
   /** When the attempt closed: submitted, or cancelled with its assignment (submittedBy 'cancelled'). */
   submittedAt: Date | null;
   submittedBy: SubmittedBy | null;
+  /** What the candidate was shown (drawn at begin); null for attempts begun before deliveries were stored. */
+  delivery: Delivery | null;
 }
 
 /** Who closed an attempt: the student, the deadline (auto-submit), or the institution cancelling its assignment. */
@@ -29,7 +32,7 @@ export interface StoredAnswer {
   savedAt: Date;
 }
 
-export const ATTEMPT_COLUMNS = 'assignment_id, institution_id, user_id, test_version_id, started_at, deadline_at, submitted_at, submitted_by';
+export const ATTEMPT_COLUMNS = 'assignment_id, institution_id, user_id, test_version_id, started_at, deadline_at, submitted_at, submitted_by, delivery';
 
 /** A row of ATTEMPT_COLUMNS as pg returns it. */
 type AttemptRecord = {
@@ -41,6 +44,7 @@ type AttemptRecord = {
   deadline_at: Date;
   submitted_at: Date | null;
   submitted_by: SubmittedBy | null;
+  delivery: Delivery | null;
 };
 
 export function toAttempt(r: AttemptRecord): Attempt {
@@ -53,6 +57,7 @@ export function toAttempt(r: AttemptRecord): Attempt {
     deadlineAt: r.deadline_at,
     submittedAt: r.submitted_at,
     submittedBy: r.submitted_by,
+    delivery: r.delivery,
   };
 }
 

@@ -35,7 +35,7 @@ export interface SaveResult {
  * checks the stored deadline and the submission under a row lock.
  */
 const MAX_CACHED = 20_000;
-const attempts = new Map<string, Pick<Attempt, 'institutionId' | 'userId' | 'testVersionId' | 'deadlineAt'>>();
+const attempts = new Map<string, Pick<Attempt, 'institutionId' | 'userId' | 'testVersionId' | 'deadlineAt' | 'delivery'>>();
 
 async function attemptFacts(ctx: AppContext, institutionId: string, assignmentId: string, fresh = false) {
   if (fresh) attempts.delete(assignmentId);
@@ -46,6 +46,15 @@ async function attemptFacts(ctx: AppContext, institutionId: string, assignmentId
   if (attempts.size >= MAX_CACHED) attempts.delete(attempts.keys().next().value!);
   attempts.set(assignmentId, found);
   return found;
+}
+
+/** The question ids drawn for the attempt, kept with the cached facts; null when every question was given (no stored delivery). */
+const drawn = new WeakMap<object, Set<string>>();
+function drawnIds(attempt: Pick<Attempt, 'delivery'>): Set<string> | null {
+  if (!attempt.delivery) return null;
+  let ids = drawn.get(attempt.delivery);
+  if (!ids) drawn.set(attempt.delivery, (ids = new Set(attempt.delivery.sections.flatMap((s) => s.questionIds))));
+  return ids;
 }
 
 /**
@@ -81,12 +90,14 @@ async function save(ctx: AppContext, session: StudentSession, assignmentId: stri
 
   const test = await loadTestVersion(ctx.pool, attempt.testVersionId);
   const byId = new Map(test.questions.map((q) => [q.id, q]));
+  const given = drawnIds(attempt);
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
   const checked: Array<{ questionId: string; value: AnswerValue; version: number }> = [];
   answers.forEach((a, i) => {
     const q = byId.get(a.questionId);
     if (!q) return details.push({ field: `answers.${i}.questionId`, message: 'is not a question of this test' });
+    if (given && !given.has(a.questionId)) return details.push({ field: `answers.${i}.questionId`, message: 'was not drawn for this assignment' });
     if (seen.has(a.questionId)) return details.push({ field: `answers.${i}.questionId`, message: 'appears twice' });
     seen.add(a.questionId);
     const value = checkAnswerValue(q, a.value);

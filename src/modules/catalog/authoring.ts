@@ -1,7 +1,8 @@
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { resolveRules, type ProctoringRules } from './proctoring-rules.js';
-import type { AiMarkableType, Question, TestInput } from './schemas.js';
+import { UPLOAD_DEFAULT_BYTES, type AiMarkableType, type Question, type SectionInput, type TestInput } from './schemas.js';
+import type { StoredSection } from './sections.js';
 
 /**
  * Authoring rules the schema cannot express (issue: "Authoring rules"):
@@ -17,9 +18,18 @@ import type { AiMarkableType, Question, TestInput } from './schemas.js';
  *   model does not settle, so the result waits for review).
  * A `manual` test may still hold auto-markable items: they are marked at
  * submission, and a reviewer confirms the whole result before release.
- * Returns the questions with ids filled in, or throws 400 with every violation in `details`.
+ * - sections: ids unique; a pool (`draw`) no larger than its section, its questions of equal points;
+ * - matching, ordering, fill_blanks, file_upload: ids unique, every reference resolves, every blank placed once;
+ * Returns the questions (and sections) with ids filled in, or throws 400 with every violation in `details`.
  */
-export function checkTestInput(input: TestInput): Question[] {
+export interface CheckedContent {
+  /** Every question of the version, in section order, ids filled in. */
+  questions: Question[];
+  /** Null for a flat test (`questions`); the sections with generated ids otherwise. */
+  sections: StoredSection[] | null;
+}
+
+export function checkTestInput(input: TestInput): CheckedContent {
   const details: ErrorDetail[] = [];
   if (input.marking !== 'auto' && input.resultVisibility !== 'after_review') {
     details.push({ field: 'resultVisibility', message: `must be "after_review" for ${input.marking} marking` });
@@ -27,23 +37,88 @@ export function checkTestInput(input: TestInput): Question[] {
   if (input.proctoringRules != null && input.proctoring === 'none') {
     details.push({ field: 'proctoringRules', message: 'applies only to proctored tests (proctoring "record" or "live_ai")' });
   }
+  if (input.questions && input.sections) details.push({ field: 'sections', message: 'give questions (a flat test) or sections, not both' });
+  if (!input.questions && !input.sections) details.push({ field: 'questions', message: 'is required (or sections)' });
+  const groups: Array<{ at: string; questions: TestInput['questions'] & object }> = input.sections
+    ? input.sections.map((sec, k) => ({ at: `sections.${k}.questions`, questions: sec.questions }))
+    : [{ at: 'questions', questions: input.questions ?? [] }];
   const questionIds = new Set<string>();
-  input.questions.forEach((q, i) => {
-    const at = `questions.${i}`;
-    if (q.id !== undefined) {
-      if (questionIds.has(q.id)) details.push({ field: `${at}.id`, message: `duplicates question id "${q.id}"` });
-      questionIds.add(q.id);
-    }
-    if (q.type === 'essay' && input.marking === 'auto') {
-      details.push({ field: `${at}.type`, message: 'essay questions need manual or hybrid marking' });
-    }
-    if (q.type === 'essay' || q.type === 'short_text') checkAiMarking(q, at, input.marking, details);
-    if (q.type === 'single_choice' || q.type === 'multiple_choice') {
-      const optionIds = new Set<string>();
-      q.options.forEach((o, j) => {
-        if (optionIds.has(o.id)) details.push({ field: `${at}.options.${j}.id`, message: `duplicates option id "${o.id}"` });
-        optionIds.add(o.id);
-      });
+  const total = groups.reduce((n, g) => n + g.questions.length, 0);
+  if (total > 500) details.push({ field: input.sections ? 'sections' : 'questions', message: `holds ${total} questions; a test holds at most 500` });
+  for (const g of groups) g.questions.forEach((q, i) => checkQuestion(q, `${g.at}.${i}`, input.marking, questionIds, details));
+  input.sections?.forEach((sec, k) => checkSection(sec, `sections.${k}`, details));
+  const sectionIds = new Set<string>();
+  input.sections?.forEach((sec, k) => {
+    if (sec.id === undefined) return;
+    if (sectionIds.has(sec.id)) details.push({ field: `sections.${k}.id`, message: `duplicates section id "${sec.id}"` });
+    sectionIds.add(sec.id);
+  });
+  if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
+
+  const withIds = (qs: TestInput['questions'] & object) => qs.map((q) => withDefaults({ ...q, id: q.id ?? newId('q') } as Question));
+  if (!input.sections) return { questions: withIds(input.questions!), sections: null };
+  const questions: Question[] = [];
+  const sections = input.sections.map((sec): StoredSection => {
+    const qs = withIds(sec.questions);
+    questions.push(...qs);
+    return {
+      id: sec.id ?? newId('sec'),
+      title: sec.title,
+      instructions: sec.instructions ?? null,
+      shuffleQuestions: sec.shuffleQuestions ?? false,
+      draw: sec.draw ?? null,
+      questionIds: qs.map((q) => q.id),
+    };
+  });
+  return { questions, sections };
+}
+
+function checkSection(sec: SectionInput, at: string, details: ErrorDetail[]): void {
+  if (sec.draw === undefined) return;
+  if (sec.draw > sec.questions.length) {
+    details.push({ field: `${at}.draw`, message: `draws ${sec.draw} questions but section "${sec.title}" holds ${sec.questions.length}` });
+  }
+  const points = new Set(sec.questions.map((q) => q.points));
+  if (points.size > 1) {
+    details.push({
+      field: `${at}.draw`,
+      message: `section "${sec.title}" is a pool, so its questions must have equal points (they have ${[...points].sort((a, b) => a - b).join(', ')})`,
+    });
+  }
+}
+
+type InputQuestion = NonNullable<TestInput['questions']>[number];
+
+/** Ids in a list (options, stems, choices, items, blanks) must be unique; returns them. */
+function uniqueIds(list: ReadonlyArray<{ id: string }>, at: string, what: string, details: ErrorDetail[]): Set<string> {
+  const ids = new Set<string>();
+  list.forEach((o, j) => {
+    if (ids.has(o.id)) details.push({ field: `${at}.${j}.id`, message: `duplicates ${what} id "${o.id}"` });
+    ids.add(o.id);
+  });
+  return ids;
+}
+
+/** A MIME type as `accept` takes it: type/subtype, or type/* (e.g. image/*). */
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,63})$/;
+
+/** Blanks are placed in fill_blanks text as {{id}}. */
+export const BLANK_PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]{1,64})\s*\}\}/g;
+
+function checkQuestion(q: InputQuestion, at: string, marking: TestInput['marking'], questionIds: Set<string>, details: ErrorDetail[]): void {
+  if (q.id !== undefined) {
+    if (questionIds.has(q.id)) details.push({ field: `${at}.id`, message: `duplicates question id "${q.id}"` });
+    questionIds.add(q.id);
+  }
+  if ((q.type === 'essay' || q.type === 'file_upload') && marking === 'auto') {
+    details.push({ field: `${at}.type`, message: `${q.type} questions need manual or hybrid marking` });
+  }
+  if (q.type === 'essay' || q.type === 'short_text') checkAiMarking(q, at, marking, details);
+  if (q.type === 'file_upload') checkCriteria(q, at, details);
+  switch (q.type) {
+    case 'single_choice':
+    case 'multiple_choice': {
+      const optionIds = uniqueIds(q.options, `${at}.options`, 'option', details);
       if (q.type === 'single_choice' && !optionIds.has(q.correctOptionId)) {
         details.push({ field: `${at}.correctOptionId`, message: `"${q.correctOptionId}" is not one of the options` });
       }
@@ -55,14 +130,58 @@ export function checkTestInput(input: TestInput): Question[] {
           seen.add(id);
         });
       }
+      return;
     }
-  });
-  if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
-  return input.questions.map((q) => withDefaults({ ...q, id: q.id ?? newId('q') } as Question));
+    case 'matching': {
+      const stems = uniqueIds(q.stems, `${at}.stems`, 'stem', details);
+      const choices = uniqueIds(q.choices, `${at}.choices`, 'choice', details);
+      for (const [stemId, choiceId] of Object.entries(q.correct)) {
+        if (!stems.has(stemId)) details.push({ field: `${at}.correct.${stemId}`, message: `"${stemId}" is not one of the stems` });
+        else if (!choices.has(choiceId)) details.push({ field: `${at}.correct.${stemId}`, message: `"${choiceId}" is not one of the choices` });
+      }
+      for (const stem of q.stems) {
+        if (!(stem.id in q.correct)) details.push({ field: `${at}.correct`, message: `gives no choice for stem "${stem.id}"` });
+      }
+      return;
+    }
+    case 'ordering':
+      uniqueIds(q.items, `${at}.items`, 'item', details);
+      return;
+    case 'fill_blanks': {
+      const blanks = uniqueIds(q.blanks, `${at}.blanks`, 'blank', details);
+      const placed = [...q.text.matchAll(BLANK_PLACEHOLDER)].map((m) => m[1]!);
+      const seen = new Set<string>();
+      for (const id of placed) {
+        if (!blanks.has(id)) details.push({ field: `${at}.text`, message: `places blank "{{${id}}}", which has no definition in blanks` });
+        else if (seen.has(id)) details.push({ field: `${at}.text`, message: `places blank "{{${id}}}" twice` });
+        seen.add(id);
+      }
+      q.blanks.forEach((b, j) => {
+        if (!seen.has(b.id)) details.push({ field: `${at}.blanks.${j}.id`, message: `blank "${b.id}" is not placed in text (write {{${b.id}}} where it goes)` });
+        if (b.kind === 'choice') {
+          const options = uniqueIds(b.options, `${at}.blanks.${j}.options`, 'option', details);
+          if (!options.has(b.correctOptionId)) details.push({ field: `${at}.blanks.${j}.correctOptionId`, message: `"${b.correctOptionId}" is not one of the options` });
+        }
+      });
+      return;
+    }
+    case 'file_upload': {
+      const seen = new Set<string>();
+      q.accept.forEach((type, j) => {
+        const t = type.trim().toLowerCase();
+        if (!MIME.test(t)) details.push({ field: `${at}.accept.${j}`, message: `"${type}" is not a MIME type (like application/pdf or image/png)` });
+        else if (seen.has(t)) details.push({ field: `${at}.accept.${j}`, message: `repeats "${type}"` });
+        seen.add(t);
+      });
+      return;
+    }
+    default:
+      return;
+  }
 }
 
 function checkAiMarking(
-  q: Extract<TestInput['questions'][number], { type: AiMarkableType }>,
+  q: Extract<InputQuestion, { type: AiMarkableType }>,
   at: string,
   marking: TestInput['marking'],
   details: ErrorDetail[],
@@ -71,6 +190,11 @@ function checkAiMarking(
     if (marking === 'auto') details.push({ field: `${at}.aiMarking`, message: 'needs manual or hybrid marking (AI marks are reviewed before release)' });
     if (!q.criteria) details.push({ field: `${at}.criteria`, message: 'is required with aiMarking: the model marks against criteria' });
   }
+  checkCriteria(q, at, details);
+}
+
+/** Criteria (free-text and file questions): unique names, points summing to the question's. */
+function checkCriteria(q: { points: number; criteria?: Array<{ criterion: string; points: number }> }, at: string, details: ErrorDetail[]): void {
   if (!q.criteria) return;
   const names = new Set<string>();
   q.criteria.forEach((c, j) => {
@@ -93,6 +217,14 @@ function withDefaults(q: Question): Question {
       return { ...q, caseSensitive: q.caseSensitive ?? false };
     case 'numeric':
       return { ...q, tolerance: q.tolerance ?? 0 };
+    case 'matching':
+      return { ...q, partialCredit: q.partialCredit ?? true };
+    case 'ordering':
+      return { ...q, partialCredit: q.partialCredit ?? false };
+    case 'fill_blanks':
+      return { ...q, blanks: q.blanks.map((b) => (b.kind === 'text' ? { ...b, caseSensitive: b.caseSensitive ?? false } : b)) };
+    case 'file_upload':
+      return { ...q, accept: q.accept.map((t) => t.trim().toLowerCase()), maxBytes: q.maxBytes ?? UPLOAD_DEFAULT_BYTES };
     default:
       return q;
   }

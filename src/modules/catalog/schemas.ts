@@ -5,8 +5,20 @@ import { AI_MARKING_MODES, MarkingModeSchema, ProctoringModeSchema, ResultVisibi
 const ClientId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Optional; generated (`q_…`) when absent' });
 const Prompt = Type.String({ minLength: 1, maxLength: 10_000 });
 const Points = Type.Number({ exclusiveMinimum: 0, maximum: 10_000 });
-const Option = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), text: Type.String({ minLength: 1, maxLength: 2_000 }) }, { additionalProperties: false });
+const PartId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
+const PartText = Type.String({ minLength: 1, maxLength: 2_000 });
+/** An option, a matching stem or choice, an ordering item: an id unique within its list and a text. */
+const Part = Type.Object({ id: PartId, text: PartText }, { additionalProperties: false });
+const Option = Type.Object(
+  {
+    id: PartId,
+    text: PartText,
+    fixed: Type.Optional(Type.Boolean({ description: 'With shuffleOptions: this option keeps its place (e.g. "None of the above")' })),
+  },
+  { additionalProperties: false },
+);
 const common = { id: Type.Optional(ClientId), prompt: Prompt, points: Points };
+const shuffleOptions = Type.Optional(Type.Boolean({ default: false, description: 'Show the options in a per-candidate order; fixed options keep their place' }));
 
 /** AI marking of a free-text item (docs/ai-marking.md); the authoring rules check the rest. */
 export const AiMarking = Type.Object(
@@ -33,7 +45,13 @@ const aiFields = {
 };
 
 export const SingleChoice = Type.Object(
-  { type: Type.Literal('single_choice'), ...common, options: Type.Array(Option, { minItems: 2, maxItems: 50 }), correctOptionId: Type.String() },
+  {
+    type: Type.Literal('single_choice'),
+    ...common,
+    options: Type.Array(Option, { minItems: 2, maxItems: 50 }),
+    correctOptionId: Type.String(),
+    shuffleOptions,
+  },
   { additionalProperties: false, title: 'SingleChoiceQuestion' },
 );
 export const MultipleChoice = Type.Object(
@@ -43,6 +61,7 @@ export const MultipleChoice = Type.Object(
     options: Type.Array(Option, { minItems: 2, maxItems: 50 }),
     correctOptionIds: Type.Array(Type.String(), { minItems: 1, maxItems: 50 }),
     partialCredit: Type.Optional(Type.Boolean({ default: false })),
+    shuffleOptions,
   },
   { additionalProperties: false, title: 'MultipleChoiceQuestion' },
 );
@@ -73,12 +92,74 @@ export const Essay = Type.Object(
   { additionalProperties: false, title: 'EssayQuestion' },
 );
 
+export const Matching = Type.Object(
+  {
+    type: Type.Literal('matching'),
+    ...common,
+    stems: Type.Array(Part, { minItems: 1, maxItems: 50, description: 'Each is shown with a select of the choices' }),
+    choices: Type.Array(Part, { minItems: 2, maxItems: 50, description: 'A choice may serve several stems' }),
+    correct: Type.Record(Type.String(), Type.String(), { description: '{ stemId: choiceId } for every stem' }),
+    partialCredit: Type.Optional(Type.Boolean({ default: true, description: 'points × correct stems ÷ stems; false: all or nothing' })),
+  },
+  { additionalProperties: false, title: 'MatchingQuestion' },
+);
+export const Ordering = Type.Object(
+  {
+    type: Type.Literal('ordering'),
+    ...common,
+    items: Type.Array(Part, { minItems: 2, maxItems: 50, description: 'In the correct order; shown in a per-candidate order that is never already correct' }),
+    partialCredit: Type.Optional(Type.Boolean({ default: false, description: 'points × items in their correct place ÷ items; false: all or nothing' })),
+  },
+  { additionalProperties: false, title: 'OrderingQuestion' },
+);
+const TextBlank = Type.Object(
+  {
+    id: PartId,
+    kind: Type.Literal('text'),
+    acceptedAnswers: Type.Array(Type.String({ minLength: 1, maxLength: 1_000 }), { minItems: 1, maxItems: 100 }),
+    caseSensitive: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false, title: 'TextBlank' },
+);
+const ChoiceBlank = Type.Object(
+  { id: PartId, kind: Type.Literal('choice'), options: Type.Array(Part, { minItems: 2, maxItems: 50 }), correctOptionId: Type.String() },
+  { additionalProperties: false, title: 'ChoiceBlank' },
+);
+export const FillBlanks = Type.Object(
+  {
+    type: Type.Literal('fill_blanks'),
+    ...common,
+    text: Type.String({ minLength: 1, maxLength: 10_000, description: 'The text with each blank placed as {{blankId}}' }),
+    blanks: Type.Array(Type.Union([TextBlank, ChoiceBlank]), { minItems: 1, maxItems: 50, description: 'Points split equally across blanks' }),
+  },
+  { additionalProperties: false, title: 'FillBlanksQuestion' },
+);
+/** The largest file a file_upload question may accept, and its default. */
+export const UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
+export const UPLOAD_DEFAULT_BYTES = 10 * 1024 * 1024;
+export const FileUpload = Type.Object(
+  {
+    type: Type.Literal('file_upload'),
+    ...common,
+    accept: Type.Array(Type.String({ maxLength: 100 }), { minItems: 1, maxItems: 20, description: 'MIME types, e.g. application/pdf, image/png' }),
+    maxBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: UPLOAD_MAX_BYTES, default: UPLOAD_DEFAULT_BYTES })),
+    rubric: Type.Optional(Type.String({ maxLength: 10_000 })),
+    criteria: Type.Optional(Type.Array(Criterion, { minItems: 1, maxItems: 50 })),
+  },
+  { additionalProperties: false, title: 'FileUploadQuestion' },
+);
+
 export type QuestionInput =
   | Static<typeof SingleChoice>
   | Static<typeof MultipleChoice>
   | Static<typeof ShortText>
   | Static<typeof NumericQ>
-  | Static<typeof Essay>;
+  | Static<typeof Essay>
+  | Static<typeof Matching>
+  | Static<typeof Ordering>
+  | Static<typeof FillBlanks>
+  | Static<typeof FileUpload>;
+export type QuestionType = QuestionInput['type'];
 
 /** The question types that may carry AI marking (`aiMarking`, `criteria`). */
 export type AiMarkableType = 'essay' | 'short_text';
@@ -91,7 +172,7 @@ export const QuestionSchema = Type.Unsafe<QuestionInput>({
   type: 'object',
   required: ['type'],
   discriminator: { propertyName: 'type' },
-  oneOf: [SingleChoice, MultipleChoice, ShortText, NumericQ, Essay],
+  oneOf: [SingleChoice, MultipleChoice, ShortText, NumericQ, Essay, Matching, Ordering, FillBlanks, FileUpload],
 });
 
 const seconds = (what: string, dflt: number, min = 1) =>
@@ -127,6 +208,21 @@ export const ProctoringRulesView = Type.Object(
   { title: 'ResolvedProctoringRules' },
 );
 
+export const SectionInput = Type.Object(
+  {
+    id: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Optional; generated (`sec_…`) when absent' })),
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    instructions: Type.Optional(Type.String({ maxLength: 10_000 })),
+    shuffleQuestions: Type.Optional(Type.Boolean({ default: false, description: "Show the section's questions in a per-candidate order" })),
+    draw: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 500, description: "A pool: each assignment gets this many of the section's questions, which must have equal points" }),
+    ),
+    questions: Type.Array(QuestionSchema, { minItems: 1, maxItems: 500 }),
+  },
+  { additionalProperties: false, title: 'Section' },
+);
+export type SectionInput = Static<typeof SectionInput>;
+
 export const TestInput = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -140,7 +236,8 @@ export const TestInput = Type.Object(
     proctoringRules: Type.Optional(
       Nullable(ProctoringRulesInput, { description: 'Thresholds of a proctored test (omitted fields take the defaults); null or absent: the defaults, or none for a test without proctoring' }),
     ),
-    questions: Type.Array(QuestionSchema, { minItems: 1, maxItems: 500 }),
+    questions: Type.Optional(Type.Array(QuestionSchema, { minItems: 1, maxItems: 500, description: 'A flat test: one unnamed section. Give questions or sections, not both' })),
+    sections: Type.Optional(Type.Array(SectionInput, { minItems: 1, maxItems: 50 })),
   },
   { additionalProperties: false, title: 'TestInput' },
 );
@@ -173,7 +270,10 @@ export const AdminTest = Type.Object(
     resultVisibility: ResultVisibilitySchema,
     passPercent: Type.Union([Type.Number(), Type.Null()]),
     proctoringRules: Nullable(ProctoringRulesView, { description: 'The resolved thresholds; null when proctoring is none' }),
-    questions: Type.Array(Type.Unsafe<Question>({ type: 'object', additionalProperties: true })),
+    questions: Type.Optional(Type.Array(Type.Unsafe<Question>({ type: 'object', additionalProperties: true }), { description: 'A flat test' })),
+    sections: Type.Optional(
+      Type.Array(Type.Unsafe<SectionInput>({ type: 'object', additionalProperties: true }), { description: 'A test with sections: each with its questions' }),
+    ),
     publishedTo: Type.Array(Type.String()),
     createdAt: Timestamp,
     updatedAt: Timestamp,

@@ -2,8 +2,9 @@ import { newId } from '../../platform/ids.js';
 import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
 import { batchedPerPool } from '../../platform/turn-batcher.js';
 import type { ProctoringRules } from './proctoring-rules.js';
-import { storedProctoringRules } from './authoring.js';
-import type { Question, TestInput } from './schemas.js';
+import { storedProctoringRules, type CheckedContent } from './authoring.js';
+import type { Question, SectionInput, TestInput } from './schemas.js';
+import { sectionsWithQuestions, type StoredSection } from './sections.js';
 import type { MarkingMode, ProctoringMode, ResultVisibility } from './test-settings.js';
 
 /** One immutable version of a test, as stored. */
@@ -20,21 +21,27 @@ export interface TestVersion {
   passPercent: number | null;
   /** Resolved thresholds for proctored tests; null for `none`. */
   proctoringRules: ProctoringRules | null;
+  /** Every question of the version, in section order. */
   questions: Question[];
+  /** Null for a flat test (one unnamed section). */
+  sections: StoredSection[] | null;
   createdAt: Date;
 }
 
-export interface AdminTestView extends Omit<TestVersion, 'testVersionId'> {
+/** The operator's read: a flat test's `questions` as always, or a sectioned test's `sections` with their questions. */
+export interface AdminTestView extends Omit<TestVersion, 'testVersionId' | 'questions' | 'sections'> {
+  questions?: Question[];
+  sections?: Array<SectionInput & { id: string }>;
   publishedTo: string[];
   updatedAt: Date;
 }
 
 const SUMMARY_COLUMNS = `tv.id AS test_version_id, tv.test_id, tv.version, tv.title, tv.description, tv.duration_minutes,
   tv.proctoring, tv.proctoring_rules, tv.marking, tv.result_visibility, tv.pass_percent, tv.created_at`;
-const VERSION_COLUMNS = `${SUMMARY_COLUMNS}, tv.questions`;
+const VERSION_COLUMNS = `${SUMMARY_COLUMNS}, tv.questions, tv.sections`;
 
 /** A version without its questions: what listings and assignment creation need (questions can be large). */
-export type TestSummary = Omit<TestVersion, 'questions'>;
+export type TestSummary = Omit<TestVersion, 'questions' | 'sections'>;
 
 /** A row of SUMMARY_COLUMNS as pg returns it. */
 type SummaryRecord = {
@@ -52,7 +59,7 @@ type SummaryRecord = {
   created_at: Date;
 };
 /** A row of VERSION_COLUMNS. */
-type VersionRecord = SummaryRecord & { questions: Question[] };
+type VersionRecord = SummaryRecord & { questions: Question[]; sections: StoredSection[] | null };
 /** The operator's listings add the test's last change and where it is published. */
 type AdminRecord = { updated_at: Date; published_to: string[] };
 
@@ -76,16 +83,16 @@ function toSummary(r: SummaryRecord): TestSummary {
 /** The summary with its questions, in the same key order as always (questions before createdAt). */
 function toVersion(r: VersionRecord): TestVersion {
   const { createdAt, ...head } = toSummary(r);
-  return { ...head, questions: r.questions, createdAt };
+  return { ...head, questions: r.questions, sections: r.sections ?? null, createdAt };
 }
 
 const rulesJson = (rules: ProctoringRules | null) => (rules ? JSON.stringify(rules) : null);
 
-async function insertVersion(db: Queryable, testId: string, version: number, input: TestInput, questions: Question[]) {
+async function insertVersion(db: Queryable, testId: string, version: number, input: TestInput, content: CheckedContent) {
   await db.query(
     `INSERT INTO test_versions (id, test_id, version, title, description, duration_minutes, proctoring, marking,
-                                result_visibility, pass_percent, questions, proctoring_rules)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+                                result_visibility, pass_percent, questions, proctoring_rules, sections)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       newId('tv'),
       testId,
@@ -97,28 +104,29 @@ async function insertVersion(db: Queryable, testId: string, version: number, inp
       input.marking,
       input.resultVisibility,
       input.passPercent ?? null,
-      JSON.stringify(questions),
+      JSON.stringify(content.questions),
       rulesJson(storedProctoringRules(input)),
+      content.sections ? JSON.stringify(content.sections) : null,
     ],
   );
 }
 
-export async function insertTest(pool: Pool, input: TestInput, questions: Question[]): Promise<string> {
+export async function insertTest(pool: Pool, input: TestInput, content: CheckedContent): Promise<string> {
   const testId = newId('tst');
   await withTransaction(pool, async (tx) => {
     await tx.query('INSERT INTO tests (id, current_version) VALUES ($1, 1)', [testId]);
-    await insertVersion(tx, testId, 1, input, questions);
+    await insertVersion(tx, testId, 1, input, content);
   });
   return testId;
 }
 
 /** Writes a new version and makes it current; existing assignments keep the version they pinned. */
-export async function insertNewVersion(pool: Pool, testId: string, input: TestInput, questions: Question[]): Promise<boolean> {
+export async function insertNewVersion(pool: Pool, testId: string, input: TestInput, content: CheckedContent): Promise<boolean> {
   return withTransaction(pool, async (tx) => {
     const { rows } = await tx.query<{ current_version: number }>('SELECT current_version FROM tests WHERE id = $1 FOR UPDATE', [testId]);
     if (!rows[0]) return false;
     const version = rows[0].current_version + 1;
-    await insertVersion(tx, testId, version, input, questions);
+    await insertVersion(tx, testId, version, input, content);
     await tx.query('UPDATE tests SET current_version = $2, updated_at = now() WHERE id = $1', [testId, version]);
     return true;
   });
@@ -134,8 +142,18 @@ export async function getAdminTest(db: Queryable, testId: string): Promise<Admin
   );
   const r = rows[0];
   if (!r) return null;
-  const { testVersionId: _omit, ...version } = toVersion(r);
-  return { ...version, publishedTo: r.published_to, updatedAt: r.updated_at };
+  const { testVersionId: _omit, questions, sections, createdAt, ...head } = toVersion(r);
+  const content = sections ? { sections: sectionsWithQuestions(sections, questions) } : { questions };
+  return { ...head, ...content, createdAt, publishedTo: r.published_to, updatedAt: r.updated_at };
+}
+
+/** The current version of a test as stored (every question, the sections), or null. */
+export async function getCurrentTestVersion(db: Queryable, testId: string): Promise<TestVersion | null> {
+  const { rows } = await db.query<VersionRecord>(
+    `SELECT ${VERSION_COLUMNS} FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version WHERE t.id = $1`,
+    [testId],
+  );
+  return rows[0] ? toVersion(rows[0]) : null;
 }
 
 export async function getTestVersionById(db: Queryable, testVersionId: string): Promise<TestVersion | null> {

@@ -6,25 +6,25 @@ import * as repo from './tests-repo.js';
 import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 
 export type { TestVersion, TestSummary, AdminTestView } from './tests-repo.js';
-export { findPublishedTest, findPublishedTestAndCallbackDomains, getTestVersionById, listAllTests, listTestTitles } from './tests-repo.js';
+export { findPublishedTest, findPublishedTestAndCallbackDomains, getCurrentTestVersion, getTestVersionById, listAllTests, listTestTitles } from './tests-repo.js';
 
 export async function createTest(pool: Pool, input: TestInput, audit?: AuditContext): Promise<repo.AdminTestView> {
-  const questions = checkTestInput(input);
+  const content = checkTestInput(input);
   return withAuditEntry(
     pool,
     audit,
-    async (db) => (await repo.getAdminTest(db, await repo.insertTest(db, input, questions)))!,
+    async (db) => (await repo.getAdminTest(db, await repo.insertTest(db, input, content)))!,
     (t) => ({ action: 'test.created', objectType: 'test', objectId: t.testId, institutionId: null, details: { title: t.title, version: t.version } }),
   );
 }
 
 export async function updateTest(pool: Pool, testId: string, input: TestInput, audit?: AuditContext): Promise<repo.AdminTestView> {
-  const questions = checkTestInput(input);
+  const content = checkTestInput(input);
   return withAuditEntry(
     pool,
     audit,
     async (db) => {
-      if (!(await repo.insertNewVersion(db, testId, input, questions))) throw notFound('test');
+      if (!(await repo.insertNewVersion(db, testId, input, content))) throw notFound('test');
       return (await repo.getAdminTest(db, testId))!;
     },
     (t) => ({ action: 'test.updated', objectType: 'test', objectId: t.testId, institutionId: null, details: { title: t.title, version: t.version } }),

@@ -15,6 +15,21 @@ export const ScoreSchema = Type.Object(
     passed: Nullable(Type.Boolean(), { description: 'Null when the test has no pass mark or the score is not final' }),
     gradingStatus: StringEnum(['final', 'pending_review']),
     markedAt: TimestampText,
+    sections: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            sectionId: Type.String(),
+            title: Type.String(),
+            points: Type.Number(),
+            maxPoints: Type.Number(),
+            percent: Type.Number(),
+          },
+          { title: 'SectionScore' },
+        ),
+        { description: 'Added with sections: the score of each section the candidate was given, for a test with sections (absent for a flat test)' },
+      ),
+    ),
     markedBy: Type.Optional(
       Type.String({
         description:

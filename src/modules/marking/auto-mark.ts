@@ -25,7 +25,14 @@ import type { Question } from '../catalog/schemas.js';
  *   separator, no thousands separators, optional exponent) within `tolerance`
  *   of the answer, inclusive; a relative 1e-9 slack absorbs binary floating
  *   point (3.145 vs 3.14 ± 0.005 is correct).
- * - essay: never auto-marked; it waits for a reviewer.
+ * - essay, file_upload: never auto-marked; they wait for a reviewer.
+ * - matching: each stem matched to its correct choice earns points ÷ stems
+ *   (partialCredit, the default); without partialCredit, all stems right or 0.
+ * - ordering: all items in place or 0 (the default); with partialCredit,
+ *   points × items in their correct place ÷ items.
+ * - fill_blanks: points split equally across blanks; a text blank is right
+ *   when it equals an accepted answer as short_text compares them, a choice
+ *   blank when the correct option is chosen.
  */
 
 export type QuestionMark = { kind: 'auto'; points: number } | { kind: 'manual' };
@@ -42,8 +49,10 @@ export interface AttemptMarks {
 
 /** Whether the question is ever marked by its key alone (an AI-marked short_text may or may not be, per answer). */
 export function isAutoMarkable(q: Question): boolean {
-  return q.type !== 'essay';
+  return q.type !== 'essay' && q.type !== 'file_upload';
 }
+
+const isRecord = (v: unknown): v is Readonly<Record<string, string>> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether this answer to this question waits for the model or a reviewer (no automatic mark). */
 export function needsMarker(q: Question, value: AnswerValue | undefined): boolean {
@@ -71,7 +80,7 @@ export function withinTolerance(value: number, answer: number, tolerance: number
 }
 
 export function markQuestion(q: Question, value: AnswerValue | undefined): QuestionMark {
-  if (q.type === 'essay') return { kind: 'manual' };
+  if (q.type === 'essay' || q.type === 'file_upload') return { kind: 'manual' };
   const auto = (fraction: number): QuestionMark => ({ kind: 'auto', points: roundPoints(q.points * fraction) });
   if (value === null || value === undefined) return auto(0);
   switch (q.type) {
@@ -98,6 +107,30 @@ export function markQuestion(q: Question, value: AnswerValue | undefined): Quest
       if (typeof value !== 'string') return auto(0);
       const n = parseNumericAnswer(value);
       return auto(n !== null && withinTolerance(n, q.answer, q.tolerance ?? 0) ? 1 : 0);
+    }
+    case 'matching': {
+      if (!isRecord(value)) return auto(0);
+      const right = q.stems.filter((s) => value[s.id] === q.correct[s.id]).length;
+      if (q.partialCredit === false) return auto(right === q.stems.length ? 1 : 0);
+      return auto(right / q.stems.length);
+    }
+    case 'ordering': {
+      if (!Array.isArray(value)) return auto(0);
+      const inPlace = q.items.filter((item, i) => value[i] === item.id).length;
+      if (!q.partialCredit) return auto(inPlace === q.items.length ? 1 : 0);
+      return auto(inPlace / q.items.length);
+    }
+    case 'fill_blanks': {
+      if (!isRecord(value)) return auto(0);
+      const right = q.blanks.filter((b) => {
+        const given = value[b.id];
+        if (typeof given !== 'string') return false;
+        if (b.kind === 'choice') return given === b.correctOptionId;
+        const cs = b.caseSensitive ?? false;
+        const norm = normaliseText(given, cs);
+        return norm !== '' && b.acceptedAnswers.some((a) => normaliseText(a, cs) === norm);
+      }).length;
+      return auto(right / q.blanks.length);
     }
   }
 }

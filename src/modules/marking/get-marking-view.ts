@@ -4,7 +4,7 @@ import { tenantReaches, type Tenant } from '../../platform/principal.js';
 import { findAssignmentById, type AssignmentRow } from '../assignments/find-assignment.js';
 import { countWords } from '../attempts/answer-values.js';
 import { listAnswers } from '../attempts/find-attempt.js';
-import { loadTestVersion } from '../catalog/test-versions.js';
+import { deliveredTestOf } from '../attempts/delivered-test.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { TestVersion } from '../catalog/tests-service.js';
 import { needsMarker } from './auto-mark.js';
@@ -86,7 +86,7 @@ export interface MarkingView {
 export async function getMarkingView(db: Queryable, assignmentId: string, scope: Tenant): Promise<MarkingView> {
   const row = await findAssignmentById(db, assignmentId);
   if (!row || !tenantReaches(scope, row.institutionId)) throw notFound('assignment');
-  const test = await loadTestVersion(db, row.testVersionId);
+  const test = await deliveredTestOf(db, row);
   const [answers, marks, suggestions, name] = await readAll(db, [
     () => listAnswers(db, row.institutionId, row.id),
     () => listMarks(db, row.institutionId, row.id),

@@ -1,10 +1,10 @@
 import type { Tx } from '../../platform/db.js';
-import type { TestVersion } from '../catalog/tests-service.js';
+import type { DeliveredTest } from '../catalog/delivery.js';
 import { markAttempt } from './auto-mark.js';
 import { type AnswerValue } from '../attempts/answer-values.js';
 import { enqueueAiMarking } from './ai/enqueue-ai-marking.js';
 import { insertAutoMarks } from './marks-repo.js';
-import { submissionScore } from './score.js';
+import { sectionPoints, submissionScore } from './score.js';
 import { type Score } from '../lifecycle/score.js';
 
 /**
@@ -18,7 +18,7 @@ export async function markSubmission(
   input: {
     assignmentId: string;
     institutionId: string;
-    test: TestVersion;
+    test: DeliveredTest;
     answers: ReadonlyMap<string, AnswerValue>;
     now: Date;
     /** Whether AI marking is configured (ASSAY_AI_BASE_URL). */
@@ -29,6 +29,7 @@ export async function markSubmission(
   const autoMarks = marked.items.flatMap((i) => (i.kind === 'auto' ? [{ questionId: i.questionId, points: i.points }] : []));
   await insertAutoMarks(tx, { assignmentId: input.assignmentId, institutionId: input.institutionId, marks: autoMarks, now: input.now });
   await enqueueAiMarking(tx, { ...input, aiEnabled: input.aiEnabled ?? false });
+  const autoOf = new Map(autoMarks.map((m) => [m.questionId, m.points]));
   return submissionScore({
     autoPoints: marked.autoPoints,
     maxPoints: marked.maxPoints,
@@ -37,5 +38,6 @@ export async function markSubmission(
     resultVisibility: input.test.resultVisibility,
     passPercent: input.test.passPercent,
     markedAt: input.now,
+    sections: sectionPoints(input.test, (id) => autoOf.get(id) ?? 0),
   });
 }

@@ -4,7 +4,7 @@ import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
 import { tenantReaches, type Tenant } from '../../platform/principal.js';
 import { findAssignmentById } from '../assignments/find-assignment.js';
 import { listAnswers, lockAttempt } from '../attempts/find-attempt.js';
-import { loadTestVersion } from '../catalog/test-versions.js';
+import { deliveredTestOf } from '../attempts/delivered-test.js';
 import { needsMarker, roundPoints } from './auto-mark.js';
 import { recordReviewerMark } from './ai/suggestions-repo.js';
 import { completeMarking } from './complete-marking.js';
@@ -61,7 +61,7 @@ export async function recordMarks(
     if (row.status !== 'marking' || !attempt) {
       throw new AppError('invalid_state', `Marks can be recorded only while the assignment is in marking; it is ${row.status}.`);
     }
-    const test = await loadTestVersion(tx, row.testVersionId);
+    const test = await deliveredTestOf(tx, row);
     const byId = new Map(test.questions.map((q) => [q.id, q]));
     const answerOf = new Map((await listAnswers(tx, row.institutionId, row.id)).map((a) => [a.questionId, a.value]));
     const awaitsMarker = (q: (typeof test.questions)[number]) => needsMarker(q, answerOf.get(q.id));

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../platform/context.js';
 import { joinTransaction, withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
-import { loadTestVersion } from '../catalog/test-versions.js';
+import { deliveredTestOf } from '../attempts/delivered-test.js';
 import { lockAttempt } from '../attempts/find-attempt.js';
 import { auditIn, type AuditContext } from '../staff/audit.js';
 import type { Question } from '../catalog/schemas.js';
@@ -48,7 +48,7 @@ export async function openMarkingItem(ctx: AppContext, institutionId: string, as
   const view = await getMarkingView(ctx.pool, assignmentId, { institutionId });
   const now = ctx.clock.now();
   const [test, marks, others, draft] = await Promise.all([
-    loadTestVersion(ctx.pool, view.testVersionId),
+    deliveredTestOf(ctx.pool, { id: assignmentId, institutionId, testVersionId: view.testVersionId }),
     listMarks(ctx.pool, institutionId, assignmentId),
     ctx.pool.query<{ staff_label: string; opened_at: Date }>(
       `SELECT staff_label, opened_at FROM marking_opens

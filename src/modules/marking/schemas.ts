@@ -1,3 +1,4 @@
+import { StoredAnswerSchema } from '../attempts/answer-values.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { AssignmentStatusSchema } from '../assignments/schemas.js';
@@ -75,7 +76,7 @@ export const MarkingItem = Type.Object({
   type: Type.String(),
   prompt: Type.String(),
   maxPoints: Type.Number(),
-  answer: Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()], { description: 'The saved answer: option id(s) or text; null when unanswered' }),
+  answer: StoredAnswerSchema,
   wordCount: Type.Union([Type.Integer(), Type.Null()], { description: 'Essays only' }),
   maxWords: Type.Union([Type.Integer(), Type.Null()], { description: 'Essays only' }),
   rubric: Type.Union([Type.String(), Type.Null()], { description: 'Essays and short text answers' }),

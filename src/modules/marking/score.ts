@@ -1,5 +1,7 @@
 import type { Score } from '../lifecycle/score.js';
 import type { ResultVisibility } from '../catalog/test-settings.js';
+import { deliveredSections, type DeliveredTest } from '../catalog/delivery.js';
+import { roundPoints } from './auto-mark.js';
 
 /** Who marked an answer: the answer key, a reviewer, or the model (decide mode). */
 export const MARK_SOURCES = ['auto', 'reviewer', 'ai'] as const;
@@ -17,6 +19,31 @@ export function scoreMarkedBy(marks: ReadonlyArray<{ source: MarkSource; markedB
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+const percentOf = (points: number, maxPoints: number) => (maxPoints > 0 ? round2((points / maxPoints) * 100) : 0);
+
+/** A section's share of a score, before rounding. */
+export interface SectionPoints {
+  sectionId: string;
+  title: string;
+  points: number;
+  maxPoints: number;
+}
+
+/**
+ * Each section's points for a test with sections (null for a flat test,
+ * whose score keeps its v1 shape): the marked points of the questions the
+ * candidate was given in that section, over their maximum.
+ */
+export function sectionPoints(test: DeliveredTest, pointsOf: (questionId: string) => number): SectionPoints[] | null {
+  if (!test.sections) return null;
+  const byId = new Map(test.questions.map((q) => [q.id, q]));
+  return deliveredSections(test).map((s) => ({
+    sectionId: s.id,
+    title: s.title,
+    points: roundPoints(s.shownIds.reduce((sum, id) => sum + pointsOf(id), 0)),
+    maxPoints: roundPoints(s.shownIds.reduce((sum, id) => sum + byId.get(id)!.points, 0)),
+  }));
+}
 
 export function makeScore(input: {
   points: number;
@@ -25,8 +52,9 @@ export function makeScore(input: {
   final: boolean;
   markedAt: Date;
   markedBy?: string;
+  sections?: SectionPoints[] | null;
 }): Score {
-  const percent = input.maxPoints > 0 ? round2((input.points / input.maxPoints) * 100) : 0;
+  const percent = percentOf(input.points, input.maxPoints);
   return {
     points: round2(input.points),
     maxPoints: round2(input.maxPoints),
@@ -35,6 +63,17 @@ export function makeScore(input: {
     gradingStatus: input.final ? 'final' : 'pending_review',
     markedAt: input.markedAt.toISOString(),
     ...(input.markedBy !== undefined ? { markedBy: input.markedBy } : {}),
+    ...(input.sections
+      ? {
+          sections: input.sections.map((s) => ({
+            sectionId: s.sectionId,
+            title: s.title,
+            points: round2(s.points),
+            maxPoints: round2(s.maxPoints),
+            percent: percentOf(s.points, s.maxPoints),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -53,8 +92,16 @@ export function submissionScore(input: {
   resultVisibility: ResultVisibility;
   passPercent: number | null;
   markedAt: Date;
+  sections?: SectionPoints[] | null;
 }): Score | null {
   if (input.autoMarkableCount === 0) return null;
   const final = input.resultVisibility === 'immediate' && input.manualCount === 0;
-  return makeScore({ points: input.autoPoints, maxPoints: input.maxPoints, passPercent: input.passPercent, final, markedAt: input.markedAt });
+  return makeScore({
+    points: input.autoPoints,
+    maxPoints: input.maxPoints,
+    passPercent: input.passPercent,
+    final,
+    markedAt: input.markedAt,
+    sections: input.sections ?? null,
+  });
 }

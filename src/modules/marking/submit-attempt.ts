@@ -8,7 +8,7 @@ import type { AnswerValue } from '../attempts/answer-values.js';
 import { closeAttempt } from '../attempts/close-attempt.js';
 import { listAnswers, lockAttempt } from '../attempts/find-attempt.js';
 import { autoSubmitAt } from '../attempts/timing.js';
-import { loadTestVersion } from '../catalog/test-versions.js';
+import { deliveredTest } from '../attempts/delivered-test.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import { markSubmission } from './mark-submission.js';
@@ -42,7 +42,7 @@ export async function submitAttempt(
       return { submitted: false, status: 'started', reason: 'not_due' };
     }
 
-    const test = await loadTestVersion(tx, attempt.testVersionId);
+    const test = await deliveredTest(tx, attempt);
     const answers = new Map<string, AnswerValue>(
       (await listAnswers(tx, attempt.institutionId, attempt.assignmentId)).map((a) => [a.questionId, a.value]),
     );

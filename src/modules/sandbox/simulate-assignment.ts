@@ -9,6 +9,7 @@ import type { AssignmentsContext } from '../assignments/context.js';
 import { expireJobKey } from '../assignments/expire-job.js';
 import { expireIfDue, getAssignment, type AssignmentView } from '../assignments/get-assignment.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
+import { deliveredTestOf } from '../attempts/delivered-test.js';
 import { beginAttempt } from '../attempts/begin-attempt.js';
 import { saveAnswers } from '../attempts/save-answers.js';
 import { createSessionForLink, findSession, type StudentSession } from '../assignments/student-sessions.js';
@@ -133,7 +134,7 @@ export async function simulateAssignment(
 async function simulateSubmit(ctx: AppContext, row: AssignmentRow, body: SimulateBody): Promise<AssignmentStatus | null> {
   const now = ctx.clock.now();
   let answers = body.answers;
-  if (body.score !== undefined) answers = answersForScore((await loadTestVersion(ctx.pool, row.testVersionId)).questions, body.score);
+  if (body.score !== undefined) answers = answersForScore((await deliveredTestOf(ctx.pool, row)).questions, body.score);
   if (answers && answers.length > 0) {
     // Newer than anything a browser saved (versions only ever rise), so these answers are the ones kept.
     const version = now.getTime();

@@ -11,7 +11,7 @@ import type { Question } from '../catalog/schemas.js';
  */
 export const SIMULATED_TEXT = 'A simulated answer (test mode).';
 
-/** The answer the key marks right, for a question the key can mark; null for an essay. */
+/** The answer the key marks right, for a question the key can mark; null for an essay or a file. */
 export function correctAnswer(q: Question): AnswerValue {
   switch (q.type) {
     case 'single_choice':
@@ -22,7 +22,14 @@ export function correctAnswer(q: Question): AnswerValue {
       return q.acceptedAnswers[0]!;
     case 'numeric':
       return String(q.answer);
+    case 'matching':
+      return { ...q.correct };
+    case 'ordering':
+      return q.items.map((i) => i.id);
+    case 'fill_blanks':
+      return Object.fromEntries(q.blanks.map((b) => [b.id, b.kind === 'choice' ? b.correctOptionId : b.acceptedAnswers[0]!]));
     case 'essay':
+    case 'file_upload':
       return null;
   }
 }
@@ -37,7 +44,7 @@ export function correctAnswer(q: Question): AnswerValue {
 export function answersForScore(questions: readonly Question[], percent: number): Array<{ questionId: string; value: AnswerValue }> {
   const maxPoints = questions.reduce((s, q) => s + q.points, 0);
   const target = (percent / 100) * maxPoints;
-  const byPoints = questions.filter((q) => q.type !== 'essay').sort((a, b) => b.points - a.points);
+  const byPoints = questions.filter((q) => q.type !== 'essay' && q.type !== 'file_upload').sort((a, b) => b.points - a.points);
   const right = new Set<string>();
   let total = 0;
   for (const q of byPoints) {

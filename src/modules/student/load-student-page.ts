@@ -6,7 +6,7 @@ import { expireIfDue } from '../assignments/get-assignment.js';
 import { getInstitution } from '../institutions/institutions.js';
 import type { Score } from '../lifecycle/score.js';
 import type { SubmittedStatus } from '../lifecycle/state-machine.js';
-import type { TestVersion } from '../catalog/tests-service.js';
+import { deliver, type DeliveredTest } from '../catalog/delivery.js';
 import { attemptProctoringState, proctoringPageState, type ProctoringPageState } from '../proctoring/page-state.js';
 import { findAttempt, listAnswers, type StoredAnswer } from '../attempts/find-attempt.js';
 import { returnUrl } from './return-url.js';
@@ -18,7 +18,8 @@ import { acceptsSaves, timeAllowedMs } from '../attempts/timing.js';
 interface Common {
   assignmentId: string;
   institutionName: string;
-  test: TestVersion;
+  /** The test as this candidate is given it (every question before the attempt begins). */
+  test: DeliveredTest;
   csrfToken: string;
   /** For the pages' scripts of a proctored test (camera check, recording, heartbeat); null for proctoring none. */
   proctoring: ProctoringPageState | null;
@@ -54,7 +55,8 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
     attempt = null;
   }
 
-  const [test, institution] = await Promise.all([loadTestVersion(ctx.pool, row.testVersionId), getInstitution(ctx.pool, row.institutionId)]);
+  const [version, institution] = await Promise.all([loadTestVersion(ctx.pool, row.testVersionId), getInstitution(ctx.pool, row.institutionId)]);
+  const test = deliver(version, attempt?.delivery ?? null);
   const common: Common = {
     assignmentId: row.id,
     institutionName: institution?.name ?? '',

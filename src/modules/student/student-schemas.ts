@@ -12,10 +12,13 @@ export const CsrfForm = Type.Object({ csrf: Type.Optional(Type.String({ maxLengt
 
 export const CsrfHeader = Type.Object({ 'x-csrf-token': Type.Optional(Type.String({ maxLength: 200 })) });
 
+/** An answer as the page (and simulate) sends it; answer-values.ts checks it against the question. */
 export const AnswerValueSchema = Type.Union([
   Type.Null(),
   Type.String({ maxLength: 60_000 }),
   Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 }),
+  // matching { stemId: choiceId }, fill_blanks { blankId: text | optionId }; null or '' leaves one unanswered.
+  Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 1_000 }), Type.Null()]), { maxProperties: 50 }),
 ]);
 
 export const SaveAnswersBody = Type.Object(

@@ -274,7 +274,7 @@ describe('authoring rules for AI marking', () => {
     proctoring: 'none',
     marking,
     resultVisibility: marking === 'auto' ? 'immediate' : 'after_review',
-    questions: [question as TestInput['questions'][number]],
+    questions: [question as NonNullable<TestInput['questions']>[number]],
   });
   const fields = (input: TestInput) => {
     try {

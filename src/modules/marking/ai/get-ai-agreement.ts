@@ -1,4 +1,5 @@
 import type { Queryable } from '../../../platform/db.js';
+import { allQuestions } from '../../catalog/sections.js';
 import { notFound } from '../../../platform/errors.js';
 import { tenantInstitution, type Tenant } from '../../../platform/principal.js';
 import { getTest } from '../../catalog/tests-service.js';
@@ -38,7 +39,7 @@ export async function getAiAgreement(db: Queryable, testId: string, scope: Tenan
 
   const byQuestion = new Map<string, typeof pairs>();
   for (const p of pairs) byQuestion.set(p.questionId, [...(byQuestion.get(p.questionId) ?? []), p]);
-  const current = test.questions.filter(isAiQuestion);
+  const current = allQuestions(test).filter(isAiQuestion);
   const ids = [...current.map((q) => q.id), ...[...byQuestion.keys()].filter((id) => !current.some((q) => q.id === id)).sort()];
 
   return {

@@ -4,7 +4,7 @@ import { enqueueJob, handleJob } from '../../../platform/jobs.js';
 import { aiMarkJob, type AiMarkPayload } from './ai-mark-job.js';
 import { findAssignment } from '../../assignments/find-assignment.js';
 import { listAnswers, lockAttempt } from '../../attempts/find-attempt.js';
-import { loadTestVersion } from '../../catalog/test-versions.js';
+import { deliveredTestOf } from '../../attempts/delivered-test.js';
 import { MAX_RETRY_AFTER_MS } from '../../../platform/http/retry-after.js';
 import { isAiQuestion, markingTask } from './ai-items.js';
 import type { ChatFailure, ChatProvider } from './chat-provider.js';
@@ -60,7 +60,7 @@ export async function runAiMarkJob(ctx: AppContext, runner: AiMarkingRunner, pay
   if (!row || row.status !== 'marking') return handOver(`Not sent: marking had already finished (the assignment is ${row?.status ?? 'gone'}).`);
   const ai = ctx.config.ai;
   if (!ai || !runner.provider) return handOver(AI_OFF_REASON);
-  const test = await loadTestVersion(ctx.pool, row.testVersionId);
+  const test = await deliveredTestOf(ctx.pool, row);
   const question = test.questions.find((q) => q.id === key.questionId);
   // Versions are immutable and the row was written from this one: a mismatch is corruption, not input.
   if (!question || !isAiQuestion(question)) throw new Error(`AI marking: ${key.questionId} is not an AI-marked question of ${row.testVersionId}`);

@@ -1,7 +1,7 @@
 import type { Tx } from '../../../platform/db.js';
 import { findAssignment } from '../../assignments/find-assignment.js';
 import { listAnswers } from '../../attempts/find-attempt.js';
-import { loadTestVersion } from '../../catalog/test-versions.js';
+import { deliveredTestOf } from '../../attempts/delivered-test.js';
 import { completeMarking } from '../complete-marking.js';
 import { insertAiMarks, listMarks } from '../marks-repo.js';
 import { decideOutcome } from './decide.js';
@@ -17,7 +17,7 @@ import { listSuggestions } from './suggestions-repo.js';
 export async function settleAiMarking(tx: Tx, input: { institutionId: string; assignmentId: string; now: Date }): Promise<boolean> {
   const row = await findAssignment(tx, input.institutionId, input.assignmentId);
   if (!row || row.status !== 'marking') return false;
-  const test = await loadTestVersion(tx, row.testVersionId);
+  const test = await deliveredTestOf(tx, row);
   // One connection runs one query at a time: sequential, not Promise.all.
   const answers = await listAnswers(tx, input.institutionId, input.assignmentId);
   const marks = await listMarks(tx, input.institutionId, input.assignmentId);

@@ -1,7 +1,7 @@
 import type { AssignmentsContext } from '../../assignments/context.js';
 import { findAssignment } from '../../assignments/find-assignment.js';
 import { getAssignment, type AssignmentView } from '../../assignments/get-assignment.js';
-import { loadTestVersion } from '../../catalog/test-versions.js';
+import { deliveredTestOf } from '../../attempts/delivered-test.js';
 import type { EventEnvelope } from '../../lifecycle/event-envelope.js';
 import { listAssignmentEvents } from '../../events/list-events.js';
 import { getMarkingView, type MarkingView } from '../../marking/get-marking-view.js';
@@ -32,7 +32,7 @@ export async function loadAssignmentRecord(ctx: AssignmentsContext, institutionI
   const row = await findAssignment(ctx.pool, institutionId, assignmentId);
   if (!row) throw notFound('assignment');
   const [test, marking, events] = await Promise.all([
-    loadTestVersion(ctx.pool, row.testVersionId),
+    deliveredTestOf(ctx.pool, row),
     getMarkingView(ctx.pool, assignmentId, { institutionId }),
     listAssignmentEvents(ctx.pool, institutionId, assignmentId, ctx.clock.now()),
   ]);

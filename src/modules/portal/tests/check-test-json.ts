@@ -57,7 +57,7 @@ export function testToJson(t: AdminTestView): string {
     marking: t.marking,
     resultVisibility: t.resultVisibility,
     passPercent: t.passPercent,
-    questions: t.questions,
+    ...(t.sections ? { sections: t.sections } : { questions: t.questions }),
   };
   return JSON.stringify(input, null, 2);
 }

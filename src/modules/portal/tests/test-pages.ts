@@ -2,14 +2,15 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../platform/context.js';
-import { AppError } from '../../../platform/errors.js';
+import { AppError, notFound } from '../../../platform/errors.js';
 import { tenantOf } from '../../../platform/principal.js';
 import { PAGE_HEADERS } from '../../../platform/web/html.js';
 import { testPage } from '../../student/pages/test-page.js';
 import { listInstitutions } from '../../institutions/institutions.js';
 import { requirePermission } from '../../staff/principal.js';
 import type { TestInput } from '../../catalog/schemas.js';
-import { createTest, getTest, listAllTests, publishTest, unpublishTest, updateTest } from '../../catalog/tests-service.js';
+import { deliver } from '../../catalog/delivery.js';
+import { createTest, getCurrentTestVersion, getTest, listAllTests, publishTest, unpublishTest, updateTest } from '../../catalog/tests-service.js';
 import { pager } from '../ui/components.js';
 import { DoneQuery, FORM, Html, Redirect, auditContext, flashFrom, pageRoute, redirect } from '../ui/page.js';
 import { NEW_TEST_TEMPLATE, checkTestJson, locate, testToJson, type LineError } from './check-test-json.js';
@@ -109,12 +110,14 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
 
   app.get('/tests/:testId/preview', { schema: { ...pageRoute, params: TestParams, response: { 200: Html } } }, async (request, reply) => {
     requirePermission(request, 'operate');
-    const test = await getTest(ctx.pool, request.params.testId);
+    const test = await getCurrentTestVersion(ctx.pool, request.params.testId);
+    if (!test) throw notFound('test');
     const now = ctx.clock.now();
     const rendered = testPage({
       assignmentId: 'preview',
       institutionName: 'Preview',
-      test: { ...test, testVersionId: 'preview' },
+      // The preview shows every question of every section in the authored order (no draw, no shuffle).
+      test: deliver(test, null),
       csrfToken: 'preview',
       deadlineAt: new Date(now.getTime() + test.durationMinutes * 60_000),
       serverNow: now,

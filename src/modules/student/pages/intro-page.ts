@@ -1,3 +1,4 @@
+import { plannedTotals } from '../../catalog/delivery.js';
 import type { TestVersion } from '../../catalog/tests-service.js';
 import { formatPoints, html, jsonForScript, layout, plural, timeTag } from '../../../platform/web/html.js';
 import { CAMERA_CHECK_SCRIPT, cameraCheckStep, type ProctoringPageState } from './proctoring-parts.js';
@@ -13,7 +14,7 @@ export function introPage(p: {
   testMode?: boolean;
 }): string {
   const { test } = p;
-  const totalPoints = test.questions.reduce((sum, q) => sum + q.points, 0);
+  const planned = plannedTotals(test);
   const proctoring = test.proctoring === 'none' ? null : (p.proctoring ?? null);
   // A proctored test whose page state is missing cannot check the camera, so Begin stays off rather than skipping the check.
   const checked = test.proctoring !== 'none';
@@ -23,8 +24,8 @@ export function introPage(p: {
 ${test.description ? html`<p class="lede">${test.description}</p>` : ''}
 <dl class="facts">
   <div><dt>Time allowed</dt><dd>${plural(test.durationMinutes, 'minute')}</dd></div>
-  <div><dt>Questions</dt><dd>${test.questions.length}</dd></div>
-  <div><dt>Points</dt><dd>${formatPoints(totalPoints)}</dd></div>
+  <div><dt>Questions</dt><dd>${planned.questions}</dd></div>
+  <div><dt>Points</dt><dd>${formatPoints(planned.points)}</dd></div>
   ${p.dueAt ? html`<div><dt>Begin by</dt><dd>${timeTag(p.dueAt)}</dd></div>` : ''}
 </dl>
 ${proctoring ? cameraCheckStep({ proctoring, institutionName: p.institutionName }) : ''}

@@ -1,6 +1,6 @@
 import type { AnswerValue } from '../../attempts/answer-values.js';
 import type { Question } from '../../catalog/schemas.js';
-import type { TestVersion } from '../../catalog/tests-service.js';
+import type { DeliveredTest } from '../../catalog/delivery.js';
 import type { StoredAnswer } from '../../attempts/find-attempt.js';
 import { countWords } from '../../attempts/answer-values.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from '../../../platform/web/html.js';
@@ -16,7 +16,7 @@ import { PROCTOR_SCRIPT, recordingIndicator, supervisionNotices, supervisionPane
 export function testPage(p: {
   assignmentId: string;
   institutionName: string;
-  test: TestVersion;
+  test: DeliveredTest;
   csrfToken: string;
   deadlineAt: Date;
   serverNow: Date;
@@ -85,7 +85,8 @@ ${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring, p.proctorin
 
 export function isAnswered(value: AnswerValue): boolean {
   if (value === null) return false;
-  return Array.isArray(value) ? value.length > 0 : value.trim() !== '';
+  if (Array.isArray(value)) return value.length > 0;
+  return typeof value === 'string' ? value.trim() !== '' : Object.keys(value).length > 0;
 }
 
 function unansweredText(n: number): string {
@@ -140,5 +141,8 @@ function questionInput(q: Question, n: number, value: AnswerValue): SafeHtml {
 ${text}</textarea>
 <p class="word-count" id="${id}-words" data-max-words="${q.maxWords ?? ''}">${plural(words, 'word')}${limit}</p>`;
     }
+    default:
+      // Rendered in the next commit (matching, ordering, fill_blanks, file_upload).
+      return html`<p class="hint">This question type cannot be answered on this page yet.</p>`;
   }
 }
