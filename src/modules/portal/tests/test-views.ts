@@ -45,7 +45,7 @@ ${problems(p.errors, p.json)}
 ${csrfField(p.principal.sessionCsrf)}
 <div class="field${p.errors.length > 0 ? ' has-error' : ''}">
 <label for="${fieldId('json')}">Test JSON</label>
-<p class="hint" id="json-hint">Fields: title, description, durationMinutes, proctoring (none, record, live_ai), marking (auto, manual, hybrid), resultVisibility (immediate, after_review), passPercent, questions. Question types: single_choice, multiple_choice, short_text, numeric, essay.</p>
+<p class="hint" id="json-hint">Fields: title, description, durationMinutes, proctoring (none, record, live_ai), marking (auto, manual, hybrid), resultVisibility (immediate, after_review), passPercent, and questions (a flat test) or sections (each with title, instructions, shuffleQuestions, draw, questions). Question types: single_choice, multiple_choice, short_text, numeric, essay, matching, ordering, fill_blanks, file_upload (docs/test-format.md).</p>
 <textarea id="${fieldId('json')}" name="json" class="code" rows="30" spellcheck="false" autocapitalize="off" aria-describedby="json-hint"${p.errors.length > 0 ? html` aria-invalid="true"` : ''}>
 ${p.json}</textarea>
 </div>
