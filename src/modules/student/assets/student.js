@@ -1,5 +1,6 @@
 // The test page's script: autosave with an offline queue, the navigator, word counts, the timer and the
-// submit dialog. Plain browser JavaScript, no build step, no third-party code; loaded under a CSP that
+// submit dialog. The fields of matching, ordering, fill-in-the-blanks and file upload questions are
+// question-fields.js's (window.assayFields), loaded just before this. Plain browser JavaScript, no build step, no third-party code; loaded under a CSP that
 // allows no inline script. The page works from server-rendered HTML; this only adds behaviour.
 (() => {
   'use strict';
@@ -21,8 +22,11 @@
   // ---- Answers: read and write the fields of one question --------------------------------------------
   const blocks = new Map(); // questionId → fieldset
   for (const fs of document.querySelectorAll('fieldset.question')) blocks.set(fs.dataset.questionId, fs);
+  const fields = window.assayFields;
 
   function readValue(fs) {
+    const own = fields.read(fs);
+    if (own !== undefined) return own;
     const type = fs.dataset.type;
     if (type === 'single_choice') {
       const checked = fs.querySelector('input[type=radio]:checked');
@@ -38,6 +42,7 @@
 
   function writeValue(fs, value) {
     const type = fs.dataset.type;
+    if (fields.write(fs, value)) return;
     if (type === 'single_choice' || type === 'multiple_choice') {
       const chosen = new Set(Array.isArray(value) ? value : value === null ? [] : [value]);
       for (const input of fs.querySelectorAll('input')) input.checked = chosen.has(input.value);
@@ -47,7 +52,9 @@
     updateWordCount(fs);
   }
 
-  const isAnswered = (v) => v !== null && (Array.isArray(v) ? v.length > 0 : v.trim() !== '');
+  // Answered: a choice, text, a matched stem or filled blank, a saved order, a file.
+  const isAnswered = (v) =>
+    v !== null && (Array.isArray(v) ? v.length > 0 : typeof v === 'string' ? v.trim() !== '' : Object.keys(v).length > 0);
   const countWords = (t) => (t.trim() === '' ? 0 : t.trim().split(/\s+/u).length);
 
   function updateWordCount(fs) {
@@ -122,12 +129,15 @@
     }
   }
 
+  const nextVersion = (q) => {
+    const last = pending.get(q);
+    return Math.max(Date.now(), (known.get(q) || 0) + 1, last ? last.version + 1 : 0);
+  };
+
   function recordEdit(q) {
     if (closed) return;
     const value = readValue(blocks.get(q));
-    const last = pending.get(q);
-    const version = Math.max(Date.now(), (known.get(q) || 0) + 1, last ? last.version + 1 : 0);
-    const entry = { value, version };
+    const entry = { value, version: nextVersion(q) };
     pending.set(q, entry);
     store.put(q, entry);
     updateNavigator();
@@ -229,17 +239,38 @@
   });
 
   const answersEl = $('answers');
+  const TYPED = new Set(['essay', 'short_text', 'fill_blanks']);
   const onEdit = (event) => {
     const fs = event.target.closest && event.target.closest('fieldset.question');
-    if (!fs) return;
+    // Choosing a file is no edit: question-fields.js uploads it, and the upload saves the answer.
+    if (!fs || event.target.type === 'file') return;
     if (fs.dataset.type === 'essay') updateWordCount(fs);
     recordEdit(fs.dataset.questionId);
-    scheduleFlush(fs.dataset.type === 'essay' || fs.dataset.type === 'short_text' ? 1200 : 300);
+    scheduleFlush(TYPED.has(fs.dataset.type) ? 1200 : 300);
   };
   answersEl.addEventListener('input', onEdit);
   answersEl.addEventListener('change', onEdit);
   answersEl.addEventListener('focusout', () => {
     if (pending.size > 0) flush();
+  });
+
+  // An upload is saved by the server with the version it was sent with, like an autosave.
+  fields.attach({
+    base,
+    csrfToken: state.csrfToken,
+    nextVersion,
+    isClosed: () => closed,
+    confirmed(q, version) {
+      known.set(q, Math.max(known.get(q) || 0, version));
+      const p = pending.get(q);
+      if (p && p.version <= version) pending.delete(q);
+      store.drop(q, version);
+      updateNavigator();
+    },
+    ended() {
+      closed = true;
+      window.location.reload();
+    },
   });
 
   // Edits this browser made that the server never confirmed (a reload while offline): put them back and send.
@@ -289,7 +320,7 @@
   async function timeUp() {
     closed = true;
     clearInterval(clock);
-    for (const el of answersEl.querySelectorAll('input, textarea, button')) el.disabled = true;
+    for (const el of answersEl.querySelectorAll('input, textarea, select, button')) el.disabled = true;
     if (dialog.open) dialog.close();
     alertEl.textContent = 'Time is up. Submitting your answers…';
     // Keep trying to save until the server stops accepting (deadline + grace), then submit what it has.
