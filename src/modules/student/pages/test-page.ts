@@ -24,11 +24,11 @@ export function testPage(p: {
   deadlineAt: Date;
   serverNow: Date;
   answers: StoredAnswer[];
+  /** The files that answer file_upload questions, by question id (load-student-page.ts). */
+  files?: Readonly<Record<string, { fileId: string; fileName: string; contentType: string; bytes: number }>>;
   /** Proctored tests: mode, resolved rules and timings for proctor.js. */
   proctoring?: ProctoringPageState | null;
   testMode?: boolean;
-  /** The uploaded files that file_upload answers name, by question id (so the page can say "Your file: …"). */
-  files?: Record<string, UploadedFile>;
 }): string {
   const saved = new Map(p.answers.map((a) => [a.questionId, a]));
   const files = p.files ?? {};
@@ -45,7 +45,7 @@ export function testPage(p: {
     serverNow: p.serverNow.toISOString(),
     questions: questions.map((q, i) => ({ id: q.id, type: q.type, n: i + 1, maxWords: q.type === 'essay' ? (q.maxWords ?? null) : null })),
     answers: Object.fromEntries(p.answers.map((a) => [a.questionId, { value: a.value, version: a.version }])),
-    files,
+    files: p.files ?? {},
     ...(p.proctoring ? { proctoring: p.proctoring } : {}),
   };
 
