@@ -246,7 +246,9 @@ describe.skipIf(!hasBrowser)('sections and the added question types in a real br
   async function shoot(page: Page, name: string, size: keyof typeof VIEWPORTS, selector?: string): Promise<void> {
     fs.mkdirSync(SHOTS, { recursive: true });
     const file = path.join(SHOTS, `${name}-${size}.png`);
-    if (selector) await page.locator(selector).screenshot({ path: file });
+    // 'body': what the screen shows; a full-page shot would paint the sticky bar in the middle of the page.
+    if (selector === 'body') await page.screenshot({ path: file });
+    else if (selector) await page.locator(selector).screenshot({ path: file });
     else await page.screenshot({ path: file, fullPage: true });
   }
 
@@ -318,6 +320,8 @@ describe.skipIf(!hasBrowser)('sections and the added question types in a real br
     // Remove file clears the answer through the autosave; a new upload becomes the answer.
     await tabTo(page, `${q('fu')} .file-remove`);
     await page.keyboard.press('Enter');
+    expect(await page.locator(`${q('fu')} .file-saved`).isHidden()).toBe(true);
+    expect(await page.locator(`${q('fu')} .file-status`).textContent()).toBe('File removed.');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe(await page.locator(`${q('fu')} input[type=file]`).getAttribute('id'));
     await expect.poll(async () => (await storedAnswers(a.assignmentId)).fu, { timeout: 15_000 }).toBeNull();
     await uploadByKeyboard(page, 'fu', { name: 'lab report.pdf', mimeType: 'application/pdf', buffer: PDF });
@@ -342,12 +346,14 @@ describe.skipIf(!hasBrowser)('sections and the added question types in a real br
 
     // Screenshots of the added types, answered, at desktop width, then the same page at 360 px.
     for (const [name, id] of [['matching', 'ma'], ['ordering', 'or'], ['fill-blanks', 'fb'], ['file-upload', 'fu']] as const) await shoot(page, `question-${name}`, 'desktop', q(id));
-    await shoot(page, 'test-sections', 'desktop');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shoot(page, 'test-sections', 'desktop', 'body');
     await axeAndWidth(page, 'desktop', 'answered test page');
     const phone = await newPage(VIEWPORTS.phone);
     await phone.page.goto(a.startUrl);
     await phone.page.getByRole('timer').waitFor();
     await axeAndWidth(phone.page, 'phone', 'test page');
+    await shoot(phone.page, 'test-sections', 'phone', 'body');
     for (const [name, id] of [['matching', 'ma'], ['ordering', 'or'], ['fill-blanks', 'fb'], ['file-upload', 'fu']] as const) await shoot(phone.page, `question-${name}`, 'phone', q(id));
     await phone.context.close();
 

@@ -100,8 +100,7 @@
     box.dataset.fileId = file ? file.fileId : '';
     box.querySelector('.file-name').textContent = file ? file.fileName : '';
     box.querySelector('.file-size').textContent = file ? formatBytes(file.bytes) : '';
-    box.querySelector('.file-current').hidden = !file;
-    box.querySelector('.file-remove').hidden = !file;
+    box.querySelector('.file-saved').hidden = !file;
   }
 
   function serverMessage(xhr) {

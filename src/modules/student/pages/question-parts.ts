@@ -117,8 +117,11 @@ export function fileUploadInput(q: Of<'file_upload'>, id: string, value: AnswerV
 <label class="answer-label" for="${id}-file">Your file</label>
 <p class="hint" id="${id}-file-hint">${acceptedTypesText(q.accept)}, up to ${formatBytes(maxBytes)}.</p>
 <input type="file" id="${id}-file" class="file-input" accept="${q.accept.join(',')}" aria-describedby="${id}-file-hint ${id}-file-error">
-<p class="file-current"${current ? '' : html` hidden`}>Your file: <span class="file-name">${current?.fileName ?? ''}</span> (<span class="file-size">${current ? formatBytes(current.bytes) : ''}</span>)</p>
-<button type="button" class="button file-remove"${current ? '' : html` hidden`}>Remove file</button>
+<div class="file-saved"${current ? '' : html` hidden`}>
+<p class="file-current">Your file: <span class="file-name">${current?.fileName ?? ''}</span> (<span class="file-size">${current ? formatBytes(current.bytes) : ''}</span>)</p>
+<button type="button" class="button file-remove">Remove file</button>
+<p class="file-replace">Choosing another file replaces it.</p>
+</div>
 <progress class="file-progress" max="100" value="0" aria-label="Upload progress" hidden></progress>
 <p class="file-status" role="status" aria-live="polite"></p>
 <p class="file-error" id="${id}-file-error" role="alert"></p>

@@ -136,8 +136,8 @@ describe('the added question types', () => {
     expect(html).toContain('<label class="answer-label" for="q5-file">Your file</label>');
     expect(html).toContain('<p class="hint" id="q5-file-hint">PDF or PNG, up to 2 MB.</p>');
     expect(html).toMatch(/<input type="file" id="q5-file" class="file-input" accept="application\/pdf,image\/png" aria-describedby="q5-file-hint q5-file-error">/);
-    expect(html).toContain('<p class="file-current" hidden>');
-    expect(html).toContain('<button type="button" class="button file-remove" hidden>Remove file</button>');
+    expect(html).toContain('<div class="file-saved" hidden>');
+    expect(html).toContain('<button type="button" class="button file-remove">Remove file</button>');
   });
 
   it('file_upload: the uploaded file named with its size and a Remove file button after a reload, and in the page state', () => {
@@ -145,7 +145,7 @@ describe('the added question types', () => {
     const html = page(sectionedPageTest(), [['fu', { fileId: 'fil_1' }]], { fu: file });
     const fu = block(html, 'fu');
     expect(fu).toContain('data-file-id="fil_1"');
-    expect(fu).toContain('<p class="file-current">Your file: <span class="file-name">report &lt;final&gt;.pdf</span> (<span class="file-size">1.5 MB</span>)</p>');
+    expect(fu).toContain('<div class="file-saved">\n<p class="file-current">Your file: <span class="file-name">report &lt;final&gt;.pdf</span> (<span class="file-size">1.5 MB</span>)</p>');
     expect(fu).toContain('<button type="button" class="button file-remove">Remove file</button>');
     expect(stateOf(html).files).toEqual({ fu: file });
     expect(html).toContain('<a href="#question-5" id="nav-5" data-answered="yes">');
@@ -154,7 +154,7 @@ describe('the added question types', () => {
   it('file_upload: a file map entry that is not the saved answer (cleared since) is not shown', () => {
     const html = block(page(sectionedPageTest(), [['fu', null]], { fu: { fileId: 'fil_1', fileName: 'a.pdf', contentType: 'application/pdf', bytes: 10 } }), 'fu');
     expect(html).toContain('data-file-id=""');
-    expect(html).toContain('<p class="file-current" hidden>');
+    expect(html).toContain('<div class="file-saved" hidden>');
   });
 
   it('names accepted types and sizes in words', () => {
