@@ -1,7 +1,7 @@
-// The test page's fields for matching, ordering, fill-in-the-blanks and file upload: reading and restoring
-// their answers for student.js, the Move up / Move down buttons, and the file upload. Loaded (deferred)
-// before student.js, which calls attach() with what the upload needs of its save queue. No drag and drop:
-// every control is a select, a text field, a button or a file input, so the keyboard does everything.
+// The test page's fields, per question type: reading and restoring answers for student.js, the essay's word
+// count, the ordering question's Move up / Move down buttons, and the file upload. Loaded (deferred) before
+// student.js, which calls attach() with what the upload needs of its save queue. No drag and drop: every
+// control is a select, a text field, a button or a file input, so the keyboard does everything.
 (() => {
   'use strict';
   let hooks = null; // from student.js: { base, csrfToken, nextVersion(q), confirmed(q, version), isClosed(), ended(), sessionEnded() }
@@ -19,9 +19,17 @@
     return Object.keys(out).length > 0 ? out : null;
   }
 
-  /** The answer in a question's fields, or undefined for the types student.js reads itself. */
+  /** The answer in a question's fields; null when unanswered (the server stores an empty answer as null). */
   function read(fs) {
     switch (fs.dataset.type) {
+      case 'single_choice': {
+        const checked = fs.querySelector('input[type=radio]:checked');
+        return checked ? checked.value : null;
+      }
+      case 'multiple_choice': {
+        const ids = [...fs.querySelectorAll('input[type=checkbox]:checked')].map((i) => i.value);
+        return ids.length > 0 ? ids : null;
+      }
       case 'matching':
         return collect(fs.querySelectorAll('select[data-stem-id]'), 'stemId');
       case 'fill_blanks':
@@ -35,18 +43,40 @@
         const fileId = fs.querySelector('.file-answer').dataset.fileId;
         return fileId ? { fileId } : null;
       }
-      default:
-        return undefined;
+      default: {
+        // short_text, numeric, essay: the text as typed.
+        const text = fs.querySelector('input[type=text], textarea').value;
+        return text.trim() === '' ? null : text;
+      }
     }
   }
 
-  /** Puts a value back into a question's fields; false for the types student.js writes itself. */
+  // Answered: a choice, text, a matched stem or filled blank, a saved order, a file.
+  const isAnswered = (v) =>
+    v !== null && (Array.isArray(v) ? v.length > 0 : typeof v === 'string' ? v.trim() !== '' : Object.keys(v).length > 0);
+  const countWords = (t) => (t.trim() === '' ? 0 : t.trim().split(/\s+/u).length);
+
+  function updateWordCount(fs) {
+    const out = fs.querySelector('.word-count');
+    if (!out) return;
+    const words = countWords(fs.querySelector('textarea').value);
+    const max = Number(out.dataset.maxWords) || null;
+    out.textContent = `${words} ${words === 1 ? 'word' : 'words'}${max ? ` of at most ${max}` : ''}`;
+    out.dataset.over = max && words > max ? 'yes' : 'no';
+  }
+
+  /** Puts a value back into a question's fields (a reload's unsent edit from this device). */
   function write(fs, value) {
     const type = fs.dataset.type;
+    if (type === 'single_choice' || type === 'multiple_choice') {
+      const chosen = new Set(Array.isArray(value) ? value : value === null ? [] : [value]);
+      for (const input of fs.querySelectorAll('input')) input.checked = chosen.has(input.value);
+      return;
+    }
     if (type === 'matching' || type === 'fill_blanks') {
       const key = type === 'matching' ? 'stemId' : 'blankId';
       for (const el of fs.querySelectorAll(type === 'matching' ? 'select[data-stem-id]' : '.blank')) el.value = (value && value[el.dataset[key]]) || '';
-      return true;
+      return;
     }
     if (type === 'ordering') {
       const list = fs.querySelector('.order-list');
@@ -56,14 +86,15 @@
       }
       list.dataset.ordered = Array.isArray(value) ? 'yes' : 'no';
       refreshMoves(list);
-      return true;
+      return;
     }
     if (type === 'file_upload') {
       // Only a removal is ever kept on this device (an upload is saved by the upload itself).
       if (value === null) showFile(fs, null);
-      return true;
+      return;
     }
-    return false;
+    fs.querySelector('input[type=text], textarea').value = value === null ? '' : value;
+    updateWordCount(fs);
   }
 
   // ---- Ordering -------------------------------------------------------------------------------------------
@@ -197,5 +228,5 @@
     });
   }
 
-  window.assayFields = { read, write, attach };
+  window.assayFields = { read, write, isAnswered, updateWordCount, attach };
 })();

@@ -1,7 +1,7 @@
-// The test page's script: autosave with an offline queue, the navigator, word counts, the timer and the
-// submit dialog. The fields of matching, ordering, fill-in-the-blanks and file upload questions are
-// question-fields.js's (window.assayFields), loaded just before this. Plain browser JavaScript, no build step, no third-party code; loaded under a CSP that
-// allows no inline script. The page works from server-rendered HTML; this only adds behaviour.
+// The test page's script: autosave with an offline queue, the navigator, the timer and the submit dialog.
+// Reading and restoring each question type's fields (and the ordering, upload and word-count behaviour) is
+// question-fields.js's (window.assayFields), loaded just before this. Plain browser JavaScript, no build
+// step, no third-party code; loaded under a CSP that allows no inline script. The page works from server-rendered HTML; this only adds behaviour.
 (() => {
   'use strict';
   const stateEl = document.getElementById('assay-state');
@@ -19,52 +19,11 @@
   // Server clock minus this device's clock, refreshed by every save response; the timer runs on server time.
   let offset = Date.parse(state.serverNow) - Date.now();
 
-  // ---- Answers: read and write the fields of one question --------------------------------------------
+  // ---- Answers: each question's fields are read and written by question-fields.js -------------------------
   const blocks = new Map(); // questionId → fieldset
   for (const fs of document.querySelectorAll('fieldset.question')) blocks.set(fs.dataset.questionId, fs);
   const fields = window.assayFields;
-
-  function readValue(fs) {
-    const own = fields.read(fs);
-    if (own !== undefined) return own;
-    const type = fs.dataset.type;
-    if (type === 'single_choice') {
-      const checked = fs.querySelector('input[type=radio]:checked');
-      return checked ? checked.value : null;
-    }
-    if (type === 'multiple_choice') {
-      const ids = [...fs.querySelectorAll('input[type=checkbox]:checked')].map((i) => i.value);
-      return ids.length > 0 ? ids : null;
-    }
-    const text = fs.querySelector('input[type=text], textarea').value;
-    return text.trim() === '' ? null : text;
-  }
-
-  function writeValue(fs, value) {
-    const type = fs.dataset.type;
-    if (fields.write(fs, value)) return;
-    if (type === 'single_choice' || type === 'multiple_choice') {
-      const chosen = new Set(Array.isArray(value) ? value : value === null ? [] : [value]);
-      for (const input of fs.querySelectorAll('input')) input.checked = chosen.has(input.value);
-    } else {
-      fs.querySelector('input[type=text], textarea').value = value === null ? '' : value;
-    }
-    updateWordCount(fs);
-  }
-
-  // Answered: a choice, text, a matched stem or filled blank, a saved order, a file.
-  const isAnswered = (v) =>
-    v !== null && (Array.isArray(v) ? v.length > 0 : typeof v === 'string' ? v.trim() !== '' : Object.keys(v).length > 0);
-  const countWords = (t) => (t.trim() === '' ? 0 : t.trim().split(/\s+/u).length);
-
-  function updateWordCount(fs) {
-    const out = fs.querySelector('.word-count');
-    if (!out) return;
-    const words = countWords(fs.querySelector('textarea').value);
-    const max = Number(out.dataset.maxWords) || null;
-    out.textContent = `${words} ${words === 1 ? 'word' : 'words'}${max ? ` of at most ${max}` : ''}`;
-    out.dataset.over = max && words > max ? 'yes' : 'no';
-  }
+  const { read: readValue, write: writeValue, isAnswered, updateWordCount } = fields;
 
   function updateNavigator() {
     let answered = 0;
