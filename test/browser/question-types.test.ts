@@ -436,4 +436,28 @@ describe.skipIf(!hasBrowser)('sections and the added question types in a real br
     expect(problems).toEqual([]);
     await context.close();
   }, 90_000);
+
+  it('keeps an order made while saves fail on the device, restores it after a reload, and saves it when the server answers', async () => {
+    const a = await assign(h, tenant, { testId: quickId, externalUserId: 'offline-order' });
+    const { context, page } = await newPage();
+    await page.goto(a.startUrl);
+    await page.getByRole('button', { name: 'Begin test' }).click();
+    await page.getByRole('timer').waitFor();
+    const target = ['a', 'b', 'c'];
+    await page.route('**/answers', (route) => route.abort());
+    for (let pos = 0; pos < target.length; pos++) {
+      const from = (await shownOrder(page, 'steps')).indexOf(target[pos]!);
+      for (let k = from; k > pos; k--) await page.locator(`${q('steps')} li[data-item-id="${target[pos]}"] [data-move=up]`).click();
+    }
+    expect(await shownOrder(page, 'steps')).toEqual(target);
+    await expect.poll(() => page.locator('#save-status').textContent(), { timeout: 10_000 }).toBe('Offline — will retry');
+
+    await page.reload();
+    expect(await shownOrder(page, 'steps')).toEqual(target);
+    expect(await page.locator('#nav-4').getAttribute('data-answered')).toBe('yes');
+    expect((await storedAnswers(a.assignmentId)).steps).toBeNull();
+    await page.unroute('**/answers');
+    await expect.poll(async () => (await storedAnswers(a.assignmentId)).steps, { timeout: 20_000 }).toEqual(target);
+    await context.close();
+  }, 60_000);
 });
