@@ -38,7 +38,12 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
   const secure = ctx.config.publicBaseUrl.startsWith('https:');
   const limits = ctx.config.requestLimits;
 
-  for (const [name, type] of [['student.js', 'text/javascript; charset=utf-8'], ['student.css', 'text/css; charset=utf-8']] as const) {
+  const pageAssets = [
+    ['student.js', 'text/javascript; charset=utf-8'],
+    ['question-fields.js', 'text/javascript; charset=utf-8'],
+    ['student.css', 'text/css; charset=utf-8'],
+  ] as const;
+  for (const [name, type] of pageAssets) {
     assetRoute(app, `/assets/${name}`, loadAsset(new URL(`./assets/${name}`, import.meta.url), type));
   }
 

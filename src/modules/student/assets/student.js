@@ -1,6 +1,7 @@
-// The test page's script: autosave with an offline queue, the navigator, word counts, the timer and the
-// submit dialog. Plain browser JavaScript, no build step, no third-party code; loaded under a CSP that
-// allows no inline script. The page works from server-rendered HTML; this only adds behaviour.
+// The test page's script: autosave with an offline queue, the navigator, the timer and the submit dialog.
+// Reading and restoring each question type's fields (and the ordering, upload and word-count behaviour) is
+// question-fields.js's (window.assayFields), loaded just before this. Plain browser JavaScript, no build
+// step, no third-party code; loaded under a CSP that allows no inline script. The page works from server-rendered HTML; this only adds behaviour.
 (() => {
   'use strict';
   const stateEl = document.getElementById('assay-state');
@@ -18,46 +19,11 @@
   // Server clock minus this device's clock, refreshed by every save response; the timer runs on server time.
   let offset = Date.parse(state.serverNow) - Date.now();
 
-  // ---- Answers: read and write the fields of one question --------------------------------------------
+  // ---- Answers: each question's fields are read and written by question-fields.js -------------------------
   const blocks = new Map(); // questionId → fieldset
   for (const fs of document.querySelectorAll('fieldset.question')) blocks.set(fs.dataset.questionId, fs);
-
-  function readValue(fs) {
-    const type = fs.dataset.type;
-    if (type === 'single_choice') {
-      const checked = fs.querySelector('input[type=radio]:checked');
-      return checked ? checked.value : null;
-    }
-    if (type === 'multiple_choice') {
-      const ids = [...fs.querySelectorAll('input[type=checkbox]:checked')].map((i) => i.value);
-      return ids.length > 0 ? ids : null;
-    }
-    const text = fs.querySelector('input[type=text], textarea').value;
-    return text.trim() === '' ? null : text;
-  }
-
-  function writeValue(fs, value) {
-    const type = fs.dataset.type;
-    if (type === 'single_choice' || type === 'multiple_choice') {
-      const chosen = new Set(Array.isArray(value) ? value : value === null ? [] : [value]);
-      for (const input of fs.querySelectorAll('input')) input.checked = chosen.has(input.value);
-    } else {
-      fs.querySelector('input[type=text], textarea').value = value === null ? '' : value;
-    }
-    updateWordCount(fs);
-  }
-
-  const isAnswered = (v) => v !== null && (Array.isArray(v) ? v.length > 0 : v.trim() !== '');
-  const countWords = (t) => (t.trim() === '' ? 0 : t.trim().split(/\s+/u).length);
-
-  function updateWordCount(fs) {
-    const out = fs.querySelector('.word-count');
-    if (!out) return;
-    const words = countWords(fs.querySelector('textarea').value);
-    const max = Number(out.dataset.maxWords) || null;
-    out.textContent = `${words} ${words === 1 ? 'word' : 'words'}${max ? ` of at most ${max}` : ''}`;
-    out.dataset.over = max && words > max ? 'yes' : 'no';
-  }
+  const fields = window.assayFields;
+  const { read: readValue, write: writeValue, isAnswered, updateWordCount } = fields;
 
   function updateNavigator() {
     let answered = 0;
@@ -122,12 +88,15 @@
     }
   }
 
+  const nextVersion = (q) => {
+    const last = pending.get(q);
+    return Math.max(Date.now(), (known.get(q) || 0) + 1, last ? last.version + 1 : 0);
+  };
+
   function recordEdit(q) {
     if (closed) return;
     const value = readValue(blocks.get(q));
-    const last = pending.get(q);
-    const version = Math.max(Date.now(), (known.get(q) || 0) + 1, last ? last.version + 1 : 0);
-    const entry = { value, version };
+    const entry = { value, version: nextVersion(q) };
     pending.set(q, entry);
     store.put(q, entry);
     updateNavigator();
@@ -229,17 +198,38 @@
   });
 
   const answersEl = $('answers');
+  const TYPED = new Set(['essay', 'short_text', 'fill_blanks']);
   const onEdit = (event) => {
     const fs = event.target.closest && event.target.closest('fieldset.question');
-    if (!fs) return;
+    // Choosing a file is no edit: question-fields.js uploads it, and the upload saves the answer.
+    if (!fs || event.target.type === 'file') return;
     if (fs.dataset.type === 'essay') updateWordCount(fs);
     recordEdit(fs.dataset.questionId);
-    scheduleFlush(fs.dataset.type === 'essay' || fs.dataset.type === 'short_text' ? 1200 : 300);
+    scheduleFlush(TYPED.has(fs.dataset.type) ? 1200 : 300);
   };
   answersEl.addEventListener('input', onEdit);
   answersEl.addEventListener('change', onEdit);
   answersEl.addEventListener('focusout', () => {
     if (pending.size > 0) flush();
+  });
+
+  // An upload is saved by the server with the version it was sent with, like an autosave.
+  fields.attach({
+    base,
+    csrfToken: state.csrfToken,
+    nextVersion,
+    isClosed: () => closed,
+    confirmed(q, version) {
+      known.set(q, Math.max(known.get(q) || 0, version));
+      const p = pending.get(q);
+      if (p && p.version <= version) pending.delete(q);
+      store.drop(q, version);
+      updateNavigator();
+    },
+    ended() {
+      closed = true;
+      window.location.reload();
+    },
   });
 
   // Edits this browser made that the server never confirmed (a reload while offline): put them back and send.
@@ -289,7 +279,7 @@
   async function timeUp() {
     closed = true;
     clearInterval(clock);
-    for (const el of answersEl.querySelectorAll('input, textarea, button')) el.disabled = true;
+    for (const el of answersEl.querySelectorAll('input, textarea, select, button')) el.disabled = true;
     if (dialog.open) dialog.close();
     alertEl.textContent = 'Time is up. Submitting your answers…';
     // Keep trying to save until the server stops accepting (deadline + grace), then submit what it has.

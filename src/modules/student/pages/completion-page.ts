@@ -34,6 +34,7 @@ export function completionPage(p: {
   <div><dt>Percentage</dt><dd>${formatPoints(s.percent)}%</dd></div>
   ${s.passed === null ? '' : html`<div><dt>Outcome</dt><dd class="${s.passed ? 'passed' : 'not-passed'}">${s.passed ? 'Passed' : 'Not passed'}</dd></div>`}
 </dl>
+${s.sections && s.sections.length > 0 ? sectionTable(s.sections) : ''}
 ${submitted}`;
   } else if (p.status === 'completed') {
     body = html`<h1>Test complete</h1><p class="lede">${p.test.title}</p>${submitted}`;
@@ -56,4 +57,15 @@ ${uploadRest ? html`<script type="application/json" id="assay-state">${jsonForSc
     testMode: p.testMode,
     ...(uploadRest ? { moduleScripts: [UPLOAD_REST_SCRIPT] } : {}),
   });
+}
+
+/** The score of each section the candidate was given (tests with sections). */
+function sectionTable(sections: NonNullable<Score['sections']>): SafeHtml {
+  return html`<div class="table-wrap"><table class="section-scores">
+<caption>Your score in each section</caption>
+<thead><tr><th scope="col">Section</th><th scope="col">Points</th><th scope="col">Percentage</th></tr></thead>
+<tbody>
+${sections.map((s) => html`<tr><th scope="row">${s.title}</th><td>${formatPoints(s.points)} of ${formatPoints(s.maxPoints)}</td><td>${formatPoints(s.percent)}%</td></tr>`)}
+</tbody>
+</table></div>`;
 }

@@ -24,6 +24,7 @@ export function introPage(p: {
 ${test.description ? html`<p class="lede">${test.description}</p>` : ''}
 <dl class="facts">
   <div><dt>Time allowed</dt><dd>${plural(test.durationMinutes, 'minute')}</dd></div>
+  ${test.sections ? html`<div><dt>Sections</dt><dd>${test.sections.length}</dd></div>` : ''}
   <div><dt>Questions</dt><dd>${planned.questions}</dd></div>
   <div><dt>Points</dt><dd>${formatPoints(planned.points)}</dd></div>
   ${p.dueAt ? html`<div><dt>Begin by</dt><dd>${timeTag(p.dueAt)}</dd></div>` : ''}

@@ -1,9 +1,10 @@
 import type { AnswerValue } from '../../attempts/answer-values.js';
 import type { Question } from '../../catalog/schemas.js';
-import type { DeliveredTest } from '../../catalog/delivery.js';
+import { deliveredSections, shownOptions, type DeliveredTest } from '../../catalog/delivery.js';
 import type { StoredAnswer } from '../../attempts/find-attempt.js';
 import { countWords } from '../../attempts/answer-values.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from '../../../platform/web/html.js';
+import { fileUploadInput, fillBlanksInput, matchingInput, orderingInput, type UploadedFile } from './question-parts.js';
 import { PROCTOR_SCRIPT, recordingIndicator, supervisionNotices, supervisionPanel, type ProctoringPageState } from './proctoring-parts.js';
 
 /**
@@ -11,7 +12,9 @@ import { PROCTOR_SCRIPT, recordingIndicator, supervisionNotices, supervisionPane
  * legend holds the prompt. Saved answers are rendered into the fields, so the
  * page shows them even before the script runs; the script (student.js) adds
  * autosave, the navigator's live state, the timer and the submit dialog.
- * Nothing of the answer key reaches the page.
+ * Nothing of the answer key reaches the page. A test with sections shows
+ * each as a titled <section> (question numbers run on) and groups the
+ * navigator's links the same way; a flat test has neither.
  */
 export function testPage(p: {
   assignmentId: string;
@@ -21,11 +24,17 @@ export function testPage(p: {
   deadlineAt: Date;
   serverNow: Date;
   answers: StoredAnswer[];
+  /** The files that answer file_upload questions, by question id (load-student-page.ts). */
+  files?: Readonly<Record<string, { fileId: string; fileName: string; contentType: string; bytes: number }>>;
   /** Proctored tests: mode, resolved rules and timings for proctor.js. */
   proctoring?: ProctoringPageState | null;
   testMode?: boolean;
 }): string {
   const saved = new Map(p.answers.map((a) => [a.questionId, a]));
+  const files = p.files ?? {};
+  const valueOf = (q: Question) => saved.get(q.id)?.value ?? null;
+  const block = (q: Question, n: number) => questionBlock(q, n, valueOf(q), p.test, files[q.id]);
+  const sections = p.test.sections === null ? null : numberedSections(p.test);
   const questions = p.test.questions;
   const proctored = p.test.proctoring !== 'none';
   const answeredCount = questions.filter((q) => isAnswered(saved.get(q.id)?.value ?? null)).length;
@@ -36,6 +45,7 @@ export function testPage(p: {
     serverNow: p.serverNow.toISOString(),
     questions: questions.map((q, i) => ({ id: q.id, type: q.type, n: i + 1, maxWords: q.type === 'essay' ? (q.maxWords ?? null) : null })),
     answers: Object.fromEntries(p.answers.map((a) => [a.questionId, { value: a.value, version: a.version }])),
+    files: p.files ?? {},
     ...(p.proctoring ? { proctoring: p.proctoring } : {}),
   };
 
@@ -57,12 +67,31 @@ ${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring, p.proctorin
 <nav class="navigator" aria-labelledby="navigator-title">
   <h2 id="navigator-title">Questions</h2>
   <p id="answered-count">${answeredCount} of ${questions.length} answered</p>
-  <ol>
-    ${questions.map((q, i) => navItem(i + 1, isAnswered(saved.get(q.id)?.value ?? null)))}
-  </ol>
+  ${
+    sections
+      ? sections.map(
+          (s, k) => html`<h3 class="nav-section" id="nav-section-${k + 1}">${s.title}</h3>
+  <ol start="${s.first}" aria-labelledby="nav-section-${k + 1}">
+    ${s.questions.map((q, j) => navItem(s.first + j, isAnswered(valueOf(q))))}
+  </ol>`,
+        )
+      : html`<ol>
+    ${questions.map((q, i) => navItem(i + 1, isAnswered(valueOf(q))))}
+  </ol>`
+  }
 </nav>
 <div id="answers" class="questions">
-  ${questions.map((q, i) => questionBlock(q, i + 1, saved.get(q.id)?.value ?? null))}
+  ${
+    sections
+      ? sections.map(
+          (s, k) => html`<section class="test-section" aria-labelledby="section-${k + 1}-title">
+<h2 class="section-title" id="section-${k + 1}-title">${s.title}</h2>
+${s.instructions ? html`<p class="section-instructions">${s.instructions}</p>` : ''}
+${s.questions.map((q, j) => block(q, s.first + j))}
+</section>`,
+        )
+      : questions.map((q, i) => block(q, i + 1))
+  }
   <div class="actions"><button type="button" class="button primary" id="open-submit">Submit test</button></div>
 </div>
 </div>
@@ -105,22 +134,34 @@ function navItem(n: number, answered: boolean): SafeHtml {
   return html`<li><a href="#question-${n}" id="nav-${n}" data-answered="${answered ? 'yes' : 'no'}"><span class="nav-number">${n}</span><span class="sr-only">Question ${n},</span> <span class="nav-state">${answered ? 'answered' : 'not answered'}</span></a></li>`;
 }
 
-function questionBlock(q: Question, n: number, value: AnswerValue): SafeHtml {
+/** The delivered sections with their questions and the number of each section's first question. */
+function numberedSections(test: DeliveredTest): Array<{ title: string; instructions: string | null; first: number; questions: Question[] }> {
+  const byId = new Map(test.questions.map((q) => [q.id, q]));
+  let next = 1;
+  return deliveredSections(test).map((s) => {
+    const questions = s.shownIds.map((id) => byId.get(id)!);
+    const first = next;
+    next += questions.length;
+    return { title: s.title, instructions: s.instructions, first, questions };
+  });
+}
+
+function questionBlock(q: Question, n: number, value: AnswerValue, test: DeliveredTest, file: UploadedFile | undefined): SafeHtml {
   const legend = html`<legend><span class="question-number">Question ${n}</span> <span class="prompt">${q.prompt}</span> <span class="question-points">(${plural(Number(formatPoints(q.points)), 'point')})</span></legend>`;
   return html`<fieldset class="question" id="question-${n}" data-question-id="${q.id}" data-n="${n}" data-type="${q.type}">
 ${legend}
-${questionInput(q, n, value)}
+${questionInput(q, n, value, test, file)}
 </fieldset>`;
 }
 
-function questionInput(q: Question, n: number, value: AnswerValue): SafeHtml {
+function questionInput(q: Question, n: number, value: AnswerValue, test: DeliveredTest, file: UploadedFile | undefined): SafeHtml {
   const id = `q${n}`;
   switch (q.type) {
     case 'single_choice':
     case 'multiple_choice': {
       const type = q.type === 'single_choice' ? 'radio' : 'checkbox';
       const chosen = new Set(Array.isArray(value) ? value : value === null ? [] : [value]);
-      return html`${q.type === 'multiple_choice' ? html`<p class="hint">Choose all that apply.</p>` : ''}<div class="options">${q.options.map(
+      return html`${q.type === 'multiple_choice' ? html`<p class="hint">Choose all that apply.</p>` : ''}<div class="options">${shownOptions(q.id, q.options, test.delivery).map(
         (o, j) =>
           html`<div class="option"><input type="${type}" name="${id}" id="${id}-o${j + 1}" value="${o.id}"${chosen.has(o.id) ? html` checked` : ''}><label for="${id}-o${j + 1}">${o.text}</label></div>`,
       )}</div>`;
@@ -141,8 +182,13 @@ function questionInput(q: Question, n: number, value: AnswerValue): SafeHtml {
 ${text}</textarea>
 <p class="word-count" id="${id}-words" data-max-words="${q.maxWords ?? ''}">${plural(words, 'word')}${limit}</p>`;
     }
-    default:
-      // Rendered in the next commit (matching, ordering, fill_blanks, file_upload).
-      return html`<p class="hint">This question type cannot be answered on this page yet.</p>`;
+    case 'matching':
+      return matchingInput(q, id, value);
+    case 'ordering':
+      return orderingInput(q, id, value, test.delivery);
+    case 'fill_blanks':
+      return fillBlanksInput(q, id, value);
+    case 'file_upload':
+      return fileUploadInput(q, id, value, file);
   }
 }

@@ -1,0 +1,232 @@
+// The test page's fields, per question type: reading and restoring answers for student.js, the essay's word
+// count, the ordering question's Move up / Move down buttons, and the file upload. Loaded (deferred) before
+// student.js, which calls attach() with what the upload needs of its save queue. No drag and drop: every
+// control is a select, a text field, a button or a file input, so the keyboard does everything.
+(() => {
+  'use strict';
+  let hooks = null; // from student.js: { base, csrfToken, nextVersion(q), confirmed(q, version), isClosed(), ended(), sessionEnded() }
+
+  const formatBytes = (n) => {
+    if (n < 1024) return `${n} ${n === 1 ? 'byte' : 'bytes'}`;
+    const [v, unit] = n < 1024 * 1024 ? [n / 1024, 'KB'] : [n / (1024 * 1024), 'MB'];
+    return `${v < 10 ? Math.round(v * 10) / 10 : Math.round(v)} ${unit}`;
+  };
+
+  // { key: value } of the fields that are filled in; null when none is.
+  function collect(fields, key) {
+    const out = {};
+    for (const el of fields) if (el.value.trim() !== '') out[el.dataset[key]] = el.value;
+    return Object.keys(out).length > 0 ? out : null;
+  }
+
+  /** The answer in a question's fields; null when unanswered (the server stores an empty answer as null). */
+  function read(fs) {
+    switch (fs.dataset.type) {
+      case 'single_choice': {
+        const checked = fs.querySelector('input[type=radio]:checked');
+        return checked ? checked.value : null;
+      }
+      case 'multiple_choice': {
+        const ids = [...fs.querySelectorAll('input[type=checkbox]:checked')].map((i) => i.value);
+        return ids.length > 0 ? ids : null;
+      }
+      case 'matching':
+        return collect(fs.querySelectorAll('select[data-stem-id]'), 'stemId');
+      case 'fill_blanks':
+        return collect(fs.querySelectorAll('.blank'), 'blankId');
+      case 'ordering': {
+        // The shown order is never the correct one and is no answer until the student moves an item.
+        const list = fs.querySelector('.order-list');
+        return list.dataset.ordered === 'yes' ? [...list.children].map((li) => li.dataset.itemId) : null;
+      }
+      case 'file_upload': {
+        const fileId = fs.querySelector('.file-answer').dataset.fileId;
+        return fileId ? { fileId } : null;
+      }
+      default: {
+        // short_text, numeric, essay: the text as typed.
+        const text = fs.querySelector('input[type=text], textarea').value;
+        return text.trim() === '' ? null : text;
+      }
+    }
+  }
+
+  // Answered: a choice, text, a matched stem or filled blank, a saved order, a file.
+  const isAnswered = (v) =>
+    v !== null && (Array.isArray(v) ? v.length > 0 : typeof v === 'string' ? v.trim() !== '' : Object.keys(v).length > 0);
+  const countWords = (t) => (t.trim() === '' ? 0 : t.trim().split(/\s+/u).length);
+
+  function updateWordCount(fs) {
+    const out = fs.querySelector('.word-count');
+    if (!out) return;
+    const words = countWords(fs.querySelector('textarea').value);
+    const max = Number(out.dataset.maxWords) || null;
+    out.textContent = `${words} ${words === 1 ? 'word' : 'words'}${max ? ` of at most ${max}` : ''}`;
+    out.dataset.over = max && words > max ? 'yes' : 'no';
+  }
+
+  /** Puts a value back into a question's fields (a reload's unsent edit from this device). */
+  function write(fs, value) {
+    const type = fs.dataset.type;
+    if (type === 'single_choice' || type === 'multiple_choice') {
+      const chosen = new Set(Array.isArray(value) ? value : value === null ? [] : [value]);
+      for (const input of fs.querySelectorAll('input')) input.checked = chosen.has(input.value);
+      return;
+    }
+    if (type === 'matching' || type === 'fill_blanks') {
+      const key = type === 'matching' ? 'stemId' : 'blankId';
+      for (const el of fs.querySelectorAll(type === 'matching' ? 'select[data-stem-id]' : '.blank')) el.value = (value && value[el.dataset[key]]) || '';
+      return;
+    }
+    if (type === 'ordering') {
+      const list = fs.querySelector('.order-list');
+      if (Array.isArray(value)) {
+        const byId = new Map([...list.children].map((li) => [li.dataset.itemId, li]));
+        for (const id of value) if (byId.has(id)) list.append(byId.get(id));
+      }
+      list.dataset.ordered = Array.isArray(value) ? 'yes' : 'no';
+      refreshMoves(list);
+      return;
+    }
+    if (type === 'file_upload') {
+      // Only a removal is ever kept on this device (an upload is saved by the upload itself).
+      if (value === null) showFile(fs, null);
+      return;
+    }
+    fs.querySelector('input[type=text], textarea').value = value === null ? '' : value;
+    updateWordCount(fs);
+  }
+
+  // ---- Ordering -------------------------------------------------------------------------------------------
+  // The end buttons are aria-disabled rather than disabled, so the focus stays on the button just used.
+  function refreshMoves(list) {
+    const items = [...list.children];
+    items.forEach((li, i) => {
+      li.querySelector('[data-move=up]').setAttribute('aria-disabled', String(i === 0));
+      li.querySelector('[data-move=down]').setAttribute('aria-disabled', String(i === items.length - 1));
+    });
+  }
+
+  function move(button) {
+    if (button.getAttribute('aria-disabled') === 'true' || (hooks && hooks.isClosed())) return;
+    const li = button.closest('li');
+    const list = li.parentElement;
+    const up = button.dataset.move === 'up';
+    const other = up ? li.previousElementSibling : li.nextElementSibling;
+    if (!other) return;
+    // The neighbour moves, not the item with the focus, so the focus is never lost.
+    list.insertBefore(other, up ? li.nextElementSibling : li);
+    list.dataset.ordered = 'yes';
+    refreshMoves(list);
+    button.focus();
+    const fs = list.closest('fieldset.question');
+    const position = [...list.children].indexOf(li) + 1;
+    fs.querySelector('.order-live').textContent = `${li.querySelector('.order-text').textContent} moved to position ${position} of ${list.children.length}`;
+    fs.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+
+  // ---- File upload ----------------------------------------------------------------------------------------
+  function showFile(fs, file) {
+    const box = fs.querySelector('.file-answer');
+    box.dataset.fileId = file ? file.fileId : '';
+    box.querySelector('.file-name').textContent = file ? file.fileName : '';
+    box.querySelector('.file-size').textContent = file ? formatBytes(file.bytes) : '';
+    box.querySelector('.file-saved').hidden = !file;
+  }
+
+  function serverMessage(xhr) {
+    try {
+      const body = JSON.parse(xhr.responseText);
+      if (body && body.error && body.error.message) return body.error.message;
+    } catch { /* not JSON */ }
+    return `the server answered ${xhr.status}`;
+  }
+
+  function upload(fs, input) {
+    const file = input.files && input.files[0];
+    if (!file || !hooks || hooks.isClosed()) return;
+    const box = fs.querySelector('.file-answer');
+    const statusEl = box.querySelector('.file-status');
+    const errorEl = box.querySelector('.file-error');
+    const progress = box.querySelector('.file-progress');
+    const q = fs.dataset.questionId;
+    const max = Number(box.dataset.maxBytes);
+    errorEl.textContent = '';
+    input.value = ''; // the line "Your file: …" says what is saved; the input only picks the next file
+    if (max && file.size > max) {
+      errorEl.textContent = `${file.name} is ${formatBytes(file.size)}; files can be at most ${formatBytes(max)}. Your previous file, if any, is kept.`;
+      return;
+    }
+    const version = hooks.nextVersion(q);
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${hooks.base}/files/${encodeURIComponent(q)}`);
+    xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
+    xhr.setRequestHeader('x-csrf-token', hooks.csrfToken);
+    xhr.setRequestHeader('x-file-name', encodeURIComponent(file.name));
+    xhr.setRequestHeader('x-answer-version', String(version));
+    xhr.upload.addEventListener('progress', (e) => {
+      if (e.lengthComputable) progress.value = Math.round((e.loaded / e.total) * 100);
+    });
+    const done = () => {
+      progress.hidden = true;
+      box.removeAttribute('aria-busy');
+    };
+    const failed = (why) => {
+      done();
+      statusEl.textContent = '';
+      errorEl.textContent = `${file.name} was not uploaded: ${why}${box.dataset.fileId ? ' Your previous file is kept.' : ''}`;
+    };
+    xhr.addEventListener('load', () => {
+      if (xhr.status === 200) {
+        done();
+        const body = JSON.parse(xhr.responseText);
+        if (!body.saved) {
+          statusEl.textContent = 'Not used: a newer answer to this question was already saved, perhaps in another tab. Reload the page to see it.';
+          return;
+        }
+        showFile(fs, body);
+        hooks.confirmed(q, body.version);
+        statusEl.textContent = `Uploaded ${body.fileName}.`;
+      } else if (xhr.status === 409) {
+        hooks.ended();
+      } else if (xhr.status === 401 || xhr.status === 403) {
+        failed('your session has ended. Open your test link again.');
+      } else {
+        failed(serverMessage(xhr).replace(/([^.])$/, '$1.'));
+      }
+    });
+    xhr.addEventListener('error', () => failed('the connection was lost. Check your connection and choose the file again.'));
+    progress.value = 0;
+    progress.hidden = false;
+    box.setAttribute('aria-busy', 'true');
+    statusEl.textContent = `Uploading ${file.name}…`;
+    xhr.send(file);
+  }
+
+  function remove(fs) {
+    if (!hooks || hooks.isClosed()) return;
+    const box = fs.querySelector('.file-answer');
+    showFile(fs, null);
+    box.querySelector('.file-error').textContent = '';
+    box.querySelector('.file-status').textContent = 'File removed.';
+    box.querySelector('.file-input').focus();
+    fs.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+
+  function attach(h) {
+    hooks = h;
+    const answers = document.getElementById('answers');
+    answers.addEventListener('click', (event) => {
+      const button = event.target.closest && event.target.closest('button');
+      if (!button) return;
+      const fs = button.closest('fieldset.question');
+      if (button.dataset.move) move(button);
+      else if (button.classList.contains('file-remove')) remove(fs);
+    });
+    answers.addEventListener('change', (event) => {
+      if (event.target.type === 'file') upload(event.target.closest('fieldset.question'), event.target);
+    });
+  }
+
+  window.assayFields = { read, write, isAnswered, updateWordCount, attach };
+})();

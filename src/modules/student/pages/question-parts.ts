@@ -1,0 +1,129 @@
+import type { AnswerValue } from '../../attempts/answer-values.js';
+import { answerFileId } from '../../attempts/answer-values.js';
+import { BLANK_PLACEHOLDER } from '../../catalog/authoring.js';
+import type { Question } from '../../catalog/schemas.js';
+import { UPLOAD_DEFAULT_BYTES } from '../../catalog/schemas.js';
+import type { Delivery } from '../../catalog/delivery.js';
+import { html, type SafeHtml } from '../../../platform/web/html.js';
+
+/**
+ * The fields of matching, ordering, fill_blanks and file_upload questions.
+ * Each is operable by keyboard alone (selects, text fields, buttons, a file
+ * input); student.js reads and restores the same markup. `id` is the
+ * question's field prefix (`q<n>`).
+ */
+
+type Of<T extends Question['type']> = Extract<Question, { type: T }>;
+
+const asRecord = (v: AnswerValue): Readonly<Record<string, string>> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v : {});
+
+/** A file the student uploaded, as the page state carries it (so a reload can say "Your file: …"). */
+export interface UploadedFile {
+  fileId: string;
+  fileName: string;
+  contentType: string;
+  bytes: number;
+}
+
+export function matchingInput(q: Of<'matching'>, id: string, value: AnswerValue): SafeHtml {
+  const chosen = asRecord(value);
+  return html`<p class="hint">Choose a match for each item.</p><div class="matches">${q.stems.map(
+    (s, j) => html`<div class="match"><label for="${id}-m${j + 1}">${s.text}</label><select id="${id}-m${j + 1}" data-stem-id="${s.id}">
+<option value="">Choose…</option>${q.choices.map((c) => html`<option value="${c.id}"${chosen[s.id] === c.id ? html` selected` : ''}>${c.text}</option>`)}
+</select></div>`,
+  )}</div>`;
+}
+
+/**
+ * The items in the order the student left them, else in the shown order
+ * drawn for them (never the correct one). Nothing is saved until the first
+ * move: `data-ordered` says whether the list is an answer yet.
+ */
+export function orderingInput(q: Of<'ordering'>, id: string, value: AnswerValue, delivery: Delivery): SafeHtml {
+  const byId = new Map(q.items.map((i) => [i.id, i]));
+  const saved = Array.isArray(value) && value.length === q.items.length && value.every((v) => byId.has(v)) ? value : null;
+  const order = saved ?? delivery.itemOrder[q.id] ?? q.items.map((i) => i.id);
+  const last = order.length - 1;
+  return html`<p class="hint" id="${id}-order-hint">Put the items in order, first at the top, with the Move up and Move down buttons.</p>
+<ol class="order-list" data-ordered="${saved ? 'yes' : 'no'}" aria-describedby="${id}-order-hint">${order.map((itemId, j) => {
+    const text = byId.get(itemId)!.text;
+    return html`<li class="order-item" data-item-id="${itemId}"><span class="order-text">${text}</span><span class="order-buttons"><button type="button" class="order-move" data-move="up" aria-label="Move up: ${text}"${j === 0 ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↑</span> Move up</button><button type="button" class="order-move" data-move="down" aria-label="Move down: ${text}"${j === last ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↓</span> Move down</button></span></li>`;
+  })}</ol>
+<p class="sr-only order-live" role="status" aria-live="polite"></p>`;
+}
+
+/** The text with each `{{id}}` as a field named Blank 1, Blank 2, … in reading order; the text itself is escaped. */
+export function fillBlanksInput(q: Of<'fill_blanks'>, id: string, value: AnswerValue): SafeHtml {
+  const given = asRecord(value);
+  const blanks = new Map(q.blanks.map((b) => [b.id, b]));
+  // split() with a capturing group alternates text and blank ids.
+  const parts = q.text.split(new RegExp(BLANK_PLACEHOLDER.source));
+  let n = 0;
+  const out = parts.map((part, i) => {
+    if (i % 2 === 0) return part;
+    const blank = blanks.get(part);
+    if (!blank) return `{{${part}}}`;
+    n++;
+    const name = `Blank ${n}`;
+    const fieldId = `${id}-b${n}`;
+    if (blank.kind === 'choice') {
+      return html`<select class="blank" id="${fieldId}" data-blank-id="${blank.id}" aria-label="${name}"><option value="">Choose…</option>${blank.options.map(
+        (o) => html`<option value="${o.id}"${given[blank.id] === o.id ? html` selected` : ''}>${o.text}</option>`,
+      )}</select>`;
+    }
+    return html`<input type="text" class="blank" id="${fieldId}" data-blank-id="${blank.id}" aria-label="${name}" value="${given[blank.id] ?? ''}" autocomplete="off" maxlength="1000">`;
+  });
+  return html`<p class="hint">Fill in each blank.</p><p class="blank-text">${out}</p>`;
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  'application/pdf': 'PDF',
+  'image/png': 'PNG',
+  'image/jpeg': 'JPEG',
+  'image/gif': 'GIF',
+  'image/webp': 'WebP',
+  'text/plain': 'plain text',
+  'text/csv': 'CSV',
+  'application/zip': 'ZIP',
+  'application/msword': 'Word (.doc)',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word (.docx)',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'Excel (.xlsx)',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'PowerPoint (.pptx)',
+};
+
+/** "PDF or PNG", "PDF, PNG or JPEG": the accepted types in words. */
+export function acceptedTypesText(accept: readonly string[]): string {
+  const names = accept.map((t) => TYPE_NAMES[t.toLowerCase()] ?? t);
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
+
+/** A size for people: 820 bytes, 14 KB, 2.5 MB (binary units, as the limit is set). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  const [n, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB'];
+  return `${n < 10 ? Math.round(n * 10) / 10 : Math.round(n)} ${unit}`;
+}
+
+/**
+ * A file input labelled "Your file"; the upload itself is student.js's
+ * (POST /a/{id}/files/{questionId}). The current file, if any, is shown with
+ * a Remove file button; errors and progress go to the status lines below.
+ */
+export function fileUploadInput(q: Of<'file_upload'>, id: string, value: AnswerValue, file: UploadedFile | undefined): SafeHtml {
+  const fileId = answerFileId(value);
+  const current = fileId && file && file.fileId === fileId ? file : null;
+  const maxBytes = q.maxBytes ?? UPLOAD_DEFAULT_BYTES;
+  return html`<div class="file-answer" data-file-id="${current?.fileId ?? ''}" data-max-bytes="${maxBytes}">
+<label class="answer-label" for="${id}-file">Your file</label>
+<p class="hint" id="${id}-file-hint">${acceptedTypesText(q.accept)}, up to ${formatBytes(maxBytes)}.</p>
+<input type="file" id="${id}-file" class="file-input" accept="${q.accept.join(',')}" aria-describedby="${id}-file-hint ${id}-file-error">
+<div class="file-saved"${current ? '' : html` hidden`}>
+<p class="file-current">Your file: <span class="file-name">${current?.fileName ?? ''}</span> (<span class="file-size">${current ? formatBytes(current.bytes) : ''}</span>)</p>
+<button type="button" class="button file-remove">Remove file</button>
+<p class="file-replace">Choosing another file replaces it.</p>
+</div>
+<progress class="file-progress" max="100" value="0" aria-label="Upload progress" hidden></progress>
+<p class="file-status" role="status" aria-live="polite"></p>
+<p class="file-error" id="${id}-file-error" role="alert"></p>
+</div>`;
+}
