@@ -57,7 +57,7 @@ const blanks = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 const upload = (over: Record<string, unknown> = {}) => ({ id: 'u', type: 'file_upload', prompt: 'Upload', points: 2, accept: ['application/pdf'], ...over });
-const single = (id: string, points = 1) => ({ id, type: 'single_choice', prompt: id, points, options: [{ id: 'a', text: 'A' }, { id: 'b', text: 'B' }], correctOptionId: 'a' });
+const single = (id: string, points = 1) => ({ id, type: 'single_choice' as const, prompt: id, points, options: [{ id: 'a', text: 'A' }, { id: 'b', text: 'B' }], correctOptionId: 'a' });
 
 describe('matching', () => {
   it('names a correct entry for an unknown stem, one naming an unknown choice, and a stem without an entry', async () => {
