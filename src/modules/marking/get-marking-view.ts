@@ -51,7 +51,7 @@ export interface MarkingItem {
   rubric: string | null;
   needsMarking: boolean;
   mark: (Omit<StoredMark, 'questionId' | 'criteria'> & { criteria: Array<CriterionMark & { maxPoints: number }> | null }) | null;
-  /** The question's marking criteria (essay, short_text), null when it has none. */
+  /** The question's marking criteria (essay, short_text, file_upload), null when it has none. */
   criteria: Array<{ criterion: string; points: number; description: string }> | null;
   ai: AiSuggestionView | null;
 }
@@ -127,12 +127,12 @@ export function buildView(
       answer,
       wordCount: essay ? countWords(typeof answer === 'string' ? answer : '') : null,
       maxWords: essay?.maxWords ?? null,
-      rubric: q.type === 'essay' || q.type === 'short_text' ? (q.rubric ?? null) : null,
+      rubric: q.type === 'essay' || q.type === 'short_text' || q.type === 'file_upload' ? (q.rubric ?? null) : null,
       needsMarking: needsMarker(q, answer),
       mark: mark
         ? { points: mark.points, criteria: criterionMarksView(q, mark.criteria), source: mark.source, comment: mark.comment, markedBy: mark.markedBy, markedAt: mark.markedAt }
         : null,
-      criteria: q.type === 'essay' || q.type === 'short_text' ? (q.criteria ?? null) : null,
+      criteria: q.type === 'essay' || q.type === 'short_text' || q.type === 'file_upload' ? (q.criteria ?? null) : null,
       ai: suggestion ? suggestionView(suggestion) : null,
     };
   });
