@@ -18,6 +18,11 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+const CRITERIA = [
+  { criterion: 'Method', points: 2, description: 'Steps another student could repeat' },
+  { criterion: 'Results', points: 4, description: 'A table and a graph' },
+];
+
 const TEST: TestInput = {
   title: 'Lab report',
   description: 'Upload your report',
@@ -34,10 +39,7 @@ const TEST: TestInput = {
       points: 6,
       accept: ['application/pdf'],
       rubric: 'Method, results and a conclusion.',
-      criteria: [
-        { criterion: 'Method', points: 2, description: 'Steps another student could repeat' },
-        { criterion: 'Results', points: 4, description: 'A table and a graph' },
-      ],
+      criteria: CRITERIA,
     },
   ],
 };
@@ -50,7 +52,7 @@ describe('a file_upload question with criteria', () => {
     expect((await s.submit(a.assignmentId)).statusCode).toBe(303);
 
     const view = (await h.admin('GET', `/api/admin/v1/assignments/${a.assignmentId}`)).json();
-    expect(view.items[0]).toMatchObject({ type: 'file_upload', needsMarking: true, rubric: 'Method, results and a conclusion.', criteria: TEST.questions![0]!.criteria as object });
+    expect(view.items[0]).toMatchObject({ type: 'file_upload', needsMarking: true, rubric: 'Method, results and a conclusion.', criteria: CRITERIA });
 
     const reviewer = await signedIn(h, 'reviewer', h.a.institutionId);
     const page = await portalGet(h, reviewer, `/portal/marking/${a.assignmentId}`);
