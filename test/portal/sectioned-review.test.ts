@@ -30,6 +30,20 @@ const text = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' '
 const prompts = (body: string) => [...body.matchAll(/<p class="prompt">([^<]*)<\/p>/g)].map((m) => m[1]!);
 const expectedPrompts = () => [...drawn.map((id) => `Pool question ${POOL_IDS.indexOf(id as never) + 1}`), 'Match each capital to its country', 'Order the planets from the Sun', 'Complete the sentence', 'Describe your town.'];
 
+/** Each drawn pool question's options must be listed in the order the candidate saw them (the stored delivery). */
+async function checkShownOptionOrder(body: string) {
+  const { rows } = await h.pool.query('SELECT delivery FROM attempts WHERE assignment_id = $1', [assignmentId]);
+  const optionOrder: Record<string, string[]> = rows[0].delivery.optionOrder;
+  for (const id of drawn) {
+    const i = POOL_IDS.indexOf(id as never);
+    const at = body.indexOf(`<p class="prompt">Pool question ${i + 1}</p>`);
+    const list = /<ul class="options-list">([\s\S]*?)<\/ul>/.exec(body.slice(at))![1]!;
+    const shown = [...list.matchAll(/<li[^>]*>([^<]*)/g)].map((m) => m[1]!.trim());
+    const text = (optionId: string) => (optionId === 'none' ? 'None of these' : `${optionId.toUpperCase()}${i}`);
+    expect(shown).toEqual(optionOrder[id]!.map(text));
+  }
+}
+
 function checkAnswersInWords(body: string) {
   const t = text(body);
   // Matching: stem → choice pairs by text, the wrong one with the correct choice.
@@ -59,6 +73,7 @@ describe("the reviewer's marking page of a sectioned test", () => {
     expect(headings).toEqual(['Pool', 'Skills', 'Writing']);
     expect(res.body.match(/<h3 id="item-\d+">Question \d+/g)).toHaveLength(6);
     checkAnswersInWords(res.body);
+    await checkShownOptionOrder(res.body);
     // The page is the marking form: the essay has its points field, inside the Writing section.
     expect(res.body.slice(res.body.indexOf('>Writing</h2>'))).toContain('name="points-essay"');
   });
@@ -74,6 +89,7 @@ describe('the assignment page of a sectioned test', () => {
     // Questions are numbered through the test, one heading level under their section.
     expect(res.body.match(/<h4 id="q-\d+">Question \d+/g)).toHaveLength(6);
     checkAnswersInWords(res.body);
+    await checkShownOptionOrder(res.body);
   });
 
   it('shows the score per section, then the final one after the reviewer marks the essay', async () => {

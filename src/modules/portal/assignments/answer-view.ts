@@ -56,7 +56,7 @@ function matchingView(q: Of<'matching'>, answer: AnswerValue): SafeHtml {
   return html`<ul class="answer-pairs">${q.stems.map((s) => {
     const picked = given[s.id];
     const right = picked !== undefined && picked === q.correct[s.id];
-    return html`<li>${s.text} <span aria-hidden="true">→</span><span class="sr-only">matched to</span> ${
+    return html`<li>${s.text} <span aria-hidden="true">→</span><span class="sr-only"> matched to</span> ${
       picked === undefined ? html`<em>not matched</em>` : (choice.get(picked) ?? picked)
     } ${verdict(right)}${right ? '' : html` <span class="hint">(correct: ${choice.get(q.correct[s.id] ?? '') ?? '–'})</span>`}</li>`;
   })}</ul>`;
