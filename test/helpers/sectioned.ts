@@ -1,8 +1,7 @@
 import type { TestInput } from '../../src/modules/catalog/schemas.js';
 
 /**
- * A sectioned, pooled test of the new question types (decisions.md, "Test
- * content"): section "Pool" draws 2 of 5 equal-point single-choice
+ * A sectioned, pooled test of the new question types: section "Pool" draws 2 of 5 equal-point single-choice
  * questions, shuffled, with shuffled options of which "None of these" is
  * fixed last; section "Skills" holds one of each auto-marked new type;
  * section "Writing" an essay marked by a reviewer.

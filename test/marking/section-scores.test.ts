@@ -5,10 +5,10 @@ import { sectionedTest } from '../helpers/sectioned.js';
 import { submittedSectioned } from '../helpers/sectioned-attempt.js';
 
 /**
- * Section scores (decisions.md: the score gains `sections` for a test with
- * sections) in exam.completed, the partner's read and grading.done, with the
- * essay marked by a reviewer through the admin marking API; a flat test's
- * score and read keep their v1 shape exactly.
+ * Section scores (the score gains `sections` for a test with sections) in
+ * exam.completed, the partner's read and grading.done, with the essay
+ * marked by a reviewer through the admin marking API; a flat test's score
+ * and read keep their v1 shape exactly.
  */
 
 let h: Harness;

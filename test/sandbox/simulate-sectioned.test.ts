@@ -8,7 +8,7 @@ import { SECTIONED_ANSWERS } from '../helpers/sectioned-attempt.js';
 
 /**
  * `simulate` in test mode with a sectioned, pooled test: the answer shapes
- * of decisions.md for matching, ordering and fill_blanks are accepted and
+ * of the test format for matching, ordering and fill_blanks are accepted and
  * marked; an answer outside the draw is refused; a `score` target counts
  * only the questions drawn.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Question } from '../catalog/schemas.js';
 import { markQuestion, markAttempt } from './auto-mark.js';
 
-/** Hand-computed partial credit of decisions.md ("Test content") for the three auto-marked new types. */
+/** Hand-computed partial credit for the three auto-marked new types, by the rules written in auto-mark.ts. */
 
 const points = (q: Question, value: Parameters<typeof markQuestion>[1]) => {
   const m = markQuestion(q, value);
