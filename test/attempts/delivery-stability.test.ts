@@ -23,10 +23,13 @@ afterAll(() => h.close());
 function pageOrder(body: string): { questions: string[]; options: Record<string, string[]> } {
   const questions: string[] = [];
   const options: Record<string, string[]> = {};
-  for (const m of body.matchAll(/<fieldset class="question"[^>]*data-question-id="([^"]+)"[^>]*>([\s\S]*?)<\/fieldset>/g)) {
-    questions.push(m[1]!);
-    const values = [...m[2]!.matchAll(/<input type="radio"[^>]*value="([^"]+)"/g)].map((v) => v[1]!);
-    if (values.length > 0) options[m[1]!] = values;
+  // Each question's markup runs from its data-question-id to the next one.
+  const parts = body.split(/data-question-id="/).slice(1);
+  for (const part of parts) {
+    const id = part.slice(0, part.indexOf('"'));
+    questions.push(id);
+    const values = [...part.matchAll(/<input type="radio"[^>]*value="([^"]+)"/g)].map((v) => v[1]!);
+    if (values.length > 0) options[id] = values;
   }
   return { questions, options };
 }

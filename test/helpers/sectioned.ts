@@ -1,10 +1,11 @@
 import type { TestInput } from '../../src/modules/catalog/schemas.js';
 
 /**
- * A sectioned, pooled test of the new question types: section "Pool" draws 2 of 5 equal-point single-choice
- * questions, shuffled, with shuffled options of which "None of these" is
- * fixed last; section "Skills" holds one of each auto-marked new type;
- * section "Writing" an essay marked by a reviewer.
+ * A sectioned, pooled test of the new question types: section "Pool"
+ * draws 2 of 5 equal-point single-choice questions, shuffled, with
+ * shuffled options of which "None of these" is fixed last; section
+ * "Skills" holds one of each auto-marked new type; section "Writing" an
+ * essay marked by a reviewer.
  */
 export const POOL_IDS = ['p1', 'p2', 'p3', 'p4', 'p5'] as const;
 
