@@ -123,3 +123,9 @@ export function plannedTotals(test: { sections: StoredSection[] | null; question
   }
   return { questions, points };
 }
+
+/** A question as this candidate saw it: a shuffled choice question's options in their shown order (review pages list them so). */
+export function asShown(q: Question, delivery: Delivery): Question {
+  if ((q.type === 'single_choice' || q.type === 'multiple_choice') && delivery.optionOrder[q.id]) return { ...q, options: shownOptions(q.id, q.options, delivery) };
+  return q;
+}

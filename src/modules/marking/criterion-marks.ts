@@ -6,7 +6,7 @@ import type { CriterionMark } from './marks-repo.js';
 
 /**
  * Marking per criterion (pure). A question with `criteria` (essay,
- * short_text) is marked per criterion: each criterion gets points between 0
+ * short_text, file_upload) is marked per criterion: each criterion gets points between 0
  * and its own points, and an optional comment; the question's points are
  * their sum, never typed apart (a total sent beside them must equal it). A
  * question without criteria keeps one points box. Criteria are named by
@@ -25,7 +25,7 @@ export interface MarkingCriterion {
 }
 
 export function criteriaOf(q: Question): readonly MarkingCriterion[] | null {
-  return (q.type === 'essay' || q.type === 'short_text') && q.criteria ? q.criteria : null;
+  return (q.type === 'essay' || q.type === 'short_text' || q.type === 'file_upload') && q.criteria ? q.criteria : null;
 }
 
 export interface CriterionInput {

@@ -7,6 +7,7 @@ import { listAnswers } from '../attempts/find-attempt.js';
 import { deliveredTestOf } from '../attempts/delivered-test.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import type { TestVersion } from '../catalog/tests-service.js';
+import { deliveredSections, type DeliveredTest } from '../catalog/delivery.js';
 import { needsMarker } from './auto-mark.js';
 import { type AnswerValue } from '../attempts/answer-values.js';
 import { listSuggestions, type AiSuggestion } from './ai/suggestions-repo.js';
@@ -50,7 +51,7 @@ export interface MarkingItem {
   rubric: string | null;
   needsMarking: boolean;
   mark: (Omit<StoredMark, 'questionId' | 'criteria'> & { criteria: Array<CriterionMark & { maxPoints: number }> | null }) | null;
-  /** The question's marking criteria (essay, short_text), null when it has none. */
+  /** The question's marking criteria (essay, short_text, file_upload), null when it has none. */
   criteria: Array<{ criterion: string; points: number; description: string }> | null;
   ai: AiSuggestionView | null;
 }
@@ -73,8 +74,15 @@ export interface MarkingView {
   submittedAt: Date | null;
   completedAt: Date | null;
   score: Score | null;
+  /** The items in the order the candidate saw them (only the questions drawn for them). */
   items: MarkingItem[];
   awaitingMarking: string[];
+  /**
+   * For a test with sections, the sections as the candidate was given them
+   * (title, and the ids of the items shown in each, in order); absent for a
+   * flat test, whose view keeps its earlier shape.
+   */
+  sections?: Array<{ sectionId: string; title: string; questionIds: string[] }>;
 }
 
 /**
@@ -98,7 +106,7 @@ export async function getMarkingView(db: Queryable, assignmentId: string, scope:
 
 export function buildView(
   row: AssignmentRow,
-  test: TestVersion,
+  test: DeliveredTest,
   answers: Array<{ questionId: string; value: AnswerValue }>,
   marks: StoredMark[],
   suggestions: AiSuggestion[] = [],
@@ -119,12 +127,12 @@ export function buildView(
       answer,
       wordCount: essay ? countWords(typeof answer === 'string' ? answer : '') : null,
       maxWords: essay?.maxWords ?? null,
-      rubric: q.type === 'essay' || q.type === 'short_text' ? (q.rubric ?? null) : null,
+      rubric: q.type === 'essay' || q.type === 'short_text' || q.type === 'file_upload' ? (q.rubric ?? null) : null,
       needsMarking: needsMarker(q, answer),
       mark: mark
         ? { points: mark.points, criteria: criterionMarksView(q, mark.criteria), source: mark.source, comment: mark.comment, markedBy: mark.markedBy, markedAt: mark.markedAt }
         : null,
-      criteria: q.type === 'essay' || q.type === 'short_text' ? (q.criteria ?? null) : null,
+      criteria: q.type === 'essay' || q.type === 'short_text' || q.type === 'file_upload' ? (q.criteria ?? null) : null,
       ai: suggestion ? suggestionView(suggestion) : null,
     };
   });
@@ -146,6 +154,7 @@ export function buildView(
     score: row.score,
     items,
     awaitingMarking: row.status === 'marking' ? items.filter((i) => i.needsMarking && !i.mark).map((i) => i.questionId) : [],
+    ...(test.sections ? { sections: deliveredSections(test).map((s) => ({ sectionId: s.id, title: s.title, questionIds: s.shownIds })) } : {}),
   };
 }
 

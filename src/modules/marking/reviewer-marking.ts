@@ -2,6 +2,7 @@ import type { AppContext } from '../../platform/context.js';
 import { joinTransaction, withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { deliveredTestOf } from '../attempts/delivered-test.js';
+import { asShown } from '../catalog/delivery.js';
 import { lockAttempt } from '../attempts/find-attempt.js';
 import { auditIn, type AuditContext } from '../staff/audit.js';
 import type { Question } from '../catalog/schemas.js';
@@ -34,7 +35,7 @@ export interface Reviewer {
 
 export interface OpenedItem {
   view: MarkingView;
-  /** The test's questions by id, with their option texts. */
+  /** The questions given to the candidate by id, with their option texts in the order shown. */
   questions: Map<string, Question>;
   version: string;
   draft: { marks: DraftMark[]; baseVersion: string; updatedAt: Date } | null;
@@ -65,7 +66,7 @@ export async function openMarkingItem(ctx: AppContext, institutionId: string, as
       [assignmentId, institutionId, reviewer.staffId, reviewer.label, now],
     );
   }
-  return { view, questions: new Map(test.questions.map((q) => [q.id, q])), version: marksVersion(marks), draft, others: others.rows.map((r) => ({ label: r.staff_label, openedAt: r.opened_at })) };
+  return { view, questions: new Map(test.questions.map((q) => [q.id, asShown(q, test.delivery)])), version: marksVersion(marks), draft, others: others.rows.map((r) => ({ label: r.staff_label, openedAt: r.opened_at })) };
 }
 
 async function findDraft(db: Queryable, institutionId: string, assignmentId: string, staffId: string): Promise<OpenedItem['draft']> {

@@ -105,6 +105,11 @@ export const MarkingView = Type.Object(
     score: Type.Union([ScoreSchema, Type.Null()]),
     items: Type.Array(MarkingItem),
     awaitingMarking: Type.Array(Type.String(), { description: 'Question ids that still need a reviewer mark before marking can complete' }),
+    sections: Type.Optional(
+      Type.Array(Type.Object({ sectionId: Type.String(), title: Type.String(), questionIds: Type.Array(Type.String()) }), {
+        description: 'A test with sections only: each section as the candidate was given it, with the ids of its items in shown order',
+      }),
+    ),
   },
   { title: 'MarkingView' },
 );

@@ -1,16 +1,31 @@
 import { formatPoints, html, plural, type SafeHtml } from '../../../platform/web/html.js';
 import type { AnswerValue } from '../../attempts/answer-values.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
+import { normaliseText } from '../../marking/auto-mark.js';
 import type { Score } from '../../lifecycle/score.js';
+import { BLANK_PLACEHOLDER } from '../../catalog/authoring.js';
 import type { Question } from '../../catalog/schemas.js';
 import { dataTable, when } from '../ui/components.js';
 
+type Of<T extends Question['type']> = Extract<Question, { type: T }>;
+
+const notAnswered = html`<p class="empty">Not answered.</p>`;
+const isRecord = (v: AnswerValue): v is Readonly<Record<string, string>> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** "right" or "wrong" in words beside each part, so the verdict never rests on colour. */
+const verdict = (right: boolean) => (right ? html`<span class="badge badge-right">right</span>` : html`<span class="badge badge-wrong">wrong</span>`);
+
 /**
- * A student's answer as people read it: for choice questions the option
- * texts (which were chosen, which are correct), never the bare option ids;
- * for text answers the text as typed.
+ * A student's answer as people read it, never bare ids: for choice
+ * questions the option texts (which were chosen, which are correct);
+ * matching as "stem → choice" pairs; ordering as the numbered list the
+ * student left; fill_blanks as the text with the blanks filled in, each
+ * marked right or wrong; text answers as typed.
  */
 export function answerView(q: Question | undefined, answer: AnswerValue): SafeHtml {
+  if (q?.type === 'file_upload') return answer === null ? notAnswered : html`<p class="answer">A file</p>`;
+  if (q?.type === 'matching') return matchingView(q, answer);
+  if (q?.type === 'ordering') return orderingView(q, answer);
+  if (q?.type === 'fill_blanks') return fillBlanksView(q, answer);
   if (q && (q.type === 'single_choice' || q.type === 'multiple_choice')) {
     const chosen = new Set(Array.isArray(answer) ? answer : answer === null ? [] : [answer]);
     const correct = new Set(q.type === 'single_choice' ? [q.correctOptionId] : q.correctOptionIds);
@@ -22,8 +37,8 @@ export function answerView(q: Question | undefined, answer: AnswerValue): SafeHt
         }</li>`,
     )}</ul>`;
   }
-  if (answer === null || (typeof answer === 'string' && answer.trim() === '')) return html`<p class="empty">Not answered.</p>`;
-  const text = Array.isArray(answer) ? answer.join(', ') : answer;
+  if (answer === null || (typeof answer === 'string' && answer.trim() === '')) return notAnswered;
+  const text = Array.isArray(answer) ? answer.join(', ') : isRecord(answer) ? Object.values(answer).join(', ') : answer;
   const expected =
     q?.type === 'short_text'
       ? html`<p class="hint">Accepted: ${q.acceptedAnswers.join(' · ')}</p>`
@@ -31,6 +46,61 @@ export function answerView(q: Question | undefined, answer: AnswerValue): SafeHt
         ? html`<p class="hint">Expected: ${q.answer}${q.tolerance ? ` ± ${q.tolerance}` : ''}</p>`
         : '';
   return html`<p class="answer">${text}</p>${expected}`;
+}
+
+/** Each stem with the choice the student matched to it (or "not matched"), right or wrong, and the correct choice when wrong. */
+function matchingView(q: Of<'matching'>, answer: AnswerValue): SafeHtml {
+  const given = isRecord(answer) ? answer : {};
+  if (!q.stems.some((s) => given[s.id] !== undefined)) return notAnswered;
+  const choice = new Map(q.choices.map((c) => [c.id, c.text]));
+  return html`<ul class="answer-pairs">${q.stems.map((s) => {
+    const picked = given[s.id];
+    const right = picked !== undefined && picked === q.correct[s.id];
+    return html`<li>${s.text} <span aria-hidden="true">→</span><span class="sr-only"> matched to</span> ${
+      picked === undefined ? html`<em>not matched</em>` : (choice.get(picked) ?? picked)
+    } ${verdict(right)}${right ? '' : html` <span class="hint">(correct: ${choice.get(q.correct[s.id] ?? '') ?? '–'})</span>`}</li>`;
+  })}</ul>`;
+}
+
+/** The items as a numbered list in the student's order, each said to be in its correct place or not. */
+function orderingView(q: Of<'ordering'>, answer: AnswerValue): SafeHtml {
+  if (!Array.isArray(answer) || answer.length === 0) return notAnswered;
+  const item = new Map(q.items.map((it, i) => [it.id, { text: it.text, place: i + 1 }]));
+  return html`<ol class="answer-order">${answer.map((id, i) => {
+    const it = item.get(id);
+    const inPlace = it?.place === i + 1;
+    return html`<li>${it?.text ?? id} ${inPlace ? html`<span class="badge badge-right">in its correct place</span>` : html`<span class="badge badge-wrong">not in place</span> <span class="hint">(belongs at ${it?.place ?? '–'})</span>`}</li>`;
+  })}</ol>`;
+}
+
+const ONE_BLANK = new RegExp(BLANK_PLACEHOLDER.source);
+
+/**
+ * The text with each blank filled in as the student did (a choice blank by
+ * its option's text), each blank named as the student page names it
+ * (Blank 1, Blank 2, … in reading order) and marked right or wrong.
+ */
+function fillBlanksView(q: Of<'fill_blanks'>, answer: AnswerValue): SafeHtml {
+  const given = isRecord(answer) ? answer : {};
+  if (!q.blanks.some((b) => (given[b.id] ?? '').trim() !== '')) return notAnswered;
+  const blank = new Map(q.blanks.map((b) => [b.id, b]));
+  // split with a capturing group: text, blank id, text, blank id, …
+  const parts = q.text.split(new RegExp(ONE_BLANK.source, 'g'));
+  let n = 0;
+  return html`<p class="answer answer-blanks">${parts.map((part, i) => {
+    if (i % 2 === 0) return part;
+    const b = blank.get(part);
+    if (!b) return part;
+    n++;
+    const value = given[b.id];
+    const empty = value === undefined || value.trim() === '';
+    const shown = b.kind === 'choice' ? b.options.find((o) => o.id === value)?.text : value;
+    const right =
+      !empty &&
+      (b.kind === 'choice' ? value === b.correctOptionId : b.acceptedAnswers.some((a) => normaliseText(a, b.caseSensitive ?? false) === normaliseText(value, b.caseSensitive ?? false)));
+    const expected = b.kind === 'choice' ? (b.options.find((o) => o.id === b.correctOptionId)?.text ?? '') : b.acceptedAnswers.join(' · ');
+    return html`<span class="blank"><mark>${empty ? html`<em>left empty</em>` : (shown ?? value)}</mark> <span class="hint">(Blank ${n}, ${right ? 'right' : html`wrong; ${b.kind === 'choice' ? 'correct' : 'accepted'}: ${expected}`})</span></span>`;
+  })}</p>`;
 }
 
 export function markView(item: MarkingItem): SafeHtml {
@@ -59,8 +129,31 @@ export function formatScore(s: Score): string {
 export function scoreFacts(s: Score | null): SafeHtml {
   if (!s) return html`<dt>Score</dt><dd>None yet</dd>`;
   if (s.gradingStatus === 'pending_review') {
-    return html`<dt>Score</dt><dd>${formatPoints(s.points)} of ${formatPoints(s.maxPoints)} points so far, from the automatically marked items; waiting for a reviewer</dd>`;
+    return html`<dt>Score</dt><dd>${formatPoints(s.points)} of ${formatPoints(s.maxPoints)} points so far, from the automatically marked items; waiting for a reviewer</dd>${sectionFacts(s)}`;
   }
   const passed = s.passed === null ? 'no pass mark' : s.passed ? 'passed' : 'not passed';
-  return html`<dt>Score</dt><dd>${formatPoints(s.points)} of ${formatPoints(s.maxPoints)} points (${s.percent}%), ${passed}; final</dd>`;
+  return html`<dt>Score</dt><dd>${formatPoints(s.points)} of ${formatPoints(s.maxPoints)} points (${s.percent}%), ${passed}; final</dd>${sectionFacts(s)}`;
+}
+
+/** A sectioned test's score per section (absent for a flat test). */
+function sectionFacts(s: Score): SafeHtml | string {
+  if (!s.sections || s.sections.length === 0) return '';
+  return html`<dt>Score per section${s.gradingStatus === 'pending_review' ? ' so far' : ''}</dt><dd><ul class="section-scores">${s.sections.map(
+    (x) => html`<li>${x.title}: ${formatPoints(x.points)} of ${formatPoints(x.maxPoints)} points (${x.percent}%)</li>`,
+  )}</ul></dd>`;
+}
+
+/**
+ * The items of a marking view grouped by the sections the candidate was
+ * given, in the order they saw them, numbered through the whole test; a
+ * flat test is one group without a title.
+ */
+export function sectionGroups<T extends { questionId: string }>(view: {
+  items: T[];
+  sections?: Array<{ sectionId: string; title: string; questionIds: string[] }>;
+}): Array<{ sectionId: string; title: string | null; items: Array<{ item: T; index: number }> }> {
+  const numbered = view.items.map((item, index) => ({ item, index }));
+  if (!view.sections) return [{ sectionId: '', title: null, items: numbered }];
+  const byId = new Map(numbered.map((n) => [n.item.questionId, n]));
+  return view.sections.map((s) => ({ sectionId: s.sectionId, title: s.title, items: s.questionIds.flatMap((id) => byId.get(id) ?? []) }));
 }

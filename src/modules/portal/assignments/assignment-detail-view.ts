@@ -3,7 +3,8 @@ import type { DeliveryView } from '../../webhooks/event-deliveries.js';
 import { statusBadge, statusLabel, testBadge, when } from '../ui/components.js';
 import type { Scope } from '../ui/page.js';
 import { can } from '../../staff/principal.js';
-import { answerView, markView, scoreFacts } from './answer-view.js';
+import { answerView, markView, scoreFacts, sectionGroups } from './answer-view.js';
+import type { MarkingItem } from '../../marking/get-marking-view.js';
 import type { AssignmentRecord } from './load-assignment-record.js';
 
 /** One assignment: facts, timeline (status changes, events, every delivery attempt), answers with marks. */
@@ -36,12 +37,26 @@ ${controls}
 ${proctoringPanel(scope, r)}
 <h2 id="answers-title">Answers</h2>
 ${r.marking.items.length === 0 ? html`<p class="empty">No questions.</p>` : ''}
-${r.assignment.startedAt === null ? html`<p class="empty">The student has not begun, so there are no answers yet.</p>` : r.marking.items.map((item, i) => html`<section class="question" aria-labelledby="q-${i + 1}">
-<h3 id="q-${i + 1}">Question ${i + 1} <span class="hint">(${item.type.replace('_', ' ')}, ${item.maxPoints} point${item.maxPoints === 1 ? '' : 's'})</span></h3>
+${r.assignment.startedAt === null ? html`<p class="empty">The student has not begun, so there are no answers yet.</p>` : answers(r)}`;
+}
+
+/** The answers in the order the student saw them; under each section's title when the test has sections. */
+function answers(r: AssignmentRecord): SafeHtml {
+  const groups = sectionGroups(r.marking);
+  const level = groups.length === 1 && groups[0]!.title === null ? 3 : 4;
+  const question = ({ item, index }: { item: MarkingItem; index: number }) => html`<section class="question" aria-labelledby="q-${index + 1}">
+<h${level} id="q-${index + 1}">Question ${index + 1} <span class="hint">(${item.type.replace('_', ' ')}, ${item.maxPoints} point${item.maxPoints === 1 ? '' : 's'})</span></h${level}>
 <p class="prompt">${item.prompt}</p>
 ${answerView(r.questions.get(item.questionId), item.answer)}
 ${markView(item)}
-</section>`)}`;
+</section>`;
+  if (level === 3) return html`${groups[0]!.items.map(question)}`;
+  return html`${groups.map(
+    (g, i) => html`<section aria-labelledby="section-${i + 1}">
+<h3 class="section-head" id="section-${i + 1}">${g.title}</h3>
+${g.items.map(question)}
+</section>`,
+  )}`;
 }
 
 /** A proctored attempt links to its review page (for roles that review proctoring), with the flag counts. */

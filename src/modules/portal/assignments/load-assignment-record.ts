@@ -2,6 +2,7 @@ import type { AssignmentsContext } from '../../assignments/context.js';
 import { findAssignment } from '../../assignments/find-assignment.js';
 import { getAssignment, type AssignmentView } from '../../assignments/get-assignment.js';
 import { deliveredTestOf } from '../../attempts/delivered-test.js';
+import { asShown } from '../../catalog/delivery.js';
 import type { EventEnvelope } from '../../lifecycle/event-envelope.js';
 import { listAssignmentEvents } from '../../events/list-events.js';
 import { getMarkingView, type MarkingView } from '../../marking/get-marking-view.js';
@@ -40,7 +41,8 @@ export async function loadAssignmentRecord(ctx: AssignmentsContext, institutionI
   return {
     assignment,
     test,
-    questions: new Map(test.questions.map((q) => [q.id, q])),
+    // Options in the order the candidate saw them.
+    questions: new Map(test.questions.map((q) => [q.id, asShown(q, test.delivery)])),
     marking,
     events: events.map((e) => ({ ...e, deliveries: deliveries.get(e.id) ?? [] })),
     livemode: row.livemode,

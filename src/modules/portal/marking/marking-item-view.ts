@@ -3,7 +3,7 @@ import type { ErrorDetail } from '../../../platform/errors.js';
 import { formatPoints, html, type SafeHtml } from '../../../platform/web/html.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import type { DraftMark, OpenedItem } from '../../marking/reviewer-marking.js';
-import { answerView, markView, scoreFacts } from '../assignments/answer-view.js';
+import { answerView, markView, scoreFacts, sectionGroups } from '../assignments/answer-view.js';
 import { ago, csrfField, errorFor, errorSummary, hiddenFields, statusBadge, textArea, textField, when, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
 import { aiMarkingStatus } from '../../marking/ai/ai-status.js';
@@ -33,7 +33,7 @@ export function markingItemPage(
     const main = html`${head}
 <p class="notice">This submission is not waiting for marking: it is ${v.status}. The marks below are final.</p>
 <dl class="facts">${scoreFacts(v.score)}</dl>
-${v.items.map((item, i) => itemBlock(item, i, opened, html`${markView(item)}`))}
+${grouped(opened, (item) => markView(item))}
 <p><a href="${scope.link(`/portal/assignments/${v.assignmentId}`)}">Open the assignment</a></p>`;
     return layoutFor(scope, { title, current: 'marking', main, flash: opts.flash ?? null });
   }
@@ -58,7 +58,7 @@ ${v.items.some((i) => i.ai) ? aiStatusNotice(aiMarkingStatus(ctx.config)) : ''}
 ${errorSummary(opts.errors)}
 <form method="post" action="/portal/marking/${v.assignmentId}" novalidate>
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields({ ...operatorField(scope), version: baseVersion })}
-${v.items.map((item, i) => itemBlock(item, i, opened, item.needsMarking ? markFields(item, values, opts.errors) : markView(item)))}
+${grouped(opened, (item) => (item.needsMarking ? markFields(item, values, opts.errors) : markView(item)))}
 <div class="actions panel">
 <button type="submit" name="action" value="save" class="button">Save draft</button>
 <button type="submit" name="action" value="finish" class="button primary">Finish marking</button>
@@ -91,18 +91,34 @@ function draftValues(marks: DraftMark[]): Record<string, string> {
   return out;
 }
 
-function itemBlock(item: MarkingItem, i: number, opened: OpenedItem, right: SafeHtml): SafeHtml {
+/**
+ * The items in the order the candidate saw them (only the questions drawn
+ * for them); a test with sections puts each section's items under its title.
+ */
+function grouped(opened: OpenedItem, right: (item: MarkingItem) => SafeHtml): SafeHtml {
+  const groups = sectionGroups(opened.view);
+  if (groups.length === 1 && groups[0]!.title === null) return html`${groups[0]!.items.map(({ item, index }) => itemBlock(item, index, opened, right(item), 2))}`;
+  return html`${groups.map(
+    (g, n) => html`<section aria-labelledby="section-${n + 1}">
+<h2 class="section-head" id="section-${n + 1}">${g.title}</h2>
+${g.items.map(({ item, index }) => itemBlock(item, index, opened, right(item), 3))}
+</section>`,
+  )}`;
+}
+
+function itemBlock(item: MarkingItem, i: number, opened: OpenedItem, right: SafeHtml, level: 2 | 3): SafeHtml {
   const q = opened.view.items[i]!;
   const question = opened.questions.get(item.questionId);
+  const sub = level + 1;
   return html`<section class="question" aria-labelledby="item-${i + 1}">
 <div class="side-by-side">
 <div>
-<h2 id="item-${i + 1}">Question ${i + 1} <span class="hint">(${formatPoints(q.maxPoints)} point${q.maxPoints === 1 ? '' : 's'}${q.needsMarking ? ', marked by a reviewer' : ', marked automatically'})</span></h2>
+<h${level} id="item-${i + 1}">Question ${i + 1} <span class="hint">(${formatPoints(q.maxPoints)} point${q.maxPoints === 1 ? '' : 's'}${q.needsMarking ? ', marked by a reviewer' : ', marked automatically'})</span></h${level}>
 <p class="prompt">${item.prompt}</p>
-${item.rubric ? html`<h3>Rubric</h3><p class="rubric">${item.rubric}</p>` : ''}
+${item.rubric ? html`<h${sub}>Rubric</h${sub}><p class="rubric">${item.rubric}</p>` : ''}
 </div>
 <div>
-<h3>Answer${item.wordCount !== null ? html` <span class="hint">(${item.wordCount} word${item.wordCount === 1 ? '' : 's'}${item.maxWords ? ` of at most ${item.maxWords}` : ''})</span>` : ''}</h3>
+<h${sub}>Answer${item.wordCount !== null ? html` <span class="hint">(${item.wordCount} word${item.wordCount === 1 ? '' : 's'}${item.maxWords ? ` of at most ${item.maxWords}` : ''})</span>` : ''}</h${sub}>
 ${answerView(question, item.answer)}
 ${item.ai ? aiSuggestionPanel(item, i + 1) : ''}
 ${right}
