@@ -7,8 +7,12 @@ import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { saveBatchTotals } from '../src/platform/telemetry/metrics.js';
+import { allQuestions } from '../src/modules/catalog/sections.js';
+import type { Question } from '../src/modules/catalog/schemas.js';
+import type { Delivery } from '../src/modules/catalog/delivery.js';
 import { seatStudent } from './seat-student.js';
 import { benchAppConfig } from './bench-database.js';
+import { pooledTest } from './pooled-test.js';
 
 /**
  * The server side of bench/student-autosave.ts, in its own process so the
@@ -16,12 +20,16 @@ import { benchAppConfig } from './bench-database.js';
  * one test, then for each student: creates the assignment through the
  * partner API, opens the start link, reads the page's CSRF token and
  * presses Begin, exactly as a browser would. Reports the sessions to the
- * parent and serves the real app on a loopback port.
+ * parent and serves the real app on a loopback port. With `pooled` on, seats
+ * as many students again on the pooled, sectioned test (bench/pooled-test.ts)
+ * and reports, for each, the questions drawn for them when they began.
  */
 export interface StudentSeat {
   assignmentId: string;
   cookie: string;
   csrf: string;
+  /** Pooled test: the autosaved questions drawn for this student (file_upload left out), in shown order. */
+  questionIds?: string[];
 }
 export interface StudentServerReady {
   url: string;
@@ -29,9 +37,11 @@ export interface StudentServerReady {
   baselineUrl: string;
   questionId: string;
   seats: StudentSeat[];
+  /** With `pooled` on: the pooled test's questions and its own students. */
+  pooled: { questions: Question[]; seats: StudentSeat[] } | null;
 }
 
-const [databaseUrl, studentsArg, poolArg] = process.argv.slice(2);
+const [databaseUrl, studentsArg, poolArg, pooledArg] = process.argv.slice(2);
 if (!databaseUrl || !process.send) throw new Error('bench/student-server.ts is started by bench/student-autosave.ts');
 const students = Number(studentsArg);
 
@@ -59,14 +69,34 @@ app.addHook('onResponse', async (request, reply) => {
   if (request.method === 'POST' && request.url.endsWith('/answers')) serverMs.push(reply.elapsedTime);
 });
 
-async function seat(i: number): Promise<StudentSeat> {
-  const { assignmentId, cookie, csrf } = await seatStudent(app, { apiKey, testId: test.testId, externalUserId: `student-${i}`, email: `s${i}@bench.example` });
+async function seat(testId: string, i: number): Promise<StudentSeat> {
+  const { assignmentId, cookie, csrf } = await seatStudent(app, { apiKey, testId, externalUserId: `student-${i}`, email: `s${i}@bench.example` });
   return { assignmentId, cookie, csrf };
 }
+async function seatAll(testId: string, from: number): Promise<StudentSeat[]> {
+  const out: StudentSeat[] = [];
+  for (let i = 0; i < students; i += 50) {
+    out.push(...(await Promise.all(Array.from({ length: Math.min(50, students - i) }, (_, j) => seat(testId, from + i + j)))));
+  }
+  return out;
+}
 
-const seats: StudentSeat[] = [];
-for (let i = 0; i < students; i += 50) {
-  seats.push(...(await Promise.all(Array.from({ length: Math.min(50, students - i) }, (_, j) => seat(i + j)))));
+const seats = await seatAll(test.testId, 0);
+let pooled: StudentServerReady['pooled'] = null;
+if (pooledArg === 'on') {
+  const view = await createTest(pool, pooledTest());
+  await publishTest(pool, view.testId, institution.institutionId);
+  const questions = allQuestions(view);
+  const uploads = new Set(questions.filter((q) => q.type === 'file_upload').map((q) => q.id));
+  const pooledSeats = await seatAll(view.testId, students);
+  // The draw was made when each student began; read it back as the page would see it.
+  const { rows } = await pool.query<{ assignment_id: string; delivery: Delivery }>(
+    'SELECT assignment_id, delivery FROM attempts WHERE assignment_id = ANY($1)',
+    [pooledSeats.map((s) => s.assignmentId)],
+  );
+  const drawn = new Map(rows.map((r) => [r.assignment_id, r.delivery.sections.flatMap((s) => s.questionIds)]));
+  for (const s of pooledSeats) s.questionIds = drawn.get(s.assignmentId)!.filter((id) => !uploads.has(id));
+  pooled = { questions, seats: pooledSeats };
 }
 /**
  * The baseline a save is measured against: bare Fastify and pg on its own
@@ -102,7 +132,7 @@ bare.post('/a/:assignmentId/answers', async (request) => {
 
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
 const baselineUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
-const ready: StudentServerReady = { url, baselineUrl, questionId: 'answer', seats };
+const ready: StudentServerReady = { url, baselineUrl, questionId: 'answer', seats, pooled };
 process.send(ready);
 // CPU time of this process on request: CPU per save, unlike latency, barely moves when other work shares the machine.
 process.on('message', (m) => {
