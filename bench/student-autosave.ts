@@ -33,10 +33,15 @@ import { benchAnswer, POOLED_DRAWN } from './pooled-test.js';
  * file_upload, whose answer is an upload) with a valid answer of its type;
  * that round runs right after the flat one, on the same schedule, and is
  * printed with its ratios to the flat test. `--pooled off` runs the flat test alone.
+ * Before that round, every drawn question holds an empty answer row (as some
+ * minutes into an exam), so its saves update rows as the flat test's do;
+ * `--prefill off` leaves the table empty (then a short run's pooled saves are
+ * nearly all first saves of their question: INSERTs).
  * CPU per save falls as the rate rises (fixed per-wake-up costs are shared by
  * more saves, and caches stay warm): compare figures at the same rate, and
  * use a high one (`--interval 2`: 1,000 saves/s) for capacity planning.
- * BENCH_PROFILE_DIR=dir writes a V8 CPU profile of the app process there.
+ * BENCH_PROFILE_DIR=dir writes a V8 CPU profile of the app process there for
+ * each round (flat.cpuprofile, pooled.cpuprofile, bare.cpuprofile), seeding left out.
  */
 const { values: opts } = parseArgs({
   options: {
@@ -47,21 +52,23 @@ const { values: opts } = parseArgs({
     'db-pool': { type: 'string', default: '10' },
     baseline: { type: 'string', default: 'on' },
     pooled: { type: 'string', default: 'on' },
+    prefill: { type: 'string', default: 'on' },
   },
 });
 const BASELINE = opts.baseline !== 'off';
 const POOLED = opts.pooled !== 'off';
 if (opts.baseline !== 'on' && opts.baseline !== 'off') throw new Error('--baseline must be on or off');
 if (opts.pooled !== 'on' && opts.pooled !== 'off') throw new Error('--pooled must be on or off');
+if (opts.prefill !== 'on' && opts.prefill !== 'off') throw new Error('--prefill must be on or off');
 const STUDENTS = Number(opts.students);
 const INTERVAL_MS = Number(opts.interval) * 1000;
 const DURATION_MS = Number(opts.duration) * 1000;
-for (const [k, v] of Object.entries(opts)) if (k !== 'baseline' && k !== 'pooled' && (!/^\d+$/.test(String(v)) || Number(v) < 1)) throw new Error(`--${k} must be a whole number ≥ 1`);
+for (const [k, v] of Object.entries(opts)) if (k !== 'baseline' && k !== 'pooled' && k !== 'prefill' && (!/^\d+$/.test(String(v)) || Number(v) < 1)) throw new Error(`--${k} must be a whole number ≥ 1`);
 
 const db = await openBenchDatabase('assay_bench_students');
 
-const child = fork(path.join(import.meta.dirname, 'student-server.ts'), [db.url, String(STUDENTS), opts['db-pool']!, POOLED ? 'on' : 'off'], {
-  execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])],
+const child = fork(path.join(import.meta.dirname, 'student-server.ts'), [db.url, String(STUDENTS), opts['db-pool']!, POOLED ? 'on' : 'off', opts.prefill!], {
+  execArgv: ['--import', 'tsx'],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 async function cleanup() {
@@ -102,7 +109,13 @@ try {
   };
 
   /** One round: every seat saves every interval for the duration, against `baseUrl`. */
-  async function round(baseUrl: string, seats: Seat[], answer: Answer) {
+  const profile = async (m: { profile: 'start' | 'stop'; name?: string }) => {
+    if (!process.env.BENCH_PROFILE_DIR) return;
+    child.send(m);
+    await once(child, 'message');
+  };
+
+  async function round(name: string, baseUrl: string, seats: Seat[], answer: Answer) {
     const http = new HttpPool(baseUrl, { connections: Number(opts.connections), pipelining: 1 });
     const latencies: number[] = [];
     /** Saves sent after the first interval, when every session has been seen once (its first save looks it up). */
@@ -145,6 +158,7 @@ try {
       }
     }
 
+    await profile({ profile: 'start' });
     const cpuBefore = await cpu();
     const batchesBefore = batches;
     started = performance.now();
@@ -166,6 +180,7 @@ try {
     await Promise.all([...inFlight]);
     const elapsed = (performance.now() - started) / 1000;
     const cpuAfter = await cpu();
+    await profile({ profile: 'stop', name });
     await http.close();
     const cpuTotal = cpuAfter.user - cpuBefore.user + (cpuAfter.system - cpuBefore.system);
     return {
@@ -202,20 +217,20 @@ try {
   }
 
   process.stdout.write(`Running: ${STUDENTS} students, a save every ${INTERVAL_MS / 1000} s each, for ${DURATION_MS / 1000} s…\n`);
-  const app = await round(ready.url, ready.seats, flatAnswer);
+  const app = await round('flat', ready.url, ready.seats, flatAnswer);
   const lost = await countLost(ready.seats, app.accepted);
 
   let pooled: (Awaited<ReturnType<typeof round>> & { lost: number }) | null = null;
   if (ready.pooled) {
     process.stdout.write(`Pooled: ${STUDENTS} more students on the pooled, sectioned test (${POOLED_DRAWN} questions each, mixed types), the same schedule…\n`);
-    const r = await round(ready.url, ready.pooled.seats, pooledAnswer);
+    const r = await round('pooled', ready.url, ready.pooled.seats, pooledAnswer);
     pooled = { ...r, lost: await countLost(ready.pooled.seats, r.accepted) };
   }
 
   let baseline: Awaited<ReturnType<typeof round>> | null = null;
   if (BASELINE) {
     process.stdout.write(`Baseline: the same schedule against a bare Fastify + pg route doing the same upsert…\n`);
-    baseline = await round(ready.baselineUrl, ready.seats, flatAnswer);
+    baseline = await round('bare', ready.baselineUrl, ready.seats, flatAnswer);
   }
 
   const pick = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
@@ -242,7 +257,7 @@ try {
       : []),
     ...(pooled
       ? [
-          ['POOLED, SECTIONED TEST', `${POOLED_DRAWN} of 80 questions drawn per student, all nine types (file_upload not autosaved)`],
+          ['POOLED, SECTIONED TEST', `${POOLED_DRAWN} of 80 questions drawn per student, all nine types (file_upload not autosaved); answer rows ${opts.prefill === 'on' ? 'prefilled' : 'not prefilled'}`],
           ['  saves', `${pooled.latencies.length} in ${pooled.elapsed.toFixed(1)} s`],
           ['  latency p50 / p99', `${pick(pooled.latencies, 50).toFixed(1)} / ${pick(pooled.latencies, 99).toFixed(1)} ms (after the first interval ${pick(pooled.steady, 50).toFixed(1)} / ${pick(pooled.steady, 99).toFixed(1)})`],
           ['  inside the app p50/p99', `${pick(pooled.serverMs, 50).toFixed(1)} / ${pick(pooled.serverMs, 99).toFixed(1)} ms`],

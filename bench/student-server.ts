@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import Fastify from 'fastify';
 import { createPool } from '../src/platform/db.js';
 import { systemClock } from '../src/platform/clock.js';
@@ -41,7 +44,7 @@ export interface StudentServerReady {
   pooled: { questions: Question[]; seats: StudentSeat[] } | null;
 }
 
-const [databaseUrl, studentsArg, poolArg, pooledArg] = process.argv.slice(2);
+const [databaseUrl, studentsArg, poolArg, pooledArg, prefillArg] = process.argv.slice(2);
 if (!databaseUrl || !process.send) throw new Error('bench/student-server.ts is started by bench/student-autosave.ts');
 const students = Number(studentsArg);
 
@@ -96,6 +99,17 @@ if (pooledArg === 'on') {
   );
   const drawn = new Map(rows.map((r) => [r.assignment_id, r.delivery.sections.flatMap((s) => s.questionIds)]));
   for (const s of pooledSeats) s.questionIds = drawn.get(s.assignmentId)!.filter((id) => !uploads.has(id));
+  if (prefillArg === 'on') {
+    // Every drawn question already holds an (empty) answer, as some minutes into an exam: a short run
+    // would otherwise make almost every pooled save the first of its question (an INSERT, where the
+    // flat test's saves are UPDATEs of one row), which measures the table, not the save path.
+    await pool.query(
+      `INSERT INTO answers (assignment_id, institution_id, question_id, value, version, saved_at)
+       SELECT x.assignment_id, $1, x.question_id, NULL, 0, now()
+         FROM jsonb_to_recordset($2::jsonb) AS x (assignment_id text, question_id text)`,
+      [institution.institutionId, JSON.stringify(pooledSeats.flatMap((s) => s.questionIds!.map((q) => ({ assignment_id: s.assignmentId, question_id: q }))))],
+    );
+  }
   pooled = { questions, seats: pooledSeats };
 }
 /**
@@ -135,9 +149,25 @@ const baselineUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
 const ready: StudentServerReady = { url, baselineUrl, questionId: 'answer', seats, pooled };
 process.send(ready);
 // CPU time of this process on request: CPU per save, unlike latency, barely moves when other work shares the machine.
-process.on('message', (m) => {
+// BENCH_PROFILE_DIR: a V8 CPU profile of this process per round (`<round>.cpuprofile`), seeding left out.
+const profileDir = process.env.BENCH_PROFILE_DIR;
+const profiler = profileDir ? new Session() : null;
+profiler?.connect();
+process.on('message', (m: unknown) => {
   if (m === 'cpu') void saveBatchTotals().then((batches) => process.send!({ cpu: process.cpuUsage(), serverMs: serverMs.splice(0), batches }));
+  if (typeof m === 'object' && m !== null && 'profile' in m) void profileStep(m as { profile: 'start' | 'stop'; name?: string }).then(() => process.send!({ profiled: true }));
 });
+async function profileStep(m: { profile: 'start' | 'stop'; name?: string }): Promise<void> {
+  if (!profiler || !profileDir) return;
+  if (m.profile === 'start') {
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+    return;
+  }
+  const { profile } = await profiler.post('Profiler.stop');
+  fs.mkdirSync(profileDir, { recursive: true });
+  fs.writeFileSync(path.join(profileDir, `${m.name}.cpuprofile`), JSON.stringify(profile));
+}
 
 async function stop() {
   await app.close();
