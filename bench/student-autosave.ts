@@ -2,14 +2,16 @@ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
 import pg from 'pg';
 import { Pool as HttpPool } from 'undici';
 import { openBenchDatabase } from './bench-database.js';
 import type { StudentServerReady } from './student-server.js';
+import type { Question } from '../src/modules/catalog/schemas.js';
+import { benchAnswer, POOLED_DRAWN } from './pooled-test.js';
 
 /**
- * `npx tsx bench/student-autosave.ts [--students 2000 --interval 10 --duration 120 --connections 256 --db-pool 10]`
+ * `npx tsx bench/student-autosave.ts [--students 2000 --interval 10 --duration 120 --connections 256 --db-pool 10 --pooled on --baseline on]`
  *
  * Autosave under a full exam hall: every simulated student (HTTP level, no
  * browser; a real session cookie and CSRF token each) saves an answer every
@@ -24,10 +26,22 @@ import type { StudentServerReady } from './student-server.js';
  * schedule against a bare Fastify + pg route doing the same upsert (in the
  * same process, on its own port: bench/student-server.ts) and prints the
  * ratio of the two; `--baseline off` skips that round.
+ * With `--pooled on` (the default) the same number of students again sit a
+ * pooled, sectioned test (bench/pooled-test.ts: 40 questions drawn from 80,
+ * all nine types, questions and options shuffled), each save going to one of
+ * the autosaved questions drawn for that student (every type but
+ * file_upload, whose answer is an upload) with a valid answer of its type;
+ * that round runs right after the flat one, on the same schedule, and is
+ * printed with its ratios to the flat test. `--pooled off` runs the flat test alone.
+ * Before that round, every drawn question holds an empty answer row (as some
+ * minutes into an exam), so its saves update rows as the flat test's do;
+ * `--prefill off` leaves the table empty (then a short run's pooled saves are
+ * nearly all first saves of their question: INSERTs).
  * CPU per save falls as the rate rises (fixed per-wake-up costs are shared by
  * more saves, and caches stay warm): compare figures at the same rate, and
  * use a high one (`--interval 2`: 1,000 saves/s) for capacity planning.
- * BENCH_PROFILE_DIR=dir writes a V8 CPU profile of the app process there.
+ * BENCH_PROFILE_DIR=dir writes a V8 CPU profile of the app process there for
+ * each round (flat.cpuprofile, pooled.cpuprofile, bare.cpuprofile), seeding left out.
  */
 const { values: opts } = parseArgs({
   options: {
@@ -37,19 +51,24 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '256' },
     'db-pool': { type: 'string', default: '10' },
     baseline: { type: 'string', default: 'on' },
+    pooled: { type: 'string', default: 'on' },
+    prefill: { type: 'string', default: 'on' },
   },
 });
 const BASELINE = opts.baseline !== 'off';
+const POOLED = opts.pooled !== 'off';
 if (opts.baseline !== 'on' && opts.baseline !== 'off') throw new Error('--baseline must be on or off');
+if (opts.pooled !== 'on' && opts.pooled !== 'off') throw new Error('--pooled must be on or off');
+if (opts.prefill !== 'on' && opts.prefill !== 'off') throw new Error('--prefill must be on or off');
 const STUDENTS = Number(opts.students);
 const INTERVAL_MS = Number(opts.interval) * 1000;
 const DURATION_MS = Number(opts.duration) * 1000;
-for (const [k, v] of Object.entries(opts)) if (k !== 'baseline' && (!/^\d+$/.test(String(v)) || Number(v) < 1)) throw new Error(`--${k} must be a whole number ≥ 1`);
+for (const [k, v] of Object.entries(opts)) if (k !== 'baseline' && k !== 'pooled' && k !== 'prefill' && (!/^\d+$/.test(String(v)) || Number(v) < 1)) throw new Error(`--${k} must be a whole number ≥ 1`);
 
 const db = await openBenchDatabase('assay_bench_students');
 
-const child = fork(path.join(import.meta.dirname, 'student-server.ts'), [db.url, String(STUDENTS), opts['db-pool']!], {
-  execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [])],
+const child = fork(path.join(import.meta.dirname, 'student-server.ts'), [db.url, String(STUDENTS), opts['db-pool']!, POOLED ? 'on' : 'off', opts.prefill!], {
+  execArgv: ['--import', 'tsx'],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 async function cleanup() {
@@ -59,7 +78,7 @@ async function cleanup() {
 }
 
 try {
-  process.stdout.write(`Seeding ${STUDENTS} students (assignment, start link, Begin)…\n`);
+  process.stdout.write(`Seeding ${STUDENTS} students${POOLED ? ' on each test' : ''} (assignment, start link, Begin)…\n`);
   const [ready] = (await Promise.race([
     once(child, 'message'),
     once(child, 'exit').then(() => {
@@ -77,24 +96,43 @@ try {
     return m.cpu;
   };
 
-  /** One round: every student saves every interval for the duration, against `baseUrl`. */
-  async function round(baseUrl: string) {
+  type Seat = StudentServerReady['seats'][number];
+  /** What a seat's seq-th save sends: one answer, as the page sends it. */
+  type Answer = (seat: Seat, seq: number) => { questionId: string; value: unknown };
+  const flatAnswer: Answer = (seat, seq) => ({ questionId: ready.questionId, value: `answer ${seq} from ${seat.assignmentId}` });
+  const pooledQuestions = new Map((ready.pooled?.questions ?? []).map((q): [string, Question] => [q.id, q]));
+  /** Pooled test: the seat's drawn questions in turn, each with a valid answer of its type. */
+  const pooledAnswer: Answer = (seat, seq) => {
+    const ids = seat.questionIds!;
+    const questionId = ids[(seq - 1) % ids.length]!;
+    return { questionId, value: benchAnswer(pooledQuestions.get(questionId)!, seq) };
+  };
+
+  /** One round: every seat saves every interval for the duration, against `baseUrl`. */
+  const profile = async (m: { profile: 'start' | 'stop'; name?: string }) => {
+    if (!process.env.BENCH_PROFILE_DIR) return;
+    child.send(m);
+    await once(child, 'message');
+  };
+
+  async function round(name: string, baseUrl: string, seats: Seat[], answer: Answer) {
     const http = new HttpPool(baseUrl, { connections: Number(opts.connections), pipelining: 1 });
     const latencies: number[] = [];
     /** Saves sent after the first interval, when every session has been seen once (its first save looks it up). */
     const steady: number[] = [];
     const errors = new Map<string, number>();
-    /** Per student: the highest version the server said it stored, and its value. */
-    const accepted = new Map<string, { version: number; value: string }>();
+    /** Per student and question: the highest version the server said it stored, and its value. */
+    const accepted = new Map<string, { version: number; value: unknown }>();
     let stale = 0;
     const countError = (what: string): void => {
       errors.set(what, (errors.get(what) ?? 0) + 1);
     };
 
     let started = performance.now();
-    async function save(seat: StudentServerReady['seats'][number], seq: number): Promise<void> {
-      const value = `answer ${seq} from ${seat.assignmentId}`;
-      const body = JSON.stringify({ answers: [{ questionId: ready.questionId, value, version: seq }] });
+    async function save(seat: Seat, seq: number): Promise<void> {
+      const { questionId, value } = answer(seat, seq);
+      const key = `${seat.assignmentId} ${questionId}`;
+      const body = JSON.stringify({ answers: [{ questionId, value, version: seq }] });
       const t0 = performance.now();
       const record = () => {
         const ms = performance.now() - t0;
@@ -113,19 +151,20 @@ try {
         if (res.statusCode !== 200) return countError(`HTTP ${res.statusCode}`);
         const result = (JSON.parse(text) as { results: Array<{ version: number; saved: boolean }> }).results[0]!;
         if (!result.saved) stale++;
-        else if ((accepted.get(seat.assignmentId)?.version ?? 0) < seq) accepted.set(seat.assignmentId, { version: seq, value });
+        else if ((accepted.get(key)?.version ?? 0) < seq) accepted.set(key, { version: seq, value });
       } catch (err) {
         record();
         countError((err as Error).message);
       }
     }
 
+    await profile({ profile: 'start' });
     const cpuBefore = await cpu();
     const batchesBefore = batches;
     started = performance.now();
     const inFlight = new Set<Promise<void>>();
     await Promise.all(
-      ready.seats.map(async (seat) => {
+      seats.map(async (seat) => {
         // Spread the first saves over one interval, as students start typing at different moments.
         await sleep(Math.random() * INTERVAL_MS);
         let seq = 0;
@@ -141,6 +180,7 @@ try {
     await Promise.all([...inFlight]);
     const elapsed = (performance.now() - started) / 1000;
     const cpuAfter = await cpu();
+    await profile({ profile: 'stop', name });
     await http.close();
     const cpuTotal = cpuAfter.user - cpuBefore.user + (cpuAfter.system - cpuBefore.system);
     return {
@@ -158,28 +198,39 @@ try {
     };
   }
 
-  process.stdout.write(`Running: ${STUDENTS} students, a save every ${INTERVAL_MS / 1000} s each, for ${DURATION_MS / 1000} s…\n`);
-  const app = await round(ready.url);
+  /** Every accepted save must be what the database holds now (the latest accepted one per student and question). */
+  async function countLost(seats: Seat[], accepted: Map<string, { version: number; value: unknown }>): Promise<number> {
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    const { rows } = await c.query<{ assignment_id: string; question_id: string; value: unknown; version: number }>(
+      'SELECT assignment_id, question_id, value, version::float8 AS version FROM answers WHERE assignment_id = ANY($1)',
+      [seats.map((s) => s.assignmentId)],
+    );
+    await c.end();
+    const stored = new Map(rows.map((r) => [`${r.assignment_id} ${r.question_id}`, r]));
+    let lost = 0;
+    for (const [key, a] of accepted) {
+      const s = stored.get(key);
+      if (!s || s.version !== a.version || !isDeepStrictEqual(s.value, a.value)) lost++;
+    }
+    return lost;
+  }
 
-  // Every accepted save must be what the database holds now (the latest accepted one per student).
-  const c = new pg.Client({ connectionString: db.url });
-  await c.connect();
-  const { rows: storedRows } = await c.query<{ assignment_id: string; value: string; version: number }>(
-    'SELECT assignment_id, value, version::float8 AS version FROM answers WHERE question_id = $1',
-    [ready.questionId],
-  );
-  await c.end();
-  const stored = new Map(storedRows.map((r) => [r.assignment_id, r]));
-  let lost = 0;
-  for (const [assignmentId, a] of app.accepted) {
-    const s = stored.get(assignmentId);
-    if (!s || s.version !== a.version || s.value !== a.value) lost++;
+  process.stdout.write(`Running: ${STUDENTS} students, a save every ${INTERVAL_MS / 1000} s each, for ${DURATION_MS / 1000} s…\n`);
+  const app = await round('flat', ready.url, ready.seats, flatAnswer);
+  const lost = await countLost(ready.seats, app.accepted);
+
+  let pooled: (Awaited<ReturnType<typeof round>> & { lost: number }) | null = null;
+  if (ready.pooled) {
+    process.stdout.write(`Pooled: ${STUDENTS} more students on the pooled, sectioned test (${POOLED_DRAWN} questions each, mixed types), the same schedule…\n`);
+    const r = await round('pooled', ready.url, ready.pooled.seats, pooledAnswer);
+    pooled = { ...r, lost: await countLost(ready.pooled.seats, r.accepted) };
   }
 
   let baseline: Awaited<ReturnType<typeof round>> | null = null;
   if (BASELINE) {
     process.stdout.write(`Baseline: the same schedule against a bare Fastify + pg route doing the same upsert…\n`);
-    baseline = await round(ready.baselineUrl);
+    baseline = await round('bare', ready.baselineUrl, ready.seats, flatAnswer);
   }
 
   const pick = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
@@ -204,13 +255,26 @@ try {
           ['app / bare CPU per save', `${(app.cpuPerSave / baseline.cpuPerSave).toFixed(2)} ×`],
         ]
       : []),
+    ...(pooled
+      ? [
+          ['POOLED, SECTIONED TEST', `${POOLED_DRAWN} of 80 questions drawn per student, all nine types (file_upload not autosaved); answer rows ${opts.prefill === 'on' ? 'prefilled' : 'not prefilled'}`],
+          ['  saves', `${pooled.latencies.length} in ${pooled.elapsed.toFixed(1)} s`],
+          ['  latency p50 / p99', `${pick(pooled.latencies, 50).toFixed(1)} / ${pick(pooled.latencies, 99).toFixed(1)} ms (after the first interval ${pick(pooled.steady, 50).toFixed(1)} / ${pick(pooled.steady, 99).toFixed(1)})`],
+          ['  inside the app p50/p99', `${pick(pooled.serverMs, 50).toFixed(1)} / ${pick(pooled.serverMs, 99).toFixed(1)} ms`],
+          ['  app CPU per save', `${pooled.cpuPerSave.toFixed(0)} µs (${pooled.systemPerSave.toFixed(0)} µs kernel)`],
+          ['  saves per statement', (pooled.batchedRequests / Math.max(1, pooled.statements)).toFixed(2)],
+          ['  pooled / flat', `CPU per save ${(pooled.cpuPerSave / app.cpuPerSave).toFixed(2)} ×, p50 ${(pick(pooled.latencies, 50) / q(50)).toFixed(2)} ×, p99 ${(pick(pooled.latencies, 99) / q(99)).toFixed(2)} ×, in-app p50 ${(pick(pooled.serverMs, 50) / pick(app.serverMs, 50)).toFixed(2)} ×`],
+          ['  errors / stale / lost', `${[...pooled.errors.values()].reduce((s, n) => s + n, 0)} / ${pooled.stale} / ${pooled.lost} of ${pooled.accepted.size} answers checked${pooled.errors.size ? ` (${[...pooled.errors].map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}`],
+        ]
+      : []),
     ['machine load average', os.loadavg().map((l) => l.toFixed(1)).join(' ') + ` on ${os.cpus().length} CPUs`],
     ['errors', `${errorCount}${errorCount ? ` (${[...app.errors].map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}`],
     ['stale (refused as older)', String(app.stale)],
     ['accepted saves lost', `${lost} of ${app.accepted.size} students checked   (target 0: ${lost === 0 ? 'met' : 'NOT met'})`],
   ];
   process.stdout.write(`\nStudent autosave load\n${rows.map(([k, v]) => `  ${k!.padEnd(26)} ${v}`).join('\n')}\n`);
-  process.exitCode = lost === 0 && errorCount === 0 && q(99) < 50 ? 0 : 1;
+  const pooledOk = !pooled || (pooled.lost === 0 && pooled.errors.size === 0);
+  process.exitCode = lost === 0 && errorCount === 0 && q(99) < 50 && pooledOk ? 0 : 1;
 } finally {
   await cleanup();
 }

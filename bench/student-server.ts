@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import Fastify from 'fastify';
 import { createPool } from '../src/platform/db.js';
 import { systemClock } from '../src/platform/clock.js';
@@ -7,8 +10,12 @@ import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { saveBatchTotals } from '../src/platform/telemetry/metrics.js';
+import { allQuestions } from '../src/modules/catalog/sections.js';
+import type { Question } from '../src/modules/catalog/schemas.js';
+import type { Delivery } from '../src/modules/catalog/delivery.js';
 import { seatStudent } from './seat-student.js';
 import { benchAppConfig } from './bench-database.js';
+import { pooledTest } from './pooled-test.js';
 
 /**
  * The server side of bench/student-autosave.ts, in its own process so the
@@ -16,12 +23,16 @@ import { benchAppConfig } from './bench-database.js';
  * one test, then for each student: creates the assignment through the
  * partner API, opens the start link, reads the page's CSRF token and
  * presses Begin, exactly as a browser would. Reports the sessions to the
- * parent and serves the real app on a loopback port.
+ * parent and serves the real app on a loopback port. With `pooled` on, seats
+ * as many students again on the pooled, sectioned test (bench/pooled-test.ts)
+ * and reports, for each, the questions drawn for them when they began.
  */
 export interface StudentSeat {
   assignmentId: string;
   cookie: string;
   csrf: string;
+  /** Pooled test: the autosaved questions drawn for this student (file_upload left out), in shown order. */
+  questionIds?: string[];
 }
 export interface StudentServerReady {
   url: string;
@@ -29,9 +40,11 @@ export interface StudentServerReady {
   baselineUrl: string;
   questionId: string;
   seats: StudentSeat[];
+  /** With `pooled` on: the pooled test's questions and its own students. */
+  pooled: { questions: Question[]; seats: StudentSeat[] } | null;
 }
 
-const [databaseUrl, studentsArg, poolArg] = process.argv.slice(2);
+const [databaseUrl, studentsArg, poolArg, pooledArg, prefillArg] = process.argv.slice(2);
 if (!databaseUrl || !process.send) throw new Error('bench/student-server.ts is started by bench/student-autosave.ts');
 const students = Number(studentsArg);
 
@@ -59,14 +72,45 @@ app.addHook('onResponse', async (request, reply) => {
   if (request.method === 'POST' && request.url.endsWith('/answers')) serverMs.push(reply.elapsedTime);
 });
 
-async function seat(i: number): Promise<StudentSeat> {
-  const { assignmentId, cookie, csrf } = await seatStudent(app, { apiKey, testId: test.testId, externalUserId: `student-${i}`, email: `s${i}@bench.example` });
+async function seat(testId: string, i: number): Promise<StudentSeat> {
+  const { assignmentId, cookie, csrf } = await seatStudent(app, { apiKey, testId, externalUserId: `student-${i}`, email: `s${i}@bench.example` });
   return { assignmentId, cookie, csrf };
 }
+async function seatAll(testId: string, from: number): Promise<StudentSeat[]> {
+  const out: StudentSeat[] = [];
+  for (let i = 0; i < students; i += 50) {
+    out.push(...(await Promise.all(Array.from({ length: Math.min(50, students - i) }, (_, j) => seat(testId, from + i + j)))));
+  }
+  return out;
+}
 
-const seats: StudentSeat[] = [];
-for (let i = 0; i < students; i += 50) {
-  seats.push(...(await Promise.all(Array.from({ length: Math.min(50, students - i) }, (_, j) => seat(i + j)))));
+const seats = await seatAll(test.testId, 0);
+let pooled: StudentServerReady['pooled'] = null;
+if (pooledArg === 'on') {
+  const view = await createTest(pool, pooledTest());
+  await publishTest(pool, view.testId, institution.institutionId);
+  const questions = allQuestions(view);
+  const uploads = new Set(questions.filter((q) => q.type === 'file_upload').map((q) => q.id));
+  const pooledSeats = await seatAll(view.testId, students);
+  // The draw was made when each student began; read it back as the page would see it.
+  const { rows } = await pool.query<{ assignment_id: string; delivery: Delivery }>(
+    'SELECT assignment_id, delivery FROM attempts WHERE assignment_id = ANY($1)',
+    [pooledSeats.map((s) => s.assignmentId)],
+  );
+  const drawn = new Map(rows.map((r) => [r.assignment_id, r.delivery.sections.flatMap((s) => s.questionIds)]));
+  for (const s of pooledSeats) s.questionIds = drawn.get(s.assignmentId)!.filter((id) => !uploads.has(id));
+  if (prefillArg === 'on') {
+    // Every drawn question already holds an (empty) answer, as some minutes into an exam: a short run
+    // would otherwise make almost every pooled save the first of its question (an INSERT, where the
+    // flat test's saves are UPDATEs of one row), which measures the table, not the save path.
+    await pool.query(
+      `INSERT INTO answers (assignment_id, institution_id, question_id, value, version, saved_at)
+       SELECT x.assignment_id, $1, x.question_id, NULL, 0, now()
+         FROM jsonb_to_recordset($2::jsonb) AS x (assignment_id text, question_id text)`,
+      [institution.institutionId, JSON.stringify(pooledSeats.flatMap((s) => s.questionIds!.map((q) => ({ assignment_id: s.assignmentId, question_id: q }))))],
+    );
+  }
+  pooled = { questions, seats: pooledSeats };
 }
 /**
  * The baseline a save is measured against: bare Fastify and pg on its own
@@ -102,12 +146,28 @@ bare.post('/a/:assignmentId/answers', async (request) => {
 
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
 const baselineUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
-const ready: StudentServerReady = { url, baselineUrl, questionId: 'answer', seats };
+const ready: StudentServerReady = { url, baselineUrl, questionId: 'answer', seats, pooled };
 process.send(ready);
 // CPU time of this process on request: CPU per save, unlike latency, barely moves when other work shares the machine.
-process.on('message', (m) => {
+// BENCH_PROFILE_DIR: a V8 CPU profile of this process per round (`<round>.cpuprofile`), seeding left out.
+const profileDir = process.env.BENCH_PROFILE_DIR;
+const profiler = profileDir ? new Session() : null;
+profiler?.connect();
+process.on('message', (m: unknown) => {
   if (m === 'cpu') void saveBatchTotals().then((batches) => process.send!({ cpu: process.cpuUsage(), serverMs: serverMs.splice(0), batches }));
+  if (typeof m === 'object' && m !== null && 'profile' in m) void profileStep(m as { profile: 'start' | 'stop'; name?: string }).then(() => process.send!({ profiled: true }));
 });
+async function profileStep(m: { profile: 'start' | 'stop'; name?: string }): Promise<void> {
+  if (!profiler || !profileDir) return;
+  if (m.profile === 'start') {
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+    return;
+  }
+  const { profile } = await profiler.post('Profiler.stop');
+  fs.mkdirSync(profileDir, { recursive: true });
+  fs.writeFileSync(path.join(profileDir, `${m.name}.cpuprofile`), JSON.stringify(profile));
+}
 
 async function stop() {
   await app.close();

@@ -2,6 +2,7 @@ import type { AppContext } from '../../platform/context.js';
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
 import { recordStudentSaves } from '../../platform/telemetry/metrics.js';
 import type { AnswerValue } from './answer-values.js';
+import type { Question } from '../catalog/schemas.js';
 import { checkAnswerValue } from './answer-values.js';
 import { answerVersions } from './attempts-repo.js';
 import { findAttempt, type Attempt } from './find-attempt.js';
@@ -58,6 +59,17 @@ function drawnIds(attempt: Pick<Attempt, 'delivery'>): Set<string> | null {
 }
 
 /**
+ * A version's questions by id, kept with the cached version (test-versions.ts): built once per
+ * version, not on every save, where a test of 80 questions would allocate 80 entries per save.
+ */
+const questionIndexes = new WeakMap<object, Map<string, Question>>();
+function questionsById(test: { questions: readonly Question[] }): Map<string, Question> {
+  let byId = questionIndexes.get(test);
+  if (!byId) questionIndexes.set(test, (byId = new Map(test.questions.map((q) => [q.id, q]))));
+  return byId;
+}
+
+/**
  * Autosave: stores each answer unless a newer version of it is stored
  * already, so a stale save (a late retry, an older tab) never overwrites a
  * newer answer and a replayed save is harmless. All answers of a request are
@@ -89,7 +101,7 @@ async function save(ctx: AppContext, session: StudentSession, assignmentId: stri
   if (!acceptsSaves(attempt.deadlineAt, now)) attempt = (await attemptFacts(ctx, session.institutionId, assignmentId, true))!;
 
   const test = await loadTestVersion(ctx.pool, attempt.testVersionId);
-  const byId = new Map(test.questions.map((q) => [q.id, q]));
+  const byId = questionsById(test);
   const given = drawnIds(attempt);
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
