@@ -21,6 +21,8 @@ export function testPage(p: {
   deadlineAt: Date;
   serverNow: Date;
   answers: StoredAnswer[];
+  /** The files that answer file_upload questions, by question id (load-student-page.ts). */
+  files?: Readonly<Record<string, { fileId: string; fileName: string; contentType: string; bytes: number }>>;
   /** Proctored tests: mode, resolved rules and timings for proctor.js. */
   proctoring?: ProctoringPageState | null;
   testMode?: boolean;
@@ -36,6 +38,7 @@ export function testPage(p: {
     serverNow: p.serverNow.toISOString(),
     questions: questions.map((q, i) => ({ id: q.id, type: q.type, n: i + 1, maxWords: q.type === 'essay' ? (q.maxWords ?? null) : null })),
     answers: Object.fromEntries(p.answers.map((a) => [a.questionId, { value: a.value, version: a.version }])),
+    files: p.files ?? {},
     ...(p.proctoring ? { proctoring: p.proctoring } : {}),
   };
 
