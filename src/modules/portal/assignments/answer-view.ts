@@ -10,7 +10,9 @@ import { dataTable, when } from '../ui/components.js';
  * texts (which were chosen, which are correct), never the bare option ids;
  * for text answers the text as typed.
  */
-export function answerView(q: Question | undefined, answer: AnswerValue): SafeHtml {
+export function answerView(q: Question | undefined, answer: AnswerValue, file?: SafeHtml): SafeHtml {
+  // A file answer is shown by the caller, who knows the file and the reader (answer-file-view.ts).
+  if (q?.type === 'file_upload') return answer === null ? html`<p class="empty">Not answered.</p>` : (file ?? html`<p class="empty">The file is no longer stored.</p>`);
   if (q && (q.type === 'single_choice' || q.type === 'multiple_choice')) {
     const chosen = new Set(Array.isArray(answer) ? answer : answer === null ? [] : [answer]);
     const correct = new Set(q.type === 'single_choice' ? [q.correctOptionId] : q.correctOptionIds);

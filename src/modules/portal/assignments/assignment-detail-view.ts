@@ -4,6 +4,7 @@ import { statusBadge, statusLabel, testBadge, when } from '../ui/components.js';
 import type { Scope } from '../ui/page.js';
 import { can } from '../../staff/principal.js';
 import { answerView, markView, scoreFacts } from './answer-view.js';
+import { fileAnswerView } from './answer-file-view.js';
 import type { AssignmentRecord } from './load-assignment-record.js';
 
 /** One assignment: facts, timeline (status changes, events, every delivery attempt), answers with marks. */
@@ -39,7 +40,7 @@ ${r.marking.items.length === 0 ? html`<p class="empty">No questions.</p>` : ''}
 ${r.assignment.startedAt === null ? html`<p class="empty">The student has not begun, so there are no answers yet.</p>` : r.marking.items.map((item, i) => html`<section class="question" aria-labelledby="q-${i + 1}">
 <h3 id="q-${i + 1}">Question ${i + 1} <span class="hint">(${item.type.replace('_', ' ')}, ${item.maxPoints} point${item.maxPoints === 1 ? '' : 's'})</span></h3>
 <p class="prompt">${item.prompt}</p>
-${answerView(r.questions.get(item.questionId), item.answer)}
+${answerView(r.questions.get(item.questionId), item.answer, r.files.has(item.questionId) ? fileAnswerView(scope, r.files.get(item.questionId), { preview: false, download: can(scope.p, 'mark') }) : undefined)}
 ${markView(item)}
 </section>`)}`;
 }

@@ -4,6 +4,8 @@ import { formatPoints, html, type SafeHtml } from '../../../platform/web/html.js
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import type { DraftMark, OpenedItem } from '../../marking/reviewer-marking.js';
 import { answerView, markView, scoreFacts } from '../assignments/answer-view.js';
+import { fileAnswerView } from '../assignments/answer-file-view.js';
+import type { AnswerFileSummary } from '../../attempts/answer-files.js';
 import { ago, csrfField, errorFor, errorSummary, hiddenFields, statusBadge, textArea, textField, when, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
 import { aiMarkingStatus } from '../../marking/ai/ai-status.js';
@@ -18,8 +20,15 @@ export function markingItemPage(
   ctx: AppContext,
   scope: Scope,
   opened: OpenedItem,
-  opts: { flash?: Flash | null; errors?: ErrorDetail[]; submitted?: { values: Record<string, string>; baseVersion: string } },
+  opts: {
+    flash?: Flash | null;
+    errors?: ErrorDetail[];
+    submitted?: { values: Record<string, string>; baseVersion: string };
+    /** The files that answer file_upload questions, by question id. */
+    files?: ReadonlyMap<string, AnswerFileSummary>;
+  },
 ): string {
+  const fileOf = (questionId: string) => fileAnswerView(scope, opts.files?.get(questionId), { preview: true, download: true });
   const v = opened.view;
   const now = ctx.clock.now();
   const title = `Marking: ${v.title} for ${studentText(v)}`;
@@ -33,7 +42,7 @@ export function markingItemPage(
     const main = html`${head}
 <p class="notice">This submission is not waiting for marking: it is ${v.status}. The marks below are final.</p>
 <dl class="facts">${scoreFacts(v.score)}</dl>
-${v.items.map((item, i) => itemBlock(item, i, opened, html`${markView(item)}`))}
+${v.items.map((item, i) => itemBlock(item, i, opened, html`${markView(item)}`, fileOf))}
 <p><a href="${scope.link(`/portal/assignments/${v.assignmentId}`)}">Open the assignment</a></p>`;
     return layoutFor(scope, { title, current: 'marking', main, flash: opts.flash ?? null });
   }
@@ -58,7 +67,7 @@ ${v.items.some((i) => i.ai) ? aiStatusNotice(aiMarkingStatus(ctx.config)) : ''}
 ${errorSummary(opts.errors)}
 <form method="post" action="/portal/marking/${v.assignmentId}" novalidate>
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields({ ...operatorField(scope), version: baseVersion })}
-${v.items.map((item, i) => itemBlock(item, i, opened, item.needsMarking ? markFields(item, values, opts.errors) : markView(item)))}
+${v.items.map((item, i) => itemBlock(item, i, opened, item.needsMarking ? markFields(item, values, opts.errors) : markView(item), fileOf))}
 <div class="actions panel">
 <button type="submit" name="action" value="save" class="button">Save draft</button>
 <button type="submit" name="action" value="finish" class="button primary">Finish marking</button>
@@ -91,7 +100,7 @@ function draftValues(marks: DraftMark[]): Record<string, string> {
   return out;
 }
 
-function itemBlock(item: MarkingItem, i: number, opened: OpenedItem, right: SafeHtml): SafeHtml {
+function itemBlock(item: MarkingItem, i: number, opened: OpenedItem, right: SafeHtml, fileOf: (questionId: string) => SafeHtml): SafeHtml {
   const q = opened.view.items[i]!;
   const question = opened.questions.get(item.questionId);
   return html`<section class="question" aria-labelledby="item-${i + 1}">
@@ -103,7 +112,7 @@ ${item.rubric ? html`<h3>Rubric</h3><p class="rubric">${item.rubric}</p>` : ''}
 </div>
 <div>
 <h3>Answer${item.wordCount !== null ? html` <span class="hint">(${item.wordCount} word${item.wordCount === 1 ? '' : 's'}${item.maxWords ? ` of at most ${item.maxWords}` : ''})</span>` : ''}</h3>
-${answerView(question, item.answer)}
+${answerView(question, item.answer, question?.type === 'file_upload' ? fileOf(item.questionId) : undefined)}
 ${item.ai ? aiSuggestionPanel(item, i + 1) : ''}
 ${right}
 </div>
