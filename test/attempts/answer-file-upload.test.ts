@@ -303,12 +303,37 @@ describe('refused uploads store nothing', () => {
   });
 });
 
+describe('over a real connection', () => {
+  it('stores a streamed upload sent by an HTTP client (the raw request stream reaches the service untouched)', async () => {
+    const { assignmentId, s } = await started('http-1');
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = h.app.server.address() as AddressInfo;
+    const big = Buffer.concat([PDF, Buffer.alloc(LIMIT - PDF.length - 1, 0x20)]);
+    const res = await fetch(`http://127.0.0.1:${port}/a/${assignmentId}/files/scan`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf', 'x-file-name': encodeURIComponent('Übung 1.pdf'), 'x-answer-version': '1', cookie: s.cookie!, 'x-csrf-token': s.csrf! },
+      body: big,
+    });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ fileName: 'Übung 1.pdf', contentType: 'application/pdf', bytes: big.length, saved: true });
+    const over = await fetch(`http://127.0.0.1:${port}/a/${assignmentId}/files/scan`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf', 'x-file-name': 'big.pdf', 'x-answer-version': '2', cookie: s.cookie!, 'x-csrf-token': s.csrf! },
+      body: Buffer.concat([big, Buffer.alloc(10)]),
+    });
+    expect(over.status).toBe(413);
+    expect(await answer(assignmentId, 'scan')).toEqual({ value: { fileId: body.fileId }, version: 1 });
+  });
+});
+
 describe('an upload lost mid-way', () => {
   it('keeps the previous file as the answer and leaves no object, temporary file or row behind', async () => {
     const { assignmentId, s } = await started('lost-1');
     const first = (await upload(s, assignmentId, 'scan', PNG, { type: 'image/png', version: 1 })).json();
-    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = h.app.server.address() as AddressInfo;
+    let streaming = false;
     await new Promise<void>((resolve) => {
       const req = http.request({
         host: '127.0.0.1',
@@ -327,9 +352,16 @@ describe('an upload lost mid-way', () => {
       req.on('error', () => resolve());
       req.on('response', () => resolve());
       req.write(Buffer.concat([PNG, Buffer.alloc(8 * 1024)]));
-      // Part of the body is on its way; then the connection drops.
-      setTimeout(() => req.destroy(), 150);
+      // Part of the body is written to storage (a temporary file exists); then the connection drops.
+      void (async () => {
+        for (let i = 0; i < 100 && !streaming; i++) {
+          streaming = strayTemporaries().length > 0;
+          if (!streaming) await new Promise((r) => setTimeout(r, 20));
+        }
+        req.destroy();
+      })();
     });
+    expect(streaming).toBe(true);
     // The server notices the abort on its own schedule: wait until the write has been cleaned up.
     for (let i = 0; i < 50 && strayTemporaries().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 100));
