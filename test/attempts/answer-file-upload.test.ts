@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -140,6 +141,8 @@ describe('uploading a file answer', () => {
     const stored = await rows(assignmentId);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ id: body.fileId, file_name: 'my drawing (1).png', content_type: 'image/png', bytes: PNG.length });
+    const { rows: hashed } = await h.pool.query('SELECT sha256 FROM answer_files WHERE id = $1', [body.fileId]);
+    expect(hashed[0].sha256).toBe(createHash('sha256').update(PNG).digest('hex'));
     const obj = await storageFor(h.ctx.config).get(stored[0].storage_key);
     const chunks: Buffer[] = [];
     for await (const c of obj!.body) chunks.push(c as Buffer);
