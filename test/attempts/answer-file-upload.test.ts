@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { storageFor } from '../../src/platform/storage/storage.js';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import { createHarness, manualClock, type Harness } from '../helpers/harness.js';
 import { Student, assign, createPublishedTest } from '../helpers/student.js';
 
 /**
@@ -70,10 +70,11 @@ export function zipOf(names: string[]): Buffer {
   );
 }
 
+const clock = manualClock(new Date());
 let h: Harness;
 let testId: string;
 beforeAll(async () => {
-  h = await createHarness();
+  h = await createHarness({ clock });
   testId = await createPublishedTest(h, h.a, UPLOAD_TEST);
 });
 afterAll(() => h.close());
@@ -303,6 +304,19 @@ describe('refused uploads store nothing', () => {
     expect(await answer(assignmentId, 'scan')).toEqual({ value: { fileId: first.fileId }, version: 1 });
     expect((await rows(assignmentId)).map((r) => r.id)).toEqual([first.fileId]);
     expect(await objects(assignmentId)).toHaveLength(1);
+  });
+});
+
+describe('when time is up', () => {
+  it('refuses an upload past the deadline and its grace with 409, the answer unchanged', async () => {
+    const { assignmentId, s } = await started('late-1');
+    const first = (await upload(s, assignmentId, 'scan', PNG, { type: 'image/png', version: 1 })).json();
+    clock.advance(60 * 60_000 + 31_000);
+    const late = await upload(s, assignmentId, 'scan', PDF, { type: 'application/pdf', version: 2 });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().error).toMatchObject({ code: 'invalid_state', message: 'Time is up; answers can no longer change.' });
+    expect(await answer(assignmentId, 'scan')).toEqual({ value: { fileId: first.fileId }, version: 1 });
+    expect((await rows(assignmentId)).map((r) => r.id)).toEqual([first.fileId]);
   });
 });
 
