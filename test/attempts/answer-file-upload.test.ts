@@ -154,6 +154,18 @@ describe('uploading a file answer', () => {
     expect(state.files).toEqual({ scan: { fileId: body.fileId, fileName: 'my drawing (1).png', contentType: 'image/png', bytes: PNG.length } });
   });
 
+  it('takes a file sent without Content-Type, telling its type by content alone', async () => {
+    const { assignmentId, s } = await started('up-0');
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `/a/${assignmentId}/files/scan`,
+      headers: { 'x-file-name': 'scan.pdf', 'x-answer-version': '1', cookie: s.cookie!, 'x-csrf-token': s.csrf! },
+      payload: PDF,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ contentType: 'application/pdf', bytes: PDF.length, saved: true });
+  });
+
   it('tells the type by content: a docx (zip with word/) and plain text are accepted where listed', async () => {
     const { assignmentId, s } = await started('up-2');
     const docx = zipOf(['[Content_Types].xml', '_rels/.rels', 'word/document.xml']);

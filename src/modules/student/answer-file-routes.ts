@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { errors } from '../../platform/http/schemas.js';
@@ -48,7 +48,8 @@ export const answerFileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       try {
         return await storeAnswerFile(ctx, sessionOf(request), request.params.assignmentId, {
           questionId: request.params.questionId,
-          body: request.body as Readable,
+          // The parser hands over the request stream; a request without Content-Type has no parsed body, so read the raw one.
+          body: request.body instanceof Readable ? request.body : request.raw,
           claimedType: request.headers['content-type'] ?? '',
           fileName,
           version: request.headers['x-answer-version'],
