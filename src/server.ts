@@ -27,6 +27,7 @@ import { proctoringAssets } from './modules/student/proctoring-assets.js';
 import { markingAdminRoutes } from './modules/marking/admin-routes.js';
 import { proctoringAdminRoutes } from './modules/proctoring/admin-routes.js';
 import { proctoringFileRoutes } from './modules/proctoring/file-routes.js';
+import { answerFileDownloadRoutes } from './modules/attempts/answer-file-routes.js';
 import { proctoringPartnerRoutes } from './modules/proctoring/partner-routes.js';
 import { sandboxPartnerRoutes } from './modules/sandbox/partner-routes.js';
 import { portalRoutes } from './modules/portal/portal-routes.js';
@@ -156,6 +157,7 @@ export async function buildServer(
   await app.register(studentRoutes, { ctx });
   await app.register(proctoringAssets);
   await app.register(proctoringFileRoutes, { ctx });
+  await app.register(answerFileDownloadRoutes, { ctx });
   if (ctx.config.operations.portal) await app.register(portalRoutes, { ctx });
 
   return app;

@@ -7,6 +7,7 @@ import { portalSession } from './portal-session.js';
 import { staffPages } from './sign-in/staff-pages.js';
 import { apiKeyPages } from './api-keys/api-key-pages.js';
 import { assignmentPages } from './assignments/assignment-pages.js';
+import { answerFilePages } from './assignments/answer-file-pages.js';
 import { assignmentControlPages } from './assignments/assignment-control-pages.js';
 import { auditPages } from './audit/audit-pages.js';
 import { callbackDomainPages } from './callback-domains/callback-domain-pages.js';
@@ -47,6 +48,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(staffPages, { ctx });
       await portal.register(overviewPages, { ctx });
       await portal.register(assignmentPages, { ctx });
+      await portal.register(answerFilePages, { ctx });
       await portal.register(assignmentControlPages, { ctx });
       await portal.register(proctoringPages, { ctx });
       await portal.register(markingPages, { ctx });

@@ -3,6 +3,7 @@ import type { Queryable } from '../../platform/db.js';
 import { defineRecurringJob, seedRecurringJobs } from '../../platform/recurring-jobs.js';
 import { detectInterruptions, SWEEP_EVERY_MS } from './detect-interruptions.js';
 import { purgeExpiredProctoring } from './purge-proctoring.js';
+import { purgeExpiredAnswerFiles } from '../attempts/purge-answer-files.js';
 
 /** Proctoring's durable background work, two recurring jobs (platform/recurring-jobs.ts). */
 export const SWEEP_KEY = 'recurring:proctoring-sweep';
@@ -20,7 +21,8 @@ export const retentionJob = defineRecurringJob({
   kind: 'proctoring.retention',
   uniqueKey: RETENTION_KEY,
   everyMs: RETENTION_EVERY_MS,
-  run: (ctx: AppContext) => purgeExpiredProctoring(ctx),
+  // A candidate's uploaded answer files keep the same retention as their recording (attempts/purge-answer-files.ts).
+  run: async (ctx: AppContext) => ({ proctoring: await purgeExpiredProctoring(ctx), answerFiles: await purgeExpiredAnswerFiles(ctx) }),
 });
 
 export const proctoringJobs = [interruptionSweepJob, retentionJob];

@@ -4,6 +4,7 @@ import { storageFor } from '../../platform/storage/storage.js';
 import { expireJobKey } from '../assignments/expire-job.js';
 import { autoSubmitKey } from '../attempts/timing.js';
 import { proctoringPrefix } from '../proctoring/store-segment.js';
+import { answerFilesPrefix } from '../attempts/answer-files.js';
 
 /**
  * Deleting test-mode data: by the partner (`DELETE /test-data`, everything of
@@ -11,7 +12,7 @@ import { proctoringPrefix } from '../proctoring/store-segment.js';
  * every institution older than 30 days).
  *
  * What goes: test-mode assignments with everything hanging off them (attempts,
- * answers, marks, proctoring flags, recordings and snapshots, student
+ * answers, uploaded answer files, marks, proctoring flags, recordings and snapshots, student
  * sessions, their events with webhook deliveries and attempts, their
  * idempotency records and pending jobs), and test-mode events without an
  * assignment (`webhook.test`, endpoint notices). What stays: test-mode
@@ -42,7 +43,10 @@ async function deleteTestData(ctx: AppContext, scope: { institutionId: string | 
       [scope.institutionId, scope.before, BATCH],
     );
     if (rows.length === 0) break;
-    for (const r of rows) await storage.deletePrefix(proctoringPrefix(r.institution_id, r.id));
+    for (const r of rows) {
+      await storage.deletePrefix(proctoringPrefix(r.institution_id, r.id));
+      await storage.deletePrefix(answerFilesPrefix(r.institution_id, r.id));
+    }
     const ids = rows.map((r) => r.id);
     await withTransaction(ctx.pool, async (tx) => {
       const jobKeys = ids.flatMap((id) => [expireJobKey(id), autoSubmitKey(id)]);

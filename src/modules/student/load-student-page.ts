@@ -9,6 +9,7 @@ import type { SubmittedStatus } from '../lifecycle/state-machine.js';
 import { deliver, type DeliveredTest } from '../catalog/delivery.js';
 import { attemptProctoringState, proctoringPageState, type ProctoringPageState } from '../proctoring/page-state.js';
 import { findAttempt, listAnswers, type StoredAnswer } from '../attempts/find-attempt.js';
+import { currentAnswerFiles, summaryOf, type AnswerFileSummary } from '../attempts/answer-files.js';
 import { returnUrl } from './return-url.js';
 import type { StudentSession } from '../assignments/student-sessions.js';
 import { submitAttempt } from '../marking/submit-attempt.js';
@@ -30,7 +31,7 @@ interface Common {
 /** What the student sees at /a/{assignmentId}, by status. */
 export type StudentPage =
   | (Common & { kind: 'intro'; dueAt: Date | null })
-  | (Common & { kind: 'test'; deadlineAt: Date; serverNow: Date; answers: StoredAnswer[] })
+  | (Common & { kind: 'test'; deadlineAt: Date; serverNow: Date; answers: StoredAnswer[]; files: Record<string, AnswerFileSummary> })
   | (Common & { kind: 'done'; status: SubmittedStatus; submittedAt: Date | null; score: Score | null; returnUrl: string })
   | (Common & { kind: 'expired'; dueAt: Date | null; returnUrl: string })
   | (Common & { kind: 'withdrawn'; returnUrl: string });
@@ -75,11 +76,15 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
     }
     case 'started': {
       if (!attempt) throw new Error(`assignment ${row.id} is started without an attempt`);
-      const [answers, proctoring] = await Promise.all([
+      const hasFiles = test.questions.some((q) => q.type === 'file_upload');
+      const [answers, proctoring, files] = await Promise.all([
         listAnswers(ctx.pool, row.institutionId, row.id),
         attemptProctoringState(ctx.pool, common.proctoring, row.institutionId, row.id),
+        hasFiles ? currentAnswerFiles(ctx.pool, row.institutionId, row.id) : null,
       ]);
-      return { ...common, proctoring, kind: 'test', deadlineAt: attempt.deadlineAt, serverNow: now, answers };
+      // Per file_upload question answered with a file: what the page shows as "Your file" after a reload.
+      const fileMap = Object.fromEntries([...(files ?? new Map()).entries()].map(([questionId, f]) => [questionId, summaryOf(f)]));
+      return { ...common, proctoring, kind: 'test', deadlineAt: attempt.deadlineAt, serverNow: now, answers, files: fileMap };
     }
     case 'expired':
       return { ...common, kind: 'expired', dueAt: row.dueAt, returnUrl: back };

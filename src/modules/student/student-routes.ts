@@ -21,6 +21,7 @@ import { AssignmentParams, AttemptStatusResponse, CsrfForm, CsrfHeader, Html, Sa
 import { getAttemptStatus } from '../attempts/attempt-status.js';
 import { submitOwnAttempt } from '../marking/submit-attempt.js';
 import { proctoringStudentRoutes } from './proctoring-routes.js';
+import { answerFileRoutes } from './answer-file-routes.js';
 
 const FORM = ['application/x-www-form-urlencoded'];
 const hide = { hide: true } as const;
@@ -114,6 +115,8 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
       },
     );
 
+    // File answers (file_upload questions), as raw bodies in their own scope.
+    await student.register(answerFileRoutes, { ctx });
     // The proctored page's uploads and heartbeat, behind the same session and CSRF checks.
     await student.register(proctoringStudentRoutes, { ctx });
     // Polled by the open test page: extra time, cancellation, submission elsewhere.

@@ -48,3 +48,23 @@ export const AttemptStatusResponse = Type.Object({
   deadline: NullableTimestamp,
   serverNow: Timestamp,
 });
+
+/** A file answer's upload (POST /a/{assignmentId}/files/{questionId}): the raw bytes, described by headers. */
+export const FileUploadParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }), questionId: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export const FileUploadHeaders = Type.Object({
+  'x-csrf-token': Type.Optional(Type.String({ maxLength: 200 })),
+  /** encodeURIComponent(file.name) */
+  'x-file-name': Type.String({ minLength: 1, maxLength: 2_000 }),
+  'x-answer-version': Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+});
+
+export const FileUploadResponse = Type.Object({
+  questionId: Type.String(),
+  fileId: Type.String(),
+  fileName: Type.String(),
+  contentType: Type.String({ description: 'The type detected from the content' }),
+  bytes: Type.Integer(),
+  version: Type.Integer(),
+  saved: Type.Boolean({ description: 'False when a newer answer version was already stored (this file is not the answer)' }),
+});

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { invalid } from '../errors.js';
 
@@ -62,7 +63,8 @@ export function findUnstorable(root: unknown, rootName: string): { field: string
 
 /**
  * preValidation hook: checks path parameters, query and a parsed (object)
- * body. A body that is still a string or buffer belongs to a parser or
+ * body. A body that is still a string, a buffer or the raw request stream
+ * (a file upload's route takes the stream itself) belongs to a parser or
  * media-type check downstream and is left alone here. Callback style: it
  * runs on every request and never awaits, so it need not cost a promise.
  */
@@ -71,7 +73,7 @@ export function rejectUnstorableInput(request: FastifyRequest, _reply: FastifyRe
     [request.params, 'params'],
     [request.query, 'query'],
   ];
-  if (request.body !== null && typeof request.body === 'object' && !Buffer.isBuffer(request.body)) parts.push([request.body, 'body']);
+  if (request.body !== null && typeof request.body === 'object' && !Buffer.isBuffer(request.body) && !(request.body instanceof Readable)) parts.push([request.body, 'body']);
   for (const [value, name] of parts) {
     const found = findUnstorable(value, name);
     if (found) return done(invalid(found.field, found.message));

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { randomBase62 } from '../ids.js';
-import { checkKey, checkPrefix, type ObjectStore } from './object-store.js';
+import { checkKey, checkPrefix, limitedChunks, type ObjectStore } from './object-store.js';
 
 /**
  * The local-filesystem store (the default, and what `npm start` uses): one
@@ -39,6 +41,29 @@ export function createLocalStore(root: string): ObjectStore {
       try {
         await fsp.writeFile(tmp, body);
         await fsp.rename(tmp, file);
+      } catch (err) {
+        await fsp.rm(tmp, { force: true });
+        throw err;
+      }
+    },
+    async putStream(key, body, _contentType, maxBytes) {
+      const file = fileOf(key);
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      const tmp = path.join(path.dirname(file), `.tmp-${randomBase62(12)}`);
+      let bytes = 0;
+      try {
+        // The request is not destroyed when the limit stops the read: its error answer still has to reach the client.
+        const counted = Readable.from(
+          (async function* () {
+            for await (const chunk of limitedChunks(body, maxBytes)) {
+              bytes += chunk.length;
+              yield chunk;
+            }
+          })(),
+        );
+        await pipeline(counted, fs.createWriteStream(tmp, { flags: 'wx' }));
+        await fsp.rename(tmp, file);
+        return bytes;
       } catch (err) {
         await fsp.rm(tmp, { force: true });
         throw err;

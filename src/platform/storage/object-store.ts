@@ -19,6 +19,13 @@ export interface StoredObject {
 export interface ObjectStore {
   readonly kind: 'local' | 's3';
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /**
+   * Writes a stream as one object and returns its size. Once more than
+   * `maxBytes` arrive, or the stream fails (a client gone mid-upload), the
+   * write stops with the error (ObjectTooLargeError for the limit) and
+   * nothing is left behind under the key or beside it.
+   */
+  putStream(key: string, body: Readable, contentType: string, maxBytes: number): Promise<number>;
   /** The object as a stream, or null when there is none. */
   get(key: string): Promise<StoredObject | null>;
   /** Deleting a missing object is not an error. */
@@ -27,6 +34,29 @@ export interface ObjectStore {
   deletePrefix(prefix: string): Promise<number>;
   /** Every object under `prefix`, in key order. */
   list(prefix: string): Promise<Array<{ key: string; size: number }>>;
+}
+
+/** A streamed object that grew past its limit (putStream); nothing was stored. */
+export class ObjectTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`storage: the object is larger than ${maxBytes} bytes`);
+    this.name = 'ObjectTooLargeError';
+  }
+}
+
+/**
+ * The stream's chunks, stopping with ObjectTooLargeError as soon as their
+ * total passes `maxBytes` (the rest is never read).
+ */
+export async function* limitedChunks(body: Readable, maxBytes: number): AsyncGenerator<Buffer> {
+  let total = 0;
+  // destroyOnReturn false: a stream stopped at the limit stays open, so an HTTP request can still be answered.
+  for await (const chunk of body.iterator({ destroyOnReturn: false })) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    total += buf.length;
+    if (total > maxBytes) throw new ObjectTooLargeError(maxBytes);
+    yield buf;
+  }
 }
 
 const KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;

@@ -1,5 +1,8 @@
 import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -7,9 +10,13 @@ import {
   PutObjectCommand,
   S3Client,
   S3ServiceException,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '../config.js';
-import { checkKey, checkPrefix, type ObjectStore } from './object-store.js';
+import { checkKey, checkPrefix, limitedChunks, type ObjectStore } from './object-store.js';
+
+/** Parts of a streamed upload: S3's multipart minimum is 5 MiB (except the last part). */
+const PART_BYTES = 8 * 1024 * 1024;
 
 /**
  * The S3-compatible store (AWS S3, MinIO, Ceph, R2, …), used when
@@ -45,6 +52,50 @@ export function createS3Store(config: Extract<StorageConfig, { kind: 's3' }>): O
     kind: 's3',
     async put(key, body, contentType) {
       await client.send(new PutObjectCommand({ Bucket, Key: checkKey(key), Body: body, ContentType: contentType, ContentLength: body.length }));
+    },
+    /**
+     * A stream of unknown length: an object smaller than one part is sent as
+     * one PUT once it has all arrived; a larger one as a multipart upload of
+     * 8 MiB parts (so at most one part is held in memory), completed only at
+     * the end of the stream. Any failure (the limit, a lost client, S3)
+     * aborts the multipart upload, and S3 never shows an uncompleted one as
+     * an object.
+     */
+    async putStream(key, body, contentType, maxBytes) {
+      const Key = checkKey(key);
+      let part: Buffer[] = [];
+      let partBytes = 0;
+      let total = 0;
+      let uploadId: string | undefined;
+      const parts: Array<{ ETag: string | undefined; PartNumber: number }> = [];
+      const sendPart = async () => {
+        uploadId ??= (await client.send(new CreateMultipartUploadCommand({ Bucket, Key, ContentType: contentType }))).UploadId;
+        const PartNumber = parts.length + 1;
+        const Body = Buffer.concat(part, partBytes);
+        part = [];
+        partBytes = 0;
+        const res = await client.send(new UploadPartCommand({ Bucket, Key, UploadId: uploadId, PartNumber, Body, ContentLength: Body.length }));
+        parts.push({ ETag: res.ETag, PartNumber });
+      };
+      try {
+        for await (const chunk of limitedChunks(body, maxBytes)) {
+          part.push(chunk);
+          partBytes += chunk.length;
+          total += chunk.length;
+          if (partBytes >= PART_BYTES) await sendPart();
+        }
+        if (uploadId === undefined) {
+          const Body = Buffer.concat(part, partBytes);
+          await client.send(new PutObjectCommand({ Bucket, Key, Body, ContentType: contentType, ContentLength: Body.length }));
+          return total;
+        }
+        if (partBytes > 0) await sendPart();
+        await client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+        return total;
+      } catch (err) {
+        if (uploadId !== undefined) await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId: uploadId })).catch(() => undefined);
+        throw err;
+      }
     },
     async get(key) {
       try {

@@ -30,6 +30,7 @@ function lazyS3Store(config: Extract<Config['storage'], { kind: 's3' }>): Object
   return {
     kind: 's3',
     put: async (key, body, contentType) => (await store()).put(key, body, contentType),
+    putStream: async (key, body, contentType, maxBytes) => (await store()).putStream(key, body, contentType, maxBytes),
     get: async (key) => (await store()).get(key),
     delete: async (key) => (await store()).delete(key),
     deletePrefix: async (prefix) => (await store()).deletePrefix(prefix),

@@ -21,8 +21,9 @@ const verdict = (right: boolean) => (right ? html`<span class="badge badge-right
  * student left; fill_blanks as the text with the blanks filled in, each
  * marked right or wrong; text answers as typed.
  */
-export function answerView(q: Question | undefined, answer: AnswerValue): SafeHtml {
-  if (q?.type === 'file_upload') return answer === null ? notAnswered : html`<p class="answer">A file</p>`;
+export function answerView(q: Question | undefined, answer: AnswerValue, file?: SafeHtml): SafeHtml {
+  // A file answer is shown by the caller, who knows the file and the reader (answer-file-view.ts).
+  if (q?.type === 'file_upload') return answer === null ? notAnswered : (file ?? html`<p class="empty">The file is no longer stored.</p>`);
   if (q?.type === 'matching') return matchingView(q, answer);
   if (q?.type === 'ordering') return orderingView(q, answer);
   if (q?.type === 'fill_blanks') return fillBlanksView(q, answer);

@@ -5,6 +5,7 @@ import type { Scope } from '../ui/page.js';
 import { can } from '../../staff/principal.js';
 import { answerView, markView, scoreFacts, sectionGroups } from './answer-view.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
+import { fileAnswerView } from './answer-file-view.js';
 import type { AssignmentRecord } from './load-assignment-record.js';
 
 /** One assignment: facts, timeline (status changes, events, every delivery attempt), answers with marks. */
@@ -37,17 +38,17 @@ ${controls}
 ${proctoringPanel(scope, r)}
 <h2 id="answers-title">Answers</h2>
 ${r.marking.items.length === 0 ? html`<p class="empty">No questions.</p>` : ''}
-${r.assignment.startedAt === null ? html`<p class="empty">The student has not begun, so there are no answers yet.</p>` : answers(r)}`;
+${r.assignment.startedAt === null ? html`<p class="empty">The student has not begun, so there are no answers yet.</p>` : answers(scope, r)}`;
 }
 
 /** The answers in the order the student saw them; under each section's title when the test has sections. */
-function answers(r: AssignmentRecord): SafeHtml {
+function answers(scope: Scope, r: AssignmentRecord): SafeHtml {
   const groups = sectionGroups(r.marking);
   const level = groups.length === 1 && groups[0]!.title === null ? 3 : 4;
   const question = ({ item, index }: { item: MarkingItem; index: number }) => html`<section class="question" aria-labelledby="q-${index + 1}">
 <h${level} id="q-${index + 1}">Question ${index + 1} <span class="hint">(${item.type.replace('_', ' ')}, ${item.maxPoints} point${item.maxPoints === 1 ? '' : 's'})</span></h${level}>
 <p class="prompt">${item.prompt}</p>
-${answerView(r.questions.get(item.questionId), item.answer)}
+${answerView(r.questions.get(item.questionId), item.answer, r.files.has(item.questionId) ? fileAnswerView(scope, r.files.get(item.questionId), { preview: false, download: can(scope.p, 'mark') }) : undefined)}
 ${markView(item)}
 </section>`;
   if (level === 3) return html`${groups[0]!.items.map(question)}`;

@@ -3,6 +3,7 @@ import { findAssignment } from '../../assignments/find-assignment.js';
 import { getAssignment, type AssignmentView } from '../../assignments/get-assignment.js';
 import { deliveredTestOf } from '../../attempts/delivered-test.js';
 import { asShown } from '../../catalog/delivery.js';
+import { currentAnswerFiles, summaryOf, type AnswerFileSummary } from '../../attempts/answer-files.js';
 import type { EventEnvelope } from '../../lifecycle/event-envelope.js';
 import { listAssignmentEvents } from '../../events/list-events.js';
 import { getMarkingView, type MarkingView } from '../../marking/get-marking-view.js';
@@ -26,16 +27,19 @@ export interface AssignmentRecord {
   events: Array<EventEnvelope & { deliveries: DeliveryView[] }>;
   /** False for an assignment made with a test-mode key. */
   livemode: boolean;
+  /** The files that answer file_upload questions, by question id. */
+  files: Map<string, AnswerFileSummary>;
 }
 
 export async function loadAssignmentRecord(ctx: AssignmentsContext, institutionId: string, assignmentId: string): Promise<AssignmentRecord> {
   const assignment = await getAssignment(ctx, institutionId, assignmentId);
   const row = await findAssignment(ctx.pool, institutionId, assignmentId);
   if (!row) throw notFound('assignment');
-  const [test, marking, events] = await Promise.all([
+  const [test, marking, events, files] = await Promise.all([
     deliveredTestOf(ctx.pool, row),
     getMarkingView(ctx.pool, assignmentId, { institutionId }),
     listAssignmentEvents(ctx.pool, institutionId, assignmentId, ctx.clock.now()),
+    currentAnswerFiles(ctx.pool, institutionId, assignmentId),
   ]);
   const deliveries = await listDeliveriesOfEvents(ctx.pool, institutionId, events.map((e) => e.id));
   return {
@@ -46,5 +50,6 @@ export async function loadAssignmentRecord(ctx: AssignmentsContext, institutionI
     marking,
     events: events.map((e) => ({ ...e, deliveries: deliveries.get(e.id) ?? [] })),
     livemode: row.livemode,
+    files: new Map([...files].map(([q, f]) => [q, summaryOf(f)])),
   };
 }

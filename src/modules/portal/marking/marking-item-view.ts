@@ -4,6 +4,8 @@ import { formatPoints, html, type SafeHtml } from '../../../platform/web/html.js
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import type { DraftMark, OpenedItem } from '../../marking/reviewer-marking.js';
 import { answerView, markView, scoreFacts, sectionGroups } from '../assignments/answer-view.js';
+import { fileAnswerView } from '../assignments/answer-file-view.js';
+import type { AnswerFileSummary } from '../../attempts/answer-files.js';
 import { ago, csrfField, errorFor, errorSummary, hiddenFields, statusBadge, textArea, textField, when, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
 import { aiMarkingStatus } from '../../marking/ai/ai-status.js';
@@ -18,8 +20,15 @@ export function markingItemPage(
   ctx: AppContext,
   scope: Scope,
   opened: OpenedItem,
-  opts: { flash?: Flash | null; errors?: ErrorDetail[]; submitted?: { values: Record<string, string>; baseVersion: string } },
+  opts: {
+    flash?: Flash | null;
+    errors?: ErrorDetail[];
+    submitted?: { values: Record<string, string>; baseVersion: string };
+    /** The files that answer file_upload questions, by question id. */
+    files?: ReadonlyMap<string, AnswerFileSummary>;
+  },
 ): string {
+  const fileOf = (questionId: string) => fileAnswerView(scope, opts.files?.get(questionId), { preview: true, download: true });
   const v = opened.view;
   const now = ctx.clock.now();
   const title = `Marking: ${v.title} for ${studentText(v)}`;
@@ -33,7 +42,7 @@ export function markingItemPage(
     const main = html`${head}
 <p class="notice">This submission is not waiting for marking: it is ${v.status}. The marks below are final.</p>
 <dl class="facts">${scoreFacts(v.score)}</dl>
-${grouped(opened, (item) => markView(item))}
+${grouped(opened, (item) => markView(item), fileOf)}
 <p><a href="${scope.link(`/portal/assignments/${v.assignmentId}`)}">Open the assignment</a></p>`;
     return layoutFor(scope, { title, current: 'marking', main, flash: opts.flash ?? null });
   }
@@ -58,7 +67,7 @@ ${v.items.some((i) => i.ai) ? aiStatusNotice(aiMarkingStatus(ctx.config)) : ''}
 ${errorSummary(opts.errors)}
 <form method="post" action="/portal/marking/${v.assignmentId}" novalidate>
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields({ ...operatorField(scope), version: baseVersion })}
-${grouped(opened, (item) => (item.needsMarking ? markFields(item, values, opts.errors) : markView(item)))}
+${grouped(opened, (item) => (item.needsMarking ? markFields(item, values, opts.errors) : markView(item)), fileOf)}
 <div class="actions panel">
 <button type="submit" name="action" value="save" class="button">Save draft</button>
 <button type="submit" name="action" value="finish" class="button primary">Finish marking</button>
@@ -95,18 +104,18 @@ function draftValues(marks: DraftMark[]): Record<string, string> {
  * The items in the order the candidate saw them (only the questions drawn
  * for them); a test with sections puts each section's items under its title.
  */
-function grouped(opened: OpenedItem, right: (item: MarkingItem) => SafeHtml): SafeHtml {
+function grouped(opened: OpenedItem, right: (item: MarkingItem) => SafeHtml, fileOf: (questionId: string) => SafeHtml): SafeHtml {
   const groups = sectionGroups(opened.view);
-  if (groups.length === 1 && groups[0]!.title === null) return html`${groups[0]!.items.map(({ item, index }) => itemBlock(item, index, opened, right(item), 2))}`;
+  if (groups.length === 1 && groups[0]!.title === null) return html`${groups[0]!.items.map(({ item, index }) => itemBlock(item, index, opened, right(item), 2, fileOf))}`;
   return html`${groups.map(
     (g, n) => html`<section aria-labelledby="section-${n + 1}">
 <h2 class="section-head" id="section-${n + 1}">${g.title}</h2>
-${g.items.map(({ item, index }) => itemBlock(item, index, opened, right(item), 3))}
+${g.items.map(({ item, index }) => itemBlock(item, index, opened, right(item), 3, fileOf))}
 </section>`,
   )}`;
 }
 
-function itemBlock(item: MarkingItem, i: number, opened: OpenedItem, right: SafeHtml, level: 2 | 3): SafeHtml {
+function itemBlock(item: MarkingItem, i: number, opened: OpenedItem, right: SafeHtml, level: 2 | 3, fileOf: (questionId: string) => SafeHtml): SafeHtml {
   const q = opened.view.items[i]!;
   const question = opened.questions.get(item.questionId);
   const sub = level + 1;
@@ -119,7 +128,7 @@ ${item.rubric ? html`<h${sub}>Rubric</h${sub}><p class="rubric">${item.rubric}</
 </div>
 <div>
 <h${sub}>Answer${item.wordCount !== null ? html` <span class="hint">(${item.wordCount} word${item.wordCount === 1 ? '' : 's'}${item.maxWords ? ` of at most ${item.maxWords}` : ''})</span>` : ''}</h${sub}>
-${answerView(question, item.answer)}
+${answerView(question, item.answer, question?.type === 'file_upload' ? fileOf(item.questionId) : undefined)}
 ${item.ai ? aiSuggestionPanel(item, i + 1) : ''}
 ${right}
 </div>

@@ -33,6 +33,10 @@ import {
   type Scope,
 } from '../ui/page.js';
 import { conflictPage, markingItemPage, studentLabel, studentText } from './marking-item-view.js';
+import { currentAnswerFiles, summaryOf } from '../../attempts/answer-files.js';
+import { filePageHeaders } from '../assignments/answer-file-view.js';
+import type { FastifyReply } from 'fastify';
+import type { OpenedItem } from '../../marking/reviewer-marking.js';
 
 /**
  * Marking: the queue of the institution's assignments in `marking`, oldest
@@ -51,6 +55,14 @@ function queueSummary(live: number, test: number) {
 const ItemParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
 
 export const markingPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  /** The marking form with the item's file answers (images and PDFs shown inline, so the page allows them as images and frames). */
+  async function itemPage(scope: Scope, opened: OpenedItem, opts: Omit<Parameters<typeof markingItemPage>[3], 'files'>): Promise<string> {
+    const hasFiles = [...opened.questions.values()].some((q) => q.type === 'file_upload');
+    const files = hasFiles ? await currentAnswerFiles(ctx.pool, scope.institutionId, opened.view.assignmentId) : null;
+    return markingItemPage(ctx, scope, opened, { ...opts, files: files ? new Map([...files].map(([q, f]) => [q, summaryOf(f)])) : undefined });
+  }
+  const sendFilePage = (reply: FastifyReply, body: string, status = 200) => reply.code(status).headers(filePageHeaders(ctx)).send(body);
+
   app.get(
     '/marking',
     {
@@ -119,7 +131,7 @@ ${pager({
       const scope = await institutionScope(ctx, request, 'mark');
       if (!scope) throw notFound('assignment');
       const opened = await openMarkingItem(ctx, scope.institutionId, request.params.assignmentId, reviewerOf(scope));
-      return sendHtml(reply, markingItemPage(ctx, scope, opened, { flash: flashFrom(request) }));
+      return sendFilePage(reply, await itemPage(scope, opened, { flash: flashFrom(request) }));
     },
   );
 
@@ -151,7 +163,7 @@ ${pager({
       const opened = await openMarkingItem(ctx, scope.institutionId, assignmentId, reviewerOf(scope));
       const { marks, errors } = readMarks(opened.view.items.filter((i) => i.needsMarking), body);
       const submitted = { values: body, baseVersion: request.body.version };
-      if (errors.length > 0) return sendHtml(reply, markingItemPage(ctx, scope, opened, { errors, submitted }), 400);
+      if (errors.length > 0) return sendFilePage(reply, await itemPage(scope, opened, { errors, submitted }), 400);
       try {
         if (request.body.action === 'save') {
           await saveMarkingDraft(ctx, { institutionId: scope.institutionId, assignmentId, staffId: scope.p.staffId, marks, baseVersion: request.body.version }, auditContext(request));
@@ -164,7 +176,7 @@ ${pager({
           const now = await openMarkingItem(ctx, scope.institutionId, assignmentId, reviewerOf(scope));
           return sendHtml(reply, conflictPage(scope, now, marks), 409);
         }
-        return sendHtml(reply, markingItemPage(ctx, scope, opened, { errors: formErrors(err, 'version'), submitted }), 400);
+        return sendFilePage(reply, await itemPage(scope, opened, { errors: formErrors(err, 'version'), submitted }), 400);
       }
     },
   );
@@ -200,7 +212,7 @@ ${pager({
           const now = await openMarkingItem(ctx, scope.institutionId, assignmentId, reviewerOf(scope));
           return sendHtml(reply, conflictPage(scope, now, []), 409);
         }
-        return sendHtml(reply, markingItemPage(ctx, scope, opened, { errors: formErrors(err, 'version') }), 400);
+        return sendFilePage(reply, await itemPage(scope, opened, { errors: formErrors(err, 'version') }), 400);
       }
     },
   );

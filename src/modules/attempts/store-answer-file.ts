@@ -1,0 +1,179 @@
+import { Transform, type Readable } from 'node:stream';
+import type { AppContext } from '../../platform/context.js';
+import { withTransaction } from '../../platform/db.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { sha256OffThread } from '../../platform/off-thread-hash.js';
+import { ObjectTooLargeError } from '../../platform/storage/object-store.js';
+import { storageFor } from '../../platform/storage/storage.js';
+import { sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
+import { deliver } from '../catalog/delivery.js';
+import { UPLOAD_DEFAULT_BYTES } from '../catalog/schemas.js';
+import { loadTestVersion } from '../catalog/test-versions.js';
+import { answerFilesPrefix } from './answer-files.js';
+import { deleteOtherAnswerFiles, insertAnswerFile, upsertFileAnswer } from './answer-files-repo.js';
+import { ContentSniffer, accepted, judgeContent } from './file-content.js';
+import { findAttempt, lockAttempt, type Attempt } from './find-attempt.js';
+import { acceptsSaves } from './timing.js';
+
+/**
+ * A file uploaded as the answer to a `file_upload` question
+ * (POST /a/{assignmentId}/files/{questionId}, the contract in
+ * docs/file-uploads.md):
+ *
+ * 1. refused before a byte is read unless the question was drawn for the
+ *    student's own open attempt and is a file_upload question, and when the
+ *    declared length already passes the question's `maxBytes`;
+ * 2. streamed to storage under a key of its own, counted (over `maxBytes`:
+ *    the write stops there and nothing stays), hashed and sniffed on the way;
+ * 3. refused when the content is not one of the question's `accept` types or
+ *    contradicts the browser's claim (the object is deleted);
+ * 4. made the answer in one transaction under the attempt's share lock, with
+ *    autosave's version rule: a newer answer already stored wins (`saved:
+ *    false`, the new file deleted);
+ * 5. after commit, the question's previous file (replaced, or cleared by an
+ *    autosave of null) is deleted, its row in the same transaction.
+ * A client lost mid-upload fails step 2: no row was written, the temporary
+ * object is removed, and the previous file is still the answer.
+ */
+export interface UploadInput {
+  questionId: string;
+  body: Readable;
+  claimedType: string;
+  fileName: string;
+  version: number;
+  /** The request's Content-Length, when it sent one. */
+  declaredBytes: number | null;
+}
+
+export interface UploadResult {
+  questionId: string;
+  fileId: string;
+  fileName: string;
+  contentType: string;
+  bytes: number;
+  version: number;
+  saved: boolean;
+}
+
+export const FILE_NAME_MAX = 255;
+
+/** The file's name as shown to people: its last path part, no control characters. */
+export function cleanFileName(raw: string): string | null {
+  const name = raw
+    .split(/[/\\]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
+  return name === '' || name.length > FILE_NAME_MAX ? null : name;
+}
+
+function closed(attempt: Pick<Attempt, 'submittedAt' | 'submittedBy' | 'deadlineAt'>, now: Date): AppError | null {
+  if (attempt.submittedBy === 'cancelled') return new AppError('invalid_state', 'This test has been withdrawn; answers can no longer change.');
+  if (attempt.submittedAt) return new AppError('invalid_state', 'This test has been submitted; answers can no longer change.');
+  if (!acceptsSaves(attempt.deadlineAt, now)) return new AppError('invalid_state', 'Time is up; answers can no longer change.');
+  return null;
+}
+
+function mib(bytes: number): string {
+  const m = bytes / (1024 * 1024);
+  return m >= 1 ? `${Number(m.toFixed(1))} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+export async function storeAnswerFile(ctx: AppContext, session: StudentSession, assignmentId: string, input: UploadInput): Promise<UploadResult> {
+  const attempt = await findAttempt(ctx.pool, session.institutionId, assignmentId);
+  if (!attempt || attempt.userId !== session.userId) throw notFound('attempt');
+  const refused = closed(attempt, ctx.clock.now());
+  if (refused) throw refused;
+
+  const version = await loadTestVersion(ctx.pool, attempt.testVersionId);
+  const test = deliver(version, attempt.delivery);
+  const field = 'questionId';
+  const refuse = (message: string) => new AppError('invalid_request', `${field}: ${message}`, [{ field, message }]);
+  if (!version.questions.some((q) => q.id === input.questionId)) throw refuse('is not a question of this test');
+  if (!test.questions.some((q) => q.id === input.questionId)) throw refuse('was not drawn for this assignment');
+  const q = test.questions.find((x) => x.id === input.questionId)!;
+  if (q.type !== 'file_upload') {
+    throw refuse('is not a file_upload question');
+  }
+  const fileName = cleanFileName(input.fileName);
+  if (fileName === null) {
+    throw new AppError('invalid_request', `x-file-name: must name the file (1 to ${FILE_NAME_MAX} characters)`, [
+      { field: 'x-file-name', message: `must name the file (1 to ${FILE_NAME_MAX} characters)` },
+    ]);
+  }
+  const maxBytes = q.maxBytes ?? UPLOAD_DEFAULT_BYTES;
+  const tooLarge = () => new AppError('payload_too_large', `The file is larger than this question's limit of ${mib(maxBytes)}.`);
+  if (input.declaredBytes !== null && input.declaredBytes > maxBytes) throw tooLarge();
+
+  const storage = storageFor(ctx.config);
+  const fileId = newId('fil');
+  const key = `${answerFilesPrefix(attempt.institutionId, assignmentId)}${fileId}`;
+  const sniffer = new ContentSniffer();
+  // Hashed on a worker thread: 50 students' 20 MB files hashed on the event loop slowed every other request.
+  const hash = sha256OffThread();
+  const inspect = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      sniffer.push(chunk);
+      hash.update(chunk).then(() => done(null, chunk), done);
+    },
+  });
+  input.body.on('error', (err) => inspect.destroy(err));
+  // A client that goes away mid-upload: the request ends without an error on some paths, so its 'aborted' counts too.
+  input.body.on('aborted', () => inspect.destroy(new Error('upload aborted by the client')));
+  input.body.pipe(inspect);
+
+  let bytes: number;
+  let sha256: string;
+  try {
+    bytes = await storage.putStream(key, inspect, 'application/octet-stream', maxBytes);
+  } catch (err) {
+    input.body.unpipe(inspect);
+    hash.discard();
+    if (err instanceof ObjectTooLargeError) throw tooLarge();
+    throw err;
+  }
+
+  const removeObject = () => storage.delete(key).catch(() => undefined);
+  const judged = judgeContent(sniffer.finish(), input.claimedType);
+  if (!judged.ok || !accepted(q.accept, judged.type)) {
+    hash.discard();
+    await removeObject();
+    const message = judged.ok ? `This question accepts ${q.accept.join(', ')}; the file is ${judged.type}.` : judged.message;
+    throw new AppError('unsupported_media_type', message);
+  }
+
+  try {
+    sha256 = await hash.digest();
+  } catch (err) {
+    await removeObject();
+    throw err;
+  }
+
+  const now = ctx.clock.now();
+  let outcome: { saved: boolean; version: number; stale: string[] };
+  try {
+    outcome = await withTransaction(ctx.pool, async (tx) => {
+      const locked = await lockAttempt(tx, assignmentId, 'share', { institutionId: attempt.institutionId });
+      if (!locked) throw notFound('attempt');
+      const refusedNow = closed(locked, now);
+      if (refusedNow) throw refusedNow;
+      if (!(await sessionIsLive(tx, session.idHash, now))) throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
+      const base = { assignmentId, institutionId: attempt.institutionId, questionId: q.id };
+      const written = await upsertFileAnswer(tx, { ...base, fileId, version: input.version, now });
+      if (!written.saved) return { ...written, stale: [] };
+      await insertAnswerFile(
+        tx,
+        { id: fileId, ...base, storageKey: key, fileName, contentType: judged.type, bytes, sha256 },
+        now,
+      );
+      return { ...written, stale: await deleteOtherAnswerFiles(tx, attempt.institutionId, assignmentId, q.id, fileId) };
+    });
+  } catch (err) {
+    await removeObject();
+    throw err;
+  }
+  if (!outcome.saved) await removeObject();
+  for (const old of outcome.stale) await storage.delete(old).catch(() => undefined);
+  return { questionId: q.id, fileId, fileName, contentType: judged.type, bytes, version: outcome.version, saved: outcome.saved };
+}

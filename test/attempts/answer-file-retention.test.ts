@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RETENTION_KEY, retentionJob } from '../../src/modules/proctoring/proctoring-jobs.js';
+import { enqueueJob } from '../../src/platform/jobs.js';
+import { storageFor } from '../../src/platform/storage/storage.js';
+import type { TestInput } from '../../src/modules/catalog/schemas.js';
+import { createHarness, manualClock, type Harness, type Tenant } from '../helpers/harness.js';
+import { portalGet, portalPost, signedIn } from '../helpers/portal.js';
+import { Student, assign, createPublishedTest } from '../helpers/student.js';
+import { testModeTenant } from '../helpers/test-mode.js';
+
+/**
+ * Answer files are personal data: the retention run (ASSAY_PROCTORING_RETENTION_DAYS
+ * after submission, once the marks are final) removes their objects and rows,
+ * and a wipe of test-mode data removes them with the assignment.
+ */
+const DAY = 86_400_000;
+const clock = manualClock(new Date('2032-01-10T10:00:00Z'));
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 3)]);
+const TEST: TestInput = {
+  title: 'Sketchbook',
+  description: 'One file',
+  durationMinutes: 30,
+  proctoring: 'none',
+  marking: 'manual',
+  resultVisibility: 'after_review',
+  questions: [{ id: 'sketch', type: 'file_upload', prompt: 'Upload a sketch', points: 5, accept: ['image/png'] }],
+};
+
+let h: Harness;
+let testId: string;
+beforeAll(async () => {
+  h = await createHarness({ clock, config: { proctoringRetentionDays: 30 } });
+  testId = await createPublishedTest(h, h.a, TEST);
+});
+afterAll(() => h.close());
+
+async function withFile(tenant: Tenant, externalUserId: string, submit = true) {
+  const a = await assign(h, tenant, { testId, externalUserId });
+  const s = new Student(h);
+  await s.start(a.startUrl);
+  await s.page(a.assignmentId);
+  const up = await h.app.inject({
+    method: 'POST',
+    url: `/a/${a.assignmentId}/files/sketch`,
+    headers: { 'content-type': 'image/png', 'x-file-name': 'sketch.png', 'x-answer-version': '1', cookie: s.cookie!, 'x-csrf-token': s.csrf! },
+    payload: PNG,
+  });
+  expect(up.statusCode, up.body).toBe(200);
+  if (submit) expect((await s.submit(a.assignmentId)).statusCode).toBe(303);
+  return { assignmentId: a.assignmentId, fileId: up.json().fileId as string };
+}
+
+const objects = (institutionId: string, assignmentId: string) => storageFor(h.ctx.config).list(`answers/${institutionId}/${assignmentId}/`);
+const rowCount = async (assignmentId: string) => (await h.pool.query('SELECT count(*)::int AS n FROM answer_files WHERE assignment_id = $1', [assignmentId])).rows[0].n as number;
+
+async function runRetention() {
+  await enqueueJob(h.pool, retentionJob, {}, { runAt: clock.now(), uniqueKey: RETENTION_KEY });
+  await h.runJobs();
+}
+
+async function markAll(assignmentId: string) {
+  const reviewer = await signedIn(h, 'reviewer', h.a.institutionId);
+  const page = await portalGet(h, reviewer, `/portal/marking/${assignmentId}`);
+  const version = /name="version" value="([^"]+)"/.exec(page.body)![1]!;
+  const res = await portalPost(h, reviewer, `/portal/marking/${assignmentId}`, { version, action: 'finish', 'points-sketch': '4' });
+  expect(res.statusCode, res.body).toBe(303);
+  return reviewer;
+}
+
+describe('answer file retention', () => {
+  it('removes the files of attempts submitted past the retention with final marks; keeps those awaiting a reviewer, recent ones, and open attempts', async () => {
+    const marked = await withFile(h.a, 'ret-1');
+    const waiting = await withFile(h.a, 'ret-2');
+    const open = await withFile(h.a, 'ret-3', false);
+    await markAll(marked.assignmentId);
+
+    clock.advance(29 * DAY);
+    await runRetention();
+    expect(await objects(h.a.institutionId, marked.assignmentId)).toHaveLength(1);
+    expect(await rowCount(marked.assignmentId)).toBe(1);
+
+    clock.advance(2 * DAY);
+    const recent = await withFile(h.a, 'ret-4');
+    await markAll(recent.assignmentId);
+    await runRetention();
+    expect(await objects(h.a.institutionId, marked.assignmentId)).toEqual([]);
+    expect(await rowCount(marked.assignmentId)).toBe(0);
+    // The answer and its mark stand; the portal says the file is gone.
+    const { rows } = await h.pool.query("SELECT value FROM answers WHERE assignment_id = $1 AND question_id = 'sketch'", [marked.assignmentId]);
+    expect(rows[0].value).toEqual({ fileId: marked.fileId });
+    const admin = await signedIn(h, 'admin', h.a.institutionId);
+    expect((await portalGet(h, admin, `/portal/assignments/${marked.assignmentId}`)).body).toContain('The file is no longer stored.');
+    expect((await portalGet(h, admin, `/portal/files/${marked.fileId}`)).statusCode).toBe(404);
+
+    for (const kept of [waiting, open, recent]) {
+      expect(await objects(h.a.institutionId, kept.assignmentId)).toHaveLength(1);
+      expect(await rowCount(kept.assignmentId)).toBe(1);
+    }
+  });
+
+  it('a wipe of test-mode data removes the files of its assignments with their rows', async () => {
+    const sandbox = await testModeTenant(h, h.a);
+    const t = await withFile(sandbox, 'sandbox-1');
+    const live = await withFile(h.a, 'live-1');
+    expect(await objects(h.a.institutionId, t.assignmentId)).toHaveLength(1);
+    const res = await h.partner(sandbox, 'DELETE', '/api/partner/v1/test-data');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await objects(h.a.institutionId, t.assignmentId)).toEqual([]);
+    expect(await rowCount(t.assignmentId)).toBe(0);
+    expect(await objects(h.a.institutionId, live.assignmentId)).toHaveLength(1);
+  });
+});
