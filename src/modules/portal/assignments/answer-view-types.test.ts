@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Question } from '../../catalog/schemas.js';
 import { answerView, scoreFacts, sectionGroups } from './answer-view.js';
+import { html } from '../../../platform/web/html.js';
 
 /** The page's text as a reader hears it: tags dropped, whitespace collapsed. */
 const text = (h: { value: string }) => h.value.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
@@ -76,9 +77,10 @@ describe('answers in words', () => {
     expect(answerView(blanks, { t: '<script>x</script>' }).value).toContain('&lt;script&gt;x&lt;/script&gt;');
   });
 
-  it('shows a file_upload answer as a file, and no answer as not answered', () => {
+  it('shows a file_upload answer as the view of its file the caller gives, one no longer stored as such, and no answer as not answered', () => {
     const upload: Question = { id: 'u', type: 'file_upload', prompt: 'Upload your essay', points: 5, accept: ['application/pdf'] };
-    expect(text(answerView(upload, { fileId: 'file_1' }))).toBe('A file');
+    expect(text(answerView(upload, { fileId: 'file_1' }, html`<p>essay.pdf</p>`))).toBe('essay.pdf');
+    expect(text(answerView(upload, { fileId: 'file_1' }))).toBe('The file is no longer stored.');
     expect(text(answerView(upload, null))).toBe('Not answered.');
   });
 
