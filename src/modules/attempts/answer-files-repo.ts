@@ -1,18 +1,10 @@
 import type { Tx } from '../../platform/db.js';
 import type { AnswerValue } from './answer-values.js';
+import type { AnswerFile } from './answer-files.js';
 
 /** SQL for the rows of uploaded answer files (writes; reads are in answer-files.ts). Every query names the institution. */
-export interface AnswerFileRow {
-  id: string;
-  assignmentId: string;
-  institutionId: string;
-  questionId: string;
-  storageKey: string;
-  fileName: string;
-  contentType: string;
-  bytes: number;
-  sha256: string;
-}
+/** A row as written: the read's fields under the row's own id, with the content's hash. */
+export type AnswerFileRow = Omit<AnswerFile, 'fileId'> & { id: string; sha256: string };
 
 /**
  * Stores `{ fileId }` as the answer unless a newer version is stored, under
