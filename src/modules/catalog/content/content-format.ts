@@ -1,4 +1,4 @@
-/** How a test's texts are written (decisions.md "Test content"): plain text as in v1 files, or Markdown with math. */
+/** How a test's texts are written (docs/content.md): plain text as in v1 files, or Markdown with math. */
 export const CONTENT_FORMATS = ['plain', 'markdown'] as const;
 export type ContentFormat = (typeof CONTENT_FORMATS)[number];
 
