@@ -58,8 +58,7 @@ export const assetsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         operationId: 'getAssetContent',
         summary: "An asset's bytes, with its Content-Type",
         params: AssetParams,
-        produces: [...ASSET_TYPES],
-        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), ...errors(401, 404) },
+        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'The image, with its stored Content-Type' }), ...errors(401, 404) },
       },
     },
     async (request, reply) => {
