@@ -86,8 +86,8 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/portal/tests/:testId/publications', url: (f) => `/portal/tests/${f.tenant.testId}/publications`, permission: 'operate', fields: (f) => ({ institution: f.tenant.institutionId, action: 'unpublish' }) },
 ];
 
-/** The staff half's own pages (sign-in, sign-out, account, passkeys) and the assets are tested with them. */
-const NOT_PAGE_GROUPS = /^\/portal\/(sign-in|sign-out|account|passkeys|assets)(\/|$)/;
+/** The staff half's own pages (sign-in, sign-out, account, passkeys) and the assets are tested with them; test content's images in test/catalog/assets.test.ts. */
+const NOT_PAGE_GROUPS = /^\/portal\/(sign-in|sign-out|account|passkeys|assets|content-assets)(\/|$)/;
 
 const ROLE_PERMISSIONS: Record<StaffRole, Permission[]> = {
   operator: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'operate'],

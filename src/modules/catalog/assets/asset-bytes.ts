@@ -62,7 +62,8 @@ function checkSvgXml(text: string): string {
   if (valid !== true) throw invalid(`The SVG is not well-formed XML: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`);
   const tree = new XMLParser({ preserveOrder: true, ignoreAttributes: true, processEntities: false }).parse(src) as Array<Record<string, unknown>>;
   const root = tree.map((node) => Object.keys(node).find((k) => k !== ':@')).find((k) => k && !k.startsWith('?') && !k.startsWith('#'));
-  if (!root || root.replace(/^[^:]+:/, '') !== 'svg') throw invalid(`The XML's root element is ${root ? `"${root}"` : 'missing'}, not "svg".`);
+  // Unprefixed only: the allow-list names elements without a prefix, so `svg:svg` would come out of it empty.
+  if (root !== 'svg') throw invalid(`The XML's root element is ${root ? `"${root}"` : 'missing'}, not "svg".`);
   return src;
 }
 
@@ -123,5 +124,5 @@ export function sanitizeSvg(svg: string): string {
       },
     },
   });
-  return cleaned;
+  return cleaned.trim();
 }
