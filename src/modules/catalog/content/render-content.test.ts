@@ -23,6 +23,7 @@ describe('renderContent: markdown', () => {
 
   it('renders display math, in a paragraph or as a block, with display="block"', () => {
     expect(md('$$\\frac{a}{b}$$')).toMatch(/^<div class="math-block"><math display="block"[^>]*>.*<mfrac>/);
+    expect(md('$$x$$')).not.toContain('style=');
     const block = md('Before\n\n$$\n\\sum_i x_i\n$$\n\nAfter');
     expect(block).toMatch(/<p>Before<\/p>\n<div class="math-block"><math display="block"/);
     expect(block).toContain('<p>After</p>');
