@@ -55,6 +55,8 @@ describe('POST /api/admin/v1/assets', () => {
     const content = await h.admin('GET', `${A}/assets/${body.assetId}/content`);
     expect(content.statusCode).toBe(200);
     expect(content.rawPayload.equals(bytes)).toBe(true);
+    const audit = await h.pool.query("SELECT actor_kind, details FROM audit_log WHERE action = 'asset.created' AND object_id = $1", [body.assetId]);
+    expect(audit.rows).toEqual([{ actor_kind: 'operator_token', details: { contentType: type, bytes: bytes.length } }]);
   });
 
   it('needs the operator token', async () => {

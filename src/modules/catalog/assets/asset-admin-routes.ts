@@ -6,6 +6,7 @@ import { errors, Timestamp } from '../../../platform/http/schemas.js';
 import { ASSET_MAX_BYTES, ASSET_TYPES } from './asset-bytes.js';
 import { createAsset, findAsset, getAsset } from './assets-service.js';
 import { sendAsset } from './send-asset.js';
+import { operatorTokenAudit } from '../../staff/audit.js';
 
 const AssetParams = Type.Object({ assetId: Type.String({ maxLength: 64 }) });
 const Asset = Type.Object(
@@ -41,7 +42,11 @@ export const assetsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     },
     async (request, reply) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const { createdAt: _omit, ...created } = await createAsset(ctx, { contentType: request.headers['content-type'], body, ownerInstitutionId: null });
+      const { createdAt: _omit, ...created } = await createAsset(
+        ctx,
+        { contentType: request.headers['content-type'], body, ownerInstitutionId: null },
+        operatorTokenAudit(request.ip),
+      );
       return reply.status(201).send(created);
     },
   );

@@ -7,6 +7,7 @@ import type { StoredObject } from '../../../platform/storage/object-store.js';
 import { storageFor } from '../../../platform/storage/storage.js';
 import { ASSET_TYPES, assetTypeOf, checkAssetBytes } from './asset-bytes.js';
 import * as repo from './assets-repo.js';
+import { withAuditEntry, type AuditContext } from '../../staff/audit.js';
 
 export type { AssetRow } from './assets-repo.js';
 export { existingAssetIds, versionsNamingAsset } from './assets-repo.js';
@@ -33,6 +34,7 @@ const view = (a: repo.AssetRow): AssetView => ({ assetId: a.assetId, contentType
 export async function createAsset(
   ctx: AppContext,
   input: { contentType: string | undefined; body: Buffer; ownerInstitutionId: string | null },
+  audit?: AuditContext,
 ): Promise<AssetView> {
   const type = assetTypeOf(input.contentType);
   if (!type) throw new AppError('unsupported_media_type', `Send the image with its Content-Type, one of ${ASSET_TYPES.join(', ')}.`);
@@ -40,14 +42,12 @@ export async function createAsset(
   const assetId = newId('ast');
   const storageKey = `assets/${input.ownerInstitutionId ?? 'operator'}/${assetId}`;
   await storageFor(ctx.config).put(storageKey, body, type);
-  const row = await repo.insertAsset(ctx.pool, {
-    assetId,
-    ownerInstitutionId: input.ownerInstitutionId,
-    storageKey,
-    contentType: type,
-    bytes: body.length,
-    sha256: sha256Hex(body),
-  });
+  const row = await withAuditEntry(
+    ctx.pool,
+    audit,
+    (db) => repo.insertAsset(db, { assetId, ownerInstitutionId: input.ownerInstitutionId, storageKey, contentType: type, bytes: body.length, sha256: sha256Hex(body) }),
+    (a) => ({ action: 'asset.created', objectType: 'asset', objectId: a.assetId, institutionId: a.ownerInstitutionId, details: { contentType: a.contentType, bytes: a.bytes } }),
+  );
   return view(row);
 }
 
