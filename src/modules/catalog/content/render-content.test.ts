@@ -68,6 +68,10 @@ describe('renderContent: markdown', () => {
     expect(md('- *one*\n- **two**')).toBe('<ul>\n<li><em>one</em></li>\n<li><strong>two</strong></li>\n</ul>\n');
   });
 
+  it('leaves fill-in-the-blank placeholders as they are, for the page to put its inputs there', () => {
+    expect(md('The **capital** is {{b1}}, and {{ b2 }}.')).toBe('<p>The <strong>capital</strong> is {{b1}}, and {{ b2 }}.</p>\n');
+  });
+
   it('inline mode gives phrasing content only (for labels)', () => {
     expect(md('**B** is $b$', true)).toMatch(/^<strong>B<\/strong> is <math>.*<\/math>$/);
   });
