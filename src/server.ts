@@ -13,7 +13,7 @@ import { adminAuth } from './modules/institutions/admin-auth.js';
 import { partnerAuth } from './modules/institutions/partner-auth.js';
 import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js';
 import { testsAdminRoutes } from './modules/catalog/admin-routes.js';
-import { assetsAdminRoutes } from './modules/catalog/assets/asset-admin-routes.js';
+import { assetsAdminRoutes } from './modules/catalog/content-assets/asset-admin-routes.js';
 import { testsPartnerRoutes } from './modules/catalog/partner-routes.js';
 import { assignmentsPartnerRoutes } from './modules/assignments/partner-routes.js';
 import { assignmentControlsAdminRoutes, assignmentControlsPartnerRoutes } from './modules/assignment-controls/control-routes.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestInput } from '../../src/modules/catalog/schemas.js';
-import { createAsset } from '../../src/modules/catalog/assets/assets-service.js';
+import { createAsset } from '../../src/modules/catalog/content-assets/assets-service.js';
 import { ADMIN_TOKEN, AUTO_TEST, createHarness, type Harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/expect-error.js';
 

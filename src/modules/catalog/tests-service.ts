@@ -3,7 +3,7 @@ import type { Pool, Queryable } from '../../platform/db.js';
 import { checkTestInput } from './authoring.js';
 import type { TestInput } from './schemas.js';
 import * as repo from './tests-repo.js';
-import { existingAssetIds } from './assets/assets-repo.js';
+import { existingAssetIds } from './content-assets/assets-repo.js';
 import { testAssetIds } from './content/content-checks.js';
 import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 

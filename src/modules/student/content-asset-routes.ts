@@ -7,8 +7,8 @@ import { notFound } from '../../platform/errors.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { StudentSession } from '../assignments/student-sessions.js';
 import { studentTestVersionIds } from '../assignments/student-test-versions.js';
-import { findAsset, versionsNamingAsset, type AssetRow } from '../catalog/assets/assets-service.js';
-import { sendAsset } from '../catalog/assets/send-asset.js';
+import { findAsset, versionsNamingAsset, type AssetRow } from '../catalog/content-assets/assets-service.js';
+import { sendAsset } from '../catalog/content-assets/send-asset.js';
 import { studentAssetUrl } from '../catalog/content/content-format.js';
 import { sessionOf, studentSession } from './student-auth.js';
 

@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { notFound } from '../../../platform/errors.js';
 import { errors } from '../../../platform/http/schemas.js';
-import { findAsset, type AssetRow } from '../../catalog/assets/assets-service.js';
-import { sendAsset } from '../../catalog/assets/send-asset.js';
+import { findAsset, type AssetRow } from '../../catalog/content-assets/assets-service.js';
+import { sendAsset } from '../../catalog/content-assets/send-asset.js';
 import { requireStaff, type StaffPrincipal } from '../../staff/principal.js';
 import { pageRoute } from '../ui/page.js';
 
