@@ -13,6 +13,7 @@ import { adminAuth } from './modules/institutions/admin-auth.js';
 import { partnerAuth } from './modules/institutions/partner-auth.js';
 import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js';
 import { testsAdminRoutes } from './modules/catalog/admin-routes.js';
+import { assetsAdminRoutes } from './modules/catalog/content-assets/asset-admin-routes.js';
 import { testsPartnerRoutes } from './modules/catalog/partner-routes.js';
 import { assignmentsPartnerRoutes } from './modules/assignments/partner-routes.js';
 import { assignmentControlsAdminRoutes, assignmentControlsPartnerRoutes } from './modules/assignment-controls/control-routes.js';
@@ -23,6 +24,7 @@ import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
 import { webhooksAdminRoutes } from './modules/webhooks/admin-routes.js';
 import { webhooksPartnerRoutes } from './modules/webhooks/partner-routes.js';
 import { studentRoutes } from './modules/student/student-routes.js';
+import { studentContentAssetRoutes } from './modules/student/content-asset-routes.js';
 import { proctoringAssets } from './modules/student/proctoring-assets.js';
 import { markingAdminRoutes } from './modules/marking/admin-routes.js';
 import { proctoringAdminRoutes } from './modules/proctoring/admin-routes.js';
@@ -144,6 +146,7 @@ export async function buildServer(
       await admin.register(adminAuth, { ctx });
       await admin.register(institutionsAdminRoutes, { ctx });
       await admin.register(testsAdminRoutes, { ctx });
+      await admin.register(assetsAdminRoutes, { ctx });
       await admin.register(markingAdminRoutes, { ctx });
       await admin.register(assignmentControlsAdminRoutes, { ctx });
       await admin.register(institutionSettingsAdminRoutes, { ctx });
@@ -155,6 +158,7 @@ export async function buildServer(
   );
 
   await app.register(studentRoutes, { ctx });
+  await app.register(studentContentAssetRoutes, { ctx });
   await app.register(proctoringAssets);
   await app.register(proctoringFileRoutes, { ctx });
   await app.register(answerFileDownloadRoutes, { ctx });

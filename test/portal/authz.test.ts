@@ -88,9 +88,10 @@ const ROUTES: Route[] = [
 
 /**
  * The staff half's own pages (sign-in, sign-out, account, passkeys) and the assets are tested with them;
- * a file answer's redirect to its signed link (files) by role and institution in answer-files.test.ts.
+ * a file answer's redirect to its signed link (files) by role and institution in answer-files.test.ts;
+ * test content's images (content-assets) in test/catalog/assets.test.ts.
  */
-const NOT_PAGE_GROUPS = /^\/portal\/(sign-in|sign-out|account|passkeys|assets|files)(\/|$)/;
+const NOT_PAGE_GROUPS = /^\/portal\/(sign-in|sign-out|account|passkeys|assets|files|content-assets)(\/|$)/;
 
 const ROLE_PERMISSIONS: Record<StaffRole, Permission[]> = {
   operator: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'operate'],

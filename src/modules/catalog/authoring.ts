@@ -3,6 +3,7 @@ import { newId } from '../../platform/ids.js';
 import { resolveRules, type ProctoringRules } from './proctoring-rules.js';
 import { UPLOAD_DEFAULT_BYTES, type AiMarkableType, type Question, type SectionInput, type TestInput } from './schemas.js';
 import type { StoredSection } from './sections.js';
+import { checkTestContent, testAssetIds } from './content/content-checks.js';
 
 /**
  * Authoring rules the schema cannot express (issue: "Authoring rules"):
@@ -20,6 +21,8 @@ import type { StoredSection } from './sections.js';
  * submission, and a reviewer confirms the whole result before release.
  * - sections: ids unique; a pool (`draw`) no larger than its section, its questions of equal points;
  * - matching, ordering, fill_blanks, file_upload: ids unique, every reference resolves, every blank placed once;
+ * - markdown content (content/content-checks.ts): every formula parses, images have alt text and name
+ *   one of `knownAssets` (the owner's existing assets; not checked when absent), links are https;
  * Returns the questions (and sections) with ids filled in, or throws 400 with every violation in `details`.
  */
 export interface CheckedContent {
@@ -27,9 +30,11 @@ export interface CheckedContent {
   questions: Question[];
   /** Null for a flat test (`questions`); the sections with generated ids otherwise. */
   sections: StoredSection[] | null;
+  /** The assets the texts name (none for plain text), stored with the version. */
+  assetIds: string[];
 }
 
-export function checkTestInput(input: TestInput): CheckedContent {
+export function checkTestInput(input: TestInput, knownAssets?: ReadonlySet<string>): CheckedContent {
   const details: ErrorDetail[] = [];
   if (input.marking !== 'auto' && input.resultVisibility !== 'after_review') {
     details.push({ field: 'resultVisibility', message: `must be "after_review" for ${input.marking} marking` });
@@ -53,10 +58,12 @@ export function checkTestInput(input: TestInput): CheckedContent {
     if (sectionIds.has(sec.id)) details.push({ field: `sections.${k}.id`, message: `duplicates section id "${sec.id}"` });
     sectionIds.add(sec.id);
   });
+  checkTestContent(input, details, knownAssets);
   if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
 
+  const assetIds = testAssetIds(input);
   const withIds = (qs: TestInput['questions'] & object) => qs.map((q) => withDefaults({ ...q, id: q.id ?? newId('q') } as Question));
-  if (!input.sections) return { questions: withIds(input.questions!), sections: null };
+  if (!input.sections) return { questions: withIds(input.questions!), sections: null, assetIds };
   const questions: Question[] = [];
   const sections = input.sections.map((sec): StoredSection => {
     const qs = withIds(sec.questions);
@@ -70,7 +77,7 @@ export function checkTestInput(input: TestInput): CheckedContent {
       questionIds: qs.map((q) => q.id),
     };
   });
-  return { questions, sections };
+  return { questions, sections, assetIds };
 }
 
 function checkSection(sec: SectionInput, at: string, details: ErrorDetail[]): void {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, StringEnum, Timestamp } from '../../platform/http/schemas.js';
+import { CONTENT_FORMATS } from './content/content-format.js';
 import { AI_MARKING_MODES, MarkingModeSchema, ProctoringModeSchema, ResultVisibilitySchema } from './test-settings.js';
 
 const ClientId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Optional; generated (`q_…`) when absent' });
@@ -238,6 +239,11 @@ export const TestInput = Type.Object(
     ),
     questions: Type.Optional(Type.Array(QuestionSchema, { minItems: 1, maxItems: 500, description: 'A flat test: one unnamed section. Give questions or sections, not both' })),
     sections: Type.Optional(Type.Array(SectionInput, { minItems: 1, maxItems: 50 })),
+    contentFormat: Type.Optional(
+      StringEnum(CONTENT_FORMATS, {
+        description: 'plain (default): texts shown as written; markdown: CommonMark with math ($…$, $$…$$) and asset images (docs/content.md)',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'TestInput' },
 );
@@ -270,6 +276,7 @@ export const AdminTest = Type.Object(
     resultVisibility: ResultVisibilitySchema,
     passPercent: Type.Union([Type.Number(), Type.Null()]),
     proctoringRules: Nullable(ProctoringRulesView, { description: 'The resolved thresholds; null when proctoring is none' }),
+    contentFormat: StringEnum(CONTENT_FORMATS, { description: 'How the texts are written: plain or markdown' }),
     questions: Type.Optional(Type.Array(Type.Unsafe<Question>({ type: 'object', additionalProperties: true }), { description: 'A flat test' })),
     sections: Type.Optional(
       Type.Array(Type.Unsafe<SectionInput>({ type: 'object', additionalProperties: true }), { description: 'A test with sections: each with its questions' }),

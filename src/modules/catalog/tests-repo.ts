@@ -6,6 +6,7 @@ import { storedProctoringRules, type CheckedContent } from './authoring.js';
 import type { Question, SectionInput, TestInput } from './schemas.js';
 import { sectionsWithQuestions, type StoredSection } from './sections.js';
 import type { MarkingMode, ProctoringMode, ResultVisibility } from './test-settings.js';
+import type { ContentFormat } from './content/content-format.js';
 
 /** One immutable version of a test, as stored. */
 export interface TestVersion {
@@ -25,6 +26,8 @@ export interface TestVersion {
   questions: Question[];
   /** Null for a flat test (one unnamed section). */
   sections: StoredSection[] | null;
+  /** How the texts are written (content/render-content.ts renders both). */
+  contentFormat: ContentFormat;
   createdAt: Date;
 }
 
@@ -38,10 +41,10 @@ export interface AdminTestView extends Omit<TestVersion, 'testVersionId' | 'ques
 
 const SUMMARY_COLUMNS = `tv.id AS test_version_id, tv.test_id, tv.version, tv.title, tv.description, tv.duration_minutes,
   tv.proctoring, tv.proctoring_rules, tv.marking, tv.result_visibility, tv.pass_percent, tv.created_at`;
-const VERSION_COLUMNS = `${SUMMARY_COLUMNS}, tv.questions, tv.sections`;
+const VERSION_COLUMNS = `${SUMMARY_COLUMNS}, tv.questions, tv.sections, tv.content_format`;
 
 /** A version without its questions: what listings and assignment creation need (questions can be large). */
-export type TestSummary = Omit<TestVersion, 'questions' | 'sections'>;
+export type TestSummary = Omit<TestVersion, 'questions' | 'sections' | 'contentFormat'>;
 
 /** A row of SUMMARY_COLUMNS as pg returns it. */
 type SummaryRecord = {
@@ -59,7 +62,7 @@ type SummaryRecord = {
   created_at: Date;
 };
 /** A row of VERSION_COLUMNS. */
-type VersionRecord = SummaryRecord & { questions: Question[]; sections: StoredSection[] | null };
+type VersionRecord = SummaryRecord & { questions: Question[]; sections: StoredSection[] | null; content_format: ContentFormat };
 /** The operator's listings add the test's last change and where it is published. */
 type AdminRecord = { updated_at: Date; published_to: string[] };
 
@@ -83,18 +86,19 @@ function toSummary(r: SummaryRecord): TestSummary {
 /** The summary with its questions, in the same key order as always (questions before createdAt). */
 function toVersion(r: VersionRecord): TestVersion {
   const { createdAt, ...head } = toSummary(r);
-  return { ...head, questions: r.questions, sections: r.sections ?? null, createdAt };
+  return { ...head, questions: r.questions, sections: r.sections ?? null, contentFormat: r.content_format, createdAt };
 }
 
 const rulesJson = (rules: ProctoringRules | null) => (rules ? JSON.stringify(rules) : null);
 
 async function insertVersion(db: Queryable, testId: string, version: number, input: TestInput, content: CheckedContent) {
+  const testVersionId = newId('tv');
   await db.query(
     `INSERT INTO test_versions (id, test_id, version, title, description, duration_minutes, proctoring, marking,
-                                result_visibility, pass_percent, questions, proctoring_rules, sections)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+                                result_visibility, pass_percent, questions, proctoring_rules, sections, content_format)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [
-      newId('tv'),
+      testVersionId,
       testId,
       version,
       input.title,
@@ -107,8 +111,12 @@ async function insertVersion(db: Queryable, testId: string, version: number, inp
       JSON.stringify(content.questions),
       rulesJson(storedProctoringRules(input)),
       content.sections ? JSON.stringify(content.sections) : null,
+      input.contentFormat ?? 'plain',
     ],
   );
+  if (content.assetIds.length > 0) {
+    await db.query('INSERT INTO test_version_assets (test_version_id, asset_id) SELECT $1, unnest($2::text[])', [testVersionId, content.assetIds]);
+  }
 }
 
 export async function insertTest(pool: Pool, input: TestInput, content: CheckedContent): Promise<string> {

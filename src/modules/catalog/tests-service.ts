@@ -3,13 +3,20 @@ import type { Pool, Queryable } from '../../platform/db.js';
 import { checkTestInput } from './authoring.js';
 import type { TestInput } from './schemas.js';
 import * as repo from './tests-repo.js';
+import { existingAssetIds } from './content-assets/assets-repo.js';
+import { testAssetIds } from './content/content-checks.js';
 import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 
 export type { TestVersion, TestSummary, AdminTestView } from './tests-repo.js';
 export { findPublishedTest, findPublishedTestAndCallbackDomains, getCurrentTestVersion, getTestVersionById, listAllTests, listTestTitles } from './tests-repo.js';
 
+/** The authoring rules, with the operators' assets that the texts name looked up first. */
+async function checkOperatorTest(db: Queryable, input: TestInput) {
+  return checkTestInput(input, await existingAssetIds(db, testAssetIds(input), null));
+}
+
 export async function createTest(pool: Pool, input: TestInput, audit?: AuditContext): Promise<repo.AdminTestView> {
-  const content = checkTestInput(input);
+  const content = await checkOperatorTest(pool, input);
   return withAuditEntry(
     pool,
     audit,
@@ -19,7 +26,7 @@ export async function createTest(pool: Pool, input: TestInput, audit?: AuditCont
 }
 
 export async function updateTest(pool: Pool, testId: string, input: TestInput, audit?: AuditContext): Promise<repo.AdminTestView> {
-  const content = checkTestInput(input);
+  const content = await checkOperatorTest(pool, input);
   return withAuditEntry(
     pool,
     audit,

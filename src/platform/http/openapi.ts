@@ -51,7 +51,8 @@ export function documentRouteErrors(route: RouteOptions, kind: ApiKind): void {
   const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
   if (schema.hide) return;
   const methods = [route.method].flat().map((m) => String(m).toUpperCase());
-  if (!schema.body && methods.some((m) => BODY_METHODS.has(m))) schema.body = NoBody;
+  // A route that `consumes` other types (an image upload) reads its body itself; the rest take JSON or nothing.
+  if (!schema.body && !schema.consumes && methods.some((m) => BODY_METHODS.has(m))) schema.body = NoBody;
   const statuses = new Set(BY_API[kind]);
   // A path id is checked for length (and the router's own limit) before the lookup: 400, then 404.
   if (schema.params) [400, 404].forEach((s) => statuses.add(s));
