@@ -14,6 +14,7 @@ import { partnerAuth } from './modules/institutions/partner-auth.js';
 import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js';
 import { testsAdminRoutes } from './modules/catalog/admin-routes.js';
 import { testsPartnerRoutes } from './modules/catalog/partner-routes.js';
+import { interchangeAdminRoutes } from './modules/catalog/interchange/routes.js';
 import { assignmentsPartnerRoutes } from './modules/assignments/partner-routes.js';
 import { assignmentControlsAdminRoutes, assignmentControlsPartnerRoutes } from './modules/assignment-controls/control-routes.js';
 import { institutionSettingsAdminRoutes } from './modules/institutions/settings-admin-routes.js';
@@ -143,6 +144,7 @@ export async function buildServer(
       await admin.register(adminAuth, { ctx });
       await admin.register(institutionsAdminRoutes, { ctx });
       await admin.register(testsAdminRoutes, { ctx });
+      await admin.register(interchangeAdminRoutes, { ctx });
       await admin.register(markingAdminRoutes, { ctx });
       await admin.register(assignmentControlsAdminRoutes, { ctx });
       await admin.register(institutionSettingsAdminRoutes, { ctx });
