@@ -121,6 +121,7 @@ export async function importQtiPackage(
   for (const g of groups) {
     const questions: QuestionInput[] = [];
     const skippedHere: string[] = [];
+    const itemsStart = report.items.length;
     for (const ref of g.refs) {
       // Parsing is synchronous: give the event loop a turn every few milliseconds so a large package never holds it.
       if (performance.now() - lastYield > 10) {
@@ -192,10 +193,8 @@ export async function importQtiPackage(
       const points = new Set(questions.map((q) => q.points));
       if (points.size > 1) {
         // Assay's pools draw questions of equal points; importing it otherwise would change what candidates can score.
-        for (const q of questions) {
-          const it = report.items.findIndex((i) => i.questionId === (q.id ?? null) && i.type === q.type);
-          const [gone] = report.items.splice(it, 1);
-          report.skipped.push({ file: gone!.file, identifier: gone!.identifier, interaction: gone!.type, reason: `section "${sec.title}" draws from items of unequal points, which Assay's pools cannot hold` });
+        for (const gone of report.items.splice(itemsStart, questions.length)) {
+          report.skipped.push({ file: gone.file, identifier: gone.identifier, interaction: gone.type, reason: `section "${sec.title}" draws from items of unequal points, which Assay's pools cannot hold` });
         }
         count -= questions.length;
         continue;
