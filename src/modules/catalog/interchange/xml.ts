@@ -5,7 +5,8 @@ import { AppError } from '../../../platform/errors.js';
  * XML reading for packages: fast-xml-parser, which never resolves external
  * entities or fetches anything. A document type declaration is refused
  * outright (no DTD processing at all, so no XXE and no entity expansion);
- * only the five predefined entities and character references are decoded.
+ * only the predefined entities, character references and HTML's named
+ * characters (&nbsp; in item bodies) are decoded.
  *
  * QTI 2.x names (`choiceInteraction`, `maxChoices`) are read as their QTI 3
  * forms (`qti-choice-interaction`, `max-choices`), so the mapping is written once.
@@ -28,7 +29,7 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: false,
   processEntities: true,
-  htmlEntities: false,
+  htmlEntities: true,
   ignoreDeclaration: true,
   ignorePiTags: true,
   commentPropName: false,
