@@ -115,12 +115,14 @@ export async function buildServer(
     const bodySchema = request.routeOptions.schema?.body;
     if (!bodySchema || !['POST', 'PUT', 'PATCH'].includes(request.method)) return done();
     const isJson = /^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '');
-    // The student pages' HTML forms post to routes that declare `consumes` (and parse forms in their own scope).
-    const isDeclaredForm =
-      (request.routeOptions.schema?.consumes as string[] | undefined)?.includes('application/x-www-form-urlencoded') === true &&
-      /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '');
-    if (!isJson && !isDeclaredForm && !(request.body === undefined && isOptionalSchema(bodySchema))) {
-      return done(new AppError('unsupported_media_type', 'Send the body as application/json (Content-Type: application/json).'));
+    // Routes that take another body declare it in `consumes` and parse it in their own scope: the student pages'
+    // HTML forms (application/x-www-form-urlencoded), test import (application/zip, text/csv).
+    const consumes = (request.routeOptions.schema?.consumes as string[] | undefined) ?? [];
+    const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const isDeclared = mediaType !== '' && consumes.includes(mediaType);
+    if (!isJson && !isDeclared && !(request.body === undefined && isOptionalSchema(bodySchema))) {
+      const wanted = consumes.length > 0 ? consumes.join(' or ') : 'application/json';
+      return done(new AppError('unsupported_media_type', `Send the body as ${wanted} (Content-Type: ${wanted}).`));
     }
     done();
   });

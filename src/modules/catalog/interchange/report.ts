@@ -25,7 +25,10 @@ export interface ImportReport {
 
 export const emptyReport = (): ImportReport => ({ imported: 0, skipped: [], items: [], notes: [] });
 
-/** The skipped items as error details (422 import_failed): field and message, and the report's own fields. */
-export function skippedDetails(report: ImportReport): Array<ErrorDetail & SkippedItem> {
-  return report.skipped.map((s) => ({ field: s.identifier ? `${s.file}#${s.identifier}` : s.file, message: `${s.interaction}: ${s.reason}`, ...s }));
+/**
+ * The skipped items as error details (422 import_failed), in the envelope's
+ * shape: field `file#identifier`, message `interaction: reason`.
+ */
+export function skippedDetails(report: ImportReport): ErrorDetail[] {
+  return report.skipped.map((s) => ({ field: s.identifier ? `${s.file}#${s.identifier}` : s.file, message: `${s.interaction}: ${s.reason}` }));
 }
