@@ -4,8 +4,8 @@ import { descendants, elements, first, textOf, type XElement } from './xml.js';
 
 /**
  * One QTI item (3.0, or 2.x read as 3.0 names by xml.ts) to one Assay
- * question, or a reason it is skipped. The mapping is decisions.md's
- * ("Import and export"); docs/import-export.md has it as a table. An item is
+ * question, or a reason it is skipped. The mapping is the product's
+ * (docs/import-export.md has it as a table). An item is
  * mapped whole or not at all: when Assay's marking could not give the points
  * the item's response processing gives, it is skipped, naming why.
  */

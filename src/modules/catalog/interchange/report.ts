@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
 
-/** What an import did with each item (decisions.md "Import and export"). */
+/** What an import did with each item (docs/import-export.md "The report"). */
 export interface SkippedItem {
   file: string;
   identifier: string;

@@ -2,7 +2,7 @@ import yauzl from 'yauzl';
 import { zipSync } from 'fflate';
 import { AppError } from '../../../platform/errors.js';
 
-/** Limits on a package (decisions.md "Import and export"; docs/import-export.md "Limits"). */
+/** Limits on a package (docs/import-export.md "Limits"). */
 export const ZIP_LIMITS = {
   /** Entries in the central directory (files and folders). */
   maxEntries: 5_000,
