@@ -43,7 +43,7 @@ interface Resource {
 
 export async function importQtiPackage(
   zipBytes: Uint8Array,
-  opts: { assets?: AssetSink; limits?: ZipLimits; dryRun?: boolean } = {},
+  opts: { assets?: AssetSink; limits?: ZipLimits; dryRun?: boolean; /** Yield to the event loop after this long parsing (ms; default 10). */ yieldEveryMs?: number } = {},
 ): Promise<PackageImport> {
   const files = await readZip(zipBytes, opts.limits);
   const manifestBytes = files.get(MANIFEST);
@@ -124,7 +124,7 @@ export async function importQtiPackage(
     const itemsStart = report.items.length;
     for (const ref of g.refs) {
       // Parsing is synchronous: give the event loop a turn every few milliseconds so a large package never holds it.
-      if (performance.now() - lastYield > 10) {
+      if (performance.now() - lastYield > (opts.yieldEveryMs ?? 10)) {
         await yieldToLoop();
         lastYield = performance.now();
       }

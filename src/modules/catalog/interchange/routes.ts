@@ -54,8 +54,10 @@ export const interchangeAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
         summary: 'Export the current version as a QTI 3.0 content package (application/zip)',
         params: ExportParams,
         querystring: ExportQuery,
-        produces: ['application/zip'],
-        response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'A QTI 3.0 content package' }), ...errors(400, 401, 404) },
+        response: {
+          200: { description: 'A QTI 3.0 content package', content: { 'application/zip': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } } },
+          ...errors(400, 401, 404),
+        },
       },
     },
     async (request, reply) => {
@@ -86,7 +88,7 @@ export const interchangeAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
           summary: 'Import a test from a QTI 3.0 or 2.1/2.2 content package (application/zip) or a CSV (text/csv)',
           consumes: ['application/zip', 'application/x-zip-compressed', 'text/csv'],
           // The bytes of the package or CSV (read by this scope's parser, checked by the import itself).
-          body: Type.Unsafe<Buffer>({ description: 'A QTI content package (application/zip) or a CSV (text/csv)' }),
+          body: Type.Unsafe<Buffer>({ format: 'binary', description: 'A QTI content package (application/zip) or a CSV (text/csv): bytes, not JSON' }),
           querystring: ImportQuery,
           response: { 200: DryRun, 201: Imported, ...errors(400, 401, 413, 415, 422) },
         },
