@@ -86,6 +86,11 @@ describe('POST /tests/import (QTI package)', () => {
     expectError(await h.admin('POST', `${A}/tests`, big), 413, 'payload_too_large');
   });
 
+  it('a body over the 50 MB import limit: 413 naming that limit', async () => {
+    const body = expectError(await post(`${A}/tests/import`, new Uint8Array(50 * 1024 * 1024 + 1), 'application/zip'), 413, 'payload_too_large');
+    expect(body.error.message).toBe('The import is larger than the limit of 50 MB.');
+  });
+
   it('operator only: no token and an institution key are refused like every admin route', async () => {
     const zip = itemsPackage(['choice-single.xml']);
     expectError(await post(`${A}/tests/import`, zip, 'application/zip', null), 401, 'unauthenticated');
@@ -141,6 +146,12 @@ describe('POST /tests/import (CSV)', () => {
       { field: 'row 4, type', message: expect.stringMatching(/^"essay_question" is not a question type/) },
     ]);
     expect(await countTests()).toBe(before);
+  });
+
+  it('takes text/csv with a charset parameter, and a UTF-8 BOM from a spreadsheet', async () => {
+    const res = await post(`${A}/tests/import?dryRun=true`, '\uFEFFtype,prompt,correct\nnumeric,Deux plus deux ?,4\n', 'text/csv; charset=utf-8');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().test.questions).toEqual([{ type: 'numeric', prompt: 'Deux plus deux ?', points: 1, answer: 4, tolerance: 0 }]);
   });
 
   it('authoring rules are reported by row too (a pool of unequal points)', async () => {
