@@ -9,6 +9,7 @@ import { importCsv } from './csv-import.js';
 import { exportQti3 } from './qti-export.js';
 import { importQtiPackage } from './qti-package.js';
 import { skippedDetails, type ImportReport } from './report.js';
+import { checkImportedTest } from './test-input.js';
 import type { ZipLimits } from './zip.js';
 
 /** The largest import body (a compressed package or a CSV); docs/import-export.md "Limits". */
@@ -58,6 +59,7 @@ export async function importTest(pool: Pool, req: ImportRequest): Promise<Import
     const err = new AppError('import_failed', `Nothing could be imported: ${report.skipped.length} item${report.skipped.length === 1 ? '' : 's'} skipped (see details).`, skippedDetails(report));
     throw err;
   }
+  checkImportedTest(input);
   if (req.dryRun) return { dryRun: true, testId: null, version: null, report, test: input };
   const created = await createTest(pool, input, req.audit);
   // Items whose identifier was not a usable id got one on creation, in the same order.

@@ -93,8 +93,8 @@ export async function importQtiPackage(
         groups.push({
           section: {
             ...(isPartId(id) ? { id } : {}),
-            title: sec.attrs['title']?.trim() || `Section ${groups.length + 1}`,
-            ...(rubric ? { instructions: rubric } : {}),
+            title: (sec.attrs['title']?.trim() || `Section ${groups.length + 1}`).slice(0, 200),
+            ...(rubric ? { instructions: rubric.slice(0, 10_000) } : {}),
             shuffleQuestions: ordering?.attrs['shuffle'] === 'true',
             ...(Number.isInteger(draw) && draw > 0 ? { draw } : {}),
             // A section the exporter wrote for a flat test: hidden, nothing drawn or shuffled.
