@@ -121,8 +121,8 @@ export async function buildServer(
     const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const isDeclared = mediaType !== '' && consumes.includes(mediaType);
     if (!isJson && !isDeclared && !(request.body === undefined && isOptionalSchema(bodySchema))) {
-      const wanted = consumes.length > 0 ? consumes.join(' or ') : 'application/json';
-      return done(new AppError('unsupported_media_type', `Send the body as ${wanted} (Content-Type: ${wanted}).`));
+      const message = consumes.length > 0 ? `Send the body with a Content-Type this route takes: ${consumes.join(', ')}.` : 'Send the body as application/json (Content-Type: application/json).';
+      return done(new AppError('unsupported_media_type', message));
     }
     done();
   });

@@ -75,6 +75,8 @@ describe('POST /tests/import (QTI package)', () => {
 
   it('another media type: 415; an empty body: 400', async () => {
     expectError(await post(`${A}/tests/import`, '{}', 'application/json'), 415, 'unsupported_media_type');
+    const plain = expectError(await post(`${A}/tests/import`, 'hello', 'text/plain'), 415, 'unsupported_media_type');
+    expect(plain.error.message).toBe('Send the body with a Content-Type this route takes: application/zip, application/x-zip-compressed, text/csv.');
     expectError(await post(`${A}/tests/import`, '', 'application/zip'), 400, 'invalid_request');
   });
 

@@ -73,7 +73,8 @@ export const interchangeAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
   // The body is a package or a CSV, read as bytes in this scope only: the rest of the API keeps JSON and its 64 KB limit.
   await app.register(async (scope) => {
     const raw = scope.withTypeProvider<TypeBoxTypeProvider>();
-    raw.addContentTypeParser(['application/zip', 'application/x-zip-compressed', 'text/csv'], { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES }, (_r, body, done) => done(null, body));
+    // Any type is read as bytes here, so a wrong one is answered by the media-type check naming the types this route takes.
+    raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES }, (_r, body, done) => done(null, body));
     raw.setErrorHandler((err: FastifyError) => {
       if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new AppError('payload_too_large', `The import is larger than the limit of ${mb(IMPORT_MAX_BYTES)}.`);
       throw err;
