@@ -106,6 +106,14 @@ describe('hostile packages are refused with 400 naming the problem, nothing read
     expect(input!.questions![0]!.prompt).toBe('Is this a cat? ![A cat](asset:ast_cat)');
   });
 
+  it('XML in ISO-8859-1 or UTF-16 is read by its declaration or byte-order mark; an unknown encoding is a 400 naming the file', () => {
+    const latin1 = Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><a>caf\u00e9</a>', 'latin1');
+    expect(parseXml(latin1, 'l.xml').children).toEqual(['café']);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<a>naïve</a>', 'utf16le')]);
+    expect(parseXml(utf16, 'u.xml').children).toEqual(['naïve']);
+    expect(() => parseXml(Buffer.from('<?xml version="1.0" encoding="x-klingon"?><a/>'), 'k.xml')).toThrow('k.xml declares the encoding "x-klingon"');
+  });
+
   it('readZip reads a plain package; parseXml decodes character references once, never twice', async () => {
     const files = await readZip(zipOf({ 'a/b.txt': 'hi' }));
     expect([...files.keys()]).toEqual(['a/b.txt']);

@@ -76,6 +76,7 @@ export async function importQtiPackage(
     title = test.attrs['title']?.trim() || title;
     const limits = [...elements(test, 'qti-time-limits'), ...descendants(test).filter((e) => e.name === 'qti-test-part').flatMap((p) => elements(p, 'qti-time-limits'))][0];
     maxTimeSeconds = limits ? Number(limits.attrs['max-time']) || null : null;
+    if (descendants(test).some((e) => e.name === 'qti-assessment-section-ref')) note('section references (qti-assessment-section-ref) are not followed: their items are not imported');
     groups = [];
     for (const part of descendants(test).filter((e) => e.name === 'qti-test-part')) {
       for (const sec of elements(part, 'qti-assessment-section')) {

@@ -38,7 +38,7 @@ const parser = new XMLParser({
 
 /** Parses one file of a package; 400 naming the file when it is not well-formed or declares a DTD. */
 export function parseXml(bytes: Uint8Array | string, file: string): XElement {
-  const text = typeof bytes === 'string' ? bytes : new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  const text = typeof bytes === 'string' ? bytes : decode(bytes, file);
   if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) {
     throw new AppError('invalid_request', `${file} declares a DTD (<!DOCTYPE or <!ENTITY); document type declarations are refused.`, [
       { field: file, message: 'declares a DTD, which is refused' },
@@ -55,6 +55,19 @@ export function parseXml(bytes: Uint8Array | string, file: string): XElement {
   const roots = convert(raw).filter((n): n is XElement => typeof n !== 'string');
   if (roots.length !== 1) throw malformed(file, 'no single root element');
   return roots[0]!;
+}
+
+/** The text of an XML file: UTF-8 unless a byte-order mark or the XML declaration says otherwise (ISO-8859-1, Windows-1252, UTF-16). */
+function decode(bytes: Uint8Array, file: string): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 200));
+  const label = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1] ?? 'utf-8';
+  try {
+    return new TextDecoder(label).decode(bytes);
+  } catch {
+    throw new AppError('invalid_request', `${file} declares the encoding "${label}", which is not supported (use UTF-8).`, [{ field: file, message: `declares an unsupported encoding "${label}"` }]);
+  }
 }
 
 /** QTI 2 camelCase element names, and the lower-case ones that are QTI rather than XHTML. */
