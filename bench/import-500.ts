@@ -11,7 +11,7 @@ import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
 import { exportQti3 } from '../src/modules/catalog/interchange/qti-export.js';
 import { importQtiPackage } from '../src/modules/catalog/interchange/qti-package.js';
-import { AUTO_TEST_FOR_BENCH } from './import-500-test.js';
+import { BENCH_QUESTIONS } from './import-500-questions.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { benchAppConfig, openBenchDatabase } from './bench-database.js';
 
@@ -42,7 +42,7 @@ function generatedTest(n: number) {
   for (let s = 0; s < 5; s++) {
     const questions: Question[] = [];
     for (let i = s * perSection; i < Math.min(n, (s + 1) * perSection); i++) {
-      const q = AUTO_TEST_FOR_BENCH[s === 1 ? i % 3 : i % AUTO_TEST_FOR_BENCH.length]!;
+      const q = BENCH_QUESTIONS[s === 1 ? i % 3 : i % BENCH_QUESTIONS.length]!;
       questions.push({ ...q, id: `q${i}`, prompt: `${q.prompt} (item ${i}) ${'Some context for the question. '.repeat(4)}` } as Question);
     }
     sections.push({ id: `s${s}`, title: `Section ${s + 1}`, shuffleQuestions: s % 2 === 0, ...(s === 1 ? { draw: 10 } : {}), questions });
@@ -96,7 +96,7 @@ try {
   const inst = await createInstitution(pool, { name: 'Bench', callbackDomains: ['bench.example'] });
   const { apiKey } = await createApiKey(pool, inst.institutionId, 'bench');
   for (let i = 0; i < 20; i++) {
-    const t = await createTest(pool, { title: `T${i}`, description: '', durationMinutes: 30, proctoring: 'none', marking: 'auto', resultVisibility: 'immediate', questions: [AUTO_TEST_FOR_BENCH[0]!] });
+    const t = await createTest(pool, { title: `T${i}`, description: '', durationMinutes: 30, proctoring: 'none', marking: 'auto', resultVisibility: 'immediate', questions: [BENCH_QUESTIONS[0]!] });
     await publishTest(pool, t.testId, inst.institutionId);
   }
   const read = async () => {

@@ -1,7 +1,7 @@
 import type { QuestionInput } from '../src/modules/catalog/schemas.js';
 
 /** One question of each type, the first three worth 1 point (the bench's pool draws from those). */
-export const AUTO_TEST_FOR_BENCH: QuestionInput[] = [
+export const BENCH_QUESTIONS: QuestionInput[] = [
   { type: 'single_choice', prompt: 'Pick B', points: 1, options: [{ id: 'a', text: 'A' }, { id: 'b', text: 'B' }, { id: 'c', text: 'C' }], correctOptionId: 'b', shuffleOptions: true },
   { type: 'numeric', prompt: 'Pi to two places', points: 1, answer: 3.14, tolerance: 0.005 },
   { type: 'ordering', prompt: 'Order these', points: 1, items: [{ id: 'a', text: 'one' }, { id: 'b', text: 'two' }, { id: 'c', text: 'three' }] },
