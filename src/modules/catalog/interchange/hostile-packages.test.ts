@@ -114,6 +114,12 @@ describe('hostile packages are refused with 400 naming the problem, nothing read
     expect(() => parseXml(Buffer.from('<?xml version="1.0" encoding="x-klingon"?><a/>'), 'k.xml')).toThrow('k.xml declares the encoding "x-klingon"');
   });
 
+  it('an element or attribute named __proto__ is refused (400), and nothing is polluted', () => {
+    expect(() => parseXml('<r><__proto__ polluted="yes"/></r>', 'p.xml')).toThrow(/^p\.xml is not well-formed XML/);
+    expect(() => parseXml('<r __proto__="x"/>', 'p.xml')).toThrow(/^p\.xml is not well-formed XML/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('readZip reads a plain package; parseXml decodes character references once, never twice', async () => {
     const files = await readZip(zipOf({ 'a/b.txt': 'hi' }));
     expect([...files.keys()]).toEqual(['a/b.txt']);
