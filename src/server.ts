@@ -15,6 +15,7 @@ import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js'
 import { testsAdminRoutes } from './modules/catalog/admin-routes.js';
 import { assetsAdminRoutes } from './modules/catalog/content-assets/asset-admin-routes.js';
 import { testsPartnerRoutes } from './modules/catalog/partner-routes.js';
+import { interchangeAdminRoutes } from './modules/catalog/interchange/routes.js';
 import { assignmentsPartnerRoutes } from './modules/assignments/partner-routes.js';
 import { assignmentControlsAdminRoutes, assignmentControlsPartnerRoutes } from './modules/assignment-controls/control-routes.js';
 import { institutionSettingsAdminRoutes } from './modules/institutions/settings-admin-routes.js';
@@ -117,12 +118,14 @@ export async function buildServer(
     const bodySchema = request.routeOptions.schema?.body;
     if (!bodySchema || !['POST', 'PUT', 'PATCH'].includes(request.method)) return done();
     const isJson = /^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '');
-    // The student pages' HTML forms post to routes that declare `consumes` (and parse forms in their own scope).
-    const isDeclaredForm =
-      (request.routeOptions.schema?.consumes as string[] | undefined)?.includes('application/x-www-form-urlencoded') === true &&
-      /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '');
-    if (!isJson && !isDeclaredForm && !(request.body === undefined && isOptionalSchema(bodySchema))) {
-      return done(new AppError('unsupported_media_type', 'Send the body as application/json (Content-Type: application/json).'));
+    // Routes that take another body declare it in `consumes` and parse it in their own scope: the student pages'
+    // HTML forms (application/x-www-form-urlencoded), test import (application/zip, text/csv).
+    const consumes = (request.routeOptions.schema?.consumes as string[] | undefined) ?? [];
+    const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const isDeclared = mediaType !== '' && consumes.includes(mediaType);
+    if (!isJson && !isDeclared && !(request.body === undefined && isOptionalSchema(bodySchema))) {
+      const message = consumes.length > 0 ? `Send the body with a Content-Type this route takes: ${consumes.join(', ')}.` : 'Send the body as application/json (Content-Type: application/json).';
+      return done(new AppError('unsupported_media_type', message));
     }
     done();
   });
@@ -147,6 +150,7 @@ export async function buildServer(
       await admin.register(institutionsAdminRoutes, { ctx });
       await admin.register(testsAdminRoutes, { ctx });
       await admin.register(assetsAdminRoutes, { ctx });
+      await admin.register(interchangeAdminRoutes, { ctx });
       await admin.register(markingAdminRoutes, { ctx });
       await admin.register(assignmentControlsAdminRoutes, { ctx });
       await admin.register(institutionSettingsAdminRoutes, { ctx });

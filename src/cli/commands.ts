@@ -13,6 +13,7 @@ import {
 import type { InstitutionStatus } from '../modules/institutions/institution-status.js';
 import { updateInstitutionSettings } from '../modules/institutions/institution-settings.js';
 import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../modules/catalog/tests-service.js';
+import { importTest } from '../modules/catalog/interchange/import-service.js';
 import { resealEndpointSecrets } from '../modules/webhooks/reseal-secrets.js';
 import { seedDemo } from '../demo/seed-demo.js';
 import { UsageError, intOption, listOption, textOption, type Command, type CommandDeps } from './command.js';
@@ -165,6 +166,29 @@ export const COMMANDS: Record<string, Command> = {
     async run({ positionals: [file] }, deps) {
       const input = await readTestFile(file!);
       return createTest((await deps.db()).pool, input, CLI_AUDIT);
+    },
+  },
+  'import-test': {
+    summary: 'Import a test from a QTI package (.zip) or a CSV file',
+    usage: '<file.zip|file.csv> [--dry-run] [--title <title>]',
+    description:
+      'Imports a QTI 3.0 or 2.1/2.2 content package, or a CSV of one question per row (docs/import-export.md),\n' +
+      'as a new test, exactly as POST /api/admin/v1/tests/import does. Prints the test id and the report: what each\n' +
+      'item became, and each skipped item with why. --dry-run prints the report and creates nothing.',
+    positionals: [1, 1],
+    options: { 'dry-run': { type: 'boolean' }, title: { type: 'string' } },
+    async run(args, deps) {
+      const file = args.positionals[0]!;
+      const title = textOption(args, 'title', 200);
+      let bytes: Buffer;
+      try {
+        bytes = await fs.readFile(file);
+      } catch (err) {
+        throw new UsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`);
+      }
+      // A zip starts with "PK"; anything else is read as CSV.
+      const format = bytes.subarray(0, 2).toString('latin1') === 'PK' ? 'qti' : 'csv';
+      return importTest((await deps.db()).pool, { bytes, format, dryRun: args.values['dry-run'] === true, ...(title ? { title } : {}), audit: CLI_AUDIT });
     },
   },
   'update-test': {

@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   due_at_in_past: 422,
   webhook_url_not_allowed: 422,
   proctoring_relaxation_not_allowed: 422,
+  /** An import in which no item could be imported: the report is in `details`. */
+  import_failed: 422,
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,

@@ -86,7 +86,8 @@ const OPENAPI_31 = {
         requestBody: {
           type: 'object',
           required: ['content', 'required'],
-          properties: { content: { type: 'object', required: ['application/json'], additionalProperties: { type: 'object', required: ['schema'] } } },
+          // JSON, or a file upload (test import: a QTI package or a CSV).
+          properties: { content: { type: 'object', anyOf: [{ required: ['application/json'] }, { required: ['application/zip', 'text/csv'] }], additionalProperties: { type: 'object', required: ['schema'] } } },
         },
         responses: {
           type: 'object',

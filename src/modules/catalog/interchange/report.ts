@@ -1,0 +1,34 @@
+import type { ErrorDetail } from '../../../platform/errors.js';
+
+/** What an import did with each item (docs/import-export.md "The report"). */
+export interface SkippedItem {
+  file: string;
+  identifier: string;
+  interaction: string;
+  reason: string;
+}
+export interface ImportedItem {
+  file: string;
+  identifier: string;
+  title: string;
+  questionId: string | null;
+  type: string;
+}
+export interface ImportReport {
+  imported: number;
+  skipped: SkippedItem[];
+  /** Each imported item: what it became. */
+  items: ImportedItem[];
+  /** Harmless things left out (feedback, stylesheets, catalogs…), each once with where. */
+  notes: string[];
+}
+
+export const emptyReport = (): ImportReport => ({ imported: 0, skipped: [], items: [], notes: [] });
+
+/**
+ * The skipped items as error details (422 import_failed), in the envelope's
+ * shape: field `file#identifier`, message `interaction: reason`.
+ */
+export function skippedDetails(report: ImportReport): ErrorDetail[] {
+  return report.skipped.map((s) => ({ field: s.identifier ? `${s.file}#${s.identifier}` : s.file, message: `${s.interaction}: ${s.reason}` }));
+}
