@@ -1,0 +1,340 @@
+import type { Queryable } from '../../platform/db.js';
+
+/** The LTI module's own SQL (migrations/0023_lti.sql). */
+export interface PlatformRow {
+  id: string;
+  institutionId: string;
+  issuer: string;
+  clientId: string;
+  deploymentIds: string[];
+  authLoginUrl: string;
+  authTokenUrl: string;
+  jwksUrl: string;
+  createdAt: Date;
+}
+
+const PLATFORM_COLUMNS = 'id, institution_id, issuer, client_id, deployment_ids, auth_login_url, auth_token_url, jwks_url, created_at';
+
+function toPlatform(r: Record<string, any>): PlatformRow {
+  return {
+    id: r.id,
+    institutionId: r.institution_id,
+    issuer: r.issuer,
+    clientId: r.client_id,
+    deploymentIds: r.deployment_ids,
+    authLoginUrl: r.auth_login_url,
+    authTokenUrl: r.auth_token_url,
+    jwksUrl: r.jwks_url,
+    createdAt: r.created_at,
+  };
+}
+
+/** False when the (issuer, client id) pair is registered already. */
+export async function insertPlatform(db: Queryable, p: PlatformRow): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO lti_platforms (${PLATFORM_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (issuer, client_id) DO NOTHING`,
+    [p.id, p.institutionId, p.issuer, p.clientId, p.deploymentIds, p.authLoginUrl, p.authTokenUrl, p.jwksUrl, p.createdAt],
+  );
+  return rowCount === 1;
+}
+
+export async function listPlatforms(db: Queryable, institutionId: string): Promise<PlatformRow[]> {
+  const { rows } = await db.query(`SELECT ${PLATFORM_COLUMNS} FROM lti_platforms WHERE institution_id = $1 ORDER BY created_at, id`, [institutionId]);
+  return rows.map(toPlatform);
+}
+
+export async function findPlatform(db: Queryable, institutionId: string, id: string): Promise<PlatformRow | null> {
+  const { rows } = await db.query(`SELECT ${PLATFORM_COLUMNS} FROM lti_platforms WHERE institution_id = $1 AND id = $2`, [institutionId, id]);
+  return rows[0] ? toPlatform(rows[0]) : null;
+}
+
+export async function findPlatformById(db: Queryable, id: string): Promise<PlatformRow | null> {
+  const { rows } = await db.query(`SELECT ${PLATFORM_COLUMNS} FROM lti_platforms WHERE id = $1`, [id]);
+  return rows[0] ? toPlatform(rows[0]) : null;
+}
+
+/** The platforms of an issuer, narrowed to one client id when it is given. */
+export async function findPlatformsByIssuer(db: Queryable, issuer: string, clientId: string | undefined): Promise<PlatformRow[]> {
+  const { rows } = await db.query(
+    `SELECT ${PLATFORM_COLUMNS} FROM lti_platforms WHERE issuer = $1 AND ($2::text IS NULL OR client_id = $2) ORDER BY created_at LIMIT 2`,
+    [issuer, clientId ?? null],
+  );
+  return rows.map(toPlatform);
+}
+
+export async function deletePlatform(db: Queryable, institutionId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM lti_platforms WHERE institution_id = $1 AND id = $2', [institutionId, id]);
+  return rowCount === 1;
+}
+
+// ---- login states and nonces
+
+export async function insertLoginState(
+  db: Queryable,
+  s: { stateHash: string; platformId: string; nonce: string; browserHash: string; expiresAt: Date },
+): Promise<void> {
+  await db.query('INSERT INTO lti_login_states (state_hash, platform_id, nonce, browser_hash, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+    s.stateHash, s.platformId, s.nonce, s.browserHash, s.expiresAt,
+  ]);
+}
+
+export interface LoginStateRow {
+  platformId: string;
+  nonce: string;
+  browserHash: string;
+  expiresAt: Date;
+}
+
+export async function findLoginState(db: Queryable, stateHash: string): Promise<LoginStateRow | null> {
+  const { rows } = await db.query('SELECT platform_id, nonce, browser_hash, expires_at FROM lti_login_states WHERE state_hash = $1', [stateHash]);
+  const r = rows[0];
+  return r ? { platformId: r.platform_id, nonce: r.nonce, browserHash: r.browser_hash, expiresAt: r.expires_at } : null;
+}
+
+/**
+ * Uses the state and the nonce, once: the state row is deleted and the nonce
+ * recorded in one statement. False when either was used already (a replay,
+ * or two posts of the same launch racing).
+ */
+export async function consumeStateAndNonce(
+  db: Queryable,
+  u: { stateHash: string; platformId: string; nonce: string; nonceExpiresAt: Date },
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `WITH s AS (DELETE FROM lti_login_states WHERE state_hash = $1 AND platform_id = $2 AND nonce = $3 RETURNING 1),
+          n AS (INSERT INTO lti_nonces (platform_id, nonce, expires_at) SELECT $2, $3, $4 FROM s ON CONFLICT DO NOTHING RETURNING 1)
+     SELECT (SELECT count(*) FROM n)::int AS used`,
+    [u.stateHash, u.platformId, u.nonce, u.nonceExpiresAt],
+  );
+  return rows[0].used === 1;
+}
+
+export async function purgeLoginLeftovers(db: Queryable, now: Date): Promise<void> {
+  await db.query('DELETE FROM lti_login_states WHERE expires_at < $1', [now]);
+  await db.query('DELETE FROM lti_nonces WHERE expires_at < $1', [now]);
+  await db.query('DELETE FROM lti_deep_link_requests WHERE expires_at < $1', [now]);
+}
+
+// ---- tool keys
+
+export interface ToolKeyRow {
+  kid: string;
+  publicJwk: Record<string, unknown>;
+  privateKeySealed: string;
+  createdAt: Date;
+  retiredAt: Date | null;
+}
+
+function toToolKey(r: Record<string, any>): ToolKeyRow {
+  return { kid: r.kid, publicJwk: r.public_jwk, privateKeySealed: r.private_key_sealed, createdAt: r.created_at, retiredAt: r.retired_at };
+}
+
+export async function findCurrentToolKey(db: Queryable): Promise<ToolKeyRow | null> {
+  const { rows } = await db.query('SELECT * FROM lti_tool_keys WHERE retired_at IS NULL');
+  return rows[0] ? toToolKey(rows[0]) : null;
+}
+
+/** False when another process made the current key first. */
+export async function insertCurrentToolKey(db: Queryable, k: Omit<ToolKeyRow, 'retiredAt'>): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO lti_tool_keys (kid, public_jwk, private_key_sealed, created_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT DO NOTHING`,
+    [k.kid, JSON.stringify(k.publicJwk), k.privateKeySealed, k.createdAt],
+  );
+  return rowCount === 1;
+}
+
+export async function retireCurrentToolKey(db: Queryable, now: Date): Promise<void> {
+  await db.query('UPDATE lti_tool_keys SET retired_at = $1 WHERE retired_at IS NULL', [now]);
+}
+
+/** The keys to publish: the current one and those retired after `since`. */
+export async function listPublishedToolKeys(db: Queryable, since: Date): Promise<ToolKeyRow[]> {
+  const { rows } = await db.query('SELECT * FROM lti_tool_keys WHERE retired_at IS NULL OR retired_at > $1 ORDER BY created_at DESC', [since]);
+  return rows.map(toToolKey);
+}
+
+// ---- resource links and their assignments
+
+export async function upsertResourceLink(
+  db: Queryable,
+  l: { platformId: string; resourceLinkId: string; institutionId: string; testId: string; contextId: string | null; contextTitle: string | null; title: string | null; lineitemUrl: string | null; now: Date },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO lti_resource_links (platform_id, resource_link_id, institution_id, test_id, context_id, context_title, title, lineitem_url, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+     ON CONFLICT (platform_id, resource_link_id) DO UPDATE
+       SET test_id = EXCLUDED.test_id, context_id = EXCLUDED.context_id, context_title = EXCLUDED.context_title,
+           title = EXCLUDED.title, lineitem_url = COALESCE(EXCLUDED.lineitem_url, lti_resource_links.lineitem_url), updated_at = EXCLUDED.updated_at`,
+    [l.platformId, l.resourceLinkId, l.institutionId, l.testId, l.contextId, l.contextTitle, l.title, l.lineitemUrl, l.now],
+  );
+}
+
+export async function findLinkAssignment(db: Queryable, platformId: string, resourceLinkId: string, sub: string): Promise<string | null> {
+  const { rows } = await db.query(
+    `SELECT la.assignment_id FROM lti_link_assignments la JOIN assignments a ON a.id = la.assignment_id
+      WHERE la.platform_id = $1 AND la.resource_link_id = $2 AND la.sub = $3`,
+    [platformId, resourceLinkId, sub],
+  );
+  return rows[0]?.assignment_id ?? null;
+}
+
+/** Returns the assignment of the (link, user): `assignmentId` unless another launch recorded one first. */
+export async function insertLinkAssignment(
+  db: Queryable,
+  l: { platformId: string; resourceLinkId: string; sub: string; assignmentId: string; institutionId: string; lineitemUrl: string | null; now: Date },
+): Promise<string> {
+  const { rows } = await db.query(
+    `WITH ins AS (
+       INSERT INTO lti_link_assignments (platform_id, resource_link_id, sub, assignment_id, institution_id, lineitem_url, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (platform_id, resource_link_id, sub) DO NOTHING RETURNING assignment_id)
+     SELECT assignment_id FROM ins
+     UNION ALL SELECT assignment_id FROM lti_link_assignments WHERE platform_id = $1 AND resource_link_id = $2 AND sub = $3
+     LIMIT 1`,
+    [l.platformId, l.resourceLinkId, l.sub, l.assignmentId, l.institutionId, l.lineitemUrl, l.now],
+  );
+  return rows[0].assignment_id;
+}
+
+export async function updateLinkLineItem(db: Queryable, assignmentId: string, lineitemUrl: string): Promise<void> {
+  await db.query('UPDATE lti_link_assignments SET lineitem_url = $2 WHERE assignment_id = $1', [assignmentId, lineitemUrl]);
+}
+
+export interface LinkLearner {
+  assignmentId: string;
+  name: string | null;
+  email: string;
+  status: string;
+  startedAt: Date | null;
+  submittedAt: Date | null;
+  completedAt: Date | null;
+}
+
+/** The learners of one resource link, for the instructor's page. */
+export async function listLinkLearners(db: Queryable, platformId: string, resourceLinkId: string): Promise<LinkLearner[]> {
+  const { rows } = await db.query(
+    `SELECT a.id, u.name, u.email, a.status, a.started_at, a.submitted_at, a.completed_at
+       FROM lti_link_assignments la
+       JOIN assignments a ON a.id = la.assignment_id
+       JOIN users u ON u.id = a.user_id
+      WHERE la.platform_id = $1 AND la.resource_link_id = $2
+      ORDER BY la.created_at, a.id LIMIT 500`,
+    [platformId, resourceLinkId],
+  );
+  return rows.map((r) => ({
+    assignmentId: r.id, name: r.name, email: r.email, status: r.status, startedAt: r.started_at, submittedAt: r.submitted_at, completedAt: r.completed_at,
+  }));
+}
+
+// ---- score posts
+
+export interface ScoreTarget {
+  platformId: string;
+  sub: string;
+  lineitemUrl: string;
+}
+
+export async function findScoreTarget(db: Queryable, assignmentId: string): Promise<ScoreTarget | null> {
+  const { rows } = await db.query(
+    'SELECT platform_id, sub, lineitem_url FROM lti_link_assignments WHERE assignment_id = $1 AND lineitem_url IS NOT NULL',
+    [assignmentId],
+  );
+  const r = rows[0];
+  return r ? { platformId: r.platform_id, sub: r.sub, lineitemUrl: r.lineitem_url } : null;
+}
+
+export async function insertScorePost(
+  db: Queryable,
+  p: { id: string; institutionId: string; assignmentId: string; platformId: string; eventId: string; scoresUrl: string; body: object; now: Date },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO lti_score_posts (id, institution_id, assignment_id, platform_id, event_id, scores_url, body, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (event_id) DO NOTHING`,
+    [p.id, p.institutionId, p.assignmentId, p.platformId, p.eventId, p.scoresUrl, JSON.stringify(p.body), p.now],
+  );
+  return rowCount === 1;
+}
+
+export interface ScorePostRow {
+  id: string;
+  institutionId: string;
+  assignmentId: string;
+  platformId: string;
+  scoresUrl: string;
+  body: Record<string, unknown>;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  createdAt: Date;
+  deliveredAt: Date | null;
+}
+
+function toScorePost(r: Record<string, any>): ScorePostRow {
+  return {
+    id: r.id, institutionId: r.institution_id, assignmentId: r.assignment_id, platformId: r.platform_id, scoresUrl: r.scores_url,
+    body: r.body, status: r.status, attempts: r.attempts, createdAt: r.created_at, deliveredAt: r.delivered_at,
+  };
+}
+
+export async function findScorePost(db: Queryable, id: string): Promise<ScorePostRow | null> {
+  const { rows } = await db.query('SELECT * FROM lti_score_posts WHERE id = $1', [id]);
+  return rows[0] ? toScorePost(rows[0]) : null;
+}
+
+export async function listScorePosts(db: Queryable, assignmentId: string): Promise<ScorePostRow[]> {
+  const { rows } = await db.query('SELECT * FROM lti_score_posts WHERE assignment_id = $1 ORDER BY created_at, id', [assignmentId]);
+  return rows.map(toScorePost);
+}
+
+export async function recordScoreAttempt(
+  db: Queryable,
+  a: { scorePostId: string; at: Date; statusCode: number | null; errorClass: string | null; excerpt: string | null; durationMs: number; outcome: 'delivered' | 'retry' | 'failed' },
+): Promise<void> {
+  await db.query(
+    `WITH att AS (INSERT INTO lti_score_attempts (score_post_id, attempted_at, status_code, error_class, excerpt, duration_ms)
+                  VALUES ($1, $2, $3, $4, $5, $6))
+     UPDATE lti_score_posts SET attempts = attempts + 1,
+            status = CASE $7 WHEN 'delivered' THEN 'delivered' WHEN 'failed' THEN 'failed' ELSE status END,
+            delivered_at = CASE WHEN $7 = 'delivered' THEN $2::timestamptz ELSE delivered_at END
+      WHERE id = $1`,
+    [a.scorePostId, a.at, a.statusCode, a.errorClass, a.excerpt, a.durationMs, a.outcome],
+  );
+}
+
+export interface ScoreAttemptRow {
+  attemptedAt: Date;
+  statusCode: number | null;
+  errorClass: string | null;
+  durationMs: number;
+}
+
+export async function listScoreAttempts(db: Queryable, scorePostId: string): Promise<ScoreAttemptRow[]> {
+  const { rows } = await db.query(
+    'SELECT attempted_at, status_code, error_class, duration_ms FROM lti_score_attempts WHERE score_post_id = $1 ORDER BY id',
+    [scorePostId],
+  );
+  return rows.map((r) => ({ attemptedAt: r.attempted_at, statusCode: r.status_code, errorClass: r.error_class, durationMs: r.duration_ms }));
+}
+
+// ---- deep-linking requests
+
+export interface DeepLinkRequestRow {
+  platformId: string;
+  deploymentId: string;
+  returnUrl: string;
+  data: string | null;
+  expiresAt: Date;
+}
+
+export async function insertDeepLinkRequest(db: Queryable, r: DeepLinkRequestRow & { idHash: string }): Promise<void> {
+  await db.query(
+    'INSERT INTO lti_deep_link_requests (id_hash, platform_id, deployment_id, return_url, data, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+    [r.idHash, r.platformId, r.deploymentId, r.returnUrl, r.data, r.expiresAt],
+  );
+}
+
+export async function findDeepLinkRequest(db: Queryable, idHash: string): Promise<DeepLinkRequestRow | null> {
+  const { rows } = await db.query('SELECT * FROM lti_deep_link_requests WHERE id_hash = $1', [idHash]);
+  const r = rows[0];
+  return r ? { platformId: r.platform_id, deploymentId: r.deployment_id, returnUrl: r.return_url, data: r.data, expiresAt: r.expires_at } : null;
+}
