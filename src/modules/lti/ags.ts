@@ -72,7 +72,7 @@ export async function ltiScoreFanOut(tx: Tx, event: StoredEvent): Promise<void> 
     body: scoreBody(target.sub, score, event.createdAt),
     now: event.createdAt,
   });
-  if (inserted) await enqueueJob(tx, ltiScoreJob, { scorePostId: id }, { uniqueKey: `lti-score:${id}` });
+  if (inserted) await enqueueJob(tx, ltiScoreJob, { scorePostId: id }, { runAt: event.createdAt, uniqueKey: `lti-score:${id}` });
 }
 
 // ---- tokens
