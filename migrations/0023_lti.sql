@@ -122,3 +122,15 @@ CREATE TABLE lti_deep_link_requests (
   data           text,
   expires_at     timestamptz NOT NULL
 );
+
+-- A one-time invitation to register a platform with LTI Dynamic Registration:
+-- the operator makes one for an institution; the LMS administrator pastes its
+-- URL into the platform, which opens it with its openid_configuration and
+-- registration_token. Kept as a hash; used once; expires.
+CREATE TABLE lti_registration_invites (
+  token_hash     text PRIMARY KEY,
+  institution_id text NOT NULL REFERENCES institutions (id) ON DELETE CASCADE,
+  expires_at     timestamptz NOT NULL,
+  used_at        timestamptz,
+  lti_platform_id text
+);

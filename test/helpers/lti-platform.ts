@@ -29,6 +29,8 @@ export interface RecordedScore {
 
 export interface FakePlatform {
   baseUrl: string;
+  /** What the platform's registration endpoint received (Dynamic Registration), and the token it was sent with. */
+  registrations: Array<{ authorization: string | undefined; body: Record<string, any> }>;
   jwksFetches: number;
   tokenRequests: number;
   scores: RecordedScore[];
@@ -47,7 +49,12 @@ export interface FakePlatform {
   close(): Promise<void>;
 }
 
-export async function startFakePlatform(opts: { toolJwks: () => Promise<JSONWebKeySet>; now?: () => Date }): Promise<FakePlatform> {
+export async function startFakePlatform(opts: {
+  toolJwks: () => Promise<JSONWebKeySet>;
+  now?: () => Date;
+  /** 'self': the platform's own base URL is its issuer (as a dynamically registered platform's must be). */
+  issuer?: 'self';
+}): Promise<FakePlatform> {
   const now = opts.now ?? (() => new Date());
   const first = await generateKeyPair('RS256', { extractable: true });
   const kid = 'platform-key-1';
@@ -62,6 +69,7 @@ export async function startFakePlatform(opts: { toolJwks: () => Promise<JSONWebK
     tokenRequests: 0,
     scores: [] as RecordedScore[],
     scoreAnswers: [] as ScoreAnswer[],
+    registrations: [] as FakePlatform['registrations'],
     launches: new Map<string, Record<string, unknown>>(),
     kid,
     publicJwk,
@@ -93,7 +101,7 @@ export async function startFakePlatform(opts: { toolJwks: () => Promise<JSONWebK
     const claims = platform.launches.get(q.login_hint!) ?? {};
     const t = Math.floor(now().getTime() / 1000);
     const idToken = await platform.sign({
-      iss: ISSUER,
+      iss: platform.registration.issuer,
       aud: CLIENT_ID,
       sub: q.login_hint,
       iat: t,
@@ -110,6 +118,28 @@ export async function startFakePlatform(opts: { toolJwks: () => Promise<JSONWebK
     });
     const html = `<form method="post" action="${q.redirect_uri}"><input type="hidden" name="id_token" value="${idToken}"><input type="hidden" name="state" value="${q.state}"></form>`;
     return reply.type('text/html').send(html);
+  });
+
+  app.get('/.well-known/openid-configuration', async () => ({
+    issuer: platform.registration.issuer,
+    authorization_endpoint: `${platform.baseUrl}/auth`,
+    token_endpoint: `${platform.baseUrl}/token`,
+    jwks_uri: `${platform.baseUrl}/jwks`,
+    registration_endpoint: `${platform.baseUrl}/register`,
+    scopes_supported: ['openid', 'https://purl.imsglobal.org/spec/lti-ags/scope/score'],
+    response_types_supported: ['id_token'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    'https://purl.imsglobal.org/spec/lti-platform-configuration': { product_family_code: 'fake', version: '1.0', messages_supported: [{ type: 'LtiResourceLinkRequest' }, { type: 'LtiDeepLinkingRequest' }] },
+  }));
+
+  app.post('/register', async (request, reply) => {
+    if (request.headers.authorization !== 'Bearer reg-token-1') return reply.code(401).send({ error: 'invalid_token' });
+    platform.registrations.push({ authorization: request.headers.authorization, body: request.body as Record<string, any> });
+    return reply.code(200).send({
+      ...(request.body as object),
+      client_id: CLIENT_ID,
+      'https://purl.imsglobal.org/spec/lti-tool-configuration': { ...(request.body as Record<string, any>)['https://purl.imsglobal.org/spec/lti-tool-configuration'], deployment_id: DEPLOYMENT_ID },
+    });
   });
 
   app.post('/token', async (request, reply) => {
@@ -162,7 +192,7 @@ export async function startFakePlatform(opts: { toolJwks: () => Promise<JSONWebK
   const { port } = app.server.address() as { port: number };
   platform.baseUrl = `http://127.0.0.1:${port}`;
   platform.registration = {
-    issuer: ISSUER,
+    issuer: opts.issuer === 'self' ? platform.baseUrl : ISSUER,
     clientId: CLIENT_ID,
     deploymentIds: [DEPLOYMENT_ID],
     authLoginUrl: `${platform.baseUrl}/auth`,

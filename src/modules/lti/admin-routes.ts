@@ -5,6 +5,8 @@ import { errors } from '../../platform/http/schemas.js';
 import { operatorTokenAudit } from '../staff/audit.js';
 import { getPlatform, listInstitutionPlatforms, registerPlatform, removePlatform } from './platforms.js';
 import { rotateToolKey } from './tool-keys.js';
+import { createRegistrationInvite } from './dynamic-registration.js';
+import { Timestamp } from '../../platform/http/schemas.js';
 import { InstitutionParams, PlatformInput, PlatformParams, PlatformView } from './schemas.js';
 
 const tags = ['LTI'];
@@ -72,6 +74,20 @@ export const ltiAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       await removePlatform(ctx, request.params.institutionId, request.params.ltiPlatformId, operatorTokenAudit(request.ip));
       return reply.code(204).send(null);
     },
+  );
+
+  app.post(
+    '/institutions/:institutionId/lti-registrations',
+    {
+      schema: {
+        tags,
+        operationId: 'createLtiRegistrationUrl',
+        summary: 'Make a one-time LTI Dynamic Registration URL for an institution (valid 7 days): the LMS administrator pastes it into the platform',
+        params: InstitutionParams,
+        response: { 201: Type.Object({ registrationUrl: Type.String(), expiresAt: Timestamp }, { title: 'LtiRegistrationUrl' }), ...errors(401, 404) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createRegistrationInvite(ctx, request.params.institutionId)),
   );
 
   app.post(

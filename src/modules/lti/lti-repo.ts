@@ -338,3 +338,24 @@ export async function findDeepLinkRequest(db: Queryable, idHash: string): Promis
   const r = rows[0];
   return r ? { platformId: r.platform_id, deploymentId: r.deployment_id, returnUrl: r.return_url, data: r.data, expiresAt: r.expires_at } : null;
 }
+
+// ---- dynamic registration invites
+
+export async function insertRegistrationInvite(db: Queryable, i: { tokenHash: string; institutionId: string; expiresAt: Date }): Promise<void> {
+  await db.query('INSERT INTO lti_registration_invites (token_hash, institution_id, expires_at) VALUES ($1, $2, $3)', [i.tokenHash, i.institutionId, i.expiresAt]);
+}
+
+/** The institution of a usable invite (known, unused, unexpired), or null. */
+export async function findUsableInvite(db: Queryable, tokenHash: string, now: Date): Promise<string | null> {
+  const { rows } = await db.query('SELECT institution_id FROM lti_registration_invites WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2', [tokenHash, now]);
+  return rows[0]?.institution_id ?? null;
+}
+
+/** Marks the invite used by the platform registered with it; false when another registration used it first. */
+export async function useInvite(db: Queryable, tokenHash: string, platformId: string, now: Date): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE lti_registration_invites SET used_at = $3, lti_platform_id = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $3',
+    [tokenHash, platformId, now],
+  );
+  return rowCount === 1;
+}

@@ -13,7 +13,8 @@ import { isSubmittedStatus } from '../lifecycle/state-machine.js';
 import { assignmentExpiredPage, errorPage, invalidLinkPage, linkExpiredPage, tooManyPage, withdrawnPage } from '../student/pages/message-pages.js';
 import { deepLinkingResponse, findPickerRequest, pickerTests, startDeepLinking } from './deep-linking.js';
 import { listLinkLearners } from './lti-repo.js';
-import { deepLinkReturnPage, instructorPage, launchRefusedPage, ltiPageHeaders, pickerPage, returnPage } from './pages.js';
+import { deepLinkReturnPage, instructorPage, launchRefusedPage, ltiPageHeaders, pickerPage, registrationPage, returnPage } from './pages.js';
+import { RegistrationFailed, registerDynamically } from './dynamic-registration.js';
 import { resourceLinkLaunch } from './resource-link-launch.js';
 import { DeepLinkChoice, Html, LaunchForm, LoginRequest } from './schemas.js';
 import { toolJwks } from './tool-keys.js';
@@ -38,6 +39,7 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
   const limit = startLinkLimit(ctx.config.requestLimits.startLinksPerMinute);
 
   assetRoute(app, '/lti/assets/lti.css', loadAsset(new URL('./assets/lti.css', import.meta.url), 'text/css; charset=utf-8'));
+  assetRoute(app, '/lti/assets/registration-close.js', loadAsset(new URL('./assets/registration-close.js', import.meta.url), 'text/javascript; charset=utf-8'));
   assetRoute(app, '/lti/assets/auto-post.js', loadAsset(new URL('./assets/auto-post.js', import.meta.url), 'text/javascript; charset=utf-8'));
 
   app.setErrorHandler(async (err: FastifyError | AppError, request, reply) => {
@@ -145,6 +147,42 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
         .code(200)
         .headers(ltiPageHeaders({ allowInsecure: ctx.config.allowInsecureUrls, formAction }))
         .send(deepLinkReturnPage({ institutionName, returnUrl: picker.returnUrl, jwt: answer.jwt, testTitle: answer.test.title }));
+    },
+  );
+
+  app.get(
+    '/lti/register',
+    {
+      config: limit,
+      schema: {
+        ...hide,
+        querystring: Type.Object(
+          {
+            invite: Type.String({ minLength: 1, maxLength: 128 }),
+            openid_configuration: Type.String({ minLength: 1, maxLength: 2048 }),
+            registration_token: Type.Optional(Type.String({ maxLength: 8192 })),
+          },
+          { additionalProperties: true },
+        ),
+        response: { 200: Html, 400: Html },
+      },
+    },
+    async (request, reply) => {
+      reply.headers(headers);
+      try {
+        const platform = await registerDynamically(ctx, {
+          invite: request.query.invite,
+          openidConfiguration: request.query.openid_configuration,
+          registrationToken: request.query.registration_token,
+        });
+        request.log.info({ ltiPlatformId: platform.id, institutionId: platform.institutionId }, 'LTI platform registered (dynamic registration)');
+        const institutionName = (await getInstitution(ctx.pool, platform.institutionId))?.name ?? '';
+        return reply.code(200).send(registrationPage({ ok: true, institutionName, issuer: platform.issuer }));
+      } catch (err) {
+        if (!(err instanceof RegistrationFailed)) throw err;
+        request.log.warn({ reason: err.message }, 'LTI dynamic registration refused');
+        return reply.code(400).send(registrationPage({ ok: false, said: err.said }));
+      }
     },
   );
 

@@ -128,3 +128,17 @@ export function deepLinkReturnPage(p: { institutionName: string; returnUrl: stri
 </form>`;
   return page({ title: 'Adding the test to your course', institutionName: p.institutionName, main, script: '/lti/assets/auto-post.js' });
 }
+
+export function registrationPage(p: { ok: true; institutionName: string; issuer: string } | { ok: false; said: string }): string {
+  const main = p.ok
+    ? html`<h1>Assay is registered</h1>
+<p>${p.institutionName ? html`${p.institutionName}’s` : 'Your'} learning platform (${p.issuer}) can now place Assay tests in courses.</p>
+<p class="actions"><button class="button primary" type="button" id="lti-close">Finish</button></p>`
+    : html`<h1>Assay could not be registered</h1><p>${p.said}</p><p>Nothing was registered. Try again, or ask Assay’s operators for help.</p>`;
+  return page({
+    title: p.ok ? 'Assay is registered' : 'Assay could not be registered',
+    institutionName: p.ok ? p.institutionName : '',
+    main,
+    ...(p.ok ? { script: '/lti/assets/registration-close.js' } : {}),
+  });
+}
