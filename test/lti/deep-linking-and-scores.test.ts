@@ -40,13 +40,13 @@ describe('deep linking', () => {
     expect(picker.body).toContain(`<h2 id="t-${h.a.testId}">Arithmetic</h2>`);
     expect(picker.body).toContain('Cell biology quiz');
     expect(picker.body).not.toContain(h.b.testId);
-    const requestId = /name="request" value="([^"]+)"/.exec(picker.body)![1]!;
+    const requestId = /name="picker_token" value="([^"]+)"/.exec(picker.body)![1]!;
 
-    const search = await b.get(`/lti/deep-link?request=${requestId}&q=cell`);
+    const search = await b.get(`/lti/deep-link?picker_token=${requestId}&q=cell`);
     expect(search.body.match(/>Use this test</g)).toHaveLength(1);
     expect(search.body).toContain('Cell biology quiz');
 
-    const chosen = await b.postForm('/lti/deep-link', { request: requestId, testId: h.a.testId });
+    const chosen = await b.postForm('/lti/deep-link', { picker_token: requestId, testId: h.a.testId });
     expect(chosen.statusCode).toBe(200);
     expect(chosen.headers['content-security-policy']).toContain(`form-action 'self' ${platform.baseUrl}`);
     expect(chosen.body).toContain(`<form id="lti-return" method="post" action="${returnUrl}">`);
@@ -88,11 +88,11 @@ describe('deep linking', () => {
       [`${LTI}roles`]: [INSTRUCTOR],
       [`${DL}deep_linking_settings`]: { deep_link_return_url: `${platform.baseUrl}/r`, accept_types: ['ltiResourceLink'] },
     });
-    const requestId = /name="request" value="([^"]+)"/.exec(picker.body)![1]!;
-    const other = await b.postForm('/lti/deep-link', { request: requestId, testId: h.b.testId });
+    const requestId = /name="picker_token" value="([^"]+)"/.exec(picker.body)![1]!;
+    const other = await b.postForm('/lti/deep-link', { picker_token: requestId, testId: h.b.testId });
     expect(other.statusCode).toBe(401);
     expect(other.body).not.toContain('JWT');
-    expect((await b.postForm('/lti/deep-link', { request: 'nope', testId: h.a.testId })).statusCode).toBe(401);
+    expect((await b.postForm('/lti/deep-link', { picker_token: 'nope', testId: h.a.testId })).statusCode).toBe(401);
     const before = await launchFootprint(h);
     const noReturn = await b.launch(platform, 'teacher-3', { [`${LTI}message_type`]: 'LtiDeepLinkingRequest', [`${LTI}roles`]: [INSTRUCTOR] });
     expect(noReturn.statusCode).toBe(401);

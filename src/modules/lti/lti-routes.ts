@@ -119,17 +119,17 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
     {
       schema: {
         ...hide,
-        querystring: Type.Object({ request: Type.String({ minLength: 1, maxLength: 128 }), q: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }),
+        querystring: Type.Object({ picker_token: Type.String({ minLength: 1, maxLength: 128 }), q: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }),
         response: { 200: Html, 400: Html, 401: Html },
       },
     },
     async (request, reply) => {
-      const picker = await findPickerRequest(ctx, request.query.request);
+      const picker = await findPickerRequest(ctx, request.query.picker_token);
       if (!picker) throw new LaunchRefused('deep linking: unknown or expired picker request');
       const institutionName = (await getInstitution(ctx.pool, picker.platform.institutionId))?.name ?? '';
       const query = request.query.q ?? '';
       const { tests, total } = await pickerTests(ctx, picker.platform.institutionId, query);
-      return reply.code(200).headers(headers).send(pickerPage({ institutionName, requestId: request.query.request, tests, total, query }));
+      return reply.code(200).headers(headers).send(pickerPage({ institutionName, requestId: request.query.picker_token, tests, total, query }));
     },
   );
 
@@ -137,7 +137,7 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
     '/lti/deep-link',
     { schema: { ...hide, consumes: FORM, body: DeepLinkChoice, response: { 200: Html, 400: Html, 401: Html } } },
     async (request, reply) => {
-      const picker = await findPickerRequest(ctx, request.body.request);
+      const picker = await findPickerRequest(ctx, request.body.picker_token);
       if (!picker) throw new LaunchRefused('deep linking: unknown or expired picker request');
       const answer = await deepLinkingResponse(ctx, picker, request.body.testId);
       if (!answer) throw new LaunchRefused('deep linking: the chosen test is not published to the institution');

@@ -106,14 +106,14 @@ export function pickerPage(p: { institutionName: string; requestId: string; test
   const main = html`<h1>Choose a test</h1>
 <p class="lede">Pick the test to place in your course. Students who open the link take it; their scores go to the gradebook.</p>
 <form class="lti-search" method="get" action="/lti/deep-link" role="search">
-<input type="hidden" name="request" value="${p.requestId}">
+<input type="hidden" name="picker_token" value="${p.requestId}">
 <div><label for="lti-q">Search by title</label><input id="lti-q" name="q" type="search" value="${p.query}"></div>
 <button class="button" type="submit">Search</button>
 </form>
 <p>${p.query ? html`${plural(p.total, 'test')} match “${p.query}”.` : html`${plural(p.total, 'test')} published to ${p.institutionName || 'your institution'}.`}</p>
 <ul class="lti-list">${p.tests.map(
     (t) => html`<li><div><h2 id="t-${t.testId}">${t.title}</h2><p>${t.durationMinutes} minutes · ${t.proctoring === 'none' ? 'not proctored' : 'proctored'}</p></div>
-<form method="post" action="/lti/deep-link"><input type="hidden" name="request" value="${p.requestId}"><input type="hidden" name="testId" value="${t.testId}">
+<form method="post" action="/lti/deep-link"><input type="hidden" name="picker_token" value="${p.requestId}"><input type="hidden" name="testId" value="${t.testId}">
 <button class="button primary" type="submit" aria-describedby="t-${t.testId}">Use this test</button></form></li>`,
   )}</ul>`;
   return page({ title: 'Choose a test', institutionName: p.institutionName, main });

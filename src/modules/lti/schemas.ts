@@ -73,7 +73,7 @@ export const LaunchForm = Type.Object(
 
 export const DeepLinkChoice = Type.Object(
   {
-    request: Type.String({ minLength: 1, maxLength: 128 }),
+    picker_token: Type.String({ minLength: 1, maxLength: 128 }),
     testId: Type.String({ minLength: 1, maxLength: 64 }),
   },
   { additionalProperties: false },
