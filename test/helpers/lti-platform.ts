@@ -31,6 +31,8 @@ export interface FakePlatform {
   baseUrl: string;
   /** What the platform's registration endpoint received (Dynamic Registration), and the token it was sent with. */
   registrations: Array<{ authorization: string | undefined; body: Record<string, any> }>;
+  /** The JWTs posted back to /deep-link-return. */
+  deepLinkAnswers: string[];
   jwksFetches: number;
   tokenRequests: number;
   scores: RecordedScore[];
@@ -70,6 +72,7 @@ export async function startFakePlatform(opts: {
     scores: [] as RecordedScore[],
     scoreAnswers: [] as ScoreAnswer[],
     registrations: [] as FakePlatform['registrations'],
+    deepLinkAnswers: [] as string[],
     launches: new Map<string, Record<string, unknown>>(),
     kid,
     publicJwk,
@@ -116,7 +119,8 @@ export async function startFakePlatform(opts: {
       [`${LTI}roles`]: [LEARNER],
       ...claims,
     });
-    const html = `<form method="post" action="${q.redirect_uri}"><input type="hidden" name="id_token" value="${idToken}"><input type="hidden" name="state" value="${q.state}"></form>`;
+    // As a platform's page does: the form posts itself (the tests without a browser read the fields instead).
+    const html = `<!doctype html><html lang="en"><title>LMS</title><form method="post" action="${q.redirect_uri}"><input type="hidden" name="id_token" value="${idToken}"><input type="hidden" name="state" value="${q.state}"></form><script>document.forms[0].submit()</script></html>`;
     return reply.type('text/html').send(html);
   });
 
@@ -140,6 +144,12 @@ export async function startFakePlatform(opts: {
       client_id: CLIENT_ID,
       'https://purl.imsglobal.org/spec/lti-tool-configuration': { ...(request.body as Record<string, any>)['https://purl.imsglobal.org/spec/lti-tool-configuration'], deployment_id: DEPLOYMENT_ID },
     });
+  });
+
+  // Where a deep-linking answer comes back to: keeps the JWT and shows a page.
+  app.post('/deep-link-return', async (request, reply) => {
+    platform.deepLinkAnswers.push((request.body as Record<string, string>).JWT ?? '');
+    return reply.type('text/html').send('<!doctype html><html lang="en"><title>LMS</title><h1>Back in the course</h1></html>');
   });
 
   app.post('/token', async (request, reply) => {

@@ -94,8 +94,14 @@ ${
   p.learners.length === 0
     ? html`<p>No student has opened this activity yet.</p>`
     : html`<ul class="lti-list">${p.learners.map(
-        (l) => html`<li><div><h3>${l.name ?? l.email}</h3><p>${STATUS_WORDS[l.status] ?? l.status}${
-          l.completedAt ? html`, completed ${timeTag(l.completedAt)}` : l.submittedAt ? html`, submitted ${timeTag(l.submittedAt)}` : l.startedAt ? html`, started ${timeTag(l.startedAt)}` : ''
+        (l) => html`<li><div><h3>${l.name ?? l.email}</h3><p>${
+          l.completedAt
+            ? html`Completed ${timeTag(l.completedAt)}`
+            : l.submittedAt
+              ? html`${STATUS_WORDS[l.status] ?? l.status}, submitted ${timeTag(l.submittedAt)}`
+              : l.startedAt
+                ? html`${STATUS_WORDS[l.status] ?? l.status}, started ${timeTag(l.startedAt)}`
+                : (STATUS_WORDS[l.status] ?? l.status)
         }</p></div></li>`,
       )}</ul>`
 }`;
