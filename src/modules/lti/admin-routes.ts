@@ -87,7 +87,7 @@ export const ltiAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         response: { 201: Type.Object({ registrationUrl: Type.String(), expiresAt: Timestamp }, { title: 'LtiRegistrationUrl' }), ...errors(401, 404) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createRegistrationInvite(ctx, request.params.institutionId)),
+    async (request, reply) => reply.code(201).send(await createRegistrationInvite(ctx, request.params.institutionId, operatorTokenAudit(request.ip))),
   );
 
   app.post(
@@ -100,6 +100,6 @@ export const ltiAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         response: { 200: Type.Object({ kid: Type.String() }), ...errors(401) },
       },
     },
-    async () => rotateToolKey(ctx),
+    async (request) => rotateToolKey(ctx, operatorTokenAudit(request.ip)),
   );
 };

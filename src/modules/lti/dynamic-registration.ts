@@ -4,6 +4,7 @@ import { withTransaction } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { getInstitution } from '../institutions/institutions.js';
+import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 import { checkEndpointUrl } from '../webhooks/url-guard.js';
 import { urlPolicyFor } from '../webhooks/webhooks-context.js';
 import { AGS_SCORE_SCOPE, ltiHttpFor, ltiId, toolUrls } from './lti-context.js';
@@ -28,11 +29,16 @@ export class RegistrationFailed extends Error {
   }
 }
 
-export async function createRegistrationInvite(ctx: AppContext, institutionId: string): Promise<{ registrationUrl: string; expiresAt: Date }> {
+export async function createRegistrationInvite(ctx: AppContext, institutionId: string, audit?: AuditContext): Promise<{ registrationUrl: string; expiresAt: Date }> {
   if (!(await getInstitution(ctx.pool, institutionId))) throw notFound('institution');
   const token = randomBase62(32);
   const expiresAt = new Date(ctx.clock.now().getTime() + INVITE_TTL_MS);
-  await insertRegistrationInvite(ctx.pool, { tokenHash: sha256Hex(token), institutionId, expiresAt });
+  await withAuditEntry(
+    ctx.pool,
+    audit,
+    (db) => insertRegistrationInvite(db, { tokenHash: sha256Hex(token), institutionId, expiresAt }),
+    () => ({ action: 'lti_registration.invited', objectType: 'institution', objectId: institutionId, institutionId, details: { expiresAt: expiresAt.toISOString() } }),
+  );
   const url = new URL('/lti/register', ctx.config.publicBaseUrl);
   url.searchParams.set('invite', token);
   return { registrationUrl: url.toString(), expiresAt };

@@ -4,6 +4,7 @@ import { randomBase62 } from '../../platform/ids.js';
 import { secretBoxFor } from '../webhooks/webhooks-context.js';
 import { findCurrentToolKey, insertCurrentToolKey, listPublishedToolKeys, retireCurrentToolKey, type ToolKeyRow } from './lti-repo.js';
 import { withTransaction } from '../../platform/db.js';
+import { recordAudit, type AuditContext } from '../staff/audit.js';
 
 /**
  * The tool's own RSA key pair (RS256), with which Assay signs what it sends a
@@ -45,12 +46,15 @@ export async function currentToolKey(ctx: AppContext): Promise<{ kid: string; ke
 }
 
 /** Retires the current key and makes a new one; returns the new key id. */
-export async function rotateToolKey(ctx: AppContext): Promise<{ kid: string }> {
+export async function rotateToolKey(ctx: AppContext, audit?: AuditContext): Promise<{ kid: string }> {
   const fresh = await makeKey(ctx);
   await withTransaction(ctx.pool, async (tx) => {
     await tx.query('LOCK TABLE lti_tool_keys IN SHARE ROW EXCLUSIVE MODE');
     await retireCurrentToolKey(tx, ctx.clock.now());
     await insertCurrentToolKey(tx, fresh);
+    if (audit) {
+      await recordAudit(tx, { ...audit, action: 'lti_tool_key.rotated', objectType: 'lti_tool_key', objectId: fresh.kid, institutionId: null });
+    }
   });
   return { kid: fresh.kid };
 }
