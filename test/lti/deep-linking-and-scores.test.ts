@@ -136,6 +136,22 @@ describe('score posts (AGS)', () => {
       { status_code: 500, error_class: null },
       { status_code: 200, error_class: null },
     ]);
+    // The operator reads the same record.
+    const read = await h.admin('GET', `/api/admin/v1/assignments/${assignmentId}/lti-scores`);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().data).toEqual([
+      expect.objectContaining({
+        status: 'delivered',
+        scoresUrl: `${platform.baseUrl}/lineitems/li-retry/scores?course=c1`,
+        score: expect.objectContaining({ gradingProgress: 'FullyGraded' }),
+        attempts: [
+          expect.objectContaining({ statusCode: null }),
+          expect.objectContaining({ statusCode: 500 }),
+          expect.objectContaining({ statusCode: 200, errorClass: null }),
+        ],
+      }),
+    ]);
+    expect((await h.admin('GET', '/api/admin/v1/assignments/asg_unknown/lti-scores')).statusCode).toBe(404);
     // One token served every attempt (cached until it expires).
     expect(platform.tokenRequests).toBe(1);
   });

@@ -84,6 +84,17 @@ describe('LTI platform registration (operator API)', () => {
     expect((await h.pool.query('SELECT count(*)::int AS n FROM lti_platforms')).rows[0].n).toBe(before);
   });
 
+  it("replaces a platform's deployment ids, within its institution only", async () => {
+    const created = (await h.admin('POST', url(h.a.institutionId), { ...input, clientId: 'deployments' })).json();
+    const changed = await h.admin('PATCH', url(h.a.institutionId, `/${created.ltiPlatformId}`), { deploymentIds: ['d-2', 'd-3', 'd-2'] });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().deploymentIds).toEqual(['d-2', 'd-3']);
+    expectError(await h.admin('PATCH', url(h.b.institutionId, `/${created.ltiPlatformId}`), { deploymentIds: ['x'] }), 404, 'not_found');
+    expectError(await h.admin('PATCH', url(h.a.institutionId, `/${created.ltiPlatformId}`), { deploymentIds: [] }), 400, 'invalid_request');
+    expectError(await h.admin('PATCH', url(h.a.institutionId, `/${created.ltiPlatformId}`), { issuer: 'https://x.example' }), 400, 'invalid_request');
+    expect((await h.admin('GET', url(h.a.institutionId, `/${created.ltiPlatformId}`))).json().deploymentIds).toEqual(['d-2', 'd-3']);
+  });
+
   it('removes a platform', async () => {
     const created = (await h.admin('POST', url(h.a.institutionId), { ...input, clientId: 'to-remove' })).json();
     expect((await h.admin('DELETE', url(h.a.institutionId, `/${created.ltiPlatformId}`))).statusCode).toBe(204);

@@ -3,11 +3,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../platform/context.js';
 import { errors } from '../../platform/http/schemas.js';
 import { operatorTokenAudit } from '../staff/audit.js';
-import { getPlatform, listInstitutionPlatforms, registerPlatform, removePlatform } from './platforms.js';
+import { changeDeployments, getPlatform, listInstitutionPlatforms, registerPlatform, removePlatform } from './platforms.js';
 import { rotateToolKey } from './tool-keys.js';
 import { createRegistrationInvite } from './dynamic-registration.js';
-import { Timestamp } from '../../platform/http/schemas.js';
-import { InstitutionParams, PlatformInput, PlatformParams, PlatformView } from './schemas.js';
+import { Nullable, NullableTimestamp, StringEnum, Timestamp } from '../../platform/http/schemas.js';
+import { notFound } from '../../platform/errors.js';
+import { findAssignmentById } from '../assignments/find-assignment.js';
+import { listAssignmentScorePosts } from './ags.js';
+import { InstitutionParams, PlatformInput, PlatformParams, PlatformPatch, PlatformView } from './schemas.js';
 
 const tags = ['LTI'];
 
@@ -59,6 +62,22 @@ export const ltiAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     async (request) => getPlatform(ctx, request.params.institutionId, request.params.ltiPlatformId),
   );
 
+  app.patch(
+    '/institutions/:institutionId/lti-platforms/:ltiPlatformId',
+    {
+      schema: {
+        tags,
+        operationId: 'updateLtiPlatform',
+        summary: "Replace a learning platform's deployment ids",
+        params: PlatformParams,
+        body: PlatformPatch,
+        response: { 200: PlatformView, ...errors(400, 401, 404, 415) },
+      },
+    },
+    async (request) =>
+      changeDeployments(ctx, request.params.institutionId, request.params.ltiPlatformId, request.body.deploymentIds, operatorTokenAudit(request.ip)),
+  );
+
   app.delete(
     '/institutions/:institutionId/lti-platforms/:ltiPlatformId',
     {
@@ -88,6 +107,48 @@ export const ltiAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       },
     },
     async (request, reply) => reply.code(201).send(await createRegistrationInvite(ctx, request.params.institutionId, operatorTokenAudit(request.ip))),
+  );
+
+  app.get(
+    '/assignments/:assignmentId/lti-scores',
+    {
+      schema: {
+        tags,
+        operationId: 'listLtiScorePosts',
+        summary: "The scores sent to an LTI assignment's line item (one per exam.completed and grading.done), each with every HTTP attempt",
+        params: Type.Object({ assignmentId: Type.String({ maxLength: 64 }) }),
+        response: {
+          200: Type.Object({
+            data: Type.Array(
+              Type.Object(
+                {
+                  scorePostId: Type.String(),
+                  status: StringEnum(['pending', 'delivered', 'failed']),
+                  scoresUrl: Type.String(),
+                  score: Type.Object({}, { additionalProperties: true, description: 'The score as posted (application/vnd.ims.lis.v1.score+json)' }),
+                  createdAt: Timestamp,
+                  deliveredAt: NullableTimestamp,
+                  attempts: Type.Array(
+                    Type.Object({
+                      attemptedAt: Timestamp,
+                      statusCode: Nullable(Type.Integer()),
+                      errorClass: Nullable(Type.String()),
+                      durationMs: Type.Integer(),
+                    }),
+                  ),
+                },
+                { title: 'LtiScorePost' },
+              ),
+            ),
+          }),
+          ...errors(401, 404),
+        },
+      },
+    },
+    async (request) => {
+      if (!(await findAssignmentById(ctx.pool, request.params.assignmentId))) throw notFound('assignment');
+      return { data: await listAssignmentScorePosts(ctx.pool, request.params.assignmentId) };
+    },
   );
 
   app.post(

@@ -6,7 +6,7 @@ import { addEventFollower, type StoredEvent } from '../lifecycle/append-event.js
 import type { Score } from '../lifecycle/score.js';
 import { errorClassOf } from './guarded-http.js';
 import { AGS_SCORE_SCOPE, ltiHttpFor, ltiId } from './lti-context.js';
-import { findPlatformById, findScorePost, findScoreTarget, insertScorePost, recordScoreAttempt, type PlatformRow } from './lti-repo.js';
+import { findPlatformById, findScorePost, findScoreTarget, insertScorePost, listScoreAttempts, listScorePosts, recordScoreAttempt, type PlatformRow } from './lti-repo.js';
 import { signWithToolKey } from './tool-keys.js';
 
 /**
@@ -172,4 +172,20 @@ async function sendScore(ctx: AppContext, scorePostId: string, job: JobInfo): Pr
 /** Adds the LTI score posts to the event outbox of this process (server.ts, worker.ts call it at start). */
 export function installLtiScoreFanOut(): void {
   addEventFollower(ltiScoreFanOut);
+}
+
+/** The score posts of an assignment with every attempt, for the operator (and later the portal's assignment page). */
+export async function listAssignmentScorePosts(db: Queryable, assignmentId: string) {
+  const posts = await listScorePosts(db, assignmentId);
+  return Promise.all(
+    posts.map(async (p) => ({
+      scorePostId: p.id,
+      status: p.status,
+      scoresUrl: p.scoresUrl,
+      score: p.body,
+      createdAt: p.createdAt,
+      deliveredAt: p.deliveredAt,
+      attempts: await listScoreAttempts(db, p.id),
+    })),
+  );
 }

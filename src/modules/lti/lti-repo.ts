@@ -63,6 +63,13 @@ export async function findPlatformsByIssuer(db: Queryable, issuer: string, clien
   return rows.map(toPlatform);
 }
 
+export async function setDeploymentIds(db: Queryable, institutionId: string, id: string, deploymentIds: string[]): Promise<PlatformRow | null> {
+  const { rows } = await db.query(`UPDATE lti_platforms SET deployment_ids = $3 WHERE institution_id = $1 AND id = $2 RETURNING ${PLATFORM_COLUMNS}`, [
+    institutionId, id, deploymentIds,
+  ]);
+  return rows[0] ? toPlatform(rows[0]) : null;
+}
+
 export async function deletePlatform(db: Queryable, institutionId: string, id: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM lti_platforms WHERE institution_id = $1 AND id = $2', [institutionId, id]);
   return rowCount === 1;

@@ -4,7 +4,7 @@ import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 import { getInstitution } from '../institutions/institutions.js';
 import { checkEndpointUrl } from '../webhooks/url-guard.js';
 import { urlPolicyFor } from '../webhooks/webhooks-context.js';
-import { deletePlatform, findPlatform, insertPlatform, listPlatforms, type PlatformRow } from './lti-repo.js';
+import { deletePlatform, findPlatform, insertPlatform, listPlatforms, setDeploymentIds, type PlatformRow } from './lti-repo.js';
 import { ltiId, toolUrls } from './lti-context.js';
 import type { PlatformInput } from './schemas.js';
 
@@ -121,4 +121,20 @@ export async function removePlatform(ctx: AppContext, institutionId: string, pla
     },
     () => ({ action: 'lti_platform.deleted', objectType: 'lti_platform', objectId: platformId, institutionId }),
   );
+}
+
+/** Replaces a platform's deployment ids: launches from a deployment no longer listed are refused from now on. */
+export async function changeDeployments(ctx: AppContext, institutionId: string, platformId: string, deploymentIds: string[], audit?: AuditContext): Promise<PlatformView> {
+  const ids = [...new Set(deploymentIds)];
+  const row = await withAuditEntry(
+    ctx.pool,
+    audit,
+    async (tx) => {
+      const updated = await setDeploymentIds(tx, institutionId, platformId, ids);
+      if (!updated) throw notFound('LTI platform');
+      return updated;
+    },
+    () => ({ action: 'lti_platform.deployments_changed', objectType: 'lti_platform', objectId: platformId, institutionId, details: { deploymentIds: ids } }),
+  );
+  return platformView(ctx, row);
 }

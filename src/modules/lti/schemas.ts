@@ -20,6 +20,13 @@ export const PlatformInput = Type.Object(
 );
 export type PlatformInput = Static<typeof PlatformInput>;
 
+export const PlatformPatch = Type.Object(
+  {
+    deploymentIds: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { minItems: 1, maxItems: 100, description: 'The deployment ids allowed to launch, replacing the list' }),
+  },
+  { additionalProperties: false, title: 'LtiPlatformPatch' },
+);
+
 export const ToolUrls = Type.Object(
   {
     loginUrl: Type.String({ description: 'OIDC login initiation URL (Canvas: OpenID Connect Initiation Url; Moodle: Initiate login URL)' }),
