@@ -80,6 +80,28 @@ describe.skipIf(!hasBrowser)('LTI launches in a real browser', () => {
     await context.close();
   });
 
+  it("in the course's frame, opens the test in a new window, where the learner is signed in", async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const page = await context.newPage();
+    platform.launches.set('learner-b3', resourceLinkClaims(h.a.testId, { linkId: 'framed-b' }));
+    const q = new URLSearchParams({ iss: ISSUER, login_hint: 'learner-b3', target_link_uri: `${origin}/lti/launch`, client_id: CLIENT_ID, lti_deployment_id: 'deployment-1' });
+    await page.goto(`${platform.baseUrl}/course?src=${encodeURIComponent(`${origin}/lti/login?${q}`)}`);
+    const frame = page.frameLocator('iframe');
+    const link = frame.getByRole('link', { name: /Open the test in a new window/ });
+    await link.waitFor();
+    const framePage = page.frames().find((f) => f.url().startsWith(`${origin}/lti/launch`))!;
+    expect(framePage).toBeTruthy();
+    // axe in the frame (it only needs evaluate, which a frame has too).
+    expect(await seriousAxeViolations(framePage as unknown as Page)).toEqual([]);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, 'lti-framed-launch-desktop.png') });
+    const [popup] = await Promise.all([context.waitForEvent('page'), link.click()]);
+    await popup.waitForLoadState('networkidle');
+    expect(popup.url()).toMatch(new RegExp(`^${origin}/a/asg_`));
+    expect(await popup.getByRole('button', { name: 'Begin test' }).count()).toBe(1);
+    await context.close();
+  });
+
   it("shows an instructor the link's page, readable at both widths", async () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();

@@ -146,6 +146,13 @@ export async function startFakePlatform(opts: {
     });
   });
 
+  // A course page showing a launch in a frame, as a platform does for an activity placed "in the page".
+  app.get('/course', async (request, reply) => {
+    const src = (request.query as { src?: string }).src ?? '';
+    const safe = src.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return reply.type('text/html').send(`<!doctype html><html lang="en"><title>Course</title><h1>Biology 101</h1><iframe title="Assay activity" src="${safe}" style="width:100%;height:500px;border:0"></iframe></html>`);
+  });
+
   // Where a deep-linking answer comes back to: keeps the JWT and shows a page.
   app.post('/deep-link-return', async (request, reply) => {
     platform.deepLinkAnswers.push((request.body as Record<string, string>).JWT ?? '');

@@ -30,9 +30,9 @@ export class LtiBrowser {
     return this.h.app.inject({ method: 'GET', url, headers: this.header() }).then((r) => this.keep(r));
   }
 
-  postForm(url: string, fields: Record<string, string>) {
+  postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
     return this.h.app
-      .inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.header() }, payload: new URLSearchParams(fields).toString() })
+      .inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.header(), ...headers }, payload: new URLSearchParams(fields).toString() })
       .then((r) => this.keep(r));
   }
 
@@ -63,9 +63,9 @@ export class LtiBrowser {
   }
 
   /** The whole launch: login, authorisation, the id_token post. */
-  async launch(platform: FakePlatform, loginHint: string, claims: Record<string, unknown> = {}) {
+  async launch(platform: FakePlatform, loginHint: string, claims: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
     const posted = await this.authorize(platform, loginHint, claims);
-    return this.postForm('/lti/launch', { id_token: posted.id_token, state: posted.state });
+    return this.postForm('/lti/launch', { id_token: posted.id_token, state: posted.state }, headers);
   }
 }
 

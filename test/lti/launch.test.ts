@@ -126,6 +126,24 @@ describe('a resource-link launch', () => {
     expect(read.result.score.points).toBe(9);
   });
 
+  it('in a frame, offers the test in a new window, where the link signs the learner in', async () => {
+    const b = new LtiBrowser(h);
+    const framed = await b.launch(platform, 'learner-framed', resourceLinkClaims(h.a.testId, { linkId: 'framed-link' }), { 'sec-fetch-dest': 'iframe' });
+    expect(framed.statusCode).toBe(200);
+    expect(framed.headers['content-security-policy']).toContain('frame-ancestors https: http:');
+    expect(b.cookies.has('assay_session')).toBe(false);
+    const href = /<a class="button primary" href="(\/s\/[^"]+)" target="_blank" rel="noopener">Open the test in a new window/.exec(framed.body)![1]!;
+    const opened = await new LtiBrowser(h).get(href);
+    expect(opened.statusCode).toBe(303);
+    const assignmentId = String(opened.headers.location).replace('/a/', '');
+    expect((await readAssignment(h, h.a, assignmentId)).externalUserId).toBe(`lti:${platformId}:learner-framed`);
+    // Without Sec-Fetch-Dest, the platform's document_target says where the launch is shown.
+    const claims = { ...resourceLinkClaims(h.a.testId, { linkId: 'framed-link' }), [`${LTI}launch_presentation`]: { document_target: 'iframe' } };
+    expect((await new LtiBrowser(h).launch(platform, 'learner-framed', claims)).body).toContain('Open the test in a new window');
+    // A top-level launch goes straight in, whatever the claim says.
+    expect((await new LtiBrowser(h).launch(platform, 'learner-framed', claims, { 'sec-fetch-dest': 'document' })).statusCode).toBe(303);
+  });
+
   it("shows an instructor the link's page (who launched, started, submitted, completed) and creates no assignment", async () => {
     const footprint = await launchFootprint(h);
     const res = await new LtiBrowser(h).launch(platform, 'teacher-1', resourceLinkClaims(h.a.testId, { roles: [INSTRUCTOR] }));

@@ -13,7 +13,9 @@ import { isSubmittedStatus } from '../lifecycle/state-machine.js';
 import { assignmentExpiredPage, errorPage, invalidLinkPage, linkExpiredPage, tooManyPage, withdrawnPage } from '../student/pages/message-pages.js';
 import { deepLinkingResponse, findPickerRequest, pickerTests, startDeepLinking } from './deep-linking.js';
 import { listLinkLearners } from './lti-repo.js';
-import { deepLinkReturnPage, instructorPage, launchRefusedPage, ltiPageHeaders, pickerPage, registrationPage, returnPage } from './pages.js';
+import { deepLinkReturnPage, instructorPage, launchRefusedPage, ltiPageHeaders, newWindowPage, pickerPage, registrationPage, returnPage } from './pages.js';
+import { openStartLink } from '../student/open-start-link.js';
+import { CLAIM } from './lti-context.js';
 import { RegistrationFailed, registerDynamically } from './dynamic-registration.js';
 import { resourceLinkLaunch } from './resource-link-launch.js';
 import { DeepLinkChoice, Html, LaunchForm, LoginRequest } from './schemas.js';
@@ -101,7 +103,12 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
         const learners = await listLinkLearners(ctx.pool, outcome.platformId, outcome.resourceLinkId);
         return reply.code(200).send(instructorPage({ institutionName, test: outcome.test, linkTitle: outcome.linkTitle, contextTitle: outcome.contextTitle, learners }));
       }
-      const opened = outcome.opened;
+      // In a frame the student pages cannot run (they refuse framing, and a browser blocking third-party cookies
+      // would drop the session): the page offers the start link in a new window, where it signs in at the top level.
+      if (isFramed(request.headers['sec-fetch-dest'], launch.claims)) {
+        return reply.code(200).send(newWindowPage({ institutionName, testTitle: outcome.testTitle, href: `/s/${outcome.token}` }));
+      }
+      const opened = await openStartLink(ctx, outcome.token);
       if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage());
       if (opened.kind === 'assignment_expired') return reply.code(410).send(assignmentExpiredPage(opened));
       if (opened.kind === 'withdrawn') return reply.code(410).send(withdrawnPage(opened));
@@ -188,3 +195,14 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
 
   app.get('/lti/return', { schema: { ...hide, response: { 200: Html } } }, async (_request, reply) => reply.code(200).headers(headers).send(returnPage()));
 };
+
+/**
+ * Whether the launch arrived in a frame: the browser's Sec-Fetch-Dest when it
+ * sends one (every current browser does), else the platform's
+ * launch_presentation.document_target.
+ */
+export function isFramed(dest: string | string[] | undefined, claims: Record<string, unknown>): boolean {
+  if (typeof dest === 'string' && dest !== '') return dest === 'iframe' || dest === 'frame';
+  const presentation = claims[CLAIM.launchPresentation];
+  return typeof presentation === 'object' && presentation !== null && (presentation as { document_target?: unknown }).document_target === 'iframe';
+}

@@ -148,3 +148,12 @@ export function registrationPage(p: { ok: true; institutionName: string; issuer:
     ...(p.ok ? { script: '/lti/assets/registration-close.js' } : {}),
   });
 }
+
+/** A launch inside the course's frame: the test opens in a new window (a button-styled link, so it works without scripts). */
+export function newWindowPage(p: { institutionName: string; testTitle: string; href: string }): string {
+  const main = html`<h1>${p.testTitle}</h1>
+<p>Your test opens in a new window, where it has the whole screen and your answers are saved as you go.</p>
+<p class="actions"><a class="button primary" href="${p.href}" target="_blank" rel="noopener">Open the test in a new window<span class="sr-only"> (opens a new window)</span></a></p>
+<p>When you have finished, close that window and come back to your course.</p>`;
+  return page({ title: p.testTitle, institutionName: p.institutionName, main });
+}

@@ -3,7 +3,6 @@ import { createAssignment, METADATA_MAX_BYTES } from '../assignments/create-assi
 import { findAssignmentById } from '../assignments/find-assignment.js';
 import { findPublishedTest, type TestSummary } from '../catalog/tests-service.js';
 import { sha256Hex } from '../../platform/crypto.js';
-import { openStartLink, type OpenedLink } from '../student/open-start-link.js';
 import { CLAIM, INSTRUCTOR_ROLES } from './lti-context.js';
 import { consumeStateAndNonce, findLinkAssignment, insertLinkAssignment, updateLinkLineItem, upsertResourceLink } from './lti-repo.js';
 import { LaunchRefused, type VerifiedLaunch } from './verify-launch.js';
@@ -14,12 +13,14 @@ import { LaunchRefused, type VerifiedLaunch } from './verify-launch.js';
  * institution); then the state and nonce are used, and:
  * - an instructor gets the link's page (who started, submitted, completed);
  * - a learner gets the one assignment of (resource link, user), created
- *   through the partner API's own service on the first launch, and is signed
- *   in as a start link signs in (open-start-link.ts).
+ *   through the partner API's own service on the first launch, and a fresh
+ *   start link of it, which the launch opens (open-start-link.ts) or, in a
+ *   frame, offers to open in a new window.
  */
 export type ResourceLinkOutcome =
   | { kind: 'instructor'; platformId: string; resourceLinkId: string; test: TestSummary; linkTitle: string | null; contextTitle: string | null }
-  | { kind: 'learner'; opened: OpenedLink };
+  /** A fresh start link of the learner's assignment: opened at once, or offered in a new window when the launch is framed. */
+  | { kind: 'learner'; assignmentId: string; token: string; testTitle: string };
 
 const str = (v: unknown, max: number): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : null);
 const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
@@ -121,9 +122,9 @@ export async function resourceLinkLaunch(ctx: AssignmentsContext, launch: Verifi
     await updateLinkLineItem(ctx.pool, assignmentId, lineitemUrl);
   }
 
-  // Signed in exactly as a start link signs in: a fresh link of the assignment's current version, opened at once.
+  // A fresh link of the assignment's current version: the learner signs in exactly as a start link signs in.
   const row = await findAssignmentById(ctx.pool, assignmentId);
   if (!row) throw new Error('the assignment of an LTI launch disappeared');
   const { token } = ctx.signer.issue(row.id, row.linkVersion, ctx.signer.expiryFor(now, row.dueAt));
-  return { kind: 'learner', opened: await openStartLink(ctx, token) };
+  return { kind: 'learner', assignmentId: row.id, token, testTitle: test.title };
 }
