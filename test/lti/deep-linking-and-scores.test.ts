@@ -96,6 +96,11 @@ describe('deep linking', () => {
     const before = await launchFootprint(h);
     const noReturn = await b.launch(platform, 'teacher-3', { [`${LTI}message_type`]: 'LtiDeepLinkingRequest', [`${LTI}roles`]: [INSTRUCTOR] });
     expect(noReturn.statusCode).toBe(401);
+    const learner = await b.launch(platform, 'learner-dl-2', {
+      [`${LTI}message_type`]: 'LtiDeepLinkingRequest',
+      [`${DL}deep_linking_settings`]: { deep_link_return_url: `${platform.baseUrl}/r`, accept_types: ['ltiResourceLink'] },
+    });
+    expect(learner.statusCode).toBe(401);
     expect(await launchFootprint(h)).toEqual(before);
   });
 });
