@@ -6,7 +6,8 @@ import { addEventFollower, type StoredEvent } from '../lifecycle/append-event.js
 import type { Score } from '../lifecycle/score.js';
 import { errorClassOf } from './guarded-http.js';
 import { AGS_SCORE_SCOPE, ltiHttpFor, ltiId } from './lti-context.js';
-import { findPlatformById, findScorePost, findScoreTarget, insertScorePost, listScoreAttempts, listScorePosts, recordScoreAttempt, type PlatformRow } from './lti-repo.js';
+import { findPlatformById, type PlatformRow } from './lti-repo.js';
+import { findScorePost, findScoreTarget, insertScorePost, listScoreAttempts, listScorePosts, recordScoreAttempt } from './links-repo.js';
 import { signWithToolKey } from './tool-keys.js';
 
 /**

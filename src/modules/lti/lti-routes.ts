@@ -12,7 +12,7 @@ import { getInstitution } from '../institutions/institutions.js';
 import { isSubmittedStatus } from '../lifecycle/state-machine.js';
 import { assignmentExpiredPage, errorPage, invalidLinkPage, linkExpiredPage, tooManyPage, withdrawnPage } from '../student/pages/message-pages.js';
 import { deepLinkingResponse, findPickerRequest, pickerTests, startDeepLinking } from './deep-linking.js';
-import { listLinkLearners } from './lti-repo.js';
+import { listLinkLearners } from './links-repo.js';
 import { deepLinkReturnPage, instructorPage, launchRefusedPage, ltiPageHeaders, newWindowPage, pickerPage, registrationPage, returnPage } from './pages.js';
 import { openStartLink } from '../student/open-start-link.js';
 import { CLAIM } from './lti-context.js';

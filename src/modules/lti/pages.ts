@@ -1,6 +1,6 @@
 import { html, plural, timeTag, type SafeHtml } from '../../platform/web/html.js';
 import type { TestSummary } from '../catalog/tests-service.js';
-import type { LinkLearner } from './lti-repo.js';
+import type { LinkLearner } from './links-repo.js';
 
 /**
  * The LTI pages for people: the refusal of a launch, the instructor's page of

@@ -4,7 +4,8 @@ import { findAssignmentById } from '../assignments/find-assignment.js';
 import { findPublishedTest, type TestSummary } from '../catalog/tests-service.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import { CLAIM, INSTRUCTOR_ROLES } from './lti-context.js';
-import { consumeStateAndNonce, findLinkAssignment, insertLinkAssignment, updateLinkLineItem, upsertResourceLink } from './lti-repo.js';
+import { consumeStateAndNonce } from './lti-repo.js';
+import { findLinkAssignment, insertLinkAssignment, updateLinkLineItem, upsertResourceLink } from './links-repo.js';
 import { LaunchRefused, type VerifiedLaunch } from './verify-launch.js';
 
 /**
