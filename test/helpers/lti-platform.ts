@@ -18,7 +18,7 @@ export const INSTRUCTOR = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Ins
 export const LEARNER = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner';
 
 type Key = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
-export type ScoreAnswer = 200 | 500 | 'drop';
+export type ScoreAnswer = number | 'drop';
 
 export interface RecordedScore {
   lineItem: string;

@@ -106,6 +106,25 @@ describe('deep linking', () => {
 });
 
 describe('score posts (AGS)', () => {
+  it("stop at a 4xx other than 401, 408 or 429, and the instructor's page says the gradebook refused it", async () => {
+    const b = new LtiBrowser(h);
+    const launched = await b.launch(platform, 'learner-403', resourceLinkClaims(h.a.testId, { linkId: 'refusing-link', lineItem: platform.lineItemUrl('li-403') }));
+    const assignmentId = String(launched.headers.location).replace('/a/', '');
+    const page = await b.get(`/a/${assignmentId}`);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)![1]!;
+    await b.postForm(`/a/${assignmentId}/begin`, { csrf });
+    await b.postForm(`/a/${assignmentId}/submit`, { csrf });
+    platform.scoreAnswers.push(403);
+    await h.runJobs();
+    clock.advance(600_000);
+    await h.runJobs();
+    const posts = await h.pool.query('SELECT status, attempts FROM lti_score_posts WHERE assignment_id = $1', [assignmentId]);
+    expect(posts.rows).toEqual([{ status: 'failed', attempts: 1 }]);
+    const instructor = await new LtiBrowser(h).launch(platform, 'teacher-403', resourceLinkClaims(h.a.testId, { linkId: 'refusing-link', roles: [INSTRUCTOR] }));
+    expect(instructor.body).toContain('Score: not accepted by the gradebook (it answered 403).');
+  });
+
+
   it('retry when the platform is down, then answers 500, then 200: one score recorded, every attempt kept', async () => {
     const b = new LtiBrowser(h);
     const launched = await b.launch(platform, 'learner-retry', resourceLinkClaims(h.a.testId, { linkId: 'retry-link', lineItem: platform.lineItemUrl('li-retry') }));

@@ -151,6 +151,7 @@ describe('a resource-link launch', () => {
     expect(res.body).toContain('<h1>Arithmetic</h1>');
     expect(res.body).toMatch(/<dt>Completed<\/dt><dd>1<\/dd>/);
     expect(res.body).toContain('Lee Learner');
+    expect(res.body).toContain('Score: sent to the gradebook.');
     const after = await launchFootprint(h);
     expect({ ...after, nonces: 0 }).toEqual({ ...footprint, nonces: 0 });
   });

@@ -52,6 +52,8 @@ export async function updateLinkLineItem(db: Queryable, assignmentId: string, li
 }
 
 export interface LinkLearner {
+  /** The latest score sent to the gradebook: its state, what it said, and the platform's last answer. */
+  score: { status: 'pending' | 'delivered' | 'failed'; gradingProgress: string | null; lastStatusCode: number | null } | null;
   assignmentId: string;
   name: string | null;
   email: string;
@@ -63,17 +65,22 @@ export interface LinkLearner {
 
 /** The learners of one resource link, for the instructor's page. */
 export async function listLinkLearners(db: Queryable, platformId: string, resourceLinkId: string): Promise<LinkLearner[]> {
+  // With each learner, the latest score post and the status code of its latest attempt.
   const { rows } = await db.query(
-    `SELECT a.id, u.name, u.email, a.status, a.started_at, a.submitted_at, a.completed_at
+    `SELECT a.id, u.name, u.email, a.status, a.started_at, a.submitted_at, a.completed_at,
+            sp.status AS score_status, sp.body ->> 'gradingProgress' AS grading_progress, att.status_code AS last_status_code
        FROM lti_link_assignments la
        JOIN assignments a ON a.id = la.assignment_id
        JOIN users u ON u.id = a.user_id
+       LEFT JOIN LATERAL (SELECT id, status, body FROM lti_score_posts WHERE assignment_id = a.id ORDER BY created_at DESC, id DESC LIMIT 1) sp ON true
+       LEFT JOIN LATERAL (SELECT status_code FROM lti_score_attempts WHERE score_post_id = sp.id ORDER BY id DESC LIMIT 1) att ON true
       WHERE la.platform_id = $1 AND la.resource_link_id = $2
       ORDER BY la.created_at, a.id LIMIT 500`,
     [platformId, resourceLinkId],
   );
   return rows.map((r) => ({
     assignmentId: r.id, name: r.name, email: r.email, status: r.status, startedAt: r.started_at, submittedAt: r.submitted_at, completedAt: r.completed_at,
+    score: r.score_status ? { status: r.score_status, gradingProgress: r.grading_progress, lastStatusCode: r.last_status_code } : null,
   }));
 }
 

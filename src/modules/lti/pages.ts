@@ -70,6 +70,17 @@ const STATUS_WORDS: Record<string, string> = {
   cancelled: 'Withdrawn',
 };
 
+/** What became of a learner's latest score in the gradebook, in words (the platform's answer when it refused). */
+function gradebookLine(score: LinkLearner['score']): SafeHtml | '' {
+  if (!score) return '';
+  const what = score.gradingProgress === 'FullyGraded' ? 'Score' : 'Awaiting marking';
+  if (score.status === 'delivered') return html`<p>${what}: sent to the gradebook.</p>`;
+  if (score.status === 'failed') {
+    return html`<p class="lti-problem">${what}: not accepted by the gradebook${score.lastStatusCode ? ` (it answered ${score.lastStatusCode})` : ''}. Ask your LMS administrator to check the tool's grade settings.</p>`;
+  }
+  return html`<p>${what}: being sent to the gradebook${score.lastStatusCode ? ` (the last try got ${score.lastStatusCode}; trying again)` : ''}.</p>`;
+}
+
 export function instructorPage(p: {
   institutionName: string;
   test: TestSummary;
@@ -102,7 +113,7 @@ ${
               : l.startedAt
                 ? html`${STATUS_WORDS[l.status] ?? l.status}, started ${timeTag(l.startedAt)}`
                 : (STATUS_WORDS[l.status] ?? l.status)
-        }</p></div></li>`,
+        }</p>${gradebookLine(l.score)}</div></li>`,
       )}</ul>`
 }`;
   return page({ title: p.test.title, institutionName: p.institutionName, main });
