@@ -19,7 +19,7 @@ const LAYERS = [
   ['attempts'],
   ['assignment-controls', 'marking', 'proctoring'],
   ['events', 'student'],
-  ['portal', 'sandbox'],
+  ['portal', 'sandbox', 'lti'],
 ];
 
 const any = (names) => `^src/modules/(${names.join('|')})/`;

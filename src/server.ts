@@ -35,6 +35,9 @@ import { proctoringPartnerRoutes } from './modules/proctoring/partner-routes.js'
 import { sandboxPartnerRoutes } from './modules/sandbox/partner-routes.js';
 import { portalRoutes } from './modules/portal/portal-routes.js';
 import { staffAdminRoutes } from './modules/staff/admin-routes.js';
+import { ltiAdminRoutes } from './modules/lti/admin-routes.js';
+import { ltiRoutes } from './modules/lti/lti-routes.js';
+import { installLtiScoreFanOut } from './modules/lti/ags.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
@@ -61,6 +64,8 @@ export async function buildServer(
 ): Promise<HttpApp> {
   // Events appended by this process's requests get their webhook deliveries in the same transaction.
   installWebhookFanOut();
+  // …and an LTI assignment's score post, when its launch gave a line item.
+  installLtiScoreFanOut();
   const app = createHttp({
     logLevel: ctx.config.logLevel,
     trustProxy: ctx.config.trustProxy,
@@ -157,12 +162,14 @@ export async function buildServer(
       await admin.register(webhooksAdminRoutes, { ctx });
       await admin.register(proctoringAdminRoutes, { ctx });
       await admin.register(staffAdminRoutes, { ctx });
+      await admin.register(ltiAdminRoutes, { ctx });
     },
     { prefix: ADMIN_PREFIX },
   );
 
   await app.register(studentRoutes, { ctx });
   await app.register(studentContentAssetRoutes, { ctx });
+  await app.register(ltiRoutes, { ctx });
   await app.register(proctoringAssets);
   await app.register(proctoringFileRoutes, { ctx });
   await app.register(answerFileDownloadRoutes, { ctx });

@@ -15,11 +15,13 @@ import { createMailer, type MailLog, type Mailer } from './platform/mail.js';
 import { signInMailJob } from './modules/staff/sign-in-mail.js';
 import { purgeStaffSignIns } from './modules/staff/purge-sign-ins.js';
 import { seedSandboxJobs, testDataPurgeJob } from './modules/sandbox/sandbox-jobs.js';
+import { installLtiScoreFanOut, ltiScoreJob } from './modules/lti/ags.js';
+import { purgeLtiLaunchLeftovers } from './modules/lti/purge-launches.js';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 export const PURGE_KEY = 'recurring:purge';
 
-/** Hourly: idempotency keys, student sessions, old events and used sign-in links past their retention. */
+/** Hourly: idempotency keys, student sessions, old events, used sign-in links and LTI login leftovers past their retention. */
 export const purgeJob = defineRecurringJob({
   kind: 'maintenance.purge',
   uniqueKey: PURGE_KEY,
@@ -30,6 +32,7 @@ export const purgeJob = defineRecurringJob({
     await purgeExpiredSessions(ctx.pool, now);
     await purgeOldEvents(ctx.pool, now);
     await purgeStaffSignIns(ctx.pool, now);
+    await purgeLtiLaunchLeftovers(ctx.pool, now);
   },
 });
 
@@ -45,6 +48,7 @@ export const workerJobs: ReadonlyArray<AnyJobDefinition<JobContext>> = [
   purgeJob,
   endpointDisabledMailJob,
   testDataPurgeJob,
+  ltiScoreJob,
   ...proctoringJobs,
 ];
 
@@ -52,6 +56,7 @@ export const workerJobs: ReadonlyArray<AnyJobDefinition<JobContext>> = [
 export function jobContext(ctx: AppContext, opts: { log?: MailLog; mailer?: Mailer } = {}): JobContext {
   // Events appended by jobs (expiry, auto-submit) get their webhook deliveries in the same transaction.
   installWebhookFanOut();
+  installLtiScoreFanOut();
   return { ...ctx, mailer: opts.mailer ?? createMailer(ctx.config.mail, opts.log) };
 }
 

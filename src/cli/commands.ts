@@ -19,6 +19,7 @@ import { seedDemo } from '../demo/seed-demo.js';
 import { UsageError, intOption, listOption, textOption, type Command, type CommandDeps } from './command.js';
 import { readTestFile } from './read-test-file.js';
 import { CLI_AUDIT, STAFF_COMMANDS } from './staff-commands.js';
+import { LTI_COMMANDS } from './lti-commands.js';
 
 /**
  * Every operator command, each over the same service function the operator
@@ -286,4 +287,5 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   ...STAFF_COMMANDS,
+  ...LTI_COMMANDS,
 };

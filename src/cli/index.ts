@@ -10,7 +10,7 @@ import { runCli } from './run-cli.js';
  */
 async function connect(): Promise<CliDatabase> {
   // `assay migrate` (npm run migrate) applies pending migrations even where ASSAY_MIGRATE=check keeps processes from it.
-  // The operator token and the signing secret are needed by no command but reseal-secrets, which checks itself.
+  // The operator token and the signing secret are needed by no command but reseal-secrets and rotate-lti-key, which check themselves.
   const booted = await boot({
     allowStartEmbedded: true,
     requireSecrets: false,

@@ -46,6 +46,11 @@ export async function createAssignment(
     metadataJson?: string;
     idempotencyKey: string | undefined;
     serialize: (v: CreatedAssignment) => string;
+    /**
+     * Hosts allowed for `callbackUrl` besides the institution's callback domains: an LTI launch's
+     * return URL, which came signed by a platform the institution registered.
+     */
+    trustedCallbackHosts?: readonly string[];
   },
 ): Promise<CreateResult> {
   const { institutionId, body, idempotencyKey } = input;
@@ -63,7 +68,7 @@ export async function createAssignment(
   const accommodations = normaliseAccommodations(body.accommodations);
   const metadataJson = body.metadata === undefined ? '{}' : (input.metadataJson ?? JSON.stringify(metadata));
 
-  const request: CreateRequest = { institutionId, livemode, body, metadataJson, dueAt, accommodations, now };
+  const request: CreateRequest = { institutionId, livemode, body, metadataJson, dueAt, accommodations, now, trustedCallbackHosts: input.trustedCallbackHosts ?? [] };
   if (idempotencyKey) {
     const key = { key: idempotencyKey, fingerprint: fingerprint(body), serialize: input.serialize };
     const fresh = await createIfKeyFree(ctx, request, key);
@@ -118,6 +123,7 @@ interface CreateRequest {
   dueAt: Date | null;
   accommodations: Accommodations | null;
   now: Date;
+  trustedCallbackHosts: readonly string[];
 }
 
 interface IdempotencyKeyToStore {
@@ -134,12 +140,12 @@ interface IdempotencyKeyToStore {
 async function checkAndInsert(
   ctx: AssignmentsContext,
   db: Queryable,
-  { institutionId, livemode, body, metadataJson, dueAt, accommodations, now }: CreateRequest,
+  { institutionId, livemode, body, metadataJson, dueAt, accommodations, now, trustedCallbackHosts }: CreateRequest,
   key?: IdempotencyKeyToStore,
 ): Promise<{ created: CreatedAssignment; body: string | null }> {
   const { test, callbackDomains } = await findPublishedTestAndCallbackDomains(db, institutionId, body.testId);
   if (!test) throw new AppError('test_not_available', 'testId: no test with this id is published to your institution.', [{ field: 'testId', message: 'is not published to your institution' }]);
-  const callbackUrl = checkCallbackUrl(body.callbackUrl, callbackDomains, ctx.config.allowInsecureUrls);
+  const callbackUrl = checkCallbackUrl(body.callbackUrl, [...callbackDomains, ...trustedCallbackHosts], ctx.config.allowInsecureUrls);
   if (dueAt && dueAt.getTime() <= now.getTime()) {
     throw new AppError('due_at_in_past', 'dueAt: must be in the future.', [{ field: 'dueAt', message: 'must be in the future' }]);
   }

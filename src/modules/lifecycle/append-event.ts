@@ -51,6 +51,17 @@ export interface StoredEvent {
 export type EventFanOut = (tx: Tx, event: StoredEvent) => Promise<void>;
 let fanOut: EventFanOut | null = null;
 
+/**
+ * Further work of the event's transaction beside the webhook deliveries (an
+ * LTI assignment's score post), connected the same way by the entry points.
+ * Adding the same function again is a no-op.
+ */
+const followers = new Set<EventFanOut>();
+
+export function addEventFollower(fn: EventFanOut): void {
+  followers.add(fn);
+}
+
 export function connectEventFanOut(fn: EventFanOut): void {
   if (fanOut && fanOut !== fn) throw new Error('connectEventFanOut: another fan-out is already connected');
   fanOut = fn;
@@ -99,5 +110,6 @@ export async function appendEvent(tx: Tx, event: NewEvent): Promise<StoredEvent>
     [stored.id, stored.institutionId, stored.assignmentId, stored.type, sequence, stored.dataJson, stored.createdAt, currentTraceparent(), livemode],
   );
   await fanOut(tx, stored);
+  for (const follower of followers) await follower(tx, stored);
   return stored;
 }

@@ -2,13 +2,14 @@
  * URLs as they may be logged: nothing in them that works as a credential.
  * - A start link carries its bearer-like token in the path: `/s/[redacted]`.
  * - Query values under a credential-looking name (`api_key`, `token`,
- *   `password`, `sig`, …), and any value shaped like one of our own secrets
+ *   `password`, `sig`, any `…_token`, an LTI login's hints and a registration
+ *   invite, …), and any value shaped like one of our own secrets
  *   (`ak_live_…`, `whsec_…`, `adm_…`) whatever its name, become `[redacted]`:
  *   clients do send keys as query parameters, and an access log is read by
  *   more people than the key's owner. Other parameters stay readable.
  */
 const CREDENTIAL_NAME =
-  /^(api[-_]?key|apikey|key|access[-_]?key|token|access[-_]?token|refresh[-_]?token|id[-_]?token|auth|authorization|secret|client[-_]?secret|password|passwd|pwd|sig|signature|session|sessionid|csrf)$/i;
+  /^(api[-_]?key|apikey|key|access[-_]?key|token|[a-z]+[-_]token|auth|authorization|secret|client[-_]?secret|password|passwd|pwd|sig|signature|session|sessionid|csrf|invite|login[-_]hint|lti[-_]message[-_]hint)$/i;
 const SECRET_SHAPE = /^(ak_(live|test)_|whsec_|adm_)/;
 
 export function redactUrl(url: string): string {

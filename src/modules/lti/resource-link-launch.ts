@@ -1,0 +1,131 @@
+import type { AssignmentsContext } from '../assignments/context.js';
+import { createAssignment, METADATA_MAX_BYTES } from '../assignments/create-assignment.js';
+import { findAssignmentById } from '../assignments/find-assignment.js';
+import { findPublishedTest, type TestSummary } from '../catalog/tests-service.js';
+import { sha256Hex } from '../../platform/crypto.js';
+import { CLAIM, INSTRUCTOR_ROLES } from './lti-context.js';
+import { consumeStateAndNonce } from './lti-repo.js';
+import { findLinkAssignment, insertLinkAssignment, updateLinkLineItem, upsertResourceLink } from './links-repo.js';
+import { LaunchRefused, type VerifiedLaunch } from './verify-launch.js';
+
+/**
+ * A verified LtiResourceLinkRequest. Every check that can refuse it runs
+ * before anything is written (the test must be published to the platform's
+ * institution); then the state and nonce are used, and:
+ * - an instructor gets the link's page (who started, submitted, completed);
+ * - a learner gets the one assignment of (resource link, user), created
+ *   through the partner API's own service on the first launch, and a fresh
+ *   start link of it, which the launch opens (open-start-link.ts) or, in a
+ *   frame, offers to open in a new window.
+ */
+export type ResourceLinkOutcome =
+  | { kind: 'instructor'; platformId: string; resourceLinkId: string; test: TestSummary; linkTitle: string | null; contextTitle: string | null }
+  /** A fresh start link of the learner's assignment: opened at once, or offered in a new window when the launch is framed. */
+  | { kind: 'learner'; assignmentId: string; token: string; testTitle: string };
+
+const str = (v: unknown, max: number): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : null);
+const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+export function isInstructor(claims: Record<string, unknown>): boolean {
+  const roles = claims[CLAIM.roles];
+  return Array.isArray(roles) && roles.some((r) => INSTRUCTOR_ROLES.includes(r as string));
+}
+
+/** The return URL of the launch presentation claim when it is a usable http(s) URL without credentials or fragment. */
+function launchReturnUrl(claims: Record<string, unknown>, allowInsecure: boolean): URL | null {
+  const raw = obj(claims[CLAIM.launchPresentation]).return_url;
+  if (typeof raw !== 'string') return null;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) return null;
+    if (url.username || url.password || url.hash) return null;
+    return url;
+  } catch {
+    return null;
+  }
+}
+
+function lineItemOf(claims: Record<string, unknown>): string | null {
+  const url = str(obj(claims[CLAIM.ags]).lineitem, 2048);
+  if (!url) return null;
+  try {
+    return new URL(url).toString();
+  } catch {
+    return null;
+  }
+}
+
+/** The LTI context kept in the assignment's metadata, shortened until it fits the 1 KB limit. */
+function metadataOf(platformId: string, resourceLinkId: string, contextId: string | null, contextTitle: string | null): Record<string, unknown> {
+  let title = contextTitle;
+  for (;;) {
+    const lti = { ltiPlatformId: platformId, contextId, contextTitle: title, resourceLinkId };
+    const metadata = { lti };
+    if (Buffer.byteLength(JSON.stringify(metadata)) <= METADATA_MAX_BYTES || title === null) return metadata;
+    title = title.length > 20 ? title.slice(0, Math.floor(title.length / 2)) : null;
+  }
+}
+
+export async function resourceLinkLaunch(ctx: AssignmentsContext, launch: VerifiedLaunch): Promise<ResourceLinkOutcome> {
+  const { platform, claims } = launch;
+  const resourceLink = obj(claims[CLAIM.resourceLink]);
+  const resourceLinkId = str(resourceLink.id, 255);
+  if (!resourceLinkId) throw new LaunchRefused('launch: no resource link id');
+  const testId = str(obj(claims[CLAIM.custom]).assay_test_id, 64);
+  if (!testId) throw new LaunchRefused('launch: no custom assay_test_id');
+  const test = await findPublishedTest(ctx.pool, platform.institutionId, testId);
+  if (!test) throw new LaunchRefused('launch: assay_test_id is not a test published to the institution');
+  const sub = str(claims.sub, 255);
+  if (!sub) throw new LaunchRefused('launch: no sub');
+  const context = obj(claims[CLAIM.context]);
+  const contextId = str(context.id, 255);
+  const contextTitle = str(context.title, 255);
+  const linkTitle = str(resourceLink.title, 255);
+  const lineitemUrl = lineItemOf(claims);
+  const now = ctx.clock.now();
+
+  if (!(await consumeStateAndNonce(ctx.pool, { stateHash: launch.stateHash, platformId: platform.id, nonce: launch.nonce, nonceExpiresAt: launch.nonceExpiresAt }))) {
+    throw new LaunchRefused('launch: state or nonce used already');
+  }
+  await upsertResourceLink(ctx.pool, {
+    platformId: platform.id, resourceLinkId, institutionId: platform.institutionId, testId, contextId, contextTitle, title: linkTitle, lineitemUrl, now,
+  });
+  if (isInstructor(claims)) return { kind: 'instructor', platformId: platform.id, resourceLinkId, test, linkTitle, contextTitle };
+
+  let assignmentId = await findLinkAssignment(ctx.pool, platform.id, resourceLinkId, sub);
+  if (!assignmentId) {
+    const back = launchReturnUrl(claims, ctx.config.allowInsecureUrls);
+    const callbackUrl = back ?? new URL('/lti/return', ctx.config.publicBaseUrl);
+    const given = [str(claims.given_name, 100), str(claims.family_name, 100)].filter(Boolean).join(' ');
+    const name = str(claims.name, 200) ?? (given || null);
+    const email = str(claims.email, 254);
+    const key = sha256Hex(`${platform.id}\n${resourceLinkId}\n${sub}`);
+    const created = await createAssignment(ctx, {
+      institutionId: platform.institutionId,
+      body: {
+        externalUserId: `lti:${platform.id}:${sub}`,
+        testId,
+        // The platform may withhold the email (a privacy setting); the address then names no one and receives nothing.
+        user: { email: email && /^[^\s@]+@[^\s@]+$/.test(email) ? email : `lti-${key.slice(0, 24)}@users.invalid`, ...(name ? { name } : {}) },
+        callbackUrl: callbackUrl.toString(),
+        metadata: metadataOf(platform.id, resourceLinkId, contextId, contextTitle),
+      },
+      idempotencyKey: `lti-launch-${key}`,
+      serialize: (v) => JSON.stringify(v),
+      trustedCallbackHosts: [callbackUrl.hostname.toLowerCase()],
+    });
+    const made = JSON.parse(created.body) as { assignmentId?: string };
+    if (!made.assignmentId) throw new Error(`the assignment of an LTI launch was not created (${created.status})`);
+    assignmentId = await insertLinkAssignment(ctx.pool, {
+      platformId: platform.id, resourceLinkId, sub, assignmentId: made.assignmentId, institutionId: platform.institutionId, lineitemUrl, now,
+    });
+  } else if (lineitemUrl) {
+    await updateLinkLineItem(ctx.pool, assignmentId, lineitemUrl);
+  }
+
+  // A fresh link of the assignment's current version: the learner signs in exactly as a start link signs in.
+  const row = await findAssignmentById(ctx.pool, assignmentId);
+  if (!row) throw new Error('the assignment of an LTI launch disappeared');
+  const { token } = ctx.signer.issue(row.id, row.linkVersion, ctx.signer.expiryFor(now, row.dueAt));
+  return { kind: 'learner', assignmentId: row.id, token, testTitle: test.title };
+}
