@@ -31,6 +31,7 @@ import { proctoringPartnerRoutes } from './modules/proctoring/partner-routes.js'
 import { sandboxPartnerRoutes } from './modules/sandbox/partner-routes.js';
 import { portalRoutes } from './modules/portal/portal-routes.js';
 import { staffAdminRoutes } from './modules/staff/admin-routes.js';
+import { resultsAdminRoutes } from './modules/results/admin-routes.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
@@ -149,6 +150,7 @@ export async function buildServer(
       await admin.register(webhooksAdminRoutes, { ctx });
       await admin.register(proctoringAdminRoutes, { ctx });
       await admin.register(staffAdminRoutes, { ctx });
+      await admin.register(resultsAdminRoutes, { ctx });
     },
     { prefix: ADMIN_PREFIX },
   );
