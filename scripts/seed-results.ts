@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from '../src/platform/db.js';
+import { rollUpAttempts } from '../src/modules/results/statistics-repo.js';
 
 /**
  * Scored attempts written straight into the tables, for the statistics and
@@ -8,7 +9,8 @@ import type { Pool } from '../src/platform/db.js';
  * score object rounds it), its attempt with the delivery, its answers and
  * its marks. Each call writes its rows with one INSERT … SELECT per table
  * from a JSON array, so 100,000 attempts take seconds, not an hour of
- * submissions.
+ * submissions. Live attempts join the statistics' rollup in the same
+ * transaction, as the `results.roll_up` job would add them.
  */
 export interface SeedAttempt {
   externalUserId: string;
@@ -30,6 +32,8 @@ export interface SeedResults {
   /** The score's sections, per attempt (optional). */
   sections?: (a: SeedAttempt) => Array<{ sectionId: string; title: string; points: number; maxPoints: number; percent: number }> | undefined;
   createdAt?: Date;
+  /** false: leave the rollup alone (a test changes the rows first). Default true. */
+  rollUp?: boolean;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -97,6 +101,8 @@ export async function seedScoredAttempts(pool: Pool, seed: SeedResults, attempts
          FROM jsonb_array_elements($2::jsonb) r CROSS JOIN LATERAL jsonb_array_elements(r->'marks') x`,
       [seed.institutionId, JSON.stringify(rows)],
     );
+    // What the results.roll_up job does for a real completion (test-mode attempts are skipped by it).
+    if (seed.rollUp !== false) await rollUpAttempts(client, rows.map((r) => r.assignment));
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK');

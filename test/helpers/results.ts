@@ -18,11 +18,11 @@ export function seedAttempts(
   test: { testId: string; testVersionId: string },
   maxPoints: number,
   attempts: SeedAttempt[],
-  opts: { livemode?: boolean; passPercent?: number | null } = {},
+  opts: { livemode?: boolean; passPercent?: number | null; rollUp?: boolean } = {},
 ): Promise<string[]> {
   return seedScoredAttempts(
     h.pool,
-    { institutionId: tenant.institutionId, ...test, livemode: opts.livemode ?? true, maxPoints, passPercent: opts.passPercent ?? 50 },
+    { institutionId: tenant.institutionId, ...test, livemode: opts.livemode ?? true, maxPoints, passPercent: opts.passPercent ?? 50, rollUp: opts.rollUp ?? true },
     attempts,
   );
 }

@@ -56,9 +56,8 @@ export async function getTestStatistics(
   const test = await loadTestVersion(db, versionId);
   const sections = sectionsOf(test);
   const sectionOf = new Map(sections.flatMap((s) => s.questionIds.map((id) => [id, s] as const)));
-  const choiceIds = test.questions.filter((x) => x.type === 'single_choice' || x.type === 'multiple_choice').map((x) => x.id);
   const fixedIds = sections.filter((s) => s.draw === null || s.draw >= s.questionIds.length).flatMap((s) => s.questionIds);
-  const sums = await statisticsSums(db, { institutionId: q.institutionId, testVersionId: versionId, livemode: q.livemode }, choiceIds, fixedIds);
+  const sums = await statisticsSums(db, { institutionId: q.institutionId, testVersionId: versionId, livemode: q.livemode }, fixedIds);
   const itemSums = new Map(sums.items.map((i) => [i.questionId, i]));
   const optionSums = new Map(sums.options.map((o) => [`${o.questionId}\u0000${o.optionId}`, o]));
 
