@@ -78,9 +78,9 @@ export async function seedScoredAttempts(pool: Pool, seed: SeedResults, attempts
     );
     await client.query(
       `INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, score, created_at, started_at, submitted_at, completed_at, livemode)
-       SELECT r->>'assignment', $1, u.id, $2, $3, 'completed', 'https://seed.example/return', r->'score', $5,
+       SELECT r->>'assignment', $1, u.id, $2, $3, 'completed', 'https://seed.example/return', r->'score', $5::timestamptz + k * interval '1 millisecond',
               (r->>'started')::timestamptz, (r->>'completed')::timestamptz, (r->>'completed')::timestamptz, $4
-         FROM jsonb_array_elements($6::jsonb) r JOIN users u ON u.institution_id = $1 AND u.external_user_id = r->>'externalUserId'`,
+         FROM jsonb_array_elements($6::jsonb) WITH ORDINALITY AS x(r, k) JOIN users u ON u.institution_id = $1 AND u.external_user_id = r->>'externalUserId'`,
       [seed.institutionId, seed.testId, seed.testVersionId, seed.livemode, created, JSON.stringify(rows)],
     );
     await client.query(

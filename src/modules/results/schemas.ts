@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../platform/http/schemas.js';
+import { Nullable, StringEnum } from '../../platform/http/schemas.js';
+import { ASSIGNMENT_STATUSES } from '../lifecycle/state-machine.js';
 
 const Figure = (description: string) => Nullable(Type.Number(), { description: `${description}; null when it cannot be computed (too few attempts, no variance)` });
 
@@ -50,6 +51,23 @@ export const TestStatisticsSchema = Type.Object(
         flags: Type.Array(Type.String(), { description: 'Problems in words: "few attempts: under 30", "low discrimination", "a distractor nobody chose", "negative discrimination: check the key"' }),
       }),
     ),
+  },
+  { additionalProperties: false },
+);
+
+const Day = (description: string) => Type.String({ pattern: '^\\d{4}-\\d\\d-\\d\\d$', description: `${description} (YYYY-MM-DD, UTC, inclusive)` });
+
+export const ResultsCsvParams = Type.Object({ institutionId: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
+
+/** The Assignments page's filters, by the names of the partner API's fields. */
+export const ResultsCsvQuery = Type.Object(
+  {
+    status: Type.Optional(StringEnum(ASSIGNMENT_STATUSES)),
+    testId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    externalUserId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'External user ids that start with this text' })),
+    createdFrom: Type.Optional(Day('Created on or after this day')),
+    createdTo: Type.Optional(Day('Created on or before this day')),
+    livemode: Type.Optional(Type.Boolean({ default: true, description: 'false: test-mode assignments only; true (default): live ones only' })),
   },
   { additionalProperties: false },
 );
