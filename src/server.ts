@@ -32,6 +32,7 @@ import { sandboxPartnerRoutes } from './modules/sandbox/partner-routes.js';
 import { portalRoutes } from './modules/portal/portal-routes.js';
 import { staffAdminRoutes } from './modules/staff/admin-routes.js';
 import { resultsAdminRoutes } from './modules/results/admin-routes.js';
+import { reportRoutes } from './modules/results/report-routes.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
@@ -158,6 +159,7 @@ export async function buildServer(
   await app.register(studentRoutes, { ctx });
   await app.register(proctoringAssets);
   await app.register(proctoringFileRoutes, { ctx });
+  await app.register(reportRoutes, { ctx });
   if (ctx.config.operations.portal) await app.register(portalRoutes, { ctx });
 
   return app;
