@@ -393,6 +393,14 @@ export interface components {
              */
             createdAt: string;
         };
+        /** SectionScore */
+        SectionScore: {
+            sectionId: string;
+            title: string;
+            points: number;
+            maxPoints: number;
+            percent: number;
+        };
         /** Score */
         Score: {
             points: number;
@@ -407,6 +415,8 @@ export interface components {
              * @description ISO 8601, UTC
              */
             markedAt: string;
+            /** @description Added with sections: the score of each section the candidate was given, for a test with sections (absent for a flat test) */
+            sections?: components["schemas"]["SectionScore"][];
             /** @description Added with AI marking, on scores released by marking (grading.done): who marked what the answer key could not: 'auto', 'reviewer', 'ai:<model>' or 'mixed' */
             markedBy?: string;
         };
@@ -452,6 +462,11 @@ export interface components {
                 /** @description True exactly when status is completed */
                 available: boolean;
                 score: components["schemas"]["Score"] | null;
+                /**
+                 * Format: uri
+                 * @description Once the result is available: a signed link, valid 15 minutes, to the candidate's printable report (HTML; add ?format=pdf for a PDF). A fresh one on every read; it carries no API key
+                 */
+                reportUrl?: string;
             };
             metadata: {
                 [key: string]: unknown;
@@ -921,7 +936,9 @@ export interface components {
             /** @description submit only: answers as the test page stores them (an option id, an array of option ids, text, or null). Question ids are those of the test version the assignment pins. */
             answers?: {
                 questionId: string;
-                value: null | string | string[];
+                value: null | string | string[] | {
+                    [key: string]: string | null;
+                };
             }[];
             /** @description submit and finish_marking only: a target percentage of the test's maximum points. submit answers auto-marked questions right or leaves them blank to come as close as the questions allow; finish_marking gives the items awaiting a reviewer what is still missing; without it, finish_marking aims at the score submit was given. */
             score?: number;
