@@ -3,15 +3,20 @@ import type { ReportContent } from './report-content.js';
 
 /**
  * The report as a printable page: the student pages' stylesheet plus the
- * report's own (assets/report.css: print layout, the test-mode notice
- * fixed at the top of every printed page). Landmarks, one h1, tables with
+ * report's own (assets/report.css: print layout; a test-mode report adds
+ * assets/report-test-mode.css, its notice in the margin of every printed page). Landmarks, one h1, tables with
  * captions and header cells, a definition list for the facts.
  */
+/** Long header words may break at a soft hyphen on a phone, so a five-column table fits 360 px without scrolling. */
+const SOFT = '\u00AD';
+const hyphenable = (label: string) => label.replace('Confirmed', `Con${SOFT}firmed`).replace('Dismissed', `Dis${SOFT}missed`).replace('Awaiting', `Await${SOFT}ing`);
+
 function table(caption: string, columns: string[], rows: string[][]): SafeHtml {
-  return html`<table class="report-table"><caption>${caption}</caption>
-<thead><tr>${columns.map((c, i) => html`<th scope="col"${i > 0 ? html` class="num"` : ''}>${c}</th>`)}</tr></thead>
+  // A narrow screen scrolls the table, not the page: a focusable, named region (keyboard users can scroll it too).
+  return html`<div class="table-scroll" role="region" aria-label="${caption}" tabindex="0"><table class="report-table"><caption>${caption}</caption>
+<thead><tr>${columns.map((c, i) => html`<th scope="col"${i > 0 ? html` class="num"` : ''}>${hyphenable(c)}</th>`)}</tr></thead>
 <tbody>${rows.map((r) => html`<tr>${r.map((cell, i) => (i === 0 ? html`<th scope="row">${cell}</th>` : html`<td class="num">${cell}</td>`))}</tr>`)}</tbody>
-</table>`;
+</table></div>`;
 }
 
 const facts = (pairs: Array<[string, string]>) => html`<dl class="report-facts">${pairs.map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}</dl>`;
@@ -25,9 +30,10 @@ export function reportPage(c: ReportContent, institutionName: string): string {
 <title>${c.testModeNotice ? 'Test mode: ' : ''}${c.title} – ${institutionName}</title>
 <link rel="stylesheet" href="/assets/student.css">
 <link rel="stylesheet" href="/reports/assets/report.css">
+${c.testModeNotice ? html`<link rel="stylesheet" href="/reports/assets/report-test-mode.css">` : ''}
 </head>
 <body class="report">
-<header class="site-header">${c.testModeNotice ? html`<div class="test-mode-banner report-test-mode" id="test-mode-notice"><p><strong class="test-mode-tag">Test mode<span class="sr-only">:</span></strong> ${c.testModeNotice.replace(/^Test mode: /, '')}</p></div>` : ''}<p class="institution">${institutionName}</p></header>
+<header class="site-header">${c.testModeNotice ? html`<div class="test-mode-banner report-test-mode" id="test-mode-notice"><p><strong class="test-mode-tag">Test mode<span class="sr-only">:</span></strong> ${c.testModeNotice.replace(/^Test mode: (.)/, (_, first: string) => first.toUpperCase())}</p></div>` : ''}<p class="institution">${institutionName}</p></header>
 <main id="main">
 <h1>${c.title}</h1>
 <section aria-labelledby="about"><h2 id="about">Candidate and test</h2>${facts(c.details)}</section>

@@ -19,7 +19,9 @@ import { reportPdf } from './report-pdf.js';
 const REPORT_HEADERS = { ...PAGE_HEADERS, 'x-robots-tag': 'noindex' };
 
 export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
-  assetRoute(app, '/reports/assets/report.css', loadAsset(new URL('./assets/report.css', import.meta.url), 'text/css; charset=utf-8'));
+  for (const name of ['report.css', 'report-test-mode.css']) {
+    assetRoute(app, `/reports/assets/${name}`, loadAsset(new URL(`./assets/${name}`, import.meta.url), 'text/css; charset=utf-8'));
+  }
 
   // A wildcard, not a parameter: a token is longer than the router's parameter limit. Limited per address like start links.
   app.get(
