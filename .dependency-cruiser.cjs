@@ -18,7 +18,7 @@ const LAYERS = [
   ['assignments', 'webhooks'],
   ['attempts'],
   ['assignment-controls', 'marking', 'proctoring'],
-  ['events', 'student'],
+  ['events', 'student', 'results'],
   ['portal', 'sandbox', 'lti'],
 ];
 

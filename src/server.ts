@@ -38,6 +38,8 @@ import { staffAdminRoutes } from './modules/staff/admin-routes.js';
 import { ltiAdminRoutes } from './modules/lti/admin-routes.js';
 import { ltiRoutes } from './modules/lti/lti-routes.js';
 import { installLtiScoreFanOut } from './modules/lti/ags.js';
+import { resultsAdminRoutes } from './modules/results/admin-routes.js';
+import { reportRoutes } from './modules/results/report-routes.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
@@ -163,6 +165,7 @@ export async function buildServer(
       await admin.register(proctoringAdminRoutes, { ctx });
       await admin.register(staffAdminRoutes, { ctx });
       await admin.register(ltiAdminRoutes, { ctx });
+      await admin.register(resultsAdminRoutes, { ctx });
     },
     { prefix: ADMIN_PREFIX },
   );
@@ -173,6 +176,7 @@ export async function buildServer(
   await app.register(proctoringAssets);
   await app.register(proctoringFileRoutes, { ctx });
   await app.register(answerFileDownloadRoutes, { ctx });
+  await app.register(reportRoutes, { ctx });
   if (ctx.config.operations.portal) await app.register(portalRoutes, { ctx });
 
   return app;

@@ -1,4 +1,5 @@
 import type { AppContext, JobContext } from './platform/context.js';
+import { resultsRollUpHandler } from './modules/results/roll-up-job.js';
 import { createJobWorker, type AnyJobDefinition, type WorkerOptions } from './platform/jobs.js';
 import { defineRecurringJob, seedRecurringJobs } from './platform/recurring-jobs.js';
 import { expireAssignmentJob } from './modules/assignments/expire-job.js';
@@ -50,6 +51,7 @@ export const workerJobs: ReadonlyArray<AnyJobDefinition<JobContext>> = [
   testDataPurgeJob,
   ltiScoreJob,
   ...proctoringJobs,
+  resultsRollUpHandler,
 ];
 
 /** The context the main worker's jobs run with. */

@@ -131,7 +131,7 @@ describe('GET /assignments/{id}', () => {
     );
     const completed = (await read(created.assignmentId)).json();
     expect(completed).toMatchObject({ status: 'completed', startUrl: null, startUrlExpiresAt: null });
-    expect(completed.result).toEqual({ available: true, score });
+    expect(completed.result).toEqual({ available: true, score, reportUrl: expect.stringMatching(/^http:\/\/assay\.test\/reports\//) });
     expect(Object.keys(completed.result.score).sort()).toEqual(['gradingStatus', 'markedAt', 'maxPoints', 'passed', 'percent', 'points']);
     expect(completed.completedAt).toBe(clock.now().toISOString());
   });

@@ -33,6 +33,7 @@ describe('decide mode', () => {
     expect(read.result).toEqual({
       available: true,
       score: { points: 10, maxPoints: 12, percent: 83.33, passed: true, gradingStatus: 'final', markedAt: expect.any(String), markedBy: 'ai:test-model' },
+      reportUrl: expect.stringMatching(/^http:\/\/assay\.test\/reports\//),
     });
     expect(await eventTypes(h, id)).toEqual(['exam.started', 'exam.completed', 'grading.done']);
 

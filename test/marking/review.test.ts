@@ -77,6 +77,7 @@ describe('operator marking of an after_review test', () => {
     expect(final.result).toEqual({
       available: true,
       score: { points: 12, maxPoints: 20, percent: 60, passed: true, gradingStatus: 'final', markedAt: expect.any(String), markedBy: 'reviewer' },
+      reportUrl: expect.stringMatching(/^http:\/\/assay\.test\/reports\//),
     });
     const events = await eventsOf(id);
     expect(events.map((e) => [e.type, e.data.sequence, e.data.status])).toEqual([
@@ -163,7 +164,7 @@ describe('an auto-marked after_review test', () => {
     const done = await marks(a.assignmentId, { marks: [], complete: true });
     expect(done.statusCode).toBe(200);
     const final = await readAssignment(h, h.a, a.assignmentId);
-    expect(final.result).toEqual({ available: true, score: { points: 1, maxPoints: 1, percent: 100, passed: null, gradingStatus: 'final', markedAt: expect.any(String), markedBy: 'auto' } });
+    expect(final.result).toEqual({ available: true, score: { points: 1, maxPoints: 1, percent: 100, passed: null, gradingStatus: 'final', markedAt: expect.any(String), markedBy: 'auto' }, reportUrl: expect.stringMatching(/^http:\/\/assay\.test\/reports\//) });
   });
 });
 

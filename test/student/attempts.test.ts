@@ -158,7 +158,7 @@ describe('submission', () => {
     expect((await s.submit(assignmentId)).headers.location).toBe(`/a/${assignmentId}`);
     const read = await readAssignment(h, h.a, assignmentId);
     expect(read).toMatchObject({ status: 'completed', submittedAt: clock.now().toISOString(), completedAt: clock.now().toISOString() });
-    expect(read.result).toEqual({ available: true, score: { points: 2, maxPoints: 2, percent: 100, passed: true, gradingStatus: 'final', markedAt: clock.now().toISOString() } });
+    expect(read.result).toEqual({ available: true, score: { points: 2, maxPoints: 2, percent: 100, passed: true, gradingStatus: 'final', markedAt: clock.now().toISOString() }, reportUrl: expect.stringMatching(/^http:\/\/assay\.test\/reports\//) });
     const ev = await events(assignmentId);
     expect(ev.map((e) => [e.type, e.data.status])).toEqual([['exam.started', 'started'], ['exam.completed', 'completed']]);
     expect(ev[1]!.data.score).toEqual(read.result.score);

@@ -17,7 +17,8 @@ export interface AssignmentView {
   testId: string;
   startUrl: string | null;
   startUrlExpiresAt: Date | null;
-  result: { available: boolean; score: Score | null };
+  /** reportUrl: only once the result is available (a signed link valid 15 minutes, report-links.ts). */
+  result: { available: boolean; score: Score | null; reportUrl?: string };
   metadata: Record<string, unknown>;
   dueAt: Date | null;
   accommodations: Accommodations | null;
@@ -78,7 +79,10 @@ export async function assignmentView(
     testId: row.testId,
     startUrl,
     startUrlExpiresAt,
-    result: { available: row.status === 'completed', score: row.score },
+    result:
+      row.status === 'completed'
+        ? { available: true, score: row.score, reportUrl: signer.report.issue(row.id, signer.report.expiryFor(now)) }
+        : { available: false, score: row.score },
     metadata: row.metadata,
     metadataJson: row.metadataJson,
     dueAt: row.dueAt,

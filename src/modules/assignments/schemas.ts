@@ -71,6 +71,12 @@ export const AssignmentView = Type.Object(
     result: Type.Object({
       available: Type.Boolean({ description: 'True exactly when status is completed' }),
       score: Nullable(ScoreSchema),
+      reportUrl: Type.Optional(
+        Type.String({
+          format: 'uri',
+          description: "Once the result is available: a signed link, valid 15 minutes, to the candidate's printable report (HTML; add ?format=pdf for a PDF). A fresh one on every read; it carries no API key",
+        }),
+      ),
     }),
     metadata: Type.Object({}, { additionalProperties: true }),
     dueAt: NullableTimestamp,

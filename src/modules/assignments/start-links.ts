@@ -1,4 +1,5 @@
 import { hmacSha256, safeEqual, sha256Hex } from '../../platform/crypto.js';
+import { createReportSigner } from './report-links.js';
 
 /**
  * Signed start links: `{PUBLIC_BASE_URL}/s/{token}` with
@@ -26,6 +27,9 @@ export function createLinkSigner(secrets: readonly string[], publicBaseUrl: stri
   }
 
   return {
+    /** The candidate report's links (report-links.ts): signed with a key of their own. */
+    report: createReportSigner(secrets, publicBaseUrl),
+
     /** Expiry: 7 days from now, never past dueAt; whole seconds so the token and the API agree exactly. */
     expiryFor(now: Date, dueAt: Date | null): Date {
       const limit = Math.min(now.getTime() + START_LINK_TTL_MS, dueAt ? dueAt.getTime() : Infinity);

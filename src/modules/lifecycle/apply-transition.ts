@@ -3,6 +3,7 @@ import { appendEvent, type StoredEvent } from './append-event.js';
 import { assignmentEvent, type EventAssignment } from './event-envelope.js';
 import { transition, type AssignmentStatus, type LifecycleAction, type TransitionResult } from './state-machine.js';
 import { JOIN_USER } from './assignment-user-join.js';
+import { enqueueResultsRollUp } from './results-rollup-job.js';
 
 /**
  * The transition writer: the only code that writes `assignments.status`.
@@ -93,6 +94,10 @@ export async function applyTransition(
       set.cancelledAt ?? null,
     ],
   );
+
+  // A final score of a completed assignment joins the item statistics (results/), in this transaction's job.
+  const score = set.score as { gradingStatus?: string } | null | undefined;
+  if (state.status === 'completed' && score?.gradingStatus === 'final') await enqueueResultsRollUp(tx, a.id);
 
   const events: StoredEvent[] = [];
   for (const e of pending) {

@@ -8,6 +8,7 @@ import { staffPages } from './sign-in/staff-pages.js';
 import { apiKeyPages } from './api-keys/api-key-pages.js';
 import { assignmentPages } from './assignments/assignment-pages.js';
 import { answerFilePages } from './assignments/answer-file-pages.js';
+import { resultsExportPage } from './assignments/results-export.js';
 import { assignmentControlPages } from './assignments/assignment-control-pages.js';
 import { auditPages } from './audit/audit-pages.js';
 import { callbackDomainPages } from './callback-domains/callback-domain-pages.js';
@@ -48,6 +49,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(portalSession, { ctx });
       await portal.register(staffPages, { ctx });
       await portal.register(overviewPages, { ctx });
+      await portal.register(resultsExportPage, { ctx });
       await portal.register(assignmentPages, { ctx });
       await portal.register(answerFilePages, { ctx });
       await portal.register(assignmentControlPages, { ctx });

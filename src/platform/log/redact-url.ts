@@ -1,6 +1,7 @@
 /**
  * URLs as they may be logged: nothing in them that works as a credential.
- * - A start link carries its bearer-like token in the path: `/s/[redacted]`.
+ * - A start link carries its bearer-like token in the path: `/s/[redacted]`;
+ *   so does a candidate report's link: `/reports/[redacted]`.
  * - Query values under a credential-looking name (`api_key`, `token`,
  *   `password`, `sig`, any `…_token`, an LTI login's hints and a registration
  *   invite, …), and any value shaped like one of our own secrets
@@ -14,7 +15,9 @@ const SECRET_SHAPE = /^(ak_(live|test)_|whsec_|adm_)/;
 
 export function redactUrl(url: string): string {
   // Start links and portal sign-in links carry a bearer-like token in the path.
-  const start = url.replace(/^\/s\/[^/?#]+/, '/s/[redacted]').replace(/^\/portal\/sign-in\/link\/[^/?#]+/, '/portal/sign-in/link/[redacted]');
+  const start = url.replace(/^\/s\/[^/?#]+/, '/s/[redacted]').replace(/^\/portal\/sign-in\/link\/[^/?#]+/, '/portal/sign-in/link/[redacted]')
+    // A candidate report's link (its token is the only key to the report).
+    .replace(/^\/reports\/(?!assets\/)[^/?#]+/, '/reports/[redacted]');
   const q = start.indexOf('?');
   if (q === -1) return start;
   const query = start

@@ -462,6 +462,11 @@ export interface components {
                 /** @description True exactly when status is completed */
                 available: boolean;
                 score: components["schemas"]["Score"] | null;
+                /**
+                 * Format: uri
+                 * @description Once the result is available: a signed link, valid 15 minutes, to the candidate's printable report (HTML; add ?format=pdf for a PDF). A fresh one on every read; it carries no API key
+                 */
+                reportUrl?: string;
             };
             metadata: {
                 [key: string]: unknown;

@@ -89,6 +89,7 @@ ${textField({ name: 'from', label: 'Created from', type: 'date', value: q.from ?
 ${textField({ name: 'to', label: 'Created to', type: 'date', value: q.to ?? '', error: errorFor(errors, 'to') })}
 <div class="actions"><button type="submit" class="button primary">Search</button>${filtered ? html` <a href="${scope.link('/portal/assignments')}">Clear</a>` : ''}</div>
 </form>
+<p class="actions"><a class="button" href="${scope.link('/portal/assignments/results.csv', filterQuery as Record<string, string | undefined>)}" download>Export CSV</a> <span class="hint">Every assignment that matches these filters, one row each: scores, section percents and proctoring flags.</span></p>
 ${page
   ? html`${dataTable({
       caption: wording.caption,

@@ -1,0 +1,64 @@
+import type { Queryable } from '../../platform/db.js';
+import type { Score } from '../lifecycle/score.js';
+import type { ProctoringMode } from '../catalog/test-settings.js';
+
+/** What a candidate's report shows: one completed assignment with its people, test and integrity counts. */
+export interface ReportData {
+  assignmentId: string;
+  livemode: boolean;
+  institutionName: string;
+  testTitle: string;
+  testVersion: number;
+  proctoring: ProctoringMode;
+  candidateName: string | null;
+  externalUserId: string;
+  createdAt: Date;
+  startedAt: Date | null;
+  submittedAt: Date | null;
+  completedAt: Date | null;
+  score: Score | null;
+  /** Proctoring flags by severity, each split by the reviewer's outcome. */
+  flags: Array<{ severity: 'info' | 'warning' | 'critical'; total: number; confirmed: number; dismissed: number; unreviewed: number }>;
+}
+
+/** The report of a completed assignment; null for anything else (the link then shows nothing). */
+export async function findReport(db: Queryable, assignmentId: string): Promise<ReportData | null> {
+  const { rows } = await db.query(
+    `SELECT a.id, a.livemode, i.name AS institution_name, tv.title, tv.version, tv.proctoring, u.name AS candidate_name, u.external_user_id,
+            a.created_at, a.started_at, a.submitted_at, a.completed_at, a.score,
+            COALESCE((SELECT jsonb_agg(jsonb_build_object('severity', f.severity, 'total', f.total, 'confirmed', f.confirmed, 'dismissed', f.dismissed))
+                        FROM (SELECT pf.severity, count(*)::int AS total,
+                                     count(*) FILTER (WHERE pf.review_outcome = 'confirmed')::int AS confirmed,
+                                     count(*) FILTER (WHERE pf.review_outcome = 'dismissed')::int AS dismissed
+                                FROM proctoring_flags pf WHERE pf.institution_id = a.institution_id AND pf.assignment_id = a.id
+                               GROUP BY pf.severity) f), '[]'::jsonb) AS flags
+       FROM assignments a
+       JOIN institutions i ON i.id = a.institution_id
+       JOIN users u ON u.id = a.user_id
+       JOIN test_versions tv ON tv.id = a.test_version_id
+      WHERE a.id = $1 AND a.status = 'completed'`,
+    [assignmentId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  const counts = new Map<string, { total: number; confirmed: number; dismissed: number }>((r.flags as Array<{ severity: string; total: number; confirmed: number; dismissed: number }>).map((f) => [f.severity, f]));
+  return {
+    assignmentId: r.id,
+    livemode: r.livemode,
+    institutionName: r.institution_name,
+    testTitle: r.title,
+    testVersion: r.version,
+    proctoring: r.proctoring,
+    candidateName: r.candidate_name,
+    externalUserId: r.external_user_id,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    submittedAt: r.submitted_at,
+    completedAt: r.completed_at,
+    score: r.score,
+    flags: (['critical', 'warning', 'info'] as const).map((severity) => {
+      const c = counts.get(severity) ?? { total: 0, confirmed: 0, dismissed: 0 };
+      return { severity, total: c.total, confirmed: c.confirmed, dismissed: c.dismissed, unreviewed: c.total - c.confirmed - c.dismissed };
+    }),
+  };
+}
