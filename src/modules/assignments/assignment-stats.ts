@@ -62,7 +62,7 @@ export async function completionsPerDay(db: Queryable, institutionId: string, no
 
 /**
  * Average final percentage per test over completed live assignments, most
- * taken first, from the item statistics' rollup (migrations/0024_results.sql:
+ * taken first, from the item statistics' rollup (migrations/0023_results.sql:
  * one `total` row per test version, n and Σ percent, kept by the
  * `results.roll_up` job when a score becomes final), so it costs the same
  * at 100,000 completed assignments as at ten (it read every completed row

@@ -3,7 +3,7 @@ import type { Queryable } from '../../platform/db.js';
 /**
  * The LTI module's SQL of what launches leave behind: resource links, the
  * assignment of each (link, user), and the score posts to line items with
- * their attempts (migrations/0023_lti.sql).
+ * their attempts (migrations/0022_lti.sql).
  */
 // ---- resource links and their assignments
 

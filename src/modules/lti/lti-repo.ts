@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db.js';
 
-/** The LTI module's SQL of registrations and logins: platforms, login states and nonces, the tool's keys, deep-linking requests and registration invites (migrations/0023_lti.sql). */
+/** The LTI module's SQL of registrations and logins: platforms, login states and nonces, the tool's keys, deep-linking requests and registration invites (migrations/0022_lti.sql). */
 export interface PlatformRow {
   id: string;
   institutionId: string;

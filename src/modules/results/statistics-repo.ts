@@ -8,7 +8,7 @@ import type { Queryable } from '../../platform/db.js';
  * (n·Σx² − (Σx)², …) are formed in SQL before they become doubles, so no
  * precision is lost to cancellation.
  *
- * Live attempts: a rollup (migrations/0024_results.sql) that each attempt
+ * Live attempts: a rollup (migrations/0023_results.sql) that each attempt
  * joins once, when its assignment completes with a final score (the
  * `results.roll_up` job, rollUpAttempts below); a read is a few dozen rows
  * whatever the number of attempts. Test-mode attempts (few, and deleted by
