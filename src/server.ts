@@ -13,6 +13,7 @@ import { adminAuth } from './modules/institutions/admin-auth.js';
 import { partnerAuth } from './modules/institutions/partner-auth.js';
 import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js';
 import { testsAdminRoutes } from './modules/catalog/admin-routes.js';
+import { authoringAdminRoutes } from './modules/catalog/authoring-routes.js';
 import { assetsAdminRoutes } from './modules/catalog/content-assets/asset-admin-routes.js';
 import { testsPartnerRoutes } from './modules/catalog/partner-routes.js';
 import { interchangeAdminRoutes } from './modules/catalog/interchange/routes.js';
@@ -156,6 +157,7 @@ export async function buildServer(
       await admin.register(adminAuth, { ctx });
       await admin.register(institutionsAdminRoutes, { ctx });
       await admin.register(testsAdminRoutes, { ctx });
+      await admin.register(authoringAdminRoutes, { ctx });
       await admin.register(assetsAdminRoutes, { ctx });
       await admin.register(interchangeAdminRoutes, { ctx });
       await admin.register(markingAdminRoutes, { ctx });

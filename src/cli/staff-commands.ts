@@ -17,7 +17,7 @@ async function context(deps: CommandDeps): Promise<AppContext> {
 export const STAFF_COMMANDS: Record<string, Command> = {
   'invite-staff': {
     summary: "Invite a staff member of an institution (emails a sign-in link)",
-    usage: '--institution <institutionId> --email <address> --role <admin|reviewer|viewer> [--name <name>]',
+    usage: '--institution <institutionId> --email <address> --role <admin|author|reviewer|viewer> [--name <name>]',
     description:
       'Creates the staff account and queues the invitation mail with a sign-in link (valid 15 minutes; they can ask\n' +
       'for a new one on the sign-in page). The worker sends it over ASSAY_SMTP_URL, or writes it to its log without one.',
@@ -27,7 +27,7 @@ export const STAFF_COMMANDS: Record<string, Command> = {
       const institutionId = textOption(args, 'institution', 64, true);
       const email = textOption(args, 'email', 254, true);
       const role = textOption(args, 'role', 20, true);
-      if (!(INSTITUTION_ROLES as readonly string[]).includes(role)) throw new UsageError('--role must be admin, reviewer or viewer.');
+      if (!(INSTITUTION_ROLES as readonly string[]).includes(role)) throw new UsageError('--role must be admin, author, reviewer or viewer.');
       const staff = await inviteStaff(await context(deps), { institutionId, email, role, name: textOption(args, 'name', 200) ?? null }, CLI_AUDIT);
       deps.io.err(`Invitation queued for ${staff.email}: the worker emails the sign-in link.`);
       return staff;

@@ -77,7 +77,7 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/portal/institutions', url: () => '/portal/institutions', permission: 'operate', fields: () => ({ name: 'X' }) },
   { method: 'GET', path: '/portal/institutions/:institutionId', url: (f) => `/portal/institutions/${f.tenant.institutionId}`, permission: 'operate' },
   { method: 'POST', path: '/portal/institutions/:institutionId/status', url: (f) => `/portal/institutions/${f.tenant.institutionId}/status`, permission: 'operate', fields: () => ({ status: 'suspended' }) },
-  { method: 'GET', path: '/portal/tests', url: () => '/portal/tests', permission: 'operate' },
+  { method: 'GET', path: '/portal/tests', url: () => '/portal/tests', permission: 'author_tests' },
   { method: 'GET', path: '/portal/tests/new', url: () => '/portal/tests/new', permission: 'operate' },
   { method: 'POST', path: '/portal/tests', url: () => '/portal/tests', permission: 'operate', fields: () => ({ json: '{}' }) },
   { method: 'GET', path: '/portal/tests/:testId', url: (f) => `/portal/tests/${f.tenant.testId}`, permission: 'operate' },
@@ -89,13 +89,15 @@ const ROUTES: Route[] = [
 /**
  * The staff half's own pages (sign-in, sign-out, account, passkeys) and the assets are tested with them;
  * a file answer's redirect to its signed link (files) by role and institution in answer-files.test.ts;
- * test content's images (content-assets) in test/catalog/assets.test.ts.
+ * test content's images (content-assets) in test/catalog/assets.test.ts; authoring's JSON routes
+ * (authoring) by role and institution in test/portal/authoring-authz.test.ts.
  */
-const NOT_PAGE_GROUPS = /^\/portal\/(sign-in|sign-out|account|passkeys|assets|files|content-assets)(\/|$)/;
+const NOT_PAGE_GROUPS = /^\/portal\/(sign-in|sign-out|account|passkeys|assets|files|content-assets|authoring)(\/|$)/;
 
 const ROLE_PERMISSIONS: Record<StaffRole, Permission[]> = {
-  operator: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'operate'],
-  admin: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff'],
+  operator: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'author_tests', 'operate'],
+  admin: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'author_tests'],
+  author: ['read', 'author_tests'],
   reviewer: ['read', 'mark', 'review_proctoring'],
   viewer: ['read'],
 };

@@ -35,7 +35,7 @@ export const testsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
   );
   app.put(
     '/tests/:testId/publications/:institutionId',
-    { schema: { tags: ['Tests'], operationId: 'publishTest', summary: 'Publish a test to an institution', params: PublicationParams, response: { 204: Type.Null(), ...errors(401, 404) } } },
+    { schema: { tags: ['Tests'], operationId: 'publishTest', summary: "Publish a test to an institution (an institution's own test: to it only, else 409)", params: PublicationParams, response: { 204: Type.Null(), ...errors(401, 404, 409) } } },
     async (request, reply) => {
       await publishTest(ctx.pool, request.params.testId, request.params.institutionId, operatorTokenAudit(request.ip));
       return reply.status(204).send(null);

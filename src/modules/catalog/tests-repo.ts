@@ -128,10 +128,22 @@ export async function insertTest(pool: Pool, input: TestInput, content: CheckedC
   return testId;
 }
 
+/**
+ * The next version of a test whose row the caller's transaction holds (FOR
+ * UPDATE), made current; returns its number. Publishing a draft uses it.
+ */
+export async function appendVersion(tx: Queryable, testId: string, input: TestInput, content: CheckedContent): Promise<number> {
+  const { rows } = await tx.query<{ current_version: number }>('SELECT current_version FROM tests WHERE id = $1', [testId]);
+  const version = rows[0]!.current_version + 1;
+  await insertVersion(tx, testId, version, input, content);
+  await tx.query('UPDATE tests SET current_version = $2, updated_at = now() WHERE id = $1', [testId, version]);
+  return version;
+}
+
 /** Writes a new version and makes it current; existing assignments keep the version they pinned. */
 export async function insertNewVersion(pool: Pool, testId: string, input: TestInput, content: CheckedContent): Promise<boolean> {
   return withTransaction(pool, async (tx) => {
-    const { rows } = await tx.query<{ current_version: number }>('SELECT current_version FROM tests WHERE id = $1 FOR UPDATE', [testId]);
+    const { rows } = await tx.query<{ current_version: number }>('SELECT current_version FROM tests WHERE id = $1 AND deleted_at IS NULL FOR UPDATE', [testId]);
     if (!rows[0]) return false;
     const version = rows[0].current_version + 1;
     await insertVersion(tx, testId, version, input, content);
@@ -145,7 +157,7 @@ export async function getAdminTest(db: Queryable, testId: string): Promise<Admin
     `SELECT ${VERSION_COLUMNS}, t.updated_at,
             COALESCE((SELECT array_agg(p.institution_id ORDER BY p.institution_id) FROM publications p WHERE p.test_id = t.id), '{}') AS published_to
        FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
-      WHERE t.id = $1`,
+      WHERE t.id = $1 AND t.deleted_at IS NULL`,
     [testId],
   );
   const r = rows[0];
@@ -158,7 +170,7 @@ export async function getAdminTest(db: Queryable, testId: string): Promise<Admin
 /** The current version of a test as stored (every question, the sections), or null. */
 export async function getCurrentTestVersion(db: Queryable, testId: string): Promise<TestVersion | null> {
   const { rows } = await db.query<VersionRecord>(
-    `SELECT ${VERSION_COLUMNS} FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version WHERE t.id = $1`,
+    `SELECT ${VERSION_COLUMNS} FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version WHERE t.id = $1 AND t.deleted_at IS NULL`,
     [testId],
   );
   return rows[0] ? toVersion(rows[0]) : null;
@@ -190,7 +202,7 @@ export async function findPublishedTestAndCallbackDomains(
     text: `SELECT d.domains, ${SUMMARY_COLUMNS}
        FROM (SELECT coalesce(array_agg(domain ORDER BY domain), '{}') AS domains FROM callback_domains WHERE institution_id = $1) d
        LEFT JOIN (publications p
-                  JOIN tests t ON t.id = p.test_id
+                  JOIN tests t ON t.id = p.test_id AND t.deleted_at IS NULL
                   JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version)
          ON p.institution_id = $1 AND p.test_id = $2`,
     values: [institutionId, testId],
@@ -206,7 +218,7 @@ type PageKey = { institutionId: string; limit: number; offset: number };
 function publishedPage(institutionId: string, limit: string, offset: string): string {
   return `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total, p.published_at
        FROM publications p
-       JOIN tests t ON t.id = p.test_id
+       JOIN tests t ON t.id = p.test_id AND t.deleted_at IS NULL
        JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
       WHERE p.institution_id = ${institutionId}
       ORDER BY p.published_at, p.test_id
@@ -225,7 +237,9 @@ async function listPage(db: Queryable, { institutionId, limit, offset }: PageKey
 
 /** Past the last page the window function has no row to report on. */
 async function countPublished(db: Queryable, institutionId: string): Promise<number> {
-  const c = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM publications WHERE institution_id = $1', [institutionId]);
+  const c = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM publications p JOIN tests t ON t.id = p.test_id AND t.deleted_at IS NULL
+      JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version WHERE p.institution_id = $1`,
+    [institutionId],);
   return c.rows[0]!.n;
 }
 
@@ -264,20 +278,22 @@ export function listPublishedTests(db: Queryable, institutionId: string, page: {
   return listBatched(db, { institutionId, limit: page.limit, offset: page.offset });
 }
 
-/** Returns false when the test or the institution does not exist. Publishing twice is a no-op. */
-export async function publish(db: Queryable, testId: string, institutionId: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `INSERT INTO publications (institution_id, test_id)
-     SELECT i.id, t.id FROM institutions i, tests t WHERE i.id = $1 AND t.id = $2
-     ON CONFLICT DO NOTHING`,
+/**
+ * 'not_found' when the test (not deleted) or the institution does not exist;
+ * 'owned_elsewhere' when the test is another institution's own (published to
+ * its owner only). Publishing twice is a no-op.
+ */
+export async function publish(db: Queryable, testId: string, institutionId: string): Promise<'ok' | 'not_found' | 'owned_elsewhere'> {
+  const { rows } = await db.query<{ owner: string | null; institution: boolean }>(
+    `SELECT t.owner_institution_id AS owner, EXISTS (SELECT 1 FROM institutions WHERE id = $1) AS institution
+       FROM tests t WHERE t.id = $2 AND t.deleted_at IS NULL`,
     [institutionId, testId],
   );
-  if ((rowCount ?? 0) > 0) return true;
-  const { rows } = await db.query(
-    'SELECT EXISTS (SELECT 1 FROM institutions WHERE id = $1) AND EXISTS (SELECT 1 FROM tests WHERE id = $2) AS ok',
-    [institutionId, testId],
-  );
-  return rows[0].ok;
+  const r = rows[0];
+  if (!r || !r.institution) return 'not_found';
+  if (r.owner !== null && r.owner !== institutionId) return 'owned_elsewhere';
+  await db.query('INSERT INTO publications (institution_id, test_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [institutionId, testId]);
+  return 'ok';
 }
 
 /** Unpublishing stops new assignments; existing ones continue on their pinned version. */
@@ -311,10 +327,11 @@ export async function listAllTests(
       `SELECT ${SUMMARY_COLUMNS}, t.updated_at,
               COALESCE((SELECT array_agg(p.institution_id ORDER BY p.institution_id) FROM publications p WHERE p.test_id = t.id), '{}') AS published_to
          FROM tests t JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
+        WHERE t.deleted_at IS NULL
         ORDER BY t.created_at DESC, t.id DESC LIMIT $1 OFFSET $2`,
       [page.limit, page.offset],
     ),
-    db.query<{ n: number }>('SELECT count(*)::int AS n FROM tests'),
+    db.query<{ n: number }>('SELECT count(*)::int AS n FROM tests t WHERE t.deleted_at IS NULL AND t.current_version > 0'),
   ]);
   return { data: list.rows.map((r) => ({ ...toSummary(r), publishedTo: r.published_to, updatedAt: r.updated_at })), total: count.rows[0]!.n };
 }

@@ -1,4 +1,4 @@
-import { notFound } from '../../platform/errors.js';
+import { AppError, notFound } from '../../platform/errors.js';
 import type { Pool, Queryable } from '../../platform/db.js';
 import { checkTestInput } from './authoring.js';
 import type { TestInput } from './schemas.js';
@@ -49,7 +49,9 @@ export async function publishTest(db: Queryable, testId: string, institutionId: 
     db,
     audit,
     async (q) => {
-      if (!(await repo.publish(q, testId, institutionId))) throw notFound('test or institution');
+      const outcome = await repo.publish(q, testId, institutionId);
+      if (outcome === 'not_found') throw notFound('test or institution');
+      if (outcome === 'owned_elsewhere') throw new AppError('invalid_state', 'This test belongs to another institution and is published to it only.');
     },
     () => ({ action: 'test.published', objectType: 'test', objectId: testId, institutionId }),
   );

@@ -18,6 +18,7 @@ import { proctoringPages } from './proctoring/proctoring-pages.js';
 import { overviewPages } from './overview/overview-pages.js';
 import { staffAdminPages } from './staff/staff-admin-pages.js';
 import { testPages } from './tests/test-pages.js';
+import { authoringApi } from './tests/authoring-api.js';
 import { contentAssetPages } from './content-assets/content-asset-routes.js';
 import { webhookPages } from './webhooks/webhook-pages.js';
 
@@ -62,6 +63,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(auditPages, { ctx });
       await portal.register(institutionPages, { ctx });
       await portal.register(testPages, { ctx });
+      await portal.register(authoringApi, { ctx });
       await portal.register(contentAssetPages, { ctx });
     },
     { prefix: '/portal' },

@@ -34,7 +34,7 @@ export const staffAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           {
             email: Type.String({ minLength: 3, maxLength: 254 }),
             name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-            role: StringEnum(INSTITUTION_ROLES, { description: 'admin: everything of the institution; reviewer: marking and proctoring review; viewer: read-only' }),
+            role: StringEnum(INSTITUTION_ROLES, { description: 'admin: everything of the institution; author: writes the institution\'s own tests; reviewer: marking and proctoring review; viewer: read-only' }),
           },
           { additionalProperties: false },
         ),

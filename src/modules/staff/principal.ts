@@ -5,10 +5,11 @@ import type { StaffActor } from '../../platform/principal.js';
 /**
  * Who is acting in the portal: a signed-in staff member with one role.
  * Glossary: an *operator* runs the platform (no institution, sees every
- * institution); *admin*, *reviewer* and *viewer* belong to one institution.
+ * institution); *admin*, *author*, *reviewer* and *viewer* belong to one
+ * institution (an *author* writes the institution's own tests).
  * Roles map to permissions in `can` and nowhere else.
  */
-export const STAFF_ROLES = ['operator', 'admin', 'reviewer', 'viewer'] as const;
+export const STAFF_ROLES = ['operator', 'admin', 'author', 'reviewer', 'viewer'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 /** The roles an institution's staff can hold (operator is platform-wide). */
 export const INSTITUTION_ROLES: readonly Exclude<StaffRole, 'operator'>[] = STAFF_ROLES.filter((r) => r !== 'operator');
@@ -70,11 +71,17 @@ export function actingInstitution(p: StaffPrincipal, requested?: string | null):
   return requested ?? null;
 }
 
-export type Permission = 'read' | 'mark' | 'review_proctoring' | 'manage_integration' | 'manage_staff' | 'operate';
+/**
+ * `author_tests`: create, edit, publish and delete tests — an institution's
+ * own for its authors and admins, every test for operators (who also hold
+ * `operate`, the cross-institution catalogue and its publications).
+ */
+export type Permission = 'read' | 'mark' | 'review_proctoring' | 'manage_integration' | 'manage_staff' | 'author_tests' | 'operate';
 
 const PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
-  operator: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'operate'],
-  admin: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff'],
+  operator: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'author_tests', 'operate'],
+  admin: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'author_tests'],
+  author: ['read', 'author_tests'],
   reviewer: ['read', 'mark', 'review_proctoring'],
   viewer: ['read'],
 };

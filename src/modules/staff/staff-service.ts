@@ -79,7 +79,7 @@ export async function inviteStaff(
   const email = checkedEmail(input.email);
   const role = input.role as Exclude<StaffRole, 'operator'>;
   if (!INSTITUTION_ROLES.includes(role)) {
-    throw new AppError('invalid_request', 'role: must be admin, reviewer or viewer', [{ field: 'role', message: 'must be admin, reviewer or viewer' }]);
+    throw new AppError('invalid_request', 'role: must be admin, author, reviewer or viewer', [{ field: 'role', message: 'must be admin, author, reviewer or viewer' }]);
   }
   return withTransaction(ctx.pool, async (tx) => {
     const found = await tx.query('SELECT 1 FROM institutions WHERE id = $1 FOR SHARE', [input.institutionId]);
@@ -152,7 +152,7 @@ export async function changeStaffRole(
 ): Promise<StaffView> {
   const role = input.role as Exclude<StaffRole, 'operator'>;
   if (!INSTITUTION_ROLES.includes(role)) {
-    throw new AppError('invalid_request', 'role: must be admin, reviewer or viewer', [{ field: 'role', message: 'must be admin, reviewer or viewer' }]);
+    throw new AppError('invalid_request', 'role: must be admin, author, reviewer or viewer', [{ field: 'role', message: 'must be admin, author, reviewer or viewer' }]);
   }
   return withTransaction(ctx.pool, async (tx) => {
     const row = await lockedStaff(tx, input.institutionId, input.staffId);

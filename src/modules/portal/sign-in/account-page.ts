@@ -6,6 +6,7 @@ import type { StaffPrincipal } from '../../staff/principal.js';
 const ROLE_TEXT: Record<StaffPrincipal['role'], string> = {
   operator: 'Operator: runs the platform, every institution',
   admin: 'Admin: everything of your institution, including staff and the API integration',
+  author: 'Author: writes and publishes your institution\'s own tests',
   reviewer: 'Reviewer: marking and proctoring review',
   viewer: 'Viewer: can read, cannot change anything',
 };

@@ -7,7 +7,9 @@ import { tenantOf } from '../../../platform/principal.js';
 import { PAGE_HEADERS } from '../../../platform/web/html.js';
 import { testPage } from '../../student/pages/test-page.js';
 import { listInstitutions } from '../../institutions/institutions.js';
-import { requirePermission } from '../../staff/principal.js';
+import { can, requirePermission, type StaffPrincipal } from '../../staff/principal.js';
+import { listAuthoredTests } from '../../catalog/drafts.js';
+import { ownTestsPage } from './own-tests-view.js';
 import type { TestInput } from '../../catalog/schemas.js';
 import { deliver } from '../../catalog/delivery.js';
 import { createTest, getCurrentTestVersion, getTest, listAllTests, publishTest, unpublishTest, updateTest } from '../../catalog/tests-service.js';
@@ -56,8 +58,9 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     '/tests',
     { schema: { ...pageRoute, querystring: Type.Object({ ...DoneQuery, page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }), response: { 200: Html } } },
     async (request, reply) => {
-      const principal = requirePermission(request, 'operate');
+      const principal = requirePermission(request, 'author_tests');
       const page = request.query.page ?? 1;
+      if (!can(principal, 'operate')) return sendEditor(reply, await ownTests(principal, page, flashFrom(request)));
       const [{ data, total }, insts] = await Promise.all([listAllTests(ctx.pool, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }), institutions()]);
       const nav = pager({
         label: 'Test pages',
@@ -70,6 +73,19 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       return sendEditor(reply, testsListPage({ principal, tests: data, total, names, pager: nav, flash: flashFrom(request) }));
     },
   );
+
+  /** An author's or admin's list: their institution's own tests. */
+  async function ownTests(principal: StaffPrincipal, page: number, flash: ReturnType<typeof flashFrom>) {
+    const { data, total } = await listAuthoredTests(ctx.pool, { institutionId: principal.institutionId! }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+    const nav = pager({
+      label: 'Test pages',
+      newerHref: page > 1 ? `/portal/tests?page=${page - 1}` : null,
+      newerText: 'Previous',
+      olderHref: page * PAGE_SIZE < total ? `/portal/tests?page=${page + 1}` : null,
+      olderText: 'Next',
+    });
+    return ownTestsPage({ principal, tests: data, total, pager: nav, flash });
+  }
 
   app.get('/tests/new', { schema: { ...pageRoute, response: { 200: Html } } }, async (request, reply) => {
     const principal = requirePermission(request, 'operate');

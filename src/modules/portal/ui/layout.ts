@@ -40,7 +40,7 @@ export const NAV: readonly NavItem[] = [
   { key: 'staff', label: 'Staff', path: '/portal/staff', permission: 'manage_staff', scoped: true },
   { key: 'audit', label: 'Audit log', path: '/portal/audit', permission: 'manage_staff', scoped: true },
   { key: 'institutions', label: 'Institutions', path: '/portal/institutions', permission: 'operate', scoped: false },
-  { key: 'tests', label: 'Tests', path: '/portal/tests', permission: 'operate', scoped: false },
+  { key: 'tests', label: 'Tests', path: '/portal/tests', permission: 'author_tests', scoped: false },
 ];
 
 /** A portal path with the operator's chosen institution carried along (staff of an institution never need it). */

@@ -1,0 +1,229 @@
+import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
+import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
+import { validationDetails, validatorCompiler } from '../../platform/http/validation.js';
+import type { ErrorObject } from 'ajv';
+import { recordAudit, type AuditContext } from '../staff/audit.js';
+import { checkTestInput } from './authoring.js';
+import { TestInput } from './schemas.js';
+import { sectionsWithQuestions } from './sections.js';
+import { testAssetIds } from './content/content-checks.js';
+import { existingAssetIds } from './content-assets/assets-repo.js';
+import * as drafts from './drafts-repo.js';
+import * as tests from './tests-repo.js';
+import { diffVersions, type VersionChange } from './version-diff.js';
+
+/**
+ * Authoring (docs/authoring.md): a test has one draft that editors save
+ * freely — complete or not, never a version — and publish: the draft,
+ * validated in full, frozen as the next version. Saves use optimistic
+ * concurrency: each names the revision it started from, and a save from a
+ * stale revision is refused (409) with who saved the newer one, so two
+ * editors never overwrite each other unknowingly.
+ *
+ * Who: `scope` is the institution whose own tests an author or admin works
+ * on (another institution's test, or the operators' catalogue, is a 404), or
+ * 'all' for operators.
+ */
+export type AuthoringScope = { institutionId: string } | 'all';
+export type { AuthoredTestRow, VersionListItem } from './drafts-repo.js';
+
+export interface DraftView {
+  testId: string;
+  ownerInstitutionId: string | null;
+  /** The TestInput body as last saved (complete or not). */
+  content: Record<string, unknown>;
+  /** 0: no draft saved yet (the content is the current version's). */
+  revision: number;
+  updatedBy: string | null;
+  updatedAt: Date | null;
+  /** The version the next publish will write. */
+  nextVersion: number;
+  /** What publishing would refuse now, each at its field path (empty: publishable). */
+  problems: ErrorDetail[];
+}
+
+/** Saves are audited at most once per editor per test within this window; publishing is always audited. */
+export const DRAFT_AUDIT_WINDOW_MS = 10 * 60_000;
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+const validate = validatorCompiler({ schema: TestInput, method: 'PUT', url: '/draft', httpPart: 'body' }) as unknown as Validate;
+
+/** Every problem of a draft: the schema first; the authoring rules once the schema holds. */
+export async function draftProblems(db: Queryable, content: unknown, owner: string | null): Promise<{ problems: ErrorDetail[]; input: TestInput | null }> {
+  // ajv with defaults may fill the object it checks: check a copy, keep the draft as written.
+  const copy: unknown = structuredClone(content);
+  if (!validate(copy)) return { problems: validationDetails(validate.errors ?? [], 'body'), input: null };
+  const input = copy as TestInput;
+  try {
+    checkTestInput(input, await existingAssetIds(db, testAssetIds(input), owner));
+    return { problems: [], input };
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'invalid_request') return { problems: err.details ?? [{ field: '', message: err.message }], input: null };
+    throw err;
+  }
+}
+
+/** The test if the scope may author it (not deleted), else 404. */
+async function authorable(db: Queryable, scope: AuthoringScope, testId: string, lock = false): Promise<drafts.TestHead> {
+  const head = await drafts.findTestHead(db, testId, lock);
+  if (!head || (scope !== 'all' && head.ownerInstitutionId !== scope.institutionId)) throw notFound('test');
+  return head;
+}
+
+const editor = (audit: AuditContext | undefined) =>
+  audit?.actor.kind === 'staff' ? { staffId: audit.actor.staffId, email: audit.actor.email } : { staffId: null, email: audit ? audit.actor.kind : null };
+const actorKey = (audit: AuditContext) => (audit.actor.kind === 'staff' ? `staff:${audit.actor.staffId}` : audit.actor.kind);
+
+async function audited(tx: Queryable, audit: AuditContext | undefined, head: drafts.TestHead, action: string, details: Record<string, unknown>) {
+  if (audit) await recordAudit(tx, { actor: audit.actor, ip: audit.ip, action, objectType: 'test', objectId: head.testId, institutionId: head.ownerInstitutionId, details });
+}
+
+/** The current version as a draft's content (the TestInput body), for a test edited before it had a draft. */
+async function contentOfCurrentVersion(db: Queryable, testId: string): Promise<Record<string, unknown>> {
+  const v = await tests.getCurrentTestVersion(db, testId);
+  if (!v) return {};
+  return {
+    title: v.title,
+    description: v.description,
+    durationMinutes: v.durationMinutes,
+    proctoring: v.proctoring,
+    marking: v.marking,
+    resultVisibility: v.resultVisibility,
+    passPercent: v.passPercent,
+    ...(v.proctoring !== 'none' && v.proctoringRules ? { proctoringRules: v.proctoringRules } : {}),
+    contentFormat: v.contentFormat,
+    ...(v.sections ? { sections: sectionsWithQuestions(v.sections, v.questions) } : { questions: v.questions }),
+  };
+}
+
+/**
+ * A new test with its first draft (no version until published): owned by
+ * the scope's institution, or the operators' catalogue for 'all'.
+ */
+export async function createDraftTest(pool: Pool, scope: AuthoringScope, content: Record<string, unknown>, audit?: AuditContext): Promise<DraftView> {
+  const owner = scope === 'all' ? null : scope.institutionId;
+  const testId = await withTransaction(pool, async (tx) => {
+    const id = await drafts.insertDraftTest(tx, owner, content, editor(audit));
+    const head = { testId: id, ownerInstitutionId: owner, currentVersion: 0 };
+    await audited(tx, audit, head, 'test.created', { title: typeof content.title === 'string' ? content.title.slice(0, 200) : null });
+    if (audit) await drafts.markDraftAudited(tx, id, actorKey(audit));
+    return id;
+  });
+  return getDraftView(pool, scope, testId);
+}
+
+export async function getDraftView(db: Queryable, scope: AuthoringScope, testId: string): Promise<DraftView> {
+  const head = await authorable(db, scope, testId);
+  const draft = await drafts.getDraft(db, testId);
+  const content = draft?.content ?? (await contentOfCurrentVersion(db, testId));
+  const { problems } = await draftProblems(db, content, head.ownerInstitutionId);
+  return {
+    testId,
+    ownerInstitutionId: head.ownerInstitutionId,
+    content,
+    revision: draft?.revision ?? 0,
+    updatedBy: draft?.updatedByEmail ?? null,
+    updatedAt: draft?.updatedAt ?? null,
+    nextVersion: head.currentVersion + 1,
+    problems,
+  };
+}
+
+function staleDraft(current: drafts.StoredDraft | null, fromRevision: number): AppError {
+  const who = current?.updatedByEmail ?? 'someone else';
+  const at = current?.updatedAt.toISOString() ?? 'meanwhile';
+  const now = current?.revision ?? 0;
+  return new AppError('invalid_state', `The draft was saved by ${who} at ${at} (revision ${now}); your changes start from revision ${fromRevision}. Reload the draft and apply them again.`, [
+    { field: 'revision', message: `is ${fromRevision}, but the draft is at revision ${now}, saved by ${who} at ${at}` },
+  ]);
+}
+
+/**
+ * Saves the draft as it is (incomplete tests too: the problems come back
+ * with it, nothing is enforced) if nobody saved since `revision`; 409
+ * `invalid_state` otherwise, naming the current revision and who saved it.
+ * Audited as `test.draft_saved` at most once per editor per test per
+ * DRAFT_AUDIT_WINDOW_MS (a burst of autosaves is one entry).
+ */
+export async function saveDraft(
+  pool: Pool,
+  scope: AuthoringScope,
+  testId: string,
+  save: { revision: number; content: Record<string, unknown> },
+  audit?: AuditContext,
+): Promise<DraftView> {
+  await withTransaction(pool, async (tx) => {
+    const head = await authorable(tx, scope, testId);
+    const written = await drafts.writeDraft(tx, testId, save.revision, save.content, editor(audit));
+    if (!written) throw staleDraft(await drafts.getDraft(tx, testId), save.revision);
+    if (!audit) return;
+    const key = actorKey(audit);
+    const recent = written.auditActor === key && written.auditedAt !== null && Date.now() - written.auditedAt.getTime() < DRAFT_AUDIT_WINDOW_MS;
+    if (recent) return;
+    await audited(tx, audit, head, 'test.draft_saved', { revision: written.revision });
+    await drafts.markDraftAudited(tx, testId, key);
+  });
+  return getDraftView(pool, scope, testId);
+}
+
+export interface PublishedVersion {
+  testId: string;
+  version: number;
+  revision: number;
+}
+
+/**
+ * Publishes the draft at `revision` as the next version: validated in full
+ * (400 `invalid_request`, every problem at its field path, nothing written),
+ * refused with 409 when the draft moved on since. An institution's own test
+ * is published to that institution with its first version. Assignments keep
+ * the version they pinned.
+ */
+export async function publishDraft(pool: Pool, scope: AuthoringScope, testId: string, revision: number, audit?: AuditContext): Promise<PublishedVersion> {
+  return withTransaction(pool, async (tx) => {
+    const head = await authorable(tx, scope, testId, true);
+    const draft = await drafts.getDraft(tx, testId, true);
+    if (!draft || draft.revision !== revision) throw staleDraft(draft, revision);
+    const { problems, input } = await draftProblems(tx, draft.content, head.ownerInstitutionId);
+    if (!input) throw new AppError('invalid_request', `${problems[0]!.field}: ${problems[0]!.message}`, problems);
+    const checked = checkTestInput(input, await existingAssetIds(tx, testAssetIds(input), head.ownerInstitutionId));
+    const version = await tests.appendVersion(tx, testId, input, checked);
+    if (head.ownerInstitutionId !== null) await drafts.publishToOwner(tx, testId, head.ownerInstitutionId);
+    await audited(tx, audit, head, 'test.version_published', { version, revision, title: input.title });
+    return { testId, version, revision };
+  });
+}
+
+export function listVersions(db: Queryable, scope: AuthoringScope, testId: string): Promise<drafts.VersionListItem[]> {
+  return authorable(db, scope, testId).then(() => drafts.listVersions(db, testId));
+}
+
+/** What version `version` changed from the one before it (version 1: from nothing). */
+export async function versionChanges(db: Queryable, scope: AuthoringScope, testId: string, version: number): Promise<{ version: number; previous: number | null; changes: VersionChange[] }> {
+  await authorable(db, scope, testId);
+  const id = await drafts.versionId(db, testId, version);
+  if (!id) throw notFound('version');
+  const after = (await tests.getTestVersionById(db, id))!;
+  const previousId = version > 1 ? await drafts.versionId(db, testId, version - 1) : null;
+  const before = previousId
+    ? (await tests.getTestVersionById(db, previousId))!
+    : { ...after, title: '', description: '', questions: [], sections: [], passPercent: null, proctoringRules: null };
+  return { version, previous: previousId ? version - 1 : null, changes: diffVersions(before, after) };
+}
+
+/**
+ * Soft delete: the test leaves every listing and the partner's reads (no
+ * new assignment), while assignments that pinned a version keep working.
+ */
+export async function deleteTest(pool: Pool, scope: AuthoringScope, testId: string, audit?: AuditContext): Promise<void> {
+  await withTransaction(pool, async (tx) => {
+    const head = await authorable(tx, scope, testId, true);
+    await drafts.softDeleteTest(tx, testId);
+    await audited(tx, audit, head, 'test.deleted', {});
+  });
+}
+
+/** The scope's tests (an institution's own, or every one for 'all'), drafts-only ones included. */
+export function listAuthoredTests(db: Queryable, scope: AuthoringScope, page: { limit: number; offset: number }) {
+  return drafts.listAuthoredTests(db, scope === 'all' ? undefined : scope.institutionId, page);
+}

@@ -1,0 +1,93 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../../platform/context.js';
+import { Nullable, Timestamp, errors } from '../../../platform/http/schemas.js';
+import { requirePermission } from '../../staff/principal.js';
+import { CreateDraftBody, Draft, Published, PublishBody, SaveDraftBody, TestIdParams, VersionDiff, VersionList, VersionParams } from '../../catalog/authoring-schemas.js';
+import { createDraftTest, deleteTest, getDraftView, listAuthoredTests, listVersions, publishDraft, saveDraft, versionChanges, type AuthoringScope } from '../../catalog/drafts.js';
+import { auditContext } from '../ui/page.js';
+
+/**
+ * The JSON the portal's test editor calls (docs/authoring.md "The API"):
+ * session-authenticated, the session's CSRF token in `X-CSRF-Token` on
+ * every change, errors in the API's envelope (`config.json`). Authors and
+ * admins work on their institution's own tests (another institution's test,
+ * or the operators' catalogue, is a 404); operators on every test.
+ */
+const config = { json: true } as const;
+const hide = true;
+const Csrf = Type.Object({ 'x-csrf-token': Type.Optional(Type.String({ maxLength: 200 })) });
+
+const AuthoredTests = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      testId: Type.String(),
+      ownerInstitutionId: Nullable(Type.String()),
+      title: Type.String(),
+      currentVersion: Type.Integer({ description: '0: never published' }),
+      draftRevision: Nullable(Type.Integer()),
+      updatedAt: Timestamp,
+    }),
+  ),
+  total: Type.Integer(),
+});
+
+/** Who may author, and on which tests. */
+function scopeOf(request: FastifyRequest): AuthoringScope {
+  const p = requirePermission(request, 'author_tests');
+  return p.role === 'operator' ? 'all' : { institutionId: p.institutionId! };
+}
+
+export const authoringApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/authoring/tests',
+    {
+      config,
+      schema: {
+        hide,
+        querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }), offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }) }),
+        response: { 200: AuthoredTests, ...errors(401, 403) },
+      },
+    },
+    async (request) => listAuthoredTests(ctx.pool, scopeOf(request), request.query),
+  );
+  app.post(
+    '/authoring/tests',
+    { config, schema: { hide, headers: Csrf, body: CreateDraftBody, response: { 201: Draft, ...errors(400, 401, 403) } } },
+    async (request, reply) => reply.status(201).send(await createDraftTest(ctx.pool, scopeOf(request), request.body.content, auditContext(request))),
+  );
+  app.get(
+    '/authoring/tests/:testId/draft',
+    { config, schema: { hide, params: TestIdParams, response: { 200: Draft, ...errors(401, 403, 404) } } },
+    async (request) => getDraftView(ctx.pool, scopeOf(request), request.params.testId),
+  );
+  app.put(
+    '/authoring/tests/:testId/draft',
+    { config, schema: { hide, headers: Csrf, params: TestIdParams, body: SaveDraftBody, response: { 200: Draft, ...errors(400, 401, 403, 404, 409) } } },
+    async (request) => saveDraft(ctx.pool, scopeOf(request), request.params.testId, request.body, auditContext(request)),
+  );
+  app.post(
+    '/authoring/tests/:testId/versions',
+    { config, schema: { hide, headers: Csrf, params: TestIdParams, body: PublishBody, response: { 201: Published, ...errors(400, 401, 403, 404, 409) } } },
+    async (request, reply) => reply.status(201).send(await publishDraft(ctx.pool, scopeOf(request), request.params.testId, request.body.revision, auditContext(request))),
+  );
+  app.get(
+    '/authoring/tests/:testId/versions',
+    { config, schema: { hide, params: TestIdParams, response: { 200: VersionList, ...errors(401, 403, 404) } } },
+    async (request) => ({ data: await listVersions(ctx.pool, scopeOf(request), request.params.testId) }),
+  );
+  app.get(
+    '/authoring/tests/:testId/versions/:version/diff',
+    { config, schema: { hide, params: VersionParams, response: { 200: VersionDiff, ...errors(401, 403, 404) } } },
+    async (request) => versionChanges(ctx.pool, scopeOf(request), request.params.testId, request.params.version),
+  );
+  app.delete(
+    '/authoring/tests/:testId',
+    { config, schema: { hide, headers: Csrf, params: TestIdParams, response: { 204: Type.Null(), ...errors(401, 403, 404) } } },
+    async (request, reply) => {
+      await deleteTest(ctx.pool, scopeOf(request), request.params.testId, auditContext(request));
+      return reply.status(204).send(null);
+    },
+  );
+};
