@@ -30,7 +30,12 @@ export const Draft = Type.Object({
   problems: Type.Array(Problem, { description: 'What publishing would refuse now, each at its field path; empty: publishable' }),
 });
 
-export const Published = Type.Object({ testId: Type.String(), version: Type.Integer(), revision: Type.Integer() });
+export const Published = Type.Object({
+  testId: Type.String(),
+  version: Type.Integer(),
+  publishedRevision: Type.Integer({ description: 'The draft revision that became the version' }),
+  revision: Type.Integer({ description: "The draft's revision now: the version as stored (generated ids filled in), to continue editing from" }),
+});
 
 export const VersionList = Type.Object({
   data: Type.Array(Type.Object({ version: Type.Integer(), title: Type.String(), questionCount: Type.Integer(), createdAt: Timestamp })),

@@ -169,6 +169,9 @@ export async function saveDraft(
 export interface PublishedVersion {
   testId: string;
   version: number;
+  /** The draft revision that was published. */
+  publishedRevision: number;
+  /** The draft's revision now: the published content with its generated ids, to continue editing from. */
   revision: number;
 }
 
@@ -189,8 +192,11 @@ export async function publishDraft(pool: Pool, scope: AuthoringScope, testId: st
     const checked = checkTestInput(input, await existingAssetIds(tx, testAssetIds(input), head.ownerInstitutionId));
     const version = await tests.appendVersion(tx, testId, input, checked);
     if (head.ownerInstitutionId !== null) await drafts.publishToOwner(tx, testId, head.ownerInstitutionId);
+    // The draft becomes the version as stored (generated ids and defaults filled in), so the next
+    // version's questions and sections keep their ids and the diff matches them.
+    const next = await drafts.writeDraft(tx, testId, revision, await contentOfCurrentVersion(tx, testId), editor(audit));
     await audited(tx, audit, head, 'test.version_published', { version, revision, title: input.title });
-    return { testId, version, revision };
+    return { testId, version, publishedRevision: revision, revision: next!.revision };
   });
 }
 
