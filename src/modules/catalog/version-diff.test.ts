@@ -77,9 +77,9 @@ describe('diffVersions', () => {
   });
 
   it('reports a change of type as a change of the type and its fields', () => {
-    const numeric = { id: 'q1', type: 'numeric', prompt: 'Prompt q1', points: 1, correctAnswer: 3, tolerance: 0 } as Question;
+    const numeric = { id: 'q1', type: 'numeric', prompt: 'Prompt q1', points: 1, answer: 3, tolerance: 0 } as Question;
     const after = { ...base, questions: [numeric, q('q2'), q('q3')] };
     const [change] = diffVersions(base, after);
-    expect(change).toEqual({ kind: 'question_changed', questionId: 'q1', fields: ['acceptedAnswers', 'caseSensitive', 'correctAnswer', 'tolerance', 'type'] });
+    expect(change).toEqual({ kind: 'question_changed', questionId: 'q1', fields: ['acceptedAnswers', 'answer', 'caseSensitive', 'tolerance', 'type'] });
   });
 });
