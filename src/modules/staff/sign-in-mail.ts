@@ -55,7 +55,7 @@ export function composeSignInMail(
   const intro =
     p.kind === 'invite'
       ? [
-          `${p.invitedBy} invited you to the Assay portal${first.institutionName ? ` of ${first.institutionName}` : ''} as ${first.role === 'operator' ? 'an operator' : `${first.role === 'admin' ? 'an' : 'a'} ${first.role}`}.`,
+          `${p.invitedBy} invited you to the Assay portal${first.institutionName ? ` of ${first.institutionName}` : ''} as ${first.role === 'operator' ? 'an operator' : `${/^[aeiou]/.test(first.role) ? 'an' : 'a'} ${first.role}`}.`,
           '',
           'Sign in with this link:',
         ]
