@@ -40,6 +40,7 @@ interface Route {
 const ROUTES: Route[] = [
   { method: 'GET', path: '/portal', url: () => '/portal', permission: 'read' },
   { method: 'GET', path: '/portal/assignments', url: () => '/portal/assignments', permission: 'read' },
+  { method: 'GET', path: '/portal/assignments/results.csv', url: () => '/portal/assignments/results.csv', permission: 'read' },
   { method: 'GET', path: '/portal/assignments/:assignmentId', url: (f) => `/portal/assignments/${f.assignmentId}`, permission: 'read', owned: true },
   { method: 'POST', path: '/portal/assignments/:assignmentId/extra-time', url: (f) => `/portal/assignments/${f.assignmentId}/extra-time`, permission: 'manage_integration', owned: true, fields: () => ({ unit: 'percent', amount: '10' }) },
   { method: 'POST', path: '/portal/assignments/:assignmentId/due-date', url: (f) => `/portal/assignments/${f.assignmentId}/due-date`, permission: 'manage_integration', owned: true, fields: () => ({ dueAt: '2099-01-01T10:00' }) },
