@@ -59,6 +59,7 @@ describe('a sectioned test with an essay', () => {
     // 11 of 18 = 61.11% ≥ 50: passed.
     expect(final.result).toEqual({
       available: true,
+      reportUrl: expect.any(String),
       score: {
         points: 11,
         maxPoints: 18,

@@ -86,8 +86,14 @@ const OPENAPI_31 = {
         requestBody: {
           type: 'object',
           required: ['content', 'required'],
-          // JSON, or a file upload (test import: a QTI package or a CSV).
-          properties: { content: { type: 'object', anyOf: [{ required: ['application/json'] }, { required: ['application/zip', 'text/csv'] }], additionalProperties: { type: 'object', required: ['schema'] } } },
+          // JSON, or a file upload (test import: a QTI package or a CSV; an asset: an image).
+          properties: {
+            content: {
+              type: 'object',
+              anyOf: [{ required: ['application/json'] }, { required: ['application/zip', 'text/csv'] }, { required: ['image/png', 'image/jpeg', 'image/svg+xml'] }],
+              additionalProperties: { type: 'object', required: ['schema'] },
+            },
+          },
         },
         responses: {
           type: 'object',

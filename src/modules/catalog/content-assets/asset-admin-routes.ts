@@ -37,6 +37,8 @@ export const assetsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
         operationId: 'createAsset',
         summary: 'Upload an image for test content (the body is the image, at most 5 MB; SVG is sanitised)',
         consumes: [...ASSET_TYPES],
+        // The image's bytes (read by this scope's parser, checked by createAsset).
+        body: Type.Unsafe<Buffer>({ format: 'binary', description: 'The image: bytes, not JSON' }),
         response: { 201: Asset, ...errors(400, 401, 413, 415) },
       },
     },
