@@ -15,10 +15,10 @@ export function ownTestsPage(p: { principal: StaffPrincipal; tests: AuthoredTest
 ${dataTable({
   caption: "Your institution's tests, newest first",
   stack: true,
-  columns: [{ label: 'Title' }, { label: 'Published version', numeric: true }, { label: 'Draft' }, { label: 'Last changed' }],
+  columns: [{ label: 'Title' }, { label: 'Published' }, { label: 'Draft' }, { label: 'Last changed' }],
   rows: p.tests.map((t) => [
     html`${t.title || 'Untitled test'}<br><span class="hint"><code>${t.testId}</code></span>`,
-    t.currentVersion === 0 ? 'None yet' : t.currentVersion,
+    t.currentVersion === 0 ? 'Not yet' : `Version ${t.currentVersion}`,
     t.draftRevision === null ? 'None' : `Revision ${t.draftRevision}`,
     whenShort(t.updatedAt),
   ]),
