@@ -3,7 +3,7 @@ import { withTransaction, type Pool, type Queryable } from '../../platform/db.js
 import { validationDetails, validatorCompiler } from '../../platform/http/validation.js';
 import type { ErrorObject } from 'ajv';
 import { recordAudit, type AuditContext } from '../staff/audit.js';
-import { checkTestInput } from './authoring.js';
+import { checkTestInput, type CheckedContent } from './authoring.js';
 import { TestInput } from './schemas.js';
 import { sectionsWithQuestions } from './sections.js';
 import { testAssetIds } from './content/content-checks.js';
@@ -49,16 +49,20 @@ type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
 const validate = validatorCompiler({ schema: TestInput, method: 'PUT', url: '/draft', httpPart: 'body' }) as unknown as Validate;
 
 /** Every problem of a draft: the schema first; the authoring rules once the schema holds. */
-export async function draftProblems(db: Queryable, content: unknown, owner: string | null): Promise<{ problems: ErrorDetail[]; input: TestInput | null }> {
+export async function draftProblems(
+  db: Queryable,
+  content: unknown,
+  owner: string | null,
+): Promise<{ problems: ErrorDetail[]; valid: { input: TestInput; checked: CheckedContent } | null }> {
   // ajv with defaults may fill the object it checks: check a copy, keep the draft as written.
   const copy: unknown = structuredClone(content);
-  if (!validate(copy)) return { problems: validationDetails(validate.errors ?? [], 'body'), input: null };
+  if (!validate(copy)) return { problems: validationDetails(validate.errors ?? [], 'body'), valid: null };
   const input = copy as TestInput;
   try {
-    checkTestInput(input, await existingAssetIds(db, testAssetIds(input), owner));
-    return { problems: [], input };
+    const checked = checkTestInput(input, await existingAssetIds(db, testAssetIds(input), owner));
+    return { problems: [], valid: { input, checked } };
   } catch (err) {
-    if (err instanceof AppError && err.code === 'invalid_request') return { problems: err.details ?? [{ field: '', message: err.message }], input: null };
+    if (err instanceof AppError && err.code === 'invalid_request') return { problems: err.details ?? [{ field: '', message: err.message }], valid: null };
     throw err;
   }
 }
@@ -187,9 +191,9 @@ export async function publishDraft(pool: Pool, scope: AuthoringScope, testId: st
     const head = await authorable(tx, scope, testId, true);
     const draft = await drafts.getDraft(tx, testId, true);
     if (!draft || draft.revision !== revision) throw staleDraft(draft, revision);
-    const { problems, input } = await draftProblems(tx, draft.content, head.ownerInstitutionId);
-    if (!input) throw new AppError('invalid_request', `${problems[0]!.field}: ${problems[0]!.message}`, problems);
-    const checked = checkTestInput(input, await existingAssetIds(tx, testAssetIds(input), head.ownerInstitutionId));
+    const { problems, valid } = await draftProblems(tx, draft.content, head.ownerInstitutionId);
+    if (!valid) throw new AppError('invalid_request', `${problems[0]!.field}: ${problems[0]!.message}`, problems);
+    const { input, checked } = valid;
     const version = await tests.appendVersion(tx, testId, input, checked);
     if (head.ownerInstitutionId !== null) await drafts.publishToOwner(tx, testId, head.ownerInstitutionId);
     // The draft becomes the version as stored (generated ids and defaults filled in), so the next
