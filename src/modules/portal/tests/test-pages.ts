@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../../platform/errors.js';
 import { tenantOf } from '../../../platform/principal.js';
 import { PAGE_HEADERS } from '../../../platform/web/html.js';
 import { testPage } from '../../student/pages/test-page.js';
+import { staffContent } from '../../catalog/content/rendered-content.js';
 import { listInstitutions } from '../../institutions/institutions.js';
 import { requirePermission } from '../../staff/principal.js';
 import type { TestInput } from '../../catalog/schemas.js';
@@ -122,6 +123,8 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       deadlineAt: new Date(now.getTime() + test.durationMinutes * 60_000),
       serverNow: now,
       answers: [],
+      // Staff are signed in to the portal, not to an assignment: images load from the staff path.
+      content: staffContent,
     });
     // The frame runs no script, so the page's "turn JavaScript on" notice would only mislead here.
     const page = rendered.replace(/<noscript>[\s\S]*?<\/noscript>/, '');

@@ -35,3 +35,6 @@ export function pageTexts(version: { testVersionId: string; contentFormat: Conte
     text: (source) => contentText(source, format),
   };
 }
+
+/** A plain test's texts (escaped as written): the default of views that are also used without a version at hand. */
+export const plainTexts: PageTexts = pageTexts({ testVersionId: '', contentFormat: 'plain' });
