@@ -53,7 +53,7 @@ function answers(scope: Scope, r: AssignmentRecord): SafeHtml {
 <h${level} id="q-${index + 1}">Question ${index + 1} <span class="hint">(${item.type.replace('_', ' ')}, ${item.maxPoints} point${item.maxPoints === 1 ? '' : 's'})</span></h${level}>
 ${contentBlock(texts, 'prompt', `${item.questionId}.prompt`, item.prompt)}
 ${answerView(r.questions.get(item.questionId), item.answer, r.files.has(item.questionId) ? fileAnswerView(scope, r.files.get(item.questionId), { preview: false, download: can(scope.p, 'mark') }) : undefined, texts)}
-${markView(item)}
+${markView({ ...item, prompt: texts.text(item.prompt) })}
 </section>`;
   if (level === 3) return html`${groups[0]!.items.map(question)}`;
   return html`${groups.map(

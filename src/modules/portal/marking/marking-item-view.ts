@@ -106,8 +106,11 @@ function draftValues(marks: DraftMark[]): Record<string, string> {
  * The items in the order the candidate saw them (only the questions drawn
  * for them); a test with sections puts each section's items under its title.
  */
-function grouped(opened: OpenedItem, right: (item: MarkingItem) => SafeHtml, fileOf: (questionId: string) => SafeHtml): SafeHtml {
+function grouped(opened: OpenedItem, rightOf: (item: MarkingItem) => SafeHtml, fileOf: (questionId: string) => SafeHtml): SafeHtml {
   const groups = sectionGroups(opened.view);
+  // The fields name their item by its prompt in plain text (an accessible name holds no markup).
+  const texts = textsOf(opened);
+  const right = (item: MarkingItem) => rightOf({ ...item, prompt: texts.text(item.prompt) });
   if (groups.length === 1 && groups[0]!.title === null) return html`${groups[0]!.items.map(({ item, index }) => itemBlock(item, index, opened, right(item), 2, fileOf))}`;
   return html`${groups.map(
     (g, n) => html`<section aria-labelledby="section-${n + 1}">
