@@ -124,3 +124,15 @@ export async function storeBrokenPrompt(h: Harness, testId: string, questionId: 
   );
   expect(res.rowCount).toBe(1);
 }
+
+/** A drawn right triangle (legs 3 and 4), for pages whose screenshots should show the image. */
+export const TRIANGLE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="150" viewBox="0 0 200 150">
+<polygon points="20,130 180,130 20,10" fill="#e6edfc" stroke="#1d4ed8" stroke-width="3"/>
+<text x="100" y="148" font-size="14" text-anchor="middle">4</text><text x="6" y="75" font-size="14">3</text><text x="108" y="64" font-size="14">c</text>
+</svg>`;
+
+export async function uploadSvg(h: Harness): Promise<string> {
+  const res = await h.app.inject({ method: 'POST', url: '/api/admin/v1/assets', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'image/svg+xml' }, payload: TRIANGLE_SVG });
+  expect(res.statusCode).toBe(201);
+  return res.json().assetId as string;
+}

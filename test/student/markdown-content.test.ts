@@ -64,6 +64,9 @@ describe('a Markdown test on the student page', () => {
 
   it('renders option labels and matching stems inline; select options and the move buttons get plain text', () => {
     expect(studentPage).toMatch(/<label for="q1-o1"><math/);
+    // A label holding only a formula names its control for axe and every reader only through plain words.
+    expect(studentPage).toContain('<input type="radio" name="q1" id="q1-o2" value="seven" aria-label="\\sqrt{7}">');
+    expect(studentPage).toContain('<select id="q2-m1" data-stem-id="sq" aria-label="x^2">');
     expect(studentPage).toMatch(/<label for="q2-m1"><math/);
     expect(studentPage).toContain('<label for="q2-m2"><strong>cube</strong></label>');
     expect(studentPage).toContain('<option value="two">power 2</option>');

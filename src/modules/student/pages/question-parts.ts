@@ -30,7 +30,7 @@ export interface UploadedFile {
 export function matchingInput(q: Of<'matching'>, id: string, value: AnswerValue, texts: PageTexts): SafeHtml {
   const chosen = asRecord(value);
   return html`<p class="hint">Choose a match for each item.</p><div class="matches">${q.stems.map(
-    (s, j) => html`<div class="match"><label for="${id}-m${j + 1}">${texts.inline(`${q.id}.stems.${s.id}`, s.text)}</label><select id="${id}-m${j + 1}" data-stem-id="${s.id}">
+    (s, j) => html`<div class="match"><label for="${id}-m${j + 1}">${texts.inline(`${q.id}.stems.${s.id}`, s.text)}</label><select id="${id}-m${j + 1}" data-stem-id="${s.id}"${texts.markdown ? html` aria-label="${texts.text(s.text)}"` : ''}>
 <option value="">Choose…</option>${q.choices.map((c) => html`<option value="${c.id}"${chosen[s.id] === c.id ? html` selected` : ''}>${texts.text(c.text)}</option>`)}
 </select></div>`,
   )}</div>`;

@@ -151,6 +151,15 @@ function numberedSections(test: DeliveredTest): Array<{ id: string; title: strin
   });
 }
 
+/**
+ * A Markdown label (a formula, an image) gives its control no name that every
+ * assistive technology computes, so the control also carries the text as
+ * plain words (formulas as TeX, images as their alt text). Plain tests: none.
+ */
+export function plainName(texts: PageTexts, source: string): SafeHtml | '' {
+  return texts.markdown ? html` aria-label="${texts.text(source)}"` : '';
+}
+
 function sectionInstructions(sectionId: string, source: string, texts: PageTexts): SafeHtml {
   const shown = texts.block(`${sectionId}.instructions`, source);
   return texts.markdown ? html`<div class="section-instructions content">${shown}</div>` : html`<p class="section-instructions">${shown}</p>`;
@@ -188,7 +197,7 @@ function questionInput(q: Question, n: number, value: AnswerValue, test: Deliver
       const chosen = new Set(Array.isArray(value) ? value : value === null ? [] : [value]);
       return html`${q.type === 'multiple_choice' ? html`<p class="hint">Choose all that apply.</p>` : ''}<div class="options">${shownOptions(q.id, q.options, test.delivery).map(
         (o, j) =>
-          html`<div class="option"><input type="${type}" name="${id}" id="${id}-o${j + 1}" value="${o.id}"${chosen.has(o.id) ? html` checked` : ''}><label for="${id}-o${j + 1}">${texts.inline(`${q.id}.options.${o.id}`, o.text)}</label></div>`,
+          html`<div class="option"><input type="${type}" name="${id}" id="${id}-o${j + 1}" value="${o.id}"${chosen.has(o.id) ? html` checked` : ''}${plainName(texts, o.text)}><label for="${id}-o${j + 1}">${texts.inline(`${q.id}.options.${o.id}`, o.text)}</label></div>`,
       )}</div>`;
     }
     case 'short_text':
