@@ -3,6 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
+import { signedIn } from '../helpers/portal.js';
+import { signInPortal } from './portal-check.js';
 import { assign, createPublishedTest } from '../helpers/student.js';
 import { TRIANGLE_ALT, markdownTest, storeBrokenPrompt, uploadSvg } from '../helpers/markdown-content.js';
 import { SHOTS, VIEWPORTS, freePort, hasBrowser, launchBrowser, seriousAxeViolations } from './browser-env.js';
@@ -79,4 +81,18 @@ describe.skipIf(!hasBrowser)('a Markdown test in a real browser', () => {
       await context.close();
     }, 60_000);
   }
+
+  it("the operator's editor frames the preview: the formulas are MathML and the image loads from the staff path", async () => {
+    const operator = await signedIn(h, 'operator');
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    await signInPortal(h.pool, new Date(), context, operator);
+    const page = await context.newPage();
+    await page.goto(`${h.ctx.config.publicBaseUrl}/portal/tests/${testId}`);
+    const frame = page.frameLocator('iframe.preview-frame');
+    await frame.locator('math').first().waitFor();
+    const img = frame.getByRole('img', { name: TRIANGLE_ALT });
+    expect(await img.getAttribute('src')).toMatch(/^\/portal\/content-assets\/ast_/);
+    await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(200);
+    await context.close();
+  }, 60_000);
 });

@@ -36,10 +36,16 @@ const EDITOR_HEADERS = {
   'content-security-policy': `${PAGE_HEADERS['content-security-policy']}; frame-src 'self'`,
 };
 
-/** The preview: no script, no forms, a unique origin (sandbox), framed only by the portal. */
+/**
+ * The preview: no script, no forms (sandbox), framed only by the portal. It
+ * keeps the portal's origin (`allow-same-origin`) only so that its images'
+ * requests carry the staff session (a SameSite=Strict cookie, which an opaque
+ * origin's requests never send): with no `allow-scripts`, nothing in the frame
+ * can run to use that origin.
+ */
 const PREVIEW_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; base-uri 'none'; sandbox; frame-ancestors 'self'",
+  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; base-uri 'none'; sandbox allow-same-origin; frame-ancestors 'self'",
   'x-frame-options': 'SAMEORIGIN',
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
