@@ -226,13 +226,16 @@ ${item.mark ? html`<p class="hint">Currently: ${formatPoints(item.mark.points)} 
 /** A save or finish refused because the marks changed meanwhile: what is stored now, beside what this reviewer entered. */
 export function conflictPage(scope: Scope, now: OpenedItem, mine: DraftMark[]): string {
   const v = now.view;
+  const texts = textsOf(now);
   const main = html`<div class="conflict" role="alert">
 <h1>Your marks were not saved</h1>
 <p>The marks of this submission changed after you opened it${v.status === 'marking' ? '' : html`, and marking has been finished (it is now ${v.status})`}. Nothing you entered was stored, and nothing of the other marks was replaced.</p>
 </div>
 <h2>The marks now</h2>
 <dl class="facts">${scoreFacts(v.score)}</dl>
-${v.items.filter((i) => i.needsMarking).map((item) => {
+${v.items.filter((i) => i.needsMarking).map((shown) => {
+  // A heading and the marks' caption name the item by its prompt in plain words.
+  const item = { ...shown, prompt: texts.text(shown.prompt) };
   const m = mine.find((x) => x.questionId === item.questionId);
   return html`<section class="question"><h3>${item.prompt}</h3>
 ${markView(item)}
