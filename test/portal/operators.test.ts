@@ -90,7 +90,8 @@ describe('Tests (operators)', () => {
     expect(editor.statusCode).toBe(200);
     expect(editor.headers['content-security-policy']).toContain("frame-src 'self'");
     expect(editor.body).toContain('<iframe class="preview-frame"');
-    expect(editor.body).toContain('sandbox=""');
+    // No script and no forms in the frame; its origin kept only so its images carry the staff session (test-pages.ts).
+    expect(editor.body).toContain('sandbox="allow-same-origin"');
     expect(editor.body).toContain('&quot;title&quot;: &quot;Portal Authored&quot;');
 
     const preview = await portalGet(h, operator, `/portal/tests/${testId}/preview`);

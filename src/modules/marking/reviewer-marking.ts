@@ -1,4 +1,5 @@
 import type { AppContext } from '../../platform/context.js';
+import type { ContentFormat } from '../catalog/content/content-format.js';
 import { joinTransaction, withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { deliveredTestOf } from '../attempts/delivered-test.js';
@@ -37,6 +38,8 @@ export interface OpenedItem {
   view: MarkingView;
   /** The questions given to the candidate by id, with their option texts in the order shown. */
   questions: Map<string, Question>;
+  /** How the version's texts are written: the marking page renders them in it (docs/content.md). */
+  contentFormat: ContentFormat;
   version: string;
   draft: { marks: DraftMark[]; baseVersion: string; updatedAt: Date } | null;
   /** Other reviewers who opened the item in the last `PRESENCE_WINDOW_MS`, latest first. */
@@ -66,7 +69,7 @@ export async function openMarkingItem(ctx: AppContext, institutionId: string, as
       [assignmentId, institutionId, reviewer.staffId, reviewer.label, now],
     );
   }
-  return { view, questions: new Map(test.questions.map((q) => [q.id, asShown(q, test.delivery)])), version: marksVersion(marks), draft, others: others.rows.map((r) => ({ label: r.staff_label, openedAt: r.opened_at })) };
+  return { view, questions: new Map(test.questions.map((q) => [q.id, asShown(q, test.delivery)])), contentFormat: test.contentFormat, version: marksVersion(marks), draft, others: others.rows.map((r) => ({ label: r.staff_label, openedAt: r.opened_at })) };
 }
 
 async function findDraft(db: Queryable, institutionId: string, assignmentId: string, staffId: string): Promise<OpenedItem['draft']> {

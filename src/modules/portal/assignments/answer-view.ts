@@ -1,4 +1,4 @@
-import { formatPoints, html, plural, type SafeHtml } from '../../../platform/web/html.js';
+import { formatPoints, html, plural, SafeHtml } from '../../../platform/web/html.js';
 import type { AnswerValue } from '../../attempts/answer-values.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import { normaliseText } from '../../marking/auto-mark.js';
@@ -6,8 +6,15 @@ import type { Score } from '../../lifecycle/score.js';
 import { BLANK_PLACEHOLDER } from '../../catalog/authoring.js';
 import type { Question } from '../../catalog/schemas.js';
 import { dataTable, when } from '../ui/components.js';
+import { plainTexts, type PageTexts } from '../../student/pages/page-content.js';
 
 type Of<T extends Question['type']> = Extract<Question, { type: T }>;
+
+/** A plain text in its paragraph as always; Markdown is block content, in a div that lets it flow. */
+export function contentBlock(texts: PageTexts, className: string, field: string, source: string): SafeHtml {
+  const shown = texts.block(field, source);
+  return texts.markdown ? html`<div class="${className} content">${shown}</div>` : html`<p class="${className}">${shown}</p>`;
+}
 
 const notAnswered = html`<p class="empty">Not answered.</p>`;
 const isRecord = (v: AnswerValue): v is Readonly<Record<string, string>> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -19,21 +26,23 @@ const verdict = (right: boolean) => (right ? html`<span class="badge badge-right
  * questions the option texts (which were chosen, which are correct);
  * matching as "stem → choice" pairs; ordering as the numbered list the
  * student left; fill_blanks as the text with the blanks filled in, each
- * marked right or wrong; text answers as typed.
+ * marked right or wrong; text answers as typed. The test's texts are
+ * rendered in its content format through `texts` (staff's cache, asset URLs
+ * under /portal); the student's own answer is always shown as typed.
  */
-export function answerView(q: Question | undefined, answer: AnswerValue, file?: SafeHtml): SafeHtml {
+export function answerView(q: Question | undefined, answer: AnswerValue, file?: SafeHtml, texts: PageTexts = plainTexts): SafeHtml {
   // A file answer is shown by the caller, who knows the file and the reader (answer-file-view.ts).
   if (q?.type === 'file_upload') return answer === null ? notAnswered : (file ?? html`<p class="empty">The file is no longer stored.</p>`);
-  if (q?.type === 'matching') return matchingView(q, answer);
-  if (q?.type === 'ordering') return orderingView(q, answer);
-  if (q?.type === 'fill_blanks') return fillBlanksView(q, answer);
+  if (q?.type === 'matching') return matchingView(q, answer, texts);
+  if (q?.type === 'ordering') return orderingView(q, answer, texts);
+  if (q?.type === 'fill_blanks') return fillBlanksView(q, answer, texts);
   if (q && (q.type === 'single_choice' || q.type === 'multiple_choice')) {
     const chosen = new Set(Array.isArray(answer) ? answer : answer === null ? [] : [answer]);
     const correct = new Set(q.type === 'single_choice' ? [q.correctOptionId] : q.correctOptionIds);
     return html`${chosen.size === 0 ? html`<p class="empty">Not answered.</p>` : ''}
 <ul class="options-list">${q.options.map(
       (o) =>
-        html`<li${chosen.has(o.id) ? html` class="chosen"` : ''}>${o.text}${chosen.has(o.id) ? html` <span class="badge">Chosen</span>` : ''}${
+        html`<li${chosen.has(o.id) ? html` class="chosen"` : ''}>${texts.inline(`${q.id}.options.${o.id}`, o.text)}${chosen.has(o.id) ? html` <span class="badge">Chosen</span>` : ''}${
           correct.has(o.id) ? html` <span class="hint">(correct answer)</span>` : ''
         }</li>`,
     )}</ul>`;
@@ -50,23 +59,23 @@ export function answerView(q: Question | undefined, answer: AnswerValue, file?: 
 }
 
 /** Each stem with the choice the student matched to it (or "not matched"), right or wrong, and the correct choice when wrong. */
-function matchingView(q: Of<'matching'>, answer: AnswerValue): SafeHtml {
+function matchingView(q: Of<'matching'>, answer: AnswerValue, texts: PageTexts): SafeHtml {
   const given = isRecord(answer) ? answer : {};
   if (!q.stems.some((s) => given[s.id] !== undefined)) return notAnswered;
-  const choice = new Map(q.choices.map((c) => [c.id, c.text]));
+  const choice = new Map(q.choices.map((c) => [c.id, texts.inline(`${q.id}.choices.${c.id}`, c.text)]));
   return html`<ul class="answer-pairs">${q.stems.map((s) => {
     const picked = given[s.id];
     const right = picked !== undefined && picked === q.correct[s.id];
-    return html`<li>${s.text} <span aria-hidden="true">→</span><span class="sr-only"> matched to</span> ${
+    return html`<li>${texts.inline(`${q.id}.stems.${s.id}`, s.text)} <span aria-hidden="true">→</span><span class="sr-only"> matched to</span> ${
       picked === undefined ? html`<em>not matched</em>` : (choice.get(picked) ?? picked)
     } ${verdict(right)}${right ? '' : html` <span class="hint">(correct: ${choice.get(q.correct[s.id] ?? '') ?? '–'})</span>`}</li>`;
   })}</ul>`;
 }
 
 /** The items as a numbered list in the student's order, each said to be in its correct place or not. */
-function orderingView(q: Of<'ordering'>, answer: AnswerValue): SafeHtml {
+function orderingView(q: Of<'ordering'>, answer: AnswerValue, texts: PageTexts): SafeHtml {
   if (!Array.isArray(answer) || answer.length === 0) return notAnswered;
-  const item = new Map(q.items.map((it, i) => [it.id, { text: it.text, place: i + 1 }]));
+  const item = new Map(q.items.map((it, i) => [it.id, { text: texts.inline(`${q.id}.items.${it.id}`, it.text), place: i + 1 }]));
   return html`<ol class="answer-order">${answer.map((id, i) => {
     const it = item.get(id);
     const inPlace = it?.place === i + 1;
@@ -81,26 +90,40 @@ const ONE_BLANK = new RegExp(BLANK_PLACEHOLDER.source);
  * its option's text), each blank named as the student page names it
  * (Blank 1, Blank 2, … in reading order) and marked right or wrong.
  */
-function fillBlanksView(q: Of<'fill_blanks'>, answer: AnswerValue): SafeHtml {
+function fillBlanksView(q: Of<'fill_blanks'>, answer: AnswerValue, texts: PageTexts): SafeHtml {
   const given = isRecord(answer) ? answer : {};
   if (!q.blanks.some((b) => (given[b.id] ?? '').trim() !== '')) return notAnswered;
   const blank = new Map(q.blanks.map((b) => [b.id, b]));
-  // split with a capturing group: text, blank id, text, blank id, …
-  const parts = q.text.split(new RegExp(ONE_BLANK.source, 'g'));
   let n = 0;
-  return html`<p class="answer answer-blanks">${parts.map((part, i) => {
-    if (i % 2 === 0) return part;
-    const b = blank.get(part);
-    if (!b) return part;
+  const filled = (b: Of<'fill_blanks'>['blanks'][number]): SafeHtml => {
     n++;
     const value = given[b.id];
     const empty = value === undefined || value.trim() === '';
-    const shown = b.kind === 'choice' ? b.options.find((o) => o.id === value)?.text : value;
+    const optionText = (id: string | undefined) => {
+      const o = b.kind === 'choice' ? b.options.find((x) => x.id === id) : undefined;
+      return o ? texts.text(o.text) : undefined;
+    };
+    const shown = b.kind === 'choice' ? optionText(value) : value;
     const right =
       !empty &&
       (b.kind === 'choice' ? value === b.correctOptionId : b.acceptedAnswers.some((a) => normaliseText(a, b.caseSensitive ?? false) === normaliseText(value, b.caseSensitive ?? false)));
-    const expected = b.kind === 'choice' ? (b.options.find((o) => o.id === b.correctOptionId)?.text ?? '') : b.acceptedAnswers.join(' · ');
+    const expected = b.kind === 'choice' ? (optionText(b.correctOptionId) ?? '') : b.acceptedAnswers.join(' · ');
     return html`<span class="blank"><mark>${empty ? html`<em>left empty</em>` : (shown ?? value)}</mark> <span class="hint">(Blank ${n}, ${right ? 'right' : html`wrong; ${b.kind === 'choice' ? 'correct' : 'accepted'}: ${expected}`})</span></span>`;
+  };
+  if (texts.markdown) {
+    // As on the student page: the whole text rendered, then each placeholder in the output replaced.
+    const out = texts.block(`${q.id}.text`, q.text).toString().replace(new RegExp(ONE_BLANK.source, 'g'), (whole: string, id: string) => {
+      const b = blank.get(id);
+      return b ? filled(b).toString() : whole;
+    });
+    return html`<div class="answer answer-blanks content">${new SafeHtml(out)}</div>`;
+  }
+  // split with a capturing group: text, blank id, text, blank id, …
+  const parts = q.text.split(new RegExp(ONE_BLANK.source, 'g'));
+  return html`<p class="answer answer-blanks">${parts.map((part, i) => {
+    if (i % 2 === 0) return part;
+    const b = blank.get(part);
+    return b ? filled(b) : part;
   })}</p>`;
 }
 

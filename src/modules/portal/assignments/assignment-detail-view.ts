@@ -1,9 +1,11 @@
 import { html, type SafeHtml } from '../../../platform/web/html.js';
+import { staffContent } from '../../catalog/content/rendered-content.js';
+import { pageTexts } from '../../student/pages/page-content.js';
 import type { DeliveryView } from '../../webhooks/event-deliveries.js';
 import { statusBadge, statusLabel, testBadge, when } from '../ui/components.js';
 import type { Scope } from '../ui/page.js';
 import { can } from '../../staff/principal.js';
-import { answerView, markView, scoreFacts, sectionGroups } from './answer-view.js';
+import { answerView, contentBlock, markView, scoreFacts, sectionGroups } from './answer-view.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import { fileAnswerView } from './answer-file-view.js';
 import type { AssignmentRecord } from './load-assignment-record.js';
@@ -45,11 +47,13 @@ ${r.assignment.startedAt === null ? html`<p class="empty">The student has not be
 function answers(scope: Scope, r: AssignmentRecord): SafeHtml {
   const groups = sectionGroups(r.marking);
   const level = groups.length === 1 && groups[0]!.title === null ? 3 : 4;
+  // The pinned version's texts for staff: rendered once per version, images from /portal/content-assets.
+  const texts = pageTexts(r.test, staffContent);
   const question = ({ item, index }: { item: MarkingItem; index: number }) => html`<section class="question" aria-labelledby="q-${index + 1}">
 <h${level} id="q-${index + 1}">Question ${index + 1} <span class="hint">(${item.type.replace('_', ' ')}, ${item.maxPoints} point${item.maxPoints === 1 ? '' : 's'})</span></h${level}>
-<p class="prompt">${item.prompt}</p>
-${answerView(r.questions.get(item.questionId), item.answer, r.files.has(item.questionId) ? fileAnswerView(scope, r.files.get(item.questionId), { preview: false, download: can(scope.p, 'mark') }) : undefined)}
-${markView(item)}
+${contentBlock(texts, 'prompt', `${item.questionId}.prompt`, item.prompt)}
+${answerView(r.questions.get(item.questionId), item.answer, r.files.has(item.questionId) ? fileAnswerView(scope, r.files.get(item.questionId), { preview: false, download: can(scope.p, 'mark') }) : undefined, texts)}
+${markView({ ...item, prompt: texts.text(item.prompt) })}
 </section>`;
   if (level === 3) return html`${groups[0]!.items.map(question)}`;
   return html`${groups.map(

@@ -3,11 +3,13 @@ import type { ErrorDetail } from '../../../platform/errors.js';
 import { formatPoints, html, type SafeHtml } from '../../../platform/web/html.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import type { DraftMark, OpenedItem } from '../../marking/reviewer-marking.js';
-import { answerView, markView, scoreFacts, sectionGroups } from '../assignments/answer-view.js';
+import { answerView, contentBlock, markView, scoreFacts, sectionGroups } from '../assignments/answer-view.js';
 import { fileAnswerView } from '../assignments/answer-file-view.js';
 import type { AnswerFileSummary } from '../../attempts/answer-files.js';
 import { ago, csrfField, errorFor, errorSummary, hiddenFields, statusBadge, textArea, textField, when, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
+import { staffContent } from '../../catalog/content/rendered-content.js';
+import { pageTexts, type PageTexts } from '../../student/pages/page-content.js';
 import { aiMarkingStatus } from '../../marking/ai/ai-status.js';
 import { acceptForm, aiStatusNotice, aiSuggestionPanel } from './ai-suggestion-view.js';
 
@@ -104,8 +106,11 @@ function draftValues(marks: DraftMark[]): Record<string, string> {
  * The items in the order the candidate saw them (only the questions drawn
  * for them); a test with sections puts each section's items under its title.
  */
-function grouped(opened: OpenedItem, right: (item: MarkingItem) => SafeHtml, fileOf: (questionId: string) => SafeHtml): SafeHtml {
+function grouped(opened: OpenedItem, rightOf: (item: MarkingItem) => SafeHtml, fileOf: (questionId: string) => SafeHtml): SafeHtml {
   const groups = sectionGroups(opened.view);
+  // The fields name their item by its prompt in plain text (an accessible name holds no markup).
+  const texts = textsOf(opened);
+  const right = (item: MarkingItem) => rightOf({ ...item, prompt: texts.text(item.prompt) });
   if (groups.length === 1 && groups[0]!.title === null) return html`${groups[0]!.items.map(({ item, index }) => itemBlock(item, index, opened, right(item), 2, fileOf))}`;
   return html`${groups.map(
     (g, n) => html`<section aria-labelledby="section-${n + 1}">
@@ -115,20 +120,24 @@ ${g.items.map(({ item, index }) => itemBlock(item, index, opened, right(item), 3
   )}`;
 }
 
+/** The version's texts for staff: rendered once per version, images from /portal/content-assets. */
+const textsOf = (opened: OpenedItem): PageTexts => pageTexts({ testVersionId: opened.view.testVersionId, contentFormat: opened.contentFormat }, staffContent);
+
 function itemBlock(item: MarkingItem, i: number, opened: OpenedItem, right: SafeHtml, level: 2 | 3, fileOf: (questionId: string) => SafeHtml): SafeHtml {
   const q = opened.view.items[i]!;
+  const texts = textsOf(opened);
   const question = opened.questions.get(item.questionId);
   const sub = level + 1;
   return html`<section class="question" aria-labelledby="item-${i + 1}">
 <div class="side-by-side">
 <div>
 <h${level} id="item-${i + 1}">Question ${i + 1} <span class="hint">(${formatPoints(q.maxPoints)} point${q.maxPoints === 1 ? '' : 's'}${q.needsMarking ? ', marked by a reviewer' : ', marked automatically'})</span></h${level}>
-<p class="prompt">${item.prompt}</p>
-${item.rubric ? html`<h${sub}>Rubric</h${sub}><p class="rubric">${item.rubric}</p>` : ''}
+${contentBlock(texts, 'prompt', `${item.questionId}.prompt`, item.prompt)}
+${item.rubric ? html`<h${sub}>Rubric</h${sub}>${contentBlock(texts, 'rubric', `${item.questionId}.rubric`, item.rubric)}` : ''}
 </div>
 <div>
 <h${sub}>Answer${item.wordCount !== null ? html` <span class="hint">(${item.wordCount} word${item.wordCount === 1 ? '' : 's'}${item.maxWords ? ` of at most ${item.maxWords}` : ''})</span>` : ''}</h${sub}>
-${answerView(question, item.answer, question?.type === 'file_upload' ? fileOf(item.questionId) : undefined)}
+${answerView(question, item.answer, question?.type === 'file_upload' ? fileOf(item.questionId) : undefined, texts)}
 ${item.ai ? aiSuggestionPanel(item, i + 1) : ''}
 ${right}
 </div>
@@ -217,13 +226,16 @@ ${item.mark ? html`<p class="hint">Currently: ${formatPoints(item.mark.points)} 
 /** A save or finish refused because the marks changed meanwhile: what is stored now, beside what this reviewer entered. */
 export function conflictPage(scope: Scope, now: OpenedItem, mine: DraftMark[]): string {
   const v = now.view;
+  const texts = textsOf(now);
   const main = html`<div class="conflict" role="alert">
 <h1>Your marks were not saved</h1>
 <p>The marks of this submission changed after you opened it${v.status === 'marking' ? '' : html`, and marking has been finished (it is now ${v.status})`}. Nothing you entered was stored, and nothing of the other marks was replaced.</p>
 </div>
 <h2>The marks now</h2>
 <dl class="facts">${scoreFacts(v.score)}</dl>
-${v.items.filter((i) => i.needsMarking).map((item) => {
+${v.items.filter((i) => i.needsMarking).map((shown) => {
+  // A heading and the marks' caption name the item by its prompt in plain words.
+  const item = { ...shown, prompt: texts.text(shown.prompt) };
   const m = mine.find((x) => x.questionId === item.questionId);
   return html`<section class="question"><h3>${item.prompt}</h3>
 ${markView(item)}

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../../platform/errors.js';
 import { tenantOf } from '../../../platform/principal.js';
 import { PAGE_HEADERS } from '../../../platform/web/html.js';
 import { testPage } from '../../student/pages/test-page.js';
+import { staffContent } from '../../catalog/content/rendered-content.js';
 import { listInstitutions } from '../../institutions/institutions.js';
 import { can, requirePermission, type StaffPrincipal } from '../../staff/principal.js';
 import { listAuthoredTests } from '../../catalog/drafts.js';
@@ -37,10 +38,16 @@ const EDITOR_HEADERS = {
   'content-security-policy': `${PAGE_HEADERS['content-security-policy']}; frame-src 'self'`,
 };
 
-/** The preview: no script, no forms, a unique origin (sandbox), framed only by the portal. */
+/**
+ * The preview: no script, no forms (sandbox), framed only by the portal. It
+ * keeps the portal's origin (`allow-same-origin`) only so that its images'
+ * requests carry the staff session (a SameSite=Strict cookie, which an opaque
+ * origin's requests never send): with no `allow-scripts`, nothing in the frame
+ * can run to use that origin.
+ */
 const PREVIEW_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; base-uri 'none'; sandbox; frame-ancestors 'self'",
+  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; base-uri 'none'; sandbox allow-same-origin; frame-ancestors 'self'",
   'x-frame-options': 'SAMEORIGIN',
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
@@ -138,6 +145,8 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       deadlineAt: new Date(now.getTime() + test.durationMinutes * 60_000),
       serverNow: now,
       answers: [],
+      // Staff are signed in to the portal, not to an assignment: images load from the staff path.
+      content: staffContent,
     });
     // The frame runs no script, so the page's "turn JavaScript on" notice would only mislead here.
     const page = rendered.replace(/<noscript>[\s\S]*?<\/noscript>/, '');

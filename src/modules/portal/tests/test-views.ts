@@ -56,7 +56,7 @@ ${p.agreement ? agreementSection(p.agreement) : ''}
 ${t
   ? html`<h2 id="preview-title">Preview of the student page</h2>
 <p class="hint">How the current version looks to a student (without its script: nothing can be answered or submitted here).</p>
-<iframe class="preview-frame" src="/portal/tests/${t.testId}/preview" sandbox="" title="Preview of the student page for ${t.title}"></iframe>`
+<iframe class="preview-frame" src="/portal/tests/${t.testId}/preview" sandbox="allow-same-origin" title="Preview of the student page for ${t.title}"></iframe>`
   : ''}`;
   return portalLayout({ title, principal: p.principal, current: 'tests', main, flash: p.flash ?? null });
 }

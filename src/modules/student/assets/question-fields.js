@@ -121,7 +121,7 @@
     button.focus();
     const fs = list.closest('fieldset.question');
     const position = [...list.children].indexOf(li) + 1;
-    fs.querySelector('.order-live').textContent = `${li.querySelector('.order-text').textContent} moved to position ${position} of ${list.children.length}`;
+    fs.querySelector('.order-live').textContent = `${li.dataset.text || li.querySelector('.order-text').textContent} moved to position ${position} of ${list.children.length}`;
     fs.dispatchEvent(new Event('change', { bubbles: true }));
   }
 

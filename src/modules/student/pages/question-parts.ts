@@ -4,7 +4,8 @@ import { BLANK_PLACEHOLDER } from '../../catalog/authoring.js';
 import type { Question } from '../../catalog/schemas.js';
 import { UPLOAD_DEFAULT_BYTES } from '../../catalog/schemas.js';
 import type { Delivery } from '../../catalog/delivery.js';
-import { html, type SafeHtml } from '../../../platform/web/html.js';
+import { html, SafeHtml } from '../../../platform/web/html.js';
+import type { PageTexts } from './page-content.js';
 
 /**
  * The fields of matching, ordering, fill_blanks and file_upload questions.
@@ -25,11 +26,12 @@ export interface UploadedFile {
   bytes: number;
 }
 
-export function matchingInput(q: Of<'matching'>, id: string, value: AnswerValue): SafeHtml {
+/** Each stem's label holds its rendered inline content (so it names the select); a choice is an `<option>`, which holds text only. */
+export function matchingInput(q: Of<'matching'>, id: string, value: AnswerValue, texts: PageTexts): SafeHtml {
   const chosen = asRecord(value);
   return html`<p class="hint">Choose a match for each item.</p><div class="matches">${q.stems.map(
-    (s, j) => html`<div class="match"><label for="${id}-m${j + 1}">${s.text}</label><select id="${id}-m${j + 1}" data-stem-id="${s.id}">
-<option value="">Choose…</option>${q.choices.map((c) => html`<option value="${c.id}"${chosen[s.id] === c.id ? html` selected` : ''}>${c.text}</option>`)}
+    (s, j) => html`<div class="match"><label for="${id}-m${j + 1}">${texts.inline(`${q.id}.stems.${s.id}`, s.text)}</label><select id="${id}-m${j + 1}" data-stem-id="${s.id}"${texts.markdown ? html` aria-label="${texts.text(s.text)}"` : ''}>
+<option value="">Choose…</option>${q.choices.map((c) => html`<option value="${c.id}"${chosen[s.id] === c.id ? html` selected` : ''}>${texts.text(c.text)}</option>`)}
 </select></div>`,
   )}</div>`;
 }
@@ -39,41 +41,50 @@ export function matchingInput(q: Of<'matching'>, id: string, value: AnswerValue)
  * drawn for them (never the correct one). Nothing is saved until the first
  * move: `data-ordered` says whether the list is an answer yet.
  */
-export function orderingInput(q: Of<'ordering'>, id: string, value: AnswerValue, delivery: Delivery): SafeHtml {
+export function orderingInput(q: Of<'ordering'>, id: string, value: AnswerValue, delivery: Delivery, texts: PageTexts): SafeHtml {
   const byId = new Map(q.items.map((i) => [i.id, i]));
   const saved = Array.isArray(value) && value.length === q.items.length && value.every((v) => byId.has(v)) ? value : null;
   const order = saved ?? delivery.itemOrder[q.id] ?? q.items.map((i) => i.id);
   const last = order.length - 1;
   return html`<p class="hint" id="${id}-order-hint">Put the items in order, first at the top, with the Move up and Move down buttons.</p>
 <ol class="order-list" data-ordered="${saved ? 'yes' : 'no'}" aria-describedby="${id}-order-hint">${order.map((itemId, j) => {
-    const text = byId.get(itemId)!.text;
-    return html`<li class="order-item" data-item-id="${itemId}"><span class="order-text">${text}</span><span class="order-buttons"><button type="button" class="order-move" data-move="up" aria-label="Move up: ${text}"${j === 0 ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↑</span> Move up</button><button type="button" class="order-move" data-move="down" aria-label="Move down: ${text}"${j === last ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↓</span> Move down</button></span></li>`;
+    const source = byId.get(itemId)!.text;
+    // The buttons' names and the move announcement are plain text (formulas as TeX, images as their alt text).
+    const text = texts.text(source);
+    return html`<li class="order-item" data-item-id="${itemId}"${texts.markdown ? html` data-text="${text}"` : ''}><span class="order-text">${texts.inline(`${q.id}.items.${itemId}`, source)}</span><span class="order-buttons"><button type="button" class="order-move" data-move="up" aria-label="Move up: ${text}"${j === 0 ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↑</span> Move up</button><button type="button" class="order-move" data-move="down" aria-label="Move down: ${text}"${j === last ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↓</span> Move down</button></span></li>`;
   })}</ol>
 <p class="sr-only order-live" role="status" aria-live="polite"></p>`;
 }
 
-/** The text with each `{{id}}` as a field named Blank 1, Blank 2, … in reading order; the text itself is escaped. */
-export function fillBlanksInput(q: Of<'fill_blanks'>, id: string, value: AnswerValue): SafeHtml {
+/**
+ * The text with each `{{id}}` as a field named Blank 1, Blank 2, … in
+ * reading order. The whole text is rendered first (escaped, or Markdown:
+ * placeholders pass through rendering unchanged), then each placeholder in
+ * the output is replaced by its field, so emphasis or a list around a blank
+ * still works. A choice blank's options are text (an `<option>` holds no markup).
+ */
+export function fillBlanksInput(q: Of<'fill_blanks'>, id: string, value: AnswerValue, texts: PageTexts): SafeHtml {
   const given = asRecord(value);
   const blanks = new Map(q.blanks.map((b) => [b.id, b]));
-  // split() with a capturing group alternates text and blank ids.
-  const parts = q.text.split(new RegExp(BLANK_PLACEHOLDER.source));
   let n = 0;
-  const out = parts.map((part, i) => {
-    if (i % 2 === 0) return part;
-    const blank = blanks.get(part);
-    if (!blank) return `{{${part}}}`;
+  const rendered = texts.block(`${q.id}.text`, q.text).toString();
+  const out = rendered.replace(new RegExp(BLANK_PLACEHOLDER.source, 'g'), (_whole: string, blankId: string) => {
+    const blank = blanks.get(blankId);
+    if (!blank) return `{{${blankId}}}`;
     n++;
     const name = `Blank ${n}`;
     const fieldId = `${id}-b${n}`;
     if (blank.kind === 'choice') {
       return html`<select class="blank" id="${fieldId}" data-blank-id="${blank.id}" aria-label="${name}"><option value="">Choose…</option>${blank.options.map(
-        (o) => html`<option value="${o.id}"${given[blank.id] === o.id ? html` selected` : ''}>${o.text}</option>`,
-      )}</select>`;
+        (o) => html`<option value="${o.id}"${given[blank.id] === o.id ? html` selected` : ''}>${texts.text(o.text)}</option>`,
+      )}</select>`.toString();
     }
-    return html`<input type="text" class="blank" id="${fieldId}" data-blank-id="${blank.id}" aria-label="${name}" value="${given[blank.id] ?? ''}" autocomplete="off" maxlength="1000">`;
+    return html`<input type="text" class="blank" id="${fieldId}" data-blank-id="${blank.id}" aria-label="${name}" value="${given[blank.id] ?? ''}" autocomplete="off" maxlength="1000">`.toString();
   });
-  return html`<p class="hint">Fill in each blank.</p><p class="blank-text">${out}</p>`;
+  const body = new SafeHtml(out);
+  return texts.markdown
+    ? html`<p class="hint">Fill in each blank.</p><div class="blank-text content">${body}</div>`
+    : html`<p class="hint">Fill in each blank.</p><p class="blank-text">${body}</p>`;
 }
 
 const TYPE_NAMES: Record<string, string> = {

@@ -5,6 +5,8 @@ import type { StoredAnswer } from '../../attempts/find-attempt.js';
 import { countWords } from '../../attempts/answer-values.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from '../../../platform/web/html.js';
 import { fileUploadInput, fillBlanksInput, matchingInput, orderingInput, type UploadedFile } from './question-parts.js';
+import { pageTexts, type PageTexts } from './page-content.js';
+import type { ContentCache } from '../../catalog/content/content-cache.js';
 import { PROCTOR_SCRIPT, recordingIndicator, supervisionNotices, supervisionPanel, type ProctoringPageState } from './proctoring-parts.js';
 
 /**
@@ -29,11 +31,14 @@ export function testPage(p: {
   /** Proctored tests: mode, resolved rules and timings for proctor.js. */
   proctoring?: ProctoringPageState | null;
   testMode?: boolean;
+  /** Where the texts are rendered and cached: the student's cache (asset URLs under /a/) unless given; the portal's preview passes staff's. */
+  content?: ContentCache;
 }): string {
+  const texts = pageTexts(p.test, p.content);
   const saved = new Map(p.answers.map((a) => [a.questionId, a]));
   const files = p.files ?? {};
   const valueOf = (q: Question) => saved.get(q.id)?.value ?? null;
-  const block = (q: Question, n: number) => questionBlock(q, n, valueOf(q), p.test, files[q.id]);
+  const block = (q: Question, n: number) => questionBlock(q, n, valueOf(q), p.test, files[q.id], texts);
   const sections = p.test.sections === null ? null : numberedSections(p.test);
   const questions = p.test.questions;
   const proctored = p.test.proctoring !== 'none';
@@ -86,7 +91,7 @@ ${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring, p.proctorin
       ? sections.map(
           (s, k) => html`<section class="test-section" aria-labelledby="section-${k + 1}-title">
 <h2 class="section-title" id="section-${k + 1}-title">${s.title}</h2>
-${s.instructions ? html`<p class="section-instructions">${s.instructions}</p>` : ''}
+${s.instructions ? sectionInstructions(s.id, s.instructions, texts) : ''}
 ${s.questions.map((q, j) => block(q, s.first + j))}
 </section>`,
         )
@@ -135,26 +140,55 @@ function navItem(n: number, answered: boolean): SafeHtml {
 }
 
 /** The delivered sections with their questions and the number of each section's first question. */
-function numberedSections(test: DeliveredTest): Array<{ title: string; instructions: string | null; first: number; questions: Question[] }> {
+function numberedSections(test: DeliveredTest): Array<{ id: string; title: string; instructions: string | null; first: number; questions: Question[] }> {
   const byId = new Map(test.questions.map((q) => [q.id, q]));
   let next = 1;
   return deliveredSections(test).map((s) => {
     const questions = s.shownIds.map((id) => byId.get(id)!);
     const first = next;
     next += questions.length;
-    return { title: s.title, instructions: s.instructions, first, questions };
+    return { id: s.id, title: s.title, instructions: s.instructions, first, questions };
   });
 }
 
-function questionBlock(q: Question, n: number, value: AnswerValue, test: DeliveredTest, file: UploadedFile | undefined): SafeHtml {
-  const legend = html`<legend><span class="question-number">Question ${n}</span> <span class="prompt">${q.prompt}</span> <span class="question-points">(${plural(Number(formatPoints(q.points)), 'point')})</span></legend>`;
+/**
+ * A Markdown label (a formula, an image) gives its control no name that every
+ * assistive technology computes, so the control also carries the text as
+ * plain words (formulas as TeX, images as their alt text). Plain tests: none.
+ */
+export function plainName(texts: PageTexts, source: string): SafeHtml | '' {
+  return texts.markdown ? html` aria-label="${texts.text(source)}"` : '';
+}
+
+function sectionInstructions(sectionId: string, source: string, texts: PageTexts): SafeHtml {
+  const shown = texts.block(`${sectionId}.instructions`, source);
+  return texts.markdown ? html`<div class="section-instructions content">${shown}</div>` : html`<p class="section-instructions">${shown}</p>`;
+}
+
+/**
+ * A question's fieldset. A plain prompt sits in the legend as it always has;
+ * a Markdown prompt is block content (paragraphs, lists, tables, display
+ * math), which a legend cannot hold, so it follows the legend and names the
+ * group together with it.
+ */
+function questionBlock(q: Question, n: number, value: AnswerValue, test: DeliveredTest, file: UploadedFile | undefined, texts: PageTexts): SafeHtml {
+  const points = html`<span class="question-points">(${plural(Number(formatPoints(q.points)), 'point')})</span>`;
+  const prompt = texts.block(`${q.id}.prompt`, q.prompt);
+  if (texts.markdown) {
+    return html`<fieldset class="question" id="question-${n}" data-question-id="${q.id}" data-n="${n}" data-type="${q.type}" aria-labelledby="question-${n}-legend question-${n}-prompt">
+<legend id="question-${n}-legend"><span class="question-number">Question ${n}</span> ${points}</legend>
+<div class="prompt content" id="question-${n}-prompt">${prompt}</div>
+${questionInput(q, n, value, test, file, texts)}
+</fieldset>`;
+  }
+  const legend = html`<legend><span class="question-number">Question ${n}</span> <span class="prompt">${prompt}</span> ${points}</legend>`;
   return html`<fieldset class="question" id="question-${n}" data-question-id="${q.id}" data-n="${n}" data-type="${q.type}">
 ${legend}
-${questionInput(q, n, value, test, file)}
+${questionInput(q, n, value, test, file, texts)}
 </fieldset>`;
 }
 
-function questionInput(q: Question, n: number, value: AnswerValue, test: DeliveredTest, file: UploadedFile | undefined): SafeHtml {
+function questionInput(q: Question, n: number, value: AnswerValue, test: DeliveredTest, file: UploadedFile | undefined, texts: PageTexts): SafeHtml {
   const id = `q${n}`;
   switch (q.type) {
     case 'single_choice':
@@ -163,7 +197,7 @@ function questionInput(q: Question, n: number, value: AnswerValue, test: Deliver
       const chosen = new Set(Array.isArray(value) ? value : value === null ? [] : [value]);
       return html`${q.type === 'multiple_choice' ? html`<p class="hint">Choose all that apply.</p>` : ''}<div class="options">${shownOptions(q.id, q.options, test.delivery).map(
         (o, j) =>
-          html`<div class="option"><input type="${type}" name="${id}" id="${id}-o${j + 1}" value="${o.id}"${chosen.has(o.id) ? html` checked` : ''}><label for="${id}-o${j + 1}">${o.text}</label></div>`,
+          html`<div class="option"><input type="${type}" name="${id}" id="${id}-o${j + 1}" value="${o.id}"${chosen.has(o.id) ? html` checked` : ''}${plainName(texts, o.text)}><label for="${id}-o${j + 1}">${texts.inline(`${q.id}.options.${o.id}`, o.text)}</label></div>`,
       )}</div>`;
     }
     case 'short_text':
@@ -183,11 +217,11 @@ ${text}</textarea>
 <p class="word-count" id="${id}-words" data-max-words="${q.maxWords ?? ''}">${plural(words, 'word')}${limit}</p>`;
     }
     case 'matching':
-      return matchingInput(q, id, value);
+      return matchingInput(q, id, value, texts);
     case 'ordering':
-      return orderingInput(q, id, value, test.delivery);
+      return orderingInput(q, id, value, test.delivery, texts);
     case 'fill_blanks':
-      return fillBlanksInput(q, id, value);
+      return fillBlanksInput(q, id, value, texts);
     case 'file_upload':
       return fileUploadInput(q, id, value, file);
   }

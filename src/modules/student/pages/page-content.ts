@@ -1,0 +1,40 @@
+import type { ContentCache } from '../../catalog/content/content-cache.js';
+import { studentAssetUrl, type ContentFormat } from '../../catalog/content/content-format.js';
+import { contentText, renderContent } from '../../catalog/content/render-content.js';
+import { studentContent } from '../../catalog/content/rendered-content.js';
+import type { SafeHtml } from '../../../platform/web/html.js';
+
+/**
+ * A test version's texts as one page shows them (docs/content.md): rendered
+ * through a cache once per version (the student's, or staff's for the
+ * portal's preview), or as plain text where no markup can go (a select's
+ * option, an accessible name). For a `plain` test every rendering is the
+ * escaped text, so its pages keep the markup they always had.
+ */
+export interface PageTexts {
+  /** Whether the texts are Markdown (block output needs its own element and `white-space: normal`). */
+  readonly markdown: boolean;
+  block(field: string, source: string): SafeHtml;
+  inline(field: string, source: string): SafeHtml;
+  text(source: string): string;
+}
+
+export function pageTexts(version: { testVersionId: string; contentFormat: ContentFormat }, cache: ContentCache = studentContent): PageTexts {
+  // A version stored before the field existed reads as plain (as the column's default does).
+  const format: ContentFormat = version.contentFormat ?? 'plain';
+  if (format === 'plain') {
+    // Escaping is cheaper than a cache look-up, and keeps plain pages exactly as they were.
+    const plain = (_field: string, source: string) => renderContent(source, 'plain', { assetUrl: studentAssetUrl });
+    return { markdown: false, block: plain, inline: plain, text: (source) => source };
+  }
+  const keyed = { testVersionId: version.testVersionId, contentFormat: format };
+  return {
+    markdown: true,
+    block: (field, source) => cache.render(keyed, field, source),
+    inline: (field, source) => cache.render(keyed, field, source, { inline: true }),
+    text: (source) => contentText(source, format),
+  };
+}
+
+/** A plain test's texts (escaped as written): the default of views that are also used without a version at hand. */
+export const plainTexts: PageTexts = pageTexts({ testVersionId: '', contentFormat: 'plain' });
