@@ -106,7 +106,7 @@ const ROLE_PERMISSIONS: Record<StaffRole, Permission[]> = {
 let h: Harness;
 let a: Fixtures;
 let b: Fixtures;
-const users = {} as Record<'admin' | 'reviewer' | 'viewer' | 'operator', PortalUser>;
+const users = {} as Record<'admin' | 'author' | 'reviewer' | 'viewer' | 'operator', PortalUser>;
 
 async function fixtures(tenant: Tenant, testId: string, name: string): Promise<Fixtures> {
   const asg = await assign(h, tenant, { testId, externalUserId: `${name}-student` });
@@ -131,6 +131,7 @@ beforeAll(async () => {
   a = await fixtures(h.a, testA, 'alpha-college');
   b = await fixtures(h.b, testB, 'beta-academy');
   users.admin = await signedIn(h, 'admin', h.a.institutionId);
+  users.author = await signedIn(h, 'author', h.a.institutionId);
   users.reviewer = await signedIn(h, 'reviewer', h.a.institutionId);
   users.viewer = await signedIn(h, 'viewer', h.a.institutionId);
   users.operator = await signedIn(h, 'operator');
@@ -190,7 +191,7 @@ describe('signed out', () => {
   });
 });
 
-describe.each(['admin', 'reviewer', 'viewer'] as const)('a %s of institution A', (role) => {
+describe.each(['admin', 'author', 'reviewer', 'viewer'] as const)('a %s of institution A', (role) => {
   const denied = () => ROUTES.filter((r) => !ROLE_PERMISSIONS[role].includes(r.permission));
   it('gets 403 on every route their role does not allow, and nothing changes', async () => {
     for (const route of denied()) {
