@@ -65,6 +65,30 @@ function escapeLike(s: string): string {
 }
 
 /**
+ * The listing's filters as SQL conditions on `assignments a` ($1 the
+ * institution), with their parameters; the page and the results export
+ * (results/results-csv.ts) both start from them. Callers may push more.
+ */
+export function assignmentFilterSql(filter: AssignmentListFilter): { where: string[]; values: unknown[] } {
+  const values: unknown[] = [filter.institutionId];
+  const where = ['a.institution_id = $1'];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    values.push(value);
+    where.push(sql(`$${values.length}`));
+  };
+  if (filter.livemode !== undefined) where.push(filter.livemode ? 'a.livemode' : 'NOT a.livemode');
+  if (filter.status) add((n) => `a.status = ${n}`, filter.status);
+  if (filter.testId) add((n) => `a.test_id = ${n}`, filter.testId);
+  if (filter.createdFrom) add((n) => `a.created_at >= ${n}`, filter.createdFrom);
+  if (filter.createdTo) add((n) => `a.created_at < ${n}`, filter.createdTo);
+  if (filter.externalUserId) {
+    // The users' prefix index finds the few matching users; their assignments come by user_id.
+    add((n) => `a.user_id IN (SELECT id FROM users WHERE institution_id = $1 AND external_user_id LIKE ${n})`, `${escapeLike(filter.externalUserId)}%`);
+  }
+  return { where, values };
+}
+
+/**
  * One page of `limit` rows after (`direction: 'older'`) or before
  * (`'newer'`) the cursor. The timestamp travels as text with microseconds
  * (`created_at_text`), since a JavaScript Date would round it to milliseconds.
@@ -76,21 +100,7 @@ export async function listAssignments(
 ): Promise<AssignmentPage> {
   const cursor = decodeCursor(page.cursor);
   const newer = cursor !== null && page.direction === 'newer';
-  const params: unknown[] = [filter.institutionId];
-  const where = ['a.institution_id = $1'];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    params.push(value);
-    where.push(sql(`$${params.length}`));
-  };
-  if (filter.livemode !== undefined) where.push(filter.livemode ? 'a.livemode' : 'NOT a.livemode');
-  if (filter.status) add((n) => `a.status = ${n}`, filter.status);
-  if (filter.testId) add((n) => `a.test_id = ${n}`, filter.testId);
-  if (filter.createdFrom) add((n) => `a.created_at >= ${n}`, filter.createdFrom);
-  if (filter.createdTo) add((n) => `a.created_at < ${n}`, filter.createdTo);
-  if (filter.externalUserId) {
-    // The users' prefix index finds the few matching users; their assignments come by user_id.
-    add((n) => `a.user_id IN (SELECT id FROM users WHERE institution_id = $1 AND external_user_id LIKE ${n})`, `${escapeLike(filter.externalUserId)}%`);
-  }
+  const { where, values: params } = assignmentFilterSql(filter);
   if (cursor) {
     params.push(cursor.micros, cursor.id);
     const op = newer ? '>' : '<';

@@ -2,7 +2,7 @@ import { Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import Cursor from 'pg-cursor';
 import type { Pool } from '../../platform/db.js';
-import type { AssignmentListFilter } from '../assignments/list-assignments.js';
+import { assignmentFilterSql, type AssignmentListFilter } from '../assignments/list-assignments.js';
 
 /**
  * The results export: one CSV row per assignment of an institution, with the
@@ -72,26 +72,9 @@ interface ExportRow {
   dismissed: number;
 }
 
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** The export's statement: the listing's filters (list-assignments.ts), oldest first, flag counts per row. */
 export function exportQuery(filter: AssignmentListFilter): { text: string; values: unknown[] } {
-  const values: unknown[] = [filter.institutionId];
-  const where = ['a.institution_id = $1'];
-  const add = (sql: (n: string) => string, value: unknown) => {
-    values.push(value);
-    where.push(sql(`$${values.length}`));
-  };
-  if (filter.livemode !== undefined) where.push(filter.livemode ? 'a.livemode' : 'NOT a.livemode');
-  if (filter.status) add((n) => `a.status = ${n}`, filter.status);
-  if (filter.testId) add((n) => `a.test_id = ${n}`, filter.testId);
-  if (filter.createdFrom) add((n) => `a.created_at >= ${n}`, filter.createdFrom);
-  if (filter.createdTo) add((n) => `a.created_at < ${n}`, filter.createdTo);
-  if (filter.externalUserId) {
-    add((n) => `a.user_id IN (SELECT id FROM users WHERE institution_id = $1 AND external_user_id LIKE ${n})`, `${escapeLike(filter.externalUserId)}%`);
-  }
+  const { where, values } = assignmentFilterSql(filter);
   return {
     text: `SELECT a.id, u.external_user_id, a.test_id, tv.title, tv.version, a.livemode, a.status, a.created_at, a.started_at, a.submitted_at,
                   a.completed_at, a.due_at, a.score, f.info, f.warning, f.critical, f.confirmed, f.dismissed
