@@ -15,6 +15,7 @@ import { updateInstitutionSettings } from '../modules/institutions/institution-s
 import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../modules/catalog/tests-service.js';
 import { importTest } from '../modules/catalog/interchange/import-service.js';
 import { resealEndpointSecrets } from '../modules/webhooks/reseal-secrets.js';
+import { resealToolKeys } from '../modules/lti/reseal-tool-keys.js';
 import { seedDemo } from '../demo/seed-demo.js';
 import { UsageError, intOption, listOption, textOption, type Command, type CommandDeps } from './command.js';
 import { readTestFile } from './read-test-file.js';
@@ -254,10 +255,11 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   'reseal-secrets': {
-    summary: 'Re-seal every webhook endpoint secret under the first ASSAY_SECRET',
+    summary: 'Re-seal every webhook endpoint secret and LTI tool key under the first ASSAY_SECRET',
     usage: '',
     description:
-      'Rewrites every webhook endpoint\'s stored signing secrets (current and previous) in the current format under the\n' +
+      'Rewrites every webhook endpoint\'s stored signing secrets (current and previous) and the private key of every LTI\n' +
+      'tool key (current and retired; report under "ltiToolKeys") in the current format under the\n' +
       'first secret of ASSAY_SECRET. Rotate ASSAY_SECRET by putting the new secret first and keeping the old ones after it,\n' +
       'restart, run this, and once it reports "unopenable": [] remove the old secrets. Running it again changes nothing.',
     positionals: [0, 0],
@@ -268,7 +270,11 @@ export const COMMANDS: Record<string, Command> = {
       if (report.unopenable.length > 0) {
         deps.io.err(`${report.unopenable.length} endpoint secret(s) open with none of the configured ASSAY_SECRET values; keep the old secrets until they are dealt with.`);
       }
-      return report;
+      const ltiToolKeys = await resealToolKeys(pool, config.secrets);
+      if (ltiToolKeys.unopenable.length > 0) {
+        deps.io.err(`${ltiToolKeys.unopenable.length} LTI tool key(s) open with none of the configured ASSAY_SECRET values; keep the old secrets until they are dealt with.`);
+      }
+      return { ...report, ltiToolKeys };
     },
   },
   migrate: {

@@ -63,7 +63,7 @@ describe('assay reseal-secrets', () => {
 
     const run = await reseal([NEW, OLD]);
     expect(run.code).toBe(0);
-    expect(run.report).toEqual({ endpoints: 2, resealed: 2, current: 0, unopenable: [] });
+    expect(run.report).toMatchObject({ endpoints: 2, resealed: 2, current: 0, unopenable: [] });
 
     const r = await row(rotatedId);
     expect(newOnly.open(r.secret_enc, rotatedId)).toBe(second);
@@ -72,7 +72,7 @@ describe('assay reseal-secrets', () => {
 
     // A second run finds everything current and changes nothing.
     const before = await row(rotatedId);
-    expect((await reseal([NEW, OLD])).report).toEqual({ endpoints: 2, resealed: 0, current: 2, unopenable: [] });
+    expect((await reseal([NEW, OLD])).report).toMatchObject({ endpoints: 2, resealed: 0, current: 2, unopenable: [] });
     expect(await row(rotatedId)).toEqual(before);
   });
 
