@@ -19,7 +19,8 @@ const LAYERS = [
   ['attempts'],
   ['assignment-controls', 'marking', 'proctoring'],
   ['events', 'student', 'results'],
-  ['portal', 'sandbox', 'lti'],
+  ['sandbox', 'lti'],
+  ['portal'],
 ];
 
 const any = (names) => `^src/modules/(${names.join('|')})/`;

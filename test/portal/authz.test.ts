@@ -24,6 +24,7 @@ interface Fixtures {
   keyId: string;
   staffId: string;
   domain: string;
+  ltiPlatformId: string;
   tenant: Tenant;
 }
 
@@ -68,6 +69,12 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/portal/webhooks/:endpointId/rotate-secret', url: (f) => `/portal/webhooks/${f.endpointId}/rotate-secret`, permission: 'manage_integration', owned: true },
   { method: 'POST', path: '/portal/webhooks/:endpointId/test', url: (f) => `/portal/webhooks/${f.endpointId}/test`, permission: 'manage_integration', owned: true },
   { method: 'POST', path: '/portal/webhooks/:endpointId/redeliver', url: (f) => `/portal/webhooks/${f.endpointId}/redeliver`, permission: 'manage_integration', owned: true, fields: (f) => ({ eventId: f.eventId }) },
+  { method: 'GET', path: '/portal/lti', url: () => '/portal/lti', permission: 'manage_integration' },
+  { method: 'POST', path: '/portal/lti', url: () => '/portal/lti', permission: 'manage_integration', fields: () => ({ issuer: 'https://new-lms.example', clientId: 'c', deploymentIds: 'd', authLoginUrl: 'https://new-lms.example/auth', authTokenUrl: 'https://new-lms.example/token', jwksUrl: 'https://new-lms.example/jwks' }) },
+  { method: 'POST', path: '/portal/lti/registration-url', url: () => '/portal/lti/registration-url', permission: 'manage_integration' },
+  { method: 'GET', path: '/portal/lti/:ltiPlatformId', url: (f) => `/portal/lti/${f.ltiPlatformId}`, permission: 'manage_integration', owned: true },
+  { method: 'POST', path: '/portal/lti/:ltiPlatformId/deployments', url: (f) => `/portal/lti/${f.ltiPlatformId}/deployments`, permission: 'manage_integration', owned: true, fields: () => ({ deploymentIds: 'changed' }) },
+  { method: 'POST', path: '/portal/lti/:ltiPlatformId/remove', url: (f) => `/portal/lti/${f.ltiPlatformId}/remove`, permission: 'manage_integration', owned: true },
   { method: 'GET', path: '/portal/staff', url: () => '/portal/staff', permission: 'manage_staff' },
   { method: 'POST', path: '/portal/staff', url: () => '/portal/staff', permission: 'manage_staff', fields: () => ({ email: 'new@staff.example', role: 'viewer' }) },
   { method: 'POST', path: '/portal/staff/:staffId/role', url: (f) => `/portal/staff/${f.staffId}/role`, permission: 'manage_staff', owned: true, fields: () => ({ role: 'reviewer' }) },
@@ -121,7 +128,16 @@ async function fixtures(tenant: Tenant, testId: string, name: string): Promise<F
   const member = await signedIn(h, 'viewer', tenant.institutionId);
   const proctored = await startProctored(h, tenant, proctoredTest('record'), `${name}-proctored`);
   await proctored.student.submit(proctored.assignmentId);
-  return { assignmentId: asg.assignmentId, proctoredId: proctored.assignmentId, endpointId, eventId: sent.json().eventId, keyId: tenant.keyId, staffId: member.staffId, domain: `${name}.example`, tenant };
+  const lti = await h.admin('POST', `/api/admin/v1/institutions/${tenant.institutionId}/lti-platforms`, {
+    issuer: `https://lms.${name}.example`,
+    clientId: `client-${name}`,
+    deploymentIds: ['deployment-1'],
+    authLoginUrl: `https://lms.${name}.example/auth`,
+    authTokenUrl: `https://lms.${name}.example/token`,
+    jwksUrl: `https://lms.${name}.example/jwks`,
+  });
+  const ltiPlatformId = lti.json().ltiPlatformId as string;
+  return { ltiPlatformId, assignmentId: asg.assignmentId, proctoredId: proctored.assignmentId, endpointId, eventId: sent.json().eventId, keyId: tenant.keyId, staffId: member.staffId, domain: `${name}.example`, tenant };
 }
 
 beforeAll(async () => {
@@ -151,6 +167,8 @@ async function expectUntouched(f: Fixtures) {
   expect(drafts.rows[0].n).toBe(0);
   const keys = await h.pool.query('SELECT count(*)::int AS n FROM api_keys WHERE institution_id = $1', [f.tenant.institutionId]);
   expect(keys.rows[0].n).toBe(1);
+  const lti = await h.admin('GET', `/api/admin/v1/institutions/${f.tenant.institutionId}/lti-platforms`);
+  expect(lti.json().data.map((p: { ltiPlatformId: string; deploymentIds: string[] }) => [p.ltiPlatformId, p.deploymentIds])).toEqual([[f.ltiPlatformId, ['deployment-1']]]);
 }
 const expectBUntouched = () => expectUntouched(b);
 

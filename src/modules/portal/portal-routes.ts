@@ -21,6 +21,7 @@ import { testPages } from './tests/test-pages.js';
 import { authoringApi } from './tests/authoring-api.js';
 import { contentAssetPages } from './content-assets/content-asset-routes.js';
 import { webhookPages } from './webhooks/webhook-pages.js';
+import { ltiPlatformPages } from './lti/lti-platform-pages.js';
 
 /**
  * The institution portal at /portal: its assets, then a scope with the
@@ -59,6 +60,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(apiKeyPages, { ctx });
       await portal.register(callbackDomainPages, { ctx });
       await portal.register(webhookPages, { ctx });
+      await portal.register(ltiPlatformPages, { ctx });
       await portal.register(staffAdminPages, { ctx });
       await portal.register(auditPages, { ctx });
       await portal.register(institutionPages, { ctx });

@@ -14,6 +14,7 @@ export type NavKey =
   | 'api-keys'
   | 'callback-domains'
   | 'webhooks'
+  | 'lti'
   | 'staff'
   | 'audit'
   | 'institutions'
@@ -37,6 +38,7 @@ export const NAV: readonly NavItem[] = [
   { key: 'api-keys', label: 'API keys', path: '/portal/api-keys', permission: 'manage_integration', scoped: true },
   { key: 'callback-domains', label: 'Callback domains', path: '/portal/callback-domains', permission: 'read', scoped: true },
   { key: 'webhooks', label: 'Webhooks', path: '/portal/webhooks', permission: 'read', scoped: true },
+  { key: 'lti', label: 'LTI platforms', path: '/portal/lti', permission: 'manage_integration', scoped: true },
   { key: 'staff', label: 'Staff', path: '/portal/staff', permission: 'manage_staff', scoped: true },
   { key: 'audit', label: 'Audit log', path: '/portal/audit', permission: 'manage_staff', scoped: true },
   { key: 'institutions', label: 'Institutions', path: '/portal/institutions', permission: 'operate', scoped: false },

@@ -59,6 +59,9 @@ const FLASHES: Record<string, Flash> = {
   'assignment-cancelled': { kind: 'success', text: 'The assignment was cancelled. Its start link no longer works.' },
   'flag-reviewed': { kind: 'success', text: 'Your review was recorded. When every critical flag is decided, the partner is told (integrity.reviewed).' },
   'staff-removed': { kind: 'success', text: 'The staff member was removed and signed out.' },
+  'lti-registered': { kind: 'success', text: 'The learning platform was registered. Enter the URLs below in its tool configuration.' },
+  'lti-deployments-saved': { kind: 'success', text: 'The deployment ids were saved. Launches from a deployment no longer listed are refused from now on.' },
+  'lti-removed': { kind: 'success', text: 'The learning platform was removed. Its launches are refused from now on; assignments it made stay.' },
 };
 
 export function flashFrom(request: FastifyRequest): Flash | null {

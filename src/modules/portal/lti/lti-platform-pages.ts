@@ -1,0 +1,167 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../../platform/context.js';
+import { notFound, type ErrorDetail } from '../../../platform/errors.js';
+import { changeDeployments, getPlatform, listInstitutionPlatforms, registerPlatform, removePlatform } from '../../lti/platforms.js';
+import { createRegistrationInvite } from '../../lti/dynamic-registration.js';
+import { toolUrls } from '../../lti/lti-context.js';
+import {
+  CsrfBody,
+  DoneQuery,
+  FORM,
+  Html,
+  InstitutionQuery,
+  Redirect,
+  auditContext,
+  flashFrom,
+  formErrors,
+  institutionPage,
+  institutionScope,
+  pageRoute,
+  redirect,
+  sendHtml,
+  type Scope,
+} from '../ui/page.js';
+import { EMPTY_FORM, TITLE, platformPage, platformsPage, type PlatformForm } from './lti-platform-views.js';
+
+/**
+ * LTI platforms (docs/lti.md): an institution's admins (and operators, for
+ * any institution) register the learning platforms that launch Assay, with
+ * the same service and rules as the operator API; every change is audited.
+ */
+const Params = Type.Object({ ltiPlatformId: Type.String({ maxLength: 64 }) });
+const Field = Type.Optional(Type.String({ maxLength: 4096 }));
+
+const FIELD_WORDS: Record<keyof PlatformForm, string> = {
+  issuer: "Enter the platform's issuer, for example https://canvas.instructure.com.",
+  clientId: 'Enter the client id the LMS gave Assay.',
+  deploymentIds: 'Enter at least one deployment id.',
+  authLoginUrl: "Enter the platform's authentication request URL.",
+  authTokenUrl: "Enter the platform's access token URL.",
+  jwksUrl: "Enter the platform's public keyset URL.",
+};
+
+/** Deployment ids as typed: one per line (commas also separate), blanks dropped. */
+export function parseDeploymentIds(raw: string): string[] {
+  return raw
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function checkDeploymentIds(ids: string[]): ErrorDetail[] {
+  if (ids.length === 0) return [{ field: 'deploymentIds', message: FIELD_WORDS.deploymentIds }];
+  if (ids.length > 100) return [{ field: 'deploymentIds', message: 'Enter at most 100 deployment ids.' }];
+  const long = ids.find((d) => d.length > 255);
+  return long ? [{ field: 'deploymentIds', message: 'A deployment id is at most 255 characters.' }] : [];
+}
+
+function checkForm(form: PlatformForm): ErrorDetail[] {
+  const errors: ErrorDetail[] = [];
+  for (const field of ['issuer', 'clientId'] as const) if (!form[field]) errors.push({ field, message: FIELD_WORDS[field] });
+  if (form.clientId.length > 255) errors.push({ field: 'clientId', message: 'The client id is at most 255 characters.' });
+  errors.push(...checkDeploymentIds(parseDeploymentIds(form.deploymentIds)));
+  for (const field of ['authLoginUrl', 'authTokenUrl', 'jwksUrl'] as const) {
+    if (!form[field]) errors.push({ field, message: FIELD_WORDS[field] });
+    else if (form[field].length > 2048) errors.push({ field, message: 'The URL is at most 2048 characters.' });
+  }
+  if (form.issuer.length > 2048) errors.push({ field: 'issuer', message: 'The issuer is at most 2048 characters.' });
+  return errors;
+}
+
+async function listPage(ctx: AppContext, scope: Scope, p: Omit<Parameters<typeof platformsPage>[1], 'platforms' | 'tool'>): Promise<string> {
+  return platformsPage(scope, { ...p, platforms: await listInstitutionPlatforms(ctx, scope.institutionId), tool: toolUrls(ctx.config.publicBaseUrl) });
+}
+
+export const ltiPlatformPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  institutionPage(app, ctx, { path: '/lti', nav: 'lti', title: TITLE, permission: 'manage_integration' }, (scope, flash) => listPage(ctx, scope, { flash }));
+
+  app.post(
+    '/lti',
+    {
+      schema: {
+        ...pageRoute,
+        consumes: FORM,
+        body: Type.Object({ ...CsrfBody, issuer: Field, clientId: Field, deploymentIds: Type.Optional(Type.String({ maxLength: 30000 })), authLoginUrl: Field, authTokenUrl: Field, jwksUrl: Field }),
+        response: { 303: Redirect, 400: Html },
+      },
+    },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'manage_integration');
+      if (!scope) throw notFound('institution');
+      const b = request.body;
+      const form: PlatformForm = { ...EMPTY_FORM };
+      for (const k of Object.keys(EMPTY_FORM) as Array<keyof PlatformForm>) form[k] = (b[k] ?? '').trim();
+      let errors = checkForm(form);
+      if (errors.length === 0) {
+        try {
+          const input = { issuer: form.issuer, clientId: form.clientId, deploymentIds: parseDeploymentIds(form.deploymentIds), authLoginUrl: form.authLoginUrl, authTokenUrl: form.authTokenUrl, jwksUrl: form.jwksUrl };
+          const view = await registerPlatform(ctx, scope.institutionId, input, auditContext(request));
+          return redirect(reply, scope.link(`/portal/lti/${view.ltiPlatformId}`, { done: 'lti-registered' }));
+        } catch (err) {
+          errors = formErrors(err, 'issuer');
+        }
+      }
+      return sendHtml(reply, await listPage(ctx, scope, { errors, form }), 400);
+    },
+  );
+
+  app.post(
+    '/lti/registration-url',
+    { schema: { ...pageRoute, consumes: FORM, body: Type.Object(CsrfBody), response: { 200: Html } } },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'manage_integration');
+      if (!scope) throw notFound('institution');
+      const invite = await createRegistrationInvite(ctx, scope.institutionId, auditContext(request));
+      // Shown once, in this answer only: the URL is a one-time credential, so it never travels in a redirect.
+      reply.header('cache-control', 'no-store');
+      return sendHtml(reply, await listPage(ctx, scope, { invite }));
+    },
+  );
+
+  app.get(
+    '/lti/:ltiPlatformId',
+    { schema: { ...pageRoute, params: Params, querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'manage_integration');
+      if (!scope) throw notFound('LTI platform');
+      const platform = await getPlatform(ctx, scope.institutionId, request.params.ltiPlatformId);
+      return sendHtml(reply, platformPage(scope, platform, { flash: flashFrom(request) }));
+    },
+  );
+
+  app.post(
+    '/lti/:ltiPlatformId/deployments',
+    {
+      schema: {
+        ...pageRoute,
+        consumes: FORM,
+        params: Params,
+        body: Type.Object({ ...CsrfBody, deploymentIds: Type.Optional(Type.String({ maxLength: 30000 })) }),
+        response: { 303: Redirect, 400: Html },
+      },
+    },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'manage_integration');
+      if (!scope) throw notFound('LTI platform');
+      const platform = await getPlatform(ctx, scope.institutionId, request.params.ltiPlatformId);
+      const typed = request.body.deploymentIds ?? '';
+      const ids = parseDeploymentIds(typed);
+      const errors = checkDeploymentIds(ids);
+      if (errors.length > 0) return sendHtml(reply, platformPage(scope, platform, { errors, deploymentIds: typed }), 400);
+      await changeDeployments(ctx, scope.institutionId, platform.ltiPlatformId, ids, auditContext(request));
+      return redirect(reply, scope.link(`/portal/lti/${platform.ltiPlatformId}`, { done: 'lti-deployments-saved' }));
+    },
+  );
+
+  app.post(
+    '/lti/:ltiPlatformId/remove',
+    { schema: { ...pageRoute, consumes: FORM, params: Params, body: Type.Object(CsrfBody), response: { 303: Redirect } } },
+    async (request, reply) => {
+      const scope = await institutionScope(ctx, request, 'manage_integration');
+      if (!scope) throw notFound('LTI platform');
+      await removePlatform(ctx, scope.institutionId, request.params.ltiPlatformId, auditContext(request));
+      return redirect(reply, scope.link('/portal/lti', { done: 'lti-removed' }));
+    },
+  );
+};
