@@ -172,3 +172,24 @@ export async function listScoreAttempts(db: Queryable, scorePostId: string): Pro
   );
   return rows.map((r) => ({ attemptedAt: r.attempted_at, statusCode: r.status_code, errorClass: r.error_class, durationMs: r.duration_ms }));
 }
+
+/**
+ * An assignment's score posts, each with the platform's issuer and, while it
+ * is pending, when the job queue tries it next (the job's run_at).
+ */
+export async function listScorePostsWithNextAttempt(
+  db: Queryable,
+  institutionId: string,
+  assignmentId: string,
+): Promise<Array<ScorePostRow & { issuer: string; nextAttemptAt: Date | null }>> {
+  const { rows } = await db.query(
+    `SELECT sp.*, pl.issuer, CASE WHEN sp.status = 'pending' THEN j.run_at END AS next_attempt_at
+       FROM lti_score_posts sp
+       JOIN lti_platforms pl ON pl.id = sp.platform_id
+       LEFT JOIN jobs j ON j.unique_key = 'lti-score:' || sp.id AND j.failed_at IS NULL
+      WHERE sp.institution_id = $1 AND sp.assignment_id = $2
+      ORDER BY sp.created_at, sp.id`,
+    [institutionId, assignmentId],
+  );
+  return rows.map((r) => ({ ...toScorePost(r), issuer: r.issuer, nextAttemptAt: r.next_attempt_at ?? null }));
+}

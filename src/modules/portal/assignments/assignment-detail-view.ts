@@ -9,6 +9,7 @@ import { answerView, contentBlock, markView, scoreFacts, sectionGroups } from '.
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import { fileAnswerView } from './answer-file-view.js';
 import type { AssignmentRecord } from './load-assignment-record.js';
+import { ltiScoresPanel } from './lti-scores-view.js';
 
 /** One assignment: facts, timeline (status changes, events, every delivery attempt), answers with marks. */
 export function assignmentDetail(scope: Scope, r: AssignmentRecord, controls: SafeHtml | string = ''): SafeHtml {
@@ -36,6 +37,7 @@ ${metadata ? html`<dt>Metadata</dt><dd><pre class="answer">${metadata}</pre></dd
 ${timeline(r)}
 </section>
 </div>
+${ltiScoresPanel(r.ltiScores)}
 ${controls}
 ${proctoringPanel(scope, r)}
 <h2 id="answers-title">Answers</h2>

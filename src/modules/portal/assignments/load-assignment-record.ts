@@ -12,6 +12,7 @@ import type { TestVersion } from '../../catalog/tests-service.js';
 import { listDeliveriesOfEvents } from '../../webhooks/event-deliveries.js';
 import type { DeliveryView } from '../../webhooks/event-deliveries.js';
 import { notFound } from '../../../platform/errors.js';
+import { scorePostLog, type ScorePostLogEntry } from '../../lti/score-log.js';
 
 /**
  * Everything the assignment page shows, from the owning modules' services:
@@ -29,17 +30,20 @@ export interface AssignmentRecord {
   livemode: boolean;
   /** The files that answer file_upload questions, by question id. */
   files: Map<string, AnswerFileSummary>;
+  /** The grades sent to the LMS, for an assignment an LTI launch made (empty otherwise). */
+  ltiScores: ScorePostLogEntry[];
 }
 
 export async function loadAssignmentRecord(ctx: AssignmentsContext, institutionId: string, assignmentId: string): Promise<AssignmentRecord> {
   const assignment = await getAssignment(ctx, institutionId, assignmentId);
   const row = await findAssignment(ctx.pool, institutionId, assignmentId);
   if (!row) throw notFound('assignment');
-  const [test, marking, events, files] = await Promise.all([
+  const [test, marking, events, files, ltiScores] = await Promise.all([
     deliveredTestOf(ctx.pool, row),
     getMarkingView(ctx.pool, assignmentId, { institutionId }),
     listAssignmentEvents(ctx.pool, institutionId, assignmentId, ctx.clock.now()),
     currentAnswerFiles(ctx.pool, institutionId, assignmentId),
+    scorePostLog(ctx.pool, institutionId, assignmentId),
   ]);
   const deliveries = await listDeliveriesOfEvents(ctx.pool, institutionId, events.map((e) => e.id));
   return {
@@ -51,5 +55,6 @@ export async function loadAssignmentRecord(ctx: AssignmentsContext, institutionI
     events: events.map((e) => ({ ...e, deliveries: deliveries.get(e.id) ?? [] })),
     livemode: row.livemode,
     files: new Map([...files].map(([q, f]) => [q, summaryOf(f)])),
+    ltiScores,
   };
 }
