@@ -39,7 +39,7 @@ function copyRow(id: string, label: string, hint: string, value: string): SafeHt
 export function toolUrlsPanel(tool: ToolUrls): SafeHtml {
   return html`<section class="panel" aria-labelledby="tool-urls-title">
 <h2 id="tool-urls-title">Assay's URLs for your LMS</h2>
-<p>Enter these in the LMS when adding Assay as an LTI 1.3 tool (docs/lti.md names the field of each in Canvas, Moodle, Blackboard and Brightspace).</p>
+<p>Enter these in the LMS when adding Assay as an LTI 1.3 tool. Each LMS names the fields a little differently: the LTI guide lists them for Canvas, Moodle, Blackboard and Brightspace.</p>
 ${copyRow('tool-login-url', 'Login URL', '(OIDC login initiation URL)', tool.loginUrl)}
 ${copyRow('tool-launch-url', 'Launch URL', '(target link URI and redirect URI)', tool.launchUrl)}
 ${copyRow('tool-jwks-url', 'Public key set URL', '(JWKS URL of the tool)', tool.jwksUrl)}
@@ -106,7 +106,7 @@ ${registerForm(scope, p.form ?? EMPTY_FORM, p.errors)}`;
 }
 
 export function platformPage(scope: Scope, pl: PlatformView, p: { flash?: Flash | null; errors?: ErrorDetail[]; deploymentIds?: string }): string {
-  const main = html`<p class="back"><a href="${scope.link('/portal/lti')}">All LTI platforms</a></p>
+  const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/lti')}">LTI platforms</a></li><li aria-current="page">${pl.issuer}</li></ol></nav>
 <h1>${pl.issuer}</h1>
 ${errorSummary(p.errors)}
 <dl class="facts">
