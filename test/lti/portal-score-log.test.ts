@@ -76,6 +76,17 @@ describe('grades sent to the LMS, on the portal assignment page', () => {
     expect(p).toContain('Not accepted');
     expect(p).toContain('The gradebook column no longer exists in the LMS (HTTP 404)');
     expect(p).toContain('Assay stopped trying');
+
+    // The institution's admins see it on the LTI platforms page, and on the platform's page in words.
+    const admin = await signedIn(h, 'admin', h.a.institutionId);
+    const [platformRow] = (await h.admin('GET', `/api/admin/v1/institutions/${h.a.institutionId}/lti-platforms`)).json().data;
+    const list = await portalGet(h, admin, '/portal/lti');
+    expect(list.body).toContain('<strong>1</strong> in 30 days: see the platform');
+    const page = await portalGet(h, admin, `/portal/lti/${platformRow.ltiPlatformId}`);
+    expect(page.statusCode).toBe(200);
+    const refused = /<section class="panel" aria-labelledby="refused-title">([^]*?)<\/section>/.exec(page.body)![1]!;
+    expect(refused).toContain(`href="/portal/assignments/${assignmentId}"`);
+    expect(refused).toContain('The gradebook column no longer exists in the LMS (HTTP 404)');
   });
 
   it('is absent for an assignment made through the partner API', async () => {

@@ -193,3 +193,23 @@ export async function listScorePostsWithNextAttempt(
   );
   return rows.map((r) => ({ ...toScorePost(r), issuer: r.issuer, nextAttemptAt: r.next_attempt_at ?? null }));
 }
+
+/** A platform's score posts that were not accepted since `since`, newest first, with their last attempt. */
+export async function listFailedScorePosts(
+  db: Queryable,
+  institutionId: string,
+  platformId: string,
+  since: Date,
+  limit: number,
+): Promise<Array<{ id: string; assignmentId: string; createdAt: Date; statusCode: number | null; errorClass: string | null; attemptedAt: Date | null }>> {
+  const { rows } = await db.query(
+    `SELECT sp.id, sp.assignment_id, sp.created_at, la.status_code, la.error_class, la.attempted_at
+       FROM lti_score_posts sp
+       LEFT JOIN LATERAL (SELECT status_code, error_class, attempted_at FROM lti_score_attempts WHERE score_post_id = sp.id ORDER BY id DESC LIMIT 1) la ON true
+      WHERE sp.institution_id = $1 AND sp.platform_id = $2 AND sp.status = 'failed' AND sp.created_at >= $3
+      ORDER BY sp.created_at DESC, sp.id DESC
+      LIMIT $4`,
+    [institutionId, platformId, since, limit],
+  );
+  return rows.map((r) => ({ id: r.id, assignmentId: r.assignment_id, createdAt: r.created_at, statusCode: r.status_code, errorClass: r.error_class, attemptedAt: r.attempted_at }));
+}

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
-import { listScoreAttempts, listScorePostsWithNextAttempt } from './links-repo.js';
+import { listFailedScorePosts, listScoreAttempts, listScorePostsWithNextAttempt } from './links-repo.js';
 
 /**
  * The grades sent to the LMS for one assignment, for the portal's
@@ -81,4 +81,18 @@ export async function scorePostLog(db: Queryable, institutionId: string, assignm
       })),
     })),
   );
+}
+
+export interface RefusedScore {
+  assignmentId: string;
+  createdAt: Date;
+  attemptedAt: Date | null;
+  outcome: string;
+}
+
+/** The scores a platform did not accept in the last `days` days (at most 50, newest first), for the institution's admins. */
+export async function refusedScores(db: Queryable, institutionId: string, platformId: string, now: Date, days = 30): Promise<RefusedScore[]> {
+  const since = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
+  const rows = await listFailedScorePosts(db, institutionId, platformId, since, 50);
+  return rows.map((r) => ({ assignmentId: r.assignmentId, createdAt: r.createdAt, attemptedAt: r.attemptedAt, outcome: attemptInWords(r.statusCode, r.errorClass) }));
 }

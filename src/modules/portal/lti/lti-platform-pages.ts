@@ -5,6 +5,7 @@ import { notFound, type ErrorDetail } from '../../../platform/errors.js';
 import { changeDeployments, getPlatform, listInstitutionPlatforms, registerPlatform, removePlatform } from '../../lti/platforms.js';
 import { createRegistrationInvite } from '../../lti/dynamic-registration.js';
 import { toolUrls } from '../../lti/lti-context.js';
+import { refusedScores } from '../../lti/score-log.js';
 import {
   CsrfBody,
   DoneQuery,
@@ -69,8 +70,11 @@ function checkForm(form: PlatformForm): ErrorDetail[] {
   return errors;
 }
 
-async function listPage(ctx: AppContext, scope: Scope, p: Omit<Parameters<typeof platformsPage>[1], 'platforms' | 'tool'>): Promise<string> {
-  return platformsPage(scope, { ...p, platforms: await listInstitutionPlatforms(ctx, scope.institutionId), tool: toolUrls(ctx.config.publicBaseUrl) });
+async function listPage(ctx: AppContext, scope: Scope, p: Omit<Parameters<typeof platformsPage>[1], 'platforms' | 'tool' | 'refused'>): Promise<string> {
+  const platforms = await listInstitutionPlatforms(ctx, scope.institutionId);
+  const refused = new Map<string, number>();
+  for (const pl of platforms) refused.set(pl.ltiPlatformId, (await refusedScores(ctx.pool, scope.institutionId, pl.ltiPlatformId, ctx.clock.now())).length);
+  return platformsPage(scope, { ...p, platforms, refused, tool: toolUrls(ctx.config.publicBaseUrl) });
 }
 
 export const ltiPlatformPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -126,7 +130,7 @@ export const ltiPlatformPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const scope = await institutionScope(ctx, request, 'manage_integration');
       if (!scope) throw notFound('LTI platform');
       const platform = await getPlatform(ctx, scope.institutionId, request.params.ltiPlatformId);
-      return sendHtml(reply, platformPage(scope, platform, { flash: flashFrom(request) }));
+      return sendHtml(reply, platformPage(scope, platform, { refused: await refusedScores(ctx.pool, scope.institutionId, platform.ltiPlatformId, ctx.clock.now()), flash: flashFrom(request) }));
     },
   );
 
@@ -148,7 +152,10 @@ export const ltiPlatformPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const typed = request.body.deploymentIds ?? '';
       const ids = parseDeploymentIds(typed);
       const errors = checkDeploymentIds(ids);
-      if (errors.length > 0) return sendHtml(reply, platformPage(scope, platform, { errors, deploymentIds: typed }), 400);
+      if (errors.length > 0) {
+        const refused = await refusedScores(ctx.pool, scope.institutionId, platform.ltiPlatformId, ctx.clock.now());
+        return sendHtml(reply, platformPage(scope, platform, { refused, errors, deploymentIds: typed }), 400);
+      }
       await changeDeployments(ctx, scope.institutionId, platform.ltiPlatformId, ids, auditContext(request));
       return redirect(reply, scope.link(`/portal/lti/${platform.ltiPlatformId}`, { done: 'lti-deployments-saved' }));
     },

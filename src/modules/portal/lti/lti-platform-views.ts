@@ -1,6 +1,7 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
 import { html, type SafeHtml } from '../../../platform/web/html.js';
 import type { PlatformView } from '../../lti/platforms.js';
+import type { RefusedScore } from '../../lti/score-log.js';
 import { csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, textArea, textField, when, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
 
@@ -82,7 +83,7 @@ ${textField({ name: 'jwksUrl', label: 'Public keyset URL', value: form.jwksUrl, 
 
 export function platformsPage(
   scope: Scope,
-  p: { platforms: PlatformView[]; tool: ToolUrls; flash?: Flash | null; errors?: ErrorDetail[]; form?: PlatformForm; invite?: { registrationUrl: string; expiresAt: Date } | null },
+  p: { platforms: PlatformView[]; refused: Map<string, number>; tool: ToolUrls; flash?: Flash | null; errors?: ErrorDetail[]; form?: PlatformForm; invite?: { registrationUrl: string; expiresAt: Date } | null },
 ): string {
   const main = html`<h1>${TITLE}</h1>
 <p class="lede">Learning platforms (Canvas, Moodle, Blackboard, Brightspace, Sakai) that launch students into ${scope.institutionName}'s tests with LTI 1.3, and receive their grades.</p>
@@ -91,13 +92,17 @@ ${toolUrlsPanel(p.tool)}
 ${dataTable({
   caption: html`Registered platforms of ${scope.institutionName}`,
   stack: true,
-  columns: [{ label: 'Issuer' }, { label: 'Client ID' }, { label: 'Deployments' }, { label: 'Registered' }],
-  rows: p.platforms.map((pl) => [
-    html`<a href="${scope.link(`/portal/lti/${pl.ltiPlatformId}`)}">${pl.issuer}</a>`,
-    html`<code>${pl.clientId}</code>`,
-    pl.deploymentIds.join(', '),
-    when(pl.createdAt),
-  ]),
+  columns: [{ label: 'Issuer' }, { label: 'Client ID' }, { label: 'Deployments' }, { label: 'Refused grades' }, { label: 'Registered' }],
+  rows: p.platforms.map((pl) => {
+    const refused = p.refused.get(pl.ltiPlatformId) ?? 0;
+    return [
+      html`<a href="${scope.link(`/portal/lti/${pl.ltiPlatformId}`)}">${pl.issuer}</a>`,
+      html`<code>${pl.clientId}</code>`,
+      pl.deploymentIds.join(', '),
+      refused === 0 ? 'None in 30 days' : html`<strong>${String(refused)}</strong> in 30 days: see the platform's page`,
+      when(pl.createdAt),
+    ];
+  }),
   empty: 'No learning platform is registered yet: use a registration URL or the form below.',
 })}
 ${registrationPanel(scope, p.invite ?? null)}
@@ -105,7 +110,19 @@ ${registerForm(scope, p.form ?? EMPTY_FORM, p.errors)}`;
   return layoutFor(scope, { title: TITLE, current: 'lti', main, flash: p.flash ?? null });
 }
 
-export function platformPage(scope: Scope, pl: PlatformView, p: { flash?: Flash | null; errors?: ErrorDetail[]; deploymentIds?: string }): string {
+function refusedPanel(scope: Scope, refused: RefusedScore[]): SafeHtml {
+  return html`<section class="panel" aria-labelledby="refused-title">
+<h2 id="refused-title">Grades the LMS did not accept (last 30 days)</h2>
+${refused.length === 0
+  ? html`<p>None: every grade sent to this platform was accepted or is still being sent.</p>`
+  : html`<p>The LMS refused these grades, or did not accept them after every retry. The reason, from its answer:</p>
+<ul class="refused-scores">${refused.map(
+      (r) => html`<li><a href="${scope.link(`/portal/assignments/${r.assignmentId}`)}"><code>${r.assignmentId}</code></a>, ${when(r.attemptedAt ?? r.createdAt)}: ${r.outcome}</li>`,
+    )}</ul>`}
+</section>`;
+}
+
+export function platformPage(scope: Scope, pl: PlatformView, p: { refused: RefusedScore[]; flash?: Flash | null; errors?: ErrorDetail[]; deploymentIds?: string }): string {
   const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/lti')}">LTI platforms</a></li><li aria-current="page">${pl.issuer}</li></ol></nav>
 <h1>${pl.issuer}</h1>
 ${errorSummary(p.errors)}
@@ -117,6 +134,7 @@ ${errorSummary(p.errors)}
 <dt>Public keyset URL</dt><dd><code>${pl.jwksUrl}</code></dd>
 <dt>Registered</dt><dd>${when(pl.createdAt)}</dd>
 </dl>
+${refusedPanel(scope, p.refused)}
 <form method="post" action="/portal/lti/${pl.ltiPlatformId}/deployments" class="panel" novalidate>
 <h2>Deployments</h2>
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields(operatorField(scope))}
