@@ -19,6 +19,9 @@ import { overviewPages } from './overview/overview-pages.js';
 import { staffAdminPages } from './staff/staff-admin-pages.js';
 import { testPages } from './tests/test-pages.js';
 import { authoringApi } from './tests/authoring-api.js';
+import { authoringAssets } from './tests/authoring-assets.js';
+import { editorPages } from './tests/editor-pages.js';
+import { draftPreviewPage } from './tests/draft-preview.js';
 import { contentAssetPages } from './content-assets/content-asset-routes.js';
 import { webhookPages } from './webhooks/webhook-pages.js';
 import { ltiPlatformPages } from './lti/lti-platform-pages.js';
@@ -32,6 +35,10 @@ import { ltiPlatformPages } from './lti/lti-platform-pages.js';
 const ASSETS = [
   { file: 'portal.css', asset: loadAsset(new URL('./ui/assets/portal.css', import.meta.url), 'text/css; charset=utf-8') },
   { file: 'portal.js', asset: loadAsset(new URL('./ui/assets/portal.js', import.meta.url), 'text/javascript; charset=utf-8') },
+  ...['editor-kit.js', 'editor-questions.js', 'editor-form.js', 'test-editor.js'].map((file) => ({
+    file,
+    asset: loadAsset(new URL(`./ui/assets/${file}`, import.meta.url), 'text/javascript; charset=utf-8'),
+  })),
   { file: 'proctoring-timeline.js', asset: loadAsset(new URL('./ui/assets/proctoring-timeline.js', import.meta.url), 'text/javascript; charset=utf-8') },
 ];
 
@@ -66,6 +73,9 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(institutionPages, { ctx });
       await portal.register(testPages, { ctx });
       await portal.register(authoringApi, { ctx });
+      await portal.register(authoringAssets, { ctx });
+      await portal.register(editorPages, { ctx });
+      await portal.register(draftPreviewPage, { ctx });
       await portal.register(contentAssetPages, { ctx });
     },
     { prefix: '/portal' },

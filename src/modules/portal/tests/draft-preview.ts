@@ -1,0 +1,129 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../../platform/context.js';
+import type { Queryable } from '../../../platform/db.js';
+import { html } from '../../../platform/web/html.js';
+import { deliver } from '../../catalog/delivery.js';
+import { draftProblems, getDraftView, type DraftView } from '../../catalog/drafts.js';
+import { createContentCache } from '../../catalog/content/content-cache.js';
+import { staffAssetUrl } from '../../catalog/content/content-format.js';
+import type { StoredSection } from '../../catalog/sections.js';
+import type { Question } from '../../catalog/schemas.js';
+import type { TestVersion } from '../../catalog/tests-repo.js';
+import type { ErrorDetail } from '../../../platform/errors.js';
+import { testPage } from '../../student/pages/test-page.js';
+import { Html, pageRoute } from '../ui/page.js';
+import { scopeOf } from './authoring-api.js';
+import { PREVIEW_HEADERS } from './test-pages.js';
+
+/**
+ * The editor's preview (docs/authoring.md "Preview"): the SAVED draft
+ * rendered by the student page's own renderer (testPage, the portal's asset
+ * paths), every section and question in the authored order. A draft may be
+ * incomplete: the questions that pass the checks are shown, and a notice at
+ * the top names each one that cannot be shown yet and why (an invalid
+ * formula among them) — never an error page. Rendered texts are cached per
+ * (test, revision) in a cache of their own, so previews never push the live
+ * versions' texts out.
+ */
+const previewContent = createContentCache({ assetUrl: staffAssetUrl, maxVersions: 50 });
+const TestParams = Type.Object({ testId: Type.String({ maxLength: 64 }) });
+
+interface Held {
+  question: Question | null;
+  label: string;
+  problems: ErrorDetail[];
+}
+
+const text = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() !== '' ? v : fallback);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** One question checked on its own (in a test that lets every type through); null when it cannot be shown. */
+async function checkedQuestion(db: Queryable, q: unknown, owner: string | null, contentFormat: unknown): Promise<{ question: Question | null; problems: ErrorDetail[] }> {
+  const alone = { title: 'Preview', durationMinutes: 1, proctoring: 'none', marking: 'hybrid', resultVisibility: 'after_review', contentFormat, questions: [q] };
+  const { problems, valid } = await draftProblems(db, alone, owner);
+  return { question: valid ? valid.checked.questions[0]! : null, problems: problems.map((p) => ({ ...p, field: p.field.replace(/^questions\.0\.?/, '') })) };
+}
+
+/** The draft as a version to render: the whole test when it is publishable, else question by question. */
+export async function previewVersion(db: Queryable, draft: DraftView): Promise<{ version: TestVersion; held: Held[] }> {
+  const c = draft.content;
+  const whole = await draftProblems(db, c, draft.ownerInstitutionId);
+  const head = {
+    testVersionId: `preview:${draft.testId}:${draft.revision}`,
+    testId: draft.testId,
+    version: draft.nextVersion,
+    title: text(c.title, 'Untitled test'),
+    description: typeof c.description === 'string' ? c.description : '',
+    durationMinutes: typeof c.durationMinutes === 'number' && c.durationMinutes > 0 ? c.durationMinutes : 30,
+    proctoring: 'none' as const,
+    marking: 'hybrid' as const,
+    resultVisibility: 'after_review' as const,
+    passPercent: null,
+    proctoringRules: null,
+    contentFormat: c.contentFormat === 'markdown' ? ('markdown' as const) : ('plain' as const),
+    createdAt: new Date(0),
+  };
+  if (whole.valid) return { version: { ...head, questions: whole.valid.checked.questions, sections: whole.valid.checked.sections }, held: [] };
+
+  const groups = Array.isArray(c.sections)
+    ? c.sections.map((s: Record<string, unknown>, k: number) => ({ s, k, questions: list(s?.questions) }))
+    : [{ s: null, k: 0, questions: list(c.questions) }];
+  const questions: Question[] = [];
+  const sections: StoredSection[] = [];
+  const held: Held[] = [];
+  const ids = new Set<string>();
+  let n = 0;
+  for (const g of groups) {
+    const questionIds: string[] = [];
+    for (const q of g.questions) {
+      n += 1;
+      const { question, problems } = await checkedQuestion(db, q, draft.ownerInstitutionId, c.contentFormat);
+      if (!question) {
+        held.push({ question: null, label: `Question ${n}`, problems });
+        continue;
+      }
+      // Two questions with one id would be one to the page: the preview names the second apart.
+      const id = ids.has(question.id) ? `${question.id}-${n}` : question.id;
+      ids.add(id);
+      questions.push({ ...question, id });
+      questionIds.push(id);
+    }
+    if (g.s) {
+      sections.push({ id: `sec-${g.k}`, title: text(g.s.title, `Section ${g.k + 1}`), instructions: typeof g.s.instructions === 'string' ? g.s.instructions : null, shuffleQuestions: false, draw: null, questionIds });
+    }
+  }
+  return { version: { ...head, questions, sections: Array.isArray(c.sections) ? sections : null }, held };
+}
+
+function heldNotice(held: Held[]): string {
+  if (held.length === 0) return '';
+  return html`<div class="notice" role="note"><h2>Not shown yet</h2><ul>${held.map(
+    (h) => html`<li>${h.label} cannot be previewed yet: ${h.problems.map((p) => (p.field ? `${p.field} ${p.message}` : p.message)).join('; ')}.</li>`,
+  )}</ul></div>`.toString();
+}
+
+export const draftPreviewPage: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/tests/:testId/draft/preview',
+    { schema: { ...pageRoute, params: TestParams, querystring: Type.Object({ revision: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_000_000_000 })) }), response: { 200: Html } } },
+    async (request, reply) => {
+      const draft = await getDraftView(ctx.pool, scopeOf(request), request.params.testId);
+      const { version, held } = await previewVersion(ctx.pool, draft);
+      const now = ctx.clock.now();
+      const rendered = testPage({
+        assignmentId: 'preview',
+        institutionName: 'Preview',
+        test: deliver(version, null),
+        csrfToken: 'preview',
+        deadlineAt: new Date(now.getTime() + version.durationMinutes * 60_000),
+        serverNow: now,
+        answers: [],
+        content: previewContent,
+      });
+      // No script runs in the frame: drop the "turn JavaScript on" notice, and say what is not shown yet.
+      const page = rendered.replace(/<noscript>[\s\S]*?<\/noscript>/, '').replace(/(<main[^>]*>)/, `$1${heldNotice(held)}`);
+      return reply.code(200).headers(PREVIEW_HEADERS).send(page);
+    },
+  );
+};
