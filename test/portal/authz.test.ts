@@ -98,9 +98,10 @@ const ROUTES: Route[] = [
  * The staff half's own pages (sign-in, sign-out, account, passkeys) and the assets are tested with them;
  * a file answer's redirect to its signed link (files) by role and institution in answer-files.test.ts;
  * test content's images (content-assets) in test/catalog/assets.test.ts; authoring's JSON routes
- * (authoring) by role and institution in test/portal/authoring-authz.test.ts.
+ * (authoring) by role and institution in test/portal/authoring-authz.test.ts; the form editor's
+ * pages (a test's editor, its draft preview, New test) in test/portal/editor-authz.test.ts.
  */
-const NOT_PAGE_GROUPS = /^\/portal\/(sign-in|sign-out|account|passkeys|assets|files|content-assets|authoring)(\/|$)/;
+const NOT_PAGE_GROUPS = /^\/portal\/((sign-in|sign-out|account|passkeys|assets|files|content-assets|authoring)(\/|$)|tests\/(drafts|:testId\/edit|:testId\/draft\/preview)$)/;
 
 const ROLE_PERMISSIONS: Record<StaffRole, Permission[]> = {
   operator: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'author_tests', 'operate'],

@@ -40,7 +40,7 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** One question checked on its own (in a test that lets every type through); null when it cannot be shown. */
 async function checkedQuestion(db: Queryable, q: unknown, owner: string | null, contentFormat: unknown): Promise<{ question: Question | null; problems: ErrorDetail[] }> {
-  const alone = { title: 'Preview', durationMinutes: 1, proctoring: 'none', marking: 'hybrid', resultVisibility: 'after_review', contentFormat, questions: [q] };
+  const alone = { title: 'Preview', description: '', durationMinutes: 1, proctoring: 'none', marking: 'hybrid', resultVisibility: 'after_review', contentFormat, questions: [q] };
   const { problems, valid } = await draftProblems(db, alone, owner);
   return { question: valid ? valid.checked.questions[0]! : null, problems: problems.map((p) => ({ ...p, field: p.field.replace(/^questions\.0\.?/, '') })) };
 }
