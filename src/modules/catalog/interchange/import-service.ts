@@ -6,7 +6,9 @@ import type { TestInput } from '../schemas.js';
 import { createTest, getTest } from '../tests-service.js';
 import type { AssetSink } from './asset-sink.js';
 import { importCsv } from './csv-import.js';
-import { exportQti3 } from './qti-export.js';
+import { assetIdsOf, exportQti3, type ExportAsset } from './qti-export.js';
+import { findAsset, openAsset } from '../content-assets/assets-service.js';
+import type { AppContext } from '../../../platform/context.js';
 import { importQtiPackage } from './qti-package.js';
 import { skippedDetails, type ImportReport } from './report.js';
 import { checkImportedTest } from './test-input.js';
@@ -68,7 +70,17 @@ export async function importTest(pool: Pool, req: ImportRequest): Promise<Import
   return { dryRun: false, testId: created.testId, version: created.version, report };
 }
 
-/** The current version of a test as a QTI 3.0 package. */
-export async function exportTest(pool: Pool, testId: string): Promise<Uint8Array> {
-  return exportQti3(await getTest(pool, testId));
+/** The current version of a test as a QTI 3.0 package, with the images its questions show. */
+export async function exportTest(ctx: AppContext, testId: string): Promise<Uint8Array> {
+  const test = await getTest(ctx.pool, testId);
+  const assets = new Map<string, ExportAsset>();
+  for (const assetId of assetIdsOf(test)) {
+    const row = await findAsset(ctx.pool, assetId);
+    if (!row) continue; // written as its alt text
+    const object = await openAsset(ctx, row);
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.body) chunks.push(Buffer.from(chunk as Uint8Array));
+    assets.set(assetId, { contentType: row.contentType, bytes: Buffer.concat(chunks) });
+  }
+  return exportQti3(test, assets);
 }

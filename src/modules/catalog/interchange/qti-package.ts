@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError } from '../../../platform/errors.js';
 import type { QuestionInput, SectionInput, TestInput } from '../schemas.js';
-import { imageType, svgProblem, type AssetSink } from './asset-sink.js';
+import { checkImage, imageType, type AssetSink } from './asset-sink.js';
 import { mapItem, type ImageRef } from './qti-items.js';
 import { isPartId } from './qti-item-context.js';
 import { emptyReport, type ImportReport } from './report.js';
@@ -226,7 +226,14 @@ export async function importQtiPackage(
   return { input, report };
 }
 
-/** Checks and stores an item's images; the text that stands for each in the prompt, or why the item is skipped. */
+/**
+ * Checks and stores an item's images; the text that stands for each in the
+ * prompt, or why the item is skipped. Every image is checked before any is
+ * stored (so a skipped item leaves no asset behind): present in the package,
+ * a supported type whose bytes agree, alt text. An SVG is sanitised with the
+ * content-assets code (scripts, event handlers, foreign content and external
+ * links removed) and stored as sanitised. A dry run stores nothing.
+ */
 async function placeImages(
   itemFile: string,
   images: ImageRef[],
@@ -241,18 +248,16 @@ async function placeImages(
     if (!path || !bytes) return `image "${img.href}" is missing from the package`;
     const type = imageType(path);
     if (!type) return `"${img.href}" is not a supported image type (PNG, JPEG, GIF, WebP, SVG)`;
-    if (type === 'image/svg+xml') {
-      const problem = svgProblem(bytes);
-      if (problem) return `image "${img.href}" is an SVG that ${problem}; refused`;
-    }
     if (!img.alt.trim()) return `image "${img.href}" has no alt text, which Assay requires`;
-    found.push({ img, path, type, bytes });
+    const checked = checkImage(type, bytes);
+    if (typeof checked === 'string') return `image "${img.href}" ${checked}`;
+    found.push({ img, path, type, bytes: checked });
   }
-  if (!sink) return 'images are not imported yet';
+  if (!sink && !dryRun) return 'images cannot be stored by this import';
   const out = new Map<string, string>();
   for (const f of found) {
-    const assetId = dryRun ? 'ast_dry_run' : (await sink.store({ path: f.path, contentType: f.type, bytes: f.bytes })).assetId;
-    out.set(f.img.href, `![${f.img.alt.replace(/[[\]]/g, '')}](asset:${assetId})`);
+    const assetId = dryRun || !sink ? 'ast_dry_run' : (await sink.store({ path: f.path, contentType: f.type, bytes: f.bytes })).assetId;
+    out.set(f.img.href, `![${f.img.alt.replace(/[[\]\n]/g, ' ').replace(/\s+/g, ' ').trim()}](asset:${assetId})`);
   }
   return out;
 }
