@@ -19,6 +19,7 @@ import { overviewPages } from './overview/overview-pages.js';
 import { staffAdminPages } from './staff/staff-admin-pages.js';
 import { testPages } from './tests/test-pages.js';
 import { authoringApi } from './tests/authoring-api.js';
+import { importPages } from './tests/import-pages.js';
 import { contentAssetPages } from './content-assets/content-asset-routes.js';
 import { webhookPages } from './webhooks/webhook-pages.js';
 
@@ -64,6 +65,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(institutionPages, { ctx });
       await portal.register(testPages, { ctx });
       await portal.register(authoringApi, { ctx });
+      await portal.register(importPages, { ctx });
       await portal.register(contentAssetPages, { ctx });
     },
     { prefix: '/portal' },

@@ -43,25 +43,36 @@ export function formatOf(contentType: string | undefined): ImportFormat | null {
 }
 
 /**
- * Reads a package or CSV into a test and creates it (version 1), or with
- * `dryRun` only reports. Nothing importable: 422 import_failed with the
- * skipped items in `details`. A broken body: 400 naming the file.
+ * Reads a package or CSV into a checked test and its report, creating
+ * nothing but the assets of the items read (none in a dry run). Nothing
+ * importable: 422 import_failed with the skipped items in `details`. A
+ * broken body: 400 naming the file.
  */
-export async function importTest(pool: Pool, req: ImportRequest): Promise<ImportResult> {
+export async function readImport(req: ImportRequest): Promise<{ input: TestInput; report: ImportReport }> {
   let input: TestInput | null;
   let report: ImportReport;
   if (req.format === 'csv') {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(req.bytes);
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(req.bytes);
+    } catch {
+      throw new AppError('invalid_request', 'The CSV is not UTF-8 text: save it as CSV UTF-8.', [{ field: 'body', message: 'is not UTF-8' }]);
+    }
     ({ input, report } = importCsv(text, req.title?.trim() || 'Imported questions'));
   } else {
     ({ input, report } = await importQtiPackage(req.bytes, { ...(req.assets ? { assets: req.assets } : {}), ...(req.limits ? { limits: req.limits } : {}), dryRun: req.dryRun }));
     if (input && req.title?.trim()) input.title = req.title.trim();
   }
   if (!input) {
-    const err = new AppError('import_failed', `Nothing could be imported: ${report.skipped.length} item${report.skipped.length === 1 ? '' : 's'} skipped (see details).`, skippedDetails(report));
-    throw err;
+    throw new AppError('import_failed', `Nothing could be imported: ${report.skipped.length} item${report.skipped.length === 1 ? '' : 's'} skipped (see details).`, skippedDetails(report));
   }
   checkImportedTest(input);
+  return { input, report };
+}
+
+/** Reads a package or CSV (readImport) and creates the test (version 1), or with `dryRun` only reports. */
+export async function importTest(pool: Pool, req: ImportRequest): Promise<ImportResult> {
+  const { input, report } = await readImport(req);
   if (req.dryRun) return { dryRun: true, testId: null, version: null, report, test: input };
   const created = await createTest(pool, input, req.audit);
   // Items whose identifier was not a usable id got one on creation, in the same order.

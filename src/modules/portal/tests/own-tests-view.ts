@@ -12,6 +12,7 @@ import { portalLayout } from '../ui/layout.js';
 export function ownTestsPage(p: { principal: StaffPrincipal; tests: AuthoredTestRow[]; total: number; pager: SafeHtml; flash?: Flash | null }): string {
   const main = html`<h1>Tests</h1>
 <p class="lede">Your institution's own tests (${p.total}), newest first. A published version is what your integration can assign; a draft is not assigned until it is published.</p>
+<p class="actions"><a class="button secondary" href="/portal/tests/import">Import a test</a></p>
 ${dataTable({
   caption: "Your institution's tests, newest first",
   stack: true,

@@ -92,7 +92,7 @@ export function testsListPage(p: {
   pager: SafeHtml;
   flash?: Flash | null;
 }): string {
-  const main = html`<div class="page-head"><h1>Tests</h1><p><a href="/portal/tests/new" class="button primary">Create test</a></p></div>
+  const main = html`<div class="page-head"><h1>Tests</h1><p class="actions"><a href="/portal/tests/new" class="button primary">Create test</a> <a href="/portal/tests/import" class="button secondary">Import a test</a></p></div>
 <p class="lede">Every test on the platform (${p.total}), newest first. Open one to edit its JSON, preview the student page, or publish it to institutions.</p>
 ${dataTable({
   caption: 'Tests, newest first',
