@@ -71,6 +71,7 @@ export function importPage(p: { principal: StaffPrincipal; outcome: ImportOutcom
 <h1>Import a test</h1>
 <p class="lede">From a QTI 3.0 or 2.1/2.2 content package (a .zip exported by Canvas, Moodle, TAO and others) or a CSV with one question per row. The test is created as a draft owned by ${owner}; its images become your images.</p>
 ${outcomeSection(p.outcome)}
+${p.outcome.kind === 'form' ? '' : html`<h2>${p.outcome.kind === 'error' ? 'Try again' : 'Import another file'}</h2>`}
 <form method="post" action="/portal/tests/import" enctype="multipart/form-data" class="panel">
 ${csrfField(p.principal.sessionCsrf)}
 <div class="field${hasError ? ' has-error' : ''}">
