@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError } from '../../../platform/errors.js';
 import type { Pool } from '../../../platform/db.js';
 import type { AuditContext } from '../../staff/audit.js';
@@ -66,6 +67,8 @@ export async function readImport(req: ImportRequest): Promise<{ input: TestInput
   if (!input) {
     throw new AppError('import_failed', `Nothing could be imported: ${report.skipped.length} item${report.skipped.length === 1 ? '' : 's'} skipped (see details).`, skippedDetails(report));
   }
+  // The whole-test check and the insert each start in a turn of their own (the loop serves other requests between).
+  await yieldToLoop();
   checkImportedTest(input);
   return { input, report };
 }
@@ -74,6 +77,7 @@ export async function readImport(req: ImportRequest): Promise<{ input: TestInput
 export async function importTest(pool: Pool, req: ImportRequest): Promise<ImportResult> {
   const { input, report } = await readImport(req);
   if (req.dryRun) return { dryRun: true, testId: null, version: null, report, test: input };
+  await yieldToLoop();
   const created = await createTest(pool, input, req.audit);
   // Items whose identifier was not a usable id got one on creation, in the same order.
   const ids = allQuestions(created).map((q) => q.id);

@@ -44,12 +44,15 @@ interface Resource {
 
 export async function importQtiPackage(
   zipBytes: Uint8Array,
-  opts: { assets?: AssetSink; limits?: ZipLimits; dryRun?: boolean; /** Yield to the event loop after this long parsing (ms; default 10). */ yieldEveryMs?: number } = {},
+  opts: { assets?: AssetSink; limits?: ZipLimits; dryRun?: boolean; /** Yield to the event loop after this long parsing (ms; default 3). */ yieldEveryMs?: number } = {},
 ): Promise<PackageImport> {
   const files = await readZip(zipBytes, opts.limits);
   const manifestBytes = files.get(MANIFEST);
   if (!manifestBytes) throw badFile(MANIFEST, 'is missing: a QTI content package has imsmanifest.xml at its root');
+  // Each large document is parsed in a turn of its own: the loop serves other requests between them.
+  await yieldToLoop();
   const manifest = parseXml(manifestBytes, MANIFEST);
+  await yieldToLoop();
   if (manifest.name !== 'manifest') throw badFile(MANIFEST, `has root <${manifest.name}>, not <manifest>`);
   const resources: Resource[] = descendants(manifest)
     .filter((e) => e.name === 'resource')
@@ -73,6 +76,7 @@ export async function importQtiPackage(
     const bytes = testFile && files.get(testFile);
     if (!testFile || !bytes) throw badFile(testResource.href || MANIFEST, 'the assessment test named in the manifest is missing from the package');
     const test = parseXml(bytes, testFile);
+    await yieldToLoop();
     if (test.name !== 'qti-assessment-test') throw badFile(testFile, `has root <${test.name}>, not an assessment test`);
     title = test.attrs['title']?.trim() || title;
     const limits = [...elements(test, 'qti-time-limits'), ...descendants(test).filter((e) => e.name === 'qti-test-part').flatMap((p) => elements(p, 'qti-time-limits'))][0];
@@ -126,7 +130,7 @@ export async function importQtiPackage(
     const itemsStart = report.items.length;
     for (const ref of g.refs) {
       // Parsing is synchronous: give the event loop a turn every few milliseconds so a large package never holds it.
-      if (performance.now() - lastYield > (opts.yieldEveryMs ?? 10)) {
+      if (performance.now() - lastYield > (opts.yieldEveryMs ?? 3)) {
         await yieldToLoop();
         lastYield = performance.now();
       }
