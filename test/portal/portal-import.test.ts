@@ -24,7 +24,7 @@ async function postImport(user: PortalUser, file: { name: string; bytes: Uint8Ar
   const form = new FormData();
   form.append('csrf', fields.csrf ?? user.csrf);
   for (const [k, v] of Object.entries(fields)) if (k !== 'csrf') form.append(k, v);
-  if (file) form.append('file', new Blob([file.bytes]), file.name);
+  if (file) form.append('file', new Blob([typeof file.bytes === 'string' ? file.bytes : Buffer.from(file.bytes)]), file.name);
   const req = new Request('http://portal.test/portal/tests/import', { method: 'POST', body: form });
   return h.app.inject({
     method: 'POST',
