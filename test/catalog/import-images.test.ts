@@ -25,6 +25,8 @@ describe('images in an imported package', () => {
     expect(res.json().report).toMatchObject({ imported: 2, skipped: [] });
     expect(await countAssets()).toBe(before + 2);
     const test = (await h.admin('GET', `${A}/tests/${res.json().testId}`)).json();
+    // Images are Markdown: the test is a Markdown test, so they render.
+    expect(test.contentFormat).toBe('markdown');
     const [cat, shape] = test.questions as Array<{ prompt: string }>;
     const catId = /asset:(ast_[A-Za-z0-9_-]+)/.exec(cat!.prompt)![1]!;
     const shapeId = /asset:(ast_[A-Za-z0-9_-]+)/.exec(shape!.prompt)![1]!;

@@ -52,7 +52,7 @@ export function checkImage(type: string, bytes: Uint8Array): Uint8Array | string
  * by `ownerInstitutionId` (null: the platform's, for an operator's import),
  * audited as `asset.created` like an upload.
  */
-export function contentAssetSink(ctx: AppContext, ownerInstitutionId: string | null, audit?: AuditContext): AssetSink {
+export function contentAssetSink(ctx: Pick<AppContext, 'pool' | 'config'>, ownerInstitutionId: string | null, audit?: AuditContext): AssetSink {
   return {
     async store(image) {
       const view = await createAsset(ctx, { contentType: image.contentType, body: Buffer.from(image.bytes), ownerInstitutionId }, audit);

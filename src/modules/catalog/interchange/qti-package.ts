@@ -226,6 +226,8 @@ export async function importQtiPackage(
     proctoring: 'none',
     ...settingsFor(all),
     ...(flat ? { questions: all } : { sections }),
+    // Images are shown as Markdown (`![alt](asset:…)`): a test with any is a Markdown test, so they render (docs/content.md).
+    ...(JSON.stringify(all).includes('](asset:') ? { contentFormat: 'markdown' as const } : {}),
   };
   return { input, report };
 }
