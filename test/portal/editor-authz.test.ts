@@ -79,9 +79,9 @@ describe('POST /portal/tests/drafts (New test)', () => {
   });
 
   it.each([
-    ['author', () => h.a.institutionId],
-    ['admin', () => h.a.institutionId],
-    ['operator', () => null],
+    ['author', (): string | null => h.a.institutionId],
+    ['admin', (): string | null => h.a.institutionId],
+    ['operator', (): string | null => null],
   ] as const)('a %s: a draft owned by their institution (the catalogue for operators), opened in the editor', async (role, owner) => {
     const res = await portalPost(h, users[role], '/portal/tests/drafts', { title: `Made by ${role}` });
     expect(res.statusCode).toBe(303);
@@ -112,9 +112,9 @@ describe('POST /portal/authoring/assets (the editor’s image upload)', () => {
   });
 
   it.each([
-    ['author', () => h.a.institutionId],
-    ['admin', () => h.a.institutionId],
-    ['operator', () => null],
+    ['author', (): string | null => h.a.institutionId],
+    ['admin', (): string | null => h.a.institutionId],
+    ['operator', (): string | null => null],
   ] as const)('a %s: 201, the asset owned by their institution (the platform for operators), usable in their tests only', async (role, owner) => {
     const res = await upload(users[role]);
     expect(res.statusCode, res.body).toBe(201);

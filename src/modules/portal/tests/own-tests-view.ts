@@ -10,7 +10,7 @@ import { portalLayout } from '../ui/layout.js';
  * editor (editor-pages.ts), built on the authoring API (docs/authoring.md).
  */
 export function ownTestsPage(p: { principal: StaffPrincipal; tests: AuthoredTestRow[]; total: number; pager: SafeHtml; flash?: Flash | null }): string {
-  const main = html`<div class="page-head"><h1>Tests</h1>${newTestForm(p.principal.sessionCsrf)}</div>
+  const main = html`<div class="page-head"><h1>Tests</h1><p class="page-actions">${newTestForm(p.principal.sessionCsrf)} <a class="button secondary" href="/portal/tests/import">Import a test</a></p></div>
 <p class="lede">Your institution's own tests (${p.total}), newest first. A published version is what your integration can assign; a draft is not assigned until it is published.</p>
 ${dataTable({
   caption: "Your institution's tests, newest first",

@@ -93,7 +93,7 @@ export function testsListPage(p: {
   pager: SafeHtml;
   flash?: Flash | null;
 }): string {
-  const main = html`<div class="page-head"><h1>Tests</h1><p class="page-actions">${newTestForm(p.principal.sessionCsrf)} <a href="/portal/tests/new" class="button secondary">New test from JSON</a></p></div>
+  const main = html`<div class="page-head"><h1>Tests</h1><p class="page-actions">${newTestForm(p.principal.sessionCsrf)} <a href="/portal/tests/import" class="button secondary">Import a test</a> <a href="/portal/tests/new" class="button secondary">New test from JSON</a></p></div>
 <p class="lede">Every test on the platform (${p.total}), newest first. Open one to edit it in the form; its JSON page previews the current version and publishes it to institutions.</p>
 ${dataTable({
   caption: 'Tests, newest first',
