@@ -32,6 +32,8 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '32' },
     warmup: { type: 'string', default: '2' },
     profile: { type: 'boolean', default: false },
+    // Drive the app alone (no baseline rounds): with --profile, a profile of the app's work only.
+    'app-only': { type: 'boolean', default: false },
     only: { type: 'string' },
     'seed-assignments': { type: 'string', default: '0' },
   },
@@ -160,7 +162,9 @@ const allCases: Case[] = [
   },
 ];
 
-const cases = allCases.filter((c) => !opts.only || c.name.includes(opts.only));
+// A case's whole name picks that case alone; otherwise every case whose name contains the text.
+const exact = allCases.filter((c) => c.name === opts.only);
+const cases = exact.length > 0 ? exact : allCases.filter((c) => !opts.only || c.name.includes(opts.only));
 if (cases.length === 0) throw new Error(`--only "${opts.only}" matches no case`);
 
 async function serversCpu(): Promise<number> {
@@ -240,7 +244,7 @@ function pairRatio(appRuns: Measured[], baseRuns: Measured[]): { ratio: number; 
 }
 try {
   for (const c of cases) {
-    const others = [{ label: '', target: c.target, t: c.baseline, p99Target: undefined as number | undefined }, ...(c.also ?? [])];
+    const others = opts['app-only'] ? [] : [{ label: '', target: c.target, t: c.baseline, p99Target: undefined as number | undefined }, ...(c.also ?? [])];
     if (WARMUP > 0) {
       await drive(c.app, WARMUP);
       for (const o of others) await drive(o.t, WARMUP);
@@ -253,6 +257,7 @@ try {
       for (const [i, o] of others.entries()) baseRuns[i]!.push(await drive(o.t, DURATION));
       if (r % 2 === 1) appRuns.push(await drive(c.app, DURATION));
     }
+    if (opts['app-only']) console.log(`  ${c.name}: app ${Math.round(combine(appRuns).rps)} req/s, node ${Math.round(combine(appRuns).cpuUs)} µs per request`);
     // The ratio is the median of each round's pair: a pair runs in the same round, so a load spike from
     // outside the benchmark hits both sides of it alike, and one disturbed pair cannot drag the median.
     for (const [i, o] of others.entries()) {
