@@ -17,12 +17,14 @@ type Stage = string;
 const RULES: [Stage, (url: string, fn: string) => boolean][] = [
   ['start-link signing', (u, f) => u.includes('/start-links.') || u.includes('/report-links.') || (u.includes('/platform/crypto.') && f.startsWith('hmac'))],
   ['authentication + key cache', (u) => u.includes('/partner-auth.') || u.includes('/key-cache.') || u.includes('/api-keys.') || u.includes('/admin-auth.')],
+  // The student's save: its session (cookie, the process's recent sessions) and CSRF check are its authentication.
+  ['authentication + key cache', (u) => u.includes('/student-auth.') || u.includes('/student-sessions.') || u.includes('@fastify/cookie') || u.includes('/cookie/')],
   ['rate limiting', (u) => u.includes('/rate-limit')],
   ['validation', (u, f) => u.includes('/validation.') || u.includes('/storable-input.') || u.includes('/ajv/') || u.includes('/json-body.') || u.includes('secure-json-parse') || f === 'validate'],
   ['serialisation', (u, f) => u.includes('fast-json-stringify') || u.includes('/send-assignment-view.') || u.includes('/raw-json.') || f === 'anonymous' && u === '' || f.startsWith('serialize') || f === '$asString' || f === 'asDateTime'],
   ['metrics + tracing hooks', (u) => u.includes('/telemetry/') || u.includes('prom-client') || u.includes('@opentelemetry')],
   ['request id + logging', (u) => u.includes('/platform/ids.') || u.includes('/pino') || u.includes('/log/') || u.includes('fastify/lib/logger') || u.includes('sonic-boom')],
-  ['SQL round trip (client side)', (u) => u.includes('/pg/') || u.includes('/pg-protocol/') || u.includes('/pg-types/') || u.includes('/pg-pool/') || u.includes('/turn-batcher.') || u.includes('-repo.') || u.includes('/platform/db.') || u.includes('postgres-array') || u.includes('/find-assignment.')],
+  ['SQL round trip (client side)', (u) => u.includes('/save-batcher.') || u.includes('/attempts-repo.') || u.includes('/pg/') || u.includes('/pg-protocol/') || u.includes('/pg-types/') || u.includes('/pg-pool/') || u.includes('/turn-batcher.') || u.includes('-repo.') || u.includes('/platform/db.') || u.includes('postgres-array') || u.includes('/find-assignment.')],
   ['response headers', (u, f) => (u.includes('fastify/lib/reply') && /header/i.test(f)) || f === 'setHeader' || f === 'writeHead' || f === '_storeHeader' || f === 'processHeader'],
   ['garbage collection', (_u, f) => f === '(garbage collector)'],
   ['other app code (route handlers, business checks)', (u) => u.includes('/src/')],

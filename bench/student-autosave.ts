@@ -25,7 +25,8 @@ import { benchAnswer, POOLED_DRAWN } from './pooled-test.js';
  * stays meaningful on a machine busy with other work, then runs the same
  * schedule against a bare Fastify + pg route doing the same upsert (in the
  * same process, on its own port: bench/student-server.ts) and prints the
- * ratio of the two; `--baseline off` skips that round.
+ * ratio of the two, and again against the same upsert batched per event-loop
+ * turn (bench/batched-bare-save.ts); `--baseline off` skips both rounds.
  * With `--pooled on` (the default) the same number of students again sit a
  * pooled, sectioned test (bench/pooled-test.ts: 40 questions drawn from 80,
  * all nine types, questions and options shuffled), each save going to one of
