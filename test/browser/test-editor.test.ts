@@ -193,6 +193,11 @@ run('the test editor', () => {
     const versionSummary = page.locator('details[data-version="1"] summary');
     await press(versionSummary);
     await expect.poll(() => page.locator('details[data-version="1"] .version-changes').innerText()).toContain('The first version');
+    // Try it: the draft as a student takes it, in a new tab, in test mode.
+    const [trial] = await Promise.all([context.waitForEvent('page'), press(page.getByRole('button', { name: 'Try it' }))]);
+    await trial.getByRole('button', { name: 'Begin test' }).waitFor({ timeout: 15_000 });
+    const { rows } = await h.pool.query('SELECT livemode FROM assignments WHERE test_id = $1', [testId]);
+    expect(rows).toEqual([{ livemode: false }]);
     await context.close();
 
     // The partner lists the test with the institution's key and assigns it.

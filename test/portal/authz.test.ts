@@ -104,7 +104,7 @@ const ROUTES: Route[] = [
  * (authoring) by role and institution in test/portal/authoring-authz.test.ts; the form editor's
  * pages (a test's editor, its draft preview, New test) in test/portal/editor-authz.test.ts.
  */
-const NOT_PAGE_GROUPS = /^\/portal\/((sign-in|sign-out|account|passkeys|assets|files|content-assets|authoring)(\/|$)|tests\/(drafts|:testId\/edit|:testId\/draft\/preview)$)/;
+const NOT_PAGE_GROUPS = /^\/portal\/((sign-in|sign-out|account|passkeys|assets|files|content-assets|authoring)(\/|$)|tests\/(drafts|:testId\/edit|:testId\/draft\/preview|:testId\/try)$)/;
 
 const ROLE_PERMISSIONS: Record<StaffRole, Permission[]> = {
   operator: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'author_tests', 'operate'],

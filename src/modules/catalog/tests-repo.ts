@@ -91,7 +91,7 @@ function toVersion(r: VersionRecord): TestVersion {
 
 const rulesJson = (rules: ProctoringRules | null) => (rules ? JSON.stringify(rules) : null);
 
-async function insertVersion(db: Queryable, testId: string, version: number, input: TestInput, content: CheckedContent) {
+async function insertVersion(db: Queryable, testId: string, version: number, input: TestInput, content: CheckedContent): Promise<string> {
   const testVersionId = newId('tv');
   await db.query(
     `INSERT INTO test_versions (id, test_id, version, title, description, duration_minutes, proctoring, marking,
@@ -117,6 +117,18 @@ async function insertVersion(db: Queryable, testId: string, version: number, inp
   if (content.assetIds.length > 0) {
     await db.query('INSERT INTO test_version_assets (test_version_id, asset_id) SELECT $1, unnest($2::text[])', [testVersionId, content.assetIds]);
   }
+  return testVersionId;
+}
+
+/**
+ * The frozen copy of a draft revision that the editor's **Try it** takes
+ * (docs/authoring.md "Try it"): version number −(revision + 1), so it is
+ * never current (`current_version` is 0 or more), never listed and never
+ * assignable by a partner; the same revision tried twice reuses its copy.
+ */
+export async function trialVersionId(tx: Queryable, testId: string, revision: number, input: TestInput, content: CheckedContent): Promise<string> {
+  const { rows } = await tx.query<{ id: string }>('SELECT id FROM test_versions WHERE test_id = $1 AND version = $2', [testId, -(revision + 1)]);
+  return rows[0]?.id ?? insertVersion(tx, testId, -(revision + 1), input, content);
 }
 
 export async function insertTest(pool: Pool, input: TestInput, content: CheckedContent): Promise<string> {

@@ -22,6 +22,7 @@ import { authoringApi } from './tests/authoring-api.js';
 import { authoringAssets } from './tests/authoring-assets.js';
 import { editorPages } from './tests/editor-pages.js';
 import { draftPreviewPage } from './tests/draft-preview.js';
+import { tryItRoute } from './tests/try-it.js';
 import { importPages } from './tests/import-pages.js';
 import { contentAssetPages } from './content-assets/content-asset-routes.js';
 import { webhookPages } from './webhooks/webhook-pages.js';
@@ -77,6 +78,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(authoringAssets, { ctx });
       await portal.register(editorPages, { ctx });
       await portal.register(draftPreviewPage, { ctx });
+      await portal.register(tryItRoute, { ctx });
       await portal.register(importPages, { ctx });
       await portal.register(contentAssetPages, { ctx });
     },
