@@ -16,10 +16,10 @@
       field('Title', bind(input('title'), c, 'title', 'text', ui.changed)),
       field('Description', bind(textarea('description', 2), c, 'description', 'text', ui.changed), 'Shown to candidates before they start.'),
       field('Duration (minutes)', bind(input('durationMinutes', { inputmode: 'numeric' }), c, 'durationMinutes', 'number', ui.changed)),
-      field('Proctoring', bind(select('proctoring', [['none', 'None'], ['record', 'Record camera and screen'], ['live_ai', 'Record, with live AI warnings']]), c, 'proctoring', 'text', ui.changed)),
-      field('Marking', bind(select('marking', [['auto', 'Automatic (by the answer key)'], ['manual', 'By reviewers'], ['hybrid', 'Automatic, and reviewers for free-text answers']]), c, 'marking', 'text', ui.changed), 'Essays and file uploads need marking by reviewers or hybrid.'),
-      field('Result visibility', bind(select('resultVisibility', [['immediate', 'At once, when the candidate submits'], ['after_review', 'After review']]), c, 'resultVisibility', 'text', ui.changed)),
-      field('Text format', bind(select('contentFormat', [['markdown', 'Markdown with formulas and images'], ['plain', 'Plain text, shown as written']]), c, 'contentFormat', 'text', ui.changed), 'Markdown renders formulas ($…$), images, lists, tables and code; plain text shows every character as typed.'),
+      field('Proctoring', bind(select('proctoring', [['none', 'None'], ['record', 'Record'], ['live_ai', 'Record with live warnings']]), c, 'proctoring', 'text', ui.changed)),
+      field('Marking', bind(select('marking', [['auto', 'Automatic'], ['manual', 'By reviewers'], ['hybrid', 'Hybrid']]), c, 'marking', 'text', ui.changed), 'Automatic: the answer key marks everything. By reviewers: people mark every answer. Hybrid: the key marks what it can, reviewers the essays and files (which need By reviewers or Hybrid).'),
+      field('Result visibility', bind(select('resultVisibility', [['immediate', 'At once'], ['after_review', 'After review']]), c, 'resultVisibility', 'text', ui.changed), 'At once: the candidate sees the result on submitting. After review: once marking is finished (needed for reviewer and hybrid marking).'),
+      field('Text format', bind(select('contentFormat', [['markdown', 'Markdown'], ['plain', 'Plain text']]), c, 'contentFormat', 'text', ui.changed), 'Markdown renders formulas ($…$), images, lists, tables and code; plain text shows every character as typed.'),
       field('Pass mark (%)', bind(input('passPercent', { inputmode: 'decimal' }), c, 'passPercent', 'optional-number', ui.changed), 'Optional: leave empty for no pass or fail.'),
     ]);
   }
