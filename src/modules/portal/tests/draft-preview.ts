@@ -9,7 +9,7 @@ import { createContentCache } from '../../catalog/content/content-cache.js';
 import { staffAssetUrl } from '../../catalog/content/content-format.js';
 import type { StoredSection } from '../../catalog/sections.js';
 import type { Question } from '../../catalog/schemas.js';
-import type { TestVersion } from '../../catalog/tests-repo.js';
+import type { TestVersion } from '../../catalog/tests-service.js';
 import type { ErrorDetail } from '../../../platform/errors.js';
 import { testPage } from '../../student/pages/test-page.js';
 import { Html, pageRoute } from '../ui/page.js';
