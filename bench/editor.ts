@@ -89,7 +89,7 @@ try {
   if (problems.length) throw new Error(`the bench test has problems: ${JSON.stringify(problems.slice(0, 3))}`);
   let revision = created.json().revision as number;
 
-  const timed = async (f: () => Promise<{ statusCode: number; body: string }>, ok: number) => {
+  const timed = async <R extends { statusCode: number; body: string }>(f: () => Promise<R>, ok: number) => {
     const t = performance.now();
     const res = await f();
     const ms = performance.now() - t;

@@ -93,6 +93,7 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/portal/tests', url: () => '/portal/tests', permission: 'operate', fields: () => ({ json: '{}' }) },
   { method: 'GET', path: '/portal/tests/:testId', url: (f) => `/portal/tests/${f.tenant.testId}`, permission: 'operate' },
   { method: 'POST', path: '/portal/tests/:testId', url: (f) => `/portal/tests/${f.tenant.testId}`, permission: 'operate', fields: () => ({ json: '{}' }) },
+  { method: 'GET', path: '/portal/tests/:testId/statistics', url: (f) => `/portal/tests/${f.tenant.testId}/statistics`, permission: 'read', owned: true },
   { method: 'GET', path: '/portal/tests/:testId/preview', url: (f) => `/portal/tests/${f.tenant.testId}/preview`, permission: 'operate' },
   { method: 'POST', path: '/portal/tests/:testId/publications', url: (f) => `/portal/tests/${f.tenant.testId}/publications`, permission: 'operate', fields: (f) => ({ institution: f.tenant.institutionId, action: 'unpublish' }) },
 ];

@@ -23,6 +23,7 @@ import { authoringAssets } from './tests/authoring-assets.js';
 import { editorPages } from './tests/editor-pages.js';
 import { draftPreviewPage } from './tests/draft-preview.js';
 import { tryItRoute } from './tests/try-it.js';
+import { statisticsPages } from './statistics/statistics-pages.js';
 import { importPages } from './tests/import-pages.js';
 import { contentAssetPages } from './content-assets/content-asset-routes.js';
 import { webhookPages } from './webhooks/webhook-pages.js';
@@ -79,6 +80,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(editorPages, { ctx });
       await portal.register(draftPreviewPage, { ctx });
       await portal.register(tryItRoute, { ctx });
+      await portal.register(statisticsPages, { ctx });
       await portal.register(importPages, { ctx });
       await portal.register(contentAssetPages, { ctx });
     },

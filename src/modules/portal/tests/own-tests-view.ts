@@ -17,7 +17,7 @@ ${dataTable({
   stack: true,
   columns: [{ label: 'Title' }, { label: 'Published' }, { label: 'Draft' }, { label: 'Last changed' }],
   rows: p.tests.map((t) => [
-    html`<a href="/portal/tests/${t.testId}/edit">${t.title || 'Untitled test'}</a><br><span class="hint"><code>${t.testId}</code></span>`,
+    html`<a href="/portal/tests/${t.testId}/edit">${t.title || 'Untitled test'}</a><br><span class="hint"><code>${t.testId}</code>${t.currentVersion > 0 ? html` · <a href="/portal/tests/${t.testId}/statistics">Statistics<span class="sr-only"> of ${t.title}</span></a>` : ''}</span>`,
     t.currentVersion === 0 ? 'Not yet' : `Version ${t.currentVersion}`,
     t.draftRevision === null ? 'None' : `Revision ${t.draftRevision}`,
     whenShort(t.updatedAt),

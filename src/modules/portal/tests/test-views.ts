@@ -100,7 +100,7 @@ ${dataTable({
   stack: true,
   columns: [{ label: 'Title' }, { label: 'Version', numeric: true }, { label: 'Marking' }, { label: 'Published to' }, { label: 'Last changed' }],
   rows: p.tests.map((t) => [
-    html`<a href="/portal/tests/${t.testId}/edit">${t.title}</a><br><span class="hint"><code>${t.testId}</code> · <a href="/portal/tests/${t.testId}">JSON, publications</a></span>`,
+    html`<a href="/portal/tests/${t.testId}/edit">${t.title}</a><br><span class="hint"><code>${t.testId}</code> · <a href="/portal/tests/${t.testId}">JSON, publications</a> · <a href="/portal/tests/${t.testId}/statistics">Statistics<span class="sr-only"> of ${t.title}</span></a></span>`,
     t.version,
     `${t.marking}, results ${t.resultVisibility === 'immediate' ? 'at once' : 'after review'}`,
     t.publishedTo.length === 0 ? 'Nobody' : t.publishedTo.map((id) => p.names.get(id) ?? id).join(', '),
