@@ -40,16 +40,16 @@ ${p.scope.p.role === 'operator' ? html`<input type="hidden" name="institution" v
   const summary = html`<dl class="cards">
 <div><dt>Attempts</dt><dd>${s.attempts}</dd></div>
 <div><dt>Mean score</dt><dd>${s.meanPercent === null ? '–' : `${s.meanPercent.toFixed(1)} %`}</dd></div>
-<div><dt>Standard deviation</dt><dd>${s.standardDeviation === null ? '–' : `${s.standardDeviation.toFixed(1)} points`}</dd></div>
+<div><dt>Standard deviation</dt><dd>${s.standardDeviation === null ? '–' : html`${s.standardDeviation.toFixed(1)} <span class="unit">percentage points</span>`}</dd></div>
 <div><dt>Reliability (Cronbach's alpha)</dt><dd>${num(s.alpha)}</dd></div>
-<div><dt>Standard error of measurement</dt><dd>${s.standardError === null ? '–' : `${s.standardError.toFixed(2)} points`}</dd></div>
+<div><dt>Standard error of measurement</dt><dd>${s.standardError === null ? '–' : html`${s.standardError.toFixed(1)} <span class="unit">percentage points</span>`}</dd></div>
 </dl>`;
   const items = s.items.map((it, i) => ({ ...it, n: i + 1 }));
   const body: SafeHtml =
     s.attempts === 0
       ? html`<p class="notice">No completed attempt with a final score for version ${s.version} in ${p.livemode ? 'live' : 'test-mode'} data yet. Statistics appear here once candidates finish and their marking is final.</p>`
       : html`${summary}
-<p class="hint">Facility is the mean mark as a share of the question's points (how easy it was). Discrimination is the correlation of the question's mark with the rest of the test (above 0.2 separates stronger from weaker candidates; below 0 suggests a wrong key). Alpha is computed over ${s.alphaItems} ${s.alphaItems === 1 ? 'question' : 'questions'} outside pools. ${s.attempts < 30 ? 'With fewer than 30 attempts, read every figure as a rough guide.' : ''}</p>
+<p class="hint stats-hint">Facility is the mean mark as a share of the question's points (how easy it was). Discrimination is the correlation of the question's mark with the rest of the test (above 0.2 separates stronger from weaker candidates; below 0 suggests a wrong key). Alpha is computed over ${s.alphaItems} ${s.alphaItems === 1 ? 'question' : 'questions'} outside pools. ${s.attempts < 30 ? 'With fewer than 30 attempts, read every figure as a rough guide.' : ''}</p>
 <h2 id="facility-heading">Facility by question</h2>
 <figure class="chart-figure" aria-labelledby="facility-heading">
 ${barChart({ bars: items.map((it) => ({ label: `Question ${it.n}`, short: String(it.n), value: it.facility === null ? 0 : Math.round(it.facility * 100) })), valueLabel: '% facility' })}
