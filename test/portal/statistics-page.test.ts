@@ -30,12 +30,13 @@ const attempt = (who: string, q1: string, q2: number, q3: number) => ({ external
 
 let h: Harness;
 let test: { testId: string; testVersionId: string };
+let completedIds: string[];
 const users = {} as Record<'admin' | 'author' | 'reviewer' | 'viewer' | 'operator' | 'otherViewer', PortalUser>;
 
 beforeAll(async () => {
   h = await createHarness();
   test = await publishedVersion(h, h.a, TEST);
-  await seedAttempts(h, h.a, test, 3, [attempt('s1', 'a', 1, 1), attempt('s2', 'a', 1, 0), attempt('s3', 'b', 0, 1), attempt('s4', 'b', 0, 0), attempt('s5', 'a', 1, 1)]);
+  completedIds = await seedAttempts(h, h.a, test, 3, [attempt('s1', 'a', 1, 1), attempt('s2', 'a', 1, 0), attempt('s3', 'b', 0, 1), attempt('s4', 'b', 0, 0), attempt('s5', 'a', 1, 1)]);
   await seedAttempts(h, h.a, test, 3, [attempt('t1', 'c', 0, 0)], { livemode: false });
   for (const role of ['admin', 'author', 'reviewer', 'viewer'] as const) users[role] = await signedIn(h, role, h.a.institutionId);
   users.operator = await signedIn(h, 'operator');
@@ -88,6 +89,20 @@ describe('the Statistics page', () => {
     const res = await portalGet(h, users.operator, url(`?institution=${h.a.institutionId}`));
     expect(res.body).toMatch(/<dt>Attempts<\/dt><dd>5<\/dd>/);
     expect((await portalGet(h, users.operator, url(`?institution=${h.b.institutionId}`))).statusCode).toBe(404);
+  });
+
+  it('is linked from an assignment of the test, whose page also links its printable report and PDF', async () => {
+    const page = await portalGet(h, users.viewer, `/portal/assignments/${completedIds[0]}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`/portal/tests/${test.testId}/statistics?version=1&amp;mode=live`);
+    const report = /href="(http[^"]*\/reports\/[^"?]+)"/.exec(page.body)![1]!;
+    const path = new URL(report).pathname;
+    const html = await h.app.inject({ method: 'GET', url: path });
+    expect(html.statusCode).toBe(200);
+    expect(html.body).toContain('Three items');
+    const pdf = await h.app.inject({ method: 'GET', url: `${path}?format=pdf` });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toContain('application/pdf');
   });
 
   it('sends a signed-out visitor to sign in', async () => {
