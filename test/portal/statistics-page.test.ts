@@ -60,7 +60,7 @@ describe('the Statistics page', () => {
     expect(res.body).toContain('few attempts: under');
     expect(res.body).toContain('a distractor nobody chose');
     expect(res.body).toContain('Gamma');
-    expect(res.body).toContain('<svg class="chart"');
+    expect(res.body).toContain('<svg class="chart scatter"');
   });
 
   it('keeps test-mode data apart', async () => {

@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../../../platform/web/html.js';
 import type { TestStatistics } from '../../results/get-statistics.js';
-import { barChart } from '../overview/bar-chart.js';
+import { facilityDiscriminationChart } from './scatter-chart.js';
 import { dataTable } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
 import type { Scope } from '../ui/page.js';
@@ -50,10 +50,10 @@ ${p.scope.p.role === 'operator' ? html`<input type="hidden" name="institution" v
       ? html`<p class="notice">No completed attempt with a final score for version ${s.version} in ${p.livemode ? 'live' : 'test-mode'} data yet. Statistics appear here once candidates finish and their marking is final.</p>`
       : html`${summary}
 <p class="hint stats-hint">Facility is the mean mark as a share of the question's points (how easy it was). Discrimination is the correlation of the question's mark with the rest of the test (above 0.2 separates stronger from weaker candidates; below 0 suggests a wrong key). Alpha is computed over ${s.alphaItems} ${s.alphaItems === 1 ? 'question' : 'questions'} outside pools. ${s.attempts < 30 ? 'With fewer than 30 attempts, read every figure as a rough guide.' : ''}</p>
-<h2 id="facility-heading">Facility by question</h2>
+<h2 id="facility-heading">Facility and discrimination</h2>
 <figure class="chart-figure" aria-labelledby="facility-heading">
-${barChart({ bars: items.map((it) => ({ label: `Question ${it.n}`, short: String(it.n), value: it.facility === null ? 0 : Math.round(it.facility * 100) })), valueLabel: '% facility' })}
-<figcaption class="hint">The same figures are in the table below.</figcaption>
+${facilityDiscriminationChart(items)}
+<figcaption class="hint">Each circle is a question, by its number. Questions in the shaded band (discrimination under 0.2) tell stronger and weaker candidates apart poorly; below 0, check the key. The same figures are in the table below.</figcaption>
 </figure>
 ${dataTable({
   caption: 'Questions: facility, discrimination and flags',
