@@ -119,6 +119,20 @@ export const COMMANDS: Record<string, Command> = {
       return settings;
     },
   },
+  'set-report-questions': {
+    summary: "Show or hide each question's outcome in an institution's candidate reports",
+    usage: '<institutionId> <on|off>',
+    description:
+      "on: the report (result.reportUrl and its PDF) lists every question the candidate was given, in their order, with\n" +
+      'the points awarded of its points; off (the default) shows the score, the sections and the integrity summary only.',
+    positionals: [2, 2],
+    async run({ positionals: [institutionId, value] }, deps) {
+      if (value !== 'on' && value !== 'off') throw new UsageError('Give on or off.');
+      const settings = await updateInstitutionSettings((await deps.db()).pool, institutionId!, { reportShowsQuestions: value === 'on' });
+      if (!settings) throw notFound('institution');
+      return settings;
+    },
+  },
   'create-key': {
     summary: 'Create an API key (printed once)',
     usage: '<institutionId> [--label <label>] [--mode live|test]',

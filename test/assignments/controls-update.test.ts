@@ -80,6 +80,7 @@ describe('accommodations at creation', () => {
 
     expect((await h.admin('PATCH', `/api/admin/v1/institutions/${h.a.institutionId}/settings`, { allowProctoringRelaxations: true })).json()).toEqual({
       allowProctoringRelaxations: true,
+      reportShowsQuestions: false,
     });
     const a = await assign(h, h.a, { externalUserId: 'relax-3', accommodations: relaxed });
     const read = await readAssignment(h, h.a, a.assignmentId);
@@ -87,7 +88,7 @@ describe('accommodations at creation', () => {
     expect(effectiveProctoringRelaxations(read)).toEqual({ fullscreenRequired: false, copyPasteAllowed: true });
     expect(effectiveProctoringRelaxations({ accommodations: null })).toEqual({ fullscreenRequired: true, copyPasteAllowed: false });
     // Institution B was not allowed anything.
-    expect((await h.admin('GET', `/api/admin/v1/institutions/${h.b.institutionId}/settings`)).json()).toEqual({ allowProctoringRelaxations: false });
+    expect((await h.admin('GET', `/api/admin/v1/institutions/${h.b.institutionId}/settings`)).json()).toEqual({ allowProctoringRelaxations: false, reportShowsQuestions: false });
     expectError(await h.partner(h.b, 'POST', `${P}/assignments`, assignmentBody(h.b, { accommodations: relaxed })), 422, 'proctoring_relaxation_not_allowed');
     await h.admin('PATCH', `/api/admin/v1/institutions/${h.a.institutionId}/settings`, { allowProctoringRelaxations: false });
   });

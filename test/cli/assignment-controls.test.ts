@@ -29,19 +29,19 @@ async function cli(...argv: string[]) {
 describe('assay set-proctoring-relaxations', () => {
   it('switches the institution setting on and off, as the operator API does', async () => {
     const { institutionId } = await createInstitution(pool, { name: 'Relaxed College' });
-    expect(await getInstitutionSettings(pool, institutionId)).toEqual({ allowProctoringRelaxations: false });
+    expect(await getInstitutionSettings(pool, institutionId)).toEqual({ allowProctoringRelaxations: false, reportShowsQuestions: false });
     const on = await cli('set-proctoring-relaxations', institutionId, 'on');
     expect(on.code).toBe(0);
-    expect(JSON.parse(on.stdout)).toEqual({ allowProctoringRelaxations: true });
-    expect(await getInstitutionSettings(pool, institutionId)).toEqual({ allowProctoringRelaxations: true });
+    expect(JSON.parse(on.stdout)).toEqual({ allowProctoringRelaxations: true, reportShowsQuestions: false });
+    expect(await getInstitutionSettings(pool, institutionId)).toEqual({ allowProctoringRelaxations: true, reportShowsQuestions: false });
     expect((await cli('set-proctoring-relaxations', institutionId, 'off')).code).toBe(0);
-    expect(await getInstitutionSettings(pool, institutionId)).toEqual({ allowProctoringRelaxations: false });
+    expect(await getInstitutionSettings(pool, institutionId)).toEqual({ allowProctoringRelaxations: false, reportShowsQuestions: false });
   });
 
   it('refuses a bad value (exit 2, nothing changed) and an unknown institution (exit 1)', async () => {
     const { institutionId } = await createInstitution(pool, { name: 'Strict College' });
     expect((await cli('set-proctoring-relaxations', institutionId, 'yes')).code).toBe(2);
-    expect(await getInstitutionSettings(pool, institutionId)).toEqual({ allowProctoringRelaxations: false });
+    expect(await getInstitutionSettings(pool, institutionId)).toEqual({ allowProctoringRelaxations: false, reportShowsQuestions: false });
     const unknown = await cli('set-proctoring-relaxations', 'ins_0000000000000000000000', 'on');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('not_found');

@@ -5,15 +5,21 @@ import type { Queryable } from '../../platform/db.js';
  * whether the institution's partners may relax proctoring for one assignment
  * (assignments' `accommodations.proctoring`); off by default, since it weakens
  * supervision and the operator answers for the institution's exams.
+ * `reportShowsQuestions`: whether a candidate's report lists each question's
+ * outcome (docs/results.md); off by default.
  */
 export interface InstitutionSettings {
   allowProctoringRelaxations: boolean;
+  reportShowsQuestions: boolean;
 }
+
+const COLUMNS = 'allow_proctoring_relaxations AS allow, report_shows_questions AS questions';
+const view = (r: { allow: boolean; questions: boolean }): InstitutionSettings => ({ allowProctoringRelaxations: r.allow, reportShowsQuestions: r.questions });
 
 /** Null when there is no such institution. */
 export async function getInstitutionSettings(db: Queryable, institutionId: string): Promise<InstitutionSettings | null> {
-  const { rows } = await db.query<{ allow: boolean }>('SELECT allow_proctoring_relaxations AS allow FROM institutions WHERE id = $1', [institutionId]);
-  return rows[0] ? { allowProctoringRelaxations: rows[0].allow } : null;
+  const { rows } = await db.query<{ allow: boolean; questions: boolean }>(`SELECT ${COLUMNS} FROM institutions WHERE id = $1`, [institutionId]);
+  return rows[0] ? view(rows[0]) : null;
 }
 
 /** Applies the fields given; null when there is no such institution. */
@@ -22,10 +28,11 @@ export async function updateInstitutionSettings(
   institutionId: string,
   patch: Partial<InstitutionSettings>,
 ): Promise<InstitutionSettings | null> {
-  const { rows } = await db.query<{ allow: boolean }>(
-    `UPDATE institutions SET allow_proctoring_relaxations = COALESCE($2, allow_proctoring_relaxations)
-      WHERE id = $1 RETURNING allow_proctoring_relaxations AS allow`,
-    [institutionId, patch.allowProctoringRelaxations ?? null],
+  const { rows } = await db.query<{ allow: boolean; questions: boolean }>(
+    `UPDATE institutions SET allow_proctoring_relaxations = COALESCE($2, allow_proctoring_relaxations),
+                             report_shows_questions = COALESCE($3, report_shows_questions)
+      WHERE id = $1 RETURNING ${COLUMNS}`,
+    [institutionId, patch.allowProctoringRelaxations ?? null, patch.reportShowsQuestions ?? null],
   );
-  return rows[0] ? { allowProctoringRelaxations: rows[0].allow } : null;
+  return rows[0] ? view(rows[0]) : null;
 }

@@ -11,6 +11,9 @@ const SettingsView = Type.Object(
     allowProctoringRelaxations: Type.Boolean({
       description: "Whether the institution's partners may relax proctoring per assignment (accommodations.proctoring)",
     }),
+    reportShowsQuestions: Type.Boolean({
+      description: "Whether a candidate's report (result.reportUrl) lists each question's outcome: points awarded of the question's points",
+    }),
   },
   { title: 'InstitutionSettings' },
 );
@@ -43,7 +46,7 @@ export const institutionSettingsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ap
         operationId: 'updateInstitutionSettings',
         summary: "Change an institution's settings (fields not given stay as they are)",
         params: Params,
-        body: Type.Object({ allowProctoringRelaxations: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+        body: Type.Object({ allowProctoringRelaxations: Type.Optional(Type.Boolean()), reportShowsQuestions: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
         response: { 200: SettingsView, ...errors(400, 401, 404, 415) },
       },
     },

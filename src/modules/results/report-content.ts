@@ -12,6 +12,8 @@ export interface ReportContent {
   details: Array<[string, string]>;
   result: Array<[string, string]>;
   sections: { columns: string[]; rows: string[][] } | null;
+  /** Each question's outcome, when the institution shows them (reportShowsQuestions). */
+  questions: { columns: string[]; rows: string[][] } | null;
   integrity: { summary: string; columns: string[]; rows: string[][] } | null;
   footer: string;
 }
@@ -34,6 +36,20 @@ export function reportContent(d: ReportData, generatedAt: Date): ReportContent {
     ? {
         columns: ['Section', 'Points', 'Out of', 'Percent'],
         rows: s.sections.map((x) => [x.title, formatPoints(x.points), formatPoints(x.maxPoints), `${formatPoints(x.percent)}%`]),
+      }
+    : null;
+  const outcome = (points: number | null, max: number) => (points === null ? 'Not marked' : points >= max ? 'Full marks' : points > 0 ? 'Part marks' : 'No marks');
+  const hasSections = d.questions?.some((q) => q.section !== '') ?? false;
+  const questions = d.questions?.length
+    ? {
+        columns: hasSections ? ['Question', 'Section', 'Points', 'Out of', 'Outcome'] : ['Question', 'Points', 'Out of', 'Outcome'],
+        rows: d.questions.map((q) => [
+          String(q.n),
+          ...(hasSections ? [q.section] : []),
+          q.points === null ? '–' : formatPoints(q.points),
+          formatPoints(q.maxPoints),
+          outcome(q.points, q.maxPoints),
+        ]),
       }
     : null;
   let integrity: ReportContent['integrity'] = null;
@@ -66,6 +82,7 @@ export function reportContent(d: ReportData, generatedAt: Date): ReportContent {
     ],
     result,
     sections,
+    questions,
     integrity,
     footer: `Report ${d.assignmentId}, produced ${reportDate(generatedAt)} by Assay for ${d.institutionName}.`,
   };

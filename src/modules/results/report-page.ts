@@ -38,7 +38,8 @@ ${c.testModeNotice ? html`<link rel="stylesheet" href="/reports/assets/report-te
 <h1>${c.title}</h1>
 <section aria-labelledby="about"><h2 id="about">Candidate and test</h2>${facts(c.details)}</section>
 <section aria-labelledby="result"><h2 id="result">Result</h2>${facts(c.result)}
-${c.sections ? table('Score by section', c.sections.columns, c.sections.rows) : ''}</section>
+${c.sections ? table('Score by section', c.sections.columns, c.sections.rows) : ''}
+${c.questions ? table('Points by question, in the order the candidate saw them', c.questions.columns, c.questions.rows) : ''}</section>
 <section aria-labelledby="integrity"><h2 id="integrity">Integrity</h2>
 ${c.integrity ? html`<p>${c.integrity.summary}</p>${table('Proctoring flags by severity and review outcome', c.integrity.columns, c.integrity.rows)}` : html`<p>This test was not proctored.</p>`}</section>
 <p class="report-print"><a href="?format=pdf">Download this report as a PDF</a></p>

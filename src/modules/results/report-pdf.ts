@@ -69,6 +69,7 @@ export function reportPdf(c: ReportContent, institutionName: string): Promise<Bu
   heading('Result');
   facts(c.result);
   if (c.sections) table('Score by section', c.sections.columns, c.sections.rows);
+  if (c.questions) table('Points by question, in the order the candidate saw them', c.questions.columns, c.questions.rows);
   heading('Integrity');
   if (c.integrity) {
     doc.font('Helvetica').fontSize(10.5).text(c.integrity.summary, MARGIN.left, undefined, { width });

@@ -1,6 +1,9 @@
 import type { Queryable } from '../../platform/db.js';
 import type { Score } from '../lifecycle/score.js';
 import type { ProctoringMode } from '../catalog/test-settings.js';
+import { deliveredQuestions, identityDelivery, type Delivery } from '../catalog/delivery.js';
+import type { StoredSection } from '../catalog/sections.js';
+import type { Question } from '../catalog/schemas.js';
 
 /** What a candidate's report shows: one completed assignment with its people, test and integrity counts. */
 export interface ReportData {
@@ -19,13 +22,18 @@ export interface ReportData {
   score: Score | null;
   /** Proctoring flags by severity, each split by the reviewer's outcome. */
   flags: Array<{ severity: 'info' | 'warning' | 'critical'; total: number; confirmed: number; dismissed: number; unreviewed: number }>;
+  /**
+   * Each question's outcome in the order the candidate saw them, when the
+   * institution's `reportShowsQuestions` is on; null when it is off.
+   */
+  questions: Array<{ n: number; section: string; type: string; points: number | null; maxPoints: number }> | null;
 }
 
 /** The report of a completed assignment; null for anything else (the link then shows nothing). */
 export async function findReport(db: Queryable, assignmentId: string): Promise<ReportData | null> {
   const { rows } = await db.query(
     `SELECT a.id, a.livemode, i.name AS institution_name, tv.title, tv.version, tv.proctoring, u.name AS candidate_name, u.external_user_id,
-            a.created_at, a.started_at, a.submitted_at, a.completed_at, a.score,
+            a.created_at, a.started_at, a.submitted_at, a.completed_at, a.score, i.report_shows_questions,
             COALESCE((SELECT jsonb_agg(jsonb_build_object('severity', f.severity, 'total', f.total, 'confirmed', f.confirmed, 'dismissed', f.dismissed))
                         FROM (SELECT pf.severity, count(*)::int AS total,
                                      count(*) FILTER (WHERE pf.review_outcome = 'confirmed')::int AS confirmed,
@@ -60,5 +68,31 @@ export async function findReport(db: Queryable, assignmentId: string): Promise<R
       const c = counts.get(severity) ?? { total: 0, confirmed: 0, dismissed: 0 };
       return { severity, total: c.total, confirmed: c.confirmed, dismissed: c.dismissed, unreviewed: c.total - c.confirmed - c.dismissed };
     }),
+    questions: r.report_shows_questions ? await questionOutcomes(db, assignmentId) : null,
   };
+}
+
+/** The candidate's questions in the order shown, each with its section, points awarded (null: no mark) and points. */
+async function questionOutcomes(db: Queryable, assignmentId: string): Promise<NonNullable<ReportData['questions']>> {
+  const { rows } = await db.query<{ questions: Question[]; sections: StoredSection[] | null; delivery: Delivery | null; marks: Record<string, string> | null }>(
+    `SELECT tv.questions, tv.sections, at.delivery,
+            (SELECT jsonb_object_agg(m.question_id, m.points) FROM marks m WHERE m.assignment_id = a.id) AS marks
+       FROM assignments a
+       JOIN test_versions tv ON tv.id = a.test_version_id
+       LEFT JOIN attempts at ON at.assignment_id = a.id
+      WHERE a.id = $1`,
+    [assignmentId],
+  );
+  const r = rows[0];
+  if (!r) return [];
+  const test = { questions: r.questions, sections: r.sections };
+  const delivery = r.delivery ?? identityDelivery(test);
+  const sectionOf = new Map((r.sections ?? []).flatMap((s) => s.questionIds.map((id) => [id, s.title] as const)));
+  return deliveredQuestions(test, delivery).map((q, i) => ({
+    n: i + 1,
+    section: sectionOf.get(q.id) ?? '',
+    type: q.type,
+    points: r.marks && r.marks[q.id] !== undefined ? Number(r.marks[q.id]) : null,
+    maxPoints: q.points,
+  }));
 }
