@@ -83,6 +83,15 @@ run('an author imports a package in the portal', () => {
       expect(draft.status()).toBe(200);
       const content = (await draft.json()).content as { questions: Array<{ type: string }> };
       expect(content.questions.map((q) => q.type)).toEqual(['single_choice', 'multiple_choice', 'short_text', 'matching']);
+
+      // It opens in the editor, a form per question, and its preview shows the four questions as a student sees them.
+      await page.getByRole('link', { name: `Biology bank (${size})` }).click();
+      await page.getByRole('heading', { level: 1, name: 'Edit test' }).waitFor();
+      await page.getByRole('group', { name: /^Question 4 \(Matching\)/ }).waitFor();
+      expect(await page.getByRole('group', { name: /^Question \d \(/ }).count()).toBe(4);
+      const preview = page.frameLocator('#preview-frame');
+      await expect.poll(() => preview.locator('fieldset.question').count(), { timeout: 10_000 }).toBe(4);
+      expect(await preview.locator('.notice').count()).toBe(0);
       await context.close();
     }
     expect(axeProblems).toEqual([]);
