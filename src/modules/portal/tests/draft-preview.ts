@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import type { Queryable } from '../../../platform/db.js';
 import { html } from '../../../platform/web/html.js';
-import { deliver } from '../../catalog/delivery.js';
 import { draftProblems, getDraftView, type DraftView } from '../../catalog/drafts.js';
 import { createContentCache } from '../../catalog/content/content-cache.js';
 import { staffAssetUrl } from '../../catalog/content/content-format.js';
@@ -11,7 +10,7 @@ import type { StoredSection } from '../../catalog/sections.js';
 import type { Question } from '../../catalog/schemas.js';
 import type { TestVersion } from '../../catalog/tests-service.js';
 import type { ErrorDetail } from '../../../platform/errors.js';
-import { testPage } from '../../student/pages/test-page.js';
+import { previewOfVersion } from './preview-page.js';
 import { Html, pageRoute } from '../ui/page.js';
 import { scopeOf } from './authoring-api.js';
 import { PREVIEW_HEADERS } from './test-pages.js';
@@ -110,19 +109,8 @@ export const draftPreviewPage: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     async (request, reply) => {
       const draft = await getDraftView(ctx.pool, scopeOf(request), request.params.testId);
       const { version, held } = await previewVersion(ctx.pool, draft);
-      const now = ctx.clock.now();
-      const rendered = testPage({
-        assignmentId: 'preview',
-        institutionName: 'Preview',
-        test: deliver(version, null),
-        csrfToken: 'preview',
-        deadlineAt: new Date(now.getTime() + version.durationMinutes * 60_000),
-        serverNow: now,
-        answers: [],
-        content: previewContent,
-      });
-      // No script runs in the frame: drop the "turn JavaScript on" notice, and say what is not shown yet.
-      const page = rendered.replace(/<noscript>[\s\S]*?<\/noscript>/, '').replace(/(<main[^>]*>)/, `$1${heldNotice(held)}`);
+      // Say what is not shown yet at the top.
+      const page = previewOfVersion(version, previewContent, ctx.clock.now()).replace(/(<main[^>]*>)/, `$1${heldNotice(held)}`);
       return reply.code(200).headers(PREVIEW_HEADERS).send(page);
     },
   );

@@ -5,14 +5,13 @@ import type { AppContext } from '../../../platform/context.js';
 import { AppError, notFound } from '../../../platform/errors.js';
 import { tenantOf } from '../../../platform/principal.js';
 import { PAGE_HEADERS } from '../../../platform/web/html.js';
-import { testPage } from '../../student/pages/test-page.js';
 import { staffContent } from '../../catalog/content/rendered-content.js';
 import { listInstitutions } from '../../institutions/institutions.js';
 import { can, requirePermission, type StaffPrincipal } from '../../staff/principal.js';
 import { listAuthoredTests } from '../../catalog/drafts.js';
 import { ownTestsPage } from './own-tests-view.js';
 import type { TestInput } from '../../catalog/schemas.js';
-import { deliver } from '../../catalog/delivery.js';
+import { previewOfVersion } from './preview-page.js';
 import { createTest, getCurrentTestVersion, getTest, listAllTests, publishTest, unpublishTest, updateTest } from '../../catalog/tests-service.js';
 import { pager } from '../ui/components.js';
 import { DoneQuery, FORM, Html, Redirect, auditContext, flashFrom, pageRoute, redirect } from '../ui/page.js';
@@ -135,21 +134,8 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     requirePermission(request, 'operate');
     const test = await getCurrentTestVersion(ctx.pool, request.params.testId);
     if (!test) throw notFound('test');
-    const now = ctx.clock.now();
-    const rendered = testPage({
-      assignmentId: 'preview',
-      institutionName: 'Preview',
-      // The preview shows every question of every section in the authored order (no draw, no shuffle).
-      test: deliver(test, null),
-      csrfToken: 'preview',
-      deadlineAt: new Date(now.getTime() + test.durationMinutes * 60_000),
-      serverNow: now,
-      answers: [],
-      // Staff are signed in to the portal, not to an assignment: images load from the staff path.
-      content: staffContent,
-    });
-    // The frame runs no script, so the page's "turn JavaScript on" notice would only mislead here.
-    const page = rendered.replace(/<noscript>[\s\S]*?<\/noscript>/, '');
+    // Staff are signed in to the portal, not to an assignment: images load from the staff path.
+    const page = previewOfVersion(test, staffContent, ctx.clock.now());
     return reply.code(200).headers(PREVIEW_HEADERS).send(page);
   });
 
