@@ -91,12 +91,12 @@ function toVersion(r: VersionRecord): TestVersion {
 
 const rulesJson = (rules: ProctoringRules | null) => (rules ? JSON.stringify(rules) : null);
 
-async function insertVersion(db: Queryable, testId: string, version: number, input: TestInput, content: CheckedContent) {
+async function insertVersion(db: Queryable, testId: string, version: number, input: TestInput, content: CheckedContent, trial = false) {
   const testVersionId = newId('tv');
   await db.query(
     `INSERT INTO test_versions (id, test_id, version, title, description, duration_minutes, proctoring, marking,
-                                result_visibility, pass_percent, questions, proctoring_rules, sections, content_format)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+                                result_visibility, pass_percent, questions, proctoring_rules, sections, content_format, trial)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       testVersionId,
       testId,
@@ -112,11 +112,24 @@ async function insertVersion(db: Queryable, testId: string, version: number, inp
       rulesJson(storedProctoringRules(input)),
       content.sections ? JSON.stringify(content.sections) : null,
       input.contentFormat ?? 'plain',
+      trial,
     ],
   );
   if (content.assetIds.length > 0) {
     await db.query('INSERT INTO test_version_assets (test_version_id, asset_id) SELECT $1, unnest($2::text[])', [testVersionId, content.assetIds]);
   }
+}
+
+/**
+ * A "Try it" snapshot of a draft (docs/authoring.md): a trial version,
+ * numbered -1, -2, … so it is never current, never listed and never takes a
+ * version number. The caller's transaction holds the test's row.
+ */
+export async function insertTrialVersion(tx: Queryable, testId: string, input: TestInput, content: CheckedContent): Promise<string> {
+  const { rows } = await tx.query<{ n: number }>('SELECT coalesce(min(version), 0)::int - 1 AS n FROM test_versions WHERE test_id = $1 AND trial', [testId]);
+  await insertVersion(tx, testId, rows[0]!.n, input, content, true);
+  const { rows: made } = await tx.query<{ id: string }>('SELECT id FROM test_versions WHERE test_id = $1 AND version = $2', [testId, rows[0]!.n]);
+  return made[0]!.id;
 }
 
 export async function insertTest(pool: Pool, input: TestInput, content: CheckedContent): Promise<string> {

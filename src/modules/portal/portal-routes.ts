@@ -19,6 +19,7 @@ import { overviewPages } from './overview/overview-pages.js';
 import { staffAdminPages } from './staff/staff-admin-pages.js';
 import { testPages } from './tests/test-pages.js';
 import { authoringApi } from './tests/authoring-api.js';
+import { draftRoutes } from './tests/draft-routes.js';
 import { contentAssetPages } from './content-assets/content-asset-routes.js';
 import { webhookPages } from './webhooks/webhook-pages.js';
 import { ltiPlatformPages } from './lti/lti-platform-pages.js';
@@ -66,6 +67,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(institutionPages, { ctx });
       await portal.register(testPages, { ctx });
       await portal.register(authoringApi, { ctx });
+      await portal.register(draftRoutes, { ctx });
       await portal.register(contentAssetPages, { ctx });
     },
     { prefix: '/portal' },

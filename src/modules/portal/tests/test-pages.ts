@@ -45,7 +45,7 @@ const EDITOR_HEADERS = {
  * origin's requests never send): with no `allow-scripts`, nothing in the frame
  * can run to use that origin.
  */
-const PREVIEW_HEADERS = {
+export const PREVIEW_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'none'; base-uri 'none'; sandbox allow-same-origin; frame-ancestors 'self'",
   'x-frame-options': 'SAMEORIGIN',

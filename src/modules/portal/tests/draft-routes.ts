@@ -1,0 +1,117 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withTransaction } from '../../../platform/db.js';
+import type { ErrorDetail } from '../../../platform/errors.js';
+import { newId } from '../../../platform/ids.js';
+import { html } from '../../../platform/web/html.js';
+import type { AssignmentsContext } from '../../assignments/context.js';
+import { insertAssignmentForUser } from '../../assignments/assignments-repo.js';
+import { getDraftView, type AuthoringScope } from '../../catalog/drafts.js';
+import { snapshotTrialVersion } from '../../catalog/trial-versions.js';
+import { requirePermission, type StaffPrincipal } from '../../staff/principal.js';
+import { portalLayout } from '../ui/layout.js';
+import { FORM, Html, Redirect, pageRoute, redirect, sendHtml } from '../ui/page.js';
+import { draftPreview } from './draft-preview.js';
+import { PREVIEW_HEADERS } from './test-pages.js';
+
+/**
+ * The test editor's preview of the saved draft and its "Try it" action
+ * (docs/authoring.md "Preview and Try it"). Both need `author_tests`:
+ * authors and admins on their institution's own tests (any other test is a
+ * 404), operators on every test.
+ */
+const TestParams = Type.Object({ testId: Type.String({ maxLength: 64 }) });
+
+function scopeOf(p: StaffPrincipal): AuthoringScope {
+  return p.role === 'operator' ? 'all' : { institutionId: p.institutionId! };
+}
+
+/** The externalUserId of a staff member's own trial runs (one user per staff member and institution). */
+export const trialUserId = (staffId: string) => `portal-try:${staffId}`;
+
+export const draftRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
+  app.get(
+    '/tests/:testId/draft/preview',
+    {
+      schema: {
+        ...pageRoute,
+        params: TestParams,
+        // Only busts the frame's cache: the page is of the saved draft, whatever revision is named.
+        querystring: Type.Object({ revision: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })) }),
+        response: { 200: Html },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePermission(request, 'author_tests');
+      const draft = await getDraftView(ctx.pool, scopeOf(principal), request.params.testId);
+      const page = draftPreview({
+        testId: draft.testId,
+        revision: draft.revision,
+        nextVersion: draft.nextVersion,
+        content: draft.content,
+        problems: draft.problems,
+        now: ctx.clock.now(),
+      });
+      return reply.code(200).headers(PREVIEW_HEADERS).send(page);
+    },
+  );
+
+  app.post(
+    '/tests/:testId/try',
+    {
+      schema: {
+        ...pageRoute,
+        consumes: FORM,
+        params: TestParams,
+        body: Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 200 })) }),
+        response: { 303: Redirect, 400: Html },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePermission(request, 'author_tests');
+      const { testId } = request.params;
+      const scope = scopeOf(principal);
+      const draft = await getDraftView(ctx.pool, scope, testId);
+      const editHref = `/portal/tests/${testId}/edit`;
+      if (draft.ownerInstitutionId === null) {
+        return sendHtml(reply, refusal(principal, editHref, 'A catalogue test belongs to no institution, so it has no test mode to try it in. Publish it to an institution and assign it with that institution’s test key.', []), 400);
+      }
+      const institutionId = draft.ownerInstitutionId;
+      const now = ctx.clock.now();
+      const result = await withTransaction(ctx.pool, async (tx) => {
+        const snap = await snapshotTrialVersion(tx, scope, testId);
+        if (!snap.ok) return snap;
+        const assignmentId = newId('asg');
+        await insertAssignmentForUser(tx, {
+          id: assignmentId,
+          institutionId,
+          user: { id: newId('usr'), externalUserId: trialUserId(principal.staffId), email: principal.email, name: principal.name },
+          testId,
+          testVersionId: snap.testVersionId,
+          // The completion page's return link leads back to the editor.
+          callbackUrl: `${ctx.config.publicBaseUrl}${editHref}`,
+          dueAt: null,
+          metadataJson: '{}',
+          accommodations: null,
+          livemode: false,
+          now,
+        });
+        await tx.query('UPDATE assignments SET trial = true WHERE id = $1 AND NOT livemode', [assignmentId]);
+        return { ok: true as const, assignmentId };
+      });
+      if (!result.ok) {
+        return sendHtml(reply, refusal(principal, editHref, 'The draft cannot be tried yet: fix these problems first (they are the ones publishing would refuse).', result.problems), 400);
+      }
+      const link = ctx.signer.issue(result.assignmentId, 1, ctx.signer.expiryFor(now, null));
+      return redirect(reply, link.url);
+    },
+  );
+};
+
+function refusal(principal: StaffPrincipal, editHref: string, why: string, problems: ErrorDetail[]): string {
+  const main = html`<h1>Try it</h1>
+<p class="notice" role="alert">${why}</p>
+${problems.length > 0 ? html`<ul class="problems">${problems.slice(0, 50).map((p) => html`<li>${p.field ? html`<code>${p.field}</code> ` : ''}${p.message}</li>`)}</ul>${problems.length > 50 ? html`<p>and ${problems.length - 50} more.</p>` : ''}` : ''}
+<p><a href="${editHref}">Back to the editor</a></p>`;
+  return portalLayout({ title: 'Try it', principal, current: 'tests', main });
+}
