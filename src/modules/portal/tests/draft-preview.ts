@@ -158,6 +158,8 @@ function render(input: DraftPreviewInput, key: string, slots: Slot[], sections: 
   });
   // The frame runs no script, so the page's "turn JavaScript on" notice would only mislead here.
   page = page.replace(/<noscript>[\s\S]*?<\/noscript>/, '');
+  // Nor does it load the student page's scripts or their state (the CSP would refuse them anyway).
+  page = page.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '');
   slots.forEach((s, i) => {
     if (s.problem === null) return;
     const re = new RegExp(`<fieldset class="question" id="question-${i + 1}" data-question-id="${PLACEHOLDER_PREFIX}${i + 1}"[\\s\\S]*?</fieldset>`);
@@ -168,7 +170,7 @@ function render(input: DraftPreviewInput, key: string, slots: Slot[], sections: 
 }
 
 function placeholder(n: number, problem: string): SafeHtml {
-  return html`<div class="question notice preview-placeholder" id="question-${n}" role="note"><p><strong>Question ${n} cannot be previewed yet:</strong> ${problem}.</p></div>`;
+  return html`<div class="question notice preview-unavailable" id="question-${n}" role="note"><p><strong>Question ${n} cannot be previewed yet:</strong> ${problem}.</p></div>`;
 }
 
 function problemList(problems: ErrorDetail[]): SafeHtml {
