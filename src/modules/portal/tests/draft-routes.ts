@@ -10,7 +10,7 @@ import { getDraftView, type AuthoringScope } from '../../catalog/drafts.js';
 import { snapshotTrialVersion } from '../../catalog/trial-versions.js';
 import { requirePermission, type StaffPrincipal } from '../../staff/principal.js';
 import { portalLayout } from '../ui/layout.js';
-import { FORM, Html, Redirect, pageRoute, redirect, sendHtml } from '../ui/page.js';
+import { CsrfBody, FORM, Html, InstitutionQuery, Redirect, pageRoute, redirect, sendHtml } from '../ui/page.js';
 import { draftPreview } from './draft-preview.js';
 import { PREVIEW_HEADERS } from './test-pages.js';
 
@@ -37,7 +37,7 @@ export const draftRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }>
         ...pageRoute,
         params: TestParams,
         // Only busts the frame's cache: the page is of the saved draft, whatever revision is named.
-        querystring: Type.Object({ revision: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })) }),
+        querystring: Type.Object({ ...InstitutionQuery, revision: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })) }),
         response: { 200: Html },
       },
     },
@@ -63,7 +63,7 @@ export const draftRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }>
         ...pageRoute,
         consumes: FORM,
         params: TestParams,
-        body: Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 200 })) }),
+        body: Type.Object(CsrfBody),
         response: { 303: Redirect, 400: Html },
       },
     },
