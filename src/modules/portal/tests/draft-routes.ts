@@ -2,10 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withTransaction } from '../../../platform/db.js';
 import type { ErrorDetail } from '../../../platform/errors.js';
-import { newId } from '../../../platform/ids.js';
 import { html } from '../../../platform/web/html.js';
 import type { AssignmentsContext } from '../../assignments/context.js';
-import { insertAssignmentForUser } from '../../assignments/assignments-repo.js';
+import { insertTrialAssignment } from '../../assignments/trial-assignment.js';
 import { getDraftView, type AuthoringScope } from '../../catalog/drafts.js';
 import { snapshotTrialVersion } from '../../catalog/trial-versions.js';
 import { requirePermission, type StaffPrincipal } from '../../staff/principal.js';
@@ -25,9 +24,6 @@ const TestParams = Type.Object({ testId: Type.String({ maxLength: 64 }) });
 function scopeOf(p: StaffPrincipal): AuthoringScope {
   return p.role === 'operator' ? 'all' : { institutionId: p.institutionId! };
 }
-
-/** The externalUserId of a staff member's own trial runs (one user per staff member and institution). */
-export const trialUserId = (staffId: string) => `portal-try:${staffId}`;
 
 export const draftRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
   app.get(
@@ -81,29 +77,21 @@ export const draftRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }>
       const result = await withTransaction(ctx.pool, async (tx) => {
         const snap = await snapshotTrialVersion(tx, scope, testId);
         if (!snap.ok) return snap;
-        const assignmentId = newId('asg');
-        await insertAssignmentForUser(tx, {
-          id: assignmentId,
+        const trial = await insertTrialAssignment(ctx, tx, {
           institutionId,
-          user: { id: newId('usr'), externalUserId: trialUserId(principal.staffId), email: principal.email, name: principal.name },
           testId,
           testVersionId: snap.testVersionId,
+          staff: { staffId: principal.staffId, email: principal.email, name: principal.name },
           // The completion page's return link leads back to the editor.
-          callbackUrl: `${ctx.config.publicBaseUrl}${editHref}`,
-          dueAt: null,
-          metadataJson: '{}',
-          accommodations: null,
-          livemode: false,
+          returnUrl: `${ctx.config.publicBaseUrl}${editHref}`,
           now,
         });
-        await tx.query('UPDATE assignments SET trial = true WHERE id = $1 AND NOT livemode', [assignmentId]);
-        return { ok: true as const, assignmentId };
+        return { ok: true as const, startUrl: trial.startUrl };
       });
       if (!result.ok) {
         return sendHtml(reply, refusal(principal, editHref, 'The draft cannot be tried yet: fix these problems first (they are the ones publishing would refuse).', result.problems), 400);
       }
-      const link = ctx.signer.issue(result.assignmentId, 1, ctx.signer.expiryFor(now, null));
-      return redirect(reply, link.url);
+      return redirect(reply, result.startUrl);
     },
   );
 };
