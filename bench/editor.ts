@@ -56,14 +56,14 @@ function question(i: number): Record<string, unknown> {
         type: 'matching', prompt, points: 1,
         stems: [1, 2, 3].map((k) => ({ id: `s${k}`, text: `Stem ${k}` })),
         choices: [1, 2, 3].map((k) => ({ id: `c${k}`, text: `Choice ${k}` })),
-        correctMatches: { s1: 'c1', s2: 'c2', s3: 'c3' },
+        correct: { s1: 'c1', s2: 'c2', s3: 'c3' },
       };
     case 'ordering':
-      return { type: 'ordering', prompt, points: 1, items: [1, 2, 3, 4].map((k) => ({ id: `i${k}`, text: `Item ${k}` })), correctOrder: ['i1', 'i2', 'i3', 'i4'] };
+      return { type: 'ordering', prompt, points: 1, items: [1, 2, 3, 4].map((k) => ({ id: `i${k}`, text: `Item ${k}` })) };
     case 'fill_blanks':
-      return { type: 'fill_blanks', prompt, points: 1, text: 'The {{b1}} sat on the {{b2}}.', blanks: [{ id: 'b1', acceptedAnswers: ['cat'] }, { id: 'b2', acceptedAnswers: ['mat'] }] };
+      return { type: 'fill_blanks', prompt, points: 1, text: 'The {{b1}} sat on the {{b2}}.', blanks: [{ id: 'b1', kind: 'text', acceptedAnswers: ['cat'] }, { id: 'b2', kind: 'choice', options: [{ id: 'm', text: 'mat' }, { id: 'h', text: 'hat' }], correctOptionId: 'm' }] };
     default:
-      return { type: 'file_upload', prompt, points: 1, acceptedTypes: ['application/pdf'], maxBytes: 5 * 1024 * 1024 };
+      return { type: 'file_upload', prompt, points: 1, accept: ['application/pdf'], maxBytes: 5 * 1024 * 1024 };
   }
 }
 
