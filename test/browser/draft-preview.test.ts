@@ -87,4 +87,38 @@ run('the draft preview', () => {
     }
     expect(axeProblems).toEqual([]);
   });
+  it('Try it on an unfinished draft explains why in words, at both widths', async () => {
+    for (const size of ['desktop', 'phone'] as const) {
+      const context = await browser.newContext({ viewport: VIEWPORTS[size] });
+      await signInPortal(h.pool, h.clock.now(), context, author);
+      const page = await context.newPage();
+      await page.goto(`${origin}/portal/tests`);
+      // The editor's Try it form, as that page sends it (same origin, the session's token).
+      const csrf = await page.evaluate(() => (document.querySelector('input[name="csrf"]') as HTMLInputElement | null)?.value ?? null);
+      expect(csrf).not.toBeNull();
+      await Promise.all([
+        page.waitForURL(`${origin}/portal/tests/${testId}/try`),
+        page.evaluate(
+          ({ action, token }) => {
+            const form = document.createElement('form');
+            form.method = 'post';
+            form.action = action;
+            const input = document.createElement('input');
+            input.name = 'csrf';
+            input.value = token;
+            form.append(input);
+            document.body.append(form);
+            form.submit();
+          },
+          { action: `/portal/tests/${testId}/try`, token: csrf! },
+        ),
+      ]);
+      await page.getByRole('heading', { level: 1, name: 'Try it' }).waitFor({ timeout: 5000 });
+      expect(await page.getByRole('alert').innerText()).toContain('cannot be tried yet');
+      expect(await page.locator('ul.problems').innerText()).toContain('Section 2, question 1: options is required');
+      await checkPortalPage(page, 'try-refused', size, axeProblems);
+      await context.close();
+    }
+    expect(axeProblems).toEqual([]);
+  });
 });

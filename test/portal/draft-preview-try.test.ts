@@ -204,7 +204,7 @@ describe('POST /portal/tests/{testId}/try', () => {
     const res = await portalPost(h, users.author, `/portal/tests/${testId}/try`);
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('cannot be tried yet');
-    expect(res.body).toContain('questions.0');
+    expect(res.body).toContain('Question 1: options is required');
     expect(await counts(testId)).toEqual(before);
   });
 

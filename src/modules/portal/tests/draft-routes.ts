@@ -99,7 +99,19 @@ export const draftRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }>
 function refusal(principal: StaffPrincipal, editHref: string, why: string, problems: ErrorDetail[]): string {
   const main = html`<h1>Try it</h1>
 <p class="notice" role="alert">${why}</p>
-${problems.length > 0 ? html`<ul class="problems">${problems.slice(0, 50).map((p) => html`<li>${p.field ? html`<code>${p.field}</code> ` : ''}${p.message}</li>`)}</ul>${problems.length > 50 ? html`<p>and ${problems.length - 50} more.</p>` : ''}` : ''}
+${problems.length > 0 ? html`<ul class="problems">${problems.slice(0, 50).map((p) => html`<li>${placeOf(p.field)}${p.message}</li>`)}</ul>${problems.length > 50 ? html`<p>and ${problems.length - 50} more.</p>` : ''}` : ''}
 <p><a href="${editHref}">Back to the editor</a></p>`;
   return portalLayout({ title: 'Try it', principal, current: 'tests', main });
+}
+
+/** Where a problem is, in words: "Section 2, question 1: options " for `sections.1.questions.0.options`. */
+function placeOf(field: string): string {
+  const m = /^(?:sections\.(\d+)\.)?questions\.(\d+)(?:\.(.+))?$/.exec(field);
+  if (m) {
+    const where = m[1] === undefined ? `Question ${Number(m[2]) + 1}` : `Section ${Number(m[1]) + 1}, question ${Number(m[2]) + 1}`;
+    return `${where}: ${m[3] ? `${m[3]} ` : ''}`;
+  }
+  const sec = /^sections\.(\d+)(?:\.(.+))?$/.exec(field);
+  if (sec) return `Section ${Number(sec[1]) + 1}: ${sec[2] ? `${sec[2]} ` : ''}`;
+  return field ? `${field} ` : '';
 }
