@@ -1,110 +1,75 @@
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import Fastify from 'fastify';
 import { createPool } from '../src/platform/db.js';
 import { systemClock } from '../src/platform/clock.js';
 import { migrate } from '../src/platform/migrate.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
-import { PORTAL_COOKIE, createPortalSession } from '../src/modules/staff/portal-sessions.js';
 import { inviteStaff } from '../src/modules/staff/staff-service.js';
-import { createDraftTest } from '../src/modules/catalog/drafts.js';
+import { PORTAL_COOKIE, createPortalSession } from '../src/modules/staff/portal-sessions.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { benchAppConfig, openBenchDatabase } from './bench-database.js';
 
 /**
  * `npm run bench:editor -- [--requests 300]`
  *
- * The test editor on a 200-question Markdown test (two sections, every
- * question type, a formula in every tenth prompt), over HTTP on a real
- * server (`listen`), one request at a time, as a signed-in author:
+ * The form editor of a 200-question test (two sections, every question
+ * type; issue 22 wants opening and saving under 150 ms p99), through the
+ * real app and database (`app.inject`, one request at a time, signed in as
+ * an author):
  *
- * - open: `GET /portal/authoring/tests/{id}/draft` (the JSON the editor
- *   opens from: the draft and every problem publishing would refuse), and
- *   `GET /portal/tests/{id}/edit` when the app has the editor page;
- * - save: `PUT /portal/authoring/tests/{id}/draft` with the next revision
- *   (the whole test, as the editor's autosave sends it);
- * - preview: `GET /portal/tests/{id}/draft/preview` (cached per revision).
+ * - open: the editor page (`GET /portal/tests/{id}/edit`: the draft, its
+ *   problems and the versions, in the page);
+ * - load: the draft alone (`GET /portal/authoring/tests/{id}/draft`);
+ * - save: an autosave (`PUT …/draft` naming the current revision, one
+ *   prompt changed: the whole draft is checked and stored);
+ * - preview: the saved draft rendered by the student page's renderer
+ *   (`GET /portal/tests/{id}/draft/preview`);
+ * - baseline: the same app answering the portal's stylesheet (a route that
+ *   does no work), measured in the same run, so the figures read as a ratio.
  *
- * The baseline, measured in the same run: a bare Fastify server on the same
- * database answering the same requests with the least SQL (the draft row
- * read; one conditional UPDATE), so the ratio is the cost of the app's
- * session, CSRF, validation of 200 questions, problems list and audit.
- * Target (issue 22): open and save < 150 ms p99.
+ * Prints p50 / p99 / max in milliseconds and p99 ÷ the target.
  */
 const { values: opts } = parseArgs({ options: { requests: { type: 'string', default: '300' } } });
 const REQUESTS = Number(opts.requests);
-if (!Number.isInteger(REQUESTS) || REQUESTS < 200) throw new Error('--requests: a whole number ≥ 200');
+if (!Number.isInteger(REQUESTS) || REQUESTS < 20) throw new Error('--requests: a whole number ≥ 20');
+const TARGET_MS = 150;
 
 const TYPES = ['single_choice', 'multiple_choice', 'short_text', 'numeric', 'essay', 'matching', 'ordering', 'fill_blanks', 'file_upload'] as const;
-
 function question(i: number): Record<string, unknown> {
-  const formula = i % 10 === 0 ? ` Use $x^${(i % 7) + 2}$ where it helps.` : '';
-  const prompt = `Question ${i + 1}: a prompt of ordinary length, with **some** emphasis and a \`code\` word.${formula}`;
-  switch (TYPES[i % TYPES.length]) {
-    case 'single_choice':
-      return { type: 'single_choice', prompt, points: 1, options: [1, 2, 3, 4].map((k) => ({ id: `o${k}`, text: `Option ${k}` })), correctOptionId: 'o2' };
-    case 'multiple_choice':
-      return { type: 'multiple_choice', prompt, points: 1, options: [1, 2, 3, 4].map((k) => ({ id: `o${k}`, text: `Option ${k}` })), correctOptionIds: ['o1', 'o3'] };
-    case 'short_text':
-      return { type: 'short_text', prompt, points: 1, acceptedAnswers: ['alpha', 'beta'] };
-    case 'numeric':
-      return { type: 'numeric', prompt, points: 1, answer: i, tolerance: 0.5 };
-    case 'essay':
-      return { type: 'essay', prompt, points: 1, rubric: 'A clear answer with one example.', maxWords: 300 };
-    case 'matching':
-      return {
-        type: 'matching', prompt, points: 1,
-        stems: [1, 2, 3].map((k) => ({ id: `s${k}`, text: `Stem ${k}` })),
-        choices: [1, 2, 3].map((k) => ({ id: `c${k}`, text: `Choice ${k}` })),
-        correct: { s1: 'c1', s2: 'c2', s3: 'c3' },
-      };
-    case 'ordering':
-      return { type: 'ordering', prompt, points: 1, items: [1, 2, 3, 4].map((k) => ({ id: `i${k}`, text: `Item ${k}` })) };
-    case 'fill_blanks':
-      return { type: 'fill_blanks', prompt, points: 1, text: 'The {{b1}} sat on the {{b2}}.', blanks: [{ id: 'b1', kind: 'text', acceptedAnswers: ['cat'] }, { id: 'b2', kind: 'choice', options: [{ id: 'm', text: 'mat' }, { id: 'h', text: 'hat' }], correctOptionId: 'm' }] };
-    default:
-      return { type: 'file_upload', prompt, points: 1, accept: ['application/pdf'], maxBytes: 5 * 1024 * 1024 };
+  const type = TYPES[i % TYPES.length]!;
+  const base = { id: `q${i + 1}`, type, prompt: `Question ${i + 1}: with $x_${i} = ${i}$, **explain** the following.\n\n$$\\frac{a}{b} + ${i}$$`, points: 1 };
+  const opts3 = [{ id: 'a', text: 'First' }, { id: 'b', text: 'Second' }, { id: 'c', text: 'Third' }];
+  switch (type) {
+    case 'single_choice': return { ...base, options: opts3, correctOptionId: 'a' };
+    case 'multiple_choice': return { ...base, options: opts3, correctOptionIds: ['a', 'c'] };
+    case 'short_text': return { ...base, acceptedAnswers: ['mitochondria', 'the mitochondria'] };
+    case 'numeric': return { ...base, answer: 9.81, tolerance: 0.01 };
+    case 'essay': return { ...base, rubric: 'Clear and complete.' };
+    case 'matching': return { ...base, stems: [{ id: 's1', text: 'Force' }, { id: 's2', text: 'Energy' }], choices: [{ id: 'n', text: 'newton' }, { id: 'j', text: 'joule' }], correct: { s1: 'n', s2: 'j' } };
+    case 'ordering': return { ...base, items: opts3 };
+    case 'fill_blanks': return { ...base, text: 'Water boils at {{t}} degrees.', blanks: [{ id: 't', kind: 'text', acceptedAnswers: ['100'] }] };
+    default: return { ...base, accept: ['application/pdf'] };
   }
 }
+const content = {
+  title: 'Two hundred questions',
+  description: 'The editor benchmark.',
+  durationMinutes: 120,
+  proctoring: 'none',
+  marking: 'hybrid',
+  resultVisibility: 'after_review',
+  passPercent: 50,
+  contentFormat: 'markdown',
+  sections: [
+    { title: 'Part A', questions: Array.from({ length: 100 }, (_, i) => question(i)) },
+    { title: 'Part B', questions: Array.from({ length: 100 }, (_, i) => question(i + 100)) },
+  ],
+};
 
-function bigTest(): Record<string, unknown> {
-  const qs = Array.from({ length: 200 }, (_, i) => question(i));
-  return {
-    title: 'Two hundred questions',
-    description: 'The editor benchmark.',
-    durationMinutes: 120,
-    proctoring: 'none',
-    marking: 'manual',
-    resultVisibility: 'after_review',
-    passPercent: 50,
-    contentFormat: 'markdown',
-    sections: [
-      { title: 'Part A', questions: qs.slice(0, 100) },
-      { title: 'Part B', questions: qs.slice(100) },
-    ],
-  };
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-const fmt = (n: number) => n.toFixed(1).padStart(6);
-
-async function measure(name: string, run: (i: number) => Promise<Response>, base?: number): Promise<number> {
-  for (let i = 0; i < 5; i++) await (await run(-1 - i)).text(); // warm-up
-  const times: number[] = [];
-  let bytes = 0;
-  for (let i = 0; i < REQUESTS; i++) {
-    const t0 = performance.now();
-    const res = await run(i);
-    const body = await res.text();
-    times.push(performance.now() - t0);
-    bytes = body.length;
-    if (!res.ok) throw new Error(`${name}: HTTP ${res.status} ${body.slice(0, 300)}`);
-  }
-  times.sort((x, y) => x - y);
-  const p99 = percentile(times, 99);
-  const ratio = base ? `  ×${(p99 / base).toFixed(1)} baseline p99` : '';
-  process.stdout.write(`${name.padEnd(44)} p50 ${fmt(percentile(times, 50))} ms  p99 ${fmt(p99)} ms  max ${fmt(times.at(-1)!)} ms  ${(bytes / 1024).toFixed(0)} KB${ratio}\n`);
-  return p99;
+function stats(label: string, ms: number[]): string {
+  const s = [...ms].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+  return `  ${label.padEnd(10)} n=${s.length}  p50 ${at(50).toFixed(2)} ms  p99 ${at(99).toFixed(2)} ms  max ${s.at(-1)!.toFixed(2)} ms  (p99 ÷ ${TARGET_MS} ms target: ${(at(99) / TARGET_MS).toFixed(2)})`;
 }
 
 const db = await openBenchDatabase('assay_bench_editor');
@@ -112,66 +77,58 @@ const pool = createPool(db.url, 10);
 try {
   await migrate(pool);
   const ctx = serverContext({ config: benchAppConfig(db.url), pool, clock: systemClock });
-  const inst = await createInstitution(pool, { name: 'Bench University', callbackDomains: ['bench.example'] });
-  const author = await inviteStaff(ctx, { institutionId: inst.institutionId, email: 'author@bench.example', role: 'author' }, { actor: { kind: 'cli' }, ip: null });
-  const { sessionId, csrf } = await createPortalSession(pool, { staffId: author.staffId, method: 'link', now: new Date() });
-  const content = bigTest();
-  const draft = await createDraftTest(pool, { institutionId: inst.institutionId }, content);
-  if (draft.problems.length > 0) throw new Error(`the bench test has problems: ${JSON.stringify(draft.problems.slice(0, 3))}`);
-  const testId = draft.testId;
-  const body = JSON.stringify(content);
-  process.stdout.write(`A ${(body.length / 1024).toFixed(0)} KB test of 200 questions in 2 sections; ${REQUESTS} requests each; PostgreSQL ${db.version}\n\n`);
-
   const app = await buildServer(ctx, { logger: false });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const hasEditPage = app.hasRoute({ method: 'GET', url: '/portal/tests/:testId/edit' });
+  const institution = await createInstitution(pool, { name: 'Bench University', callbackDomains: ['bench.example'] });
+  const staff = await inviteStaff(ctx, { institutionId: institution.institutionId, email: 'author@bench.example', name: 'Bench Author', role: 'author' }, { actor: { kind: 'cli' }, ip: null });
+  const { sessionId, csrf } = await createPortalSession(pool, { staffId: staff.staffId, method: 'link', now: new Date() });
+  const cookie = `${PORTAL_COOKIE}=${sessionId}`;
+  const json = { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' };
+  const created = await app.inject({ method: 'POST', url: '/portal/authoring/tests', headers: json, payload: JSON.stringify({ content }) });
+  if (created.statusCode !== 201) throw new Error(`create: ${created.statusCode} ${created.body}`);
+  const { testId, problems } = created.json();
+  if (problems.length) throw new Error(`the bench test has problems: ${JSON.stringify(problems.slice(0, 3))}`);
+  let revision = created.json().revision as number;
 
-  // The baseline: the same requests answered by bare Fastify + pg with the least SQL.
-  const bare = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
-  bare.get('/draft', async (_req, reply) => {
-    const { rows } = await pool.query<{ content: unknown; revision: number }>({ name: 'bare-draft', text: 'SELECT content, revision FROM test_drafts WHERE test_id = $1', values: [testId] });
-    return reply.send({ testId, content: rows[0]!.content, revision: rows[0]!.revision, problems: [] });
-  });
-  bare.put('/draft', async (req, reply) => {
-    const b = req.body as { revision: number; content: unknown };
-    const { rows } = await pool.query<{ revision: number }>({
-      name: 'bare-save',
-      text: 'UPDATE test_drafts SET content = $3, revision = revision + 1 WHERE test_id = $1 AND revision = $2 RETURNING revision',
-      values: [testId, b.revision, JSON.stringify(b.content)],
-    });
-    if (!rows[0]) return reply.code(409).send({ error: 'stale' });
-    return reply.send({ testId, content: b.content, revision: rows[0].revision, problems: [] });
-  });
-  const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
-
-  const headers = { cookie: `${PORTAL_COOKIE}=${sessionId}` };
-  const jsonHeaders = { ...headers, 'content-type': 'application/json', 'x-csrf-token': csrf };
-  const revisionOf = async (url: string, h: Record<string, string>) => ((await (await fetch(url, { headers: h })).json()) as { revision: number }).revision;
-
-  const baseOpen = await measure('baseline: GET the draft row', () => fetch(`${bareBase}/draft`));
-  let bareRevision = await revisionOf(`${bareBase}/draft`, {});
-  const baseSave = await measure('baseline: PUT the draft row', async () => {
-    const res = await fetch(`${bareBase}/draft`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: `{"revision":${bareRevision},"content":${body}}` });
-    bareRevision += 1;
-    return res;
-  });
-  process.stdout.write('\n');
-
-  const worst: number[] = [];
-  worst.push(await measure('open: GET /portal/authoring/tests/{id}/draft', () => fetch(`${base}/portal/authoring/tests/${testId}/draft`, { headers }), baseOpen));
-  if (hasEditPage) worst.push(await measure('open: GET /portal/tests/{id}/edit', () => fetch(`${base}/portal/tests/${testId}/edit`, { headers: { ...headers, accept: 'text/html' } }), baseOpen));
-  let revision = await revisionOf(`${base}/portal/authoring/tests/${testId}/draft`, headers);
-  worst.push(
-    await measure('save: PUT /portal/authoring/tests/{id}/draft', async () => {
-      const res = await fetch(`${base}/portal/authoring/tests/${testId}/draft`, { method: 'PUT', headers: jsonHeaders, body: `{"revision":${revision},"content":${body}}` });
-      revision += 1;
-      return res;
-    }, baseSave),
-  );
-  await measure('preview: GET …/draft/preview (same revision)', () => fetch(`${base}/portal/tests/${testId}/draft/preview?revision=${revision}`, { headers }));
-  if (!hasEditPage) process.stdout.write('(GET /portal/tests/{id}/edit is not in this build: not measured)\n');
-  process.stdout.write(`\nWorst p99 of open and save: ${Math.max(...worst).toFixed(1)} ms (target < 150 ms)\n`);
-  await bare.close();
+  const timed = async <R extends { statusCode: number; body: string }>(f: () => Promise<R>, ok: number) => {
+    const t = performance.now();
+    const res = await f();
+    const ms = performance.now() - t;
+    if (res.statusCode !== ok) throw new Error(`${res.statusCode}: ${res.body.slice(0, 200)}`);
+    return { ms, res };
+  };
+  const open = () => app.inject({ method: 'GET', url: `/portal/tests/${testId}/edit`, headers: { cookie } });
+  const load = () => app.inject({ method: 'GET', url: `/portal/authoring/tests/${testId}/draft`, headers: { cookie } });
+  const preview = () => app.inject({ method: 'GET', url: `/portal/tests/${testId}/draft/preview?revision=${revision}`, headers: { cookie } });
+  const baseline = () => app.inject({ method: 'GET', url: '/portal/assets/portal.css' });
+  const save = async (i: number) => {
+    content.sections[0]!.questions[i % 100]!.prompt = `Question ${i}: edited $y = ${i}$.`;
+    const { ms, res } = await timed(() => app.inject({ method: 'PUT', url: `/portal/authoring/tests/${testId}/draft`, headers: json, payload: JSON.stringify({ revision, content }) }), 200);
+    revision = res.json().revision;
+    return ms;
+  };
+  for (let i = 0; i < 20; i++) {
+    await open();
+    await load();
+    await save(i);
+    await baseline();
+  }
+  const figures = { open: [] as number[], load: [] as number[], save: [] as number[], preview: [] as number[], baseline: [] as number[] };
+  for (let i = 0; i < REQUESTS; i++) {
+    figures.open.push((await timed(open, 200)).ms);
+    figures.load.push((await timed(load, 200)).ms);
+    figures.save.push(await save(i + 20));
+    figures.baseline.push((await timed(baseline, 200)).ms);
+    if (i % 10 === 0) figures.preview.push((await timed(preview, 200)).ms);
+  }
+  const size = (await open()).body.length;
+  console.log(`The editor of a 200-question test (2 sections, 9 types; draft ${Math.round(JSON.stringify(content).length / 1024)} KB, editor page ${Math.round(size / 1024)} KB); Node ${process.version}, PostgreSQL ${db.version}${db.embedded ? ' (embedded)' : ''}`);
+  console.log(stats('open', figures.open));
+  console.log(stats('load', figures.load));
+  console.log(stats('save', figures.save));
+  console.log(stats('preview', figures.preview));
+  console.log(stats('baseline', figures.baseline));
+  const p99 = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.ceil(0.99 * ms.length) - 1]!;
+  console.log(`  open p99 ÷ baseline p99: ${(p99(figures.open) / p99(figures.baseline)).toFixed(1)}×;  save p99 ÷ baseline p99: ${(p99(figures.save) / p99(figures.baseline)).toFixed(1)}×`);
   await app.close();
 } finally {
   await pool.end();

@@ -8,7 +8,9 @@ import { postgresCpuUs } from './postgres-cpu.js';
 import { startBenchServers } from './start-servers.js';
 
 /**
- * `npm run bench [-- --duration 5 --rounds 3 --connections 10 --only <text> --profile --seed-assignments N]`
+ * `npm run bench [-- --duration 5 --rounds 3 --connections 32 --only <text> --profile --seed-assignments N]`
+ * (the reads are also driven against the raised baselines of bench/batched-baseline.ts:
+ * a bare route batched per event-loop turn, and the HTTP ceiling; each gets its own ratio)
  * (--only runs the cases whose name contains the text; --profile writes a
  * V8 CPU profile of the servers' process to bench/profiles/;
  * --seed-assignments fills the institution with N assignments first, with
@@ -27,9 +29,11 @@ const { values: opts } = parseArgs({
   options: {
     duration: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
     warmup: { type: 'string', default: '2' },
     profile: { type: 'boolean', default: false },
+    // Drive the app alone (no baseline rounds): with --profile, a profile of the app's work only.
+    'app-only': { type: 'boolean', default: false },
     only: { type: 'string' },
     'seed-assignments': { type: 'string', default: '0' },
   },
@@ -58,6 +62,8 @@ interface Case {
   target: number | null;
   app: Target;
   baseline: Target;
+  /** Further baselines driven in the same rounds (the batched bare route, the HTTP ceiling), each with its own ratio. */
+  also?: { label: string; target: number | null; t: Target; p99Target?: number }[];
 }
 interface Measured {
   rps: number;
@@ -98,22 +104,31 @@ const createBody = () => ({
   }),
 });
 
+const batched = (p: string): Target => ({ url: ready.batchedUrl, method: 'GET', path: p, headers: auth });
 const allCases: Case[] = [
   {
     name: 'GET /tests (3 published, with total)',
     target: 0.9,
     app: { url: ready.appUrl, method: 'GET', path: '/api/partner/v1/tests', headers: auth },
     baseline: { url: ready.baselineUrl, method: 'GET', path: '/tests', headers: auth },
+    also: [
+      { label: 'vs batched bare', target: 0.7, t: batched('/tests') },
+      { label: 'vs HTTP ceiling', target: null, t: batched('/ceiling/tests') },
+    ],
   },
   {
     name: 'GET /assignments/{id}',
     target: 0.9,
     app: { url: ready.appUrl, method: 'GET', path: `/api/partner/v1/assignments/${ready.assignmentId}`, headers: auth },
     baseline: { url: ready.baselineUrl, method: 'GET', path: `/assignments/${ready.assignmentId}`, headers: auth },
+    also: [
+      { label: 'vs batched bare', target: 0.7, t: batched(`/assignments/${ready.assignmentId}`), p99Target: 1.5 },
+      { label: 'vs HTTP ceiling', target: null, t: batched(`/ceiling/assignments/${ready.assignmentId}`) },
+    ],
   },
   {
     name: 'POST /assignments',
-    target: 0.8,
+    target: 0.9,
     app: { url: ready.appUrl, method: 'POST', path: '/api/partner/v1/assignments', headers: json, next: createBody },
     baseline: { url: ready.baselineUrl, method: 'POST', path: '/assignments', headers: json, next: createBody },
   },
@@ -147,7 +162,9 @@ const allCases: Case[] = [
   },
 ];
 
-const cases = allCases.filter((c) => !opts.only || c.name.includes(opts.only));
+// A case's whole name picks that case alone; otherwise every case whose name contains the text.
+const exact = allCases.filter((c) => c.name === opts.only);
+const cases = exact.length > 0 ? exact : allCases.filter((c) => !opts.only || c.name.includes(opts.only));
 if (cases.length === 0) throw new Error(`--only "${opts.only}" matches no case`);
 
 async function serversCpu(): Promise<number> {
@@ -207,32 +224,45 @@ const header = [
 ];
 console.log(header.join('\n'));
 
-const rows: { c: Case; app: Measured; base: Measured; ratio: number; spread: readonly [number, number] }[] = [];
+interface Row {
+  c: Case;
+  label: string;
+  target: number | null;
+  p99Target?: number;
+  app: Measured;
+  base: Measured;
+  ratio: number;
+  spread: readonly [number, number];
+}
+const rows: Row[] = [];
+/** The median of each round's pair ratio, and the range. */
+function pairRatio(appRuns: Measured[], baseRuns: Measured[]): { ratio: number; spread: readonly [number, number] } {
+  const pairRatios = appRuns.map((a, i) => a.rps / baseRuns[i]!.rps).sort((x, y) => x - y);
+  const mid = pairRatios.length / 2;
+  const ratio = pairRatios.length % 2 ? pairRatios[Math.floor(mid)]! : (pairRatios[mid - 1]! + pairRatios[mid]!) / 2;
+  return { ratio, spread: [pairRatios[0]!, pairRatios.at(-1)!] as const };
+}
 try {
   for (const c of cases) {
+    const others = opts['app-only'] ? [] : [{ label: '', target: c.target, t: c.baseline, p99Target: undefined as number | undefined }, ...(c.also ?? [])];
     if (WARMUP > 0) {
       await drive(c.app, WARMUP);
-      await drive(c.baseline, WARMUP);
+      for (const o of others) await drive(o.t, WARMUP);
     }
     const appRuns: Measured[] = [];
-    const baseRuns: Measured[] = [];
+    const baseRuns: Measured[][] = others.map(() => []);
     for (let r = 0; r < ROUNDS; r++) {
       // Alternate who goes first, so neither always runs on a warmer (or fuller) database.
-      if (r % 2 === 0) {
-        appRuns.push(await drive(c.app, DURATION));
-        baseRuns.push(await drive(c.baseline, DURATION));
-      } else {
-        baseRuns.push(await drive(c.baseline, DURATION));
-        appRuns.push(await drive(c.app, DURATION));
-      }
+      if (r % 2 === 0) appRuns.push(await drive(c.app, DURATION));
+      for (const [i, o] of others.entries()) baseRuns[i]!.push(await drive(o.t, DURATION));
+      if (r % 2 === 1) appRuns.push(await drive(c.app, DURATION));
     }
-    // The ratio is the median of each round's pair: a pair runs back to back, so a load spike from
+    if (opts['app-only']) console.log(`  ${c.name}: app ${Math.round(combine(appRuns).rps)} req/s, node ${Math.round(combine(appRuns).cpuUs)} µs per request`);
+    // The ratio is the median of each round's pair: a pair runs in the same round, so a load spike from
     // outside the benchmark hits both sides of it alike, and one disturbed pair cannot drag the median.
-    const pairRatios = appRuns.map((a, i) => a.rps / baseRuns[i]!.rps).sort((x, y) => x - y);
-    const mid = pairRatios.length / 2;
-    const ratio = pairRatios.length % 2 ? pairRatios[Math.floor(mid)]! : (pairRatios[mid - 1]! + pairRatios[mid]!) / 2;
-    const row = { c, app: combine(appRuns), base: combine(baseRuns), ratio, spread: [pairRatios[0]!, pairRatios.at(-1)!] as const };
-    rows.push(row);
+    for (const [i, o] of others.entries()) {
+      rows.push({ c, label: o.label, target: o.target, p99Target: o.p99Target, app: combine(appRuns), base: combine(baseRuns[i]!), ...pairRatio(appRuns, baseRuns[i]!) });
+    }
     console.log(`  done: ${c.name}`);
   }
 } finally {
@@ -248,21 +278,27 @@ console.log(
   `${'case'.padEnd(38)}${pad('app req/s', 11)}${pad('p50', 7)}${pad('p99', 7)}${pad('base req/s', 12)}${pad('p50', 7)}${pad('p99', 7)}${pad('ratio', 8)}  target`,
 );
 let missed = 0;
-for (const { c, app, base, ratio, spread } of rows) {
-  const verdict = c.target === null ? '(info)' : ratio >= c.target ? `>= ${c.target} met` : `>= ${c.target} MISSED`;
-  if (c.target !== null && ratio < c.target) missed++;
+for (const { c, label, target, p99Target, app, base, ratio, spread } of rows) {
+  const verdict = target === null ? '(info)' : ratio >= target ? `>= ${target} met` : `>= ${target} MISSED`;
+  if (target !== null && ratio < target) missed++;
+  const name = label ? `  ${label}` : c.name;
   console.log(
-    `${c.name.padEnd(38)}${pad(Math.round(app.rps), 11)}${pad(f1(app.p50), 7)}${pad(f1(app.p99), 7)}` +
+    `${name.padEnd(38)}${pad(Math.round(app.rps), 11)}${pad(f1(app.p50), 7)}${pad(f1(app.p99), 7)}` +
       `${pad(Math.round(base.rps), 12)}${pad(f1(base.p50), 7)}${pad(f1(base.p99), 7)}${pad(ratio.toFixed(2), 8)}  ${verdict}` +
       (ROUNDS > 1 ? `  (rounds ${spread[0].toFixed(2)}–${spread[1].toFixed(2)})` : ''),
   );
+  if (p99Target !== undefined) {
+    const p99Ratio = app.p99 / Math.max(base.p99, 0.001);
+    if (p99Ratio > p99Target) missed++;
+    console.log(`    p99 app / ${label.replace('vs ', '')}: ${p99Ratio.toFixed(2)} (target <= ${p99Target} ${p99Ratio <= p99Target ? 'met' : 'MISSED'})`);
+  }
   if (app.failed + base.failed > 0) console.log(`  ! non-2xx or errors: app ${app.failed}, baseline ${base.failed}`);
 }
 console.log(`\nCPU per request in µs: the servers' Node process${clusterDir ? ', and the embedded PostgreSQL' : ''}`);
 const us = (n: number | null) => (n === null ? '' : pad(Math.round(n), 6));
-for (const { c, app, base } of rows) {
+for (const { c, label, app, base } of rows) {
   console.log(
-    `  ${c.name.padEnd(38)} app node ${us(app.cpuUs)}${clusterDir ? ` pg ${us(app.pgUs)}` : ''}   ` +
+    `  ${(label ? `  ${label}` : c.name).padEnd(38)} app node ${us(app.cpuUs)}${clusterDir ? ` pg ${us(app.pgUs)}` : ''}   ` +
       `baseline node ${us(base.cpuUs)}${clusterDir ? ` pg ${us(base.pgUs)}` : ''}`,
   );
 }

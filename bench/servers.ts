@@ -8,6 +8,7 @@ import { benchAppConfig } from './bench-database.js';
 import { DEMO_TESTS } from '../src/demo/demo-tests.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from '../src/server.js';
 import { buildBaseline } from './baseline-server.js';
+import { buildBatchedBaseline } from './batched-baseline.js';
 import { seedAssignments } from '../scripts/seed-assignments.js';
 
 /**
@@ -20,6 +21,8 @@ import { seedAssignments } from '../scripts/seed-assignments.js';
 export interface ServersReady {
   appUrl: string;
   baselineUrl: string;
+  /** The raised baselines (bench/batched-baseline.ts): batched per event-loop turn, and under /ceiling the app's answer bytes from memory. */
+  batchedUrl: string;
   /** The same app with the staff portal left out (ASSAY_PORTAL=off): what the portal's routes cost the partner API. */
   noPortalUrl: string;
   apiKey: string;
@@ -69,10 +72,18 @@ const created = await app.inject({
 });
 if (created.statusCode !== 201) throw new Error(`seeding an assignment failed: ${created.body}`);
 
+// The HTTP ceiling serves the app's own answer bytes for the read and the listing.
+const auth = { authorization: `Bearer ${apiKey}` };
+const readBody = (await app.inject({ method: 'GET', url: `${PARTNER_PREFIX}/assignments/${created.json().assignmentId}`, headers: auth })).body;
+const testsBody = (await app.inject({ method: 'GET', url: `${PARTNER_PREFIX}/tests`, headers: auth })).body;
+const batchedPool = createPool(databaseUrl, 10);
+const batched = buildBatchedBaseline(batchedPool, { institutionId: institution.institutionId, testId, testVersionId: version.testVersionId }, { read: readBody, tests: testsBody });
+
 const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 const baselineUrl = await baseline.listen({ port: 0, host: '127.0.0.1' });
 const noPortalUrl = await noPortal.listen({ port: 0, host: '127.0.0.1' });
-const ready: ServersReady = { appUrl, baselineUrl, noPortalUrl, apiKey, testId, assignmentId: created.json().assignmentId };
+const batchedUrl = await batched.listen({ port: 0, host: '127.0.0.1' });
+const ready: ServersReady = { appUrl, baselineUrl, batchedUrl, noPortalUrl, apiKey, testId, assignmentId: created.json().assignmentId };
 process.send(ready);
 // CPU time of this process, asked for around each run: CPU per request, unlike req/s, barely moves when other work shares the machine.
 process.on('message', (m) => {
@@ -80,8 +91,8 @@ process.on('message', (m) => {
 });
 
 async function stop() {
-  await Promise.all([app.close(), noPortal.close(), baseline.close()]);
-  await Promise.all([appPool.end(), noPortalPool.end(), baselinePool.end()]);
+  await Promise.all([app.close(), noPortal.close(), baseline.close(), batched.close()]);
+  await Promise.all([appPool.end(), noPortalPool.end(), baselinePool.end(), batchedPool.end()]);
   // The explicit exit also flushes a --cpu-prof profile.
   process.exit(0);
 }

@@ -25,7 +25,8 @@ import { benchAnswer, POOLED_DRAWN } from './pooled-test.js';
  * stays meaningful on a machine busy with other work, then runs the same
  * schedule against a bare Fastify + pg route doing the same upsert (in the
  * same process, on its own port: bench/student-server.ts) and prints the
- * ratio of the two; `--baseline off` skips that round.
+ * ratio of the two, and again against the same upsert batched per event-loop
+ * turn (bench/batched-bare-save.ts); `--baseline off` skips both rounds.
  * With `--pooled on` (the default) the same number of students again sit a
  * pooled, sectioned test (bench/pooled-test.ts: 40 questions drawn from 80,
  * all nine types, questions and options shuffled), each save going to one of
@@ -232,6 +233,11 @@ try {
     process.stdout.write(`Baseline: the same schedule against a bare Fastify + pg route doing the same upsert…\n`);
     baseline = await round('bare', ready.baselineUrl, ready.seats, flatAnswer);
   }
+  let batchedBaseline: Awaited<ReturnType<typeof round>> | null = null;
+  if (BASELINE) {
+    process.stdout.write(`Batched baseline: the same schedule against the bare route with one statement per event-loop turn…\n`);
+    batchedBaseline = await round('bare-batched', ready.batchedBaselineUrl, ready.seats, flatAnswer);
+  }
 
   const pick = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
   const q = (p: number) => pick(app.latencies, p);
@@ -253,6 +259,12 @@ try {
       ? [
           ['bare Fastify + pg save', `${baseline.cpuPerSave.toFixed(0)} µs of CPU per save (${baseline.systemPerSave.toFixed(0)} µs kernel), p50 / p99 ${pick(baseline.latencies, 50).toFixed(1)} / ${pick(baseline.latencies, 99).toFixed(1)} ms (after the first interval ${pick(baseline.steady, 99).toFixed(1)}), ${baseline.latencies.length} saves`],
           ['app / bare CPU per save', `${(app.cpuPerSave / baseline.cpuPerSave).toFixed(2)} ×`],
+        ]
+      : []),
+    ...(batchedBaseline
+      ? [
+          ['bare batched save', `${batchedBaseline.cpuPerSave.toFixed(0)} µs of CPU per save (${batchedBaseline.systemPerSave.toFixed(0)} µs kernel), p50 / p99 ${pick(batchedBaseline.latencies, 50).toFixed(1)} / ${pick(batchedBaseline.latencies, 99).toFixed(1)} ms, ${batchedBaseline.latencies.length} saves`],
+          ['app / bare batched CPU', `${(app.cpuPerSave / batchedBaseline.cpuPerSave).toFixed(2)} ×   (target <= 1.1: ${app.cpuPerSave / batchedBaseline.cpuPerSave <= 1.1 ? 'met' : 'MISSED'})`],
         ]
       : []),
     ...(pooled

@@ -16,6 +16,7 @@ import type { Delivery } from '../src/modules/catalog/delivery.js';
 import { seatStudent } from './seat-student.js';
 import { benchAppConfig } from './bench-database.js';
 import { pooledTest } from './pooled-test.js';
+import { buildBatchedBareSave } from './batched-bare-save.js';
 
 /**
  * The server side of bench/student-autosave.ts, in its own process so the
@@ -38,6 +39,8 @@ export interface StudentServerReady {
   url: string;
   /** The bare baseline: Fastify and pg, the same upsert, nothing else (see bareSave below). */
   baselineUrl: string;
+  /** The same upsert, bare, with the saves of one event-loop turn in one statement (batched-bare-save.ts). */
+  batchedBaselineUrl: string;
   questionId: string;
   seats: StudentSeat[];
   /** With `pooled` on: the pooled test's questions and its own students. */
@@ -146,7 +149,10 @@ bare.post('/a/:assignmentId/answers', async (request) => {
 
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
 const baselineUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
-const ready: StudentServerReady = { url, baselineUrl, questionId: 'answer', seats, pooled };
+const batchedPool = createPool(databaseUrl, Number(poolArg));
+const batchedBare = buildBatchedBareSave(batchedPool, institution.institutionId);
+const batchedBaselineUrl = await batchedBare.listen({ port: 0, host: '127.0.0.1' });
+const ready: StudentServerReady = { url, baselineUrl, batchedBaselineUrl, questionId: 'answer', seats, pooled };
 process.send(ready);
 // CPU time of this process on request: CPU per save, unlike latency, barely moves when other work shares the machine.
 // BENCH_PROFILE_DIR: a V8 CPU profile of this process per round (`<round>.cpuprofile`), seeding left out.
@@ -172,8 +178,10 @@ async function profileStep(m: { profile: 'start' | 'stop'; name?: string }): Pro
 async function stop() {
   await app.close();
   await bare.close();
+  await batchedBare.close();
   await pool.end();
   await barePool.end();
+  await batchedPool.end();
   process.exit(0);
 }
 process.on('SIGTERM', () => void stop());

@@ -14,6 +14,7 @@ import type { InstitutionStatus } from '../modules/institutions/institution-stat
 import { updateInstitutionSettings } from '../modules/institutions/institution-settings.js';
 import { createTest, getTest, publishTest, unpublishTest, updateTest } from '../modules/catalog/tests-service.js';
 import { importTest } from '../modules/catalog/interchange/import-service.js';
+import { contentAssetSink } from '../modules/catalog/interchange/asset-sink.js';
 import { resealEndpointSecrets } from '../modules/webhooks/reseal-secrets.js';
 import { resealToolKeys } from '../modules/lti/reseal-tool-keys.js';
 import { seedDemo } from '../demo/seed-demo.js';
@@ -190,7 +191,10 @@ export const COMMANDS: Record<string, Command> = {
       }
       // A zip starts with "PK"; anything else is read as CSV.
       const format = bytes.subarray(0, 2).toString('latin1') === 'PK' ? 'qti' : 'csv';
-      return importTest((await deps.db()).pool, { bytes, format, dryRun: args.values['dry-run'] === true, ...(title ? { title } : {}), audit: CLI_AUDIT });
+      const db = await deps.db();
+      // Images become the platform's assets, as with the operator API.
+      const assets = contentAssetSink({ pool: db.pool, config: db.config }, null, CLI_AUDIT);
+      return importTest(db.pool, { bytes, format, dryRun: args.values['dry-run'] === true, ...(title ? { title } : {}), audit: CLI_AUDIT, assets });
     },
   },
   'update-test': {

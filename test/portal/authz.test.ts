@@ -87,9 +87,13 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/portal/institutions/:institutionId/status', url: (f) => `/portal/institutions/${f.tenant.institutionId}/status`, permission: 'operate', fields: () => ({ status: 'suspended' }) },
   { method: 'GET', path: '/portal/tests', url: () => '/portal/tests', permission: 'author_tests' },
   { method: 'GET', path: '/portal/tests/new', url: () => '/portal/tests/new', permission: 'operate' },
+  { method: 'GET', path: '/portal/tests/import', url: () => '/portal/tests/import', permission: 'author_tests' },
+  { method: 'GET', path: '/portal/tests/import/template.csv', url: () => '/portal/tests/import/template.csv', permission: 'author_tests' },
+  { method: 'POST', path: '/portal/tests/import', url: () => '/portal/tests/import', permission: 'author_tests', fields: () => ({ title: 'x' }) },
   { method: 'POST', path: '/portal/tests', url: () => '/portal/tests', permission: 'operate', fields: () => ({ json: '{}' }) },
   { method: 'GET', path: '/portal/tests/:testId', url: (f) => `/portal/tests/${f.tenant.testId}`, permission: 'operate' },
   { method: 'POST', path: '/portal/tests/:testId', url: (f) => `/portal/tests/${f.tenant.testId}`, permission: 'operate', fields: () => ({ json: '{}' }) },
+  { method: 'GET', path: '/portal/tests/:testId/statistics', url: (f) => `/portal/tests/${f.tenant.testId}/statistics`, permission: 'read', owned: true },
   { method: 'GET', path: '/portal/tests/:testId/preview', url: (f) => `/portal/tests/${f.tenant.testId}/preview`, permission: 'operate' },
   { method: 'GET', path: '/portal/tests/:testId/draft/preview', url: (f) => `/portal/tests/${f.tenant.testId}/draft/preview`, permission: 'author_tests', owned: true },
   { method: 'POST', path: '/portal/tests/:testId/try', url: (f) => `/portal/tests/${f.tenant.testId}/try`, permission: 'author_tests', owned: true },
@@ -100,9 +104,10 @@ const ROUTES: Route[] = [
  * The staff half's own pages (sign-in, sign-out, account, passkeys) and the assets are tested with them;
  * a file answer's redirect to its signed link (files) by role and institution in answer-files.test.ts;
  * test content's images (content-assets) in test/catalog/assets.test.ts; authoring's JSON routes
- * (authoring) by role and institution in test/portal/authoring-authz.test.ts.
+ * (authoring) by role and institution in test/portal/authoring-authz.test.ts; the form editor's
+ * pages (a test's editor, its draft preview, New test) in test/portal/editor-authz.test.ts.
  */
-const NOT_PAGE_GROUPS = /^\/portal\/(sign-in|sign-out|account|passkeys|assets|files|content-assets|authoring)(\/|$)/;
+const NOT_PAGE_GROUPS = /^\/portal\/((sign-in|sign-out|account|passkeys|assets|files|content-assets|authoring)(\/|$)|tests\/(drafts|:testId\/edit|:testId\/draft\/preview|:testId\/try)$)/;
 
 const ROLE_PERMISSIONS: Record<StaffRole, Permission[]> = {
   operator: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'author_tests', 'operate'],

@@ -9,6 +9,8 @@ import { createReportSigner } from './report-links.js';
  * assignment's link version invalidates all earlier links.
  */
 export const START_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** How many signed links a signer keeps for reuse: a second's reads of this many assignments. */
+const ISSUED_MAX = 4096;
 
 export type VerifiedLink =
   | { ok: true; assignmentId: string; linkVersion: number; expiresAt: Date }
@@ -21,6 +23,12 @@ export function createLinkSigner(secrets: readonly string[], publicBaseUrl: stri
   if (secrets.length === 0) throw new Error('createLinkSigner: no secret');
   const keys = secrets.map((secret) => ({ kid: sha256Hex(`kid:${secret}`).slice(0, 8), key: hmacSha256(secret, 'assay start-link v1') }));
   const signing = keys[0]!;
+  /**
+   * Links already signed, by payload (assignment, expiry second, link version), oldest first. Per signer,
+   * so per secret list: a rotation makes a new signer and no link of the old signing key is reused. A new
+   * link version or expiry second is a new payload, so a bumped link version is never served from here.
+   */
+  const issued = new Map<string, { token: string; url: string }>();
 
   function sign(kid: string, key: Buffer, payload: string): string {
     return b64url(hmacSha256(key, `${kid}.${payload}`));
@@ -38,8 +46,15 @@ export function createLinkSigner(secrets: readonly string[], publicBaseUrl: stri
 
     issue(assignmentId: string, linkVersion: number, expiresAt: Date): { token: string; url: string } {
       const payload = `${assignmentId}.${Math.floor(expiresAt.getTime() / 1000)}.${linkVersion}`;
+      // The token is a pure function of the payload and the signing key: a read repeated within the same
+      // expiry second reuses the link signed the first time instead of computing the HMAC again.
+      const cached = issued.get(payload);
+      if (cached) return cached;
       const token = `${signing.kid}.${b64url(payload)}.${sign(signing.kid, signing.key, payload)}`;
-      return { token, url: `${publicBaseUrl}/s/${token}` };
+      const link = Object.freeze({ token, url: `${publicBaseUrl}/s/${token}` });
+      if (issued.size >= ISSUED_MAX) issued.delete(issued.keys().next().value!);
+      issued.set(payload, link);
+      return link;
     },
 
     verify(token: string, now: Date): VerifiedLink {

@@ -120,7 +120,7 @@ export interface VersionListItem {
 
 export async function listVersions(db: Queryable, testId: string): Promise<VersionListItem[]> {
   const { rows } = await db.query<{ version: number; title: string; n: number; created_at: Date }>(
-    'SELECT version, title, jsonb_array_length(questions)::int AS n, created_at FROM test_versions WHERE test_id = $1 AND NOT trial ORDER BY version DESC',
+    'SELECT version, title, jsonb_array_length(questions)::int AS n, created_at FROM test_versions WHERE test_id = $1 AND version > 0 ORDER BY version DESC',
     [testId],
   );
   return rows.map((r) => ({ version: r.version, title: r.title, questionCount: r.n, createdAt: r.created_at }));
@@ -128,7 +128,7 @@ export async function listVersions(db: Queryable, testId: string): Promise<Versi
 
 /** The id of one version of a test, or null. */
 export async function versionId(db: Queryable, testId: string, version: number): Promise<string | null> {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM test_versions WHERE test_id = $1 AND version = $2 AND NOT trial', [testId, version]);
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM test_versions WHERE test_id = $1 AND version = $2', [testId, version]);
   return rows[0]?.id ?? null;
 }
 

@@ -264,3 +264,21 @@ export async function deleteTest(pool: Pool, scope: AuthoringScope, testId: stri
 export function listAuthoredTests(db: Queryable, scope: AuthoringScope, page: { limit: number; offset: number }) {
   return drafts.listAuthoredTests(db, scope === 'all' ? undefined : scope.institutionId, page);
 }
+
+/**
+ * **Try it**: the draft's current revision frozen as a trial version
+ * (tests-repo `trialVersionId`) once it passes every check of publishing;
+ * 400 with the problems otherwise. The caller makes the test-mode
+ * assignment that takes it.
+ */
+export async function trialVersion(pool: Pool, scope: AuthoringScope, testId: string): Promise<{ testVersionId: string; ownerInstitutionId: string | null; title: string }> {
+  return withTransaction(pool, async (tx) => {
+    const head = await authorable(tx, scope, testId, true);
+    const draft = await drafts.getDraft(tx, testId, true);
+    const content = draft?.content ?? (await contentOfCurrentVersion(tx, testId));
+    const { problems, valid } = await draftProblems(tx, content, head.ownerInstitutionId);
+    if (!valid) throw new AppError('invalid_request', `${problems[0]!.field}: ${problems[0]!.message}`, problems);
+    const testVersionId = await tests.trialVersionId(tx, testId, draft?.revision ?? 0, valid.input, valid.checked);
+    return { testVersionId, ownerInstitutionId: head.ownerInstitutionId, title: valid.input.title };
+  });
+}

@@ -91,12 +91,12 @@ function toVersion(r: VersionRecord): TestVersion {
 
 const rulesJson = (rules: ProctoringRules | null) => (rules ? JSON.stringify(rules) : null);
 
-async function insertVersion(db: Queryable, testId: string, version: number, input: TestInput, content: CheckedContent, trial = false) {
+async function insertVersion(db: Queryable, testId: string, version: number, input: TestInput, content: CheckedContent): Promise<string> {
   const testVersionId = newId('tv');
   await db.query(
     `INSERT INTO test_versions (id, test_id, version, title, description, duration_minutes, proctoring, marking,
-                                result_visibility, pass_percent, questions, proctoring_rules, sections, content_format, trial)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+                                result_visibility, pass_percent, questions, proctoring_rules, sections, content_format)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
     [
       testVersionId,
       testId,
@@ -112,24 +112,23 @@ async function insertVersion(db: Queryable, testId: string, version: number, inp
       rulesJson(storedProctoringRules(input)),
       content.sections ? JSON.stringify(content.sections) : null,
       input.contentFormat ?? 'plain',
-      trial,
     ],
   );
   if (content.assetIds.length > 0) {
     await db.query('INSERT INTO test_version_assets (test_version_id, asset_id) SELECT $1, unnest($2::text[])', [testVersionId, content.assetIds]);
   }
+  return testVersionId;
 }
 
 /**
- * A "Try it" snapshot of a draft (docs/authoring.md): a trial version,
- * numbered -1, -2, … so it is never current, never listed and never takes a
- * version number. The caller's transaction holds the test's row.
+ * The frozen copy of a draft revision that the editor's **Try it** takes
+ * (docs/authoring.md "Try it"): version number −(revision + 1), so it is
+ * never current (`current_version` is 0 or more), never listed and never
+ * assignable by a partner; the same revision tried twice reuses its copy.
  */
-export async function insertTrialVersion(tx: Queryable, testId: string, input: TestInput, content: CheckedContent): Promise<string> {
-  const { rows } = await tx.query<{ n: number }>('SELECT coalesce(min(version), 0)::int - 1 AS n FROM test_versions WHERE test_id = $1 AND trial', [testId]);
-  await insertVersion(tx, testId, rows[0]!.n, input, content, true);
-  const { rows: made } = await tx.query<{ id: string }>('SELECT id FROM test_versions WHERE test_id = $1 AND version = $2', [testId, rows[0]!.n]);
-  return made[0]!.id;
+export async function trialVersionId(tx: Queryable, testId: string, revision: number, input: TestInput, content: CheckedContent): Promise<string> {
+  const { rows } = await tx.query<{ id: string }>('SELECT id FROM test_versions WHERE test_id = $1 AND version = $2', [testId, -(revision + 1)]);
+  return rows[0]?.id ?? insertVersion(tx, testId, -(revision + 1), input, content);
 }
 
 export async function insertTest(pool: Pool, input: TestInput, content: CheckedContent): Promise<string> {
@@ -260,9 +259,12 @@ async function countPublished(db: Queryable, institutionId: string): Promise<num
  * listPage for several requests at once: $1 is a JSON array of `{"n",
  * "institution_id", "lim", "off"}`, each page computed on its own (LATERAL)
  * and `n` saying which request a row answers. JSON rather than arrays so
- * PostgreSQL keeps one generic plan (see READ_ASSIGNMENTS_SQL).
+ * PostgreSQL keeps one generic plan (see READ_ASSIGNMENTS_SQL). The page's
+ * `published_at` orders the rows but is not sent back: pg would parse it into
+ * a Date per row (the costliest part of reading a listing row) for nothing.
  */
-export const LIST_PUBLISHED_TESTS_BATCH_SQL = `SELECT k.n, x.*
+export const LIST_PUBLISHED_TESTS_BATCH_SQL = `SELECT k.n, x.test_version_id, x.test_id, x.version, x.title, x.description, x.duration_minutes,
+        x.proctoring, x.proctoring_rules, x.marking, x.result_visibility, x.pass_percent, x.created_at, x.total
    FROM jsonb_to_recordset($1::jsonb) AS k (n int, institution_id text, lim int, off int)
    CROSS JOIN LATERAL (${publishedPage('k.institution_id', 'k.lim', 'k.off')}) x
   ORDER BY k.n, x.published_at, x.test_id`;

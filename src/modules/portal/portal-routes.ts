@@ -19,7 +19,12 @@ import { overviewPages } from './overview/overview-pages.js';
 import { staffAdminPages } from './staff/staff-admin-pages.js';
 import { testPages } from './tests/test-pages.js';
 import { authoringApi } from './tests/authoring-api.js';
-import { draftRoutes } from './tests/draft-routes.js';
+import { authoringAssets } from './tests/authoring-assets.js';
+import { editorPages } from './tests/editor-pages.js';
+import { draftPreviewPage } from './tests/draft-preview.js';
+import { tryItRoute } from './tests/try-it.js';
+import { statisticsPages } from './statistics/statistics-pages.js';
+import { importPages } from './tests/import-pages.js';
 import { contentAssetPages } from './content-assets/content-asset-routes.js';
 import { webhookPages } from './webhooks/webhook-pages.js';
 import { ltiPlatformPages } from './lti/lti-platform-pages.js';
@@ -33,6 +38,10 @@ import { ltiPlatformPages } from './lti/lti-platform-pages.js';
 const ASSETS = [
   { file: 'portal.css', asset: loadAsset(new URL('./ui/assets/portal.css', import.meta.url), 'text/css; charset=utf-8') },
   { file: 'portal.js', asset: loadAsset(new URL('./ui/assets/portal.js', import.meta.url), 'text/javascript; charset=utf-8') },
+  ...['editor-kit.js', 'editor-questions.js', 'editor-form.js', 'test-editor.js'].map((file) => ({
+    file,
+    asset: loadAsset(new URL(`./ui/assets/${file}`, import.meta.url), 'text/javascript; charset=utf-8'),
+  })),
   { file: 'proctoring-timeline.js', asset: loadAsset(new URL('./ui/assets/proctoring-timeline.js', import.meta.url), 'text/javascript; charset=utf-8') },
 ];
 
@@ -67,7 +76,12 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(institutionPages, { ctx });
       await portal.register(testPages, { ctx });
       await portal.register(authoringApi, { ctx });
-      await portal.register(draftRoutes, { ctx });
+      await portal.register(authoringAssets, { ctx });
+      await portal.register(editorPages, { ctx });
+      await portal.register(draftPreviewPage, { ctx });
+      await portal.register(tryItRoute, { ctx });
+      await portal.register(statisticsPages, { ctx });
+      await portal.register(importPages, { ctx });
       await portal.register(contentAssetPages, { ctx });
     },
     { prefix: '/portal' },

@@ -190,8 +190,8 @@ export async function statisticsSums(db: Queryable, set: AttemptSet, fixedIds: s
 export async function findTestVersionId(db: Queryable, testId: string, version: number | undefined): Promise<string | null> {
   const { rows } = await db.query<{ id: string }>(
     version === undefined
-      ? 'SELECT id FROM test_versions WHERE test_id = $1 AND NOT trial ORDER BY version DESC LIMIT 1'
-      : 'SELECT id FROM test_versions WHERE test_id = $1 AND version = $2 AND NOT trial',
+      ? 'SELECT id FROM test_versions WHERE test_id = $1 AND version > 0 ORDER BY version DESC LIMIT 1'
+      : 'SELECT id FROM test_versions WHERE test_id = $1 AND version = $2 AND version > 0',
     version === undefined ? [testId] : [testId, version],
   );
   return rows[0]?.id ?? null;

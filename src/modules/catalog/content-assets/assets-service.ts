@@ -32,7 +32,7 @@ const view = (a: repo.AssetRow): AssetView => ({ assetId: a.assetId, contentType
  * object and nothing else.
  */
 export async function createAsset(
-  ctx: AppContext,
+  ctx: Pick<AppContext, 'pool' | 'config'>,
   input: { contentType: string | undefined; body: Buffer; ownerInstitutionId: string | null },
   audit?: AuditContext,
 ): Promise<AssetView> {

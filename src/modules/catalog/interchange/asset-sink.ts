@@ -1,8 +1,13 @@
+import type { AppContext } from '../../../platform/context.js';
+import { AppError } from '../../../platform/errors.js';
+import type { AuditContext } from '../../staff/audit.js';
+import { ASSET_MAX_BYTES, assetTypeOf, checkAssetBytes } from '../content-assets/asset-bytes.js';
+import { createAsset } from '../content-assets/assets-service.js';
+
 /**
- * Where an import puts the images its items show. The assets store
- * (`POST /api/admin/v1/assets`) provides one; until it does, an import runs
- * without a sink and skips each item that shows an image ("images are not
- * imported yet"), so no item is imported without its picture.
+ * Where an import puts the images its items show: content assets
+ * (contentAssetSink). An import with neither a sink nor a dry run skips each
+ * item that shows an image, so no item is imported without its picture.
  */
 export interface AssetSink {
   /** Stores one image (already checked: a known image type, an SVG without script) and returns its asset id (`ast_…`). */
@@ -24,18 +29,34 @@ export function imageType(path: string): string | null {
 }
 
 /**
- * Why an SVG is refused, or null when it is safe to store: no DTD, no script
- * element, no event handler attribute, no foreign content, no javascript: or
- * external links. Refusing rather than rewriting keeps the rule simple to
- * check; a clean SVG is stored as it is.
+ * The bytes to store for an image of `type`, or why it cannot be: the
+ * content-assets check (a raster's magic bytes agree with its type; an SVG is
+ * well-formed, has no DOCTYPE, and is sanitised: scripts, event handlers,
+ * foreign content and external or script links removed), and the asset size
+ * limit.
  */
-export function svgProblem(bytes: Uint8Array): string | null {
-  const text = new TextDecoder().decode(bytes);
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) return 'declares a DTD';
-  if (/<script[\s>/]/i.test(text)) return 'holds a script';
-  if (/\son[a-z]+\s*=/i.test(text)) return 'holds event handler attributes';
-  if (/<foreignObject[\s>/]/i.test(text)) return 'holds foreign (HTML) content';
-  if (/href\s*=\s*["']\s*(javascript|data|vbscript):/i.test(text)) return 'links to script';
-  if (/(href|src)\s*=\s*["']\s*(https?:)?\/\//i.test(text) || /url\(\s*["']?\s*(https?:)?\/\//i.test(text)) return 'loads external resources';
-  return null;
+export function checkImage(type: string, bytes: Uint8Array): Uint8Array | string {
+  const assetType = assetTypeOf(type);
+  if (!assetType) return 'is not a supported image type (PNG, JPEG, GIF, WebP, SVG)';
+  if (bytes.length > ASSET_MAX_BYTES) return `is larger than the ${ASSET_MAX_BYTES / 1024 / 1024} MB an image may be`;
+  try {
+    return checkAssetBytes(assetType, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  } catch (err) {
+    if (err instanceof AppError) return `is refused: ${err.message.replace(/^The body/, 'the file').replace(/^The SVG/, 'the SVG')}`;
+    throw err;
+  }
+}
+
+/**
+ * The sink that stores each image as a content asset (docs/content.md) owned
+ * by `ownerInstitutionId` (null: the platform's, for an operator's import),
+ * audited as `asset.created` like an upload.
+ */
+export function contentAssetSink(ctx: Pick<AppContext, 'pool' | 'config'>, ownerInstitutionId: string | null, audit?: AuditContext): AssetSink {
+  return {
+    async store(image) {
+      const view = await createAsset(ctx, { contentType: image.contentType, body: Buffer.from(image.bytes), ownerInstitutionId }, audit);
+      return { assetId: view.assetId };
+    },
+  };
 }

@@ -2,7 +2,6 @@ import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { fixture, itemsPackage, manifest, zipOf } from '../../../../test/helpers/qti.js';
 import { AppError } from '../../../platform/errors.js';
-import { svgProblem } from './asset-sink.js';
 import { importQtiPackage } from './qti-package.js';
 import { parseXml } from './xml.js';
 import { readZip } from './zip.js';
@@ -86,22 +85,37 @@ describe('hostile packages are refused with 400 naming the problem, nothing read
     expect(badItem.details).toEqual([{ field: 'items/bad.xml', message: expect.stringMatching(/^is not well-formed XML: line 1/) }]);
   });
 
-  it('an SVG with script is refused (its item skipped, nothing stored); a clean SVG passes the check', async () => {
-    expect(svgProblem(new TextEncoder().encode(fixture('shape-with-script.svg')))).toBe('holds a script');
-    expect(svgProblem(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><rect onclick="x()"/></svg>'))).toBe('holds event handler attributes');
-    expect(svgProblem(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><a href="javascript:alert(1)"><rect/></a></svg>'))).toBe('links to script');
-    expect(svgProblem(new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>'))).toBeNull();
+  it('an SVG with script is stored sanitised: script, its code and the event handler gone, the drawing kept', async () => {
+    const stored: Array<{ path: string; contentType: string; bytes: Uint8Array }> = [];
+    const sink = { store: async (img: (typeof stored)[number]) => (stored.push(img), { assetId: 'ast_shape' }) };
+    const { input, report } = await importQtiPackage(itemsPackage(['skip-svg-script.xml'], '3.0', { 'items/images/shape.svg': fixture('shape-with-script.svg') }), { assets: sink });
+    expect(report.skipped).toEqual([]);
+    expect(stored.map((s) => `${s.path} ${s.contentType}`)).toEqual(['items/images/shape.svg image/svg+xml']);
+    const svg = new TextDecoder().decode(stored[0]!.bytes);
+    expect(svg).not.toMatch(/script|alert|onload/i);
+    expect(svg).toMatch(/<rect[^>]*width="10"/);
+    expect(input!.questions![0]!.prompt).toBe('Is this a square? ![A shape](asset:ast_shape)');
+  });
+
+  it('an image whose bytes are not its type, or an SVG with a DOCTYPE, skips its item and stores nothing', async () => {
     const stored: string[] = [];
     const sink = { store: async (img: { path: string }) => (stored.push(img.path), { assetId: 'ast_x' }) };
-    const { report } = await importQtiPackage(itemsPackage(['skip-svg-script.xml'], '3.0', { 'items/images/shape.svg': fixture('shape-with-script.svg') }), { assets: sink });
-    expect(report.skipped[0]!.reason).toBe('image "images/shape.svg" is an SVG that holds a script; refused');
+    const fake = await importQtiPackage(itemsPackage(['skip-image.xml'], '3.0', { 'items/images/cat.png': '<svg/>' }), { assets: sink });
+    expect(fake.report.skipped[0]!.reason).toBe('image "images/cat.png" is refused: the file is not a PNG image.');
+    const dtd = '<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>';
+    const withDtd = await importQtiPackage(itemsPackage(['skip-svg-script.xml'], '3.0', { 'items/images/shape.svg': dtd }), { assets: sink });
+    expect(withDtd.report.skipped[0]!.reason).toMatch(/^image "images\/shape.svg" is refused: the SVG has a DOCTYPE/);
     expect(stored).toEqual([]);
   });
 
-  it('with an asset sink, a clean image is stored and referenced from the prompt as asset:…', async () => {
+  it('with an asset sink, a clean image is stored and referenced from the prompt as asset:…; a dry run stores nothing', async () => {
     const stored: string[] = [];
     const sink = { store: async (img: { path: string; contentType: string }) => (stored.push(`${img.path} ${img.contentType}`), { assetId: 'ast_cat' }) };
-    const { input } = await importQtiPackage(itemsPackage(['skip-image.xml'], '3.0', { 'items/images/cat.png': new Uint8Array([0x89, 0x50]) }), { assets: sink });
+    const png = { 'items/images/cat.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]) };
+    const dry = await importQtiPackage(itemsPackage(['skip-image.xml'], '3.0', png), { assets: sink, dryRun: true });
+    expect(dry.report.imported).toBe(1);
+    expect(stored).toEqual([]);
+    const { input } = await importQtiPackage(itemsPackage(['skip-image.xml'], '3.0', png), { assets: sink });
     expect(stored).toEqual(['items/images/cat.png image/png']);
     expect(input!.questions![0]!.prompt).toBe('Is this a cat? ![A cat](asset:ast_cat)');
   });

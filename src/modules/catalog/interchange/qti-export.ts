@@ -30,28 +30,64 @@ export interface ExportableTest {
   sections?: Array<SectionInput & { id: string }>;
 }
 
-export function exportQti3(test: ExportableTest): Uint8Array {
+/** An image a question shows (`![alt](asset:ast_…)`), to be written into the package. */
+export interface ExportAsset {
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/svg+xml': 'svg' };
+/** The asset references in (already escaped) text; the alt text cannot hold "]" (the importer writes none). */
+const ASSET_IMAGE = /!\[([^\]\n]*)\]\(asset:(ast_[A-Za-z0-9_-]+)\)/g;
+
+/** The asset ids that the test's texts show. */
+export function assetIdsOf(test: ExportableTest): string[] {
+  return [...new Set([...JSON.stringify(test).matchAll(ASSET_IMAGE)].map((m) => m[2]!))];
+}
+
+/**
+ * A test as a QTI 3.0 package; `assets` holds the images its texts show
+ * (assetIdsOf), each written as assets/{id}.{ext} and shown with <img> in
+ * the items. An image that `assets` lacks is written as its alt text.
+ */
+export function exportQti3(test: ExportableTest, assets: Map<string, ExportAsset> = new Map()): Uint8Array {
   const sections = test.sections ?? [{ id: FLAT_SECTION_ID, title: '', shuffleQuestions: false, questions: test.questions ?? [] }];
   const files: Array<{ path: string; data: string }> = [];
-  const itemRefs: Array<{ id: string; path: string }> = [];
+  const itemRefs: Array<{ id: string; path: string; assets: string[] }> = [];
+  const written = new Map<string, string>();
   for (const s of sections) {
     for (const q of s.questions as Question[]) {
       const path = `items/${q.id}.xml`;
-      files.push({ path, data: itemXml(q) });
-      itemRefs.push({ id: q.id, path });
+      const used: string[] = [];
+      const data = itemXml(q).replace(ASSET_IMAGE, (_m, alt: string, id: string) => {
+        const asset = assets.get(id);
+        if (!asset) return alt;
+        const file = `assets/${id}.${EXT[asset.contentType] ?? 'bin'}`;
+        written.set(id, file);
+        if (!used.includes(file)) used.push(file);
+        return `<img src="../${file}" alt="${alt}"/>`;
+      });
+      files.push({ path, data });
+      itemRefs.push({ id: q.id, path, assets: used });
     }
   }
   const testPath = 'assessment-test.xml';
   const testXml = assessmentTestXml(test, sections, !test.sections);
   const manifest = manifestXml(test.testId, testPath, itemRefs);
-  return writeZip([{ path: 'imsmanifest.xml', data: manifest }, { path: testPath, data: testXml }, ...files]);
+  const images = [...written].map(([id, path]) => ({ path, data: assets.get(id)!.bytes }));
+  return writeZip([{ path: 'imsmanifest.xml', data: manifest }, { path: testPath, data: testXml }, ...files, ...images]);
 }
 
 const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
-function manifestXml(testId: string, testPath: string, items: Array<{ id: string; path: string }>): string {
+function manifestXml(testId: string, testPath: string, items: Array<{ id: string; path: string; assets: string[] }>): string {
   const res = items
-    .map((i) => `    <resource identifier="${esc(i.id)}" type="imsqti_item_xmlv3p0" href="${esc(i.path)}">\n      <file href="${esc(i.path)}"/>\n    </resource>`)
+    .map(
+      (i) =>
+        `    <resource identifier="${esc(i.id)}" type="imsqti_item_xmlv3p0" href="${esc(i.path)}">\n      <file href="${esc(i.path)}"/>\n` +
+        i.assets.map((a) => `      <file href="${esc(a)}"/>\n`).join('') +
+        `    </resource>`,
+    )
     .join('\n');
   const deps = items.map((i) => `      <dependency identifierref="${esc(i.id)}"/>`).join('\n');
   return (
@@ -250,7 +286,7 @@ function itemXml(q: Question): string {
       break;
     }
   }
-  const title = q.prompt.replace(/\s+/g, ' ').trim().slice(0, 80);
+  const title = q.prompt.replace(ASSET_IMAGE, '$1').replace(/\s+/g, ' ').trim().slice(0, 80);
   return (
     HEAD +
     `<qti-assessment-item xmlns="${QTI3_NS}" xmlns:xsi="${XSI}" xsi:schemaLocation="${QTI3_NS} ${ASI_XSD}" identifier="${esc(q.id)}" title="${esc(title)}" adaptive="false" time-dependent="false">\n` +

@@ -128,15 +128,15 @@ describe.each(VERSIONS)('QTI %s items to Assay questions', (version) => {
     ['skip-custom-rp.xml', 'choice-interaction', /custom response processing/],
     ['skip-unequal-weights.xml', 'choice-interaction', /weights that Assay's partial credit cannot reproduce/],
     ['skip-negative.xml', 'choice-interaction', /negative points/],
-    ['skip-image.xml', 'choice-interaction', /^images are not imported yet$/],
-    ['skip-svg-script.xml', 'choice-interaction', /SVG that holds a script; refused/],
+    ['skip-image.xml', 'choice-interaction', /^images cannot be stored by this import$/],
+    ['skip-image-no-alt.xml', 'choice-interaction', /^image "images\/cat.png" has no alt text, which Assay requires$/],
     ['skip-composite.xml', 'choice-interaction', /more than one interaction/],
     ['skip-asymmetric-tolerance.xml', 'text-entry-interaction', /asymmetric tolerance/],
     ['skip-map-response-point.xml', 'select-point-interaction', /not supported/],
     ['skip-all-or-nothing-blanks.xml', 'gap-match-interaction', /all-or-nothing scoring across several gaps/],
   ];
   it.each(SKIPS)('%s is skipped, naming the interaction and the reason', async (name, interaction, reason) => {
-    const images = { 'items/images/cat.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47]), 'items/images/shape.svg': fixture('shape-with-script.svg') };
+    const images = { 'items/images/cat.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]), 'items/images/shape.svg': fixture('shape-with-script.svg') };
     const { question, skipped, report } = await one(name, version, images);
     expect(question).toBeUndefined();
     expect(report.imported).toBe(0);

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError } from '../../../platform/errors.js';
 import type { QuestionInput, SectionInput, TestInput } from '../schemas.js';
-import { imageType, svgProblem, type AssetSink } from './asset-sink.js';
+import { checkImage, imageType, type AssetSink } from './asset-sink.js';
 import { mapItem, type ImageRef } from './qti-items.js';
 import { isPartId } from './qti-item-context.js';
 import { emptyReport, type ImportReport } from './report.js';
@@ -44,12 +44,15 @@ interface Resource {
 
 export async function importQtiPackage(
   zipBytes: Uint8Array,
-  opts: { assets?: AssetSink; limits?: ZipLimits; dryRun?: boolean; /** Yield to the event loop after this long parsing (ms; default 10). */ yieldEveryMs?: number } = {},
+  opts: { assets?: AssetSink; limits?: ZipLimits; dryRun?: boolean; /** Yield to the event loop after this long parsing (ms; default 3). */ yieldEveryMs?: number } = {},
 ): Promise<PackageImport> {
   const files = await readZip(zipBytes, opts.limits);
   const manifestBytes = files.get(MANIFEST);
   if (!manifestBytes) throw badFile(MANIFEST, 'is missing: a QTI content package has imsmanifest.xml at its root');
+  // Each large document is parsed in a turn of its own: the loop serves other requests between them.
+  await yieldToLoop();
   const manifest = parseXml(manifestBytes, MANIFEST);
+  await yieldToLoop();
   if (manifest.name !== 'manifest') throw badFile(MANIFEST, `has root <${manifest.name}>, not <manifest>`);
   const resources: Resource[] = descendants(manifest)
     .filter((e) => e.name === 'resource')
@@ -73,6 +76,7 @@ export async function importQtiPackage(
     const bytes = testFile && files.get(testFile);
     if (!testFile || !bytes) throw badFile(testResource.href || MANIFEST, 'the assessment test named in the manifest is missing from the package');
     const test = parseXml(bytes, testFile);
+    await yieldToLoop();
     if (test.name !== 'qti-assessment-test') throw badFile(testFile, `has root <${test.name}>, not an assessment test`);
     title = test.attrs['title']?.trim() || title;
     const limits = [...elements(test, 'qti-time-limits'), ...descendants(test).filter((e) => e.name === 'qti-test-part').flatMap((p) => elements(p, 'qti-time-limits'))][0];
@@ -126,7 +130,7 @@ export async function importQtiPackage(
     const itemsStart = report.items.length;
     for (const ref of g.refs) {
       // Parsing is synchronous: give the event loop a turn every few milliseconds so a large package never holds it.
-      if (performance.now() - lastYield > (opts.yieldEveryMs ?? 10)) {
+      if (performance.now() - lastYield > (opts.yieldEveryMs ?? 3)) {
         await yieldToLoop();
         lastYield = performance.now();
       }
@@ -222,11 +226,20 @@ export async function importQtiPackage(
     proctoring: 'none',
     ...settingsFor(all),
     ...(flat ? { questions: all } : { sections }),
+    // Images are shown as Markdown (`![alt](asset:…)`): a test with any is a Markdown test, so they render (docs/content.md).
+    ...(JSON.stringify(all).includes('](asset:') ? { contentFormat: 'markdown' as const } : {}),
   };
   return { input, report };
 }
 
-/** Checks and stores an item's images; the text that stands for each in the prompt, or why the item is skipped. */
+/**
+ * Checks and stores an item's images; the text that stands for each in the
+ * prompt, or why the item is skipped. Every image is checked before any is
+ * stored (so a skipped item leaves no asset behind): present in the package,
+ * a supported type whose bytes agree, alt text. An SVG is sanitised with the
+ * content-assets code (scripts, event handlers, foreign content and external
+ * links removed) and stored as sanitised. A dry run stores nothing.
+ */
 async function placeImages(
   itemFile: string,
   images: ImageRef[],
@@ -241,18 +254,16 @@ async function placeImages(
     if (!path || !bytes) return `image "${img.href}" is missing from the package`;
     const type = imageType(path);
     if (!type) return `"${img.href}" is not a supported image type (PNG, JPEG, GIF, WebP, SVG)`;
-    if (type === 'image/svg+xml') {
-      const problem = svgProblem(bytes);
-      if (problem) return `image "${img.href}" is an SVG that ${problem}; refused`;
-    }
     if (!img.alt.trim()) return `image "${img.href}" has no alt text, which Assay requires`;
-    found.push({ img, path, type, bytes });
+    const checked = checkImage(type, bytes);
+    if (typeof checked === 'string') return `image "${img.href}" ${checked}`;
+    found.push({ img, path, type, bytes: checked });
   }
-  if (!sink) return 'images are not imported yet';
+  if (!sink && !dryRun) return 'images cannot be stored by this import';
   const out = new Map<string, string>();
   for (const f of found) {
-    const assetId = dryRun ? 'ast_dry_run' : (await sink.store({ path: f.path, contentType: f.type, bytes: f.bytes })).assetId;
-    out.set(f.img.href, `![${f.img.alt.replace(/[[\]]/g, '')}](asset:${assetId})`);
+    const assetId = dryRun || !sink ? 'ast_dry_run' : (await sink.store({ path: f.path, contentType: f.type, bytes: f.bytes })).assetId;
+    out.set(f.img.href, `![${f.img.alt.replace(/[[\]\n]/g, ' ').replace(/\s+/g, ' ').trim()}](asset:${assetId})`);
   }
   return out;
 }

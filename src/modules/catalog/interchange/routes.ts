@@ -5,6 +5,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
 import { errors } from '../../../platform/http/schemas.js';
 import { operatorTokenAudit } from '../../staff/audit.js';
+import { contentAssetSink } from './asset-sink.js';
 import { exportTest, formatOf, IMPORT_MAX_BYTES, importTest } from './import-service.js';
 
 const Skipped = Type.Object({ file: Type.String(), identifier: Type.String(), interaction: Type.String(), reason: Type.String() }, { title: 'ImportSkippedItem' });
@@ -61,7 +62,7 @@ export const interchangeAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
       },
     },
     async (request, reply) => {
-      const zip = await exportTest(ctx.pool, request.params.testId);
+      const zip = await exportTest(ctx, request.params.testId);
       return reply
         .header('content-type', 'application/zip')
         .header('content-disposition', `attachment; filename="${request.params.testId.replace(/[^A-Za-z0-9_-]/g, '')}-qti3.zip"`)
@@ -104,6 +105,8 @@ export const interchangeAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
           dryRun: request.query.dryRun ?? false,
           ...(request.query.title ? { title: request.query.title } : {}),
           audit: operatorTokenAudit(request.ip),
+          // An operator's import: its images become the platform's assets.
+          assets: contentAssetSink(ctx, null, operatorTokenAudit(request.ip)),
         });
         if (result.dryRun) return reply.status(200).send(result);
         return reply.status(201).send({ testId: result.testId, version: result.version, report: result.report });

@@ -25,9 +25,14 @@ ${a.status === 'marking' ? html`<p class="notice">This attempt waits for a revie
 <dl class="facts">
 <dt>Assignment id</dt><dd><code>${a.assignmentId}</code></dd>
 <dt>External user id</dt><dd>${a.externalUserId}</dd>
-<dt>Test</dt><dd>${r.test.title} <span class="hint">(version ${r.test.version}, <code>${a.testId}</code>)</span></dd>
+<dt>Test</dt><dd>${r.test.title} ${
+  r.test.version > 0
+    ? html`<span class="hint">(version ${r.test.version}, <code>${a.testId}</code>)</span> · <a href="${scope.link(`/portal/tests/${a.testId}/statistics`, { version: String(r.test.version), mode: r.livemode ? 'live' : 'test' })}">Statistics<span class="sr-only"> of ${r.test.title}</span></a>`
+    : html`<span class="hint">(a Try it run of a draft, <code>${a.testId}</code>)</span>`
+}</dd>
 <dt>Status</dt><dd>${statusLabel(a.status)}</dd>
 ${scoreFacts(a.result.score)}
+${'reportUrl' in a.result && a.result.reportUrl ? html`<dt>Report</dt><dd><a href="${a.result.reportUrl}" target="_blank" rel="noopener">Printable report<span class="sr-only"> (opens in a new tab)</span></a> · <a href="${a.result.reportUrl}?format=pdf">PDF</a> <span class="hint">(links valid 15 minutes)</span></dd>` : ''}
 <dt>Due</dt><dd>${when(a.dueAt)}</dd>
 ${metadata ? html`<dt>Metadata</dt><dd><pre class="answer">${metadata}</pre></dd>` : ''}
 </dl>

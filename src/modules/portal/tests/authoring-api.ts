@@ -34,7 +34,7 @@ const AuthoredTests = Type.Object({
 });
 
 /** Who may author, and on which tests. */
-function scopeOf(request: FastifyRequest): AuthoringScope {
+export function scopeOf(request: FastifyRequest): AuthoringScope {
   const p = requirePermission(request, 'author_tests');
   return p.role === 'operator' ? 'all' : { institutionId: p.institutionId! };
 }

@@ -1,180 +1,129 @@
-import type { ErrorObject } from 'ajv';
-import type { ErrorDetail } from '../../../platform/errors.js';
-import { validationDetails, validatorCompiler } from '../../../platform/http/validation.js';
-import { html, type SafeHtml } from '../../../platform/web/html.js';
-import { testPage } from '../../student/pages/test-page.js';
-import { createContentCache } from '../../catalog/content/content-cache.js';
-import { staffAssetUrl, type ContentFormat } from '../../catalog/content/content-format.js';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../../platform/context.js';
+import type { Queryable } from '../../../platform/db.js';
+import { html } from '../../../platform/web/html.js';
 import { deliver } from '../../catalog/delivery.js';
-import { QuestionSchema, type Question } from '../../catalog/schemas.js';
+import { draftProblems, getDraftView, type DraftView } from '../../catalog/drafts.js';
+import { createContentCache } from '../../catalog/content/content-cache.js';
+import { staffAssetUrl } from '../../catalog/content/content-format.js';
 import type { StoredSection } from '../../catalog/sections.js';
+import type { Question } from '../../catalog/schemas.js';
 import type { TestVersion } from '../../catalog/tests-service.js';
+import type { ErrorDetail } from '../../../platform/errors.js';
+import { testPage } from '../../student/pages/test-page.js';
+import { Html, pageRoute } from '../ui/page.js';
+import { scopeOf } from './authoring-api.js';
+import { PREVIEW_HEADERS } from './test-pages.js';
 
 /**
- * The editor's preview of a SAVED draft (docs/authoring.md "Preview"): the
- * student page's own renderer (`testPage`), every section and question in
- * authored order. A draft may be incomplete or invalid: each question that
- * can be rendered is; one that cannot is shown as a placeholder that says
- * why ("Question 3 cannot be previewed yet: …"), in its place and with its
- * number. Problems of the test itself (title, marking, …) are listed above
- * the questions. Nothing here throws on a draft's content.
- *
- * Rendered pages are kept per (test, revision, next version) in a bounded
- * LRU: a draft revision never changes, so the preview of one renders once.
+ * The editor's preview (docs/authoring.md "Preview"): the SAVED draft
+ * rendered by the student page's own renderer (testPage, the portal's asset
+ * paths), every section and question in the authored order. A draft may be
+ * incomplete: the questions that pass the checks are shown, and a notice at
+ * the top names each one that cannot be shown yet and why (an invalid
+ * formula among them) — never an error page. Rendered texts are cached per
+ * (test, revision) in a cache of their own, so previews never push the live
+ * versions' texts out.
  */
-type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
-const validateQuestion = validatorCompiler({ schema: QuestionSchema, method: 'PUT', url: '/draft/question', httpPart: 'body' }) as unknown as Validate;
+const previewContent = createContentCache({ assetUrl: staffAssetUrl, maxVersions: 50 });
+const TestParams = Type.Object({ testId: Type.String({ maxLength: 64 }) });
 
-/** Rendered texts of drafts: their own cache so drafts never push versions out of the staff pages' cache. */
-const draftContent = createContentCache({ assetUrl: staffAssetUrl, maxVersions: 20 });
-const PAGE_CACHE_SIZE = 20;
-const pages = new Map<string, string>();
-
-const FORMATS: ReadonlySet<string> = new Set(['plain', 'markdown']);
-const PROCTORING: ReadonlySet<string> = new Set(['none', 'record', 'live_ai']);
-const PLACEHOLDER_PREFIX = 'preview-placeholder-';
-
-type Raw = Record<string, unknown>;
-const isObject = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown, dflt: string) => (typeof v === 'string' ? v : dflt);
-
-interface Slot {
-  /** The question to render (a stand-in for a placeholder). */
-  question: Question;
-  /** Why it cannot be previewed; null: it renders. */
-  problem: string | null;
-}
-
-export interface DraftPreviewInput {
-  testId: string;
-  revision: number;
-  nextVersion: number;
-  content: Raw;
-  /** What publishing would refuse now (drafts.ts `draftProblems`), at their field paths. */
+interface Held {
+  question: Question | null;
+  label: string;
   problems: ErrorDetail[];
-  now: Date;
 }
 
-export function draftPreview(input: DraftPreviewInput): string {
-  const key = `${input.testId}:${input.revision}:${input.nextVersion}`;
-  const cached = pages.get(key);
-  if (cached !== undefined) {
-    pages.delete(key);
-    pages.set(key, cached);
-    return cached;
-  }
-  const page = renderDraft(input, key);
-  if (pages.size >= PAGE_CACHE_SIZE) pages.delete(pages.keys().next().value!);
-  pages.set(key, page);
-  return page;
+const text = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() !== '' ? v : fallback);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** One question checked on its own (in a test that lets every type through); null when it cannot be shown. */
+async function checkedQuestion(db: Queryable, q: unknown, owner: string | null, contentFormat: unknown): Promise<{ question: Question | null; problems: ErrorDetail[] }> {
+  const alone = { title: 'Preview', description: '', durationMinutes: 1, proctoring: 'none', marking: 'hybrid', resultVisibility: 'after_review', contentFormat, questions: [q] };
+  const { problems, valid } = await draftProblems(db, alone, owner);
+  return { question: valid ? valid.checked.questions[0]! : null, problems: problems.map((p) => ({ ...p, field: p.field.replace(/^questions\.0\.?/, '') })) };
 }
 
-function renderDraft(input: DraftPreviewInput, key: string): string {
-  const c = input.content;
-  const groups = Array.isArray(c.sections)
-    ? c.sections.map((s, k) => ({ at: `sections.${k}.questions`, section: isObject(s) ? s : {}, k }))
-    : [{ at: 'questions', section: null, k: 0 }];
-  let n = 0;
-  const slots: Slot[] = [];
-  const sections: StoredSection[] = [];
-  for (const g of groups) {
-    const list = g.section ? g.section.questions : c.questions;
-    const items = Array.isArray(list) ? list : [];
-    const ids: string[] = [];
-    items.forEach((raw, i) => {
-      n += 1;
-      const slot = questionSlot(raw, `${g.at}.${i}`, n, input.problems);
-      slots.push(slot);
-      ids.push(slot.question.id);
-    });
-    if (g.section) {
-      sections.push({
-        id: `preview-section-${g.k + 1}`,
-        title: str(g.section.title, ''),
-        instructions: typeof g.section.instructions === 'string' ? g.section.instructions : null,
-        shuffleQuestions: false,
-        draw: null,
-        questionIds: ids,
-      });
-    }
-  }
-  const testProblems = input.problems.filter((p) => !/^(questions|sections\.\d+\.questions)\.\d+(\.|$)/.test(p.field));
-  return render(input, key, slots, Array.isArray(c.sections) ? sections : null, testProblems);
-}
-
-/** A question as the preview shows it: itself when its schema and the authoring rules hold, else a placeholder naming the first problem. */
-function questionSlot(raw: unknown, at: string, n: number, problems: ErrorDetail[]): Slot {
-  const own = problems.find((p) => p.field === at || p.field.startsWith(`${at}.`));
-  const copy: unknown = isObject(raw) ? structuredClone(raw) : raw;
-  let problem: string | null = null;
-  if (!validateQuestion(copy)) {
-    const first = validationDetails(validateQuestion.errors ?? [], 'body')[0];
-    problem = first ? describe(first) : 'it is not a question yet';
-  } else if (own) {
-    problem = describe({ ...own, field: own.field.slice(at.length + 1) });
-  }
-  if (problem !== null) return { question: standIn(n), problem };
-  const q = copy as Question;
-  return { question: { ...q, id: typeof q.id === 'string' && q.id !== '' ? q.id : `preview-q-${n}` }, problem: null };
-}
-
-function describe(p: ErrorDetail): string {
-  return p.field ? `${p.field} ${p.message}` : p.message;
-}
-
-function standIn(n: number): Question {
-  return { id: `${PLACEHOLDER_PREFIX}${n}`, type: 'short_text', prompt: '', points: 0, acceptedAnswers: ['-'] } as Question;
-}
-
-function render(input: DraftPreviewInput, key: string, slots: Slot[], sections: StoredSection[] | null, testProblems: ErrorDetail[]): string {
-  const c = input.content;
-  const duration = typeof c.durationMinutes === 'number' && c.durationMinutes > 0 ? c.durationMinutes : 60;
-  const test: TestVersion = {
-    testVersionId: `draft:${key}`,
-    testId: input.testId,
-    version: input.nextVersion,
-    title: str(c.title, '') || 'Untitled test',
-    description: str(c.description, ''),
-    durationMinutes: duration,
-    proctoring: (PROCTORING.has(String(c.proctoring)) ? c.proctoring : 'none') as TestVersion['proctoring'],
-    marking: 'auto',
-    resultVisibility: 'immediate',
+/** The draft as a version to render: the whole test when it is publishable, else question by question. */
+export async function previewVersion(db: Queryable, draft: DraftView): Promise<{ version: TestVersion; held: Held[] }> {
+  const c = draft.content;
+  const whole = await draftProblems(db, c, draft.ownerInstitutionId);
+  const head = {
+    testVersionId: `preview:${draft.testId}:${draft.revision}`,
+    testId: draft.testId,
+    version: draft.nextVersion,
+    title: text(c.title, 'Untitled test'),
+    description: typeof c.description === 'string' ? c.description : '',
+    durationMinutes: typeof c.durationMinutes === 'number' && c.durationMinutes > 0 ? c.durationMinutes : 30,
+    proctoring: 'none' as const,
+    marking: 'hybrid' as const,
+    resultVisibility: 'after_review' as const,
     passPercent: null,
     proctoringRules: null,
-    questions: slots.map((s) => s.question),
-    sections,
-    contentFormat: (FORMATS.has(String(c.contentFormat)) ? c.contentFormat : 'plain') as ContentFormat,
-    createdAt: input.now,
+    contentFormat: c.contentFormat === 'markdown' ? ('markdown' as const) : ('plain' as const),
+    createdAt: new Date(0),
   };
-  let page = testPage({
-    assignmentId: 'preview',
-    institutionName: 'Preview',
-    test: deliver(test, null),
-    csrfToken: 'preview',
-    deadlineAt: new Date(input.now.getTime() + duration * 60_000),
-    serverNow: input.now,
-    answers: [],
-    content: draftContent,
-  });
-  // The frame runs no script, so the page's "turn JavaScript on" notice would only mislead here.
-  page = page.replace(/<noscript>[\s\S]*?<\/noscript>/, '');
-  // Nor does it load the student page's scripts or their state (the CSP would refuse them anyway).
-  page = page.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '');
-  slots.forEach((s, i) => {
-    if (s.problem === null) return;
-    const re = new RegExp(`<fieldset class="question" id="question-${i + 1}" data-question-id="${PLACEHOLDER_PREFIX}${i + 1}"[\\s\\S]*?</fieldset>`);
-    page = page.replace(re, () => String(placeholder(i + 1, s.problem!)));
-  });
-  if (testProblems.length > 0) page = page.replace(/(<h1>[\s\S]*?<\/h1>)/, (h1) => `${h1}\n${String(problemList(testProblems))}`);
-  return page;
+  if (whole.valid) return { version: { ...head, questions: whole.valid.checked.questions, sections: whole.valid.checked.sections }, held: [] };
+
+  const groups = Array.isArray(c.sections)
+    ? c.sections.map((s: Record<string, unknown>, k: number) => ({ s, k, questions: list(s?.questions) }))
+    : [{ s: null, k: 0, questions: list(c.questions) }];
+  const questions: Question[] = [];
+  const sections: StoredSection[] = [];
+  const held: Held[] = [];
+  const ids = new Set<string>();
+  let n = 0;
+  for (const g of groups) {
+    const questionIds: string[] = [];
+    for (const q of g.questions) {
+      n += 1;
+      const { question, problems } = await checkedQuestion(db, q, draft.ownerInstitutionId, c.contentFormat);
+      if (!question) {
+        held.push({ question: null, label: `Question ${n}`, problems });
+        continue;
+      }
+      // Two questions with one id would be one to the page: the preview names the second apart.
+      const id = ids.has(question.id) ? `${question.id}-${n}` : question.id;
+      ids.add(id);
+      questions.push({ ...question, id });
+      questionIds.push(id);
+    }
+    if (g.s) {
+      sections.push({ id: `sec-${g.k}`, title: text(g.s.title, `Section ${g.k + 1}`), instructions: typeof g.s.instructions === 'string' ? g.s.instructions : null, shuffleQuestions: false, draw: null, questionIds });
+    }
+  }
+  return { version: { ...head, questions, sections: Array.isArray(c.sections) ? sections : null }, held };
 }
 
-function placeholder(n: number, problem: string): SafeHtml {
-  return html`<div class="question notice preview-unavailable" id="question-${n}" role="note"><p><strong>Question ${n} cannot be previewed yet:</strong> ${problem}.</p></div>`;
+function heldNotice(held: Held[]): string {
+  if (held.length === 0) return '';
+  return html`<div class="notice" role="note"><h2>Not shown yet</h2><ul>${held.map(
+    (h) => html`<li>${h.label} cannot be previewed yet: ${h.problems.map((p) => (p.field ? `${p.field} ${p.message}` : p.message)).join('; ')}.</li>`,
+  )}</ul></div>`.toString();
 }
 
-function problemList(problems: ErrorDetail[]): SafeHtml {
-  const shown = problems.slice(0, 10);
-  const more = problems.length - shown.length;
-  return html`<div class="notice preview-problems" role="note"><p>This draft cannot be published yet:</p><ul>${shown.map((p) => html`<li>${describe(p)}</li>`)}</ul>${more > 0 ? html`<p>and ${more} more.</p>` : ''}</div>`;
-}
+export const draftPreviewPage: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/tests/:testId/draft/preview',
+    { schema: { ...pageRoute, params: TestParams, querystring: Type.Object({ revision: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_000_000_000 })) }), response: { 200: Html } } },
+    async (request, reply) => {
+      const draft = await getDraftView(ctx.pool, scopeOf(request), request.params.testId);
+      const { version, held } = await previewVersion(ctx.pool, draft);
+      const now = ctx.clock.now();
+      const rendered = testPage({
+        assignmentId: 'preview',
+        institutionName: 'Preview',
+        test: deliver(version, null),
+        csrfToken: 'preview',
+        deadlineAt: new Date(now.getTime() + version.durationMinutes * 60_000),
+        serverNow: now,
+        answers: [],
+        content: previewContent,
+      });
+      // No script runs in the frame: drop the "turn JavaScript on" notice, and say what is not shown yet.
+      const page = rendered.replace(/<noscript>[\s\S]*?<\/noscript>/, '').replace(/(<main[^>]*>)/, `$1${heldNotice(held)}`);
+      return reply.code(200).headers(PREVIEW_HEADERS).send(page);
+    },
+  );
+};

@@ -7,6 +7,7 @@ import { portalLayout } from '../ui/layout.js';
 import type { LineError } from './check-test-json.js';
 import type { AiAgreement } from '../../marking/ai/get-ai-agreement.js';
 import { agreementSection } from './agreement-view.js';
+import { newTestForm } from './own-tests-view.js';
 
 /** The test editor: JSON with its problems listed by line, a sandboxed preview of the student page, publications. */
 
@@ -92,14 +93,14 @@ export function testsListPage(p: {
   pager: SafeHtml;
   flash?: Flash | null;
 }): string {
-  const main = html`<div class="page-head"><h1>Tests</h1><p><a href="/portal/tests/new" class="button primary">Create test</a></p></div>
-<p class="lede">Every test on the platform (${p.total}), newest first. Open one to edit its JSON, preview the student page, or publish it to institutions.</p>
+  const main = html`<div class="page-head"><h1>Tests</h1><p class="page-actions">${newTestForm(p.principal.sessionCsrf)} <a href="/portal/tests/import" class="button secondary">Import a test</a> <a href="/portal/tests/new" class="button secondary">New test from JSON</a></p></div>
+<p class="lede">Every test on the platform (${p.total}), newest first. Open one to edit it in the form; its JSON page previews the current version and publishes it to institutions.</p>
 ${dataTable({
   caption: 'Tests, newest first',
   stack: true,
   columns: [{ label: 'Title' }, { label: 'Version', numeric: true }, { label: 'Marking' }, { label: 'Published to' }, { label: 'Last changed' }],
   rows: p.tests.map((t) => [
-    html`<a href="/portal/tests/${t.testId}">${t.title}</a><br><span class="hint"><code>${t.testId}</code></span>`,
+    html`<a href="/portal/tests/${t.testId}/edit">${t.title}</a><br><span class="hint"><code>${t.testId}</code> · <a href="/portal/tests/${t.testId}">JSON, publications</a> · <a href="/portal/tests/${t.testId}/statistics">Statistics<span class="sr-only"> of ${t.title}</span></a></span>`,
     t.version,
     `${t.marking}, results ${t.resultVisibility === 'immediate' ? 'at once' : 'after review'}`,
     t.publishedTo.length === 0 ? 'Nobody' : t.publishedTo.map((id) => p.names.get(id) ?? id).join(', '),

@@ -46,6 +46,8 @@ const FLASHES: Record<string, Flash> = {
   'institution-created': { kind: 'success', text: 'The institution was created.' },
   'institution-suspended': { kind: 'success', text: 'The institution was suspended. Its API keys are refused until it is reactivated.' },
   'institution-reactivated': { kind: 'success', text: 'The institution was reactivated.' },
+  'draft-created': { kind: 'success', text: 'The test was created as a draft. It is saved as you type; partners can assign it once you publish a version.' },
+  'test-deleted': { kind: 'success', text: 'The test was deleted. Assignments already made keep working to the end.' },
   'test-saved': { kind: 'success', text: 'The test was saved as a new version. Existing assignments keep the version they started with.' },
   'test-created': { kind: 'success', text: 'The test was created.' },
   published: { kind: 'success', text: 'The test was published to the institution.' },
