@@ -95,8 +95,6 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/portal/tests/:testId', url: (f) => `/portal/tests/${f.tenant.testId}`, permission: 'operate', fields: () => ({ json: '{}' }) },
   { method: 'GET', path: '/portal/tests/:testId/statistics', url: (f) => `/portal/tests/${f.tenant.testId}/statistics`, permission: 'read', owned: true },
   { method: 'GET', path: '/portal/tests/:testId/preview', url: (f) => `/portal/tests/${f.tenant.testId}/preview`, permission: 'operate' },
-  { method: 'GET', path: '/portal/tests/:testId/draft/preview', url: (f) => `/portal/tests/${f.tenant.testId}/draft/preview`, permission: 'author_tests', owned: true },
-  { method: 'POST', path: '/portal/tests/:testId/try', url: (f) => `/portal/tests/${f.tenant.testId}/try`, permission: 'author_tests', owned: true },
   { method: 'POST', path: '/portal/tests/:testId/publications', url: (f) => `/portal/tests/${f.tenant.testId}/publications`, permission: 'operate', fields: (f) => ({ institution: f.tenant.institutionId, action: 'unpublish' }) },
 ];
 
