@@ -71,7 +71,8 @@ function escapeLike(s: string): string {
  */
 export function assignmentFilterSql(filter: AssignmentListFilter): { where: string[]; values: unknown[] } {
   const values: unknown[] = [filter.institutionId];
-  const where = ['a.institution_id = $1'];
+  // A staff member's "Try it" run (docs/authoring.md) is no partner's assignment: never listed or exported.
+  const where = ['a.institution_id = $1', 'NOT a.trial'];
   const add = (sql: (n: string) => string, value: unknown) => {
     values.push(value);
     where.push(sql(`$${values.length}`));

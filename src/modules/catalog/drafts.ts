@@ -116,11 +116,38 @@ export async function createDraftTest(pool: Pool, scope: AuthoringScope, content
   return getDraftView(pool, scope, testId);
 }
 
+/**
+ * The problems of saved draft revisions, kept in-process: a revision never
+ * changes, so the editor opening a 200-question draft does not validate it
+ * again after its save did (docs/performance.md). Bounded, least recently
+ * used out first. Revision 0 (no draft row: the current version's content)
+ * is keyed by the version too. Problems naming a missing asset are not
+ * kept, so an upload is seen at the next read.
+ */
+const PROBLEMS_CACHE_SIZE = 200;
+const problemsCache = new Map<string, ErrorDetail[]>();
+
+async function cachedProblems(db: Queryable, key: string, content: unknown, owner: string | null): Promise<ErrorDetail[]> {
+  const hit = problemsCache.get(key);
+  if (hit) {
+    problemsCache.delete(key);
+    problemsCache.set(key, hit);
+    return hit;
+  }
+  const { problems } = await draftProblems(db, content, owner);
+  if (!problems.some((p) => p.message.includes('does not exist'))) {
+    if (problemsCache.size >= PROBLEMS_CACHE_SIZE) problemsCache.delete(problemsCache.keys().next().value!);
+    problemsCache.set(key, problems);
+  }
+  return problems;
+}
+
 export async function getDraftView(db: Queryable, scope: AuthoringScope, testId: string): Promise<DraftView> {
   const head = await authorable(db, scope, testId);
   const draft = await drafts.getDraft(db, testId);
   const content = draft?.content ?? (await contentOfCurrentVersion(db, testId));
-  const { problems } = await draftProblems(db, content, head.ownerInstitutionId);
+  const key = `${testId}:${draft?.revision ?? 0}:${head.currentVersion}:${draft?.updatedAt.getTime() ?? 0}`;
+  const problems = await cachedProblems(db, key, content, head.ownerInstitutionId);
   return {
     testId,
     ownerInstitutionId: head.ownerInstitutionId,

@@ -82,14 +82,18 @@ export async function appendEvent(tx: Tx, event: NewEvent): Promise<StoredEvent>
   }
   let sequence: number | null = null;
   let livemode = event.livemode ?? true;
+  // A staff member's "Try it" run (docs/authoring.md): its lifecycle goes on, but no event is
+  // written, so no webhook is sent and GET /events never lists it.
+  let trial = false;
   if (event.assignmentId) {
-    const { rows } = await tx.query<{ event_sequence: number; livemode: boolean }>(
-      'UPDATE assignments SET event_sequence = event_sequence + 1 WHERE id = $1 AND institution_id = $2 RETURNING event_sequence, livemode',
+    const { rows } = await tx.query<{ event_sequence: number; livemode: boolean; trial: boolean }>(
+      'UPDATE assignments SET event_sequence = event_sequence + 1 WHERE id = $1 AND institution_id = $2 RETURNING event_sequence, livemode, trial',
       [event.assignmentId, event.institutionId],
     );
     if (!rows[0]) throw new Error(`appendEvent: assignment ${event.assignmentId} not found`);
     sequence = rows[0].event_sequence;
     livemode = rows[0].livemode;
+    trial = rows[0].trial;
   }
   const data = sequence === null ? event.data : { ...event.data, sequence };
   const stored: StoredEvent = {
@@ -102,6 +106,7 @@ export async function appendEvent(tx: Tx, event: NewEvent): Promise<StoredEvent>
     createdAt: event.createdAt,
     livemode,
   };
+  if (trial) return stored;
   await tx.query(
     // One text for both columns: jsonb for queries, the text for every copy a partner sees. traceparent:
     // the trace of the request or job appending the event, which its deliveries continue.

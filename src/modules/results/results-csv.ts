@@ -99,7 +99,7 @@ async function sectionTitles(pool: Pool, testId: string): Promise<string[]> {
   const { rows } = await pool.query<{ title: string }>(
     `SELECT s->>'title' AS title, min(tv.version * -1000 + ord) AS at
        FROM test_versions tv CROSS JOIN LATERAL jsonb_array_elements(tv.sections) WITH ORDINALITY AS x(s, ord)
-      WHERE tv.test_id = $1 AND tv.sections IS NOT NULL
+      WHERE tv.test_id = $1 AND tv.sections IS NOT NULL AND NOT tv.trial
       GROUP BY 1 ORDER BY at`,
     [testId],
   );

@@ -18,6 +18,7 @@ import { answerFilesPrefix } from '../attempts/answer-files.js';
  * assignment (`webhook.test`, endpoint notices). What stays: test-mode
  * webhook endpoints (configuration, not data: a developer keeps receiving
  * after a wipe) and users (shared with live mode, keyed by externalUserId).
+ * Trial versions ("Try it" snapshots) no assignment uses any more go too.
  *
  * Batches of a few hundred assignments, each in its own transaction, so a
  * large sandbox never holds long locks. Recording files go before the rows
@@ -64,6 +65,14 @@ async function deleteTestData(ctx: AppContext, scope: { institutionId: string | 
     [scope.institutionId, scope.before],
   );
   counts.events += loose.rowCount ?? 0;
+  // "Try it" snapshots (trial versions, docs/authoring.md) go with the last test-mode assignment that used them.
+  await ctx.pool.query(
+    `DELETE FROM test_versions tv
+      WHERE tv.trial AND tv.created_at < $2
+        AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM tests t WHERE t.id = tv.test_id AND t.owner_institution_id = $1))
+        AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.test_version_id = tv.id)`,
+    [scope.institutionId, scope.before],
+  );
   await ctx.pool.query(`DELETE FROM idempotency_keys WHERE NOT livemode AND ($1::text IS NULL OR institution_id = $1) AND created_at < $2`, [
     scope.institutionId,
     scope.before,
