@@ -268,12 +268,15 @@ export function listAuthoredTests(db: Queryable, scope: AuthoringScope, page: { 
 /**
  * **Try it**: the draft's current revision frozen as a trial version
  * (tests-repo `trialVersionId`) once it passes every check of publishing;
- * 400 with the problems otherwise. The caller makes the test-mode
+ * 400 with the problems otherwise; a catalogue test (no institution, so no
+ * test mode) is 409 invalid_state. The caller makes the test-mode
  * assignment that takes it.
  */
-export async function trialVersion(pool: Pool, scope: AuthoringScope, testId: string): Promise<{ testVersionId: string; ownerInstitutionId: string | null; title: string }> {
+export async function trialVersion(pool: Pool, scope: AuthoringScope, testId: string): Promise<{ testVersionId: string; ownerInstitutionId: string; title: string }> {
   return withTransaction(pool, async (tx) => {
     const head = await authorable(tx, scope, testId, true);
+    // Try it is a test-mode run, and test mode is an institution's: a catalogue test has none.
+    if (head.ownerInstitutionId === null) throw new AppError('invalid_state', 'A catalogue test belongs to no institution, so it has no test mode to try it in.');
     const draft = await drafts.getDraft(tx, testId, true);
     const content = draft?.content ?? (await contentOfCurrentVersion(tx, testId));
     const { problems, valid } = await draftProblems(tx, content, head.ownerInstitutionId);

@@ -53,6 +53,17 @@ export const PREVIEW_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
+/** The Tests page's Previous / Next links, for either list. */
+function testsPager(page: number, total: number) {
+  return pager({
+    label: 'Test pages',
+    newerHref: page > 1 ? `/portal/tests?page=${page - 1}` : null,
+    newerText: 'Previous',
+    olderHref: page * PAGE_SIZE < total ? `/portal/tests?page=${page + 1}` : null,
+    olderText: 'Next',
+  });
+}
+
 function sendEditor(reply: FastifyReply, body: string, status = 200) {
   return reply.code(status).headers(EDITOR_HEADERS).send(body);
 }
@@ -68,13 +79,7 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       const page = request.query.page ?? 1;
       if (!can(principal, 'operate')) return sendEditor(reply, await ownTests(principal, page, flashFrom(request)));
       const [{ data, total }, insts] = await Promise.all([listAllTests(ctx.pool, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }), institutions()]);
-      const nav = pager({
-        label: 'Test pages',
-        newerHref: page > 1 ? `/portal/tests?page=${page - 1}` : null,
-        newerText: 'Previous',
-        olderHref: page * PAGE_SIZE < total ? `/portal/tests?page=${page + 1}` : null,
-        olderText: 'Next',
-      });
+      const nav = testsPager(page, total);
       const names = new Map(insts.map((i) => [i.institutionId, i.name]));
       return sendEditor(reply, testsListPage({ principal, tests: data, total, names, pager: nav, flash: flashFrom(request) }));
     },
@@ -83,14 +88,7 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   /** An author's or admin's list: their institution's own tests. */
   async function ownTests(principal: StaffPrincipal, page: number, flash: ReturnType<typeof flashFrom>) {
     const { data, total } = await listAuthoredTests(ctx.pool, { institutionId: principal.institutionId! }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
-    const nav = pager({
-      label: 'Test pages',
-      newerHref: page > 1 ? `/portal/tests?page=${page - 1}` : null,
-      newerText: 'Previous',
-      olderHref: page * PAGE_SIZE < total ? `/portal/tests?page=${page + 1}` : null,
-      olderText: 'Next',
-    });
-    return ownTestsPage({ principal, tests: data, total, pager: nav, flash });
+    return ownTestsPage({ principal, tests: data, total, pager: testsPager(page, total), flash });
   }
 
   app.get('/tests/new', { schema: { ...pageRoute, response: { 200: Html } } }, async (request, reply) => {

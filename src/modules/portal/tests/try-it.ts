@@ -34,11 +34,11 @@ export const tryItRoute: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> 
       try {
         trial = await trialVersion(ctx.pool, scope, testId);
       } catch (err) {
+        if (err instanceof AppError && err.code === 'invalid_state') {
+          return sendHtml(reply, page('Try it needs an institution', html`<p>This is a catalogue test: it belongs to no institution, so there is no test mode to try it in. Publish it to an institution and assign it with that institution's test key (<code>ak_test_…</code>).</p>`), 409);
+        }
         if (!(err instanceof AppError) || err.code !== 'invalid_request') throw err;
         return sendHtml(reply, page('The draft cannot be tried yet', html`<p>Try it opens the test as a student takes it, so it needs what publishing needs. Fix these in the editor first:</p><ul>${(err.details ?? []).map((d) => html`<li><code>${d.field}</code> ${d.message}</li>`)}</ul>`), 400);
-      }
-      if (trial.ownerInstitutionId === null) {
-        return sendHtml(reply, page('Try it needs an institution', html`<p>This is a catalogue test: it belongs to no institution, so there is no test mode to try it in. Publish it to an institution and assign it with that institution's test key (<code>ak_test_…</code>).</p>`), 409);
       }
       const startUrl = await createTrialAssignment(ctx, {
         institutionId: trial.ownerInstitutionId,
