@@ -66,7 +66,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
 
   await app.register(async (scope) => {
     const student = scope.withTypeProvider<TypeBoxTypeProvider>();
-    student.addHook('onRequest', createStudentPostLimit(student, limits.studentPostsPerMinute, SESSION_COOKIE));
+    student.addHook('onRequest', createStudentPostLimit(limits.studentPostsPerMinute, SESSION_COOKIE));
     await student.register(studentSession, { ctx });
 
     student.get(
