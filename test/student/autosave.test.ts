@@ -42,6 +42,20 @@ describe('autosave in one statement', () => {
     expect(await stored(assignmentId)).toEqual([{ question_id: q[1], value: '2.5', version: 2 }]);
   });
 
+  it('is a single statement from the first save after Begin: Begin leaves the attempt it wrote for the saves', async () => {
+    const { assignmentId, s, q } = await started('one-first');
+    const spy = vi.spyOn(h.pool, 'query');
+    try {
+      const res = await s.save(assignmentId, [{ questionId: q[1]!, value: '7', version: 1 }]);
+      expect(res.json().results).toEqual([{ questionId: q[1], version: 1, saved: true }]);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(spy.mock.calls[0]![0]).toMatchObject({ name: 'attempts-save-answers' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await stored(assignmentId)).toEqual([{ question_id: q[1], value: '7', version: 1 }]);
+  });
+
   it('refuses, with 401 and nothing stored, a session ended elsewhere that this process still remembers', async () => {
     const { assignmentId, s, q } = await started('one-2');
     expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '1', version: 1 }])).statusCode).toBe(200);

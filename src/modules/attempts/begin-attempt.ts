@@ -5,6 +5,7 @@ import type { AppContext } from '../../platform/context.js';
 import { accommodationsOf, findAssignment } from '../assignments/find-assignment.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { insertAttempt } from './attempts-repo.js';
+import { rememberBegunAttempt } from './save-answers.js';
 import type { StudentSession } from '../assignments/student-sessions.js';
 import { scheduleAutoSubmit } from './auto-submit-job.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
@@ -29,12 +30,12 @@ export async function beginAttempt(ctx: AppContext, session: StudentSession, ass
   const test = await loadTestVersion(ctx.pool, row.testVersionId);
   const now = ctx.clock.now();
 
-  return withTransaction(ctx.pool, async (tx) => {
+  const outcome = await withTransaction(ctx.pool, async (tx) => {
     const started = await applyTransition(tx, row.id, [{ type: 'start' }], now);
     if (started.ok) {
       // Read under the row lock applyTransition took: extra time granted a moment ago counts.
       const deadlineAt = deadlineFor(now, test.durationMinutes, await accommodationsOf(tx, row.institutionId, row.id));
-      await insertAttempt(tx, {
+      const attempt = {
         assignmentId: row.id,
         institutionId: row.institutionId,
         userId: row.userId,
@@ -42,15 +43,19 @@ export async function beginAttempt(ctx: AppContext, session: StudentSession, ass
         startedAt: now,
         deadlineAt,
         delivery: drawDelivery(test, randomInt),
-      });
+      };
+      await insertAttempt(tx, attempt);
       await scheduleAutoSubmit(tx, row.id, deadlineAt);
-      return 'started';
+      return attempt;
     }
     // Still assigned but refused: it is past dueAt, so it expires now (the state machine decides).
     if (started.status === 'assigned') {
       const expired = await applyTransition(tx, row.id, [{ type: 'expire' }], now);
-      if (expired.ok) return 'expired';
+      if (expired.ok) return 'expired' as const;
     }
-    return 'unchanged';
+    return 'unchanged' as const;
   });
+  if (typeof outcome === 'string') return outcome;
+  rememberBegunAttempt(outcome); // after the commit: a save never sees an attempt that is not stored
+  return 'started';
 }

@@ -8,7 +8,7 @@ import { answerVersions } from './attempts-repo.js';
 import { findAttempt, type Attempt } from './find-attempt.js';
 import { saveAnswersBatched } from './save-batcher.js';
 import { forgetRecentSession, sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
-import { loadTestVersion } from '../catalog/test-versions.js';
+import { cachedTestVersion, loadTestVersion } from '../catalog/test-versions.js';
 import { acceptsSaves, SUBMIT_GRACE_MS } from './timing.js';
 
 export interface AnswerInput {
@@ -42,11 +42,27 @@ async function attemptFacts(ctx: AppContext, institutionId: string, assignmentId
   if (fresh) attempts.delete(assignmentId);
   const hit = attempts.get(assignmentId);
   if (hit) return hit.institutionId === institutionId ? hit : null;
+  return lookUpAttemptFacts(ctx, institutionId, assignmentId);
+}
+
+async function lookUpAttemptFacts(ctx: AppContext, institutionId: string, assignmentId: string) {
   const found = await findAttempt(ctx.pool, institutionId, assignmentId);
   if (!found) return null;
   if (attempts.size >= MAX_CACHED) attempts.delete(attempts.keys().next().value!);
   attempts.set(assignmentId, found);
   return found;
+}
+
+/**
+ * Begin knows every fact a save needs (it just wrote them), so it leaves them
+ * here: the student's first save then makes no lookup of its own. Another
+ * process, or this one after a restart, looks them up on its first save.
+ */
+export function rememberBegunAttempt(facts: Pick<Attempt, 'assignmentId' | 'institutionId' | 'userId' | 'testVersionId' | 'deadlineAt' | 'delivery'>): void {
+  const { assignmentId, ...kept } = facts;
+  attempts.delete(assignmentId);
+  if (attempts.size >= MAX_CACHED) attempts.delete(attempts.keys().next().value!);
+  attempts.set(assignmentId, kept);
 }
 
 /** The question ids drawn for the attempt, kept with the cached facts; null when every question was given (no stored delivery). */
@@ -96,11 +112,13 @@ export async function saveAnswers(
 
 async function save(ctx: AppContext, session: StudentSession, assignmentId: string, answers: AnswerInput[]): Promise<{ results: SaveResult[]; serverTime: Date }> {
   const now = ctx.clock.now();
-  let attempt = await attemptFacts(ctx, session.institutionId, assignmentId);
+  // The cached facts and version are read without a promise: a save that finds both makes no await before its statement.
+  const hit = attempts.get(assignmentId);
+  let attempt = hit ? (hit.institutionId === session.institutionId ? hit : null) : await lookUpAttemptFacts(ctx, session.institutionId, assignmentId);
   if (!attempt || attempt.userId !== session.userId) throw notFound('attempt');
   if (!acceptsSaves(attempt.deadlineAt, now)) attempt = (await attemptFacts(ctx, session.institutionId, assignmentId, true))!;
 
-  const test = await loadTestVersion(ctx.pool, attempt.testVersionId);
+  const test = cachedTestVersion(attempt.testVersionId) ?? (await loadTestVersion(ctx.pool, attempt.testVersionId));
   const byId = questionsById(test);
   const given = drawnIds(attempt);
   const details: ErrorDetail[] = [];

@@ -9,6 +9,11 @@ import { getTestVersionById, type TestVersion } from './tests-service.js';
 const MAX_ENTRIES = 1_000;
 const cache = new Map<string, TestVersion>();
 
+/** The version if this process holds it already, without a promise (the autosave's path); else undefined. */
+export function cachedTestVersion(testVersionId: string): TestVersion | undefined {
+  return cache.get(testVersionId);
+}
+
 export async function loadTestVersion(db: Queryable, testVersionId: string): Promise<TestVersion> {
   const hit = cache.get(testVersionId);
   if (hit) return hit;
