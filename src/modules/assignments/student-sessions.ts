@@ -105,12 +105,12 @@ function remember(sessionId: string, session: StudentSession, lastSeenAt: Date):
   recent.set(sessionId, { session, lastSeenAt: lastSeenAt.getTime() });
 }
 
-/** findSession, answered from this process's recent sessions when it can be: only for a route whose statement re-checks the session. */
-export async function findRecentSession(db: Queryable, sessionId: string | undefined, now: Date): Promise<StudentSession | null> {
+/** The session from this process's recent ones, when one may serve (see above); undefined means ask findSession. */
+export function recentSession(sessionId: string | undefined, now: Date): StudentSession | undefined {
   const hit = sessionId ? recent.get(sessionId) : undefined;
   const t = now.getTime();
   if (hit && t < hit.session.expiresAt.getTime() && t - hit.lastSeenAt <= TOUCH_AFTER_MS && t >= hit.lastSeenAt) return hit.session;
-  return findSession(db, sessionId, now);
+  return undefined;
 }
 
 /** Drops a session from the recent ones (its statement found it ended). */

@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
-import { csrfMatches, findRecentSession, findSession, SESSION_COOKIE, type StudentSession } from '../assignments/student-sessions.js';
+import { csrfMatches, findSession, recentSession, SESSION_COOKIE, type StudentSession } from '../assignments/student-sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,10 +24,16 @@ declare module 'fastify' {
  * the browser marks `Sec-Fetch-Site: cross-site` or `same-site`: 403.
  */
 export async function authenticateStudent(ctx: AppContext, request: FastifyRequest): Promise<StudentSession> {
-  const find = request.routeOptions.config.sessionRecheckedByStatement ? findRecentSession : findSession;
-  const session = await find(ctx.pool, request.cookies?.[SESSION_COOKIE], ctx.clock.now());
+  const config = request.routeOptions.config;
+  const now = ctx.clock.now();
+  const recent = config.sessionRecheckedByStatement ? recentSession(request.cookies?.[SESSION_COOKIE], now) : undefined;
+  return admit(request, config, recent ?? (await findSession(ctx.pool, request.cookies?.[SESSION_COOKIE], now)));
+}
+
+/** The session found for the request (or null) admitted or refused, as authenticateStudent says. */
+function admit(request: FastifyRequest, config: FastifyContextConfig, session: StudentSession | null): StudentSession {
   if (!session) {
-    if (request.routeOptions.config.page) throw new AppError('not_found', 'No such page.');
+    if (config.page) throw new AppError('not_found', 'No such page.');
     throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
   }
   if (request.method === 'POST') {
@@ -55,8 +61,22 @@ export const studentSession = fp(installStudentSession, { name: 'student-session
 
 async function installStudentSession(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   app.decorateRequest('studentSession', null);
-  app.addHook('preHandler', async (request) => {
-    request.studentSession = await authenticateStudent(ctx, request);
+  // Callback style: a session from this process's recent ones (the autosave's) is admitted with no promise.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const config = request.routeOptions.config;
+    const recent = config.sessionRecheckedByStatement ? recentSession(request.cookies?.[SESSION_COOKIE], ctx.clock.now()) : undefined;
+    if (recent) {
+      try {
+        request.studentSession = admit(request, config, recent);
+      } catch (err) {
+        return done(err as Error);
+      }
+      return done();
+    }
+    authenticateStudent(ctx, request).then((session) => {
+      request.studentSession = session;
+      done();
+    }, done);
   });
 }
 
