@@ -129,7 +129,7 @@ try {
     const versionBase = roundNo++ * 1_000_000;
     const http = new HttpPool(baseUrl, { connections: Number(opts.connections), pipelining: 1 });
     const latencies: number[] = [];
-    /** Saves sent after the first interval, when every session has been seen once (its first save looks it up). */
+    /** Saves sent after the first interval, when every session has saved once. */
     const steady: number[] = [];
     const errors = new Map<string, number>();
     /** Per student and question: the highest version the server said it stored, and its value. */
@@ -276,7 +276,7 @@ try {
     ['latency p90', `${q(90).toFixed(1)} ms`],
     ['latency p99', `${q(99).toFixed(1)} ms   (target < 50 ms: ${q(99) < 50 ? 'met' : 'NOT met'})`],
     ['latency max', `${app.latencies[app.latencies.length - 1]!.toFixed(1)} ms`],
-    ['after the first interval', `p50 / p99 ${pick(app.steady, 50).toFixed(1)} / ${pick(app.steady, 99).toFixed(1)} ms (every session seen once: its first save looked it up)`],
+    ['after the first interval', `p50 / p99 ${pick(app.steady, 50).toFixed(1)} / ${pick(app.steady, 99).toFixed(1)} ms (every session has saved once)`],
     ['inside the app p50/p99', `${pick(app.serverMs, 50).toFixed(1)} / ${pick(app.serverMs, 99).toFixed(1)} ms (received → sent)`],
     ['app CPU per save', `${app.cpuPerSave.toFixed(0)} µs (the app process; ${((app.cpuPerSave * app.latencies.length) / 1e6 / app.elapsed * 100).toFixed(0)}% of one core)${perRound(appRounds)}`],
     ['  of which in the kernel', `${app.systemPerSave.toFixed(0)} µs (system time: socket reads and writes to the client and PostgreSQL)`],
