@@ -27,33 +27,29 @@ const stored = async (assignmentId: string) =>
   (await h.pool.query('SELECT question_id, value, version::int AS version FROM answers WHERE assignment_id = $1 ORDER BY question_id', [assignmentId])).rows;
 
 describe('autosave in one statement', () => {
-  it('is a single database statement once the session and attempt are known', async () => {
-    const { assignmentId, s, q } = await started('one-1');
-    expect((await s.save(assignmentId, [{ questionId: q[1]!, value: '1', version: 1 }])).statusCode).toBe(200);
+  /** Saves one answer while counting the pool's statements: exactly one, the save itself, and the answer stored. */
+  async function savesInOneStatement(p: Awaited<ReturnType<typeof started>>, value: string, version: number) {
+    const { assignmentId, s, q } = p;
     const spy = vi.spyOn(h.pool, 'query');
     try {
-      const res = await s.save(assignmentId, [{ questionId: q[1]!, value: '2.5', version: 2 }]);
-      expect(res.json().results).toEqual([{ questionId: q[1], version: 2, saved: true }]);
+      const res = await s.save(assignmentId, [{ questionId: q[1]!, value, version }]);
+      expect(res.json().results).toEqual([{ questionId: q[1], version, saved: true }]);
       expect(spy).toHaveBeenCalledTimes(1);
       expect(spy.mock.calls[0]![0]).toMatchObject({ name: 'attempts-save-answers' });
     } finally {
       spy.mockRestore();
     }
-    expect(await stored(assignmentId)).toEqual([{ question_id: q[1], value: '2.5', version: 2 }]);
+    expect(await stored(assignmentId)).toEqual([{ question_id: q[1], value, version }]);
+  }
+
+  it('is a single database statement once the session and attempt are known', async () => {
+    const p = await started('one-1');
+    expect((await p.s.save(p.assignmentId, [{ questionId: p.q[1]!, value: '1', version: 1 }])).statusCode).toBe(200);
+    await savesInOneStatement(p, '2.5', 2);
   });
 
   it('is a single statement from the first save after Begin: Begin leaves the attempt it wrote for the saves', async () => {
-    const { assignmentId, s, q } = await started('one-first');
-    const spy = vi.spyOn(h.pool, 'query');
-    try {
-      const res = await s.save(assignmentId, [{ questionId: q[1]!, value: '7', version: 1 }]);
-      expect(res.json().results).toEqual([{ questionId: q[1], version: 1, saved: true }]);
-      expect(spy).toHaveBeenCalledTimes(1);
-      expect(spy.mock.calls[0]![0]).toMatchObject({ name: 'attempts-save-answers' });
-    } finally {
-      spy.mockRestore();
-    }
-    expect(await stored(assignmentId)).toEqual([{ question_id: q[1], value: '7', version: 1 }]);
+    await savesInOneStatement(await started('one-first'), '7', 1);
   });
 
   it('refuses, with 401 and nothing stored, a session ended elsewhere that this process still remembers', async () => {
