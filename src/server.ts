@@ -123,13 +123,12 @@ export async function buildServer(
   // A POST/PUT/PATCH whose route takes a body must say it is JSON: 415 otherwise, even when the body is empty.
   // (A body sent with another type is refused by Fastify's parser with the same 415.)
   app.addHook('preValidation', (request, _reply, done) => {
-    // The method first: `request.routeOptions` builds a new object on every read, which a GET need not pay for.
+    // The method and a JSON type first: `request.routeOptions` builds a new object on every read, which a GET or a JSON body need not pay for.
     if (request.method !== 'POST' && request.method !== 'PUT' && request.method !== 'PATCH') return done();
+    if (/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) return done();
     const schema = request.routeOptions.schema;
     const bodySchema = schema?.body;
     if (!bodySchema) return done();
-    const isJson = /^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '');
-    if (isJson) return done();
     // Routes that take another body declare it in `consumes` and parse it in their own scope: the student pages'
     // HTML forms (application/x-www-form-urlencoded), test import (application/zip, text/csv).
     const consumes = (schema?.consumes as string[] | undefined) ?? [];

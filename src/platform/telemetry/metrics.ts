@@ -85,9 +85,9 @@ export function recordWebhookAttempt(outcome: WebhookOutcome, durationMs: number
   if (outcome === 'succeeded') webhookLagSeconds.observe(Math.max(0, now.getTime() - eventCreatedAt.getTime()) / 1000);
 }
 
-/** Called by the autosave for every answer of a request (or once, `refused`, for a refused request). */
 // Bound once: looking a label up costs a hash of the labels on every save.
 const studentSavesBy = { saved: studentSaves.labels('saved'), stale: studentSaves.labels('stale'), refused: studentSaves.labels('refused') };
+/** Called by the autosave for every answer of a request (or once, `refused`, for a refused request). */
 export function recordStudentSaves(result: 'saved' | 'stale' | 'refused', n = 1): void {
   if (n > 0) studentSavesBy[result].inc(n);
 }
