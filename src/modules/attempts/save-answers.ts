@@ -36,20 +36,27 @@ export interface SaveResult {
  * checks the stored deadline and the submission under a row lock.
  */
 const MAX_CACHED = 20_000;
-const attempts = new Map<string, Pick<Attempt, 'institutionId' | 'userId' | 'testVersionId' | 'deadlineAt' | 'delivery'>>();
+type AttemptFacts = Pick<Attempt, 'institutionId' | 'userId' | 'testVersionId' | 'deadlineAt' | 'delivery'>;
+const attempts = new Map<string, AttemptFacts>();
+
+/** The cached facts without a promise: the attempt, null when it is another institution's, undefined when not cached. */
+function cachedFacts(institutionId: string, assignmentId: string): AttemptFacts | null | undefined {
+  const hit = attempts.get(assignmentId);
+  return hit === undefined ? undefined : hit.institutionId === institutionId ? hit : null;
+}
+
+function remember(assignmentId: string, facts: AttemptFacts): void {
+  attempts.delete(assignmentId);
+  if (attempts.size >= MAX_CACHED) attempts.delete(attempts.keys().next().value!);
+  attempts.set(assignmentId, facts);
+}
 
 async function attemptFacts(ctx: AppContext, institutionId: string, assignmentId: string, fresh = false) {
   if (fresh) attempts.delete(assignmentId);
-  const hit = attempts.get(assignmentId);
-  if (hit) return hit.institutionId === institutionId ? hit : null;
-  return lookUpAttemptFacts(ctx, institutionId, assignmentId);
-}
-
-async function lookUpAttemptFacts(ctx: AppContext, institutionId: string, assignmentId: string) {
+  const cached = cachedFacts(institutionId, assignmentId);
+  if (cached !== undefined) return cached;
   const found = await findAttempt(ctx.pool, institutionId, assignmentId);
-  if (!found) return null;
-  if (attempts.size >= MAX_CACHED) attempts.delete(attempts.keys().next().value!);
-  attempts.set(assignmentId, found);
+  if (found) remember(assignmentId, found);
   return found;
 }
 
@@ -58,11 +65,9 @@ async function lookUpAttemptFacts(ctx: AppContext, institutionId: string, assign
  * here: the student's first save then makes no lookup of its own. Another
  * process, or this one after a restart, looks them up on its first save.
  */
-export function rememberBegunAttempt(facts: Pick<Attempt, 'assignmentId' | 'institutionId' | 'userId' | 'testVersionId' | 'deadlineAt' | 'delivery'>): void {
+export function rememberBegunAttempt(facts: AttemptFacts & Pick<Attempt, 'assignmentId'>): void {
   const { assignmentId, ...kept } = facts;
-  attempts.delete(assignmentId);
-  if (attempts.size >= MAX_CACHED) attempts.delete(attempts.keys().next().value!);
-  attempts.set(assignmentId, kept);
+  remember(assignmentId, kept);
 }
 
 /** The question ids drawn for the attempt, kept with the cached facts; null when every question was given (no stored delivery). */
@@ -113,8 +118,8 @@ export async function saveAnswers(
 async function save(ctx: AppContext, session: StudentSession, assignmentId: string, answers: AnswerInput[]): Promise<{ results: SaveResult[]; serverTime: Date }> {
   const now = ctx.clock.now();
   // The cached facts and version are read without a promise: a save that finds both makes no await before its statement.
-  const hit = attempts.get(assignmentId);
-  let attempt = hit ? (hit.institutionId === session.institutionId ? hit : null) : await lookUpAttemptFacts(ctx, session.institutionId, assignmentId);
+  const cached = cachedFacts(session.institutionId, assignmentId);
+  let attempt = cached !== undefined ? cached : await attemptFacts(ctx, session.institutionId, assignmentId);
   if (!attempt || attempt.userId !== session.userId) throw notFound('attempt');
   if (!acceptsSaves(attempt.deadlineAt, now)) attempt = (await attemptFacts(ctx, session.institutionId, assignmentId, true))!;
 

@@ -26,8 +26,12 @@ declare module 'fastify' {
 export async function authenticateStudent(ctx: AppContext, request: FastifyRequest): Promise<StudentSession> {
   const config = request.routeOptions.config;
   const now = ctx.clock.now();
-  const recent = config.sessionRecheckedByStatement ? recentSession(request.cookies?.[SESSION_COOKIE], now) : undefined;
-  return admit(request, config, recent ?? (await findSession(ctx.pool, request.cookies?.[SESSION_COOKIE], now)));
+  return admit(request, config, recentFor(request, config, now) ?? (await findSession(ctx.pool, request.cookies?.[SESSION_COOKIE], now)));
+}
+
+/** The session from this process's recent ones, for a route whose statement re-checks it; undefined means ask the database. */
+function recentFor(request: FastifyRequest, config: FastifyContextConfig, now: Date): StudentSession | undefined {
+  return config.sessionRecheckedByStatement ? recentSession(request.cookies?.[SESSION_COOKIE], now) : undefined;
 }
 
 /** The session found for the request (or null) admitted or refused, as authenticateStudent says. */
@@ -64,7 +68,8 @@ async function installStudentSession(app: FastifyInstance, { ctx }: { ctx: AppCo
   // Callback style: a session from this process's recent ones (the autosave's) is admitted with no promise.
   app.addHook('preHandler', (request, _reply, done) => {
     const config = request.routeOptions.config;
-    const recent = config.sessionRecheckedByStatement ? recentSession(request.cookies?.[SESSION_COOKIE], ctx.clock.now()) : undefined;
+    const now = ctx.clock.now();
+    const recent = recentFor(request, config, now);
     if (recent) {
       try {
         request.studentSession = admit(request, config, recent);
@@ -73,10 +78,12 @@ async function installStudentSession(app: FastifyInstance, { ctx }: { ctx: AppCo
       }
       return done();
     }
-    authenticateStudent(ctx, request).then((session) => {
-      request.studentSession = session;
-      done();
-    }, done);
+    findSession(ctx.pool, request.cookies?.[SESSION_COOKIE], now)
+      .then((found) => admit(request, config, found))
+      .then((session) => {
+        request.studentSession = session;
+        done();
+      }, done);
   });
 }
 
