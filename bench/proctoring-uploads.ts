@@ -47,10 +47,11 @@ const READS_PER_S = Number(opts.reads);
 const BASELINE_MS = Number(opts.baseline) * 1000;
 if (STUDENTS < 1 || INTERVAL_MS < 1000 || DURATION_MS < 1000 || READS_PER_S < 1) throw new Error('students, interval, duration and reads must be ≥ 1');
 
-/** Twenty distinct segment bodies of 60–120 KB (EBML magic first), reused round-robin: the generator spends no CPU per upload. */
+/** Twenty distinct segment bodies of 60–120 KB (EBML magic first, then a Tracks id), reused round-robin: the generator spends no CPU per upload. */
 const bodies = Array.from({ length: 20 }, (_, i) => {
   const b = randomBytes(60_000 + Math.floor((i / 19) * 60_000));
   Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).copy(b);
+  Buffer.from([0x16, 0x54, 0xae, 0x6b]).copy(b, 8);
   return b;
 });
 

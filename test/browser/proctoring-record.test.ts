@@ -273,4 +273,31 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     expect(t.problems).toEqual([]);
     await t.context.close();
   }, 180_000);
+  it('a recorder stopped before its first frame hands over nothing to upload; one that recorded a frame hands over a file that plays', async () => {
+    const { context, page } = await studentPage(await rig.browser('one_face'), { timings: TIMINGS });
+    await page.goto(`${rig.origin}/assets/proctoring/proctor-watch.js`); // a document on the app's origin, to import the page's module
+    // A string, not a function: the test runner would rewrite a function's import() for Node.
+    const handed: { idle: number[]; drawn: number[] } = await page.evaluate(`(async () => {
+      const { createRecorder } = await import('/assets/proctoring/proctor-watch.js');
+      // A canvas stream yields a frame only when drawn on: nothing drawn is a camera that has not delivered yet.
+      const canvas = document.createElement('canvas');
+      canvas.width = 320;
+      canvas.height = 240;
+      const stream = canvas.captureStream(5);
+      const idle = [];
+      await createRecorder(stream, 60000, async (seg) => void idle.push(seg.blob.size)).stop();
+      const drawn = [];
+      const g = canvas.getContext('2d');
+      const paint = setInterval(() => g.fillRect(0, 0, Math.random() * 320, 240), 100);
+      const recorder = createRecorder(stream, 60000, async (seg) => void drawn.push(seg.blob.size));
+      await new Promise((r) => setTimeout(r, 1000));
+      await recorder.stop();
+      clearInterval(paint);
+      return { idle, drawn };
+    })()`);
+    expect(handed.idle).toEqual([]);
+    expect(handed.drawn).toHaveLength(1);
+    expect(handed.drawn[0]).toBeGreaterThan(200);
+    await context.close();
+  }, 60_000);
 });

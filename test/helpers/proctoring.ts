@@ -20,12 +20,19 @@ export function proctoredTest(proctoring: 'record' | 'live_ai', proctoringRules?
   };
 }
 
-/** A WebM-looking body of `size` bytes (EBML magic first), filled with `fill`. */
+/** A WebM-looking body of `size` bytes (EBML magic first, then a Tracks element's id), filled with `fill`. */
 export function webm(size = 2048, fill = 7): Buffer {
   const b = Buffer.alloc(size, fill);
   Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).copy(b);
+  Buffer.from([0x16, 0x54, 0xae, 0x6b]).copy(b, 8);
   return b;
 }
+
+/** What Chromium's MediaRecorder hands over when stopped before its first frame: the EBML header alone (110 bytes). */
+export const FRAMELESS_WEBM = Buffer.from(
+  'GkXfo59ChoEBQveBAULygQRC84EIQoKEd2VibUKHgQRChYECAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+  'base64',
+);
 
 export function jpeg(size = 1024, fill = 9): Buffer {
   const b = Buffer.alloc(size, fill);

@@ -5,7 +5,7 @@ import { retentionJob, RETENTION_KEY } from '../../src/modules/proctoring/procto
 import { createHarness, manualClock, type Harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/expect-error.js';
 import { createPublishedTest } from '../helpers/student.js';
-import { flagsOf, jpeg, proctoredTest, signal, startProctored, webm, type Proctored } from '../helpers/proctoring.js';
+import { flagsOf, FRAMELESS_WEBM, jpeg, proctoredTest, signal, startProctored, webm, type Proctored } from '../helpers/proctoring.js';
 
 /**
  * Recording segments and snapshots: idempotent, in order, bounded (size,
@@ -73,6 +73,9 @@ describe('recording segments', () => {
     expect(big.json().error.message).toContain('4 MiB');
     expectError(await p.segment(21, webm(), { type: 'video/mp4' }), 415, 'unsupported_media_type');
     expectError(await p.segment(22, Buffer.from('not a video at all')), 415, 'unsupported_media_type');
+    // A recorder stopped before its first frame: a WebM header and no video, which no player can open.
+    const frameless = expectError(await p.segment(24, FRAMELESS_WEBM), 400, 'invalid_request').error;
+    expect(frameless.message).toMatch(/holds no video/);
     expectError(await p.segment(100_000), 400, 'invalid_request');
     const noStart = await h.app.inject({
       method: 'POST',

@@ -22,6 +22,12 @@ export const SEGMENT_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Every WebM file starts with the EBML header's id. */
 const EBML_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
+/**
+ * The Tracks element's id: a recorder writes it with its first frame. A browser's MediaRecorder stopped
+ * before any frame arrived (a segment begun a moment before Submit, a starved camera) hands over the EBML
+ * header alone, which no player can open: it holds no moment of the test.
+ */
+const TRACKS_ID = Buffer.from([0x16, 0x54, 0xae, 0x6b]);
 
 export function proctoringPrefix(institutionId: string, assignmentId: string): string {
   return `proctoring/${institutionId}/${assignmentId}/`;
@@ -50,6 +56,11 @@ export async function storeSegment(
   if (!acceptsUpload(state.submittedAt, input.startedAt, now)) throw refusedAfterSubmission();
   if (input.body.length === 0 || !input.body.subarray(0, 4).equals(EBML_MAGIC)) {
     throw new AppError('unsupported_media_type', 'The body is not a WebM file (Content-Type: video/webm, one complete recording).');
+  }
+  if (input.body.indexOf(TRACKS_ID) < 0) {
+    throw new AppError('invalid_request', 'The WebM file holds no video: the recorder stopped before its first frame. Nothing was stored.', [
+      { field: 'body', message: 'no Tracks element (no frame was recorded)' },
+    ]);
   }
 
   const storage = storageFor(ctx.config);

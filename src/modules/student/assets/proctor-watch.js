@@ -2,6 +2,19 @@
 import { liveTrack, recordingType } from './proctor-camera.js';
 const BITS_PER_SECOND = 100_000; // 320 × 240 at about 5 frames a second: about 125 kB per 10 s
 
+// The WebM Tracks element's id. A MediaRecorder writes it with its first frame: stopped before one (a
+// segment begun a moment before Submit, a camera starved of CPU) it hands over the EBML header alone,
+// which holds no moment of the test and which no player can open. Such a file is not uploaded.
+const TRACKS_ID = [0x16, 0x54, 0xae, 0x6b];
+async function holdsFrames(blob) {
+  if (blob.size === 0) return false;
+  const head = new Uint8Array(await blob.slice(0, 64 * 1024).arrayBuffer());
+  for (let i = 0; i + 3 < head.length; i++) {
+    if (head[i] === TRACKS_ID[0] && head[i + 1] === TRACKS_ID[1] && head[i + 2] === TRACKS_ID[2] && head[i + 3] === TRACKS_ID[3]) return true;
+  }
+  return false;
+}
+
 /**
  * Records the stream in segments of `segmentMs`. Each segment is its own MediaRecorder, started and
  * stopped, so every upload is a complete WebM file that plays on its own; the next recorder starts just
@@ -25,7 +38,8 @@ export function createRecorder(stream, segmentMs, onSegment) {
         const durationMs = Date.now() - startedAt;
         const mime = (rec.mimeType || type).replace(/\s+/g, '');
         try {
-          if (chunks.length > 0) await onSegment({ blob: new Blob(chunks, { type: mime }), type: mime, startedAt, durationMs });
+          const blob = new Blob(chunks, { type: mime });
+          if (await holdsFrames(blob)) await onSegment({ blob, type: mime, startedAt, durationMs });
         } finally {
           resolve();
         }
