@@ -25,7 +25,8 @@ const EBML_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
 /**
  * The Tracks element's id: a recorder writes it with its first frame. A browser's MediaRecorder stopped
  * before any frame arrived (a segment begun a moment before Submit, a starved camera) hands over the EBML
- * header alone, which no player can open: it holds no moment of the test.
+ * header alone, which no player can open: it holds no moment of the test. Tracks precede the first
+ * cluster, so it is looked for where the page and the record page look: the file's first 64 KiB.
  */
 const TRACKS_ID = Buffer.from([0x16, 0x54, 0xae, 0x6b]);
 
@@ -57,7 +58,7 @@ export async function storeSegment(
   if (input.body.length === 0 || !input.body.subarray(0, 4).equals(EBML_MAGIC)) {
     throw new AppError('unsupported_media_type', 'The body is not a WebM file (Content-Type: video/webm, one complete recording).');
   }
-  if (input.body.indexOf(TRACKS_ID) < 0) {
+  if (input.body.subarray(0, 64 * 1024).indexOf(TRACKS_ID) < 0) {
     throw new AppError('invalid_request', 'The WebM file holds no video: the recorder stopped before its first frame. Nothing was stored.', [
       { field: 'body', message: 'no Tracks element (no frame was recorded)' },
     ]);
