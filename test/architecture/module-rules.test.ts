@@ -19,15 +19,18 @@ const rules = createRequire(import.meta.url)(path.join(ROOT, '.dependency-cruise
   LAYERS: string[][];
 };
 
-async function cruiseTree(baseDir: string): Promise<ICruiseResult> {
+async function cruiseTree(baseDir: string, opts: { withTests?: boolean } = {}): Promise<ICruiseResult> {
+  // With tests: the unit tests beside the code keep the layers too (a test that crosses layers lives in
+  // test/ or in the highest module it exercises); only the layer rules apply to them.
+  const forbidden = opts.withTests ? rules.forbidden.filter((r) => r.name?.startsWith('layer-')) : rules.forbidden;
   const { output } = await cruise(
     ['src'],
     {
       baseDir,
       validate: true,
-      ruleSet: { forbidden: rules.forbidden },
-      doNotFollow: { path: 'node_modules' },
-      exclude: { path: '\\.test\\.ts$' },
+      ruleSet: { forbidden },
+      doNotFollow: { path: 'node_modules|^test/' },
+      ...(opts.withTests ? { includeOnly: '^src/' } : { exclude: { path: '\\.test\\.ts$' } }),
       tsPreCompilationDeps: true,
       enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
     },
@@ -106,6 +109,12 @@ describe('module rules', () => {
     expect(result.summary.totalCruised).toBeGreaterThan(200);
     expect(violations(result)).toEqual([]);
     expect(moduleCycles(result)).toEqual([]);
+  });
+
+  it('the unit tests beside the code import only their own layer and lower ones', async () => {
+    const result = await cruiseTree(ROOT, { withTests: true });
+    expect(result.modules.some((m) => m.source.endsWith('.test.ts'))).toBe(true);
+    expect(violations(result).filter((v) => /\.test\.ts ->/.test(v))).toEqual([]);
   });
 
   it('every folder under src/modules has a layer, and no layer names a folder that is gone', () => {

@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 // The API schema, the portal filter and the changeable statuses are checked against the same list in
-// src/modules/lifecycle/assignment-statuses.test.ts, without a database.
+// src/modules/portal/assignments/assignment-statuses.test.ts, without a database.
 describe('the assignment status list, defined once', () => {
   it("the database's CHECK on assignments.status allows exactly the list, in its order", async () => {
     const { rows } = await client.query<{ def: string }>(

@@ -11,7 +11,7 @@ import { acceptAiSuggestionsAsReviewer } from '../../marking/ai/accept-as-review
 import { aiMarkingStatus } from '../../marking/ai/ai-status.js';
 import { aiStatusNotice } from './ai-suggestion-view.js';
 import { getAiAgreement } from '../../marking/ai/get-ai-agreement.js';
-import { agreementSection } from '../tests/agreement-view.js';
+import { agreementSection } from '../authoring/agreement-view.js';
 import { can } from '../../staff/principal.js';
 import { ago, dataTable, pager, testBadge, whenShort } from '../ui/components.js';
 import {

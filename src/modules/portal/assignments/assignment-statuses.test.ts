@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ASSIGNMENT_STATUSES, CHANGEABLE_STATUSES, isAssignmentStatus } from './state-machine.js';
-import { AssignmentStatusSchema } from '../assignments/schemas.js';
-import { parseFilters } from '../portal/assignments/assignment-filters.js';
+import { ASSIGNMENT_STATUSES, CHANGEABLE_STATUSES, isAssignmentStatus } from '../../lifecycle/state-machine.js';
+import { AssignmentStatusSchema } from '../../assignments/schemas.js';
+import { parseFilters } from './assignment-filters.js';
 
 // The database's CHECK on assignments.status is compared with the same list in
 // test/lifecycle/assignment-statuses.test.ts.

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, itemsPackage, type QtiVersion } from '../../../../test/helpers/qti.js';
-import type { AnswerValue } from '../../attempts/answer-values.js';
-import { markQuestion } from '../../marking/auto-mark.js';
-import type { Question } from '../schemas.js';
-import { importQtiPackage } from './qti-package.js';
-import { mapResponse, readDeclarations } from './response-processing.js';
-import { parseXml } from './xml.js';
+import { fixture, itemsPackage, type QtiVersion } from '../../../test/helpers/qti.js';
+import type { AnswerValue } from '../attempts/answer-values.js';
+import { markQuestion } from './auto-mark.js';
+import type { Question } from '../catalog/schemas.js';
+import { importQtiPackage } from '../catalog/interchange/qti-package.js';
+import { mapResponse, readDeclarations } from '../catalog/interchange/response-processing.js';
+import { parseXml } from '../catalog/interchange/xml.js';
 
 /**
  * Scoring agreement: for each auto-marked fixture item, the points QTI's
