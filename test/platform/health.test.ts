@@ -46,7 +46,7 @@ describe('a saturated pool', () => {
 });
 
 describe('the pool limits', () => {
-  it("every statement on the pool has the statement timeout, and migrations' own session runs without it", async () => {
+  it('every statement on the pool has the statement timeout', async () => {
     const { createPool } = await import('../../src/platform/db.js');
     const pool = createPool(h.databaseUrl, 1, { statementTimeoutMs: 200 });
     try {
