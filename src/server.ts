@@ -9,6 +9,7 @@ import { requestLimits } from './platform/http/rate-limit-requests.js';
 import { installMetrics } from './platform/telemetry/metrics.js';
 import type { AppContext } from './platform/context.js';
 import { AppError } from './platform/errors.js';
+import { createReadinessProbe } from './platform/readiness.js';
 import { adminAuth } from './modules/institutions/admin-auth.js';
 import { partnerAuth } from './modules/institutions/partner-auth.js';
 import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js';
@@ -51,6 +52,20 @@ export const ADMIN_PREFIX = '/api/admin/v1';
  * student app, the portal, test mode). Each module's routes ask for their own
  * narrower context, which this satisfies.
  */
+/** The pool's own connection string: with the embedded database the config holds none. */
+function poolConnectionString(ctx: AppContext): string {
+  return (ctx.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+}
+
+/** Over this, readiness still answers ready (deadlines come from the database) but the log says to fix the host's clock. */
+const CLOCK_SKEW_WARN_MS = 1_000;
+let lastSkewWarning = 0;
+function warnClockSkew(log: { warn(obj: object, msg: string): void }, clockSkewMs: number): void {
+  if (Date.now() - lastSkewWarning < 60_000) return;
+  lastSkewWarning = Date.now();
+  log.warn({ clockSkewMs }, "this host's clock differs from the database's by more than 1 s: synchronise it (NTP, chrony); see docs/production.md");
+}
+
 export interface ServerContext extends AppContext {
   signer: LinkSigner;
 }
@@ -94,14 +109,18 @@ export async function buildServer(
   // Before any route: the request histogram covers every route (nothing at all unless metrics are configured).
   installMetrics(app, ctx.config, ctx.pool);
 
+  // Liveness needs nothing but the event loop; readiness asks the database on a connection of its own
+  // (platform/readiness.ts), never through the request pool, so a saturated pool takes no instance out.
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  const readiness = createReadinessProbe(poolConnectionString(ctx));
+  app.addHook('onClose', async () => readiness.close());
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await ctx.pool.query('SELECT 1');
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).header('Retry-After', '5').send({ status: 'unavailable' });
+    const state = await readiness.check();
+    if (state.status === 'ready') {
+      if (Math.abs(state.clockSkewMs) > CLOCK_SKEW_WARN_MS) warnClockSkew(app.log, state.clockSkewMs);
+      return state;
     }
+    return reply.status(503).header('Retry-After', '5').send(state);
   });
 
   app.get(`${PARTNER_PREFIX}/openapi.json`, { schema: { hide: true } }, async () =>

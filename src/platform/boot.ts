@@ -83,7 +83,7 @@ export async function boot(opts: {
     }
   }
   const config = freezeConfig(raw);
-  const pool = createPool(databaseUrl, config.dbPoolSize);
+  const pool = createPool(databaseUrl, config.dbPoolSize, { connectWaitMs: config.dbConnectWaitMs, statementTimeoutMs: config.dbStatementTimeoutMs });
   let migrationsApplied: string[];
   try {
     migrationsApplied = await migrate(pool, { mode: opts.migrate ?? config.migrate });

@@ -32,6 +32,10 @@ export interface Config {
   migrate: MigrateMode;
   /** Database pool size per process. */
   dbPoolSize: number;
+  /** ASSAY_DB_CONNECT_WAIT_MS: how long a request waits for a pool connection before it answers 503 (0: for ever). */
+  dbConnectWaitMs: number;
+  /** ASSAY_DB_STATEMENT_TIMEOUT_MS: PostgreSQL's statement_timeout on the pool's connections (0: none). Migrations run without it. */
+  dbStatementTimeoutMs: number;
   webhooks: WebhookTunables;
   /** Where proctoring recordings and snapshots go: local files under dataDir, or an S3-compatible bucket. */
   storage: StorageConfig;
@@ -202,6 +206,8 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
     runWorker: boolVar(env, 'ASSAY_RUN_WORKER', true),
     migrate: migrateVar(env),
     dbPoolSize: intVar(env, 'ASSAY_DB_POOL_SIZE', 10, 1, 500),
+    dbConnectWaitMs: intVar(env, 'ASSAY_DB_CONNECT_WAIT_MS', 5_000, 0, 600_000),
+    dbStatementTimeoutMs: intVar(env, 'ASSAY_DB_STATEMENT_TIMEOUT_MS', 60_000, 0, 86_400_000),
     webhooks: webhookTunables(env),
     storage: storageConfig(env),
     proctoringRetentionDays: intVar(env, 'ASSAY_PROCTORING_RETENTION_DAYS', 30, 1, 3650),

@@ -9,8 +9,23 @@ export type Tx = pg.PoolClient;
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
-export function createPool(connectionString: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+export interface PoolLimits {
+  /** How long a query waits for a free connection before it fails (the request then answers 503); 0 waits for ever. */
+  connectWaitMs?: number;
+  /** PostgreSQL's statement_timeout for every statement on the pool's connections; 0 for none. */
+  statementTimeoutMs?: number;
+}
+
+export function createPool(connectionString: string, max = 10, limits: PoolLimits = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    idleTimeoutMillis: 30_000,
+    // A saturated pool or a database that does not answer the connect must not queue a request for ever:
+    // the wait fails with "timeout exceeded when trying to connect", which the error handler answers 503.
+    connectionTimeoutMillis: limits.connectWaitMs ?? 0,
+    ...(limits.statementTimeoutMs ? { statement_timeout: limits.statementTimeoutMs } : {}),
+  });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => undefined);
   return pool;

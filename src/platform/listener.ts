@@ -7,6 +7,13 @@ import pg from 'pg';
  * and reconnects every second until stopped; callers keep a poll (or stop
  * trusting cached state) meanwhile. One for the job worker, the webhook
  * dispatcher and the API-key cache alike.
+ *
+ * A connection can also die silently (a stalled network path, a balancer
+ * that dropped the flow): no error arrives and no notification either, so a
+ * cache would trust itself for ever. Hence TCP keepalive on the socket and a
+ * heartbeat: every `heartbeatMs` a `SELECT 1` that must answer within
+ * `heartbeatTimeoutMs`; a missed one counts as lost (onLost, reconnect).
+ * Detection takes at most heartbeatMs + heartbeatTimeoutMs (8 s by default).
  */
 export function createNotificationListener(opts: {
   connection: pg.ClientConfig;
@@ -14,7 +21,11 @@ export function createNotificationListener(opts: {
   onNotify: () => void;
   onLost?: () => void;
   log?: { warn(o: object, m?: string): void };
+  heartbeatMs?: number;
+  heartbeatTimeoutMs?: number;
 }) {
+  const heartbeatMs = opts.heartbeatMs ?? 5_000;
+  const heartbeatTimeoutMs = opts.heartbeatTimeoutMs ?? 3_000;
   let stopped = true;
   let client: pg.Client | null = null;
 
@@ -23,21 +34,45 @@ export function createNotificationListener(opts: {
   }
 
   async function connect(): Promise<void> {
-    const c = new pg.Client(opts.connection);
+    const c = new pg.Client({ ...opts.connection, keepAlive: true, keepAliveInitialDelayMillis: heartbeatMs });
     let lost = false;
-    c.on('error', () => {
+    let heartbeat: NodeJS.Timeout | null = null;
+    const loseIt = () => {
       if (lost) return;
       lost = true;
+      if (heartbeat) clearInterval(heartbeat);
       if (client === c) client = null;
+      if (stopped) return; // stop() ended it
       opts.onLost?.();
+      // A silently dead socket may never finish a graceful end: destroy it.
+      (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
       c.end().catch(() => undefined);
       later();
-    });
+    };
+    c.on('error', loseIt);
+    c.on('end', loseIt);
     c.on('notification', () => opts.onNotify());
     await c.connect();
     await c.query(`LISTEN ${opts.channel}`);
     if (stopped) return void (await c.end());
     client = c;
+    let waiting = false;
+    heartbeat = setInterval(() => {
+      if (waiting || lost) return;
+      waiting = true;
+      const missed = setTimeout(loseIt, heartbeatTimeoutMs);
+      c.query('SELECT 1').then(
+        () => {
+          clearTimeout(missed);
+          waiting = false;
+        },
+        () => {
+          clearTimeout(missed);
+          loseIt();
+        },
+      );
+    }, heartbeatMs);
+    heartbeat.unref();
     opts.onNotify();
   }
 

@@ -44,6 +44,9 @@ export async function migrate(pool: Pool, opts: { dir?: string; mode?: MigrateMo
   const client = await pool.connect();
   const applied: string[] = [];
   try {
+    // The pool's statement_timeout (ASSAY_DB_STATEMENT_TIMEOUT_MS) bounds requests, not schema changes: a
+    // migration may rewrite a large table, and waiting for another process's migrations is not a stall.
+    await client.query('SET statement_timeout = 0');
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     const recorded = await recordedMigrations(client, files, opts.mode ?? 'apply');
     for (const file of files) {
@@ -79,6 +82,7 @@ export async function migrate(pool: Pool, opts: { dir?: string; mode?: MigrateMo
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    await client.query('RESET statement_timeout').catch(() => undefined);
     client.release();
   }
   return applied;

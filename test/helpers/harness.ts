@@ -77,7 +77,7 @@ export async function createHarness(opts: { clock?: Clock; config?: Partial<Conf
     requestLimits: { unauthenticatedPerMinute: 100_000, startLinksPerMinute: 100_000, studentPostsPerMinute: 100_000 },
     ...opts.config,
   });
-  const pool = createPool(db.url, 10);
+  const pool = createPool(db.url, 10, { connectWaitMs: config.dbConnectWaitMs, statementTimeoutMs: config.dbStatementTimeoutMs });
   const clock = opts.clock ?? systemClock;
   const ctx = serverContext({ config, pool, clock });
   const app = await buildServer(ctx, { logger: false });

@@ -88,7 +88,9 @@ function toAppError(err: FastifyError | AppError | Error, bodyLimit: number | un
   if (err instanceof SyntaxError || (fe.statusCode === 400 && /JSON|proto/i.test(fe.message))) {
     return new AppError('invalid_request', 'The body is not valid JSON.', [{ field: 'body', message: 'is not valid JSON' }]);
   }
-  if (isConnectionError(err)) {
+  // A connection that could not be had in time, or a statement cancelled by statement_timeout (57014): the
+  // database is saturated, not the request wrong. Either is retried by a client, so 503, not 500.
+  if (isConnectionError(err) || (err as { code?: string }).code === '57014') {
     return new AppError('unavailable', 'The service is temporarily unavailable. Retry shortly.', undefined, { 'Retry-After': '5' });
   }
   if (fe.statusCode === 413) return tooLarge();
