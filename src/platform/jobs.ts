@@ -188,7 +188,11 @@ export function createJobWorker<C>(opts: WorkerOptions<C>) {
   const listener = createNotificationListener({
     connection: { connectionString: opts.connectionString },
     channel: JOBS_CHANNEL,
-    onNotify: () => wake(),
+    // The payload is the kind enqueued: a worker wakes for its own kinds only (another process's kinds cost it no
+    // claim statement). A notification without one (a reconnect, or older code) wakes it to look.
+    onNotify: (kind) => {
+      if (!kind || byKind.has(kind)) wake();
+    },
     log: opts.log,
   });
   let timer: NodeJS.Timeout | null = null;

@@ -18,7 +18,8 @@ import pg from 'pg';
 export function createNotificationListener(opts: {
   connection: pg.ClientConfig;
   channel: string;
-  onNotify: () => void;
+  /** With the notification's payload; with none once per (re)connect, for anything missed meanwhile. */
+  onNotify: (payload?: string) => void;
   onLost?: () => void;
   log?: { warn(o: object, m?: string): void };
   heartbeatMs?: number;
@@ -51,7 +52,7 @@ export function createNotificationListener(opts: {
     };
     c.on('error', loseIt);
     c.on('end', loseIt);
-    c.on('notification', () => opts.onNotify());
+    c.on('notification', (message) => opts.onNotify(message.payload));
     await c.connect();
     await c.query(`LISTEN ${opts.channel}`);
     if (stopped) return void (await c.end());
