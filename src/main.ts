@@ -1,7 +1,6 @@
 // First: with OTEL_* tracing on, the SDK must be in place before the app's modules load.
 import { flushTracing } from './platform/telemetry/start-tracing.js';
 import { bootProcess } from './platform/boot.js';
-import { systemClock } from './platform/clock.js';
 import { saveLocalSecrets } from './platform/local-secrets.js';
 import { createLogger, INSECURE_URLS_NOTICE, stdoutIsTerminal } from './platform/log/log.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from './server.js';
@@ -24,7 +23,7 @@ const { config, pool } = booted;
 const logger = createLogger({ level: config.logLevel, pretty: stdoutIsTerminal() });
 for (const note of notes) logger.info(note);
 if (config.allowInsecureUrls) logger.warn(INSECURE_URLS_NOTICE);
-const ctx = serverContext({ config, pool, clock: systemClock });
+const ctx = serverContext({ config, pool, clock: booted.clock });
 
 let demo: DemoSeed | null = null;
 if (booted.local) {
@@ -51,7 +50,7 @@ try {
 if (demo) {
   // Fresh at every start: single use, 15 minutes, like a mailed link (the portal's sign-in page sends new ones).
   const link = async (staffId: string) =>
-    signInUrl(ctx, (await issueSignInLink(pool, { staffId, next: null, now: systemClock.now() })).token);
+    signInUrl(ctx, (await issueSignInLink(pool, { staffId, next: null, now: booted.clock.now() })).token);
   printBanner(demo, { operator: await link(demo.operatorStaffId), admin: await link(demo.adminStaffId) });
 }
 // On a terminal the log was held back until now: the banner is the first thing on the screen.

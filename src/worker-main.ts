@@ -1,7 +1,6 @@
 // First: with OTEL_* tracing on, the SDK must be in place before the app's modules load.
 import { flushTracing } from './platform/telemetry/start-tracing.js';
 import { bootProcess } from './platform/boot.js';
-import { systemClock } from './platform/clock.js';
 import { createLogger, INSECURE_URLS_NOTICE, stdoutIsTerminal } from './platform/log/log.js';
 import { startWorker } from './worker.js';
 import { startMetricsServer } from './platform/telemetry/metrics.js';
@@ -16,7 +15,7 @@ const booted = await bootProcess({ allowStartEmbedded: false });
 const log = createLogger({ level: booted.config.logLevel, pretty: stdoutIsTerminal() });
 log.pretty?.release();
 if (booted.config.allowInsecureUrls) log.warn(INSECURE_URLS_NOTICE);
-const worker = await startWorker({ config: booted.config, pool: booted.pool, clock: systemClock }, booted.databaseUrl, log);
+const worker = await startWorker({ config: booted.config, pool: booted.pool, clock: booted.clock }, booted.databaseUrl, log);
 log.info({ workerId: worker.workerId }, 'worker started');
 const metricsServer = await startMetricsServer(booted.config, booted.pool);
 

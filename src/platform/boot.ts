@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, freezeConfig, parseConfig, processEnvironment, type Config } from './config.js';
 import { createPool, type Pool } from './db.js';
+import { createDatabaseClock, type DatabaseClock } from './database-clock.js';
 import type { EmbeddedDatabase } from './embedded-db.js';
 import { loadOrCreateLocalSecrets, type LocalSecrets } from './local-secrets.js';
 import { MigrationError, migrate, type MigrateMode } from './migrate.js';
@@ -18,6 +19,8 @@ export interface Booted {
   databaseUrl: string;
   embedded: EmbeddedDatabase | null;
   local: LocalSecrets | null;
+  /** The database's clock, kept in this process (deadlines and job times come from it, not from the host's clock). */
+  clock: DatabaseClock;
   /** Migrations this boot applied (none in check mode). */
   migrationsApplied: string[];
   shutdownDatabase(): Promise<void>;
@@ -95,6 +98,8 @@ export async function boot(opts: {
     }
     throw err;
   }
+  const clock = createDatabaseClock(pool);
+  await clock.start();
   return {
     config,
     pool,
@@ -102,7 +107,9 @@ export async function boot(opts: {
     databaseUrl,
     embedded,
     local,
+    clock,
     async shutdownDatabase() {
+      clock.stop();
       await pool.end().catch(() => undefined);
       if (embedded) {
         fs.rmSync(path.join(config.dataDir, RUNNING_FILE), { force: true });
