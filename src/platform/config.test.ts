@@ -64,13 +64,13 @@ describe('configuration', () => {
       secrets: [VALID.ASSAY_SECRET, 'older-secret-0123456789abcdef0123456789'],
       allowInsecureUrls: true,
       rateLimit: { perSecond: 5, burst: 10 },
-      requestLimits: { unauthenticatedPerMinute: 30, startLinksPerMinute: 600, studentPostsPerMinute: 120 },
+      requestLimits: { unauthenticatedPerMinute: 30, startLinksPerMinute: 600, startLinkOpensPerMinute: 20, studentPostsPerMinute: 120 },
       trustProxy: true,
       migrate: 'check',
       logLevel: 'warn',
     });
     expect(parseConfig({ ASSAY_TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(parseConfig({}).requestLimits).toEqual({ unauthenticatedPerMinute: 60, startLinksPerMinute: 300, studentPostsPerMinute: 300 });
+    expect(parseConfig({}).requestLimits).toEqual({ unauthenticatedPerMinute: 60, startLinksPerMinute: 3_000, startLinkOpensPerMinute: 20, studentPostsPerMinute: 300 });
     expect(parseConfig({}).trustProxy).toBe(false);
   });
 

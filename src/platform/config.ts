@@ -75,8 +75,10 @@ export interface OperationsConfig {
 export interface RequestLimits {
   /** Per client address: partner and operator requests that do not authenticate (no key, a wrong or unknown one). */
   unauthenticatedPerMinute: number;
-  /** Per client address: opening start links (`GET /s/…`). A classroom behind one NAT address shares it. */
+  /** Per client address: the ceiling on opening start and report links (`GET /s/…`, `/reports/…`), and LTI's login and launch. A classroom behind one NAT address shares it. */
   startLinksPerMinute: number;
+  /** Per link: opening one start or report link. */
+  startLinkOpensPerMinute: number;
   /** Per student session, twice over: the student's own POSTs (begin, autosave, submit), and apart the page's background POSTs (heartbeats, uploads). */
   studentPostsPerMinute: number;
 }
@@ -199,7 +201,8 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
     rateLimit: { perSecond, burst },
     requestLimits: {
       unauthenticatedPerMinute: intVar(env, 'ASSAY_UNAUTHENTICATED_RATE_LIMIT', 60, 1, 1_000_000),
-      startLinksPerMinute: intVar(env, 'ASSAY_START_LINK_RATE_LIMIT', 300, 1, 1_000_000),
+      startLinksPerMinute: intVar(env, 'ASSAY_START_LINK_RATE_LIMIT', 3_000, 1, 1_000_000),
+      startLinkOpensPerMinute: intVar(env, 'ASSAY_START_LINK_OPENS_PER_LINK', 20, 1, 1_000_000),
       studentPostsPerMinute: intVar(env, 'ASSAY_STUDENT_RATE_LIMIT', 300, 1, 1_000_000),
     },
     logLevel,

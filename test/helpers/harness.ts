@@ -74,7 +74,7 @@ export async function createHarness(opts: { clock?: Clock; config?: Partial<Conf
     publicBaseUrl: PUBLIC_BASE_URL,
     logLevel: 'silent',
     rateLimit: { perSecond: 10_000, burst: 10_000 },
-    requestLimits: { unauthenticatedPerMinute: 100_000, startLinksPerMinute: 100_000, studentPostsPerMinute: 100_000 },
+    requestLimits: { unauthenticatedPerMinute: 100_000, startLinksPerMinute: 100_000, startLinkOpensPerMinute: 100_000, studentPostsPerMinute: 100_000 },
     ...opts.config,
   });
   const pool = createPool(db.url, 10, { connectWaitMs: config.dbConnectWaitMs, statementTimeoutMs: config.dbStatementTimeoutMs });

@@ -13,7 +13,7 @@ const LIMIT = 60;
 let h: Harness;
 
 beforeAll(async () => {
-  h = await createHarness({ config: { requestLimits: { unauthenticatedPerMinute: LIMIT, startLinksPerMinute: 100_000, studentPostsPerMinute: 100_000 } } });
+  h = await createHarness({ config: { requestLimits: { unauthenticatedPerMinute: LIMIT, startLinksPerMinute: 100_000, startLinkOpensPerMinute: 100_000, studentPostsPerMinute: 100_000 } } });
 });
 afterAll(() => h.close());
 

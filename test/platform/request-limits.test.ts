@@ -14,7 +14,7 @@ const LIMIT = 4;
 let h: Harness;
 
 beforeAll(async () => {
-  h = await createHarness({ config: { requestLimits: { unauthenticatedPerMinute: LIMIT, startLinksPerMinute: LIMIT, studentPostsPerMinute: LIMIT } } });
+  h = await createHarness({ config: { requestLimits: { unauthenticatedPerMinute: LIMIT, startLinksPerMinute: LIMIT * 3, startLinkOpensPerMinute: LIMIT, studentPostsPerMinute: LIMIT } } });
 });
 afterAll(() => h.close());
 
@@ -70,9 +70,21 @@ describe('negative key cache', () => {
 });
 
 describe('student traffic', () => {
-  it('start links: per address, then a 429 page with Retry-After', async () => {
+  it('start links: per link, then a 429 page with Retry-After; other links from the same address go on', async () => {
+    const ip = '198.51.100.6';
+    for (let i = 0; i < LIMIT; i++) expect((await from(ip, '/s/one-link')).statusCode).toBe(404);
+    const refused = await from(ip, '/s/one-link');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toContain('<h1>Too many attempts</h1>');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await from(ip, '/s/another-link')).statusCode).toBe(404);
+    // The same link from another address shares the link's allowance.
+    expect((await from('198.51.100.9', '/s/one-link')).statusCode).toBe(429);
+  });
+
+  it('start links: a per-address ceiling above the per-link one, then a 429 page with Retry-After', async () => {
     const ip = '198.51.100.7';
-    for (let i = 0; i < LIMIT; i++) expect((await from(ip, `/s/not-a-token-${i}`)).statusCode).toBe(404);
+    for (let i = 0; i < LIMIT * 3; i++) expect((await from(ip, `/s/not-a-token-${i}`)).statusCode).toBe(404);
     const refused = await from(ip, '/s/not-a-token');
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');

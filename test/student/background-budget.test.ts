@@ -13,7 +13,7 @@ const LIMIT = 5;
 let h: Harness;
 
 beforeAll(async () => {
-  h = await createHarness({ config: { requestLimits: { unauthenticatedPerMinute: 100_000, startLinksPerMinute: 100_000, studentPostsPerMinute: LIMIT } } });
+  h = await createHarness({ config: { requestLimits: { unauthenticatedPerMinute: 100_000, startLinksPerMinute: 100_000, startLinkOpensPerMinute: 100_000, studentPostsPerMinute: LIMIT } } });
 });
 afterAll(() => h.close());
 

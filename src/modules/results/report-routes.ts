@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PAGE_HEADERS } from '../../platform/web/html.js';
 import { assetRoute, loadAsset } from '../../platform/web/asset-route.js';
-import { startLinkLimit } from '../../platform/http/rate-limit-requests.js';
+import { signedLinkLimit } from '../../platform/http/rate-limit-requests.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { findReport } from './report-repo.js';
 import { reportContent } from './report-content.js';
@@ -23,12 +23,14 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
     assetRoute(app, `/reports/assets/${name}`, loadAsset(new URL(`./assets/${name}`, import.meta.url), 'text/css; charset=utf-8'));
   }
 
-  // A wildcard, not a parameter: a token is longer than the router's parameter limit. Limited per address like start links.
+  // A wildcard, not a parameter: a token is longer than the router's parameter limit. Limited per link like start links.
+  const linkLimit = signedLinkLimit(app, { perLinkPerMinute: ctx.config.requestLimits.startLinkOpensPerMinute, perAddressPerMinute: ctx.config.requestLimits.startLinksPerMinute });
   app.get(
     '/reports/*',
     {
       exposeHeadRoute: false,
-      config: { page: true, ...startLinkLimit(ctx.config.requestLimits.startLinksPerMinute) },
+      onRequest: linkLimit.onRequest,
+      config: { page: true, ...linkLimit.config },
       schema: {
         hide: true,
         querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('html'), Type.Literal('pdf')])) }),

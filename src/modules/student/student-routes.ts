@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createStudentPostLimit, startLinkLimit } from '../../platform/http/rate-limit-requests.js';
+import { createStudentPostLimit, signedLinkLimit } from '../../platform/http/rate-limit-requests.js';
 import { errors } from '../../platform/http/schemas.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { beginAttempt } from '../attempts/begin-attempt.js';
@@ -50,7 +50,8 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
 
   // The token travels in the path: a wildcard, since a parametric segment is capped at 100 characters.
   // No HEAD twin: link checkers send HEADs, and only a real GET may sign the student in.
-  app.get('/s/*', { exposeHeadRoute: false, config: { page: true, ...startLinkLimit(limits.startLinksPerMinute) }, schema: { ...hide, response: { 303: Type.Null(), 404: Html, 410: Html } } }, async (request, reply) => {
+  const linkLimit = signedLinkLimit(app, { perLinkPerMinute: limits.startLinkOpensPerMinute, perAddressPerMinute: limits.startLinksPerMinute });
+  app.get('/s/*', { exposeHeadRoute: false, onRequest: linkLimit.onRequest, config: { page: true, ...linkLimit.config }, schema: { ...hide, response: { 303: Type.Null(), 404: Html, 410: Html } } }, async (request, reply) => {
     const opened = await openStartLink(ctx, (request.params as { '*': string })['*']);
     reply.headers(PAGE_HEADERS);
     if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage());

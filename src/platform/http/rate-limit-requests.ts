@@ -13,7 +13,10 @@ import { AppError } from '../errors.js';
  *   operator token. A valid key is never counted here (it has its own
  *   bucket, rate-limit.ts), so a partner's traffic is not slowed by someone
  *   else guessing from behind the same address;
- * - per client address, opening start links (`GET /s/…`);
+ * - opening a page by a signed link in its path (start links `GET /s/…`,
+ *   report links): per link, so a class of a thousand behind one school
+ *   NAT address opens its thousand links, under a generous per-address
+ *   ceiling that still stops one address from trying tokens at scale;
  * - per student session, the student pages' POSTs (per session rather than
  *   per address: a classroom behind one NAT address is many students), in
  *   two budgets of the same size: the student's own actions (Begin, saves,
@@ -76,9 +79,30 @@ export function createUnauthenticatedLimit(app: FastifyInstance, perMinute: numb
   };
 }
 
-/** Route config: opening start links, per client address. */
+/** Route config: a per-address allowance (LTI's login and launch, and the ceiling of signedLinkLimit). */
 export function startLinkLimit(perMinute: number) {
   return { rateLimit: { max: perMinute, timeWindow: WINDOW_MS } };
+}
+
+/**
+ * Route options for a page opened by a signed link in its path: `perLink`
+ * opens of one link a minute (its path, hashed: no token is kept in memory),
+ * under `perAddress` a minute from one client address. Spread into the
+ * route's options; the 429 is the route's own (a page for a page).
+ */
+export function signedLinkLimit(app: FastifyInstance, opts: { perLinkPerMinute: number; perAddressPerMinute: number }) {
+  const perLink = app.createRateLimit({
+    max: opts.perLinkPerMinute,
+    timeWindow: WINDOW_MS,
+    keyGenerator: (request) => `link:${sha256Hex(request.url.split('?', 1)[0]!).slice(0, 32)}`,
+  });
+  return {
+    config: startLinkLimit(opts.perAddressPerMinute),
+    onRequest: async (request: FastifyRequest) => {
+      const r = await perLink(request);
+      if (!r.isAllowed && r.isExceeded) throw tooMany(r.ttlInSeconds);
+    },
+  };
 }
 
 /**
