@@ -6,7 +6,7 @@ import { recordAudit, type AuditContext } from '../staff/audit.js';
 import { checkTestInput, type CheckedContent } from './authoring.js';
 import { TestInput } from './schemas.js';
 import { sectionsWithQuestions } from './sections.js';
-import { testAssetIds } from './content/content-checks.js';
+import { checkTestContent, testAssetIds } from './content/content-checks.js';
 import { existingAssetIds } from './content-assets/assets-repo.js';
 import * as drafts from './drafts-repo.js';
 import * as tests from './tests-repo.js';
@@ -67,6 +67,21 @@ export async function draftProblems(
   }
 }
 
+/**
+ * A draft may be unfinished, but not over the bounds on formulas
+ * (content/math-limits.ts): those are refused (400, at their fields) before
+ * anything is written, so no draft holds what would be costly to check or
+ * preview. Content the schema does not yet accept has no fields to look at;
+ * its questions are checked one by one where they are shown.
+ */
+function refuseOverBounds(content: unknown): void {
+  const copy: unknown = structuredClone(content);
+  if (!validate(copy)) return;
+  const over: ErrorDetail[] = [];
+  checkTestContent(copy as TestInput, over, undefined, 'bounds');
+  if (over.length > 0) throw new AppError('invalid_request', `${over[0]!.field}: ${over[0]!.message}`, over);
+}
+
 /** The test if the scope may author it (not deleted), else 404. */
 async function authorable(db: Queryable, scope: AuthoringScope, testId: string, lock = false): Promise<drafts.TestHead> {
   const head = await drafts.findTestHead(db, testId, lock);
@@ -106,6 +121,7 @@ async function contentOfCurrentVersion(db: Queryable, testId: string): Promise<R
  */
 export async function createDraftTest(pool: Pool, scope: AuthoringScope, content: Record<string, unknown>, audit?: AuditContext): Promise<DraftView> {
   const owner = scope === 'all' ? null : scope.institutionId;
+  refuseOverBounds(content);
   const testId = await withTransaction(pool, async (tx) => {
     const id = await drafts.insertDraftTest(tx, owner, content, editor(audit));
     const head = { testId: id, ownerInstitutionId: owner, currentVersion: 0 };
@@ -183,6 +199,7 @@ export async function saveDraft(
   save: { revision: number; content: Record<string, unknown> },
   audit?: AuditContext,
 ): Promise<DraftView> {
+  refuseOverBounds(save.content);
   await withTransaction(pool, async (tx) => {
     const head = await authorable(tx, scope, testId);
     const written = await drafts.writeDraft(tx, testId, save.revision, save.content, editor(audit));

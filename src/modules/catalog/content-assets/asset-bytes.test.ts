@@ -55,3 +55,46 @@ describe('checkAssetBytes', () => {
     expect(() => checkAssetBytes('image/svg+xml', Buffer.from([0x3c, 0x73, 0x76, 0x67, 0xff, 0x2f, 0x3e]))).toThrow('The SVG is not valid UTF-8.');
   });
 });
+
+describe('sanitizeSvg: CSS escapes and loading functions', () => {
+  const rect = (attr: string) => svg(`<rect width="1" height="1" ${attr}/>`);
+  const kept = svg('<rect width="1" height="1"></rect>');
+
+  it('drops a style or presentation attribute whose url( is written with CSS escapes, in every form CSS reads', () => {
+    for (const value of [
+      'fill:\\75 rl(http://evil.example/x)',
+      'fill:\\000075rl(http://evil.example/x)',
+      'fill:\\000075 rl(http://evil.example/x)',
+      'fill:\\75\trl(http://evil.example/x)',
+      'fill:\\55 RL(http://evil.example/x)',
+      'fill:u\\rl(http://evil.example/x)',
+      'fill:\\u\\r\\l(http://evil.example/x)',
+      'fill:ur/**/l(http://evil.example/x)',
+    ]) {
+      expect(sanitizeSvg(rect(`style="${value}"`)), value).toBe(kept);
+    }
+    expect(sanitizeSvg(rect('fill="\\75 rl(http://evil.example/x)"'))).toBe(kept);
+  });
+
+  it('drops @import, expression(), image-set(), image(), element(), cross-fade() and src() however they are escaped', () => {
+    for (const value of [
+      '@import "https://evil.example/x.css"',
+      '@\\69mport "x.css"',
+      'width:expression(alert(1))',
+      'width:e\\78pression(alert(1))',
+      'fill:image-set("https://evil.example/x.png" 1x)',
+      'fill:-webkit-image-set("x.png" 1x)',
+      'fill:image("x.png")',
+      'fill:element(#a)',
+      'fill:cross-fade(url(#a), url(#b))',
+      'fill:src("x.png")',
+    ]) {
+      expect(sanitizeSvg(rect(`style='${value}'`)), value).toBe(kept);
+    }
+  });
+
+  it('keeps ordinary styles and internal url(#…) references, escaped or not', () => {
+    expect(sanitizeSvg(rect('style="fill:#f00;stroke:blue;stroke-width:2"'))).toBe(svg('<rect width="1" height="1" style="fill:#f00;stroke:blue;stroke-width:2"></rect>'));
+    expect(sanitizeSvg(rect('style="fill:\\75 rl(#grad)"'))).toBe(svg('<rect width="1" height="1" style="fill:\\75 rl(#grad)"></rect>'));
+  });
+});

@@ -1,6 +1,12 @@
 import type { SafeHtml } from '../../../platform/web/html.js';
 import type { ContentFormat } from './content-format.js';
+import { testMathBudget, type MathBudget } from './math-limits.js';
 import { renderContent } from './render-content.js';
+
+interface CachedVersion {
+  fields: Map<string, SafeHtml>;
+  budget: MathBudget;
+}
 
 /**
  * Rendered content of immutable test versions, kept in-process: a page with
@@ -8,6 +14,11 @@ import { renderContent } from './render-content.js';
  * version id, then by the field (`q_….prompt`, `sec_….instructions`, …);
  * bounded by versions, the least recently used version out first. A draft
  * (the editor's preview) has no version id and calls renderContent itself.
+ *
+ * A version's fields share one budget for formulas (math-limits.ts), twice
+ * what authoring allows a test (a field may be rendered both as a block and
+ * inline): a version saved before the bounds, or past them, shows its
+ * remaining formulas as their source instead of holding the event loop.
  */
 export interface ContentCache {
   render(version: { testVersionId: string; contentFormat: ContentFormat }, field: string, source: string, opts?: { inline?: boolean }): SafeHtml;
@@ -17,24 +28,24 @@ export interface ContentCache {
 
 export function createContentCache(opts: { assetUrl: (assetId: string) => string; maxVersions?: number }): ContentCache {
   const maxVersions = opts.maxVersions ?? 200;
-  const versions = new Map<string, Map<string, SafeHtml>>();
+  const versions = new Map<string, CachedVersion>();
   return {
     render(version, field, source, { inline = false } = {}) {
-      let fields = versions.get(version.testVersionId);
-      if (fields) {
+      let held = versions.get(version.testVersionId);
+      if (held) {
         // Refresh its place: the map's order is the recency order.
         versions.delete(version.testVersionId);
-        versions.set(version.testVersionId, fields);
+        versions.set(version.testVersionId, held);
       } else {
         if (versions.size >= maxVersions) versions.delete(versions.keys().next().value!);
-        fields = new Map();
-        versions.set(version.testVersionId, fields);
+        held = { fields: new Map(), budget: testMathBudget(2) };
+        versions.set(version.testVersionId, held);
       }
       const key = `${inline ? 'inline' : 'block'}:${field}`;
-      let out = fields.get(key);
+      let out = held.fields.get(key);
       if (!out) {
-        out = renderContent(source, version.contentFormat, { assetUrl: opts.assetUrl, inline });
-        fields.set(key, out);
+        out = renderContent(source, version.contentFormat, { assetUrl: opts.assetUrl, inline, budget: held.budget });
+        held.fields.set(key, out);
       }
       return out;
     },

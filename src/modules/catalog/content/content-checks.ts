@@ -1,5 +1,6 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
 import type { TestInput } from '../schemas.js';
+import { testMathBudget } from './math-limits.js';
 import { checkContent, contentAssetIds } from './render-content.js';
 
 type InputQuestion = NonNullable<TestInput['questions']>[number];
@@ -56,13 +57,20 @@ export function testAssetIds(input: TestInput): string[] {
 /**
  * The content rules of a Markdown test: each problem checkContent finds, at
  * its field with its line and column, and each image naming an asset that
- * `knownAssets` (the owner's assets that exist) lacks. Without knownAssets
+ * `knownAssets` (the owner's assets that exist) lacks, and the bounds on
+ * formulas (math-limits.ts: per formula, per field, per test). Without knownAssets
  * (a check with no database at hand) asset existence is not checked.
+ * `only: 'bounds'` keeps the bounds' problems alone (what a draft, which may
+ * be unfinished, must still not hold).
  */
-export function checkTestContent(input: TestInput, details: ErrorDetail[], knownAssets?: ReadonlySet<string>): void {
+export function checkTestContent(input: TestInput, details: ErrorDetail[], knownAssets?: ReadonlySet<string>, only?: 'bounds'): void {
   if ((input.contentFormat ?? 'plain') === 'plain') return;
+  // The test's fields share one budget for formulas (math-limits.ts): past it, the field where it ran out is named.
+  const budget = testMathBudget();
   for (const { field, source } of contentFields(input)) {
-    for (const p of checkContent(source, 'markdown')) details.push({ field, message: `line ${p.line}, column ${p.column}: ${p.message}` });
+    for (const p of checkContent(source, 'markdown', budget)) {
+      if (!only || p.bound) details.push({ field, message: `line ${p.line}, column ${p.column}: ${p.message}` });
+    }
     if (!knownAssets) continue;
     for (const id of contentAssetIds(source, 'markdown')) {
       if (!knownAssets.has(id)) details.push({ field, message: `the image names asset "${id}", which does not exist (upload it first)` });

@@ -142,3 +142,73 @@ describe('content cache', () => {
     expect(cache.render({ testVersionId: 'tv_2', contentFormat: 'plain' }, 'q1.prompt', 'new').value).toBe('new');
   });
 });
+
+describe('bounds on formulas (math-limits.ts)', () => {
+  const a = 'a'.repeat(105);
+  /** The review's expansion bomb: 105 a's, ×40, ×20 — 84,000 letters from a 250-character formula. */
+  const bomb = `$\\def\\a{${a}}\\def\\b{${'\\a'.repeat(40)}}${'\\b'.repeat(20)}$`;
+
+  it('refuses every macro definition, fast, naming the command', () => {
+    const t0 = performance.now();
+    const problems = checkContent(`${bomb} ${bomb} ${bomb} ${bomb}`, 'markdown');
+    expect(performance.now() - t0).toBeLessThan(100);
+    expect(problems).toHaveLength(4);
+    expect(problems[0]!.message).toMatch(/^formula \$\\def\\a\{a+…\$ cannot be shown: \\def defines a macro, and formulas may not define macros$/);
+    for (const def of ['\\newcommand\\x{1}', '\\renewcommand\\sin{1}', '\\let\\x=y', '\\gdef\\x{1}', '\\edef\\x{1}', '\\global\\def\\x{1}', '\\providecommand\\x{1}']) {
+      expect(checkContent(`$${def}$`, 'markdown'), def).toHaveLength(1);
+    }
+  });
+
+  it('renders a stored bomb as its source in a code element, without expanding it', () => {
+    const t0 = performance.now();
+    const out = md(`${bomb} ${bomb}`);
+    expect(performance.now() - t0).toBeLessThan(100);
+    expect(out.length).toBeLessThan(2_000);
+    expect(out).toContain('<code class="math-error" title="This formula could not be shown">$\\def\\a{aaa');
+  });
+
+  it('refuses a formula longer than 1000 characters, and more than 100 formulas in one text (once)', () => {
+    expect(checkContent(`$${'x+'.repeat(500)}y$`, 'markdown')[0]!.message).toContain('it is 1001 characters long; a formula holds at most 1000');
+    const many = checkContent(Array.from({ length: 102 }, (_, i) => `$x_{${i}}$`).join(' '), 'markdown');
+    expect(many.map((p) => p.message.replace(/^.*cannot be shown: /, ''))).toEqual(['a text holds at most 100 formulas']);
+    expect(md(Array.from({ length: 101 }, (_, i) => `$x_{${i}}$`).join(' '))).toContain('<code class="math-error" title="This formula could not be shown">$x_{100}$</code>');
+  });
+
+  it("refuses MathML past 32 KB per formula and 64 KB per text, and stops rendering a text's formulas there", () => {
+    const logos = `$${'\\LaTeX '.repeat(40).trim()}$`;
+    const problems = checkContent(`${logos} ${logos} ${logos} ${logos} ${logos} ${logos}`, 'markdown');
+    expect(problems.map((p) => p.message.replace(/^.*cannot be shown: /, ''))).toEqual(["a text's formulas together render to at most 64 KB of MathML"]);
+    expect(checkContent(`$${'\\LaTeX '.repeat(140).trim()}$`, 'markdown')[0]!.message).toMatch(/it renders to \d+ KB of MathML; a formula renders to at most 32 KB$/);
+    const out = md(`${logos} ${logos} ${logos} ${logos} ${logos} ${logos}`);
+    expect(out.match(/<math>/g)).toHaveLength(2);
+    expect(out).toContain('class="math-error"');
+  });
+
+  it("shares the test's budget between texts: past it, the text where it ran out is named once and the rest render as source", () => {
+    const budget = { chars: 30, bytes: 1024 * 1024 };
+    expect(checkContent('$x+y+z$ $a+b+c$', 'markdown', budget)).toEqual([]);
+    expect(checkContent('$x+y+z+w+v+u+t+s+r+q+p$', 'markdown', budget)[0]!.message).toContain("the test's formulas together are longer than 100000 characters");
+    expect(checkContent('$x$', 'markdown', budget)).toEqual([]);
+    expect(renderContent('$x$', 'markdown', { assetUrl, budget }).value).toContain('class="math-error"');
+  });
+
+  it('refuses sizes beyond 10em either way (\\kern, \\hspace, \\rule, \\raisebox, \\mkern, in any unit), and renders them clamped', () => {
+    for (const tex of ['x\\kern-500em y', 'x\\hspace{-30em}y', 'x\\hspace{300cm}y', '\\rule{50em}{1em}', '\\rule[-500em]{1em}{1em}', '\\raisebox{-50em}{x}', 'x\\mkern-9000mu y', 'x\\kern-5%\n0em y', 'x\\kern 2000pt y', 'x\\kern-15in y']) {
+      expect(checkContent(`$${tex}$`, 'markdown')[0]?.message, tex).toMatch(/cannot be shown: the size [-+]?[\d.]+(em|pt|cm|in) is larger than 10em \(or the same in other units\) either way$/);
+    }
+    expect(checkContent('$x\\kern-10em y\\hspace{3cm}\\rule{10em}{1em}\\Huge z$', 'markdown')).toEqual([]);
+    const out = md('$x\\kern-500em y$ $\\rule[-500em]{1em}{1em}$ $x\\hspace{300cm}y$');
+    expect(out).not.toMatch(/="[^"]*(500em|300cm)/);
+    expect(out).toContain('margin-left:-10em;');
+    expect(out).toContain('voffset="-10em"');
+    expect(out).toContain('width="3.5277777777777777cm"');
+    // The TeX annotation keeps what the author wrote.
+    expect(out).toContain('<annotation encoding="application/x-tex">x\\kern-500em y</annotation>');
+  });
+
+  it('keeps trust off: \\href, \\url, \\includegraphics, \\class and HTML extensions are refused', () => {
+    for (const tex of ['\\href{https://a.test}{x}', '\\url{https://a.test}', '\\includegraphics{a.png}', '\\class{a}{x}', '\\htmlStyle{color:red}{x}', '\\htmlId{a}{x}']) {
+      expect(checkContent(`$${tex}$`, 'markdown'), tex).toHaveLength(1);
+    }
+  });
+});

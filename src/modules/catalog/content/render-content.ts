@@ -3,6 +3,7 @@ import type { Token } from 'markdown-it';
 import temml from 'temml';
 import { escapeHtml, SafeHtml } from '../../../platform/web/html.js';
 import { ASSET_REF, type ContentFormat } from './content-format.js';
+import { clampSizes, macroDefinition, MATH_LIMITS, oversize, type MathBudget } from './math-limits.js';
 import { mathSyntax } from './math-syntax.js';
 
 /**
@@ -25,12 +26,15 @@ export interface RenderOptions {
   assetUrl: (assetId: string) => string;
   /** Phrasing content only (no paragraphs, lists, tables): for an option's label or a stem. */
   inline?: boolean;
+  /** The budget the version's fields share (math-limits.ts); past it, formulas show as their source. */
+  budget?: MathBudget;
 }
 
 interface RenderEnv {
   assetUrl: (assetId: string) => string;
   /** Whether each open link was rendered (a refused one leaves its text only). */
   links: boolean[];
+  math: FieldMath;
 }
 
 const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false });
@@ -41,32 +45,75 @@ md.use(mathSyntax);
 const attr = (t: Token, name: string) => String(t.attrGet(name) ?? '');
 const HTTPS = /^https:\/\/[^\s]/i;
 
-const MATH_OPTIONS = { throwOnError: true, trust: false, annotate: true, maxExpand: 1000 } as const;
+const MATH_OPTIONS = { throwOnError: true, trust: false, annotate: true, maxExpand: MATH_LIMITS.maxExpand } as const;
 
-/** A formula as MathML, or the error Temml gives for it. */
-function mathOf(tex: string, displayMode: boolean): { html: string } | { error: string; position: number } {
+/** What one field's formulas have spent so far, and the test's (or rendered version's) budget they share, if any. */
+interface FieldMath {
+  formulas: number;
+  bytes: number;
+  test: MathBudget | undefined;
+}
+
+const fieldMath = (test?: MathBudget): FieldMath => ({ formulas: 0, bytes: 0, test });
+
+type MathOutcome =
+  | { html: string; oversize: string | null }
+  /** `budget`: refused because the field's or the test's formulas together are over a bound (reported once per field, or test). */
+  | { error: string; position: number; bound?: true; budget?: 'field' | 'test' };
+
+const kb = (bytes: number) => `${Math.ceil(bytes / 1024)} KB`;
+
+/**
+ * A formula as MathML (its sizes clamped, `oversize` the first that was over
+ * the bound), or why it cannot be shown: Temml's error, or a bound of
+ * math-limits.ts. The cheap bounds come before Temml runs, so a refused
+ * formula costs nothing to render; the output bounds after, against what
+ * it spent.
+ */
+function mathOf(tex: string, displayMode: boolean, field: FieldMath): MathOutcome {
+  const refuse = (error: string, budget?: 'field' | 'test') => ({ error, position: 0, bound: true as const, budget });
+  if (tex.length > MATH_LIMITS.formulaChars) return refuse(`it is ${tex.length} characters long; a formula holds at most ${MATH_LIMITS.formulaChars}`);
+  const definition = macroDefinition(tex);
+  if (definition) return refuse(`${definition} defines a macro, and formulas may not define macros`);
+  if (++field.formulas > MATH_LIMITS.fieldFormulas) return refuse(`a text holds at most ${MATH_LIMITS.fieldFormulas} formulas`, 'field');
+  if (field.bytes > MATH_LIMITS.fieldBytes) return refuse(`a text's formulas together render to at most ${kb(MATH_LIMITS.fieldBytes)} of MathML`, 'field');
+  const test = field.test;
+  if (test) {
+    test.chars -= tex.length;
+    if (test.chars < 0) return refuse(`the test's formulas together are longer than ${MATH_LIMITS.testChars} characters`, 'test');
+    if (test.bytes < 0) return refuse(`the test's formulas together render to more than ${kb(MATH_LIMITS.testBytes)} of MathML`, 'test');
+  }
+  let html: string;
   try {
     // `display="block"` already makes a block formula (MathML Core); the inline style Temml adds for older
     // engines would only be refused by the pages' CSP (style-src 'self'), with a console report on every page.
-    return { html: temml.renderToString(tex, { ...MATH_OPTIONS, displayMode }).replace(' style="display:block math;"', '') };
+    html = temml.renderToString(tex, { ...MATH_OPTIONS, displayMode }).replace(' style="display:block math;"', '');
   } catch (err) {
     const e = err as Error & { position?: number };
     // Temml appends the position and an underlined excerpt; the checker reports the position itself.
     const message = String(e.message ?? err).trim().replace(/ at (position \d+|end of input):[\s\S]*$/, '').replace(/^ParseError:\s*/, '');
     return { error: message || 'the formula could not be read', position: typeof e.position === 'number' ? e.position : 0 };
   }
+  // Spent whether or not it is shown: the time went into it.
+  field.bytes += html.length;
+  if (test) test.bytes -= html.length;
+  if (html.length > MATH_LIMITS.formulaBytes) return refuse(`it renders to ${kb(html.length)} of MathML; a formula renders to at most ${kb(MATH_LIMITS.formulaBytes)}`);
+  if (field.bytes > MATH_LIMITS.fieldBytes) return refuse(`a text's formulas together render to at most ${kb(MATH_LIMITS.fieldBytes)} of MathML`, 'field');
+  if (test && test.bytes < 0) return refuse(`the test's formulas together render to more than ${kb(MATH_LIMITS.testBytes)} of MathML`, 'test');
+  return { html: clampSizes(html), oversize: oversize(html) };
 }
 
-function renderMath(tex: string, displayMode: boolean, delimiter: string): string {
-  const out = mathOf(tex, displayMode);
+function renderMath(tex: string, displayMode: boolean, delimiter: string, env: RenderEnv): string {
+  const out = mathOf(tex, displayMode, env.math);
   if ('html' in out) return out.html;
   return `<code class="math-error" title="This formula could not be shown">${escapeHtml(delimiter + tex + delimiter)}</code>`;
 }
 
 const rules = md.renderer.rules;
-rules.math_inline = (tokens, i) => renderMath(tokens[i]!.content, false, '$');
-rules.math_display = (tokens, i) => renderMath(tokens[i]!.content, true, '$$');
-rules.math_block = (tokens, i) => `<div class="math-block">${renderMath(tokens[i]!.content, true, '$$')}</div>\n`;
+const envOf = (env: unknown) => env as RenderEnv;
+rules.math_inline = (tokens, i, _o, env) => renderMath(tokens[i]!.content, false, '$', envOf(env));
+rules.math_display = (tokens, i, _o, env) => renderMath(tokens[i]!.content, true, '$$', envOf(env));
+rules.math_block = (tokens, i, _o, env) => `<div class="math-block">${renderMath(tokens[i]!.content, true, '$$', envOf(env))}</div>\n`;
 rules.link_open = (tokens, i, options, env, self) => {
   const token = tokens[i]!;
   const ok = HTTPS.test(attr(token, 'href'));
@@ -89,7 +136,7 @@ rules.image = (tokens, i, options, env, self) => {
 
 export function renderContent(source: string, format: ContentFormat, opts: RenderOptions): SafeHtml {
   if (format === 'plain') return new SafeHtml(escapeHtml(source));
-  const env = { assetUrl: opts.assetUrl, links: [] as boolean[] };
+  const env = { assetUrl: opts.assetUrl, links: [] as boolean[], math: fieldMath(opts.budget) };
   return new SafeHtml(opts.inline ? md.renderInline(source, env) : md.render(source, env));
 }
 
@@ -98,6 +145,8 @@ export interface ContentProblem {
   line: number;
   column: number;
   message: string;
+  /** Over a bound of math-limits.ts (not merely unreadable): refused even where unfinished content may be saved. */
+  bound?: true;
 }
 
 /** Every token of a parse in source order, children after their parent (an image's children are its alt text, read from the image). */
@@ -114,8 +163,10 @@ function* walk(tokens: Token[]): Generator<Token> {
  * naming an asset, a link that is not https. Plain text has none. Positions
  * of inline problems are found by looking for the construct's text from the
  * start of its block, so they point at the right line even in a long text.
+ * Formulas are held to math-limits.ts; `budget` is the test's, which its
+ * fields share (without it, only the per-formula and per-field bounds hold).
  */
-export function checkContent(source: string, format: ContentFormat): ContentProblem[] {
+export function checkContent(source: string, format: ContentFormat, budget?: MathBudget): ContentProblem[] {
   if (format === 'plain') return [];
   const lineStarts = [0];
   for (let i = 0; i < source.length; i++) if (source[i] === '\n') lineStarts.push(i + 1);
@@ -137,10 +188,21 @@ export function checkContent(source: string, format: ContentFormat): ContentProb
     }
     return cursor;
   };
-  const add = (offset: number, message: string) => problems.push({ ...at(offset), message });
+  const add = (offset: number, message: string, bound?: true) => problems.push({ ...at(offset), message, ...(bound ? { bound } : {}) });
+  const math = fieldMath(budget);
+  let overField = false;
   const formula = (tex: string, display: boolean, offset: number, delimiter: string) => {
-    const out = mathOf(tex, display);
-    if ('error' in out) add(offset, `formula ${delimiter}${tex}${delimiter} cannot be shown: ${out.error}`);
+    const out = mathOf(tex, display, math);
+    // A long formula is named by its start: the message must stay readable (and small).
+    const shown = `${delimiter}${tex.length > 60 ? `${tex.slice(0, 60)}…` : tex}${delimiter}`;
+    if ('html' in out) {
+      if (out.oversize) add(offset, `formula ${shown} cannot be shown: the size ${out.oversize} is larger than ${MATH_LIMITS.maxSizeEm}em (or the same in other units) either way`, true);
+    } else if (!out.budget || !(out.budget === 'test' ? budget?.reported : overField)) {
+      // One budget problem per text (and the test's once): every formula after the first over it would say the same.
+      if (out.budget === 'field') overField = true;
+      if (out.budget === 'test' && budget) budget.reported = true;
+      add(offset, `formula ${shown} cannot be shown: ${out.error}`, out.bound);
+    }
   };
 
   for (const t of walk(md.parse(source, { links: [] }))) {
