@@ -86,6 +86,14 @@
       if (r.status === 409) { conflict(r.body); return false; }
       if (r.status === 401 || r.status === 403) { say('Not saved: you are signed out. Your changes are kept in this browser; sign in again in another tab, then press Save draft.'); return false; }
       var message = r.body && r.body.error ? r.body.error.message : 'the server answered ' + r.status + '.';
+      if (r.status === 400 && r.body && r.body.error && r.body.error.details) {
+        // Content over a bound (a formula too long or too large): refused before it is written, shown at its field.
+        keepLocally();
+        state.problems = r.body.error.details;
+        say('Not saved: ' + message + ' Your changes are kept in this browser until you fix it.');
+        showProblems(state.problems, true);
+        return false;
+      }
       say('Not saved: ' + message);
       return false;
     }, function () {
