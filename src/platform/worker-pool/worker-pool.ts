@@ -73,14 +73,14 @@ export interface WorkerPool {
 /** Retry-After of a full pool: a few tasks' time, not a whole time limit. */
 const FULL_RETRY_AFTER_SECONDS = 5;
 
-// A CommonJS script (eval'd), so no bootstrap file has to be copied next to the built code: it registers
-// tsx when the thread must load TypeScript, then runs the thread's loop (thread-main).
+// An eval'd script, so no bootstrap file has to be copied next to the built code; written to run as CommonJS
+// or as a module (a process started with --input-type=module evals as a module), so it uses import(), not
+// require. It registers tsx when the thread must load TypeScript, then runs the thread's loop (thread-main).
 const BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-(async () => {
+import('node:worker_threads').then(async ({ workerData }) => {
   if (workerData.tsxApi) (await import(workerData.tsxApi)).register();
   await import(workerData.main);
-})();
+});
 `;
 
 interface Job {
@@ -100,6 +100,8 @@ interface Slot {
   timer: NodeJS.Timeout | null;
   /** Why the thread is ending, when the pool ended it or it reported an error. */
   ending: WorkerFailure | null;
+  /** The error the thread died of, for the log (never for the client). */
+  error: Error | null;
 }
 
 const busy = () => new AppError('unavailable', 'The server is busy with other uploads. Retry after the time in Retry-After.', undefined, { 'Retry-After': String(FULL_RETRY_AFTER_SECONDS) });
@@ -119,7 +121,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(options.memoryMb / 8))), stackSizeMb: 4 },
     });
     worker.unref();
-    const slot: Slot = { worker, job: null, timer: null, ending: null };
+    const slot: Slot = { worker, job: null, timer: null, ending: null, error: null };
     slots.add(slot);
     worker.on('message', (reply: TaskReply) => {
       const job = slot.job;
@@ -132,6 +134,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     });
     worker.on('error', (err: Error & { code?: string }) => {
       slot.ending ??= err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out_of_memory' : 'crashed';
+      slot.error ??= err;
     });
     worker.on('exit', () => {
       slots.delete(slot);
@@ -141,7 +144,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         if (closed) job.reject(closing());
         else if (slot.ending === 'timeout') job.reject(new WorkerTaskError('timeout', `worker task ${job.name} ran past its ${job.timeoutMs} ms limit and was stopped`));
         else if (slot.ending === 'out_of_memory') job.reject(new WorkerTaskError('out_of_memory', `worker task ${job.name} went past the ${options.memoryMb} MB heap limit`));
-        else job.reject(new WorkerTaskError('crashed', `the thread running worker task ${job.name} exited`));
+        else job.reject(new WorkerTaskError('crashed', `the thread running worker task ${job.name} exited${slot.error ? `: ${slot.error.message}` : ''}`));
       }
       // Its replacement starts when a waiting task needs it.
       dispatch();
