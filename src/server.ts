@@ -10,6 +10,7 @@ import { installMetrics } from './platform/telemetry/metrics.js';
 import type { AppContext } from './platform/context.js';
 import { AppError } from './platform/errors.js';
 import { createReadinessProbe } from './platform/readiness.js';
+import { closeWorkerPool, configureWorkerPool } from './platform/worker-pool/shared-pool.js';
 import { adminAuth } from './modules/institutions/admin-auth.js';
 import { partnerAuth } from './modules/institutions/partner-auth.js';
 import { institutionsAdminRoutes } from './modules/institutions/admin-routes.js';
@@ -105,6 +106,9 @@ export async function buildServer(
     const kind = apiOf(route.url, prefixes);
     if (kind) documentRouteErrors(route as RouteOptions, kind);
   });
+  // Uploaded documents are parsed on the process's worker pool; it stops when the app closes.
+  configureWorkerPool(ctx.config.workerPool);
+  app.addHook('onClose', () => closeWorkerPool());
   await app.register(requestLimits);
   // Before any route: the request histogram covers every route (nothing at all unless metrics are configured).
   installMetrics(app, ctx.config, ctx.pool);

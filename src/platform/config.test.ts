@@ -133,6 +133,17 @@ describe('configuration', () => {
     expect(configError({ ...VALID, ASSAY_SECRET: 'tiny-signing-secret' }).message).not.toContain('tiny-signing-secret');
   });
 
+  it("the worker pool's variables: defaults (at most two threads, one core left to the event loop), values, a bad one named", () => {
+    const d = parseConfig({}).workerPool;
+    expect(d).toMatchObject({ queueLimit: 16, taskTimeoutMs: 30_000, memoryMb: 512 });
+    expect(d.threads).toBeGreaterThanOrEqual(1);
+    expect(d.threads).toBeLessThanOrEqual(2);
+    const env = { ASSAY_WORKER_THREADS: '4', ASSAY_WORKER_QUEUE: '0', ASSAY_WORKER_TASK_TIMEOUT_MS: '5000', ASSAY_WORKER_MEMORY_MB: '256' };
+    expect(parseConfig(env).workerPool).toEqual({ threads: 4, queueLimit: 0, taskTimeoutMs: 5000, memoryMb: 256 });
+    expect(configError({ ASSAY_WORKER_THREADS: '0' }).variable).toBe('ASSAY_WORKER_THREADS');
+    expect(configError({ ASSAY_WORKER_TASK_TIMEOUT_MS: '10' }).variable).toBe('ASSAY_WORKER_TASK_TIMEOUT_MS');
+  });
+
   it('the parsed configuration is frozen', () => {
     const c = freezeConfig(parseConfig(VALID));
     expect(Object.isFrozen(c)).toBe(true);

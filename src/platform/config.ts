@@ -2,6 +2,8 @@ import path from 'node:path';
 import { boolVar, ConfigError, DEFAULT_RETRY_SCHEDULE, intVar, isOneOf, scheduleVar, urlVar, type Env } from './config-vars.js';
 import { RATE_LIMIT_STORE_KINDS, type RateLimitStoreKind } from './http/rate-limit-store.js';
 import { MIGRATE_MODES, type MigrateMode } from './migrate.js';
+import { DEFAULT_WORKER_POOL } from './worker-pool/shared-pool.js';
+import type { WorkerPoolOptions } from './worker-pool/worker-pool.js';
 
 export { ConfigError, DEFAULT_RETRY_SCHEDULE };
 
@@ -51,6 +53,8 @@ export interface Config {
    */
   trustProxy: boolean | number | string[];
   operations: OperationsConfig;
+  /** The threads that parse uploaded documents off the event loop (platform/worker-pool). */
+  workerPool: WorkerPoolOptions;
 }
 
 /** Metrics, tracing and the shared rate limit (docs/production.md). */
@@ -218,6 +222,12 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
     mail: mailConfig(env, publicBaseUrlHost(env, port)),
     trustProxy: trustProxyVar(env),
     operations: operationsConfig(env, port),
+    workerPool: {
+      threads: intVar(env, 'ASSAY_WORKER_THREADS', DEFAULT_WORKER_POOL.threads, 1, 64),
+      queueLimit: intVar(env, 'ASSAY_WORKER_QUEUE', DEFAULT_WORKER_POOL.queueLimit, 0, 10_000),
+      taskTimeoutMs: intVar(env, 'ASSAY_WORKER_TASK_TIMEOUT_MS', DEFAULT_WORKER_POOL.taskTimeoutMs, 1_000, 600_000),
+      memoryMb: intVar(env, 'ASSAY_WORKER_MEMORY_MB', DEFAULT_WORKER_POOL.memoryMb, 64, 16_384),
+    },
   };
 }
 
@@ -355,6 +365,7 @@ export function freezeConfig(config: Config): Readonly<Config> {
   Object.freeze(config.mail);
   if (Array.isArray(config.trustProxy)) Object.freeze(config.trustProxy);
   Object.freeze(config.operations);
+  Object.freeze(config.workerPool);
   if (config.secrets) Object.freeze(config.secrets);
   return Object.freeze(config);
 }

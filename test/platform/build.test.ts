@@ -44,6 +44,20 @@ describe('npm run build', () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('reseal-secrets');
   });
+
+  it("runs the worker pool's threads from the built JavaScript: an import is parsed on a thread under plain node", () => {
+    const script = [
+      `import { readImport } from ${JSON.stringify(path.join(out, 'modules/catalog/interchange/import-service.js'))};`,
+      `import { closeWorkerPool } from ${JSON.stringify(path.join(out, 'platform/worker-pool/shared-pool.js'))};`,
+      "const csv = 'type,prompt,options,correct\\nsingle_choice,Two plus two?,3|4,2\\n';",
+      "const { input, report } = await readImport({ bytes: Buffer.from(csv), format: 'csv', dryRun: true });",
+      'process.stdout.write(JSON.stringify({ imported: report.imported, type: input.questions[0].type }));',
+      'await closeWorkerPool();',
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, env: env(), encoding: 'utf8', timeout: 30_000 });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ imported: 1, type: 'single_choice' });
+  });
 });
 
 describe('bin/run.js (npm start, npm run worker)', () => {

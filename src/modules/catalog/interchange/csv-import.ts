@@ -2,7 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { AppError, type ErrorDetail } from '../../../platform/errors.js';
 import { checkTestInput } from '../authoring.js';
 import type { QuestionInput, SectionInput, TestInput } from '../schemas.js';
-import { emptyReport, type ImportReport } from './report.js';
+import { capDetails, emptyReport, type ImportReport } from './report.js';
+import { unstorableCharacter } from './xml-limits.js';
 import { questionProblem, settingsFor } from './test-input.js';
 
 /**
@@ -25,15 +26,62 @@ export function listCell(cell: string): string[] {
     .filter((p) => p !== '');
 }
 
+/**
+ * Bounds on a CSV (docs/import-export.md "Limits"), checked while it is read:
+ * the size before decoding, a cell's length by the parser as it fills the
+ * cell, the rows by stopping the parser one row past the limit. A test
+ * holds at most 500 questions, and no field of one is longer than 10,000
+ * characters (a cell holding a whole option list, far less than 100,000).
+ */
+export const CSV_LIMITS = {
+  maxBytes: 10 * 1024 * 1024,
+  questionRows: 500,
+  cellChars: 100_000,
+} as const;
+
+const refusedCsv = (message: string, field = 'body') => new AppError('invalid_request', `The CSV ${message}.`, [{ field, message }]);
+
+/** A CSV's bytes (UTF-8, as spreadsheets save "CSV UTF-8") to a test; 400 when over a limit or not UTF-8. */
+export function readCsv(bytes: Uint8Array, title: string): { input: TestInput; report: ImportReport } {
+  if (bytes.length > CSV_LIMITS.maxBytes) throw refusedCsv(`is larger than the ${CSV_LIMITS.maxBytes / 1024 / 1024} MB a CSV may be`);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError('invalid_request', 'The CSV is not UTF-8 text: save it as CSV UTF-8.', [{ field: 'body', message: 'is not UTF-8' }]);
+  }
+  return importCsv(text, title);
+}
+
+const PARSE_OPTIONS = { relax_column_count: false, skip_empty_lines: true, trim: false, bom: true, max_record_size: CSV_LIMITS.cellChars } as const;
+
+/** The rows of a CSV, at most the header and one past the question rows allowed; 400 naming the row (and the column) when unreadable. */
+function parseRows(text: string): string[][] {
+  let header: string[] = [];
+  try {
+    header = (parse(text, { ...PARSE_OPTIONS, to: 1 }) as string[][])[0] ?? [];
+    return parse(text, { ...PARSE_OPTIONS, to: CSV_LIMITS.questionRows + 2 }) as string[][];
+  } catch (err) {
+    const e = err as Error & { code?: string; lines?: number; records?: number; column?: number };
+    if (e.code === 'CSV_MAX_RECORD_SIZE') {
+      const row = (e.records ?? 0) + 1;
+      const column = header[e.column ?? -1]?.trim().toLowerCase() || `column ${(e.column ?? 0) + 1}`;
+      throw new AppError('invalid_request', `The CSV's cell at row ${row}, ${column} is longer than the ${CSV_LIMITS.cellChars.toLocaleString('en-US')} characters a cell may hold.`, [
+        { field: `row ${row}, ${column}`, message: `is longer than the ${CSV_LIMITS.cellChars.toLocaleString('en-US')} characters a cell may hold` },
+      ]);
+    }
+    throw new AppError('invalid_request', `The CSV cannot be read: ${e.message}`, [{ field: e.lines ? `row ${e.lines}` : 'body', message: e.message }]);
+  }
+}
+
 export function importCsv(text: string, title: string): { input: TestInput; report: ImportReport } {
   const details: ErrorDetail[] = [];
   const fail = (row: number, col: string, message: string) => details.push({ field: `row ${row}, ${col}`, message });
-  let rows: string[][];
-  try {
-    rows = parse(text.replace(/^\uFEFF/, ''), { relax_column_count: false, skip_empty_lines: true, trim: false, bom: true }) as string[][];
-  } catch (err) {
-    const e = err as Error & { lines?: number };
-    throw new AppError('invalid_request', `The CSV cannot be read: ${e.message}`, [{ field: e.lines ? `row ${e.lines}` : 'body', message: e.message }]);
+  const rows = parseRows(text.replace(/^\uFEFF/, ''));
+  if (rows.length > CSV_LIMITS.questionRows + 1) {
+    throw new AppError('invalid_request', `The CSV has more than ${CSV_LIMITS.questionRows} question rows; a test holds at most ${CSV_LIMITS.questionRows} questions.`, [
+      { field: `row ${CSV_LIMITS.questionRows + 2}`, message: `is past the ${CSV_LIMITS.questionRows} question rows allowed: a test holds at most ${CSV_LIMITS.questionRows} questions` },
+    ]);
   }
   if (rows.length < 2) throw new AppError('invalid_request', 'The CSV needs a header row and at least one question row.', [{ field: 'row 1', message: 'needs a header row and a question row' }]);
   const header = rows[0]!.map((h) => h.trim().toLowerCase());
@@ -48,6 +96,12 @@ export function importCsv(text: string, title: string): { input: TestInput; repo
   const rowOf: Array<{ section: string; row: number }> = [];
   rows.slice(1).forEach((cells, k) => {
     const row = k + 2;
+    // PostgreSQL cannot store a NUL (or a lone surrogate): refused here by row and column, never a 500 at the insert.
+    const bad = cells.findIndex((c) => unstorableCharacter(c) !== null);
+    if (bad >= 0) {
+      fail(row, header[bad] ?? `column ${bad + 1}`, unstorableCharacter(cells[bad]!)!);
+      return;
+    }
     const get = (c: Column) => (header.indexOf(c) >= 0 ? (cells[header.indexOf(c)] ?? '').trim() : '');
     const bool = (c: Column): boolean | undefined => {
       const v = get(c).toLowerCase();
@@ -131,7 +185,7 @@ export function importCsv(text: string, title: string): { input: TestInput; repo
 }
 
 const invalidCsv = (details: ErrorDetail[]) =>
-  new AppError('invalid_request', `The CSV has ${details.length} problem${details.length === 1 ? '' : 's'}; the first: ${details[0]!.field}: ${details[0]!.message}`, details);
+  new AppError('invalid_request', `The CSV has ${details.length} problem${details.length === 1 ? '' : 's'}; the first: ${details[0]!.field}: ${details[0]!.message}`, capDetails(details));
 
 /** A schema problem's field (`options.0.text`) as the CSV column it came from. */
 function columnOf(problem: string): string {

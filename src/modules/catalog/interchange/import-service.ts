@@ -1,18 +1,18 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError } from '../../../platform/errors.js';
 import type { Pool } from '../../../platform/db.js';
+import { workerPool } from '../../../platform/worker-pool/shared-pool.js';
+import { defineWorkerTask, WorkerTaskError } from '../../../platform/worker-pool/worker-pool.js';
 import type { AuditContext } from '../../staff/audit.js';
 import { allQuestions } from '../sections.js';
 import type { TestInput } from '../schemas.js';
 import { createTest, getTest } from '../tests-service.js';
 import type { AssetSink } from './asset-sink.js';
-import { importCsv } from './csv-import.js';
 import { assetIdsOf, exportQti3, type ExportAsset } from './qti-export.js';
 import { findAsset, openAsset } from '../content-assets/assets-service.js';
 import type { AppContext } from '../../../platform/context.js';
-import { importQtiPackage } from './qti-package.js';
-import { skippedDetails, type ImportReport } from './report.js';
-import { checkImportedTest } from './test-input.js';
+import type { ParsedImport, ParseImportArgs, PendingImage } from './parse-import-task.js';
+import type { ImportReport } from './report.js';
 import type { ZipLimits } from './zip.js';
 
 /** The largest import body (a compressed package or a CSV); docs/import-export.md "Limits". */
@@ -43,34 +43,46 @@ export function formatOf(contentType: string | undefined): ImportFormat | null {
   return null;
 }
 
+const PARSE_IMPORT = defineWorkerTask<ParseImportArgs, ParsedImport>(new URL('./parse-import-task.js', import.meta.url), 'parseImport');
+
 /**
  * Reads a package or CSV into a checked test and its report, creating
  * nothing but the assets of the items read (none in a dry run). Nothing
  * importable: 422 import_failed with the skipped items in `details`. A
- * broken body: 400 naming the file.
+ * broken body or one over a limit: 400 naming the file.
+ *
+ * Everything whose cost the file decides (unzip, parse, mapping, the
+ * whole-test check) runs on the worker pool (parse-import-task.ts), so the
+ * event loop only hands the bytes over; a full pool is a 503 with
+ * Retry-After. The images are stored here, afterwards, and only when the
+ * rest succeeded: a refused import leaves no asset behind.
  */
 export async function readImport(req: ImportRequest): Promise<{ input: TestInput; report: ImportReport }> {
-  let input: TestInput | null;
-  let report: ImportReport;
-  if (req.format === 'csv') {
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(req.bytes);
-    } catch {
-      throw new AppError('invalid_request', 'The CSV is not UTF-8 text: save it as CSV UTF-8.', [{ field: 'body', message: 'is not UTF-8' }]);
-    }
-    ({ input, report } = importCsv(text, req.title?.trim() || 'Imported questions'));
-  } else {
-    ({ input, report } = await importQtiPackage(req.bytes, { ...(req.assets ? { assets: req.assets } : {}), ...(req.limits ? { limits: req.limits } : {}), dryRun: req.dryRun }));
-    if (input && req.title?.trim()) input.title = req.title.trim();
+  const args: ParseImportArgs = { format: req.format, title: req.title ?? null, dryRun: req.dryRun, storesImages: req.assets !== undefined, limits: req.limits ?? null };
+  let parsed: ParsedImport;
+  try {
+    parsed = await workerPool().run(PARSE_IMPORT, req.bytes, args);
+  } catch (err) {
+    if (!(err instanceof WorkerTaskError) || err.reason === 'crashed') throw err;
+    const why = err.reason === 'timeout' ? 'took too long to read' : 'needs more memory to read than an import may use';
+    throw new AppError('invalid_request', `The import ${why} and was stopped: split it into smaller files.`, [{ field: 'body', message: why }]);
   }
-  if (!input) {
-    throw new AppError('import_failed', `Nothing could be imported: ${report.skipped.length} item${report.skipped.length === 1 ? '' : 's'} skipped (see details).`, skippedDetails(report));
-  }
-  // The whole-test check and the insert each start in a turn of their own (the loop serves other requests between).
-  await yieldToLoop();
-  checkImportedTest(input);
+  const { input, report, images } = parsed;
+  if (images.length > 0 && req.assets && !req.dryRun) await storeImages(input, images, req.assets);
   return { input, report };
+}
+
+/** Stores the images and puts each one's asset id where its placeholder stands in the test. */
+async function storeImages(input: TestInput, images: PendingImage[], sink: AssetSink): Promise<void> {
+  const ids = new Map<string, string>();
+  for (const image of images) ids.set(image.placeholder, (await sink.store({ path: image.path, contentType: image.contentType, bytes: image.bytes })).assetId);
+  const swap = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.includes('asset:ast_') ? value.replace(/asset:(ast_[A-Za-z0-9]+)/g, (m, id: string) => (ids.has(id) ? `asset:${ids.get(id)}` : m)) : value;
+    if (Array.isArray(value)) return value.map(swap);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v)]));
+    return value;
+  };
+  Object.assign(input, swap(input));
 }
 
 /** Reads a package or CSV (readImport) and creates the test (version 1), or with `dryRun` only reports. */

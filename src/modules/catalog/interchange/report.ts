@@ -30,5 +30,14 @@ export const emptyReport = (): ImportReport => ({ imported: 0, skipped: [], item
  * shape: field `file#identifier`, message `interaction: reason`.
  */
 export function skippedDetails(report: ImportReport): ErrorDetail[] {
-  return report.skipped.map((s) => ({ field: s.identifier ? `${s.file}#${s.identifier}` : s.file, message: `${s.interaction}: ${s.reason}` }));
+  return capDetails(report.skipped.map((s) => ({ field: s.identifier ? `${s.file}#${s.identifier}` : s.file, message: `${s.interaction}: ${s.reason}` })), 'skipped items');
+}
+
+/** Error details listed in full before the rest are counted (an error body stays small whatever the input). */
+export const MAX_DETAILS = 50;
+
+/** The first MAX_DETAILS details, then one saying how many more there are. */
+export function capDetails(details: ErrorDetail[], what = 'problems'): ErrorDetail[] {
+  if (details.length <= MAX_DETAILS) return details;
+  return [...details.slice(0, MAX_DETAILS), { field: 'body', message: `and ${details.length - MAX_DETAILS} more ${what}` }];
 }

@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { validationDetails, validatorCompiler } from '../../../platform/http/validation.js';
 import { AppError } from '../../../platform/errors.js';
+import { capDetails } from './report.js';
 import { QuestionSchema, TestInput as TestInputSchema, type QuestionInput, type TestInput } from '../schemas.js';
 
 let validate: ValidateFunction | null = null;
@@ -30,5 +31,5 @@ export function checkImportedTest(input: TestInput): void {
   validateTest ??= validatorCompiler({ schema: TestInputSchema, httpPart: 'body', method: 'POST', url: '/api/admin/v1/tests/import' }) as unknown as ValidateFunction;
   if (validateTest(structuredClone(input))) return;
   const details = validationDetails(validateTest.errors ?? [], undefined);
-  throw new AppError('invalid_request', `The imported test does not fit Assay's limits: ${details[0]?.field ?? 'test'} ${details[0]?.message ?? 'is not valid'}`, details);
+  throw new AppError('invalid_request', `The imported test does not fit Assay's limits: ${details[0]?.field ?? 'test'} ${details[0]?.message ?? 'is not valid'}`, capDetails(details));
 }

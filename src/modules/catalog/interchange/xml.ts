@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AppError } from '../../../platform/errors.js';
+import { unstorableCharacter, XML_LIMITS, xmlOverLimit } from './xml-limits.js';
 
 /**
  * XML reading for packages: fast-xml-parser, which never resolves external
@@ -18,6 +19,7 @@ export interface XElement {
 }
 export type XNode = XElement | string;
 
+const refused = (file: string, why: string) => new AppError('invalid_request', `${file} ${why}.`, [{ field: file, message: why }]);
 const malformed = (file: string, why: string) =>
   new AppError('invalid_request', `${file} is not well-formed XML (${why}).`, [{ field: file, message: `is not well-formed XML: ${why}` }]);
 
@@ -36,9 +38,20 @@ const parser = new XMLParser({
   removeNSPrefix: true,
 });
 
-/** Parses one file of a package; 400 naming the file when it is not well-formed or declares a DTD. */
+/**
+ * Parses one file of a package; 400 naming the file when it is over a limit
+ * (xml-limits.ts, checked before parsing), not text in its encoding, holds a
+ * character no test can store, is not well-formed or declares a DTD.
+ */
 export function parseXml(bytes: Uint8Array | string, file: string): XElement {
+  if (typeof bytes !== 'string' && bytes.length > XML_LIMITS.maxFileBytes) {
+    throw refused(file, `is larger than the ${XML_LIMITS.maxFileBytes / 1024 / 1024} MB an XML file may be`);
+  }
   const text = typeof bytes === 'string' ? bytes : decode(bytes, file);
+  const unstorable = unstorableCharacter(text);
+  if (unstorable) throw refused(file, unstorable);
+  const over = xmlOverLimit(text);
+  if (over) throw refused(file, over);
   if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) {
     throw new AppError('invalid_request', `${file} declares a DTD (<!DOCTYPE or <!ENTITY); document type declarations are refused.`, [
       { field: file, message: 'declares a DTD, which is refused' },
@@ -57,16 +70,28 @@ export function parseXml(bytes: Uint8Array | string, file: string): XElement {
   return roots[0]!;
 }
 
-/** The text of an XML file: UTF-8 unless a byte-order mark or the XML declaration says otherwise (ISO-8859-1, Windows-1252, UTF-16). */
+/**
+ * The text of an XML file: UTF-8 unless a byte-order mark or the XML
+ * declaration says otherwise (ISO-8859-1, Windows-1252, UTF-16). Bytes that
+ * are not text in that encoding refuse the file (as a CSV is refused): read
+ * leniently they would become U+FFFD in a question, unnoticed.
+ */
 function decode(bytes: Uint8Array, file: string): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 200));
-  const label = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1] ?? 'utf-8';
+  let label = 'utf-8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) label = 'utf-16le';
+  else if (bytes[0] === 0xfe && bytes[1] === 0xff) label = 'utf-16be';
+  else label = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(new TextDecoder('latin1').decode(bytes.subarray(0, 200)))?.[1] ?? label;
+  let decoder: TextDecoder;
   try {
-    return new TextDecoder(label).decode(bytes);
+    decoder = new TextDecoder(label, { fatal: true });
   } catch {
     throw new AppError('invalid_request', `${file} declares the encoding "${label}", which is not supported (use UTF-8).`, [{ field: file, message: `declares an unsupported encoding "${label}"` }]);
+  }
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    const name = decoder.encoding === 'utf-8' ? 'UTF-8' : decoder.encoding;
+    throw refused(file, `is not valid ${name} text (save it as UTF-8, or declare its encoding in <?xml … encoding="…"?>)`);
   }
 }
 

@@ -1,0 +1,16 @@
+import type { ErrorCode, ErrorDetail } from '../errors.js';
+
+/** What the pool sends a thread: one task. `input` is moved, not copied. */
+export interface TaskRequest {
+  id: number;
+  module: string;
+  name: string;
+  input: Uint8Array;
+  args: unknown;
+}
+
+/** What a thread answers. */
+export type TaskReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; appError: { code: ErrorCode; message: string; details?: ErrorDetail[]; headers?: Record<string, string> } }
+  | { id: number; ok: false; message: string; appError?: undefined };

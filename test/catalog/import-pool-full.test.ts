@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, createHarness, type Harness } from '../helpers/harness.js';
+import { expectError } from '../helpers/expect-error.js';
+
+/**
+ * The worker pool's bound seen through the API: with one thread and no
+ * queue (ASSAY_WORKER_THREADS=1, ASSAY_WORKER_QUEUE=0), an import that
+ * arrives while another is being parsed is answered 503 with Retry-After at
+ * once, and creates nothing; the next one after it is served.
+ */
+let h: Harness;
+
+beforeAll(async () => {
+  h = await createHarness({ config: { workerPool: { threads: 1, queueLimit: 0, taskTimeoutMs: 30_000, memoryMb: 256 } } });
+});
+afterAll(() => h.close());
+
+const csv = 'type,prompt,options,correct\n' + Array.from({ length: 500 }, (_, i) => `single_choice,Question ${i} ${'with some words '.repeat(20)},a|b|c|d,2\n`).join('');
+const post = () =>
+  h.app.inject({ method: 'POST', url: '/api/admin/v1/tests/import?dryRun=true', headers: { 'content-type': 'text/csv', authorization: `Bearer ${ADMIN_TOKEN}` }, payload: csv });
+
+describe('a full worker pool', () => {
+  it('answers an import 503 unavailable with Retry-After while its one thread is busy, then serves the next', async () => {
+    const first = post();
+    // The first import's parse has the thread (a fresh thread loads the parser first, so it holds it a while).
+    await new Promise((r) => setTimeout(r, 20));
+    const refused = await post();
+    const body = expectError(refused, 503, 'unavailable');
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(body.error.message).toMatch(/busy/);
+    expect((await first).statusCode).toBe(200);
+    expect((await post()).statusCode).toBe(200);
+  });
+});
