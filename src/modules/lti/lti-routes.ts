@@ -48,7 +48,7 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
     reply.headers(headers);
     if (err instanceof LaunchRefused) {
       request.log.warn({ reason: err.message }, 'LTI launch refused');
-      return reply.code(401).send(launchRefusedPage());
+      return reply.code(err.status).send(launchRefusedPage());
     }
     const status = err instanceof AppError ? err.status : err.statusCode;
     if (status === 429) return reply.headers((err as AppError).headers ?? {}).code(429).send(tooManyPage());

@@ -16,17 +16,30 @@ import type { LoginRequest } from './schemas.js';
  * caller, once every check has passed.
  */
 export const STATE_TTL_MS = 10 * 60 * 1000;
-/** Leeway on exp, iat and nbf, for clocks a little apart. */
+/** Leeway on exp and nbf, and how far in the future iat may be, for clocks a little apart. */
 export const CLOCK_LEEWAY_SECONDS = 60;
-/** An id_token issued longer ago than this is refused, whatever its exp. */
-export const MAX_TOKEN_AGE_SECONDS = 10 * 60;
+/**
+ * An id_token issued longer ago than this is refused, whatever its exp (leeway
+ * included: the window is iat ∈ [now − 5 min, now + 60 s]). A platform signs
+ * the token as it answers the login redirect, a second before the browser
+ * posts it; five minutes covers a slow network and clocks apart, and bounds
+ * how long a leaked token could be tried.
+ */
+export const MAX_TOKEN_AGE_SECONDS = 5 * 60;
 export const STATE_COOKIE_PREFIX = 'assay_lti_';
 
 export const MESSAGE_TYPES = ['LtiResourceLinkRequest', 'LtiDeepLinkingRequest'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
+/** A launch refused: the reason is for the log; `status` 400 when the request lacks its parameters, else 401. */
 export class LaunchRefused extends Error {
   override name = 'LaunchRefused';
+  constructor(
+    message: string,
+    readonly status: 400 | 401 = 401,
+  ) {
+    super(message);
+  }
 }
 
 /** The state's cookie: its name carries part of the state's hash, so two launches in one browser do not overwrite each other. */
@@ -110,7 +123,7 @@ export async function verifyLaunch(
   input: { idToken: string | undefined; state: string | undefined; cookies: Record<string, string | undefined> },
 ): Promise<VerifiedLaunch> {
   const { idToken, state } = input;
-  if (!idToken || !state) throw new LaunchRefused('launch: id_token or state missing');
+  if (!idToken || !state) throw new LaunchRefused('launch: id_token or state missing', 400);
   const now = ctx.clock.now();
   const stateHash = sha256Hex(state);
   const login = await findLoginState(ctx.pool, stateHash);
@@ -136,13 +149,16 @@ export async function verifyLaunch(
       issuer: platform.issuer,
       audience: platform.clientId,
       clockTolerance: CLOCK_LEEWAY_SECONDS,
-      maxTokenAge: MAX_TOKEN_AGE_SECONDS,
       currentDate: now,
       requiredClaims: ['exp', 'iat', 'nonce', 'sub'],
     }));
   } catch (err) {
     throw new LaunchRefused(`launch: id_token refused: ${(err as Error).name}: ${(err as Error).message}`);
   }
+  // iat's window is checked here, not by jose's maxTokenAge, which adds the leeway to the age (an 11-minute-old token passed a 10-minute limit).
+  const age = Math.floor(now.getTime() / 1000) - (claims.iat as number);
+  if (age > MAX_TOKEN_AGE_SECONDS) throw new LaunchRefused(`launch: id_token issued ${age} s ago (at most ${MAX_TOKEN_AGE_SECONDS} s)`);
+  if (age < -CLOCK_LEEWAY_SECONDS) throw new LaunchRefused(`launch: id_token issued ${-age} s in the future (at most ${CLOCK_LEEWAY_SECONDS} s)`);
   // aud may list several audiences; then azp must name this client (OIDC Core 3.1.3.7).
   const aud = claims.aud;
   if (Array.isArray(aud) && aud.length > 1 && claims.azp === undefined) throw new LaunchRefused('launch: several audiences and no azp');
