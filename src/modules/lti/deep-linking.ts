@@ -8,7 +8,7 @@ import { CLAIM, toolUrls } from './lti-context.js';
 import { consumeStateAndNonce, findDeepLinkRequest, findPlatformById, insertDeepLinkRequest, type PlatformRow } from './lti-repo.js';
 import { signWithToolKey } from './tool-keys.js';
 import { LaunchRefused, type VerifiedLaunch } from './verify-launch.js';
-import { isInstructor } from './resource-link-launch.js';
+import { launchAudience } from './roles.js';
 
 /**
  * Deep Linking 2.0: an LtiDeepLinkingRequest launch opens the picker of the
@@ -25,7 +25,7 @@ const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v
 /** A verified deep-linking launch: the request is kept under a new secret id, which the picker's forms carry. */
 export async function startDeepLinking(ctx: AppContext, launch: VerifiedLaunch): Promise<{ requestId: string }> {
   // Placing content is an instructor's act; a platform sends this message to them only, and a learner's is refused.
-  if (!isInstructor(launch.claims)) throw new LaunchRefused('deep linking: the user has no instructor role');
+  if (launchAudience(launch.claims[CLAIM.roles]) !== 'staff') throw new LaunchRefused('deep linking: the user has no instructor role');
   const settings = obj(launch.claims[CLAIM.deepLinkingSettings]);
   const returnUrl = settings.deep_link_return_url;
   if (typeof returnUrl !== 'string') throw new LaunchRefused('deep linking: no deep_link_return_url');

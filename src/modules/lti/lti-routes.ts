@@ -13,7 +13,7 @@ import { isSubmittedStatus } from '../lifecycle/state-machine.js';
 import { assignmentExpiredPage, errorPage, invalidLinkPage, linkExpiredPage, tooManyPage, withdrawnPage } from '../student/pages/message-pages.js';
 import { deepLinkingResponse, findPickerRequest, pickerTests, startDeepLinking } from './deep-linking.js';
 import { listLinkLearners } from './links-repo.js';
-import { deepLinkReturnPage, instructorPage, launchRefusedPage, ltiPageHeaders, newWindowPage, pickerPage, registrationPage, returnPage } from './pages.js';
+import { deepLinkReturnPage, instructorPage, launchRefusedPage, ltiPageHeaders, newWindowPage, noTestChosenPage, observerPage, pickerPage, registrationPage, returnPage } from './pages.js';
 import { openStartLink } from '../student/open-start-link.js';
 import { CLAIM } from './lti-context.js';
 import { RegistrationFailed, registerDynamically } from './dynamic-registration.js';
@@ -83,7 +83,7 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
 
   app.post(
     '/lti/launch',
-    { config: limit, schema: { ...hide, consumes: FORM, body: LaunchForm, response: { 200: Html, 303: Type.Null(), 400: Html, 401: Html, 404: Html, 410: Html } } },
+    { config: limit, schema: { ...hide, consumes: FORM, body: LaunchForm, response: { 200: Html, 303: Type.Null(), 400: Html, 401: Html, 404: Html, 410: Html, 422: Html } } },
     async (request, reply) => {
       const { id_token: idToken, state } = request.body;
       const launch = await verifyLaunch(ctx, { idToken, state, cookies: request.cookies });
@@ -99,6 +99,10 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
       }
 
       const outcome = await resourceLinkLaunch(ctx, launch);
+      if (outcome.kind === 'no_test') {
+        return reply.code(422).send(noTestChosenPage({ institutionName, staff: outcome.audience === 'staff', linkTitle: outcome.linkTitle }));
+      }
+      if (outcome.kind === 'observer') return reply.code(200).send(observerPage({ institutionName, testTitle: outcome.testTitle, contextTitle: outcome.contextTitle }));
       if (outcome.kind === 'instructor') {
         const learners = await listLinkLearners(ctx.pool, outcome.platformId, outcome.resourceLinkId);
         return reply.code(200).send(instructorPage({ institutionName, test: outcome.test, linkTitle: outcome.linkTitle, contextTitle: outcome.contextTitle, learners }));
