@@ -20,7 +20,7 @@ export function ltiPageHeaders(opts: { allowInsecure: boolean; formAction?: stri
   };
 }
 
-function page(p: { title: string; institutionName: string; main: SafeHtml; script?: string }): string {
+export function page(p: { title: string; institutionName: string; main: SafeHtml; script?: string }): string {
   const owner = p.institutionName || 'Assay';
   return `<!doctype html>${html`<html lang="en">
 <head>

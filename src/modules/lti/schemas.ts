@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../platform/http/schemas.js';
+import { STORAGE_TARGET_PATTERN } from './platform-storage.js';
 
 const Url = (description: string) => Type.String({ minLength: 1, maxLength: 2048, description });
 
@@ -65,6 +66,8 @@ export const LoginRequest = Type.Object(
     lti_message_hint: Type.Optional(Type.String({ maxLength: 4096 })),
     client_id: Type.Optional(Type.String({ maxLength: 255 })),
     lti_deployment_id: Type.Optional(Type.String({ maxLength: 255 })),
+    /** LTI Client Side postMessages: the platform's storage frame (platform-storage.ts). */
+    lti_storage_target: Type.Optional(Type.String({ pattern: STORAGE_TARGET_PATTERN })),
   },
   { additionalProperties: true },
 );
@@ -74,6 +77,8 @@ export const LaunchForm = Type.Object(
   {
     id_token: Type.Optional(Type.String({ maxLength: 65_536 })),
     state: Type.Optional(Type.String({ maxLength: 256 })),
+    /** The binding the tool's launch page read from the platform's storage (platform-storage.ts). */
+    browser_binding: Type.Optional(Type.String({ maxLength: 64 })),
   },
   { additionalProperties: true },
 );
