@@ -28,9 +28,6 @@ import { stateCookieName } from './verify-launch.js';
  */
 export const STORAGE_TIMEOUT_MS = 2000;
 
-/** Frame names a platform may give: `_parent`, or a plain frame name. */
-export const STORAGE_TARGET_PATTERN = '^(_parent|[A-Za-z0-9_-]{1,64})$';
-
 /** The login page: store the binding in the platform's storage, then continue to the platform. */
 export function loginStoragePage(p: { target: string; platformOrigin: string; key: string; value: string; next: string }): string {
   const main = html`<h1>Opening your course activity</h1>

@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Timestamp } from '../../platform/http/schemas.js';
-import { STORAGE_TARGET_PATTERN } from './platform-storage.js';
 
 const Url = (description: string) => Type.String({ minLength: 1, maxLength: 2048, description });
 
@@ -56,6 +55,9 @@ export const PlatformView = Type.Object(
 
 export const InstitutionParams = Type.Object({ institutionId: Type.String({ maxLength: 64 }) });
 export const PlatformParams = Type.Object({ institutionId: Type.String({ maxLength: 64 }), ltiPlatformId: Type.String({ maxLength: 64 }) });
+
+/** Storage frame names a platform may give (lti_storage_target, platform-storage.ts): `_parent`, or a plain frame name. */
+const STORAGE_TARGET_PATTERN = '^(_parent|[A-Za-z0-9_-]{1,64})$';
 
 /** /lti/login: the platform's third-party login initiation, as query (GET) or form (POST). */
 export const LoginRequest = Type.Object(
