@@ -8,7 +8,9 @@ import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT, type
  * answers the tool's login redirect with the id_token form the browser would
  * post, a token endpoint (/token) that checks the tool's JWT assertion
  * against the tool's /lti/jwks, and a line item's score service that records
- * what it receives and can be told to fail first.
+ * what it receives and can be told to fail first; a course page that frames
+ * a launch, with the platform's storage frame beside it (LTI Client Side
+ * postMessages) when asked.
  */
 export const ISSUER = 'https://lms.example.edu';
 export const CLIENT_ID = 'assay-client-1';
@@ -16,6 +18,8 @@ export const DEPLOYMENT_ID = 'deployment-1';
 export const LTI = 'https://purl.imsglobal.org/spec/lti/claim/';
 export const INSTRUCTOR = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor';
 export const LEARNER = 'http://purl.imsglobal.org/vocab/lis/v2/membership#Learner';
+/** The name of the platform's storage frame on its course page (the login's lti_storage_target). */
+export const STORAGE_TARGET = 'lti_storage';
 
 type Key = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 export type ScoreAnswer = number | 'drop';
@@ -47,6 +51,8 @@ export interface FakePlatform {
   /** Adds a key to the published set (a rotation), returning it. */
   rotate(): Promise<{ kid: string; key: Key }>;
   publicJwk: JWK;
+  /** What the storage frame received (subject, sender origin, key; never the value). */
+  storageMessages: Array<{ subject: string; origin: string; key?: string }>;
   lineItemUrl(id: string): string;
   close(): Promise<void>;
 }
@@ -74,6 +80,7 @@ export async function startFakePlatform(opts: {
     registrations: [] as FakePlatform['registrations'],
     deepLinkAnswers: [] as string[],
     launches: new Map<string, Record<string, unknown>>(),
+    storageMessages: [] as FakePlatform['storageMessages'],
     kid,
     publicJwk,
   } as FakePlatform;
@@ -146,11 +153,37 @@ export async function startFakePlatform(opts: {
     });
   });
 
-  // A course page showing a launch in a frame, as a platform does for an activity placed "in the page".
+  // A course page showing a launch in a frame, as a platform does for an activity placed "in the page";
+  // with `storage=1`, beside it the platform's storage frame (named STORAGE_TARGET) the tool may use.
   app.get('/course', async (request, reply) => {
-    const src = (request.query as { src?: string }).src ?? '';
+    const { src = '', storage } = request.query as { src?: string; storage?: string };
     const safe = src.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-    return reply.type('text/html').send(`<!doctype html><html lang="en"><title>Course</title><h1>Biology 101</h1><iframe title="Assay activity" src="${safe}" style="width:100%;height:500px;border:0"></iframe></html>`);
+    const store = storage ? `<iframe name="${STORAGE_TARGET}" title="Platform storage" src="/storage" hidden></iframe>` : '';
+    return reply.type('text/html').send(`<!doctype html><html lang="en"><title>Course</title><h1>Biology 101</h1>${store}<iframe title="Assay activity" src="${safe}" style="width:100%;height:500px;border:0"></iframe></html>`);
+  });
+
+  // The platform's storage frame (LTI Client Side postMessages): lti.put_data and lti.get_data kept per
+  // sender origin, in this page's memory (the course page stays while the tool's frame navigates).
+  app.get('/storage', async (_request, reply) => {
+    return reply.type('text/html').send(`<!doctype html><html lang="en"><title>Storage</title><script>
+const kept = new Map();
+window.addEventListener('message', (event) => {
+  const d = event.data;
+  if (typeof d !== 'object' || d === null || typeof d.subject !== 'string') return;
+  fetch('/storage-log', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subject: d.subject, origin: event.origin, key: d.key }) });
+  const reply = (m) => event.source.postMessage({ ...m, message_id: d.message_id }, event.origin);
+  if (d.subject === 'lti.capabilities') reply({ subject: 'lti.capabilities.response', supported_messages: [{ subject: 'lti.put_data' }, { subject: 'lti.get_data' }] });
+  else if (d.subject === 'lti.put_data') { kept.set(event.origin + ' ' + d.key, d.value); reply({ subject: 'lti.put_data.response', key: d.key, value: d.value }); }
+  else if (d.subject === 'lti.get_data') {
+    const k = event.origin + ' ' + d.key;
+    reply(kept.has(k) ? { subject: 'lti.get_data.response', key: d.key, value: kept.get(k) } : { subject: 'lti.get_data.response', key: d.key, error: { code: 'bad_request', message: 'no such key' } });
+  }
+});
+</script></html>`);
+  });
+  app.post('/storage-log', async (request) => {
+    platform.storageMessages.push(request.body as FakePlatform['storageMessages'][number]);
+    return {};
   });
 
   // Where a deep-linking answer comes back to: keeps the JWT and shows a page.

@@ -265,9 +265,18 @@ describe('a refused launch', () => {
     await expectRefused(() => craftedLaunch((p) => ({ ...p, nonce: 'not-the-login-nonce' })));
   });
 
-  it('refuses a test not published to the institution, and a launch naming no test', async () => {
+  it('refuses a test not published to the institution', async () => {
     await expectRefused(() => craftedLaunch((p) => ({ ...p, [`${LTI}custom`]: { assay_test_id: h.b.testId } })));
-    await expectRefused(() => craftedLaunch((p) => ({ ...p, [`${LTI}custom`]: {} })));
+  });
+
+  it('refuses an id_token issued 11 minutes ago (iat at most 5 minutes old) or more than 60 s in the future, whatever its exp', async () => {
+    const t = Math.floor(clock.now().getTime() / 1000);
+    await expectRefused(() => craftedLaunch((p) => ({ ...p, iat: t - 11 * 60, exp: t + 300 })));
+    await expectRefused(() => craftedLaunch((p) => ({ ...p, iat: t - 5 * 60 - 1, exp: t + 300 })));
+    await expectRefused(() => craftedLaunch((p) => ({ ...p, iat: t + 61, exp: t + 300 })));
+    // The edges of the window are accepted.
+    expect((await craftedLaunch((p) => ({ ...p, iat: t - 5 * 60, exp: t + 300 }))).statusCode).toBe(303);
+    expect((await craftedLaunch((p) => ({ ...p, iat: t + 60, exp: t + 300 }))).statusCode).toBe(303);
   });
 
   it('refuses a login from an unknown issuer or deployment, or for another site, and a launch without a state', async () => {
@@ -275,9 +284,24 @@ describe('a refused launch', () => {
     await expectRefused(() => b.login(platform, 'x', { iss: 'https://unknown.example' }));
     await expectRefused(() => b.login(platform, 'x', { lti_deployment_id: 'nope' }));
     await expectRefused(() => b.login(platform, 'x', { target_link_uri: 'https://elsewhere.example/lti/launch' }));
-    await expectRefused(() => b.postForm('/lti/launch', { id_token: 'x.y.z' }));
     const malformed = await b.get('/lti/login?iss=x');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.body).toContain('This launch could not be verified');
+  });
+
+  it('answers 400 to a launch missing its parameters: an empty body, no state, no id_token, no body at all', async () => {
+    const before = await launchFootprint(h);
+    const b = new LtiBrowser(h);
+    for (const res of [
+      await h.app.inject({ method: 'POST', url: '/lti/launch', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' }),
+      await b.postForm('/lti/launch', {}),
+      await b.postForm('/lti/launch', { id_token: 'x.y.z' }),
+      await b.postForm('/lti/launch', { state: 'some-state' }),
+      await h.app.inject({ method: 'POST', url: '/lti/launch' }),
+    ]) {
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('This launch could not be verified');
+    }
+    expect(await launchFootprint(h)).toEqual(before);
   });
 });

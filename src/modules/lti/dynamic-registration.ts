@@ -8,6 +8,7 @@ import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 import { checkEndpointUrl } from '../webhooks/url-guard.js';
 import { urlPolicyFor } from '../webhooks/webhooks-context.js';
 import { AGS_SCORE_SCOPE, ltiHttpFor, ltiId, toolUrls } from './lti-context.js';
+import { sameSite } from './same-site.js';
 import { findUsableInvite, insertPlatform, insertRegistrationInvite, useInvite, type PlatformRow } from './lti-repo.js';
 
 /**
@@ -45,9 +46,6 @@ export async function createRegistrationInvite(ctx: AppContext, institutionId: s
 }
 
 const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-
-/** The last two labels of a host name: the issuer and the configuration URL must share them (Dynamic Registration 3.5.1). */
-const domainOf = (host: string) => host.toLowerCase().split('.').slice(-2).join('.');
 
 function guardedUrl(ctx: AppContext, what: string, raw: unknown): string {
   if (typeof raw !== 'string') throw new RegistrationFailed(`registration: the configuration has no ${what}`, `The platform's configuration gives no ${what}.`);
@@ -91,7 +89,9 @@ export async function registerDynamically(
   } catch {
     throw new RegistrationFailed('registration: issuer is not a URL', "The platform's issuer is not a URL.");
   }
-  if (domainOf(issuerHost) !== domainOf(new URL(configUrl).hostname)) {
+  // The issuer and the configuration URL must be of one site (Dynamic Registration 3.5.1): the same registrable
+  // domain under the Public Suffix List, so a sibling under co.uk or github.io cannot vouch for another.
+  if (!sameSite(issuerHost, new URL(configUrl).hostname)) {
     throw new RegistrationFailed('registration: issuer and configuration URL are on different domains', "The platform's issuer does not match where its configuration came from.");
   }
   const authLoginUrl = guardedUrl(ctx, 'authorization_endpoint', config.authorization_endpoint);

@@ -46,11 +46,4 @@ export const CLAIM = {
   data: 'https://purl.imsglobal.org/spec/lti-dl/claim/data',
 } as const;
 
-export const INSTRUCTOR_ROLES = [
-  'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor',
-  'http://purl.imsglobal.org/vocab/lis/v2/membership#ContentDeveloper',
-  'http://purl.imsglobal.org/vocab/lis/v2/institution/person#Administrator',
-  'http://purl.imsglobal.org/vocab/lis/v2/system/person#Administrator',
-];
-
 export const AGS_SCORE_SCOPE = 'https://purl.imsglobal.org/spec/lti-ags/scope/score';

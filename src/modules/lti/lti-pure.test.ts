@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactUrl } from '../../platform/log/redact-url.js';
 import { scoreBody, scoresUrlOf } from './ags.js';
+import { bindingCookie } from './browser-binding.js';
 
 describe('the URLs of LTI requests as logged', () => {
   it("hide the login's hints, the registration token and invite, and the picker's token", () => {
@@ -30,5 +31,12 @@ describe('score posts', () => {
       userId: 'sub-1', activityProgress: 'Completed', gradingProgress: 'PendingManual', timestamp: '2026-11-26T10:00:00.000Z',
     });
     expect(scoreBody('sub-1', null, at).gradingProgress).toBe('PendingManual');
+  });
+});
+
+describe('the cookies that bind a login or a picker to the browser', () => {
+  it('are SameSite=None; Secure; Partitioned behind https, so they live in the course frame, and Lax over plain http', () => {
+    expect(bindingCookie(true, 600)).toEqual({ path: '/lti/', httpOnly: true, sameSite: 'none', secure: true, partitioned: true, maxAge: 600 });
+    expect(bindingCookie(false, 600)).toEqual({ path: '/lti/', httpOnly: true, sameSite: 'lax', maxAge: 600 });
   });
 });

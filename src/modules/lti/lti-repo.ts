@@ -79,10 +79,10 @@ export async function deletePlatform(db: Queryable, institutionId: string, id: s
 
 export async function insertLoginState(
   db: Queryable,
-  s: { stateHash: string; platformId: string; nonce: string; browserHash: string; expiresAt: Date },
+  s: { stateHash: string; platformId: string; nonce: string; browserHash: string; storageTarget: string | null; expiresAt: Date },
 ): Promise<void> {
-  await db.query('INSERT INTO lti_login_states (state_hash, platform_id, nonce, browser_hash, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-    s.stateHash, s.platformId, s.nonce, s.browserHash, s.expiresAt,
+  await db.query('INSERT INTO lti_login_states (state_hash, platform_id, nonce, browser_hash, storage_target, expires_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+    s.stateHash, s.platformId, s.nonce, s.browserHash, s.storageTarget, s.expiresAt,
   ]);
 }
 
@@ -90,13 +90,15 @@ export interface LoginStateRow {
   platformId: string;
   nonce: string;
   browserHash: string;
+  /** The platform's storage frame (lti_storage_target) the login wrote the binding to, or null. */
+  storageTarget: string | null;
   expiresAt: Date;
 }
 
 export async function findLoginState(db: Queryable, stateHash: string): Promise<LoginStateRow | null> {
-  const { rows } = await db.query('SELECT platform_id, nonce, browser_hash, expires_at FROM lti_login_states WHERE state_hash = $1', [stateHash]);
+  const { rows } = await db.query('SELECT platform_id, nonce, browser_hash, storage_target, expires_at FROM lti_login_states WHERE state_hash = $1', [stateHash]);
   const r = rows[0];
-  return r ? { platformId: r.platform_id, nonce: r.nonce, browserHash: r.browser_hash, expiresAt: r.expires_at } : null;
+  return r ? { platformId: r.platform_id, nonce: r.nonce, browserHash: r.browser_hash, storageTarget: r.storage_target, expiresAt: r.expires_at } : null;
 }
 
 /**
@@ -169,20 +171,28 @@ export interface DeepLinkRequestRow {
   deploymentId: string;
   returnUrl: string;
   data: string | null;
+  /** sha256 of the picker cookie's value: the browser that received the picker. */
+  browserHash: string;
   expiresAt: Date;
 }
 
 export async function insertDeepLinkRequest(db: Queryable, r: DeepLinkRequestRow & { idHash: string }): Promise<void> {
   await db.query(
-    'INSERT INTO lti_deep_link_requests (id_hash, platform_id, deployment_id, return_url, data, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
-    [r.idHash, r.platformId, r.deploymentId, r.returnUrl, r.data, r.expiresAt],
+    'INSERT INTO lti_deep_link_requests (id_hash, platform_id, deployment_id, return_url, data, browser_hash, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [r.idHash, r.platformId, r.deploymentId, r.returnUrl, r.data, r.browserHash, r.expiresAt],
   );
 }
 
 export async function findDeepLinkRequest(db: Queryable, idHash: string): Promise<DeepLinkRequestRow | null> {
   const { rows } = await db.query('SELECT * FROM lti_deep_link_requests WHERE id_hash = $1', [idHash]);
   const r = rows[0];
-  return r ? { platformId: r.platform_id, deploymentId: r.deployment_id, returnUrl: r.return_url, data: r.data, expiresAt: r.expires_at } : null;
+  return r ? { platformId: r.platform_id, deploymentId: r.deployment_id, returnUrl: r.return_url, data: r.data, browserHash: r.browser_hash, expiresAt: r.expires_at } : null;
+}
+
+/** Uses a picker request, once: false when it was used already, has expired, or another browser holds it. */
+export async function consumeDeepLinkRequest(db: Queryable, idHash: string, browserHash: string, now: Date): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM lti_deep_link_requests WHERE id_hash = $1 AND browser_hash = $2 AND expires_at > $3', [idHash, browserHash, now]);
+  return rowCount === 1;
 }
 
 // ---- dynamic registration invites

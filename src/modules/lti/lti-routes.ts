@@ -11,9 +11,9 @@ import { SESSION_COOKIE } from '../assignments/student-sessions.js';
 import { getInstitution } from '../institutions/institutions.js';
 import { isSubmittedStatus } from '../lifecycle/state-machine.js';
 import { assignmentExpiredPage, errorPage, invalidLinkPage, linkExpiredPage, tooManyPage, withdrawnPage } from '../student/pages/message-pages.js';
-import { deepLinkingResponse, findPickerRequest, pickerTests, startDeepLinking } from './deep-linking.js';
+import { deepLinkingResponse, findPickerRequest, PICKER_TTL_MS, pickerCookieName, pickerTests, startDeepLinking } from './deep-linking.js';
 import { listLinkLearners } from './links-repo.js';
-import { deepLinkReturnPage, instructorPage, launchRefusedPage, ltiPageHeaders, newWindowPage, pickerPage, registrationPage, returnPage } from './pages.js';
+import { deepLinkReturnPage, instructorPage, launchRefusedPage, ltiPageHeaders, newWindowPage, noTestChosenPage, observerPage, pickerPage, registrationPage, returnPage } from './pages.js';
 import { openStartLink } from '../student/open-start-link.js';
 import { CLAIM } from './lti-context.js';
 import { RegistrationFailed, registerDynamically } from './dynamic-registration.js';
@@ -21,6 +21,8 @@ import { resourceLinkLaunch } from './resource-link-launch.js';
 import { DeepLinkChoice, Html, LaunchForm, LoginRequest } from './schemas.js';
 import { toolJwks } from './tool-keys.js';
 import { LaunchRefused, startLogin, stateCookieName, verifyLaunch } from './verify-launch.js';
+import { bindingCookie, postedFromAnotherSite, postedFromThisOrigin } from './browser-binding.js';
+import { launchStoragePage, loginStoragePage, storageToRead } from './platform-storage.js';
 
 const FORM = ['application/x-www-form-urlencoded'];
 const hide = { hide: true } as const;
@@ -43,12 +45,13 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
   assetRoute(app, '/lti/assets/lti.css', loadAsset(new URL('./assets/lti.css', import.meta.url), 'text/css; charset=utf-8'));
   assetRoute(app, '/lti/assets/registration-close.js', loadAsset(new URL('./assets/registration-close.js', import.meta.url), 'text/javascript; charset=utf-8'));
   assetRoute(app, '/lti/assets/auto-post.js', loadAsset(new URL('./assets/auto-post.js', import.meta.url), 'text/javascript; charset=utf-8'));
+  assetRoute(app, '/lti/assets/platform-storage.js', loadAsset(new URL('./assets/platform-storage.js', import.meta.url), 'text/javascript; charset=utf-8'));
 
   app.setErrorHandler(async (err: FastifyError | AppError, request, reply) => {
     reply.headers(headers);
     if (err instanceof LaunchRefused) {
       request.log.warn({ reason: err.message }, 'LTI launch refused');
-      return reply.code(401).send(launchRefusedPage());
+      return reply.code(err.status).send(launchRefusedPage());
     }
     const status = err instanceof AppError ? err.status : err.statusCode;
     if (status === 429) return reply.headers((err as AppError).headers ?? {}).code(429).send(tooManyPage());
@@ -68,37 +71,49 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
 
   async function login(params: LoginRequest, reply: FastifyReply) {
     const redirect = await startLogin(ctx, params);
-    reply.setCookie(redirect.cookie.name, redirect.cookie.value, {
-      path: '/lti/',
-      httpOnly: true,
-      // The id_token comes back as a cross-site form post: only SameSite=None (which needs Secure) goes with it.
-      ...(secure ? { sameSite: 'none' as const, secure: true } : { sameSite: 'lax' as const }),
-      maxAge: redirect.cookie.maxAgeSeconds,
-    });
+    // The id_token comes back as a cross-site form post, often in the course's frame: see bindingCookie.
+    reply.setCookie(redirect.cookie.name, redirect.cookie.value, bindingCookie(secure, redirect.cookie.maxAgeSeconds));
+    if (redirect.storage) {
+      // The platform offers its storage: the page keeps the binding there too, then goes on to the platform.
+      const { name: key, value } = redirect.cookie;
+      return reply.code(200).headers(headers).send(loginStoragePage({ ...redirect.storage, key, value, next: redirect.location }));
+    }
     return reply.code(302).header('location', redirect.location).header('cache-control', 'no-store').send(null);
   }
-  const loginResponses = { 302: Type.Null(), 400: Html, 401: Html };
+  const loginResponses = { 200: Html, 302: Type.Null(), 400: Html, 401: Html };
   app.get('/lti/login', { config: limit, schema: { ...hide, querystring: LoginRequest, response: loginResponses } }, (request, reply) => login(request.query, reply));
   app.post('/lti/login', { config: limit, schema: { ...hide, consumes: FORM, body: LoginRequest, response: loginResponses } }, (request, reply) => login(request.body, reply));
 
   app.post(
     '/lti/launch',
-    { config: limit, schema: { ...hide, consumes: FORM, body: LaunchForm, response: { 200: Html, 303: Type.Null(), 400: Html, 401: Html, 404: Html, 410: Html } } },
+    { config: limit, schema: { ...hide, consumes: FORM, body: LaunchForm, response: { 200: Html, 303: Type.Null(), 400: Html, 401: Html, 404: Html, 410: Html, 422: Html } } },
     async (request, reply) => {
-      const { id_token: idToken, state } = request.body;
-      const launch = await verifyLaunch(ctx, { idToken, state, cookies: request.cookies });
+      const { id_token: idToken, state, browser_binding: stored } = request.body;
+      const cookie = state ? request.cookies[stateCookieName(state)] : undefined;
+      // A value read from the platform's storage counts only when the tool's own launch page posted it.
+      const binding = cookie ?? (stored && postedFromThisOrigin(request.headers, ctx.config.publicBaseUrl) ? stored : undefined);
+      if (!binding && idToken && state && stored === undefined) {
+        const storage = await storageToRead(ctx, state);
+        if (storage) return reply.code(200).headers(headers).send(launchStoragePage({ ...storage, idToken, state }));
+      }
+      const launch = await verifyLaunch(ctx, { idToken, state, binding });
       // The state's cookie has served its purpose.
-      if (state) reply.clearCookie(stateCookieName(state), { path: '/lti/' });
+      if (state) reply.clearCookie(stateCookieName(state), bindingCookie(secure, 0));
       reply.headers(headers);
       const institutionName = (await getInstitution(ctx.pool, launch.platform.institutionId))?.name ?? '';
 
       if (launch.messageType === 'LtiDeepLinkingRequest') {
-        const { requestId } = await startDeepLinking(ctx, launch);
+        const { requestId, binding } = await startDeepLinking(ctx, launch);
+        reply.setCookie(pickerCookieName(requestId), binding, bindingCookie(secure, PICKER_TTL_MS / 1000));
         const { tests, total } = await pickerTests(ctx, launch.platform.institutionId, '');
         return reply.code(200).send(pickerPage({ institutionName, requestId, tests, total, query: '' }));
       }
 
       const outcome = await resourceLinkLaunch(ctx, launch);
+      if (outcome.kind === 'no_test') {
+        return reply.code(422).send(noTestChosenPage({ institutionName, staff: outcome.audience === 'staff', linkTitle: outcome.linkTitle }));
+      }
+      if (outcome.kind === 'observer') return reply.code(200).send(observerPage({ institutionName, testTitle: outcome.testTitle, contextTitle: outcome.contextTitle }));
       if (outcome.kind === 'instructor') {
         const learners = await listLinkLearners(ctx.pool, outcome.platformId, outcome.resourceLinkId);
         return reply.code(200).send(instructorPage({ institutionName, test: outcome.test, linkTitle: outcome.linkTitle, contextTitle: outcome.contextTitle, learners }));
@@ -131,8 +146,9 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
       },
     },
     async (request, reply) => {
-      const picker = await findPickerRequest(ctx, request.query.picker_token);
-      if (!picker) throw new LaunchRefused('deep linking: unknown or expired picker request');
+      const token = request.query.picker_token;
+      const picker = await findPickerRequest(ctx, token, request.cookies[pickerCookieName(token)]);
+      if (!picker) throw new LaunchRefused('deep linking: unknown, used or expired picker request, or another browser\'s');
       const institutionName = (await getInstitution(ctx.pool, picker.platform.institutionId))?.name ?? '';
       const query = request.query.q ?? '';
       const { tests, total } = await pickerTests(ctx, picker.platform.institutionId, query);
@@ -142,14 +158,17 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
 
   app.post(
     '/lti/deep-link',
-    { schema: { ...hide, consumes: FORM, body: DeepLinkChoice, response: { 200: Html, 400: Html, 401: Html } } },
+    { schema: { ...hide, consumes: FORM, body: DeepLinkChoice, response: { 200: Html, 400: Html, 401: Html, 403: Html } } },
     async (request, reply) => {
-      const picker = await findPickerRequest(ctx, request.body.picker_token);
-      if (!picker) throw new LaunchRefused('deep linking: unknown or expired picker request');
+      if (postedFromAnotherSite(request.headers)) throw new LaunchRefused(`deep linking: a choice posted from another site (${request.headers['sec-fetch-site']})`, 403);
+      const token = request.body.picker_token;
+      const picker = await findPickerRequest(ctx, token, request.cookies[pickerCookieName(token)]);
+      if (!picker) throw new LaunchRefused('deep linking: unknown, used or expired picker request, or another browser\'s');
       const answer = await deepLinkingResponse(ctx, picker, request.body.testId);
       if (!answer) throw new LaunchRefused('deep linking: the chosen test is not published to the institution');
       const institutionName = (await getInstitution(ctx.pool, picker.platform.institutionId))?.name ?? '';
       const formAction = new URL(picker.returnUrl).origin;
+      reply.clearCookie(pickerCookieName(token), bindingCookie(secure, 0));
       return reply
         .code(200)
         .headers(ltiPageHeaders({ allowInsecure: ctx.config.allowInsecureUrls, formAction }))

@@ -20,7 +20,7 @@ export function ltiPageHeaders(opts: { allowInsecure: boolean; formAction?: stri
   };
 }
 
-function page(p: { title: string; institutionName: string; main: SafeHtml; script?: string }): string {
+export function page(p: { title: string; institutionName: string; main: SafeHtml; script?: string }): string {
   const owner = p.institutionName || 'Assay';
   return `<!doctype html>${html`<html lang="en">
 <head>
@@ -167,4 +167,29 @@ export function newWindowPage(p: { institutionName: string; testTitle: string; h
 <p class="actions"><a class="button primary" href="${p.href}" target="_blank" rel="noopener">Open the test in a new window<span class="sr-only"> (opens a new window)</span></a></p>
 <p>When you have finished, close that window and come back to your course.</p>`;
   return page({ title: p.testTitle, institutionName: p.institutionName, main });
+}
+
+/** An observer's launch (a mentor, a Canvas observer): the test is the student's to take; nothing was created. */
+export function observerPage(p: { institutionName: string; testTitle: string; contextTitle: string | null }): string {
+  const main = html`<h1>${p.testTitle}</h1>
+<p>You are following ${p.contextTitle ? html`${p.contextTitle}` : 'this course'} as an observer, so you cannot take this test. The students you follow take it from their own accounts.</p>
+<p>Their results reach you the way your course shares grades with observers.</p>`;
+  return page({ title: p.testTitle, institutionName: p.institutionName, main });
+}
+
+/** A verified launch of a link that names no test (a tool URL added by hand): what the instructor does about it. */
+export function noTestChosenPage(p: { institutionName: string; staff: boolean; linkTitle: string | null }): string {
+  const what = p.linkTitle ? html`“${p.linkTitle}”` : 'This activity';
+  const main = p.staff
+    ? html`<h1>No test is chosen for this link</h1>
+<p>${what} opens Assay, but does not say which test to take. Nothing was created.</p>
+<h2>To choose a test</h2>
+<ul>
+<li>Add the activity again with Assay’s test picker: in your course, add an external tool activity, choose Assay, and pick the test with <strong>Use this test</strong> (the LMS calls this deep linking or content selection).</li>
+<li>Or, in the activity’s settings, set the custom parameter <code>assay_test_id=tst_…</code> to the id of a test published to your institution (your Assay admin finds it in the portal’s test list).</li>
+</ul>`
+    : html`<h1>This activity has no test yet</h1>
+<p>${what} opens Assay, but your instructor has not chosen which test it is. Nothing was started.</p>
+<p>Tell your instructor: the activity needs a test chosen with Assay’s test picker.</p>`;
+  return page({ title: p.staff ? 'No test is chosen for this link' : 'This activity has no test yet', institutionName: p.institutionName, main });
 }

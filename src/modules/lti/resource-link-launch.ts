@@ -3,16 +3,21 @@ import { createAssignment, METADATA_MAX_BYTES } from '../assignments/create-assi
 import { findAssignmentById } from '../assignments/find-assignment.js';
 import { findPublishedTest, type TestSummary } from '../catalog/tests-service.js';
 import { sha256Hex } from '../../platform/crypto.js';
-import { CLAIM, INSTRUCTOR_ROLES } from './lti-context.js';
+import { CLAIM } from './lti-context.js';
 import { consumeStateAndNonce } from './lti-repo.js';
 import { findLinkAssignment, insertLinkAssignment, updateLinkLineItem, upsertResourceLink } from './links-repo.js';
+import { launchAudience, type LaunchAudience } from './roles.js';
 import { LaunchRefused, type VerifiedLaunch } from './verify-launch.js';
 
 /**
  * A verified LtiResourceLinkRequest. Every check that can refuse it runs
  * before anything is written (the test must be published to the platform's
  * institution); then the state and nonce are used, and:
- * - an instructor gets the link's page (who started, submitted, completed);
+ * - staff (roles.ts) get the link's page (who started, submitted, completed);
+ * - an observer (a mentor) gets a page saying they cannot take the test:
+ *   nothing is written, the state and nonce are left as they were;
+ * - a link that names no test (a tool URL added by hand, without deep
+ *   linking) gets a page saying so and how to choose one: nothing is written;
  * - a learner gets the one assignment of (resource link, user), created
  *   through the partner API's own service on the first launch, and a fresh
  *   start link of it, which the launch opens (open-start-link.ts) or, in a
@@ -21,15 +26,12 @@ import { LaunchRefused, type VerifiedLaunch } from './verify-launch.js';
 export type ResourceLinkOutcome =
   | { kind: 'instructor'; platformId: string; resourceLinkId: string; test: TestSummary; linkTitle: string | null; contextTitle: string | null }
   /** A fresh start link of the learner's assignment: opened at once, or offered in a new window when the launch is framed. */
-  | { kind: 'learner'; assignmentId: string; token: string; testTitle: string };
+  | { kind: 'learner'; assignmentId: string; token: string; testTitle: string }
+  | { kind: 'observer'; testTitle: string; contextTitle: string | null }
+  | { kind: 'no_test'; audience: LaunchAudience; linkTitle: string | null; contextTitle: string | null };
 
 const str = (v: unknown, max: number): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : null);
 const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-
-export function isInstructor(claims: Record<string, unknown>): boolean {
-  const roles = claims[CLAIM.roles];
-  return Array.isArray(roles) && roles.some((r) => INSTRUCTOR_ROLES.includes(r as string));
-}
 
 /** The return URL of the launch presentation claim when it is a usable http(s) URL without credentials or fragment. */
 function launchReturnUrl(claims: Record<string, unknown>, allowInsecure: boolean): URL | null {
@@ -71,16 +73,19 @@ export async function resourceLinkLaunch(ctx: AssignmentsContext, launch: Verifi
   const resourceLink = obj(claims[CLAIM.resourceLink]);
   const resourceLinkId = str(resourceLink.id, 255);
   if (!resourceLinkId) throw new LaunchRefused('launch: no resource link id');
-  const testId = str(obj(claims[CLAIM.custom]).assay_test_id, 64);
-  if (!testId) throw new LaunchRefused('launch: no custom assay_test_id');
-  const test = await findPublishedTest(ctx.pool, platform.institutionId, testId);
-  if (!test) throw new LaunchRefused('launch: assay_test_id is not a test published to the institution');
-  const sub = str(claims.sub, 255);
-  if (!sub) throw new LaunchRefused('launch: no sub');
+  const audience = launchAudience(claims[CLAIM.roles]);
   const context = obj(claims[CLAIM.context]);
   const contextId = str(context.id, 255);
   const contextTitle = str(context.title, 255);
   const linkTitle = str(resourceLink.title, 255);
+  const testId = str(obj(claims[CLAIM.custom]).assay_test_id, 64);
+  // A verified launch of a link that names no test is the course's set-up, not an attack: say what to do.
+  if (!testId) return { kind: 'no_test', audience, linkTitle, contextTitle };
+  const test = await findPublishedTest(ctx.pool, platform.institutionId, testId);
+  if (!test) throw new LaunchRefused('launch: assay_test_id is not a test published to the institution');
+  const sub = str(claims.sub, 255);
+  if (!sub) throw new LaunchRefused('launch: no sub');
+  if (audience === 'observer') return { kind: 'observer', testTitle: test.title, contextTitle };
   const lineitemUrl = lineItemOf(claims);
   const now = ctx.clock.now();
 
@@ -90,7 +95,7 @@ export async function resourceLinkLaunch(ctx: AssignmentsContext, launch: Verifi
   await upsertResourceLink(ctx.pool, {
     platformId: platform.id, resourceLinkId, institutionId: platform.institutionId, testId, contextId, contextTitle, title: linkTitle, lineitemUrl, now,
   });
-  if (isInstructor(claims)) return { kind: 'instructor', platformId: platform.id, resourceLinkId, test, linkTitle, contextTitle };
+  if (audience === 'staff') return { kind: 'instructor', platformId: platform.id, resourceLinkId, test, linkTitle, contextTitle };
 
   let assignmentId = await findLinkAssignment(ctx.pool, platform.id, resourceLinkId, sub);
   if (!assignmentId) {

@@ -56,6 +56,9 @@ export const PlatformView = Type.Object(
 export const InstitutionParams = Type.Object({ institutionId: Type.String({ maxLength: 64 }) });
 export const PlatformParams = Type.Object({ institutionId: Type.String({ maxLength: 64 }), ltiPlatformId: Type.String({ maxLength: 64 }) });
 
+/** Storage frame names a platform may give (lti_storage_target, platform-storage.ts): `_parent`, or a plain frame name. */
+const STORAGE_TARGET_PATTERN = '^(_parent|[A-Za-z0-9_-]{1,64})$';
+
 /** /lti/login: the platform's third-party login initiation, as query (GET) or form (POST). */
 export const LoginRequest = Type.Object(
   {
@@ -65,6 +68,8 @@ export const LoginRequest = Type.Object(
     lti_message_hint: Type.Optional(Type.String({ maxLength: 4096 })),
     client_id: Type.Optional(Type.String({ maxLength: 255 })),
     lti_deployment_id: Type.Optional(Type.String({ maxLength: 255 })),
+    /** LTI Client Side postMessages: the platform's storage frame (platform-storage.ts). */
+    lti_storage_target: Type.Optional(Type.String({ pattern: STORAGE_TARGET_PATTERN })),
   },
   { additionalProperties: true },
 );
@@ -74,6 +79,8 @@ export const LaunchForm = Type.Object(
   {
     id_token: Type.Optional(Type.String({ maxLength: 65_536 })),
     state: Type.Optional(Type.String({ maxLength: 256 })),
+    /** The binding the tool's launch page read from the platform's storage (platform-storage.ts). */
+    browser_binding: Type.Optional(Type.String({ maxLength: 64 })),
   },
   { additionalProperties: true },
 );

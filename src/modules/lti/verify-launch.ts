@@ -1,6 +1,6 @@
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { AppContext } from '../../platform/context.js';
-import { sha256Hex } from '../../platform/crypto.js';
+import { safeEqual, sha256Hex } from '../../platform/crypto.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { ltiHttpFor, CLAIM, toolUrls } from './lti-context.js';
 import { createPlatformKeys } from './platform-keys.js';
@@ -16,17 +16,30 @@ import type { LoginRequest } from './schemas.js';
  * caller, once every check has passed.
  */
 export const STATE_TTL_MS = 10 * 60 * 1000;
-/** Leeway on exp, iat and nbf, for clocks a little apart. */
+/** Leeway on exp and nbf, and how far in the future iat may be, for clocks a little apart. */
 export const CLOCK_LEEWAY_SECONDS = 60;
-/** An id_token issued longer ago than this is refused, whatever its exp. */
-export const MAX_TOKEN_AGE_SECONDS = 10 * 60;
+/**
+ * An id_token issued longer ago than this is refused, whatever its exp (leeway
+ * included: the window is iat ∈ [now − 5 min, now + 60 s]). A platform signs
+ * the token as it answers the login redirect, a second before the browser
+ * posts it; five minutes covers a slow network and clocks apart, and bounds
+ * how long a leaked token could be tried.
+ */
+export const MAX_TOKEN_AGE_SECONDS = 5 * 60;
 export const STATE_COOKIE_PREFIX = 'assay_lti_';
 
 export const MESSAGE_TYPES = ['LtiResourceLinkRequest', 'LtiDeepLinkingRequest'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
+/** A launch refused: the reason is for the log; `status` 400 when the request lacks its parameters, 403 for a form posted from another site, else 401. */
 export class LaunchRefused extends Error {
   override name = 'LaunchRefused';
+  constructor(
+    message: string,
+    readonly status: 400 | 401 | 403 = 401,
+  ) {
+    super(message);
+  }
 }
 
 /** The state's cookie: its name carries part of the state's hash, so two launches in one browser do not overwrite each other. */
@@ -35,6 +48,8 @@ export const stateCookieName = (state: string) => `${STATE_COOKIE_PREFIX}${sha25
 export interface LoginRedirect {
   location: string;
   cookie: { name: string; value: string; maxAgeSeconds: number };
+  /** When the login named a storage target: where the page writes the binding too (the cookie's name and value as key and value). */
+  storage: { target: string; platformOrigin: string } | null;
 }
 
 function isOurUrl(ctx: AppContext, raw: string): boolean {
@@ -59,11 +74,13 @@ export async function startLogin(ctx: AppContext, req: LoginRequest): Promise<Lo
   const state = randomBase62(32);
   const nonce = randomBase62(32);
   const binding = randomBase62(32);
+  const storageTarget = req.lti_storage_target || null;
   await insertLoginState(ctx.pool, {
     stateHash: sha256Hex(state),
     platformId: platform.id,
     nonce,
     browserHash: sha256Hex(binding),
+    storageTarget,
     expiresAt: new Date(ctx.clock.now().getTime() + STATE_TTL_MS),
   });
   const location = new URL(platform.authLoginUrl);
@@ -80,7 +97,11 @@ export async function startLogin(ctx: AppContext, req: LoginRequest): Promise<Lo
   };
   if (req.lti_message_hint) params.lti_message_hint = req.lti_message_hint;
   for (const [k, v] of Object.entries(params)) location.searchParams.set(k, v);
-  return { location: location.toString(), cookie: { name: stateCookieName(state), value: binding, maxAgeSeconds: STATE_TTL_MS / 1000 } };
+  return {
+    location: location.toString(),
+    cookie: { name: stateCookieName(state), value: binding, maxAgeSeconds: STATE_TTL_MS / 1000 },
+    storage: storageTarget ? { target: storageTarget, platformOrigin: location.origin } : null,
+  };
 }
 
 const keyStores = new WeakMap<object, ReturnType<typeof createPlatformKeys>>();
@@ -104,19 +125,23 @@ export interface VerifiedLaunch {
   nonceExpiresAt: Date;
 }
 
-/** /lti/launch: every check of the id_token and the state. Reads only. */
+/**
+ * /lti/launch: every check of the id_token and the state. Reads only.
+ * `binding` is what the browser holds for the state: its cookie, or the value
+ * the tool's launch page read from the platform's storage.
+ */
 export async function verifyLaunch(
   ctx: AppContext,
-  input: { idToken: string | undefined; state: string | undefined; cookies: Record<string, string | undefined> },
+  input: { idToken: string | undefined; state: string | undefined; binding: string | undefined },
 ): Promise<VerifiedLaunch> {
   const { idToken, state } = input;
-  if (!idToken || !state) throw new LaunchRefused('launch: id_token or state missing');
+  if (!idToken || !state) throw new LaunchRefused('launch: id_token or state missing', 400);
   const now = ctx.clock.now();
   const stateHash = sha256Hex(state);
   const login = await findLoginState(ctx.pool, stateHash);
   if (!login || login.expiresAt.getTime() <= now.getTime()) throw new LaunchRefused('launch: unknown, used or expired state');
-  const binding = input.cookies[stateCookieName(state)];
-  if (!binding || sha256Hex(binding) !== login.browserHash) throw new LaunchRefused('launch: the state was not started by this browser');
+  const binding = input.binding;
+  if (!binding || !safeEqual(sha256Hex(binding), login.browserHash)) throw new LaunchRefused('launch: the state was not started by this browser');
   const platform = await findPlatformById(ctx.pool, login.platformId);
   if (!platform) throw new LaunchRefused('launch: the platform was removed');
 
@@ -136,13 +161,16 @@ export async function verifyLaunch(
       issuer: platform.issuer,
       audience: platform.clientId,
       clockTolerance: CLOCK_LEEWAY_SECONDS,
-      maxTokenAge: MAX_TOKEN_AGE_SECONDS,
       currentDate: now,
       requiredClaims: ['exp', 'iat', 'nonce', 'sub'],
     }));
   } catch (err) {
     throw new LaunchRefused(`launch: id_token refused: ${(err as Error).name}: ${(err as Error).message}`);
   }
+  // iat's window is checked here, not by jose's maxTokenAge, which adds the leeway to the age (an 11-minute-old token passed a 10-minute limit).
+  const age = Math.floor(now.getTime() / 1000) - (claims.iat as number);
+  if (age > MAX_TOKEN_AGE_SECONDS) throw new LaunchRefused(`launch: id_token issued ${age} s ago (at most ${MAX_TOKEN_AGE_SECONDS} s)`);
+  if (age < -CLOCK_LEEWAY_SECONDS) throw new LaunchRefused(`launch: id_token issued ${-age} s in the future (at most ${CLOCK_LEEWAY_SECONDS} s)`);
   // aud may list several audiences; then azp must name this client (OIDC Core 3.1.3.7).
   const aud = claims.aud;
   if (Array.isArray(aud) && aud.length > 1 && claims.azp === undefined) throw new LaunchRefused('launch: several audiences and no azp');
