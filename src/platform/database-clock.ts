@@ -2,8 +2,8 @@ import type { Clock } from './clock.js';
 import type { Pool } from './db.js';
 
 /**
- * One clock for every process: the database's (decisions.md, Wave 4
- * "Health"). Attempt starts, deadlines and job run times decide what a
+ * One clock for every process: the database's (docs/production.md "One
+ * clock"). Attempt starts, deadlines and job run times decide what a
  * candidate gets, and they are compared across processes and with `now()`
  * in SQL; a host whose clock runs 90 s slow must not hand out 90 s less.
  *

@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /**
- * Readiness on a connection of its own (decisions.md, Wave 4 "Health"): the
+ * Readiness on a connection of its own (docs/production.md "Health and logs"): the
  * check never queues behind the request pool, so a saturated pool answers
  * its requests 503 while the balancer keeps the instance in (every instance
  * failing its check at once is the outage the check should prevent). It
