@@ -6,7 +6,7 @@ import { partnerReadsDuring } from '../helpers/read-during.js';
 import { Student, assign, createPublishedTest } from '../helpers/student.js';
 
 /**
- * The formula expansion bomb of the outside review (issue 32, H3): a few
+ * The formula expansion bomb of the outside review: a few
  * hundred characters of `\def` that Temml expanded to megabytes of MathML,
  * holding the event loop for seconds at every check and every rendering.
  * Authoring refuses it fast, naming the field; a version stored before the

@@ -1,5 +1,5 @@
 /**
- * Bounds on formulas (issue 32, H3). Temml runs synchronously on the one
+ * Bounds on formulas. Temml runs synchronously on the one
  * event loop, so the only time bound is a structural one: every bound below
  * keeps the worst formula, field and test cheap to check and to render
  * (docs/content.md "Bounds on formulas" has the measured worst cases).
