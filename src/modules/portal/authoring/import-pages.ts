@@ -64,7 +64,7 @@ export const importPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
 
   app.post(
     '/tests/import',
-    { bodyLimit: FORM_LIMIT, config: { upload: { permission: 'author_tests' } }, schema: { ...pageRoute, consumes: [MULTIPART, 'application/x-www-form-urlencoded'], response: { 200: Html, 201: Html, 400: Html, 413: Html, 422: Html } } },
+    { bodyLimit: FORM_LIMIT, config: { upload: { permission: 'author_tests' }, uploadTime: true }, schema: { ...pageRoute, consumes: [MULTIPART, 'application/x-www-form-urlencoded'], response: { 200: Html, 201: Html, 400: Html, 413: Html, 422: Html } } },
     async (request, reply) => {
       const principal = requirePermission(request, 'author_tests');
       // A form without a file input's encoding (urlencoded) carries no file: answered as one.
