@@ -100,8 +100,9 @@ function checkBeforeBody(request: FastifyRequest): void {
  * Installs the portal's session handling in the calling scope: cookies and
  * form bodies, `request.staff` from the `assay_portal` cookie (null when
  * signed out or the session ended), the CSRF check on every state-changing
- * request (form field `csrf` or header `X-CSRF-Token`; also refused when the
- * browser says the request comes from another site), and the portal's error
+ * request (form field `csrf` or header `X-CSRF-Token`; an upload's in the
+ * header or the query, before its body; also refused when the browser says
+ * the request comes from another site), and the portal's error
  * pages (see portal-errors.ts). Registered with fastify-plugin, so all of it
  * belongs to the scope that registers it (the portal's).
  */
