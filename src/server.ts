@@ -88,6 +88,7 @@ export async function buildServer(
   const app = createHttp({
     logLevel: ctx.config.logLevel,
     trustProxy: ctx.config.trustProxy,
+    ...(ctx.config.requestTime ? { requestTime: ctx.config.requestTime } : {}),
     ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
     ...(opts.logStream ? { logStream: opts.logStream } : {}),
   });

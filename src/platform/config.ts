@@ -55,6 +55,8 @@ export interface Config {
   operations: OperationsConfig;
   /** The threads that parse uploaded documents off the event loop (platform/worker-pool). */
   workerPool: WorkerPoolOptions;
+  /** How long a request body may take to arrive (platform/http/request-time.ts); absent: 30 s, uploads + size at 50 KB/s. Tests scale it. */
+  requestTime?: { baseMs: number; uploadFloorBytesPerSecond: number };
 }
 
 /** Metrics, tracing and the shared rate limit (docs/production.md). */

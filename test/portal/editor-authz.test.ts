@@ -108,6 +108,10 @@ describe('POST /portal/authoring/assets (the editor’s image upload)', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('invalid_request');
     expect((await upload(users.author, users.author.csrf, PNG, 'application/pdf')).statusCode).toBe(415);
+    // Without a Content-Type: told which image types are taken, not to send JSON.
+    const untyped = await h.app.inject({ method: 'POST', url: '/portal/authoring/assets', headers: { cookie: users.author.cookie, 'x-csrf-token': users.author.csrf }, payload: PNG });
+    expect(untyped.statusCode).toBe(415);
+    expect(untyped.json().error.message).toBe('Send the body with a Content-Type this route takes: image/png, image/jpeg, image/gif, image/webp, image/svg+xml.');
     expect(await counts()).toEqual(before);
   });
 

@@ -19,16 +19,15 @@ afterAll(() => h.close());
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3]);
 
-/** The form as a browser posts it: multipart/form-data with the file, the CSRF token and the options. */
+/** The form as a browser posts it: multipart/form-data with the file and the options, the CSRF token in the form's action URL. */
 async function postImport(user: PortalUser, file: { name: string; bytes: Uint8Array | string } | null, fields: Record<string, string> = {}) {
   const form = new FormData();
-  form.append('csrf', fields.csrf ?? user.csrf);
   for (const [k, v] of Object.entries(fields)) if (k !== 'csrf') form.append(k, v);
   if (file) form.append('file', new Blob([typeof file.bytes === 'string' ? file.bytes : Buffer.from(file.bytes)]), file.name);
   const req = new Request('http://portal.test/portal/tests/import', { method: 'POST', body: form });
   return h.app.inject({
     method: 'POST',
-    url: '/portal/tests/import',
+    url: `/portal/tests/import?csrf=${fields.csrf ?? user.csrf}`,
     headers: { 'content-type': req.headers.get('content-type')!, cookie: user.cookie },
     payload: Buffer.from(await req.arrayBuffer()),
   });

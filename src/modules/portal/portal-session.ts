@@ -7,6 +7,7 @@ import { safeEqual } from '../../platform/crypto.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { installPortalErrors, CsrfRefused } from './portal-errors.js';
 import { PORTAL_COOKIE, SESSION_ABSOLUTE_MS, resolvePortalSession } from '../staff/portal-sessions.js';
+import { requirePermission, type Permission } from '../staff/principal.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,6 +15,12 @@ declare module 'fastify' {
     json?: boolean;
     /** Sign-out: with no live session there is nothing to protect, so no token is needed. */
     signOut?: boolean;
+    /**
+     * A route whose body is a file (the Import form, an image): the session,
+     * this permission and the CSRF token (header `X-CSRF-Token` or query
+     * `csrf`, never the body) are checked before a byte of the body is read.
+     */
+    upload?: { permission: Permission };
   }
 }
 
@@ -55,16 +62,47 @@ export function formCsrf(ctx: AppContext, request: FastifyRequest, reply: Fastif
 function submittedToken(request: FastifyRequest): string | undefined {
   const body = request.body as { csrf?: unknown } | undefined;
   if (body && typeof body === 'object' && typeof body.csrf === 'string') return body.csrf;
+  return headerOrQueryToken(request);
+}
+
+/** The token an upload carries outside its body: a script's header, or a form's action URL (`?csrf=`; redacted in logs). */
+function headerOrQueryToken(request: FastifyRequest): string | undefined {
   const header = request.headers['x-csrf-token'];
-  return typeof header === 'string' ? header : undefined;
+  if (typeof header === 'string') return header;
+  const query = (request.query as { csrf?: unknown } | undefined)?.csrf;
+  return typeof query === 'string' ? query : undefined;
+}
+
+/**
+ * Before the body: everything that can be known without it. A browser that
+ * says the request is from another site, or a visitor with neither a session
+ * nor a pre-session cookie (no token could match), is refused here; an upload
+ * route also checks sign-in, permission and its token here. A form's own
+ * token field is compared after its (64 KB-bounded) body is parsed.
+ */
+function checkBeforeBody(request: FastifyRequest): void {
+  if (!STATE_CHANGING.has(request.method)) return;
+  if (!request.staff && request.routeOptions.config?.signOut) return;
+  if (request.headers['sec-fetch-site'] === 'cross-site' || request.headers['sec-fetch-site'] === 'same-site') throw new CsrfRefused();
+  const upload = request.routeOptions.config?.upload;
+  if (upload) {
+    // Signed out: no session token can match (a 403, as for every portal form), then the role, then the token.
+    if (!request.staff) throw new CsrfRefused();
+    const p = requirePermission(request, upload.permission);
+    const token = headerOrQueryToken(request);
+    if (!token || !safeEqual(token, p.sessionCsrf)) throw new CsrfRefused();
+    return;
+  }
+  if (!request.staff && !request.cookies?.[PRE_SESSION_COOKIE]) throw new CsrfRefused();
 }
 
 /**
  * Installs the portal's session handling in the calling scope: cookies and
  * form bodies, `request.staff` from the `assay_portal` cookie (null when
  * signed out or the session ended), the CSRF check on every state-changing
- * request (form field `csrf` or header `X-CSRF-Token`; also refused when the
- * browser says the request comes from another site), and the portal's error
+ * request (form field `csrf` or header `X-CSRF-Token`; an upload's in the
+ * header or the query, before its body; also refused when the browser says
+ * the request comes from another site), and the portal's error
  * pages (see portal-errors.ts). Registered with fastify-plugin, so all of it
  * belongs to the scope that registers it (the portal's).
  */
@@ -80,10 +118,17 @@ async function installPortalSession(app: FastifyInstance, { ctx }: { ctx: AppCon
     request.staff = await resolvePortalSession(ctx.pool, request.cookies?.[PORTAL_COOKIE], ctx.clock.now());
   });
 
+  // Before the content-type parser runs: nobody's body is read before they are known (review C1).
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    checkBeforeBody(request);
+    return payload;
+  });
+
   // After body parsing (the token may be a form field), before validation: a forged post is a 403, never a 400.
   app.addHook('preValidation', async (request) => {
     if (!STATE_CHANGING.has(request.method)) return;
     if (!request.staff && request.routeOptions.config?.signOut) return;
+    if (request.routeOptions.config?.upload) return; // checked before the body
     if (request.headers['sec-fetch-site'] === 'cross-site' || request.headers['sec-fetch-site'] === 'same-site') {
       throw new CsrfRefused();
     }

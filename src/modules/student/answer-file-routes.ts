@@ -27,6 +27,8 @@ export const answerFileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     {
       // The service enforces the question's own limit while streaming; this only bounds what Fastify would allow.
       bodyLimit: UPLOAD_MAX_BYTES + 1,
+      // A 20 MB file on a slow connection: the time to send it grows with its size (platform/http/request-time.ts).
+      config: { uploadTime: true },
       schema: {
         hide: true,
         params: FileUploadParams,

@@ -79,7 +79,7 @@ export const proctoringStudentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
       '/a/:assignmentId/proctoring/segments/:seq',
       {
         bodyLimit: SEGMENT_MAX_BYTES,
-        config: { studentBackground: true },
+        config: { studentBackground: true, uploadTime: true },
         schema: { ...hide, params: SegmentParams, headers: SegmentHeaders, response: { 200: SegmentStored, 201: SegmentStored, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
       },
       async (request, reply) => {
@@ -102,7 +102,7 @@ export const proctoringStudentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
       '/a/:assignmentId/proctoring/snapshots',
       {
         bodyLimit: SNAPSHOT_MAX_BYTES,
-        config: { studentBackground: true },
+        config: { studentBackground: true, uploadTime: true },
         schema: { ...hide, params: AssignmentParams, headers: SnapshotHeaders, response: { 200: SnapshotStored, 201: SnapshotStored, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
       },
       async (request, reply) => {

@@ -36,25 +36,43 @@ function recentFor(request: FastifyRequest, config: FastifyContextConfig, now: D
 
 /** The session found for the request (or null) admitted or refused, as authenticateStudent says. */
 function admit(request: FastifyRequest, config: FastifyContextConfig, session: StudentSession | null): StudentSession {
+  const found = admitBeforeBody(request, config, session);
+  if (request.method === 'POST') checkToken(request, found);
+  return found;
+}
+
+/**
+ * What can be checked before the body: the session, and that the browser does
+ * not say the request came from another site (the portal's rule,
+ * portal-session.ts: same-origin, or no header from older browsers, goes on).
+ */
+function admitBeforeBody(request: FastifyRequest, config: FastifyContextConfig, session: StudentSession | null): StudentSession {
   if (!session) {
     if (config.page) throw new AppError('not_found', 'No such page.');
     throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
   }
   if (request.method === 'POST') {
-    // The portal's rule (portal-session.ts): a browser that says the request came from another site
-    // is refused even with the right token; same-origin, or no header (older browsers), goes on to the token check.
     const site = request.headers['sec-fetch-site'];
     if (site === 'cross-site' || site === 'same-site') {
       throw new AppError('forbidden', 'This request came from another site and was refused. Reload the test page and try again.');
     }
-    const body = request.body as { csrf?: unknown } | undefined | null;
-    const token = typeof body?.csrf === 'string' ? body.csrf : request.headers['x-csrf-token'];
-    if (!csrfMatches(session, typeof token === 'string' ? token : undefined)) {
-      throw new AppError('forbidden', 'The form token is missing or does not match this session. Reload the page and try again.');
-    }
   }
   return session;
 }
+
+function checkToken(request: FastifyRequest, session: StudentSession): void {
+  const body = request.body as { csrf?: unknown } | undefined | null;
+  const token = body !== null && typeof body === 'object' && typeof body.csrf === 'string' ? body.csrf : request.headers['x-csrf-token'];
+  if (!csrfMatches(session, typeof token === 'string' ? token : undefined)) {
+    throw new AppError('forbidden', 'The form token is missing or does not match this session. Reload the page and try again.');
+  }
+}
+
+/** Form posts whose session is found and whose token, in the body, is still to be compared. */
+const awaitingToken = new WeakMap<FastifyRequest, StudentSession>();
+
+/** A form post (Begin, Submit) carries its token in the body; every other POST (saves, uploads) in X-CSRF-Token. */
+const isForm = (request: FastifyRequest) => /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers['content-type'] ?? '');
 
 /**
  * Resolves the student session before every /a/… route (see authenticateStudent),
@@ -65,25 +83,51 @@ export const studentSession = fp(installStudentSession, { name: 'student-session
 
 async function installStudentSession(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   app.decorateRequest('studentSession', null);
-  // Callback style: a session from this process's recent ones (the autosave's) is admitted with no promise.
-  app.addHook('preHandler', (request, _reply, done) => {
+  // Before the content-type parser: no body (an upload, a segment, a save) is read for a request without
+  // a session or, outside a form, without its token (review C1). Callback style: a session from this
+  // process's recent ones (the autosave's) is admitted with no promise.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     const config = request.routeOptions.config;
-    const now = ctx.clock.now();
-    const recent = recentFor(request, config, now);
+    const form = request.method === 'POST' && isForm(request);
+    const settle = (session: StudentSession | null) => {
+      const admitted = admitBeforeBody(request, config, session);
+      // A form's session is the request's only once its token matched (page-errors.ts reads a missing one as "not checked yet").
+      if (form) return void awaitingToken.set(request, admitted);
+      if (request.method === 'POST') checkToken(request, admitted);
+      request.studentSession = admitted;
+    };
+    const recent = recentFor(request, config, ctx.clock.now());
     if (recent) {
       try {
-        request.studentSession = admit(request, config, recent);
+        settle(recent);
       } catch (err) {
         return done(err as Error);
       }
-      return done();
+      return done(null, payload);
     }
-    findSession(ctx.pool, request.cookies?.[SESSION_COOKIE], now)
-      .then((found) => admit(request, config, found))
-      .then((session) => {
-        request.studentSession = session;
-        done();
-      }, done);
+    findSession(ctx.pool, request.cookies?.[SESSION_COOKIE], ctx.clock.now()).then(
+      (found) => {
+        try {
+          settle(found);
+        } catch (err) {
+          return done(err as Error);
+        }
+        done(null, payload);
+      },
+      (err: Error) => done(err),
+    );
+  });
+  // A form's token is in its body (64 KB at most, the default limit): compared once it is parsed.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const session = awaitingToken.get(request);
+    if (!session) return done();
+    try {
+      checkToken(request, session);
+    } catch (err) {
+      return done(err as Error);
+    }
+    request.studentSession = session;
+    done();
   });
 }
 

@@ -24,12 +24,22 @@ export function createClientErrorHandler(log: () => FastifyBaseLogger | undefine
           : new AppError('invalid_request', 'The request is not valid HTTP (a malformed method, header or request line).');
     const requestId = newId('req');
     log()?.info({ requestId, code: e.code, parserError: err.code }, 'request refused by the HTTP parser');
-    if (!socket.writable) return void socket.destroy();
-    const body = JSON.stringify(errorBody(e, requestId));
-    socket.end(
-      `HTTP/1.1 ${e.status} ${http.STATUS_CODES[e.status]}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
-    );
+    answerOnSocket(socket, e, requestId);
   };
+}
+
+/**
+ * The error envelope written straight to the socket, which is then closed
+ * (once the answer is flushed): also used when a request's body is too slow
+ * (request-time.ts), where the parser cannot know where the next request starts either.
+ */
+export function answerOnSocket(socket: Socket, e: AppError, requestId: string): void {
+  if (!socket.writable) return void socket.destroy();
+  const body = JSON.stringify(errorBody(e, requestId));
+  socket.end(
+    `HTTP/1.1 ${e.status} ${http.STATUS_CODES[e.status]}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
 }

@@ -9,6 +9,7 @@ import { redactUrl } from '../log/redact-url.js';
 import { createClientErrorHandler } from './client-errors.js';
 import { rejectUnstorableInput } from './storable-input.js';
 import { validatorCompiler } from './validation.js';
+import { armRequestTime, REQUEST_TIME, REQUEST_TIME_CEILING_MS, type RequestTime } from './request-time.js';
 
 export { BODY_LIMIT };
 
@@ -27,7 +28,10 @@ export function createHttp(opts: {
   logStream?: { write(line: string): void };
   /** ASSAY_TRUST_PROXY: which reverse proxies' X-Forwarded-For gives request.ip (per-address limits, audit, logs). */
   trustProxy?: boolean | number | string[];
+  /** How long a body may take to arrive (request-time.ts); tests scale it down. */
+  requestTime?: RequestTime;
 }) {
+  const requestTime = opts.requestTime ?? REQUEST_TIME;
   let logger: FastifyBaseLogger | undefined;
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
@@ -35,10 +39,12 @@ export function createHttp(opts: {
     trustProxy: (opts.trustProxy ?? false) as boolean,
     clientErrorHandler: createClientErrorHandler(() => logger),
     // A slow client cannot hold a connection for ever (each ends in the 408 envelope of client-errors.ts):
-    // the whole request within 30 s, its headers within 10 s, checked every 2 s; an idle kept-alive
+    // its headers within 10 s, checked every 2 s; its body within 30 s, or on an upload route a time that
+    // grows with its declared size (request-time.ts, armed in onRequest below), Node's own whole-request
+    // timeout kept as a backstop above every route's time; an idle kept-alive
     // connection closes after 72 s, longer than the 60 s idle timeout of common load balancers, so the
     // balancer, not Assay, closes first and never sends onto a closing connection.
-    requestTimeout: 30_000,
+    requestTimeout: REQUEST_TIME_CEILING_MS,
     keepAliveTimeout: 72_000,
     http: { headersTimeout: 10_000, connectionsCheckingInterval: 2_000 },
     genReqId: () => newId('req'),
@@ -82,6 +88,7 @@ export function createHttp(opts: {
     reply.header('X-Content-Type-Options', 'nosniff');
     // API answers carry start links, secrets, keys and results: no cache, shared or private, may keep them.
     if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+    armRequestTime(request, reply, requestTime);
     if (!closing) return done();
     reply.header('Connection', 'close');
     done(new AppError('unavailable', 'The service is restarting. Retry shortly.', undefined, { 'Retry-After': '1' }));

@@ -32,6 +32,7 @@ export const assetsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
     '/assets',
     {
       bodyLimit: ASSET_MAX_BYTES,
+      config: { uploadTime: true },
       schema: {
         tags: ['Tests'],
         operationId: 'createAsset',

@@ -84,6 +84,7 @@ export const interchangeAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
       '/tests/import',
       {
         bodyLimit: IMPORT_MAX_BYTES,
+        config: { uploadTime: true },
         schema: {
           tags: ['Tests'],
           operationId: 'importTest',

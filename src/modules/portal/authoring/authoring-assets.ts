@@ -29,7 +29,7 @@ export const authoringAssets: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
     '/authoring/assets',
     {
       bodyLimit: ASSET_MAX_BYTES,
-      config: { json: true },
+      config: { json: true, upload: { permission: 'author_tests' }, uploadTime: true },
       schema: {
         hide: true,
         consumes: [...ASSET_TYPES],

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../platform/context.js';
 import { AppError } from '../../../platform/errors.js';
+import { readMultipart } from '../../../platform/http/multipart-form.js';
 import { PAGE_HEADERS } from '../../../platform/web/html.js';
 import { requirePermission } from '../../staff/principal.js';
 import { createDraftTest, type AuthoringScope } from '../../catalog/drafts.js';
@@ -16,7 +17,9 @@ import { importPage, type ImportOutcome } from './import-views.js';
  * admins import into a draft test owned by their institution, operators
  * into the catalogue; the images become assets of the same owner. The form
  * posts multipart/form-data (a file input), read in this scope only, within
- * the API's 50 MB import limit.
+ * the API's 50 MB import limit. Sign-in, the role and the form token (in the
+ * form's action URL) are checked before the body is read (portal-session.ts,
+ * `config.upload`); the form is then read as it streams in (multipart-form.ts).
  */
 const MULTIPART = 'multipart/form-data';
 // The file plus its form fields and the multipart framing.
@@ -24,34 +27,25 @@ const FORM_LIMIT = IMPORT_MAX_BYTES + 64 * 1024;
 const TEMPLATE = new URL('../../../../docs/examples/questions-template.csv', import.meta.url);
 
 interface ImportForm {
-  csrf?: string;
   title: string;
   dryRun: boolean;
-  file: { name: string; bytes: Uint8Array } | null;
+  file: { name: string; bytes: Buffer } | null;
 }
 
-/** The form's fields, read with the platform's own multipart parser (the fetch API's FormData). */
-async function parseForm(contentType: string, body: Buffer): Promise<ImportForm> {
-  let data: FormData;
-  try {
-    data = await new Response(body as unknown as ConstructorParameters<typeof Response>[0], { headers: { 'content-type': contentType } }).formData();
-  } catch {
-    throw new AppError('invalid_request', 'The form could not be read: choose the file again and resubmit.', [{ field: 'file', message: 'is not a readable form' }]);
-  }
-  const text = (name: string) => {
-    const v = data.get(name);
-    return typeof v === 'string' ? v : '';
-  };
-  const file = data.get('file');
-  const picked = file !== null && typeof file !== 'string' && file.size > 0 ? { name: file.name.slice(0, 200), bytes: new Uint8Array(await file.arrayBuffer()) } : null;
-  return { csrf: text('csrf'), title: text('title').trim().slice(0, 200), dryRun: text('dryRun') === '1', file: picked };
+/** The form's fields: the file, an optional title and "Check only" (and the token, which the page also sends). */
+async function parseForm(request: FastifyRequest, payload: FastifyRequest['raw']): Promise<ImportForm> {
+  const form = await readMultipart(payload, request.headers['content-type'], { maxBytes: FORM_LIMIT, maxParts: 8, maxFieldBytes: 4096 });
+  const text = (name: string) => form.fields[name] ?? '';
+  const file = form.files.find((f) => f.field === 'file' && f.bytes.length > 0);
+  return { title: text('title').trim().slice(0, 200), dryRun: text('dryRun') === '1', file: file ? { name: file.name.slice(0, 200), bytes: file.bytes } : null };
 }
 
 const send = (reply: FastifyReply, body: string, status = 200) => reply.code(status).headers(PAGE_HEADERS).send(body);
 const maxMb = IMPORT_MAX_BYTES / 1024 / 1024;
 
 export const importPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.addContentTypeParser(MULTIPART, { parseAs: 'buffer', bodyLimit: FORM_LIMIT }, async (request: FastifyRequest, body: string | Buffer) => parseForm(String(request.headers['content-type']), body as Buffer));
+  // Read from the stream, not buffered first: bounded work per chunk, and a body over the limit stops the read.
+  app.addContentTypeParser(MULTIPART, (request: FastifyRequest, payload: FastifyRequest['raw']) => parseForm(request, payload));
 
   app.get('/tests/import', { schema: { ...pageRoute, response: { 200: Html } } }, async (request, reply) => {
     const principal = requirePermission(request, 'author_tests');
@@ -70,7 +64,7 @@ export const importPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
 
   app.post(
     '/tests/import',
-    { bodyLimit: FORM_LIMIT, schema: { ...pageRoute, consumes: [MULTIPART, 'application/x-www-form-urlencoded'], response: { 200: Html, 201: Html, 400: Html, 413: Html, 422: Html } } },
+    { bodyLimit: FORM_LIMIT, config: { upload: { permission: 'author_tests' }, uploadTime: true }, schema: { ...pageRoute, consumes: [MULTIPART, 'application/x-www-form-urlencoded'], response: { 200: Html, 201: Html, 400: Html, 413: Html, 422: Html } } },
     async (request, reply) => {
       const principal = requirePermission(request, 'author_tests');
       // A form without a file input's encoding (urlencoded) carries no file: answered as one.

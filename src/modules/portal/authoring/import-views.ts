@@ -2,7 +2,7 @@ import { html, type SafeHtml } from '../../../platform/web/html.js';
 import type { ErrorDetail } from '../../../platform/errors.js';
 import type { StaffPrincipal } from '../../staff/principal.js';
 import type { ImportReport } from '../../catalog/interchange/report.js';
-import { csrfField, dataTable, fieldId } from '../ui/components.js';
+import { dataTable, fieldId } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
 
 /**
@@ -72,8 +72,7 @@ export function importPage(p: { principal: StaffPrincipal; outcome: ImportOutcom
 <p class="lede">From a QTI 3.0 or 2.1/2.2 content package (a .zip exported by Canvas, Moodle, TAO and others) or a CSV with one question per row. The test is created as a draft owned by ${owner}; its images become your images.</p>
 ${outcomeSection(p.outcome)}
 ${p.outcome.kind === 'form' ? '' : html`<h2>${p.outcome.kind === 'error' ? 'Try again' : 'Import another file'}</h2>`}
-<form method="post" action="/portal/tests/import" enctype="multipart/form-data" class="panel">
-${csrfField(p.principal.sessionCsrf)}
+<form method="post" action="/portal/tests/import?csrf=${p.principal.sessionCsrf}" enctype="multipart/form-data" class="panel">
 <div class="field${hasError ? ' has-error' : ''}">
 <label for="${fieldId('file')}">Package or CSV file</label>
 <p class="hint" id="file-hint">A .zip content package or a .csv file, up to ${p.maxMb} MB. For a CSV, start from the <a href="/portal/tests/import/template.csv" download>CSV template</a>; the formats are described in the import guide (docs/import-export.md).</p>
