@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createHarness, type Harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/expect-error.js';
+import { signedIn } from '../helpers/portal.js';
 
 /**
  * The worker pool's bound seen through the API: with one thread and no
@@ -30,5 +31,31 @@ describe('a full worker pool', () => {
     expect(body.error.message).toMatch(/busy/);
     expect((await first).statusCode).toBe(200);
     expect((await post()).statusCode).toBe(200);
+  });
+});
+
+describe('a full worker pool through the portal', () => {
+  it("answers the portal's Import with its page: 503, Retry-After, the message in words", async () => {
+    const author = await signedIn(h, 'author', h.a.institutionId);
+    const portalImport = async () => {
+      const form = new FormData();
+      form.append('dryRun', '1');
+      form.append('file', new Blob([csv]), 'questions.csv');
+      const req = new Request('http://portal.test/portal/tests/import', { method: 'POST', body: form });
+      return h.app.inject({
+        method: 'POST',
+        url: `/portal/tests/import?csrf=${author.csrf}`,
+        headers: { 'content-type': req.headers.get('content-type')!, cookie: author.cookie },
+        payload: Buffer.from(await req.arrayBuffer()),
+      });
+    };
+    const first = post();
+    await new Promise((r) => setTimeout(r, 20));
+    const refused = await portalImport();
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(refused.body).toMatch(/busy/);
+    expect((await first).statusCode).toBe(200);
   });
 });

@@ -64,7 +64,7 @@ export const importPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
 
   app.post(
     '/tests/import',
-    { bodyLimit: FORM_LIMIT, config: { upload: { permission: 'author_tests' }, uploadTime: true }, schema: { ...pageRoute, consumes: [MULTIPART, 'application/x-www-form-urlencoded'], response: { 200: Html, 201: Html, 400: Html, 413: Html, 422: Html } } },
+    { bodyLimit: FORM_LIMIT, config: { upload: { permission: 'author_tests' }, uploadTime: true }, schema: { ...pageRoute, consumes: [MULTIPART, 'application/x-www-form-urlencoded'], response: { 200: Html, 201: Html, 400: Html, 413: Html, 422: Html, 503: Html } } },
     async (request, reply) => {
       const principal = requirePermission(request, 'author_tests');
       // A form without a file input's encoding (urlencoded) carries no file: answered as one.
@@ -90,7 +90,9 @@ export const importPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
         const draft = await createDraftTest(ctx.pool, scope, input as unknown as Record<string, unknown>, audit);
         return page({ kind: 'imported', fileName: name, report, testId: draft.testId, title: input.title }, 201);
       } catch (err) {
-        if (err instanceof AppError && ['invalid_request', 'import_failed', 'payload_too_large'].includes(err.code)) {
+        if (err instanceof AppError && ['invalid_request', 'import_failed', 'payload_too_large', 'unavailable'].includes(err.code)) {
+          // A full worker pool (503) says when to try again, on the import page, with its Retry-After.
+          if (err.headers) reply.headers(err.headers);
           return page({ kind: 'error', fileName: name, message: err.message, details: err.details ?? [] }, err.status);
         }
         throw err;
