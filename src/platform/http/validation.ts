@@ -170,11 +170,20 @@ export function validationDetails(errors: ErrorObject[], part: string | undefine
     .filter((d) => !(d.message === 'is required' && misspelt.has(d.field)))
     .sort((a, b) => a.order - b.order)
     .map(({ field, message }) => ({ field, message }));
-  if (all.length + unread <= MAX_DETAILS) return all;
-  // A body wrong in thousands of places needs its first few problems, not a megabyte of them.
-  const shown = all.slice(0, MAX_DETAILS - 1);
-  const more = all.length + unread - shown.length;
-  return [...shown, { field: fieldName([], part), message: `and ${more} more problems (the first ${shown.length} are listed)` }];
+  return capDetails(all, fieldName([], part), unread);
+}
+
+/**
+ * At most MAX_DETAILS details: past it, the first MAX_DETAILS − 1 and one on
+ * `field` (the body, or the request) saying how many more problems there
+ * were. A body wrong in thousands of places needs its first few problems, not
+ * a megabyte of them. `unread`: problems counted but not turned into details.
+ */
+export function capDetails(details: ErrorDetail[], field: string, unread = 0): ErrorDetail[] {
+  if (details.length + unread <= MAX_DETAILS) return details;
+  const shown = details.slice(0, MAX_DETAILS - 1);
+  const more = details.length + unread - shown.length;
+  return [...shown, { field, message: `and ${more} more problems (the first ${shown.length} are listed)` }];
 }
 
 /** `a`, `a or b`, `a, b or c`. */
