@@ -19,16 +19,28 @@ import type { Question } from '../catalog/schemas.js';
  */
 export type AnswerValue = string | string[] | Readonly<Record<string, string>> | null;
 
-/** An answer in an API body or response: the shapes above. */
+/** The longest text each kind of answer may hold, in characters (a choice blank holds an option id). */
+export const TEXT_MAX = { short_text: 1_000, numeric: 100, essay: 60_000, blank: 1_000 } as const;
+
+/** An answer in an API body or response: the shapes above, within the bounds of the questions (at most 50 options, items, stems or blanks). */
 export const StoredAnswerSchema = Type.Union(
-  [Type.String(), Type.Array(Type.String()), Type.Record(Type.String(), Type.String()), Type.Null()],
+  [
+    Type.String({ maxLength: TEXT_MAX.essay }),
+    Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 }),
+    Type.Record(Type.String(), Type.String({ maxLength: TEXT_MAX.blank }), { maxProperties: 50, propertyNames: { maxLength: 64 } }),
+    Type.Null(),
+  ],
   {
     description:
       'The saved answer: an option id, option ids or text; matching { stemId: choiceId }; ordering [itemId, …]; fill_blanks { blankId: text | optionId }; file_upload { fileId }; null when unanswered',
   },
 );
 
-export const TEXT_MAX = { short_text: 1_000, numeric: 100, essay: 60_000, blank: 1_000 } as const;
+/** A value quoted in a message, cut short: a refusal never echoes a long text back. */
+function quoted(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);
+}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -39,16 +51,17 @@ export function checkAnswerValue(q: Question, value: unknown): CheckedValue {
   switch (q.type) {
     case 'single_choice':
       if (typeof value !== 'string') return { ok: false, message: 'must be an option id or null' };
-      if (!q.options.some((o) => o.id === value)) return { ok: false, message: `"${value}" is not an option of this question` };
+      if (!q.options.some((o) => o.id === value)) return { ok: false, message: `${quoted(value)} is not an option of this question` };
       return { ok: true, value };
     case 'multiple_choice': {
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
         return { ok: false, message: 'must be an array of option ids or null' };
       }
       const ids = value as string[];
+      if (ids.length > q.options.length) return { ok: false, message: `must list at most the ${q.options.length} options of this question` };
       if (new Set(ids).size !== ids.length) return { ok: false, message: 'repeats an option id' };
       const unknown = ids.find((id) => !q.options.some((o) => o.id === id));
-      if (unknown !== undefined) return { ok: false, message: `"${unknown}" is not an option of this question` };
+      if (unknown !== undefined) return { ok: false, message: `${quoted(unknown)} is not an option of this question` };
       // Stored in the test's option order, so equal choices are equal values.
       const ordered = q.options.map((o) => o.id).filter((id) => ids.includes(id));
       return { ok: true, value: ordered.length > 0 ? ordered : null };
@@ -66,10 +79,10 @@ export function checkAnswerValue(q: Question, value: unknown): CheckedValue {
       const out: Record<string, string> = {};
       // Stored in stem order so equal matchings are equal values.
       for (const [stemId, choiceId] of Object.entries(value)) {
-        if (!q.stems.some((s) => s.id === stemId)) return { ok: false, message: `"${stemId}" is not a stem of this question` };
+        if (!q.stems.some((s) => s.id === stemId)) return { ok: false, message: `${quoted(stemId)} is not a stem of this question` };
         if (choiceId === null || choiceId === '') continue;
         if (typeof choiceId !== 'string' || !q.choices.some((c) => c.id === choiceId)) {
-          return { ok: false, message: `${JSON.stringify(choiceId)} is not a choice of this question` };
+          return { ok: false, message: `${quoted(choiceId)} is not a choice of this question` };
         }
       }
       for (const s of q.stems) if (typeof value[s.id] === 'string' && value[s.id] !== '') out[s.id] = value[s.id] as string;
@@ -89,14 +102,14 @@ export function checkAnswerValue(q: Question, value: unknown): CheckedValue {
       const out: Record<string, string> = {};
       for (const [blankId, given] of Object.entries(value)) {
         const blank = q.blanks.find((b) => b.id === blankId);
-        if (!blank) return { ok: false, message: `"${blankId}" is not a blank of this question` };
+        if (!blank) return { ok: false, message: `${quoted(blankId)} is not a blank of this question` };
         if (given === null) continue;
-        if (typeof given !== 'string') return { ok: false, message: `blank "${blankId}" must be text or null` };
+        if (typeof given !== 'string') return { ok: false, message: `blank ${quoted(blankId)} must be text or null` };
         if (blank.kind === 'choice') {
           if (given === '') continue;
-          if (!blank.options.some((o) => o.id === given)) return { ok: false, message: `"${given}" is not an option of blank "${blankId}"` };
+          if (!blank.options.some((o) => o.id === given)) return { ok: false, message: `${quoted(given)} is not an option of blank ${quoted(blankId)}` };
         } else if (given.length > TEXT_MAX.blank) {
-          return { ok: false, message: `blank "${blankId}" must be at most ${TEXT_MAX.blank} characters` };
+          return { ok: false, message: `blank ${quoted(blankId)} must be at most ${TEXT_MAX.blank} characters` };
         } else if (given.trim() === '') continue;
       }
       for (const b of q.blanks) {

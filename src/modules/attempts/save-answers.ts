@@ -1,5 +1,6 @@
 import type { AppContext } from '../../platform/context.js';
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
+import { capDetails } from '../../platform/http/validation.js';
 import { recordStudentSaves } from '../../platform/telemetry/metrics.js';
 import type { AnswerValue } from './answer-values.js';
 import type { Question } from '../catalog/schemas.js';
@@ -139,7 +140,7 @@ async function save(ctx: AppContext, session: StudentSession, assignmentId: stri
     if (!value.ok) return details.push({ field: `answers.${i}.value`, message: value.message });
     checked.push({ questionId: a.questionId, value: value.value, version: a.version });
   });
-  if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
+  if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, capDetails(details, 'body'));
   if (!acceptsSaves(attempt.deadlineAt, now)) throw new AppError('invalid_state', 'Time is up; answers can no longer change.');
 
   const written = await saveAnswersBatched(ctx.pool, {

@@ -7,6 +7,8 @@ const ClientId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'O
 const Prompt = Type.String({ minLength: 1, maxLength: 10_000 });
 const Points = Type.Number({ exclusiveMinimum: 0, maximum: 10_000 });
 const PartId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
+/** A reference to a part (an option, a stem, a choice): as long as a part id may be. */
+const PartRef = Type.String({ maxLength: 64 });
 const PartText = Type.String({ minLength: 1, maxLength: 2_000 });
 /** An option, a matching stem or choice, an ordering item: an id unique within its list and a text. */
 const Part = Type.Object({ id: PartId, text: PartText }, { additionalProperties: false });
@@ -50,7 +52,7 @@ export const SingleChoice = Type.Object(
     type: Type.Literal('single_choice'),
     ...common,
     options: Type.Array(Option, { minItems: 2, maxItems: 50 }),
-    correctOptionId: Type.String(),
+    correctOptionId: PartRef,
     shuffleOptions,
   },
   { additionalProperties: false, title: 'SingleChoiceQuestion' },
@@ -60,7 +62,7 @@ export const MultipleChoice = Type.Object(
     type: Type.Literal('multiple_choice'),
     ...common,
     options: Type.Array(Option, { minItems: 2, maxItems: 50 }),
-    correctOptionIds: Type.Array(Type.String(), { minItems: 1, maxItems: 50 }),
+    correctOptionIds: Type.Array(PartRef, { minItems: 1, maxItems: 50 }),
     partialCredit: Type.Optional(Type.Boolean({ default: false })),
     shuffleOptions,
   },
@@ -99,7 +101,7 @@ export const Matching = Type.Object(
     ...common,
     stems: Type.Array(Part, { minItems: 1, maxItems: 50, description: 'Each is shown with a select of the choices' }),
     choices: Type.Array(Part, { minItems: 2, maxItems: 50, description: 'A choice may serve several stems' }),
-    correct: Type.Record(Type.String(), Type.String(), { description: '{ stemId: choiceId } for every stem' }),
+    correct: Type.Record(Type.String(), PartRef, { maxProperties: 50, propertyNames: { maxLength: 64 }, description: '{ stemId: choiceId } for every stem' }),
     partialCredit: Type.Optional(Type.Boolean({ default: true, description: 'points × correct stems ÷ stems; false: all or nothing' })),
   },
   { additionalProperties: false, title: 'MatchingQuestion' },
@@ -123,7 +125,7 @@ const TextBlank = Type.Object(
   { additionalProperties: false, title: 'TextBlank' },
 );
 const ChoiceBlank = Type.Object(
-  { id: PartId, kind: Type.Literal('choice'), options: Type.Array(Part, { minItems: 2, maxItems: 50 }), correctOptionId: Type.String() },
+  { id: PartId, kind: Type.Literal('choice'), options: Type.Array(Part, { minItems: 2, maxItems: 50 }), correctOptionId: PartRef },
   { additionalProperties: false, title: 'ChoiceBlank' },
 );
 export const FillBlanks = Type.Object(

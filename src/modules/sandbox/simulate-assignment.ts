@@ -187,20 +187,22 @@ async function simulateViolation(ctx: AppContext, row: AssignmentRow, requested:
 /**
  * A reviewer's Finish: every item awaiting a mark gets its points (full, or
  * towards the score: this call's, else the one the simulated submit aimed
- * at), through the marking service.
+ * at), per criterion where the question has criteria, through the marking
+ * service.
  */
 async function simulateFinishMarking(ctx: AppContext, row: AssignmentRow, requested: number | undefined): Promise<AssignmentStatus | null> {
   const score = requested ?? (await findScoreTarget(ctx.pool, row.institutionId, row.id));
   const view = await getMarkingView(ctx.pool, row.id, { institutionId: row.institutionId });
   const marks = marksForScore(
-    view.items.map((i) => ({ questionId: i.questionId, maxPoints: i.maxPoints, needsMarking: i.needsMarking, points: i.mark?.points ?? null })),
+    view.items.map((i) => ({ questionId: i.questionId, maxPoints: i.maxPoints, needsMarking: i.needsMarking, points: i.mark?.points ?? null, criteria: i.criteria })),
     score,
   );
   const done = await finishMarking(ctx, {
     institutionId: row.institutionId,
     assignmentId: row.id,
     markedBy: SIMULATED_REVIEWER,
-    marks: marks.map((m) => ({ ...m, comment: '' })),
+    // A question marked per criterion is marked as the portal marks it: each criterion its points.
+    marks: marks.map(({ criteria, ...m }) => ({ ...m, comment: '', ...(criteria ? { criteria: criteria.map((c) => ({ ...c, comment: '' })) } : {}) })),
     baseVersion: await currentMarksVersion(ctx.pool, row.institutionId, row.id),
   });
   return done.status;

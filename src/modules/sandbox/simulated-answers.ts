@@ -62,23 +62,48 @@ export function answersForScore(questions: readonly Question[], percent: number)
   }));
 }
 
+/** A simulated reviewer's mark: points, or for a question marked per criterion each criterion's points (their sum is the mark). */
+export interface SimulatedMark {
+  questionId: string;
+  points: number;
+  criteria?: Array<{ criterion: string; points: number }>;
+}
+
 /**
  * Points for the items awaiting a reviewer: full points without a target;
  * with one, what the assignment still lacks to reach `percent` of its
- * maximum, given in item order, each item between 0 and its points.
+ * maximum, given in item order, each item between 0 and its points. An item
+ * marked per criterion gets its points as a reviewer gives them, criterion
+ * by criterion (each up to its own points, in the question's order).
  */
 export function marksForScore(
-  items: ReadonlyArray<{ questionId: string; maxPoints: number; needsMarking: boolean; points: number | null }>,
+  items: ReadonlyArray<{
+    questionId: string;
+    maxPoints: number;
+    needsMarking: boolean;
+    points: number | null;
+    criteria?: ReadonlyArray<{ criterion: string; points: number }> | null;
+  }>,
   percent: number | undefined,
-): Array<{ questionId: string; points: number }> {
+): SimulatedMark[] {
   const awaiting = items.filter((i) => i.needsMarking);
-  if (percent === undefined) return awaiting.map((i) => ({ questionId: i.questionId, points: i.maxPoints }));
   const maxPoints = items.reduce((s, i) => s + i.maxPoints, 0);
   const already = items.filter((i) => !i.needsMarking).reduce((s, i) => s + (i.points ?? 0), 0);
-  let missing = Math.max(0, (percent / 100) * maxPoints - already);
+  let missing = percent === undefined ? Infinity : Math.max(0, (percent / 100) * maxPoints - already);
   return awaiting.map((i) => {
     const points = roundPoints(Math.min(i.maxPoints, missing));
-    missing -= points;
-    return { questionId: i.questionId, points };
+    if (!i.criteria) {
+      missing -= points;
+      return { questionId: i.questionId, points };
+    }
+    let left = points;
+    const criteria = i.criteria.map((c) => {
+      const given = roundPoints(Math.max(0, Math.min(c.points, left)));
+      left -= given;
+      return { criterion: c.criterion, points: given };
+    });
+    const sum = roundPoints(criteria.reduce((s, c) => s + c.points, 0));
+    missing -= sum;
+    return { questionId: i.questionId, points: sum, criteria };
   });
 }

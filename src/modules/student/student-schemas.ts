@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
 import { AssignmentStatusSchema } from '../assignments/schemas.js';
+import { TEXT_MAX } from '../attempts/answer-values.js';
 
 /** Schemas of the student routes (pages, forms, autosave). Hidden from the partner and operator documents. */
 export const AssignmentParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
@@ -12,13 +13,21 @@ export const CsrfForm = Type.Object({ csrf: Type.Optional(Type.String({ maxLengt
 
 export const CsrfHeader = Type.Object({ 'x-csrf-token': Type.Optional(Type.String({ maxLength: 200 })) });
 
-/** An answer as the page (and simulate) sends it; answer-values.ts checks it against the question. */
+/**
+ * An answer as the page (and simulate) sends it; answer-values.ts checks it against the question.
+ * Its bounds are those of the questions (TEXT_MAX; at most 50 options, items, stems or blanks,
+ * whose ids have at most 64 characters), so the size pass refuses a bigger one before its items are read.
+ */
 export const AnswerValueSchema = Type.Union([
   Type.Null(),
-  Type.String({ maxLength: 60_000 }),
+  Type.String({ maxLength: TEXT_MAX.essay }),
   Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 }),
   // matching { stemId: choiceId }, fill_blanks { blankId: text | optionId }; null or '' leaves one unanswered.
-  Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 1_000 }), Type.Null()]), { maxProperties: 50 }),
+  // (A record's key schema does not reach JSON Schema: propertyNames bounds the ids.)
+  Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: TEXT_MAX.blank }), Type.Null()]), {
+    maxProperties: 50,
+    propertyNames: { maxLength: 64 },
+  }),
 ]);
 
 export const SaveAnswersBody = Type.Object(

@@ -3,6 +3,7 @@ import addFormatsImport from 'ajv-formats';
 import { OptionalKind } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../errors.js';
+import { CLOSED_OBJECT, sizeBoundsSchema } from './size-bounds.js';
 
 // ajv-formats ships CommonJS with a default export.
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -30,12 +31,41 @@ function makeAjv(coerce: boolean): Ajv {
 
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
+// The size pass (size-bounds.ts): stops at the first oversized array or object. Verbose, to tell a closed object's ceiling.
+const sizeAjv = new Ajv({ allErrors: false, strict: false, discriminator: true, verbose: true });
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
+const SIZE_KEYWORDS = new Set(['maxItems', 'maxProperties']);
+
+/**
+ * A body is first held to its size bounds, so an oversized array or object
+ * is refused with one error in the time it takes to look at each container
+ * once, before ajv reports every one of its items; only a body within its
+ * bounds is validated with all its errors. (Query strings, path parameters
+ * and headers are small by their own limits and validated at once.)
+ */
+function sizeFirst(schema: object, validate: Validate): Validate {
+  const sizes = sizeAjv.compile(sizeBoundsSchema(schema)) as Validate;
+  const checked: Validate = (data) => {
+    if (!sizes(data)) {
+      const oversized = (sizes.errors ?? []).find((e) => SIZE_KEYWORDS.has(e.keyword));
+      if (oversized) {
+        checked.errors = [oversized];
+        return false;
+      }
+    }
+    const ok = validate(data);
+    checked.errors = validate.errors ?? null;
+    return ok;
+  };
+  return checked;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  const validate = ajv.compile(schema as object) as Validate;
+  let validate = ajv.compile(schema as object) as Validate;
+  if (httpPart === 'body') validate = sizeFirst(schema as object, validate);
   if (httpPart !== 'body' || !isOptionalSchema(schema)) return validate as ReturnType<FastifySchemaCompiler<unknown>>;
   // A body declared `Type.Optional(...)` may be left out entirely (a POST with no body); ajv alone
   // would refuse it as "must be object". Fastify hands an absent body to the validator as null; a
@@ -61,6 +91,11 @@ type AjvError = ErrorObject & { schema?: unknown; parentSchema?: Record<string, 
 
 const KNOWN_FIELD = 'is not a known field';
 
+/** The most `details` a validation error lists; past it, the last one says how many more problems there were. */
+export const MAX_DETAILS = 20;
+/** How many errors (unions collapsed) are turned into details; the rest only counted. */
+const FORMAT_LIMIT = 1_000;
+
 /**
  * Turns ajv errors into `details` entries with dotted field paths
  * (`user.email`), in words a client can act on:
@@ -72,13 +107,25 @@ const KNOWN_FIELD = 'is not a known field';
  *   "is required" of the field it stands for is left out, since the
  *   misspelling is the cause;
  * - `minProperties: 1` says which fields the object may contain, and
- *   `not: { required: [a, b] }` (fields that exclude each other) names each.
+ *   `not: { required: [a, b] }` (fields that exclude each other) names each;
+ * - at most MAX_DETAILS entries, the last saying how many were left out.
+ * Linear in the number of errors, and only the first FORMAT_LIMIT are read
+ * closely: a body can make tens of thousands.
  */
 export function validationDetails(errors: ErrorObject[], part: string | undefined): ErrorDetail[] {
   const collapsed = collapseUnions(errors as AjvError[]);
-  const misspelt = new Map<string, string>(); // path of the required field it stands for → suggestion
+  const misspelt = new Set<string>(); // fields of the required fields a misspelling stands for
+  const seen = new Set<string>(); // field + message: one line per problem
   const details: Array<ErrorDetail & { order: number }> = [];
-  for (const e of collapsed) {
+  const add = (field: string, message: string, order: number) => {
+    const key = `${field}\u0000${message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    details.push({ field, message, order });
+  };
+  // Past the first FORMAT_LIMIT errors the rest are counted, not read: they would not be shown anyway.
+  const unread = Math.max(0, collapsed.length - FORMAT_LIMIT);
+  for (const e of unread > 0 ? collapsed.slice(0, FORMAT_LIMIT) : collapsed) {
     const segments = pathOf(e.instancePath);
     let message = e.message ?? 'is not valid';
     let order = 1;
@@ -90,7 +137,7 @@ export function validationDetails(errors: ErrorObject[], part: string | undefine
       const known = Object.keys((e.parentSchema?.properties as Record<string, unknown> | undefined) ?? {});
       const suggestion = closest(name, known);
       message = suggestion ? `${KNOWN_FIELD} (did you mean ${suggestion}?)` : KNOWN_FIELD;
-      if (suggestion) misspelt.set([...segments, suggestion].join('/'), name);
+      if (suggestion) misspelt.add(fieldName([...segments, suggestion], part));
       segments.push(name);
       order = 0;
     } else if (e.keyword === 'enum') {
@@ -99,14 +146,15 @@ export function validationDetails(errors: ErrorObject[], part: string | undefine
       // `minProperties: 1` on an object of optional fields (a PATCH): name what it may contain.
       const known = Object.keys((e.parentSchema?.properties as Record<string, unknown> | undefined) ?? {});
       message = known.length > 0 ? `must contain ${orList(known)}` : 'must not be empty';
+    } else if (e.keyword === 'maxProperties' && typeof e.parentSchema?.[CLOSED_OBJECT] === 'number') {
+      // The size pass's ceiling on an object that refuses unknown fields (size-bounds.ts).
+      const count = typeof e.data === 'object' && e.data !== null ? Object.keys(e.data).length : 0;
+      message = `has ${count} fields, but only ${String(e.parentSchema[CLOSED_OBJECT])} are known`;
     } else if (e.keyword === 'not' && Array.isArray((e.schema as { required?: unknown })?.required)) {
       // `not: { required: [a, b] }`: fields that exclude each other. Each one is named, with the same message.
       const fields = (e.schema as { required: string[] }).required;
       message = `give ${orList(fields)}, not both`;
-      for (const name of fields) {
-        const field = fieldName([...segments, name], part);
-        if (!details.some((d) => d.field === field && d.message === message)) details.push({ field, message, order });
-      }
+      for (const name of fields) add(fieldName([...segments, name], part), message, order);
       continue;
     } else if (e.keyword === 'discriminator') {
       // A missing or unknown tag (a question's `type`): name the tag field, not the whole object.
@@ -115,16 +163,27 @@ export function validationDetails(errors: ErrorObject[], part: string | undefine
       message =
         tagValue === undefined ? 'is required' : typeof tagValue === 'string' ? `"${tagValue}" is not one of the known types` : 'must be a string';
     }
-    if (e.keyword === 'required' && misspelt.has(segments.join('/'))) continue;
-    const field = fieldName(segments, part);
-    if (details.some((d) => d.field === field && d.message === message)) continue; // one line per problem
-    details.push({ field, message, order });
+    add(fieldName(segments, part), message, order);
   }
   // Required errors come before the additionalProperties errors of the same object: drop those explained since.
-  return details
-    .filter((d) => !(d.message === 'is required' && [...misspelt.keys()].some((k) => fieldName(k.split('/'), part) === d.field)))
+  const all = details
+    .filter((d) => !(d.message === 'is required' && misspelt.has(d.field)))
     .sort((a, b) => a.order - b.order)
     .map(({ field, message }) => ({ field, message }));
+  return capDetails(all, fieldName([], part), unread);
+}
+
+/**
+ * At most MAX_DETAILS details: past it, the first MAX_DETAILS − 1 and one on
+ * `field` (the body, or the request) saying how many more problems there
+ * were. A body wrong in thousands of places needs its first few problems, not
+ * a megabyte of them. `unread`: problems counted but not turned into details.
+ */
+export function capDetails(details: ErrorDetail[], field: string, unread = 0): ErrorDetail[] {
+  if (details.length + unread <= MAX_DETAILS) return details;
+  const shown = details.slice(0, MAX_DETAILS - 1);
+  const more = details.length + unread - shown.length;
+  return [...shown, { field, message: `and ${more} more problems (the first ${shown.length} are listed)` }];
 }
 
 /** `a`, `a or b`, `a, b or c`. */
@@ -150,27 +209,43 @@ function fieldName(segments: string[], part: string | undefined): string {
   return field;
 }
 
-/** Replaces each `anyOf` failure and its branches' errors by what a client needs to hear (see validationDetails). */
+/**
+ * Replaces each `anyOf` failure and its branches' errors by what a client
+ * needs to hear (see validationDetails), in one pass. Ajv pushes a union's
+ * branch errors just before the union's own error, so they are the tail of
+ * what has been kept so far: the errors under the union's schema path and
+ * its value's instance path (a nested union's already collapsed).
+ */
 function collapseUnions(errors: AjvError[]): AjvError[] {
-  let out = [...errors];
-  const unions = out.filter((e) => e.keyword === 'anyOf').sort((a, b) => b.schemaPath.length - a.schemaPath.length);
-  for (const union of unions) {
-    const inside = out.filter((e) => e !== union && e.schemaPath.startsWith(`${union.schemaPath}/`));
+  if (!errors.some((e) => e.keyword === 'anyOf')) return errors;
+  const out: AjvError[] = [];
+  for (const union of errors) {
+    if (union.keyword !== 'anyOf') {
+      out.push(union);
+      continue;
+    }
+    let start = out.length;
+    while (start > 0 && isInside(out[start - 1]!, union)) start--;
+    const inside = out.splice(start);
     // Errors inside the value, or a `not` on the value itself (it matched that branch in type: fields that exclude each other).
     const deeper = inside.filter((e) => e.instancePath.length > union.instancePath.length || e.keyword === 'not');
     const branches = Array.isArray(union.schema) ? (union.schema as Array<Record<string, unknown>>) : [];
-    let replacement: AjvError[];
     if (deeper.length > 0) {
-      replacement = deeper; // the value matched a branch in type: its own errors are the ones that matter
+      out.push(...deeper); // the value matched a branch in type: its own errors are the ones that matter
     } else if (branches.length > 0 && branches.every((b) => 'const' in b)) {
-      replacement = [{ ...union, keyword: 'enum', params: { allowedValues: branches.map((b) => b.const) } }];
+      out.push({ ...union, keyword: 'enum', params: { allowedValues: branches.map((b) => b.const) } });
     } else {
       const types = branches.map((b) => b.type).filter((t): t is string => typeof t === 'string');
-      replacement = [{ ...union, keyword: 'type', message: types.length === branches.length && types.length > 0 ? `must be ${[...new Set(types)].join(' or ')}` : 'is not valid' }];
+      out.push({ ...union, keyword: 'type', message: types.length === branches.length && types.length > 0 ? `must be ${[...new Set(types)].join(' or ')}` : 'is not valid' });
     }
-    out = out.flatMap((e) => (e === union ? replacement : inside.includes(e) && !replacement.includes(e) ? [] : [e]));
   }
   return out;
+}
+
+/** Whether `e` arose while ajv tried `union`'s branches: under its schema path, at or under its value. */
+function isInside(e: AjvError, union: AjvError): boolean {
+  const at = union.instancePath;
+  return e.schemaPath.startsWith(`${union.schemaPath}/`) && (e.instancePath === at || e.instancePath.startsWith(`${at}/`));
 }
 
 /** The known name `name` most likely stands for: the same but for case, or at most two edits away. */
