@@ -22,4 +22,19 @@ describe('the storable-input walk', () => {
     const form = { title: 'a\u0000b', file: { name: 'x', bytes: Buffer.from([0]) } };
     expect(findUnstorable(form, 'body')).toEqual({ field: 'title', message: 'must not contain the NUL character (U+0000)' });
   });
+
+  it('costs nothing per number: an autosave of a million zeros is walked in well under a quarter of a second', () => {
+    const body = { answers: [{ questionId: 'q', value: new Array(1_000_000).fill(0), version: 1 }] };
+    findUnstorable(body, 'body');
+    const t0 = performance.now();
+    expect(findUnstorable(body, 'body')).toBeNull();
+    // Before: a path object and a string key per element, about 1 s for this on the same machine.
+    expect(performance.now() - t0).toBeLessThan(250);
+  });
+
+  it('names the place of a refused value deep inside arrays and objects', () => {
+    expect(findUnstorable({ a: [1, { b: ['ok', 'x\u0000'] }] }, 'body')).toEqual({ field: 'a.1.b.1', message: 'must not contain the NUL character (U+0000)' });
+    expect(findUnstorable({ a: 'x\ud800' }, 'body')?.field).toBe('a');
+    expect(findUnstorable('\u0000', 'query')?.field).toBe('query');
+  });
 });

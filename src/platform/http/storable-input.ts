@@ -45,25 +45,47 @@ function pathOf(place: Place | null, rootName: string): string {
 
 /** The first unstorable value in `root`, as a `details` entry whose field is a dotted path (`metadata.note`). */
 export function findUnstorable(root: unknown, rootName: string): { field: string; message: string } | null {
-  // Runs on every request: two parallel stacks and no per-value path arrays.
-  const values: unknown[] = [root];
-  const places: Array<Place | null> = [null];
-  while (values.length > 0) {
-    const value = values.pop();
-    const place = places.pop()!;
+  if (typeof root === 'string') {
+    const problem = problemOf(root);
+    return problem ? { field: rootName, message: problem } : null;
+  }
+  // Runs on every request, so it costs per object and per string, nothing per number: only objects go on the
+  // stack (with their place), strings are checked where they are met, other values and binary are passed over,
+  // and an array is read by index (Object.keys of a long array would make a string per element).
+  const objects: object[] = [];
+  const places: Array<Place | null> = [];
+  const visit = (value: unknown, key: string, up: Place | null, depth: number): { field: string; message: string } | null => {
     if (typeof value === 'string') {
       const problem = problemOf(value);
-      if (problem) return { field: pathOf(place, rootName), message: problem };
-      continue;
+      return problem ? { field: pathOf({ key, depth, up }, rootName), message: problem } : null;
     }
-    if (value === null || typeof value !== 'object' || isBinary(value)) continue;
+    if (value !== null && typeof value === 'object' && !isBinary(value)) {
+      objects.push(value);
+      places.push({ key, depth, up });
+    }
+    return null;
+  };
+  if (root !== null && typeof root === 'object' && !isBinary(root)) {
+    objects.push(root);
+    places.push(null);
+  }
+  while (objects.length > 0) {
+    const value = objects.pop()!;
+    const place = places.pop()!;
     const depth = place ? place.depth : 0;
     if (depth >= MAX_DEPTH) return { field: pathOf(place, rootName), message: `must not nest deeper than ${MAX_DEPTH} levels` };
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) {
+        const found = visit(value[i], String(i), place, depth + 1);
+        if (found) return found;
+      }
+      continue;
+    }
     for (const key of Object.keys(value)) {
       const problem = problemOf(key);
       if (problem) return { field: pathOf(place, rootName), message: `has a key that ${problem}` };
-      values.push((value as Record<string, unknown>)[key]);
-      places.push({ key, depth: depth + 1, up: place });
+      const found = visit((value as Record<string, unknown>)[key], key, place, depth + 1);
+      if (found) return found;
     }
   }
   return null;
