@@ -5,7 +5,9 @@ import { AppError, notFound } from '../../../platform/errors.js';
 import { newId } from '../../../platform/ids.js';
 import type { StoredObject } from '../../../platform/storage/object-store.js';
 import { storageFor } from '../../../platform/storage/storage.js';
-import { ASSET_TYPES, assetTypeOf, checkAssetBytes } from './asset-bytes.js';
+import { ASSET_TYPES, assetTypeOf, checkAssetBytes, type AssetType } from './asset-bytes.js';
+import { defineWorkerTask, WorkerTaskError } from '../../../platform/worker-pool/worker-pool.js';
+import { workerPool } from '../../../platform/worker-pool/shared-pool.js';
 import * as repo from './assets-repo.js';
 import { withAuditEntry, type AuditContext } from '../../staff/audit.js';
 
@@ -23,6 +25,20 @@ export interface AssetView {
 
 const view = (a: repo.AssetRow): AssetView => ({ assetId: a.assetId, contentType: a.contentType, bytes: a.bytes, sha256: a.sha256, createdAt: a.createdAt });
 
+const CHECK_ASSET = defineWorkerTask<{ type: AssetType }, Uint8Array>(new URL('./check-asset-task.js', import.meta.url), 'checkAsset');
+
+/** An SVG checked and sanitised on a worker-pool thread (a full pool answers 503 with Retry-After). */
+async function checkSvgOffThread(body: Buffer): Promise<Buffer> {
+  if (body.length === 0) return checkAssetBytes('image/svg+xml', body);
+  try {
+    const out = await workerPool().run(CHECK_ASSET, body, { type: 'image/svg+xml' });
+    return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  } catch (err) {
+    if (!(err instanceof WorkerTaskError) || err.reason === 'crashed') throw err;
+    throw new AppError('invalid_request', 'The SVG takes too long or too much memory to check: simplify it or send a raster image.', [{ field: 'body', message: 'could not be checked in time' }]);
+  }
+}
+
 /**
  * Stores an uploaded image: the declared type must be one of ASSET_TYPES
  * (415 otherwise) and agree with the bytes (400), an SVG is sanitised first;
@@ -38,7 +54,7 @@ export async function createAsset(
 ): Promise<AssetView> {
   const type = assetTypeOf(input.contentType);
   if (!type) throw new AppError('unsupported_media_type', `Send the image with its Content-Type, one of ${ASSET_TYPES.join(', ')}.`);
-  const body = checkAssetBytes(type, input.body);
+  const body = type === 'image/svg+xml' ? await checkSvgOffThread(input.body) : checkAssetBytes(type, input.body);
   const assetId = newId('ast');
   const storageKey = `assets/${input.ownerInstitutionId ?? 'operator'}/${assetId}`;
   await storageFor(ctx.config).put(storageKey, body, type);
