@@ -1,7 +1,30 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
-import type { Harness, Tenant } from './harness.js';
-import { LTI, type FakePlatform } from './lti-platform.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Clock } from '../../src/platform/clock.js';
+import { createHarness, type Harness, type Tenant } from './harness.js';
+import { LTI, startFakePlatform, type FakePlatform } from './lti-platform.js';
+
+/**
+ * The LTI test files' rig, set up before the file's tests and closed after
+ * them: a harness on `clock` (insecure URLs allowed: the fake platform is
+ * plain http), the fake platform on that clock, registered for tenant A.
+ * `ready` receives both once they stand.
+ */
+export function useLtiRig(clock: Clock, ready: (rig: { h: Harness; platform: FakePlatform }) => void): void {
+  let h: Harness | undefined;
+  let platform: FakePlatform | undefined;
+  beforeAll(async () => {
+    h = await createHarness({ clock, config: { allowInsecureUrls: true } });
+    const app = h.app;
+    platform = await startFakePlatform({ toolJwks: async () => (await app.inject({ method: 'GET', url: '/lti/jwks' })).json(), now: () => clock.now() });
+    await registerPlatform(h, h.a, platform);
+    ready({ h, platform });
+  });
+  afterAll(async () => {
+    await platform?.close();
+    await h?.close();
+  });
+}
 
 /** Drives LTI launches against the app (no browser): the cookie jar of one browser, the login redirect, the platform's form post. */
 export class LtiBrowser {

@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import { AUTO_TEST, createHarness, manualClock, type Harness } from '../helpers/harness.js';
+import { AUTO_TEST, manualClock, type Harness } from '../helpers/harness.js';
 import { readAssignment } from '../helpers/student.js';
-import { CLIENT_ID, INSTRUCTOR, ISSUER, LTI, startFakePlatform, type FakePlatform } from '../helpers/lti-platform.js';
-import { launchFootprint, LtiBrowser, registerPlatform, resourceLinkClaims } from '../helpers/lti.js';
+import { CLIENT_ID, INSTRUCTOR, ISSUER, LTI, type FakePlatform } from '../helpers/lti-platform.js';
+import { launchFootprint, LtiBrowser, resourceLinkClaims, useLtiRig } from '../helpers/lti.js';
 import { createTest, publishTest } from '../../src/modules/catalog/tests-service.js';
 
 const clock = manualClock();
 let h: Harness;
 let platform: FakePlatform;
 
-beforeAll(async () => {
-  h = await createHarness({ clock, config: { allowInsecureUrls: true } });
-  platform = await startFakePlatform({ toolJwks: async () => (await h.app.inject({ method: 'GET', url: '/lti/jwks' })).json(), now: () => clock.now() });
-  await registerPlatform(h, h.a, platform);
-});
-afterAll(async () => {
-  await platform?.close();
-  await h?.close();
-});
+useLtiRig(clock, (rig) => ({ h, platform } = rig));
 
 const DL = 'https://purl.imsglobal.org/spec/lti-dl/claim/';
 

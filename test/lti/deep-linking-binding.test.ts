@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, manualClock, type Harness } from '../helpers/harness.js';
-import { INSTRUCTOR, LTI, startFakePlatform, type FakePlatform } from '../helpers/lti-platform.js';
-import { LtiBrowser, registerPlatform } from '../helpers/lti.js';
+import { describe, expect, it } from 'vitest';
+import { manualClock, type Harness } from '../helpers/harness.js';
+import { INSTRUCTOR, LTI, type FakePlatform } from '../helpers/lti-platform.js';
+import { LtiBrowser, useLtiRig } from '../helpers/lti.js';
 
 const clock = manualClock();
 let h: Harness;
 let platform: FakePlatform;
 
-beforeAll(async () => {
-  h = await createHarness({ clock, config: { allowInsecureUrls: true } });
-  platform = await startFakePlatform({ toolJwks: async () => (await h.app.inject({ method: 'GET', url: '/lti/jwks' })).json(), now: () => clock.now() });
-  await registerPlatform(h, h.a, platform);
-});
-afterAll(async () => {
-  await platform?.close();
-  await h?.close();
-});
+useLtiRig(clock, (rig) => ({ h, platform } = rig));
 
 /** A deep-linking launch in `b`: the picker page, its token, and the name of the picker's cookie. */
 async function openPicker(b: LtiBrowser, hint: string) {

@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, manualClock, type Harness } from '../helpers/harness.js';
-import { startFakePlatform, type FakePlatform } from '../helpers/lti-platform.js';
-import { launchFootprint, LtiBrowser, registerPlatform, resourceLinkClaims } from '../helpers/lti.js';
+import { describe, expect, it } from 'vitest';
+import { manualClock, type Harness } from '../helpers/harness.js';
+import type { FakePlatform } from '../helpers/lti-platform.js';
+import { launchFootprint, LtiBrowser, resourceLinkClaims, useLtiRig } from '../helpers/lti.js';
 
 const clock = manualClock();
 let h: Harness;
 let platform: FakePlatform;
 
-beforeAll(async () => {
-  h = await createHarness({ clock, config: { allowInsecureUrls: true } });
-  platform = await startFakePlatform({ toolJwks: async () => (await h.app.inject({ method: 'GET', url: '/lti/jwks' })).json(), now: () => clock.now() });
-  await registerPlatform(h, h.a, platform);
-});
-afterAll(async () => {
-  await platform?.close();
-  await h?.close();
-});
+useLtiRig(clock, (rig) => ({ h, platform } = rig));
 
 const data = (body: string, name: string) => new RegExp(`data-${name}="([^"]*)"`).exec(body)?.[1];
 

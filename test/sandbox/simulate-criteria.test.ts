@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { createPublishedTest } from '../helpers/student.js';
-import { testModeTenant } from '../helpers/test-mode.js';
+import { simulatedSubmission, testModeTenant } from '../helpers/test-mode.js';
 
 /**
  * `finish_marking` on a test whose essay is marked per criterion: the
@@ -43,21 +43,7 @@ afterAll(() => h?.close());
 
 const simulate = (id: string, body: unknown) => h.partner(test, 'POST', `${P}/assignments/${id}/simulate`, body);
 
-async function submitted(body: Record<string, unknown>): Promise<string> {
-  const res = await h.partner(test, 'POST', `${P}/assignments`, {
-    externalUserId: `criteria-${Math.random().toString(36).slice(2, 8)}`,
-    testId,
-    user: { email: 'dev@example.org' },
-    callbackUrl: test.callbackUrl,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const id = res.json().assignmentId as string;
-  expect((await simulate(id, { action: 'start' })).statusCode).toBe(200);
-  const sub = await simulate(id, { action: 'submit', ...body });
-  expect(sub.statusCode, sub.body).toBe(200);
-  expect(sub.json().status).toBe('marking');
-  return id;
-}
+const submitted = (body: Record<string, unknown>) => simulatedSubmission(h, test, testId, body);
 
 const essayMark = async (id: string) => (await h.admin('GET', `/api/admin/v1/assignments/${id}`)).json().items.find((i: { questionId: string }) => i.questionId === 'e1').mark;
 

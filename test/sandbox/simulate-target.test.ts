@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
-import { testModeTenant } from '../helpers/test-mode.js';
+import { simulatedSubmission, testModeTenant } from '../helpers/test-mode.js';
 import { ALL_TYPES_TEST, createPublishedTest } from '../helpers/student.js';
 
 /**
@@ -23,21 +23,7 @@ afterAll(() => h?.close());
 
 const simulate = (id: string, body: unknown) => h.partner(test, 'POST', `${P}/assignments/${id}/simulate`, body);
 
-async function submitted(body: Record<string, unknown>): Promise<string> {
-  const res = await h.partner(test, 'POST', `${P}/assignments`, {
-    externalUserId: `target-${Math.random().toString(36).slice(2, 8)}`,
-    testId,
-    user: { email: 'dev@example.org' },
-    callbackUrl: test.callbackUrl,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const id = res.json().assignmentId as string;
-  expect((await simulate(id, { action: 'start' })).statusCode).toBe(200);
-  const sub = await simulate(id, { action: 'submit', ...body });
-  expect(sub.statusCode, sub.body).toBe(200);
-  expect(sub.json().status).toBe('marking');
-  return id;
-}
+const submitted = (body: Record<string, unknown>) => simulatedSubmission(h, test, testId, body);
 
 describe('simulate: the submitted score carries through to finish_marking', () => {
   it('submit with score 80, then finish_marking without a score, ends at 80 %', async () => {
