@@ -112,6 +112,27 @@ describe.skipIf(!hasBrowser)('LTI launches in a real browser', () => {
     await context.close();
   });
 
+  it('tells an observer they cannot take the test, and a link without a test what to do, readable at both widths', async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    const page = await context.newPage();
+    await launch(page, 'mentor-b1', resourceLinkClaims(h.a.testId, { linkId: 'observed', roles: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor'] }));
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Arithmetic');
+    expect(await page.getByText(/as an observer, so you cannot take this test/).count()).toBe(1);
+    await checkPage(page, 'observer');
+    const noTest = (roles: string[]) => {
+      const claims: Record<string, unknown> = resourceLinkClaims(h.a.testId, { linkId: 'typed-by-hand', roles });
+      delete claims[`${LTI}custom`];
+      return claims;
+    };
+    await launch(page, 'teacher-b9', noTest([INSTRUCTOR]));
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('No test is chosen for this link');
+    await checkPage(page, 'no-test-instructor');
+    await launch(page, 'learner-b9', noTest(['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner']));
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This activity has no test yet');
+    await checkPage(page, 'no-test-learner');
+    await context.close();
+  });
+
   it('lets an instructor pick a test with the keyboard, and posts the signed answer back to the course', async () => {
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     const page = await context.newPage();
