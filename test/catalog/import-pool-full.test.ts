@@ -2,6 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, createHarness, type Harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/expect-error.js';
 import { signedIn } from '../helpers/portal.js';
+import { defineWorkerTask } from '../../src/platform/worker-pool/worker-pool.js';
+import { workerPool } from '../../src/platform/worker-pool/shared-pool.js';
+
+/** Holds a pool thread for `ms` (test/fixtures/worker-pool/tasks.ts). */
+const spin = defineWorkerTask<{ ms: number }, string>(new URL('../fixtures/worker-pool/tasks.js', import.meta.url), 'spin');
 
 /**
  * The worker pool's bound seen through the API: with one thread and no
@@ -49,13 +54,15 @@ describe('a full worker pool through the portal', () => {
         payload: Buffer.from(await req.arrayBuffer()),
       });
     };
-    const first = post();
-    await new Promise((r) => setTimeout(r, 20));
+    // The pool's one thread held for as long as the request takes (a warm thread parses the CSV in a few ms).
+    const holder = workerPool().run(spin, new Uint8Array(0), { ms: 3_000 });
+    await new Promise((r) => setTimeout(r, 200));
     const refused = await portalImport();
     expect(refused.statusCode).toBe(503);
     expect(refused.headers['retry-after']).toBe('5');
     expect(refused.headers['content-type']).toMatch(/^text\/html/);
     expect(refused.body).toMatch(/busy/);
-    expect((await first).statusCode).toBe(200);
+    expect(await holder).toBe('done');
+    expect((await portalImport()).statusCode).toBe(200);
   });
 });
