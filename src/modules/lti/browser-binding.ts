@@ -23,19 +23,9 @@ export function bindingCookie(secure: boolean, maxAgeSeconds: number): CookieSer
 }
 
 /**
- * The portal's and the student pages' rule (portal-session.ts, student-auth.ts):
- * a browser that says a form post came from another site is refused;
- * `same-origin`, `none` or no header (an older browser) goes on to the other checks.
- */
-export function postedFromAnotherSite(headers: IncomingHttpHeaders): boolean {
-  const site = headers['sec-fetch-site'];
-  return site === 'cross-site' || site === 'same-site';
-}
-
-/**
  * Whether a form post surely came from a page of this tool: `Sec-Fetch-Site:
  * same-origin`, or, from a browser without Fetch Metadata, an `Origin` equal
- * to the tool's. Stricter than postedFromAnotherSite: a value read from the
+ * to the tool's. Stricter than sentFromAnotherSite (platform/http/fetch-site.ts): a value read from the
  * platform's storage is accepted only from the tool's own launch page.
  */
 export function postedFromThisOrigin(headers: IncomingHttpHeaders, publicBaseUrl: string): boolean {

@@ -21,7 +21,8 @@ import { resourceLinkLaunch } from './resource-link-launch.js';
 import { DeepLinkChoice, Html, LaunchForm, LoginRequest } from './schemas.js';
 import { toolJwks } from './tool-keys.js';
 import { LaunchRefused, startLogin, stateCookieName, verifyLaunch } from './verify-launch.js';
-import { bindingCookie, postedFromAnotherSite, postedFromThisOrigin } from './browser-binding.js';
+import { bindingCookie, postedFromThisOrigin } from './browser-binding.js';
+import { sentFromAnotherSite } from '../../platform/http/fetch-site.js';
 import { launchStoragePage, loginStoragePage, storageToRead } from './platform-storage.js';
 
 const FORM = ['application/x-www-form-urlencoded'];
@@ -160,7 +161,7 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
     '/lti/deep-link',
     { schema: { ...hide, consumes: FORM, body: DeepLinkChoice, response: { 200: Html, 400: Html, 401: Html, 403: Html } } },
     async (request, reply) => {
-      if (postedFromAnotherSite(request.headers)) throw new LaunchRefused(`deep linking: a choice posted from another site (${request.headers['sec-fetch-site']})`, 403);
+      if (sentFromAnotherSite(request.headers)) throw new LaunchRefused(`deep linking: a choice posted from another site (${request.headers['sec-fetch-site']})`, 403);
       const token = request.body.picker_token;
       const picker = await findPickerRequest(ctx, token, request.cookies[pickerCookieName(token)]);
       if (!picker) throw new LaunchRefused('deep linking: unknown, used or expired picker request, or another browser\'s');

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../platform/context.js';
 import { safeEqual } from '../../platform/crypto.js';
+import { sentFromAnotherSite } from '../../platform/http/fetch-site.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { installPortalErrors, CsrfRefused } from './portal-errors.js';
 import { PORTAL_COOKIE, SESSION_ABSOLUTE_MS, resolvePortalSession } from '../staff/portal-sessions.js';
@@ -83,7 +84,7 @@ function headerOrQueryToken(request: FastifyRequest): string | undefined {
 function checkBeforeBody(request: FastifyRequest): void {
   if (!STATE_CHANGING.has(request.method)) return;
   if (!request.staff && request.routeOptions.config?.signOut) return;
-  if (request.headers['sec-fetch-site'] === 'cross-site' || request.headers['sec-fetch-site'] === 'same-site') throw new CsrfRefused();
+  if (sentFromAnotherSite(request.headers)) throw new CsrfRefused();
   const upload = request.routeOptions.config?.upload;
   if (upload) {
     // Signed out: no session token can match (a 403, as for every portal form), then the role, then the token.
@@ -128,10 +129,8 @@ async function installPortalSession(app: FastifyInstance, { ctx }: { ctx: AppCon
   app.addHook('preValidation', async (request) => {
     if (!STATE_CHANGING.has(request.method)) return;
     if (!request.staff && request.routeOptions.config?.signOut) return;
-    if (request.routeOptions.config?.upload) return; // checked before the body
-    if (request.headers['sec-fetch-site'] === 'cross-site' || request.headers['sec-fetch-site'] === 'same-site') {
-      throw new CsrfRefused();
-    }
+    // Another site's post, and an upload's token, were refused before the body (checkBeforeBody).
+    if (request.routeOptions.config?.upload) return;
     const expected = request.staff?.sessionCsrf ?? request.cookies?.[PRE_SESSION_COOKIE];
     const token = submittedToken(request);
     if (!expected || !token || !safeEqual(token, expected)) throw new CsrfRefused();

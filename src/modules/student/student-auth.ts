@@ -1,6 +1,7 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../platform/context.js';
+import { sentFromAnotherSite } from '../../platform/http/fetch-site.js';
 import { AppError } from '../../platform/errors.js';
 import { csrfMatches, findSession, recentSession, SESSION_COOKIE, type StudentSession } from '../assignments/student-sessions.js';
 
@@ -51,11 +52,8 @@ function admitBeforeBody(request: FastifyRequest, config: FastifyContextConfig, 
     if (config.page) throw new AppError('not_found', 'No such page.');
     throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
   }
-  if (request.method === 'POST') {
-    const site = request.headers['sec-fetch-site'];
-    if (site === 'cross-site' || site === 'same-site') {
-      throw new AppError('forbidden', 'This request came from another site and was refused. Reload the test page and try again.');
-    }
+  if (request.method === 'POST' && sentFromAnotherSite(request.headers)) {
+    throw new AppError('forbidden', 'This request came from another site and was refused. Reload the test page and try again.');
   }
   return session;
 }
