@@ -47,26 +47,17 @@ import { reportRoutes } from './modules/results/report-routes.js';
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
 
+/** The pool's own connection string: with the embedded database the config holds none. */
+function poolConnectionString(ctx: AppContext): string {
+  return (ctx.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+}
+
 /**
  * What the HTTP server runs with: the app's context and the start-link signer
  * that the routes issuing and opening start links need (assignments, the
  * student app, the portal, test mode). Each module's routes ask for their own
  * narrower context, which this satisfies.
  */
-/** The pool's own connection string: with the embedded database the config holds none. */
-function poolConnectionString(ctx: AppContext): string {
-  return (ctx.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-}
-
-/** Over this, readiness still answers ready (deadlines come from the database) but the log says to fix the host's clock. */
-const CLOCK_SKEW_WARN_MS = 1_000;
-let lastSkewWarning = 0;
-function warnClockSkew(log: { warn(obj: object, msg: string): void }, clockSkewMs: number): void {
-  if (Date.now() - lastSkewWarning < 60_000) return;
-  lastSkewWarning = Date.now();
-  log.warn({ clockSkewMs }, "this host's clock differs from the database's by more than 1 s: synchronise it (NTP, chrony); see docs/production.md");
-}
-
 export interface ServerContext extends AppContext {
   signer: LinkSigner;
 }
@@ -117,15 +108,11 @@ export async function buildServer(
   // Liveness needs nothing but the event loop; readiness asks the database on a connection of its own
   // (platform/readiness.ts), never through the request pool, so a saturated pool takes no instance out.
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  const readiness = createReadinessProbe(poolConnectionString(ctx));
+  const readiness = createReadinessProbe(poolConnectionString(ctx), { log: app.log });
   app.addHook('onClose', async () => readiness.close());
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const state = await readiness.check();
-    if (state.status === 'ready') {
-      if (Math.abs(state.clockSkewMs) > CLOCK_SKEW_WARN_MS) warnClockSkew(app.log, state.clockSkewMs);
-      return state;
-    }
-    return reply.status(503).header('Retry-After', '5').send(state);
+    return state.status === 'ready' ? state : reply.status(503).header('Retry-After', '5').send(state);
   });
 
   app.get(`${PARTNER_PREFIX}/openapi.json`, { schema: { hide: true } }, async () =>

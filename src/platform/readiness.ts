@@ -21,9 +21,21 @@ export interface ReadinessProbe {
   close(): Promise<void>;
 }
 
-export function createReadinessProbe(connectionString: string, opts: { timeoutMs?: number; now?: () => number } = {}): ReadinessProbe {
+/** Over this, readiness still answers ready (deadlines come from the database) but the log says to fix the host's clock, once a minute. */
+const CLOCK_SKEW_WARN_MS = 1_000;
+
+export function createReadinessProbe(
+  connectionString: string,
+  opts: { timeoutMs?: number; now?: () => number; log?: { warn(obj: object, msg: string): void } } = {},
+): ReadinessProbe {
   const timeoutMs = opts.timeoutMs ?? 1_000;
   const now = opts.now ?? Date.now;
+  let lastSkewWarning = Number.NEGATIVE_INFINITY;
+  const warnSkew = (clockSkewMs: number) => {
+    if (Math.abs(clockSkewMs) <= CLOCK_SKEW_WARN_MS || Date.now() - lastSkewWarning < 60_000) return;
+    lastSkewWarning = Date.now();
+    opts.log?.warn({ clockSkewMs }, "this host's clock differs from the database's by more than 1 s: synchronise it (NTP, chrony); see docs/production.md");
+  };
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
   let inFlight: Promise<Readiness> | null = null;
@@ -64,6 +76,7 @@ export function createReadinessProbe(connectionString: string, opts: { timeoutMs
       const ended = now();
       // The database's clock against ours at the middle of the round trip.
       const clockSkewMs = Math.round(Number(rows[0]!.ms) - (started + ended) / 2);
+      warnSkew(clockSkewMs);
       return { status: 'ready', database: 'up', clockSkewMs };
     } catch (err) {
       if (c) drop(c);
