@@ -60,7 +60,19 @@ export interface JobDeclaration<K extends string = string, S extends TSchema = T
 /** A declaration with the function that runs it with the worker's context: what a worker is built from. */
 export interface JobDefinition<K extends string = string, S extends TSchema = TSchema, C = never> extends JobDeclaration<K, S> {
   run(ctx: C, payload: Static<S>, job: JobInfo): Promise<void>;
+  /** A kind run in batches (handleJobBatch): at most this many due jobs of the kind per run. */
+  readonly batchSize?: number;
+  readonly runBatch?: (ctx: C, items: ReadonlyArray<BatchItem<Static<S>>>) => Promise<BatchFailures | void>;
 }
+
+/** One job of a batch: its payload (checked) and its row. */
+export interface BatchItem<P> {
+  payload: P;
+  job: JobInfo;
+}
+
+/** The jobs of a batch that failed, by job id, with their errors; the others succeeded. */
+export type BatchFailures = ReadonlyMap<number, unknown>;
 
 /** Any definition whose run accepts context C (the worker's). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -90,6 +102,33 @@ export function handleJob<K extends string, S extends TSchema, C>(
 ): JobDefinition<K, S, C> {
   if (declarations.get(declaration.kind)?.declaration !== declaration) throw new Error(`job kind ${declaration.kind} is not declared`);
   const definition = Object.freeze({ ...declaration, run });
+  issued.add(definition);
+  return definition;
+}
+
+/**
+ * The handler of a declared kind that runs many due jobs at once: a worker
+ * slot claims up to `size` due jobs of the kind (one statement), `run` gets
+ * them all and answers which failed (by job id; a throw fails them all), and
+ * the successes are deleted in one statement. For work that is cheaper per
+ * item in bulk (the deadline's auto-submits, the results rollup). Every job
+ * keeps its own row, attempts and retries, so a failure retries only its own.
+ */
+export function handleJobBatch<K extends string, S extends TSchema, C>(
+  declaration: JobDeclaration<K, S>,
+  batch: { size: number; run: (ctx: C, items: ReadonlyArray<BatchItem<Static<S>>>) => Promise<BatchFailures | void> },
+): JobDefinition<K, S, C> {
+  if (declarations.get(declaration.kind)?.declaration !== declaration) throw new Error(`job kind ${declaration.kind} is not declared`);
+  if (!Number.isInteger(batch.size) || batch.size < 1) throw new Error(`job kind ${declaration.kind}: batch size must be a whole number ≥ 1`);
+  const definition: JobDefinition<K, S, C> = Object.freeze({
+    ...declaration,
+    batchSize: batch.size,
+    runBatch: batch.run,
+    async run(ctx: C, payload: Static<S>, job: JobInfo) {
+      const failed = await batch.run(ctx, [{ payload, job }]);
+      if (failed?.has(job.id)) throw failed.get(job.id) ?? new Error('job failed');
+    },
+  });
   issued.add(definition);
   return definition;
 }
@@ -199,19 +238,63 @@ export function createJobWorker<C>(opts: WorkerOptions<C>) {
   let cycle: Promise<void> | null = null;
   const inFlight = new Set<Promise<void>>();
 
+  /**
+   * Up to n due jobs of this worker's kinds, oldest first: each kind is
+   * looked up in the claim index (kind, run_at, id), so jobs of other kinds
+   * due in thousands cost nothing. A kind's rows locked but not taken (more
+   * than n due across kinds) are free again when the statement ends.
+   */
   async function claim(n: number): Promise<ClaimedJob[]> {
     const now = opts.clock.now();
     const { rows } = await opts.pool.query(
       `UPDATE jobs SET locked_until = $2::timestamptz + make_interval(secs => $3::double precision / 1000),
                        locked_by = $4, attempts = attempts + 1
-        WHERE id IN (SELECT id FROM jobs
-                      WHERE failed_at IS NULL AND run_at <= $2 AND (locked_until IS NULL OR locked_until < $2)
-                        AND kind = ANY($5)
-                      ORDER BY run_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
+        WHERE id IN (SELECT due.id FROM unnest($5::text[]) AS k(kind)
+                      CROSS JOIN LATERAL (
+                        SELECT id, run_at FROM jobs
+                         WHERE jobs.kind = k.kind AND failed_at IS NULL AND run_at <= $2 AND (locked_until IS NULL OR locked_until < $2)
+                         ORDER BY run_at, id LIMIT $1 FOR UPDATE SKIP LOCKED) due
+                      ORDER BY due.run_at, due.id LIMIT $1)
         RETURNING id, kind, payload, attempts, max_attempts`,
       [n, now, leaseMs, workerId, kinds],
     );
     return rows;
+  }
+
+  /** Up to n more due jobs of one kind, for a batch (the claim index on kind and run time finds them). */
+  async function claimOfKind(kind: string, n: number): Promise<ClaimedJob[]> {
+    if (n <= 0) return [];
+    const now = opts.clock.now();
+    const { rows } = await opts.pool.query(
+      `UPDATE jobs SET locked_until = $2::timestamptz + make_interval(secs => $3::double precision / 1000),
+                       locked_by = $4, attempts = attempts + 1
+        WHERE id IN (SELECT id FROM jobs
+                      WHERE kind = $5 AND failed_at IS NULL AND run_at <= $2 AND (locked_until IS NULL OR locked_until < $2)
+                      ORDER BY run_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
+        RETURNING id, kind, payload, attempts, max_attempts`,
+      [n, now, leaseMs, workerId, kind],
+    );
+    return rows;
+  }
+
+  /**
+   * The claimed jobs as runs: one per job, except that jobs of a batch kind
+   * are topped up with more due jobs of their kind and split into batches.
+   */
+  async function asRuns(claimed: ClaimedJob[]): Promise<ClaimedJob[][]> {
+    const runs: ClaimedJob[][] = [];
+    const batched = new Map<string, ClaimedJob[]>();
+    for (const job of claimed) {
+      const size = byKind.get(job.kind)?.batchSize ?? 1;
+      if (size <= 1) runs.push([job]);
+      else batched.set(job.kind, [...(batched.get(job.kind) ?? []), job]);
+    }
+    for (const [kind, jobs] of batched) {
+      const size = byKind.get(kind)!.batchSize!;
+      const all = [...jobs, ...(await claimOfKind(kind, jobs.length * size - jobs.length))];
+      for (let i = 0; i < all.length; i += size) runs.push(all.slice(i, i + size));
+    }
+    return runs;
   }
 
   /** Records the outcome. `permanent`: no retry will mend it (a malformed payload), so the job is left failed at once. */
@@ -233,22 +316,43 @@ export function createJobWorker<C>(opts: WorkerOptions<C>) {
     );
   }
 
-  function runJob(job: ClaimedJob): Promise<void> {
+  /** Deletes the jobs of a batch that succeeded, in one statement, if we still hold them. */
+  async function finishAll(jobs: ClaimedJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await opts.pool.query('DELETE FROM jobs WHERE id = ANY($1::bigint[]) AND locked_by = $2', [jobs.map((j) => j.id), workerId]);
+  }
+
+  const recordFailure = (jobId: number) => (err: unknown) => opts.log?.error({ err, jobId }, 'could not record job outcome');
+
+  /** Runs one claimed job, or a batch of one kind, in one slot. */
+  function runJob(claimed: ClaimedJob | ClaimedJob[]): Promise<void> {
+    const jobs = Array.isArray(claimed) ? claimed : [claimed];
     running++;
-    const definition = byKind.get(job.kind)!;
+    const definition = byKind.get(jobs[0]!.kind)!;
     const p = (async () => {
-      let error: unknown = null;
-      const problem = payloadProblem(job.kind, job.payload);
-      if (problem) {
-        await finish(job, new JobPayloadError(problem), true).catch((err) => opts.log?.error({ err, jobId: job.id }, 'could not record job outcome'));
-        return;
+      const valid: ClaimedJob[] = [];
+      for (const job of jobs) {
+        const problem = payloadProblem(job.kind, job.payload);
+        if (problem) await finish(job, new JobPayloadError(problem), true).catch(recordFailure(job.id));
+        else valid.push(job);
       }
+      if (valid.length === 0) return;
+      const info = (job: ClaimedJob): JobInfo => ({ id: job.id, kind: job.kind, attempts: job.attempts });
+      let failures: BatchFailures;
       try {
-        await definition.run(opts.context, job.payload, { id: job.id, kind: job.kind, attempts: job.attempts });
+        if (definition.runBatch) {
+          failures = (await definition.runBatch(opts.context, valid.map((job) => ({ payload: job.payload, job: info(job) })))) ?? new Map();
+        } else {
+          await definition.run(opts.context, valid[0]!.payload, info(valid[0]!));
+          failures = new Map();
+        }
       } catch (err) {
-        error = err ?? new Error('job failed');
+        failures = new Map(valid.map((job) => [job.id, err ?? new Error('job failed')]));
       }
-      await finish(job, error).catch((err) => opts.log?.error({ err, jobId: job.id }, 'could not record job outcome'));
+      await finishAll(valid.filter((job) => !failures.has(job.id))).catch(recordFailure(valid[0]!.id));
+      for (const job of valid) {
+        if (failures.has(job.id)) await finish(job, failures.get(job.id) ?? new Error('job failed')).catch(recordFailure(job.id));
+      }
     })().finally(() => {
       running--;
       inFlight.delete(p);
@@ -262,9 +366,9 @@ export function createJobWorker<C>(opts: WorkerOptions<C>) {
   async function tick(): Promise<number> {
     const free = concurrency - running;
     if (free <= 0) return 0;
-    const jobs = await claim(free);
-    for (const job of jobs) void runJob(job);
-    return jobs.length;
+    const runs = await asRuns(await claim(free));
+    for (const run of runs) void runJob(run);
+    return runs.length;
   }
 
   function wake(): void {
@@ -294,10 +398,10 @@ export function createJobWorker<C>(opts: WorkerOptions<C>) {
     async drain(): Promise<number> {
       let total = 0;
       for (;;) {
-        const jobs = await claim(concurrency);
-        if (jobs.length === 0) return total;
-        total += jobs.length;
-        await Promise.all(jobs.map((j) => runJob(j)));
+        const runs = await asRuns(await claim(concurrency));
+        if (runs.length === 0) return total;
+        total += runs.reduce((n, run) => n + run.length, 0);
+        await Promise.all(runs.map((run) => runJob(run)));
       }
     },
     /** Stops claiming and waits for running jobs to finish. */

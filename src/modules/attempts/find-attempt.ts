@@ -90,6 +90,34 @@ export async function lockAttempt(tx: Tx, assignmentId: string, mode: 'share' | 
   return rows[0] ? toAttempt(rows[0]) : null;
 }
 
+/**
+ * Update locks on many attempts at once, for the deadline's batches (which
+ * act for no tenant in particular): taken in id order, so two batches, or a
+ * batch and a single submission, never wait on each other in a cycle.
+ */
+export async function lockAttemptsForDeadline(tx: Tx, assignmentIds: readonly string[]): Promise<Attempt[]> {
+  const { rows } = await tx.query<AttemptRecord>(
+    `SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE assignment_id = ANY($1::text[]) ORDER BY assignment_id FOR UPDATE`,
+    [assignmentIds],
+  );
+  return rows.map(toAttempt);
+}
+
+/** The answers of many attempts (read under their locks), by assignment id. */
+export async function listAnswersOf(db: Queryable, assignmentIds: readonly string[]): Promise<Map<string, StoredAnswer[]>> {
+  const { rows } = await db.query<{ assignment_id: string; question_id: string; value: AnswerValue; version: number; saved_at: Date }>(
+    'SELECT assignment_id, question_id, value, version, saved_at FROM answers WHERE assignment_id = ANY($1::text[])',
+    [assignmentIds],
+  );
+  const byAttempt = new Map<string, StoredAnswer[]>();
+  for (const r of rows) {
+    const list = byAttempt.get(r.assignment_id) ?? [];
+    list.push({ questionId: r.question_id, value: r.value, version: r.version, savedAt: r.saved_at });
+    byAttempt.set(r.assignment_id, list);
+  }
+  return byAttempt;
+}
+
 export async function listAnswers(db: Queryable, institutionId: string, assignmentId: string): Promise<StoredAnswer[]> {
   const { rows } = await db.query<{ question_id: string; value: AnswerValue; version: number; saved_at: Date }>(
     'SELECT question_id, value, version, saved_at FROM answers WHERE assignment_id = $1 AND institution_id = $2',

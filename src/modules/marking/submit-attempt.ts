@@ -1,12 +1,12 @@
 import type { AppContext } from '../../platform/context.js';
-import { withTransaction } from '../../platform/db.js';
+import { withTransaction, type Tx } from '../../platform/db.js';
 import type { Tenant } from '../../platform/principal.js';
 import { notFound } from '../../platform/errors.js';
 import { findAssignment } from '../assignments/find-assignment.js';
 import type { StudentSession } from '../assignments/student-sessions.js';
 import type { AnswerValue } from '../attempts/answer-values.js';
 import { closeAttempt } from '../attempts/close-attempt.js';
-import { listAnswers, lockAttempt } from '../attempts/find-attempt.js';
+import { listAnswers, listAnswersOf, lockAttempt, lockAttemptsForDeadline, type Attempt, type StoredAnswer } from '../attempts/find-attempt.js';
 import { autoSubmitAt } from '../attempts/timing.js';
 import { deliveredTest } from '../attempts/delivered-test.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
@@ -42,32 +42,79 @@ export async function submitAttempt(
       return { submitted: false, status: 'started', reason: 'not_due' };
     }
 
-    const test = await deliveredTest(tx, attempt);
-    const answers = new Map<string, AnswerValue>(
-      (await listAnswers(tx, attempt.institutionId, attempt.assignmentId)).map((a) => [a.questionId, a.value]),
-    );
-    const score = await markSubmission(tx, {
-      assignmentId: attempt.assignmentId,
-      institutionId: attempt.institutionId,
-      test,
-      answers,
-      now,
-      aiEnabled: ctx.config.ai !== null,
-    });
-    const outcome = await applyTransition(
-      tx,
-      attempt.assignmentId,
-      [
-        { type: 'submit', score },
-        { type: 'settle', resultVisibility: test.resultVisibility, score },
-      ],
-      now,
-    );
-    // The attempt row says "not submitted", so the assignment must be `started`; anything else is a broken invariant.
-    if (!outcome.ok) throw new Error(`submit ${attempt.assignmentId}: ${outcome.reason}`);
-    await closeAttempt(tx, attempt.assignmentId, now, input.by);
-    return { submitted: true, status: outcome.status };
+    const answers = await listAnswers(tx, attempt.institutionId, attempt.assignmentId);
+    return submitLockedAttempt(ctx, tx, attempt, answers, input.by, now);
   });
+}
+
+/**
+ * The submission of an attempt whose update lock the caller's transaction
+ * holds, not yet submitted and due: auto-mark the answers read under that
+ * lock, `submit` + `settle`, close the attempt.
+ */
+async function submitLockedAttempt(
+  ctx: AppContext,
+  tx: Tx,
+  attempt: Attempt,
+  saved: StoredAnswer[],
+  by: Exclude<SubmittedBy, 'cancelled'>,
+  now: Date,
+): Promise<SubmitOutcome> {
+  const test = await deliveredTest(tx, attempt);
+  const answers = new Map<string, AnswerValue>(saved.map((a) => [a.questionId, a.value]));
+  const score = await markSubmission(tx, {
+    assignmentId: attempt.assignmentId,
+    institutionId: attempt.institutionId,
+    test,
+    answers,
+    now,
+    aiEnabled: ctx.config.ai !== null,
+  });
+  const outcome = await applyTransition(
+    tx,
+    attempt.assignmentId,
+    [
+      { type: 'submit', score },
+      { type: 'settle', resultVisibility: test.resultVisibility, score },
+    ],
+    now,
+  );
+  // The attempt row says "not submitted", so the assignment must be `started`; anything else is a broken invariant.
+  if (!outcome.ok) throw new Error(`submit ${attempt.assignmentId}: ${outcome.reason}`);
+  await closeAttempt(tx, attempt.assignmentId, now, by);
+  return { submitted: true, status: outcome.status };
+}
+
+/**
+ * The deadline's auto-submits of many attempts in one transaction (the
+ * deadline job's batches): the attempts locked in one statement (in id
+ * order, so two batches never wait on each other in a cycle), their answers
+ * read in one, then each submitted as submitAttempt would, and one commit
+ * for them all. A batch that fails as a whole (a deadlock with a cancel, a
+ * broken attempt) rolls back and is answered with null: the caller submits
+ * its attempts one by one instead, so one bad attempt delays only itself.
+ */
+export async function submitAttemptsAtDeadline(ctx: AppContext, assignmentIds: readonly string[]): Promise<Map<string, SubmitOutcome> | null> {
+  const now = ctx.clock.now();
+  try {
+    return await withTransaction(ctx.pool, async (tx) => {
+      const attempts = await lockAttemptsForDeadline(tx, assignmentIds);
+      const answers = await listAnswersOf(tx, attempts.map((a) => a.assignmentId));
+      const outcomes = new Map<string, SubmitOutcome>();
+      for (const id of assignmentIds) outcomes.set(id, { submitted: false, status: null, reason: 'not_started' });
+      for (const attempt of attempts) {
+        if (attempt.submittedAt) outcomes.set(attempt.assignmentId, { submitted: false, status: null, reason: 'already_submitted' });
+        else if (now.getTime() < autoSubmitAt(attempt.deadlineAt).getTime()) {
+          outcomes.set(attempt.assignmentId, { submitted: false, status: 'started', reason: 'not_due' });
+        } else {
+          outcomes.set(attempt.assignmentId, await submitLockedAttempt(ctx, tx, attempt, answers.get(attempt.assignmentId) ?? [], 'deadline', now));
+        }
+      }
+      return outcomes;
+    });
+  } catch {
+    return null;
+  }
 }
 
 /** The student's own Submit (button, or the page's timer at zero): only their own assignment. */
