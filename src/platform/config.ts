@@ -135,7 +135,7 @@ export interface WebhookTunables {
   leaseMs: number;
   /** Deliveries in flight per dispatcher process. */
   concurrency: number;
-  /** Deliveries in flight per endpoint, so one slow partner cannot take every slot. */
+  /** Deliveries in flight per endpoint over every dispatcher process, so one slow partner cannot take every slot. */
   endpointConcurrency: number;
 }
 

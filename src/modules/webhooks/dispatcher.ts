@@ -99,7 +99,11 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   /** Claim statements and the deliveries they returned, for the bench. */
   const counters = { claims: 0, claimed: 0 };
   const ready: Array<ClaimedDelivery & { claimedAt: number }> = [];
-  /** Running deliveries per endpoint: at most endpointConcurrency each (this process's per-endpoint limit). */
+  /**
+   * Running deliveries per endpoint: at most endpointConcurrency each here. Across processes the claim keeps
+   * the limit (deliveries-repo.ts): while another process holds leases on an endpoint, this one is given no
+   * more than what every process's leases leave of the limit.
+   */
   const runningBy = new Map<string, number>();
   /** Running and ready deliveries per endpoint. */
   const heldBy = new Map<string, number>();
