@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/platform/clock.js';
 import { createPool, type Pool } from '../../src/platform/db.js';
-import { createBatchedStore } from '../../src/platform/http/rate-limit-store.js';
+import { createBatchedStore, createRateLimitStore } from '../../src/platform/http/rate-limit-store.js';
 import { buildServer, serverContext } from '../../src/server.js';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 
@@ -128,6 +128,25 @@ describe('batched rate limit when the database is away', () => {
       // A key first seen during the outage does not wait for ever: it is counted here.
       const fresh = await store.take(`${key}-new`);
       expect(fresh.allowed).toBe(true);
+    } finally {
+      store.stop();
+      await h.close();
+    }
+  });
+
+  it('the exact store fails open the same way: its own bucket in the process, with headers, no error', async () => {
+    const h = await createHarness();
+    const pool = createPool(h.databaseUrl, 2);
+    const warnings: string[] = [];
+    const store = createRateLimitStore('postgres', { perSecond: 0.05, burst: 2 }, pool, { warn: (_o, m) => warnings.push(m ?? '') });
+    try {
+      expect((await store.take('exact-blip')).allowed).toBe(true);
+      await pool.end();
+      const during = [];
+      for (let i = 0; i < 3; i++) during.push(await store.take('exact-blip'));
+      expect(during.map((r) => r.allowed)).toEqual([true, true, false]);
+      expect(during[2]!.headers['Retry-After']).toBeDefined();
+      expect(warnings).toHaveLength(1); // once per outage, not per request
     } finally {
       store.stop();
       await h.close();
