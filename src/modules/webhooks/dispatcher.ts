@@ -32,8 +32,10 @@ import { secretBoxFor, urlPolicyFor } from './webhooks-context.js';
  * Claims run ahead of the free slots (a ready list), so a finished request
  * is replaced at once instead of after a database round trip. Only
  * endpoints that answer quickly get deliveries claimed ahead (half their
- * limit), and a ready delivery whose lease could no longer cover a whole
- * attempt is handed back instead of sent: an attempt never outlives its lease.
+ * limit), and only while no other process holds leases on them (the claim
+ * decides: deliveries-repo.ts); a ready delivery whose lease could no longer
+ * cover a whole attempt is handed back instead of sent: an attempt never
+ * outlives its lease, so the leases in the database cover every request open.
  *
  * Batching: a claim and a record cost one statement each whatever their
  * size, and each claim steps over the rows already leased. So finished
