@@ -59,6 +59,8 @@ BEGIN
            CASE WHEN l.others = 0 THEN COALESCE(r.n, p_endpoint_limit)
                 ELSE LEAST(COALESCE(r.n, p_endpoint_limit), p_endpoint_limit - l.total) END AS free
       FROM unnest(held) AS ep(id)
+      -- Checked again in this snapshot: a pause or a disabling recorded since the first statement holds.
+      JOIN webhook_endpoints w ON w.id = ep.id AND w.status = 'enabled' AND (w.paused_until IS NULL OR w.paused_until <= p_now)
       LEFT JOIN unnest(p_room_ids, p_room_ns) AS r(id, n) ON r.id = ep.id
       CROSS JOIN LATERAL (
         SELECT count(*)::int AS total, count(*) FILTER (WHERE d.locked_by IS DISTINCT FROM p_worker)::int AS others
