@@ -18,7 +18,7 @@ import { openBenchDatabase } from './bench-database.js';
 import { seedAssignments } from '../scripts/seed-assignments.js';
 
 /**
- * `npx tsx bench/scale.ts [--api 2 --workers 2 --duration 5 --connections 10 --store memory|postgres --seed-assignments N]`
+ * `npx tsx bench/scale.ts [--api 2 --workers 2 --duration 5 --connections 10 --store memory|batched|postgres --seed-assignments N]`
  *
  * Assay as deployed: `--api` API processes (src/main.ts, ASSAY_RUN_WORKER=0)
  * and `--workers` worker processes (src/worker-main.ts), each its own Node
@@ -51,7 +51,7 @@ const SEED = Number(opts['seed-assignments']);
 for (const [k, v] of Object.entries({ api: API, workers: WORKERS, duration: DURATION, connections: CONNECTIONS })) {
   if (!Number.isInteger(v) || v < (k === 'workers' ? 0 : 1)) throw new Error(`--${k} must be a whole number`);
 }
-if (opts.store !== 'memory' && opts.store !== 'postgres') throw new Error('--store is memory or postgres');
+if (opts.store !== 'memory' && opts.store !== 'batched' && opts.store !== 'postgres') throw new Error('--store is memory, batched or postgres');
 
 // ---- database and seed ------------------------------------------------------------------------
 const db = await openBenchDatabase('assay_scale');

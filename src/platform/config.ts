@@ -67,7 +67,7 @@ export interface OperationsConfig {
   metricsPort: number | null;
   /** Tracing with OpenTelemetry, switched on by the standard OTEL_* variables (telemetry/tracing.ts); service name from OTEL_SERVICE_NAME. */
   tracing: { enabled: boolean; serviceName: string };
-  /** ASSAY_RATE_LIMIT_STORE: where the per-key buckets live; `postgres` keeps one limit across API processes. */
+  /** ASSAY_RATE_LIMIT_STORE: where the per-key buckets live; `batched` (the default with DATABASE_URL) and `postgres` keep one limit across API processes. */
   rateLimitStore: RateLimitStoreKind;
   /**
    * ASSAY_PORTAL: whether this API process serves the staff portal (`on`, the
@@ -135,7 +135,7 @@ export interface WebhookTunables {
   leaseMs: number;
   /** Deliveries in flight per dispatcher process. */
   concurrency: number;
-  /** Deliveries in flight per endpoint, so one slow partner cannot take every slot. */
+  /** Deliveries in flight per endpoint over every dispatcher process, so one slow partner cannot take every slot. */
   endpointConcurrency: number;
 }
 
@@ -223,7 +223,7 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
     ai: aiConfig(env),
     mail: mailConfig(env, publicBaseUrlHost(env, port)),
     trustProxy: trustProxyVar(env),
-    operations: operationsConfig(env, port),
+    operations: operationsConfig(env, port, databaseUrl !== null),
     workerPool: {
       threads: intVar(env, 'ASSAY_WORKER_THREADS', DEFAULT_WORKER_POOL.threads, 1, 64),
       queueLimit: intVar(env, 'ASSAY_WORKER_QUEUE', DEFAULT_WORKER_POOL.queueLimit, 0, 10_000),
@@ -314,13 +314,14 @@ function mailConfig(env: Env, host: string): MailConfig {
   return { smtpUrl, from };
 }
 
-function operationsConfig(env: Env, port: number): OperationsConfig {
+function operationsConfig(env: Env, port: number, sharedDatabase: boolean): OperationsConfig {
   const metricsToken = env.ASSAY_METRICS_TOKEN || null;
   if (metricsToken !== null && metricsToken.length < 24) throw new ConfigError('ASSAY_METRICS_TOKEN', 'must be at least 24 characters');
   const metricsPort = env.ASSAY_METRICS_PORT ? intVar(env, 'ASSAY_METRICS_PORT', 0, 1, 65535) : null;
   if (metricsPort !== null && metricsPort === port) throw new ConfigError('ASSAY_METRICS_PORT', `must differ from PORT (${port})`);
-  const store = env.ASSAY_RATE_LIMIT_STORE || 'memory';
-  if (!isOneOf(RATE_LIMIT_STORE_KINDS, store)) throw new ConfigError('ASSAY_RATE_LIMIT_STORE', `must be memory or postgres, got "${store}"`);
+  // With DATABASE_URL several API processes may share the database; the embedded one belongs to this process alone.
+  const store = env.ASSAY_RATE_LIMIT_STORE || (sharedDatabase ? 'batched' : 'memory');
+  if (!isOneOf(RATE_LIMIT_STORE_KINDS, store)) throw new ConfigError('ASSAY_RATE_LIMIT_STORE', `must be memory, batched or postgres, got "${store}"`);
   const tracing = { enabled: tracingEnabled(env), serviceName: env.OTEL_SERVICE_NAME || 'assay' };
   const portal = env.ASSAY_PORTAL || 'on';
   if (portal !== 'on' && portal !== 'off') throw new ConfigError('ASSAY_PORTAL', `must be on or off, got "${portal}"`);

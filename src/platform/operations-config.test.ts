@@ -13,6 +13,13 @@ describe('operations configuration', () => {
     });
   });
 
+  it('with DATABASE_URL (where several API processes may run) the buckets are shared, batched, by default', () => {
+    const env = { DATABASE_URL: 'postgres://db.example/assay', ASSAY_ADMIN_TOKEN: 'a'.repeat(24), ASSAY_SECRET: 's'.repeat(32) };
+    expect(parseConfig(env).operations.rateLimitStore).toBe('batched');
+    expect(parseConfig({ ...env, ASSAY_RATE_LIMIT_STORE: 'memory' }).operations.rateLimitStore).toBe('memory');
+    expect(parseConfig({ ASSAY_RATE_LIMIT_STORE: 'batched' }).operations.rateLimitStore).toBe('batched');
+  });
+
   it('ASSAY_PORTAL=off leaves the staff portal out of this process', () => {
     expect(parseConfig({ ASSAY_PORTAL: 'off' }).operations.portal).toBe(false);
     expect(parseConfig({ ASSAY_PORTAL: 'on' }).operations.portal).toBe(true);

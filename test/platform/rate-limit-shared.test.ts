@@ -85,7 +85,7 @@ describe('rate limit shared in PostgreSQL', () => {
   });
 });
 
-describe('rate limit in memory (the default), for contrast', () => {
+describe('rate limit in memory (the default with the embedded database), for contrast', () => {
   it('lets each process spend the whole burst', async () => {
     const p = await pair('memory');
     try {

@@ -38,8 +38,8 @@ export const partnerAuth = fp(installPartnerAuth, { name: 'partner-auth', depend
 
 async function installPartnerAuth(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   app.decorateRequest('partner', null);
-  // In this process's memory, or shared by every API process in PostgreSQL (ASSAY_RATE_LIMIT_STORE).
-  const limiter = createRateLimitStore(ctx.config.operations.rateLimitStore, ctx.config.rateLimit, ctx.pool);
+  // In this process's memory, or shared by every API process through PostgreSQL (ASSAY_RATE_LIMIT_STORE).
+  const limiter = createRateLimitStore(ctx.config.operations.rateLimitStore, ctx.config.rateLimit, ctx.pool, app.log);
   app.addHook('onClose', async () => limiter.stop());
   const keys = createKeyCache({ pool: ctx.pool, log: app.log });
   app.addHook('onReady', () => keys.start());

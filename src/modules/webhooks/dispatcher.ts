@@ -32,8 +32,10 @@ import { secretBoxFor, urlPolicyFor } from './webhooks-context.js';
  * Claims run ahead of the free slots (a ready list), so a finished request
  * is replaced at once instead of after a database round trip. Only
  * endpoints that answer quickly get deliveries claimed ahead (half their
- * limit), and a ready delivery whose lease could no longer cover a whole
- * attempt is handed back instead of sent: an attempt never outlives its lease.
+ * limit), and only while no other process holds leases on them (the claim
+ * decides: deliveries-repo.ts); a ready delivery whose lease could no longer
+ * cover a whole attempt is handed back instead of sent: an attempt never
+ * outlives its lease, so the leases in the database cover every request open.
  *
  * Batching: a claim and a record cost one statement each whatever their
  * size, and each claim steps over the rows already leased. So finished
@@ -99,7 +101,11 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
   /** Claim statements and the deliveries they returned, for the bench. */
   const counters = { claims: 0, claimed: 0 };
   const ready: Array<ClaimedDelivery & { claimedAt: number }> = [];
-  /** Running deliveries per endpoint: at most endpointConcurrency each (this process's per-endpoint limit). */
+  /**
+   * Running deliveries per endpoint: at most endpointConcurrency each here. Across processes the claim keeps
+   * the limit (deliveries-repo.ts): while another process holds leases on an endpoint, this one is given no
+   * more than what every process's leases leave of the limit.
+   */
   const runningBy = new Map<string, number>();
   /** Running and ready deliveries per endpoint. */
   const heldBy = new Map<string, number>();

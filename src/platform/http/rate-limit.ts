@@ -1,8 +1,9 @@
 /*
  * Coordination: rate-limit-store.ts puts the per-key limit behind one small
  * interface, RateLimitStore (`take(key)`, sync or async, and `stop()`), with
- * two stores: `memory` wraps createRateLimiter below, `postgres` keeps the
- * buckets in one table for every API process (ASSAY_RATE_LIMIT_STORE).
+ * three stores: `memory` wraps createRateLimiter below, `batched` keeps a
+ * copy per process synced with one table every 100 ms, `postgres` takes
+ * each token from that table (ASSAY_RATE_LIMIT_STORE).
  * partner-auth.ts uses the store, not createRateLimiter directly. Both stores
  * answer through limitResult() below, so the headers are computed in one place.
  */
@@ -23,7 +24,7 @@
  * first: a full table forgets the idlest key (which then starts with a full
  * bucket, as a new key would) rather than resetting everyone's.
  * Limit: with N API processes and the in-memory buckets, a key can reach N ×
- * the limit.
+ * the limit (the shared stores: rate-limit-store.ts).
  */
 export interface RateLimitResult {
   allowed: boolean;
@@ -65,7 +66,8 @@ export function createRateLimiter(opts: { perSecond: number; burst: number; now?
 export function limitResult(allowed: boolean, tokens: number, opts: { perSecond: number; burst: number }): RateLimitResult {
   const headers: Record<string, string> = {
     'RateLimit-Limit': String(opts.burst),
-    'RateLimit-Remaining': String(Math.floor(tokens)),
+    // A shared bucket may be in debt (rate-limit-store.ts): nothing remains then.
+    'RateLimit-Remaining': String(Math.max(0, Math.floor(tokens))),
     'RateLimit-Reset': String(Math.ceil((opts.burst - tokens) / opts.perSecond)),
   };
   if (!allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((1 - tokens) / opts.perSecond)));
