@@ -123,6 +123,11 @@ describe('Retry-After and back-off', () => {
     const first = await startedEvent();
     await rx.waitFor(() => rx.received.some((r) => r.path === '/busy' && r.answered === 429), 5000, 'the 429');
     const pausedAt = Date.now();
+    // The dispatcher records the pause once it has the answer: the next event is made after that, as one made
+    // between the two (a loaded machine) would rightly be claimed before the pause exists.
+    for (let i = 0; i < 100 && !(await h.pool.query('SELECT paused_until FROM webhook_endpoints WHERE id = $1', [endpointId])).rows[0]?.paused_until; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const second = await startedEvent();
     const d1 = await settled(first, endpointId, 'succeeded');
     const [a1, a2] = d1.attempts;
