@@ -1,0 +1,181 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../helpers/expect-error.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { baseUrlOf } from '../helpers/read-during.js';
+import { assign, Student } from '../helpers/student.js';
+
+/**
+ * The open test page's push channel, `GET /a/{id}/events`: Server-Sent Events
+ * over a real socket, fed by NOTIFY from whichever connection made the
+ * change. Extra time given through the partner API reaches the stream within
+ * a second; a cancellation sends the final status and ends it; another
+ * student's or another institution's session gets 404, none 401; the caps
+ * answer 503 with Retry-After; app.close() ends open streams.
+ */
+const P = '/api/partner/v1';
+let h: Harness;
+let base: string;
+
+beforeAll(async () => {
+  h = await createHarness({ config: { statusStreams: { perProcess: 5, perSession: 2 } } as never });
+  base = await baseUrlOf(h);
+});
+afterAll(() => h?.close());
+
+interface Opened {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** Each `event: status` received so far, parsed. */
+  events: Array<Record<string, unknown>>;
+  /** Raw text received so far. */
+  text: string;
+  ended: Promise<void>;
+  /** Resolves with the n-th status event (1-based) once it has arrived. */
+  nth(n: number, timeoutMs?: number): Promise<Record<string, unknown>>;
+  close(): void;
+}
+
+function openStream(assignmentId: string, cookie: string | null): Promise<Opened> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${base}/a/${assignmentId}/events`, { headers: { accept: 'text/event-stream', ...(cookie ? { cookie } : {}) } }, (res) => {
+      const waiters: Array<() => void> = [];
+      const o: Opened = {
+        status: res.statusCode!,
+        headers: res.headers,
+        events: [],
+        text: '',
+        ended: new Promise((r) => res.on('end', () => r()).on('close', () => r())),
+        nth(n, timeoutMs = 1000) {
+          return new Promise((ok, fail) => {
+            const check = () => {
+              if (o.events.length >= n) return ok(o.events[n - 1]!), true;
+              return false;
+            };
+            if (check()) return;
+            const timer = setTimeout(() => fail(new Error(`no status event #${n} within ${timeoutMs} ms; got ${o.text}`)), timeoutMs);
+            waiters.push(() => check() && clearTimeout(timer));
+          });
+        },
+        close: () => req.destroy(),
+      };
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        o.text += chunk;
+        o.events = [...o.text.matchAll(/event: status\ndata: (.*)\n\n/g)].map((m) => JSON.parse(m[1]!));
+        for (const w of [...waiters]) w();
+      });
+      resolve(o);
+    });
+    req.on('error', reject);
+  });
+}
+
+async function running(externalUserId: string) {
+  const a = await assign(h, h.a, { externalUserId });
+  const s = new Student(h);
+  await s.start(a.startUrl);
+  return { ...a, s };
+}
+
+describe('GET /a/{id}/events', () => {
+  it('sends the status at once, then extra time given through the partner API within a second, with stream-friendly headers', async () => {
+    const r = await running('sse-extra');
+    const stream = await openStream(r.assignmentId, r.s.cookie);
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(stream.headers['cache-control']).toBe('no-store');
+    expect(stream.headers['x-accel-buffering']).toBe('no');
+    const first = await stream.nth(1);
+    expect(first).toMatchObject({ status: 'started', deadline: expect.any(String) });
+
+    const sent = Date.now();
+    const patched = await h.partner(h.a, 'PATCH', `${P}/assignments/${r.assignmentId}`, { accommodations: { extraTimeMinutes: 15 } });
+    expect(patched.statusCode).toBe(200);
+    const second = await stream.nth(2);
+    expect(Date.now() - sent).toBeLessThan(1000);
+    expect(Date.parse(second.deadline as string) - Date.parse(first.deadline as string)).toBe(15 * 60_000);
+    stream.close();
+  });
+
+  it('a cancellation sends the final status and ends the stream', async () => {
+    const r = await running('sse-cancel');
+    const stream = await openStream(r.assignmentId, r.s.cookie);
+    await stream.nth(1);
+    expect((await h.partner(h.a, 'POST', `${P}/assignments/${r.assignmentId}/cancel`)).statusCode).toBe(200);
+    expect(await stream.nth(2)).toMatchObject({ status: 'cancelled', deadline: null });
+    await stream.ended;
+  });
+
+  it('a submission from another tab sends the final status; a stream opened after it gets that status and ends', async () => {
+    const r = await running('sse-submit');
+    const stream = await openStream(r.assignmentId, r.s.cookie);
+    await stream.nth(1);
+    expect((await r.s.submit(r.assignmentId)).statusCode).toBe(303);
+    expect((await stream.nth(2)).status).not.toBe('started');
+    await stream.ended;
+    const late = await openStream(r.assignmentId, r.s.cookie);
+    await late.ended;
+    expect(late.events).toHaveLength(1);
+    expect(late.events[0]!.status).not.toBe('started');
+  });
+
+  it('another student’s session and another institution’s session get 404; no session 401; all in the envelope, nothing opened', async () => {
+    const mine = await running('sse-owner');
+    const other = await running('sse-intruder');
+    const b = await assign(h, h.b, { externalUserId: 'sse-owner' });
+    const sb = new Student(h);
+    await sb.start(b.startUrl);
+    for (const [cookie, status, code] of [
+      [other.s.cookie, 404, 'not_found'],
+      [sb.cookie, 404, 'not_found'],
+      [null, 401, 'unauthenticated'],
+    ] as const) {
+      const res = await h.app.inject({ method: 'GET', url: `/a/${mine.assignmentId}/events`, headers: cookie ? { cookie } : {} });
+      expectError(res, status, code);
+    }
+  });
+
+  it('past the per-session cap, and past the per-process cap, 503 with Retry-After in the envelope; a closed stream frees its place', async () => {
+    const r = await running('sse-caps');
+    const one = await openStream(r.assignmentId, r.s.cookie);
+    const two = await openStream(r.assignmentId, r.s.cookie);
+    await Promise.all([one.nth(1), two.nth(1)]);
+    const third = await h.app.inject({ method: 'GET', url: `/a/${r.assignmentId}/events`, headers: { cookie: r.s.cookie! } });
+    expectError(third, 503, 'unavailable');
+    expect(third.headers['retry-after']).toBe('60');
+
+    const others = await Promise.all(['sse-cap-1', 'sse-cap-2', 'sse-cap-3'].map(running));
+    const streams = await Promise.all(others.map((o) => openStream(o.assignmentId, o.s.cookie)));
+    await Promise.all(streams.map((s) => s.nth(1)));
+    const full = await h.app.inject({ method: 'GET', url: `/a/${others[0]!.assignmentId}/events`, headers: { cookie: others[0]!.s.cookie! } });
+    expectError(full, 503, 'unavailable');
+    expect(full.headers['retry-after']).toBe('60');
+
+    one.close();
+    await one.ended;
+    await new Promise((r) => setTimeout(r, 50));
+    const again = await openStream(r.assignmentId, r.s.cookie);
+    expect(again.status).toBe(200);
+    for (const s of [two, again, ...streams]) s.close();
+  });
+});
+
+describe('shutdown', () => {
+  it('app.close() ends open streams instead of waiting for them', async () => {
+    const own = await createHarness();
+    try {
+      base = await baseUrlOf(own);
+      const a = await assign(own, own.a, { externalUserId: 'sse-shutdown' });
+      const s = new Student(own);
+      await s.start(a.startUrl);
+      const stream = await openStream(a.assignmentId, s.cookie);
+      await stream.nth(1);
+      const closing = own.app.close().then(() => 'closed');
+      expect(await Promise.race([closing, new Promise((r) => setTimeout(() => r('hung'), 3000))])).toBe('closed');
+      await stream.ended;
+    } finally {
+      await own.close().catch(() => undefined);
+    }
+  });
+});
