@@ -55,6 +55,12 @@ export interface Config {
   operations: OperationsConfig;
   /** The threads that parse uploaded documents off the event loop (platform/worker-pool). */
   workerPool: WorkerPoolOptions;
+  /**
+   * ASSAY_HEARTBEAT_FLUSH_MS: how long an API process holds proctoring heartbeats in memory before writing them
+   * in one statement (proctoring/heartbeat-coalescer.ts); what a crash can lose. The interruption sweep waits this
+   * much longer before it calls a page silent.
+   */
+  heartbeatFlushMs: number;
   /** The student page's status streams (`GET /a/{id}/events`, student/status-streams.ts) this process holds open. */
   statusStreams: StatusStreamLimits;
   /** How long a request body may take to arrive (platform/http/request-time.ts); absent: 30 s, uploads + size at 50 KB/s. Tests scale it. */
@@ -234,6 +240,7 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
     mail: mailConfig(env, publicBaseUrlHost(env, port)),
     trustProxy: trustProxyVar(env),
     operations: operationsConfig(env, port),
+    heartbeatFlushMs: intVar(env, 'ASSAY_HEARTBEAT_FLUSH_MS', 2_000, 100, 4_000),
     statusStreams: {
       perProcess: intVar(env, 'ASSAY_STATUS_STREAMS_MAX', 20_000, 0, 1_000_000),
       perSession: intVar(env, 'ASSAY_STATUS_STREAMS_PER_SESSION', 4, 1, 100),
