@@ -68,12 +68,17 @@ interface Round {
 function extract(ref: string): string {
   const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-bench-before-'));
-  const tar = path.join(dir, 'tree.tar');
-  execFileSync('git', ['-C', root, 'archive', '-o', tar, ref, 'src', 'bench', 'migrations', 'package.json', 'tsconfig.json']);
-  execFileSync('tar', ['-x', '-f', tar, '-C', dir]);
-  fs.rmSync(tar);
-  fs.symlinkSync(fs.realpathSync(path.join(root, 'node_modules')), path.join(dir, 'node_modules'));
-  return dir;
+  try {
+    const tar = path.join(dir, 'tree.tar');
+    execFileSync('git', ['-C', root, 'archive', '-o', tar, ref, 'src', 'bench', 'migrations', 'package.json', 'tsconfig.json']);
+    execFileSync('tar', ['-x', '-f', tar, '-C', dir]);
+    fs.rmSync(tar);
+    fs.symlinkSync(fs.realpathSync(path.join(root, 'node_modules')), path.join(dir, 'node_modules'));
+    return dir;
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 async function round(name: string, tree: string, mode: 'poll' | 'push'): Promise<Round> {
