@@ -25,6 +25,11 @@ import { onStatusChange } from '../lifecycle/status-changes.js';
  * PING_MS keeps proxies and balancers from closing an idle stream, and ends
  * the streams whose session has expired.
  *
+ * A stream outlives every request time limit harmlessly: the body limit
+ * (platform/http/request-time.ts) arms no timer for a GET, and Node's
+ * whole-request timeout counts only until the request has arrived, not while
+ * the response goes on.
+ *
  * Each stream costs a socket and a few KB of this process's memory, so they
  * are counted and capped (ASSAY_STATUS_STREAMS_MAX per process,
  * ASSAY_STATUS_STREAMS_PER_SESSION per student session): past a cap the
