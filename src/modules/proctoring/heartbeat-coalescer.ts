@@ -1,5 +1,6 @@
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction } from '../../platform/db.js';
+import { recordHeartbeatFlush } from '../../platform/telemetry/metrics.js';
 import { onStatusChange } from '../lifecycle/status-changes.js';
 import { closeInterruption } from './close-interruption.js';
 import * as repo from './proctoring-repo.js';
@@ -85,6 +86,7 @@ export function createHeartbeatCoalescer(ctx: AppContext, opts: { flushMs: numbe
     let written: Map<string, string | null>;
     try {
       written = await repo.flushHeartbeats(ctx.pool, batch);
+      recordHeartbeatFlush(batch.length);
     } catch (err) {
       // The database is away: keep the times for the next flush (a later beat meanwhile wins).
       for (const b of batch) {

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../platform/context.js';
 import type { StatusStreamLimits } from '../../platform/config.js';
 import { AppError } from '../../platform/errors.js';
+import { recordStatusStreams } from '../../platform/telemetry/metrics.js';
 import type { StudentSession } from '../assignments/student-sessions.js';
 import { readAttemptStatuses, type AttemptStatus } from '../attempts/attempt-status.js';
 import { onStatusChange } from '../lifecycle/status-changes.js';
@@ -50,8 +51,6 @@ export interface StatusStreams {
   mark(): number;
   /** Answers the request with a stream of `first` and every later change; throws the 503 past a cap. */
   open(reply: FastifyReply, session: StudentSession, assignmentId: string, first: AttemptStatus, mark: number): PassThrough;
-  /** Open streams in this process. */
-  count(): number;
   /** Ends every stream (shutdown): the pages reconnect, through the balancer, to another process. */
   close(): void;
 }
@@ -64,6 +63,7 @@ function frame(s: AttemptStatus): string {
 export function createStatusStreams(ctx: AppContext, limits: StatusStreamLimits, opts: { pingMs?: number } = {}): StatusStreams {
   const byAssignment = new Map<string, Set<Stream>>();
   const perSession = new Map<string, number>();
+  /** Open streams (the gauge assay_status_streams_open counts those of every app in the process). */
   let total = 0;
   let closed = false;
 
@@ -75,6 +75,7 @@ export function createStatusStreams(ctx: AppContext, limits: StatusStreamLimits,
     if (n === 0) perSession.delete(stream.session.idHash);
     else perSession.set(stream.session.idHash, n);
     total--;
+    recordStatusStreams(-1);
     if (!stream.out.writableEnded) stream.out.end();
   }
 
@@ -165,13 +166,13 @@ export function createStatusStreams(ctx: AppContext, limits: StatusStreamLimits,
       set.add(stream);
       perSession.set(session.idHash, (perSession.get(session.idHash) ?? 0) + 1);
       total++;
+      recordStatusStreams(1);
       // The page went away (tab closed, navigation, network): forget the stream.
       reply.raw.once('close', () => remove(stream));
       // A change notified while `first` was being read may be newer than it: read again (rare, and batched).
       if (notifications !== mark) refreshSoon(assignmentId);
       return out;
     },
-    count: () => total,
     close() {
       closed = true;
       clearInterval(ping);
