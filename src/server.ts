@@ -120,7 +120,8 @@ export async function buildServer(
   // One LISTEN connection for the open student pages' status (student/status-streams.ts) and the heartbeat
   // coalescer's cache of open attempts (proctoring/heartbeat-coalescer.ts); with null after each (re)connect.
   const statusListener = createNotificationListener({
-    connection: { connectionString: poolConnectionString(ctx) },
+    // Named, so an operator can tell it from the pool's connections in pg_stat_activity.
+    connection: { connectionString: poolConnectionString(ctx), application_name: 'assay-status-listener' },
     channel: STATUS_CHANNEL,
     onNotify: (assignmentId) => dispatchStatusChange(assignmentId ?? null),
     log: app.log,

@@ -161,6 +161,24 @@ describe('GET /a/{id}/events', () => {
   });
 });
 
+describe('a lost LISTEN connection', () => {
+  it('a change made while it was down reaches the open stream once it is back (every stream gets a fresh status)', async () => {
+    const r = await running('sse-reconnect');
+    const stream = await openStream(r.assignmentId, r.s.cookie);
+    const first = await stream.nth(1);
+    const { rows } = await h.pool.query(
+      `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'assay-status-listener'`,
+    );
+    expect(rows).toEqual([{ ok: true }]);
+    // Made at once: its NOTIFY finds no listener of this process.
+    expect((await h.partner(h.a, 'PATCH', `${P}/assignments/${r.assignmentId}`, { accommodations: { extraTimeMinutes: 5 } })).statusCode).toBe(200);
+    // The listener reconnects within about a second, then refreshes every stream.
+    const fresh = await stream.nth(2, 5000);
+    expect(Date.parse(fresh.deadline as string) - Date.parse(first.deadline as string)).toBe(5 * 60_000);
+    stream.close();
+  });
+});
+
 describe('shutdown', () => {
   it('app.close() ends open streams instead of waiting for them', async () => {
     const own = await createHarness();
