@@ -103,6 +103,8 @@ export interface StatusStreamLimits {
   perProcess: number;
   /** Per student session (a student with the test open in several tabs). */
   perSession: number;
+  /** How often a comment line goes to every stream (and their sessions are checked); absent: 25 s. Tests shorten it. */
+  pingMs?: number;
 }
 
 /** Outgoing mail (portal sign-in links). */

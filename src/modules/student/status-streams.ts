@@ -4,7 +4,7 @@ import type { AppContext } from '../../platform/context.js';
 import type { StatusStreamLimits } from '../../platform/config.js';
 import { AppError } from '../../platform/errors.js';
 import { recordStatusStreams } from '../../platform/telemetry/metrics.js';
-import type { StudentSession } from '../assignments/student-sessions.js';
+import { standingSessions, type StudentSession } from '../assignments/student-sessions.js';
 import { readAttemptStatuses, type AttemptStatus } from '../attempts/attempt-status.js';
 import { onStatusChange } from '../lifecycle/status-changes.js';
 
@@ -23,8 +23,9 @@ import { onStatusChange } from '../lifecycle/status-changes.js';
  * statement (a shared deadline's auto-submits come in thousands). After the
  * LISTEN connection (re)connects, anything may have been missed while it was
  * away, so every open stream gets a fresh status. A comment line every
- * PING_MS keeps proxies and balancers from closing an idle stream, and ends
- * the streams whose session has expired.
+ * PING_MS keeps proxies and balancers from closing an idle stream; with it,
+ * one statement checks the sessions of all open streams and ends those whose
+ * session has ended (a new start link, expiry).
  *
  * A stream outlives every request time limit harmlessly: the body limit
  * (platform/http/request-time.ts) arms no timer for a GET, and Node's
@@ -60,7 +61,7 @@ function frame(s: AttemptStatus): string {
   return `event: status\ndata: ${JSON.stringify(body)}\n\n`;
 }
 
-export function createStatusStreams(ctx: AppContext, limits: StatusStreamLimits, opts: { pingMs?: number } = {}): StatusStreams {
+export function createStatusStreams(ctx: AppContext, limits: StatusStreamLimits): StatusStreams {
   const byAssignment = new Map<string, Set<Stream>>();
   const perSession = new Map<string, number>();
   /** Open streams (the gauge assay_status_streams_open counts those of every app in the process). */
@@ -124,15 +125,20 @@ export function createStatusStreams(ctx: AppContext, limits: StatusStreamLimits,
     refreshSoon(assignmentId);
   });
 
-  const ping = setInterval(() => {
-    const now = ctx.clock.now().getTime();
-    for (const set of byAssignment.values()) {
-      for (const stream of [...set]) {
-        if (stream.session.expiresAt.getTime() <= now) remove(stream);
-        else stream.out.write(': ping\n\n');
-      }
+  /** The comment line that keeps proxies from closing idle streams, and the end of streams whose session ended. */
+  async function pingAll(): Promise<void> {
+    const streams = [...byAssignment.values()].flatMap((set) => [...set]);
+    if (streams.length === 0) return;
+    for (const stream of streams) stream.out.write(': ping\n\n');
+    let standing: Set<string>;
+    try {
+      standing = await standingSessions(ctx.pool, [...new Set(streams.map((s) => s.session.idHash))], ctx.clock.now());
+    } catch {
+      return; // the database is away: checked again at the next ping
     }
-  }, opts.pingMs ?? PING_MS);
+    for (const stream of streams) if (!standing.has(stream.session.idHash)) remove(stream);
+  }
+  const ping = setInterval(() => void pingAll(), limits.pingMs ?? PING_MS);
   ping.unref();
 
   return {
