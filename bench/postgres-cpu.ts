@@ -4,7 +4,7 @@ import path from 'node:path';
 /**
  * CPU time used so far by one PostgreSQL cluster (the postmaster and its
  * backends), read from /proc: Linux only, and only for a cluster whose data
- * directory we know (the embedded one). Returns µs, or null when unavailable.
+ * directory we know (the embedded one), ended backends included. Returns µs, or null when unavailable.
  * Clock ticks are taken as 100 per second (USER_HZ on Linux).
  */
 export function postgresCpuUs(clusterDir: string): number | null {
@@ -28,6 +28,9 @@ export function postgresCpuUs(clusterDir: string): number | null {
     const pid = Number(entry);
     const ppid = Number(fields[1]);
     if (pid === postmaster || ppid === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+    // The postmaster's reaped children too (cutime, cstime): a backend that ended during the run (a pool
+    // connection closed when idle) would otherwise take its CPU time out of the sum.
+    if (pid === postmaster) ticks += Number(fields[13]) + Number(fields[14]);
   }
   return ticks * 10_000;
 }

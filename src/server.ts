@@ -10,6 +10,8 @@ import { installMetrics } from './platform/telemetry/metrics.js';
 import type { AppContext } from './platform/context.js';
 import { AppError } from './platform/errors.js';
 import { createReadinessProbe } from './platform/readiness.js';
+import { createNotificationListener } from './platform/listener.js';
+import { dispatchStatusChange, STATUS_CHANNEL } from './modules/lifecycle/status-changes.js';
 import { closeWorkerPool, configureWorkerPool } from './platform/worker-pool/shared-pool.js';
 import { adminAuth } from './modules/institutions/admin-auth.js';
 import { partnerAuth } from './modules/institutions/partner-auth.js';
@@ -114,6 +116,18 @@ export async function buildServer(
     const state = await readiness.check();
     return state.status === 'ready' ? state : reply.status(503).header('Retry-After', '5').send(state);
   });
+
+  // One LISTEN connection for the open student pages' status (student/status-streams.ts) and the heartbeat
+  // coalescer's cache of open attempts (proctoring/heartbeat-coalescer.ts); with null after each (re)connect.
+  const statusListener = createNotificationListener({
+    // Named, so an operator can tell it from the pool's connections in pg_stat_activity.
+    connection: { connectionString: poolConnectionString(ctx), application_name: 'assay-status-listener' },
+    channel: STATUS_CHANNEL,
+    onNotify: (assignmentId) => dispatchStatusChange(assignmentId ?? null),
+    log: app.log,
+  });
+  app.addHook('onReady', () => statusListener.start());
+  app.addHook('onClose', () => statusListener.stop());
 
   app.get(`${PARTNER_PREFIX}/openapi.json`, { schema: { hide: true } }, async () =>
     openApiDocument(app.swagger() as Record<string, any>, 'partner', PARTNER_PREFIX),

@@ -55,6 +55,14 @@ export interface Config {
   operations: OperationsConfig;
   /** The threads that parse uploaded documents off the event loop (platform/worker-pool). */
   workerPool: WorkerPoolOptions;
+  /**
+   * ASSAY_HEARTBEAT_FLUSH_MS: how long an API process holds proctoring heartbeats in memory before writing them
+   * in one statement (proctoring/heartbeat-coalescer.ts); what a crash can lose. The interruption sweep waits this
+   * much longer before it calls a page silent.
+   */
+  heartbeatFlushMs: number;
+  /** The student page's status streams (`GET /a/{id}/events`, student/status-streams.ts) this process holds open. */
+  statusStreams: StatusStreamLimits;
   /** How long a request body may take to arrive (platform/http/request-time.ts); absent: 30 s, uploads + size at 50 KB/s. Tests scale it. */
   requestTime?: { baseMs: number; uploadFloorBytesPerSecond: number };
 }
@@ -87,6 +95,16 @@ export interface RequestLimits {
   startLinkOpensPerMinute: number;
   /** Per student session, twice over: the student's own POSTs (begin, autosave, submit), and apart the page's background POSTs (heartbeats, uploads). */
   studentPostsPerMinute: number;
+}
+
+/** Open status streams: past either cap a new one is refused with 503 and Retry-After, and the page polls instead. */
+export interface StatusStreamLimits {
+  /** In this process, all sessions together (each holds a socket and a few KB). */
+  perProcess: number;
+  /** Per student session (a student with the test open in several tabs). */
+  perSession: number;
+  /** How often a comment line goes to every stream (and their sessions are checked); absent: 25 s. Tests shorten it. */
+  pingMs?: number;
 }
 
 /** Outgoing mail (portal sign-in links). */
@@ -224,6 +242,11 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
     mail: mailConfig(env, publicBaseUrlHost(env, port)),
     trustProxy: trustProxyVar(env),
     operations: operationsConfig(env, port, databaseUrl !== null),
+    heartbeatFlushMs: intVar(env, 'ASSAY_HEARTBEAT_FLUSH_MS', 2_000, 100, 4_000),
+    statusStreams: {
+      perProcess: intVar(env, 'ASSAY_STATUS_STREAMS_MAX', 20_000, 0, 1_000_000),
+      perSession: intVar(env, 'ASSAY_STATUS_STREAMS_PER_SESSION', 4, 1, 100),
+    },
     workerPool: {
       threads: intVar(env, 'ASSAY_WORKER_THREADS', DEFAULT_WORKER_POOL.threads, 1, 64),
       queueLimit: intVar(env, 'ASSAY_WORKER_QUEUE', DEFAULT_WORKER_POOL.queueLimit, 0, 10_000),
@@ -358,6 +381,7 @@ function webhookTunables(env: Env): WebhookTunables {
 export function freezeConfig(config: Config): Readonly<Config> {
   Object.freeze(config.rateLimit);
   Object.freeze(config.requestLimits);
+  Object.freeze(config.statusStreams);
   Object.freeze(config.webhooks.retryScheduleMs);
   Object.freeze(config.webhooks);
   Object.freeze(config.storage);

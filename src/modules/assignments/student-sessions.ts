@@ -86,6 +86,17 @@ export async function findSession(db: Queryable, sessionId: string | undefined, 
 }
 
 /**
+ * Which of these sessions still stand (not ended by a new start link, not
+ * expired), in one statement: the status streams' periodic re-check, which
+ * reads without refreshing the sliding expiry (a stream is not the student
+ * at work; their saves and page loads refresh it).
+ */
+export async function standingSessions(db: Queryable, idHashes: string[], now: Date): Promise<Set<string>> {
+  const { rows } = await db.query<{ id_hash: string }>('SELECT id_hash FROM student_sessions WHERE id_hash = ANY($1) AND expires_at > $2', [idHashes, now]);
+  return new Set(rows.map((r) => r.id_hash));
+}
+
+/**
  * Sessions this process looked up lately, by cookie value, for the one
  * route whose statement checks the session again itself: the autosave (see
  * saveAnswersInOneStatement). A save then needs no session query and no

@@ -1,6 +1,7 @@
 import type { Queryable, Tx } from '../../platform/db.js';
 import type { AnswerValue } from './answer-values.js';
 import type { Attempt, SubmittedBy } from './find-attempt.js';
+import { notifyStatusChange } from '../lifecycle/status-changes.js';
 
 /** SQL for attempts and their autosaved answers. Every query names the institution. */
 export async function insertAttempt(tx: Tx, a: Omit<Attempt, 'submittedAt' | 'submittedBy'>): Promise<void> {
@@ -149,7 +150,11 @@ export async function answerVersions(db: Queryable, institutionId: string, assig
   return new Map(rows.map((r) => [r.question_id, r.version]));
 }
 
-/** Moves an open attempt's deadline (extra time granted or changed); the caller holds the attempt's update lock. */
+/**
+ * Moves an open attempt's deadline (extra time granted or changed); the caller holds the attempt's update lock.
+ * The open page hears of it in the same transaction (lifecycle/status-changes.ts).
+ */
 export async function setAttemptDeadline(tx: Tx, assignmentId: string, deadlineAt: Date): Promise<void> {
   await tx.query('UPDATE attempts SET deadline_at = $2 WHERE assignment_id = $1 AND submitted_at IS NULL', [assignmentId, deadlineAt]);
+  await notifyStatusChange(tx, assignmentId);
 }

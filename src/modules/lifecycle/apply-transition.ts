@@ -4,12 +4,15 @@ import { assignmentEvent, type EventAssignment } from './event-envelope.js';
 import { transition, type AssignmentStatus, type LifecycleAction, type TransitionResult } from './state-machine.js';
 import { JOIN_USER } from './assignment-user-join.js';
 import { enqueueResultsRollUp } from './results-rollup-job.js';
+import { notifyStatusChange } from './status-changes.js';
 
 /**
  * The transition writer: the only code that writes `assignments.status`.
  * Locks the row, runs the pure state machine for each action in order, then
  * writes the new status, its timestamps and the events in the caller's
  * transaction. Event data carry the status as it stands after all actions.
+ * Every applied transition notifies the open student pages (status-changes.ts),
+ * in the same transaction.
  */
 export interface LockedAssignment extends EventAssignment {
   status: AssignmentStatus;
@@ -94,6 +97,8 @@ export async function applyTransition(
       set.cancelledAt ?? null,
     ],
   );
+
+  await notifyStatusChange(tx, a.id);
 
   // A final score of a completed assignment joins the item statistics (results/), in this transaction's job.
   const score = set.score as { gradingStatus?: string } | null | undefined;

@@ -6,6 +6,7 @@ import { emitViolation } from './record-heartbeat.js';
 import * as repo from './proctoring-repo.js';
 import { DEFAULT_RULES, resolveRules } from '../catalog/proctoring-rules.js';
 import { severityOf } from './rules.js';
+import { forgetOpenAttempt } from './heartbeat-coalescer.js';
 
 /**
  * `proctoring_interrupted`: the server's own finding that a proctored
@@ -25,6 +26,12 @@ import { severityOf } from './rules.js';
  * a flag of its own. A silence that lasts until the attempt is submitted
  * (the tab was closed for good, the deadline submitted it) is closed by the
  * sweep at the submission time.
+ *
+ * The stored time lags the page by up to one heartbeat flush
+ * (ASSAY_HEARTBEAT_FLUSH_MS, heartbeat-coalescer.ts): an API process writes
+ * idle beats together every few seconds. So a silence counts only once it
+ * has lasted the threshold plus one flush, and a flagged silence is always
+ * at least the threshold long, however late the last beat was written.
  */
 export const SWEEP_EVERY_MS = 10_000;
 const BATCH = 200;
@@ -37,6 +44,7 @@ interface Candidate {
 
 export async function detectInterruptions(ctx: AppContext): Promise<number> {
   const now = ctx.clock.now();
+  const flushLagSeconds = ctx.config.heartbeatFlushMs / 1000;
   await closeEndedInterruptions(ctx, now);
   const { rows } = await ctx.pool.query<Candidate>(
     `SELECT a.assignment_id, a.institution_id, a.test_version_id
@@ -45,10 +53,10 @@ export async function detectInterruptions(ctx: AppContext): Promise<number> {
        LEFT JOIN proctoring_sessions s ON s.assignment_id = a.assignment_id
       WHERE a.submitted_at IS NULL AND tv.proctoring <> 'none' AND s.interrupted_flag_id IS NULL
         AND COALESCE(s.last_heartbeat_at, a.started_at)
-            < $1::timestamptz - make_interval(secs => COALESCE((tv.proctoring_rules->>'heartbeatTimeoutSeconds')::int, $2))
+            < $1::timestamptz - make_interval(secs => COALESCE((tv.proctoring_rules->>'heartbeatTimeoutSeconds')::int, $2) + $4::float8)
         AND COALESCE(s.last_heartbeat_at, a.started_at) < a.deadline_at
       ORDER BY a.started_at LIMIT $3`,
-    [now, DEFAULT_RULES.heartbeatTimeoutSeconds, BATCH],
+    [now, DEFAULT_RULES.heartbeatTimeoutSeconds, BATCH, flushLagSeconds],
   );
   let raised = 0;
   for (const c of rows) {
@@ -60,7 +68,7 @@ export async function detectInterruptions(ctx: AppContext): Promise<number> {
       const session = await repo.lockSession(tx, c.institution_id, c.assignment_id, now);
       const silentSince = session.lastHeartbeatAt ?? attempt.startedAt;
       const durationSeconds = (now.getTime() - silentSince.getTime()) / 1000;
-      if (session.interruptedFlagId || durationSeconds < rules.heartbeatTimeoutSeconds) return false;
+      if (session.interruptedFlagId || durationSeconds < rules.heartbeatTimeoutSeconds + flushLagSeconds) return false;
       const flag: repo.FlagRow = {
         id: newId('flg'),
         signalId: null,
@@ -86,7 +94,12 @@ export async function detectInterruptions(ctx: AppContext): Promise<number> {
       await repo.refreshSummary(tx, c.institution_id, c.assignment_id);
       return true;
     });
-    if (flagged) raised++;
+    if (flagged) {
+      raised++;
+      // An API process in this one (npm start) reads the attempt again on its next beat, which closes the flag at once;
+      // another process finds the flag at its next flush.
+      forgetOpenAttempt(c.assignment_id);
+    }
   }
   return raised;
 }

@@ -98,31 +98,62 @@ export async function lockSession(tx: Tx, institutionId: string, assignmentId: s
 }
 
 /**
- * The idle heartbeat in one statement: while the attempt is open, records
- * the time (creating the session row on the first one). Returns null when
- * the attempt is not open, else the interruption flag the heartbeat must
- * close (null when there is none).
+ * Whether the attempt is open, and the interruption flag its next heartbeat
+ * must close: what the heartbeat coalescer reads once per attempt (and again
+ * after a status change) instead of writing on every beat. Null: no open attempt.
  */
-export async function touchHeartbeat(
-  db: Queryable,
-  a: { institutionId: string; assignmentId: string; now: Date; cameraActive: boolean; fullscreen: boolean | null },
-): Promise<{ interruptedFlagId: string | null } | null> {
+export async function openAttemptState(db: Queryable, institutionId: string, assignmentId: string): Promise<{ interruptedFlagId: string | null } | null> {
   const { rows } = await db.query({
-    name: 'proctoring-touch-heartbeat',
-    text: `WITH open AS (
-       SELECT assignment_id, institution_id FROM attempts
-        WHERE assignment_id = $1 AND institution_id = $2 AND submitted_at IS NULL FOR SHARE
-     )
-     INSERT INTO proctoring_sessions AS s (assignment_id, institution_id, last_heartbeat_at, camera_active, fullscreen, created_at)
-     SELECT open.assignment_id, open.institution_id, $3, $4, $5, $3 FROM open
-     ON CONFLICT (assignment_id) DO UPDATE
-        SET last_heartbeat_at = GREATEST(s.last_heartbeat_at, EXCLUDED.last_heartbeat_at),
-            camera_active = EXCLUDED.camera_active, fullscreen = EXCLUDED.fullscreen
-      WHERE s.institution_id = EXCLUDED.institution_id
-     RETURNING interrupted_flag_id`,
-    values: [a.assignmentId, a.institutionId, a.now, a.cameraActive, a.fullscreen],
+    name: 'proctoring-open-attempt-state',
+    text: `SELECT s.interrupted_flag_id FROM attempts a LEFT JOIN proctoring_sessions s ON s.assignment_id = a.assignment_id
+            WHERE a.assignment_id = $1 AND a.institution_id = $2 AND a.submitted_at IS NULL`,
+    values: [assignmentId, institutionId],
   });
   return rows[0] ? { interruptedFlagId: rows[0].interrupted_flag_id } : null;
+}
+
+export interface CoalescedBeat {
+  assignmentId: string;
+  institutionId: string;
+  /** The latest heartbeat of the attempt that this process received since its last flush. */
+  seenAt: Date;
+  cameraActive: boolean;
+  fullscreen: boolean | null;
+}
+
+/**
+ * The heartbeat coalescer's flush: the latest time (and camera and
+ * full-screen state) of every attempt that beat since the last one, in one
+ * statement, for the attempts still open (share-locked, as a submission
+ * takes the update lock, so no time lands after it; in assignment order, so
+ * two processes flushing the same attempts lock them in the same order).
+ * Another process may have written a later beat of the same attempt: the
+ * time only moves forward, and the state follows the later beat. Returns the
+ * open attempts written, with the interruption flag each must now close.
+ */
+export async function flushHeartbeats(db: Queryable, beats: CoalescedBeat[]): Promise<Map<string, string | null>> {
+  const rows = beats
+    .map((b) => ({ assignment_id: b.assignmentId, institution_id: b.institutionId, seen_at: b.seenAt.toISOString(), camera_active: b.cameraActive, fullscreen: b.fullscreen }))
+    .sort((x, y) => (x.assignment_id < y.assignment_id ? -1 : 1));
+  const { rows: written } = await db.query<{ assignment_id: string; interrupted_flag_id: string | null }>({
+    name: 'proctoring-flush-heartbeats',
+    text: `WITH open AS (
+       SELECT b.assignment_id, b.institution_id, b.seen_at, b.camera_active, b.fullscreen
+         FROM jsonb_to_recordset($1::jsonb) AS b(assignment_id text, institution_id text, seen_at timestamptz, camera_active boolean, fullscreen boolean)
+         JOIN attempts a ON a.assignment_id = b.assignment_id AND a.institution_id = b.institution_id AND a.submitted_at IS NULL
+        ORDER BY b.assignment_id FOR SHARE OF a
+     )
+     INSERT INTO proctoring_sessions AS s (assignment_id, institution_id, last_heartbeat_at, camera_active, fullscreen, created_at)
+     SELECT assignment_id, institution_id, seen_at, camera_active, fullscreen, seen_at FROM open ORDER BY assignment_id
+     ON CONFLICT (assignment_id) DO UPDATE
+        SET last_heartbeat_at = GREATEST(s.last_heartbeat_at, EXCLUDED.last_heartbeat_at),
+            camera_active = CASE WHEN s.last_heartbeat_at > EXCLUDED.last_heartbeat_at THEN s.camera_active ELSE EXCLUDED.camera_active END,
+            fullscreen = CASE WHEN s.last_heartbeat_at > EXCLUDED.last_heartbeat_at THEN s.fullscreen ELSE EXCLUDED.fullscreen END
+      WHERE s.institution_id = EXCLUDED.institution_id
+     RETURNING assignment_id, interrupted_flag_id`,
+    values: [JSON.stringify(rows)],
+  });
+  return new Map(written.map((r) => [r.assignment_id, r.interrupted_flag_id]));
 }
 
 /** The heartbeat's time and the page's camera and full-screen state, on a session row the caller has locked. */

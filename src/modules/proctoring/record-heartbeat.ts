@@ -4,6 +4,8 @@ import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { StudentSession } from '../assignments/student-sessions.js';
 import { recordViolation } from './record-violation.js';
+import { closeInterruption } from './close-interruption.js';
+import type { HeartbeatCoalescer } from './heartbeat-coalescer.js';
 import { attemptRelaxations } from './attempt-relaxations.js';
 import { proctoredAttemptOf, type ProctoredAttempt } from './proctored-attempt.js';
 import * as repo from './proctoring-repo.js';
@@ -16,7 +18,11 @@ import { acceptsSignal, becomesViolation, escalate, RELAXABLE_KINDS, relaxedAway
  * its severity, which only ever rises. The first time a flag is critical,
  * `violation.detected` is appended in the same transaction, so exactly once.
  * Every heartbeat records the time (the interruption sweep watches it) and
- * closes the interruption flag of a silence that has just ended.
+ * closes the interruption flag of a silence that has just ended. A beat with
+ * no signal only records the time: through the process's heartbeat
+ * coalescer, which writes the times of all attempts every few seconds in
+ * one statement (heartbeat-coalescer.ts); without one (test mode's simulated
+ * signals), at once.
  */
 export interface SignalInput {
   id: string;
@@ -49,6 +55,7 @@ export async function recordHeartbeat(
   session: StudentSession,
   assignmentId: string,
   input: HeartbeatInput,
+  coalescer?: HeartbeatCoalescer,
 ): Promise<{ flags: HeartbeatFlag[] }> {
   const attempt = await proctoredAttemptOf(ctx, session, assignmentId);
   const now = ctx.clock.now();
@@ -61,11 +68,10 @@ export async function recordHeartbeat(
     signals = signals.filter((s) => !relaxedAway(s.kind, relaxations));
   }
 
-  if (signals.length === 0) {
-    // The common case, one statement: nothing to flag, only the time to record.
-    const touched = await repo.touchHeartbeat(ctx.pool, { ...attempt, now, cameraActive: input.cameraActive, fullscreen: input.fullscreen });
-    if (!touched) throw notRunning();
-    if (!touched.interruptedFlagId) return { flags: [] };
+  // The common case: nothing to flag, only the time to record, at the next flush (no statement when the
+  // attempt is known open). A beat that ends an interruption is written now.
+  if (signals.length === 0 && coalescer && (await coalescer.idleBeat(attempt, { now, cameraActive: input.cameraActive, fullscreen: input.fullscreen }))) {
+    return { flags: [] };
   }
   return withTransaction(ctx.pool, async (tx) => {
     if (!(await repo.lockOpenAttempt(tx, attempt.institutionId, assignmentId))) throw notRunning();
@@ -78,18 +84,8 @@ export async function recordHeartbeat(
   });
 }
 
-function notRunning(): AppError {
+export function notRunning(): AppError {
   return new AppError('invalid_state', 'This test is not running: proctoring reports are accepted only while it is.');
-}
-
-/** The silence is over: the interruption flag gets its final duration (it stays critical). */
-async function closeInterruption(tx: Tx, attempt: ProctoredAttempt, flagId: string, now: Date): Promise<void> {
-  const flag = (await repo.flagsById(tx, attempt.institutionId, attempt.assignmentId, [flagId])).get(flagId);
-  if (flag) {
-    const durationSeconds = Math.max(flag.durationSeconds, (now.getTime() - flag.startedAt.getTime()) / 1000);
-    await repo.saveFlag(tx, attempt.institutionId, attempt.assignmentId, { ...flag, durationSeconds, ongoing: false }, now);
-  }
-  await repo.setInterruptedFlag(tx, attempt.assignmentId, null);
 }
 
 async function applySignals(tx: Tx, attempt: ProctoredAttempt, input: SignalInput[], sent: SignalInput[], now: Date): Promise<HeartbeatFlag[]> {

@@ -5,7 +5,8 @@ import { AppError } from '../../platform/errors.js';
 import { createRateLimiter } from '../../platform/http/rate-limit.js';
 import { errors } from '../../platform/http/schemas.js';
 import { sessionOf } from './student-auth.js';
-import { recordHeartbeat } from '../proctoring/record-heartbeat.js';
+import { notRunning, recordHeartbeat } from '../proctoring/record-heartbeat.js';
+import { createHeartbeatCoalescer } from '../proctoring/heartbeat-coalescer.js';
 import { AssignmentParams, CsrfHeader, HeartbeatBody, HeartbeatResponse, SegmentHeaders, SegmentParams, SegmentStored, SnapshotHeaders, SnapshotStored } from '../proctoring/schemas.js';
 import { SEGMENT_MAX_BYTES, storeSegment } from '../proctoring/store-segment.js';
 import { SNAPSHOT_MAX_BYTES, storeSnapshot } from '../proctoring/store-snapshot.js';
@@ -49,6 +50,10 @@ export const proctoringStudentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
     }
   }
 
+  // Idle beats are written together every few seconds (heartbeat-coalescer.ts); the last ones when the app closes.
+  const coalescer = createHeartbeatCoalescer(ctx, { flushMs: ctx.config.heartbeatFlushMs, notRunning, log: app.log });
+  app.addHook('onClose', () => coalescer.stop());
+
   app.post(
     '/a/:assignmentId/proctoring/heartbeat',
     {
@@ -58,7 +63,7 @@ export const proctoringStudentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       limit('heartbeats', request);
-      return recordHeartbeat(ctx, sessionOf(request), request.params.assignmentId, request.body);
+      return recordHeartbeat(ctx, sessionOf(request), request.params.assignmentId, request.body, coalescer);
     },
   );
 

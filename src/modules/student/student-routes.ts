@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
@@ -22,6 +23,7 @@ import { getAttemptStatus } from '../attempts/attempt-status.js';
 import { submitOwnAttempt } from '../marking/submit-attempt.js';
 import { proctoringStudentRoutes } from './proctoring-routes.js';
 import { answerFileRoutes } from './answer-file-routes.js';
+import { createStatusStreams } from './status-streams.js';
 
 const FORM = ['application/x-www-form-urlencoded'];
 const hide = { hide: true } as const;
@@ -120,7 +122,21 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
     await student.register(answerFileRoutes, { ctx });
     // The proctored page's uploads and heartbeat, behind the same session and CSRF checks.
     await student.register(proctoringStudentRoutes, { ctx });
-    // Polled by the open test page: extra time, cancellation, submission elsewhere.
+    // The open test page's push channel (status-streams.ts): the same status on every change.
+    const streams = createStatusStreams(ctx, ctx.config.statusStreams);
+    // Before the server waits for open connections to end: a stream would otherwise hold app.close() for ever.
+    scope.addHook('preClose', () => streams.close());
+    student.get(
+      '/a/:assignmentId/events',
+      { schema: { ...hide, params: AssignmentParams, response: { 200: Type.Unsafe<Readable>({ type: 'string', description: 'text/event-stream' }), ...errors(401, 404, 500, 503) } } },
+      async (request, reply) => {
+        const session = sessionOf(request);
+        const mark = streams.mark();
+        const first = await getAttemptStatus(ctx, session, request.params.assignmentId);
+        return reply.send(streams.open(reply, session, request.params.assignmentId, first, mark));
+      },
+    );
+    // The page's fallback when it cannot hold a stream open: polled every 10 s.
     student.get(
       '/a/:assignmentId/status',
       { schema: { ...hide, params: AssignmentParams, response: { 200: AttemptStatusResponse, ...errors(401, 404, 500, 503) } } },

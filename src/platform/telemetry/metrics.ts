@@ -92,6 +92,27 @@ export function recordStudentSaves(result: 'saved' | 'stale' | 'refused', n = 1)
   if (n > 0) studentSavesBy[result].inc(n);
 }
 
+const statusStreams = new client.Gauge({
+  name: 'assay_status_streams_open',
+  help: 'Student status streams (GET /a/{id}/events) open in this process; compare with ASSAY_STATUS_STREAMS_MAX',
+  registers: [registry],
+});
+/** Called by the status streams when one opens (+1) or ends (-1). */
+export function recordStatusStreams(delta: 1 | -1): void {
+  statusStreams.inc(delta);
+}
+
+const heartbeatFlushes = new client.Histogram({
+  name: 'assay_heartbeat_flush_attempts',
+  help: 'Attempts whose idle proctoring heartbeats one flush statement wrote (heartbeat-coalescer.ts)',
+  buckets: [1, 10, 100, 1_000, 10_000],
+  registers: [registry],
+});
+/** Called by the heartbeat coalescer for every flush it writes. */
+export function recordHeartbeatFlush(attempts: number): void {
+  heartbeatFlushes.observe(attempts);
+}
+
 /** Called by the autosave batcher for every statement it sends. */
 export function recordSaveBatch(requests: number): void {
   saveBatchRequests.observe(requests);

@@ -249,7 +249,7 @@
 
   // ---- Timer --------------------------------------------------------------------------------------------
   // Counts down to the server's deadline; `offset` corrects this device's clock by the server's.
-  let deadline = Date.parse(state.deadline); // moved by the status poll when the institution changes extra time
+  let deadline = Date.parse(state.deadline); // moved by the status stream (or poll) when the institution changes extra time
   const GRACE_MS = 30_000;
   const warned = { five: false, one: false };
 
@@ -297,8 +297,9 @@
 
   // ---- Changes made elsewhere ---------------------------------------------------------------------------
   // While the page is open the institution can give more time or withdraw the test, and the attempt can be
-  // submitted from another tab or by the server at the deadline. A small status read every 10 s while the
-  // page is visible (and at once when it becomes visible again) brings those in without a reload.
+  // submitted from another tab or by the server at the deadline. The server pushes each change on an event
+  // stream (`/events`); where the stream cannot be held (no EventSource, refused, failing again and again) a
+  // small status read every 10 s while the page is visible (and at once when it becomes visible again) does.
   const noticeEl = $('time-notice');
   const pad2 = (n) => String(n).padStart(2, '0');
   // The end time on this device's clock (server time corrected by `offset`), as HH:MM.
@@ -323,6 +324,20 @@
     tick();
   }
 
+  /** A status from the stream or a poll: the page for a new state says what happened; a moved deadline is shown. */
+  function applyStatus(body) {
+    if (body.status !== 'started') {
+      stopWatching();
+      if (!closed) {
+        closed = true;
+        window.location.reload();
+      }
+      return;
+    }
+    const next = Date.parse(body.deadline);
+    if (next !== deadline && !closed) deadlineMoved(next);
+  }
+
   let polling = false;
   async function pollStatus() {
     if (polling || closed || document.hidden) return;
@@ -331,33 +346,55 @@
       const sent = Date.now();
       const res = await fetch(`${base}/status`, { credentials: 'same-origin', cache: 'no-store' });
       if (res.status === 401 || res.status === 404) {
-        clearInterval(poller);
+        stopWatching();
         setStatus('error', 'Your session has ended. Open your test link again; your answers are kept on this device.');
         return;
       }
       if (!res.ok) return;
       const body = await res.json();
       offset = Date.parse(body.serverNow) - (sent + Date.now()) / 2;
-      if (body.status !== 'started') {
-        // Withdrawn or submitted elsewhere: the page for the new state says what happened.
-        clearInterval(poller);
-        if (!closed) {
-          closed = true;
-          window.location.reload();
-        }
-        return;
-      }
-      const next = Date.parse(body.deadline);
-      if (next !== deadline && !closed) deadlineMoved(next);
+      applyStatus(body);
     } catch {
       /* offline: the next poll tries again */
     } finally {
       polling = false;
     }
   }
-  const poller = setInterval(pollStatus, 10_000);
+
+  let poller = null;
+  let source = null;
+  function startPolling() {
+    if (!poller) poller = setInterval(pollStatus, 10_000);
+  }
+  function stopWatching() {
+    clearInterval(poller);
+    poller = null;
+    if (source) source.close();
+    source = null;
+  }
+  function listen() {
+    if (typeof EventSource !== 'function') return startPolling();
+    let failures = 0;
+    source = new EventSource(`${base}/events`);
+    source.addEventListener('status', (event) => {
+      failures = 0;
+      applyStatus(JSON.parse(event.data));
+    });
+    source.addEventListener('error', () => {
+      // A change made while the stream was down is caught by one poll; the browser reconnects by itself,
+      // unless the server refused the stream (full, or the session is gone), or it keeps failing: then poll.
+      pollStatus();
+      failures++;
+      if (source && (source.readyState === EventSource.CLOSED || failures >= 3)) {
+        source.close();
+        source = null;
+        startPolling();
+      }
+    });
+  }
+  listen();
   document.addEventListener('visibilitychange', () => {
-    if (!document.hidden) pollStatus();
+    if (!document.hidden && !source) pollStatus();
   });
 
   // ---- Submit dialog ------------------------------------------------------------------------------------
