@@ -4,7 +4,7 @@ import type { Queryable } from '../../platform/db.js';
  * The dispatcher's claim of due deliveries (recording them: record-delivery-attempts.ts).
  *
  * Claim (one statement, the function webhook_claim in
- * migrations/0030_webhook_endpoint_leases.sql): the enabled, unpaused
+ * migrations/0029_webhook_endpoint_leases.sql): the enabled, unpaused
  * endpoints with a due delivery and room in this process (by default
  * endpointConcurrency; less while this process holds some of its
  * deliveries, more for a quick endpoint), oldest due first, are locked for
@@ -49,7 +49,7 @@ export async function claimDeliveries(
   },
 ): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query({
-    // Named: prepared once per connection. The claim itself is webhook_claim() (migrations/0030_webhook_endpoint_leases.sql).
+    // Named: prepared once per connection. The claim itself is webhook_claim() (migrations/0029_webhook_endpoint_leases.sql).
     name: 'webhooks-claim',
     text: `SELECT * FROM webhook_claim($1, $2, $3, $4, $5, $6::text[], $7::int[])`,
     values: [opts.now, opts.limit, opts.workerId, opts.endpointConcurrency, opts.leaseMs, [...opts.room.keys()], [...opts.room.values()]],
