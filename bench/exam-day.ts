@@ -133,10 +133,13 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-examday-'));
 const seedPool = createPool(db.url, 4);
 const children = new Map<string, ChildProcess>();
 let haproxy: Haproxy | null = null;
-let pgAdmin: pg.Client | null = null;
 let pgRestarted = false;
+const cpu = createCpuSampler(db.url, dbName);
+let sampling: NodeJS.Timeout | undefined;
 
 async function cleanup() {
+  clearInterval(sampling);
+  await cpu.close();
   await haproxy?.stop().catch(() => undefined);
   await Promise.all(
     [...children.values()].map(async (c) => {
@@ -147,7 +150,6 @@ async function cleanup() {
     }),
   );
   await seedPool.end().catch(() => undefined);
-  await pgAdmin?.end().catch(() => undefined);
   if (pgRestarted) {
     // The bench database's admin connection died with the restart: drop the database from a fresh one.
     const c = new pg.Client({ connectionString: Object.assign(new URL(db.url), { pathname: '/postgres' }).toString() });
@@ -217,8 +219,6 @@ try {
   const apiPorts = [await freePort(), await freePort()];
   const startApi = (i: number) => start(`api${i + 1}`, 'main', { PORT: String(apiPorts[i]), ASSAY_RUN_WORKER: '0' });
 
-  // ---- CPU: app processes from /proc, PostgreSQL from this database's backends -------------------------
-  const cpu = createCpuSampler(db.url, dbName);
   log(`starting 2 API processes and 1 worker on database ${dbName}; HAProxy on ${publicUrl}`);
   const bootStart = performance.now();
   startApi(0);
@@ -229,7 +229,7 @@ try {
   log(`ready through HAProxy after ${((performance.now() - bootStart) / 1000).toFixed(1)} s`);
   /** HAProxy's down-markings once every process is up: the ones while they booted are not the run's. */
   const bootStats = await haproxy.stats();
-  const sampling = setInterval(() => void cpu.sample(), 1000);
+  sampling = setInterval(() => void cpu.sample(), 1000);
 
   // ---- the simulated candidates ----------------------------------------------------------------------
   const http = new HttpPool(publicUrl, { connections: CONNECTIONS, pipelining: 1, headersTimeout: 60_000, bodyTimeout: 60_000 });
@@ -639,7 +639,6 @@ try {
     }
   }
   const lostSubmits = candidates.filter((c) => c.submitted).length > 0 ? candidates.filter((c) => c.submitted && !stored.has(c.assignmentId)).length : 0;
-  clearInterval(sampling);
   const haproxyStats = await haproxy.stats();
   await http.close();
   await streams.destroy();
@@ -793,6 +792,10 @@ function createCpuSampler(databaseUrl: string, databaseName: string) {
       ticks.set(pid, { name: name.replace(/\d+$/, ''), us: read(pid) ?? 0 });
     },
     sample,
+    async close() {
+      await admin?.end().catch(() => undefined);
+      admin = null;
+    },
     /** CPU used from now until `end()`: app (API + worker), PostgreSQL, and by process kind. */
     window() {
       const startP = sample().then(totals);
