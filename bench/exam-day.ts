@@ -102,7 +102,7 @@ type Kind = 'save' | 'status' | 'heartbeat' | 'segment' | 'snapshot';
 const PER_MINUTE: Record<Kind, number> = { save: 3, status: 6, heartbeat: 60_000 / HEARTBEAT_MS, segment: 60_000 / SEGMENT_MS, snapshot: 60_000 / SNAPSHOT_EVERY_MS };
 const KINDS: Kind[] = BURST_ONLY ? ['save'] : ['save', 'status', ...(PROCTORED ? (['heartbeat', 'segment', 'snapshot'] as const) : [])];
 const examMs = MINUTES * 60_000;
-const calibrationMs = KINDS.length * WINDOW_MS + BEGIN_SPREAD_MS + 5_000;
+const calibrationMs = (KINDS.length + 1) * WINDOW_MS + BEGIN_SPREAD_MS + 5_000;
 if (calibrationMs + (BURST_ONLY ? 0 : 30_000) + (FAULTS ? 150_000 : 0) > examMs) {
   throw new Error(`--minutes ${MINUTES} leaves too little exam after the calibration windows${FAULTS ? ' and the faults (2.5 minutes)' : ''}: raise --minutes`);
 }
@@ -376,6 +376,16 @@ try {
     }),
   );
   windows.push({ name: 'begin (Begin + test page)', calls: N, w: await w.end() });
+
+  // What the processes and the database spend with nobody calling (timers, the worker's polling, the
+  // health checks): subtracted from every window by its length, so a call's cost is its own.
+  log(`idle window: ${WINDOW_MS / 1000} s, every candidate seated, no requests…`);
+  w = cpu.window();
+  await sleep(WINDOW_MS);
+  const idle = await w.end();
+  const idleApp = idle.app / idle.ms;
+  const idlePg = idle.pg / idle.ms;
+  const aboveIdle = (x: Awaited<ReturnType<typeof w.end>>) => ({ app: Math.max(0, x.app - idleApp * x.ms), pg: Math.max(0, x.pg - idlePg * x.ms) });
 
   // 4. The exam.
   const studentHeaders = (c: Candidate, extra: Record<string, string> = {}) => ({ cookie: c.cookie, 'x-csrf-token': c.csrf, 'x-forwarded-for': c.addr, ...extra });
@@ -651,25 +661,26 @@ try {
     `  machine ${cpus.length} x ${cpus[0]?.model.trim()}, Node ${process.version}, PostgreSQL ${db.version} (${db.embedded ? 'embedded' : 'DATABASE_URL server'}), 2 API processes + 1 worker (pool 10 each) behind HAProxy, round-robin`,
   );
   out.push(`  status channel: ${sse ? 'Server-Sent Events' : 'poll every 10 s'}; joins over ${RAMP_MS / 1000} s from ${ADDRESSES} address(es); Begin over ${BEGIN_SPREAD_MS / 1000} s; ${MINUTES}-minute exam; submit: ${SELF_SUBMIT ? 'by the candidates' : 'auto-submit at the deadline'}`);
-  out.push('', '  CPU per operation (app = API + worker processes, PostgreSQL = this database\'s backends); "per core" = candidates one core holds at that operation\'s rate');
+  out.push('', '  CPU per operation above idle (app = API + worker processes, PostgreSQL = this database\'s backends); "per core" = candidates one core holds at that operation\'s rate');
+  out.push(`  idle (seated, no requests): app ${(idleApp / 1000).toFixed(3)} cores, PostgreSQL ${(idlePg / 1000).toFixed(3)} cores, subtracted from each window below by its length`);
   out.push(`  ${'operation'.padEnd(40)} ${'calls'.padStart(7)} ${'app µs'.padStart(8)} ${'PG µs'.padStart(8)} ${'/cand/min'.padStart(9)} ${'per app core'.padStart(12)} ${'per PG core'.padStart(12)}`);
   for (const x of windows) {
-    const app = x.w.app / Math.max(1, x.calls);
-    const pgc = x.w.pg / Math.max(1, x.calls);
+    const app = aboveIdle(x.w).app / Math.max(1, x.calls);
+    const pgc = aboveIdle(x.w).pg / Math.max(1, x.calls);
     const perCore = (us: number) => (x.perMinute ? fmt(60e6 / (us * x.perMinute)) : '');
     out.push(`  ${x.name.padEnd(40)} ${fmt(x.calls).padStart(7)} ${fmt(app).padStart(8)} ${fmt(pgc).padStart(8)} ${(x.perMinute ? String(x.perMinute) : '').padStart(9)} ${perCore(app).padStart(12)} ${perCore(pgc).padStart(12)}`);
     if (x.name.startsWith('status (event')) {
       const perCandMin = (us: number) => us / N / (WINDOW_MS / 60_000);
-      out.push(`  ${'  per candidate-minute (streams open)'.padEnd(40)} ${''.padStart(7)} ${fmt(perCandMin(x.w.app)).padStart(8)} ${fmt(perCandMin(x.w.pg)).padStart(8)} ${'1'.padStart(9)} ${fmt(60e6 / perCandMin(x.w.app)).padStart(12)} ${fmt(60e6 / perCandMin(x.w.pg)).padStart(12)}`);
+      out.push(`  ${'  per candidate-minute (streams open)'.padEnd(40)} ${''.padStart(7)} ${fmt(perCandMin(aboveIdle(x.w).app)).padStart(8)} ${fmt(perCandMin(aboveIdle(x.w).pg)).padStart(8)} ${'1'.padStart(9)} ${fmt(60e6 / perCandMin(x.w.app)).padStart(12)} ${fmt(60e6 / perCandMin(x.w.pg)).padStart(12)}`);
     }
   }
   if (mix) {
-    const app = (mix.app / N / mixMinutes);
-    const pgc = (mix.pg / N / mixMinutes);
+    const app = aboveIdle(mix).app / N / mixMinutes;
+    const pgc = aboveIdle(mix).pg / N / mixMinutes;
     out.push(`  ${'the mix, per candidate-minute'.padEnd(40)} ${fmt(N * mixMinutes).padStart(7)} ${fmt(app).padStart(8)} ${fmt(pgc).padStart(8)} ${'1'.padStart(9)} ${fmt(60e6 / app).padStart(12)} ${fmt(60e6 / pgc).padStart(12)}`);
     out.push(`  ${''.padEnd(40)} (${mixMinutes.toFixed(1)} min; app ${(mix.app / 1e6 / (mixMinutes * 60)).toFixed(2)} cores, PostgreSQL ${(mix.pg / 1e6 / (mixMinutes * 60)).toFixed(2)} cores, load average ${mix.loadavg})`);
   }
-  out.push(`  ${'deadline burst, per attempt'.padEnd(40)} ${fmt(N).padStart(7)} ${fmt(burst.app / N).padStart(8)} ${fmt(burst.pg / N).padStart(8)}   (worker ${fmt(burst.byName.worker ?? 0)} µs of it in total ${fmt((burst.byName.worker ?? 0) / N)} µs/attempt)`);
+  out.push(`  ${'deadline burst, per attempt'.padEnd(40)} ${fmt(N).padStart(7)} ${fmt(aboveIdle(burst).app / N).padStart(8)} ${fmt(aboveIdle(burst).pg / N).padStart(8)}   (of the app's, the worker's: ${fmt((burst.byName.worker ?? 0) / N)} µs/attempt with its idle)`);
   out.push('', `  ${'latency (all calls)'.padEnd(40)} ${'calls'.padStart(7)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}  errors`);
   for (const [op, s] of stats) {
     const lat = [...s.lat].sort((a, b) => a - b);
@@ -798,6 +809,7 @@ function createCpuSampler(databaseUrl: string, databaseName: string) {
     },
     /** CPU used from now until `end()`: app (API + worker), PostgreSQL, and by process kind. */
     window() {
+      const t0 = performance.now();
       const startP = sample().then(totals);
       return {
         async end() {
@@ -806,7 +818,7 @@ function createCpuSampler(databaseUrl: string, databaseName: string) {
           const e = totals();
           const byName: Record<string, number> = {};
           for (const k of Object.keys(e)) byName[k] = e[k]! - (s[k] ?? 0);
-          return { app: (byName.api ?? 0) + (byName.worker ?? 0), pg: byName.pg ?? 0, byName, loadavg: loadavg() };
+          return { app: (byName.api ?? 0) + (byName.worker ?? 0), pg: byName.pg ?? 0, byName, ms: performance.now() - t0, loadavg: loadavg() };
         },
       };
     },
