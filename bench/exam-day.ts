@@ -129,6 +129,8 @@ const snapshotBodies = Array.from({ length: 10 }, (_, i) => {
 // ---- database, seed, processes, HAProxy --------------------------------------------------------------------
 const db = await openBenchDatabase('assay_examday');
 const dbName = new URL(db.url).pathname.slice(1);
+// A PostgreSQL restart (--faults) ends this connection: an error event, not a crash (cleanup drops the database from a fresh one).
+db.admin.on('error', () => undefined);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-examday-'));
 const seedPool = createPool(db.url, 4);
 const children = new Map<string, ChildProcess>();
@@ -153,6 +155,7 @@ async function cleanup() {
   if (pgRestarted) {
     // The bench database's admin connection died with the restart: drop the database from a fresh one.
     const c = new pg.Client({ connectionString: Object.assign(new URL(db.url), { pathname: '/postgres' }).toString() });
+    c.on('error', () => undefined);
     await c.connect().then(() => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)).catch(() => undefined);
     await c.end().catch(() => undefined);
   }
@@ -488,7 +491,7 @@ try {
       candidates.flatMap((c) =>
         kinds.map(async (k) => {
           if (k === 'status' && sse) return; // the stream was opened once, in its window
-          await sleep(Math.random() * (k === 'save' ? 10_000 : 60_000 / PER_MINUTE[k]));
+          await sleep(Math.min(Math.random() * (k === 'save' ? 10_000 : 60_000 / PER_MINUTE[k]), until(c) - Date.now()));
           while (Date.now() < until(c)) {
             track(ops[k](c));
             // Never past the end: a window's CPU must hold its calls and nothing after them.
@@ -572,6 +575,7 @@ try {
     let back = NaN;
     for (let i = 0; i < 300; i++) {
       const c = new pg.Client({ connectionString: db.url });
+      c.on('error', () => undefined);
       const ok = await c.connect().then(() => c.query('SELECT 1')).then(() => true, () => false);
       await c.end().catch(() => undefined);
       if (ok) {
