@@ -628,9 +628,13 @@ try {
 
   // Every assignment read back through the partner API; every accepted save and segment in the database.
   let notCompleted = 0;
+  let lostSubmits = 0;
   await inParallel(N, 16, async (i) => {
     const r = await call('partner read (final check)', [200], { method: 'GET', path: `/api/partner/v1/assignments/${candidates[i]!.assignmentId}`, headers: partnerAuth });
-    if (!r || (JSON.parse(r.text) as { status: string }).status !== 'completed') notCompleted++;
+    const status = r && (JSON.parse(r.text) as { status: string }).status;
+    if (status !== 'completed') notCompleted++;
+    // A Submit answered 303 must have left the attempt submitted (marked or not).
+    if (candidates[i]!.submitted && status !== 'completed' && status !== 'submitted') lostSubmits++;
   });
   const { rows: answers } = await seedPool.query<{ assignment_id: string; value: unknown; version: number }>(
     `SELECT assignment_id, value, version::float8 AS version FROM answers WHERE institution_id = $1 AND question_id = 'essay'`,
@@ -652,7 +656,6 @@ try {
       if (!key || !fs.existsSync(path.join(tmp, 'storage', ...key.split('/')))) lostSegments++;
     }
   }
-  const lostSubmits = candidates.filter((c) => c.submitted).length > 0 ? candidates.filter((c) => c.submitted && !stored.has(c.assignmentId)).length : 0;
   const haproxyStats = await haproxy.stats();
   await http.close();
   await streams.destroy();
