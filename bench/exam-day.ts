@@ -634,7 +634,7 @@ try {
     const status = r && (JSON.parse(r.text) as { status: string }).status;
     if (status !== 'completed') notCompleted++;
     // A Submit answered 303 must have left the attempt submitted (marked or not).
-    if (candidates[i]!.submitted && status !== 'completed' && status !== 'submitted') lostSubmits++;
+    if (candidates[i]!.submitted && !['submitted', 'marking', 'completed'].includes(status ?? '')) lostSubmits++;
   });
   const { rows: answers } = await seedPool.query<{ assignment_id: string; value: unknown; version: number }>(
     `SELECT assignment_id, value, version::float8 AS version FROM answers WHERE institution_id = $1 AND question_id = 'essay'`,
