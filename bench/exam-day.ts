@@ -148,7 +148,9 @@ async function cleanup() {
       if (c.exitCode !== null || c.signalCode !== null) return;
       const exited = once(c, 'exit');
       c.kill('SIGTERM');
-      await Promise.race([exited, sleep(30_000).then(() => c.kill('SIGKILL'))]);
+      const force = setTimeout(() => c.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(force);
     }),
   );
   await seedPool.end().catch(() => undefined);
