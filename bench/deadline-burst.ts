@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +19,9 @@ import { DEMO_TESTS } from '../src/demo/demo-tests.js';
 import { benchAppConfig, openBenchDatabase } from './bench-database.js';
 import { postgresCpuUs } from './postgres-cpu.js';
 import { seedAssignments } from '../scripts/seed-assignments.js';
+import { freePort, processCpuUs, untilReady } from './processes.js';
+
+const cpuUs = (pid: number) => processCpuUs(pid) ?? 0;
 
 /**
  * `npx tsx bench/deadline-burst.ts [--candidates 10000 --workers 1 --readers 4]`
@@ -210,30 +212,3 @@ try {
   await db.close();
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function untilReady(url: string): Promise<void> {
-  for (let i = 0; i < 480; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not become ready`);
-}
-
-/** CPU time (user + system) used so far by a process, in µs, from /proc (clock ticks taken as 100 a second). */
-function cpuUs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}

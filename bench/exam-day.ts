@@ -17,6 +17,7 @@ import { createTest, publishTest } from '../src/modules/catalog/tests-service.js
 import { HEARTBEAT_MS, SEGMENT_MS, SNAPSHOT_EVERY_MS } from '../src/modules/proctoring/page-state.js';
 import { openBenchDatabase } from './bench-database.js';
 import { startHaproxy, type Haproxy } from './haproxy.js';
+import { freePort, processCpuUs } from './processes.js';
 
 /**
  * `npx tsx bench/exam-day.ts --candidates 1000 [--proctored] [--faults] [--burst-only] [--ramp 60 --minutes 4 --window 15 --addresses 1 --submit deadline|self]`
@@ -164,14 +165,6 @@ async function cleanup() {
   await db.close().catch(() => undefined);
   fs.rmSync(tmp, { recursive: true, force: true });
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 try {
   await migrate(seedPool);
@@ -774,15 +767,7 @@ async function partnerReader(url: string, readPath: string, apiKey: string, rate
 function createCpuSampler(databaseUrl: string, databaseName: string) {
   const ticks = new Map<number, { name: string; us: number }>();
   let admin: pg.Client | null = null;
-  const read = (pid: number): number | null => {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(f[11]) + Number(f[12])) * 10_000;
-    } catch {
-      return null;
-    }
-  };
+  const read = processCpuUs;
   async function sample(): Promise<void> {
     try {
       if (!admin) {

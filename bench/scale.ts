@@ -16,6 +16,9 @@ import { createTest, publishTest } from '../src/modules/catalog/tests-service.js
 import { DEMO_TESTS } from '../src/demo/demo-tests.js';
 import { openBenchDatabase } from './bench-database.js';
 import { seedAssignments } from '../scripts/seed-assignments.js';
+import { freePort, processCpuUs, untilReady } from './processes.js';
+
+const cpuUs = (pid: number) => processCpuUs(pid) ?? 0;
 
 /**
  * `npx tsx bench/scale.ts [--api 2 --workers 2 --duration 5 --connections 10 --store memory|batched|postgres --seed-assignments N]`
@@ -78,13 +81,6 @@ await once(receiver, 'listening');
 const receiverPort = (receiver.address() as net.AddressInfo).port;
 
 // ---- processes ------------------------------------------------------------------------------------
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 const env = {
   ...process.env,
   DATABASE_URL: db.url,
@@ -227,25 +223,6 @@ try {
   receiver.close();
   await pool.end();
   await db.close();
-}
-
-async function untilReady(url: string): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not become ready`);
-}
-
-/** CPU time (user + system) used so far by a process, in µs, from /proc (Linux; clock ticks taken as 100 a second). */
-function cpuUs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 function fmt(n: number): string {
