@@ -1,6 +1,7 @@
 import type { AppContext, JobContext } from './platform/context.js';
 import { resultsRollUpHandler } from './modules/results/roll-up-job.js';
-import { createJobWorker, type AnyJobDefinition, type WorkerOptions } from './platform/jobs.js';
+import { type AnyJobDefinition } from './platform/jobs.js';
+import { createJobWorker, type WorkerOptions } from './platform/job-worker.js';
 import { defineRecurringJob, seedRecurringJobs } from './platform/recurring-jobs.js';
 import { expireAssignmentJob } from './modules/assignments/expire-job.js';
 import { purgeExpiredKeys } from './modules/assignments/idempotency.js';

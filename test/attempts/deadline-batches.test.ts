@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobWorker } from '../../src/platform/jobs.js';
+import { createJobWorker } from '../../src/platform/job-worker.js';
 import { jobContext, workerJobs } from '../../src/worker.js';
 import { AUTO_SUBMIT_BATCH } from '../../src/modules/marking/run-auto-submit.js';
 import { autoSubmitKey } from '../../src/modules/attempts/timing.js';

@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { manualClock, systemClock, type Clock } from '../../src/platform/clock.js';
 import { freezeConfig, parseConfig, type Config } from '../../src/platform/config.js';
 import { createPool, type Pool } from '../../src/platform/db.js';
-import { createJobWorker } from '../../src/platform/jobs.js';
+import { createJobWorker } from '../../src/platform/job-worker.js';
 import { createApiKey } from '../../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../../src/modules/institutions/institutions.js';
 import { createTest, publishTest } from '../../src/modules/catalog/tests-service.js';

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '../../src/platform/db.js';
-import { createJobWorker, declareJob, defineJob, enqueueJob, handleJobBatch } from '../../src/platform/jobs.js';
+import { createJobWorker } from '../../src/platform/job-worker.js';
+import { declareJob, defineJob, enqueueJob, handleJobBatch } from '../../src/platform/jobs.js';
 import { createHarness, manualClock, type Harness } from '../helpers/harness.js';
 
 const clock = manualClock(new Date('2030-03-01T10:00:00Z'));

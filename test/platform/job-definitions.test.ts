@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobWorker, defineJob, definedJobKinds, enqueueJob, JobPayloadError } from '../../src/platform/jobs.js';
+import { createJobWorker } from '../../src/platform/job-worker.js';
+import { defineJob, definedJobKinds, enqueueJob, JobPayloadError } from '../../src/platform/jobs.js';
 import { expireAssignmentJob } from '../../src/modules/assignments/expire-job.js';
 import { aiMarkingJobs } from '../../src/modules/marking/ai/ai-worker.js';
 import { workerJobs } from '../../src/worker.js';

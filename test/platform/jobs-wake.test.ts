@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '../../src/platform/db.js';
 import { systemClock } from '../../src/platform/clock.js';
-import { createJobWorker, defineJob, enqueueJob } from '../../src/platform/jobs.js';
+import { createJobWorker } from '../../src/platform/job-worker.js';
+import { defineJob, enqueueJob } from '../../src/platform/jobs.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { migrate } from '../../src/platform/migrate.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freezeConfig } from '../../src/platform/config.js';
-import { createJobWorker } from '../../src/platform/jobs.js';
+import { createJobWorker } from '../../src/platform/job-worker.js';
 import { createMailer } from '../../src/platform/mail.js';
 import { runSignInMailJob } from '../../src/modules/staff/sign-in-mail.js';
 import { buildServer, serverContext } from '../../src/server.js';

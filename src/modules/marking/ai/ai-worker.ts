@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../platform/context.js';
-import { createJobWorker, type WorkerOptions } from '../../../platform/jobs.js';
+import { createJobWorker, type WorkerOptions } from '../../../platform/job-worker.js';
 import { describeAiMarking } from './ai-status.js';
 import { createChatProvider } from './chat-provider.js';
 import { aiMarkHandler } from './run-ai-mark-job.js';
