@@ -17,10 +17,13 @@ import { createTest, publishTest } from '../src/modules/catalog/tests-service.js
 import { HEARTBEAT_MS, SEGMENT_MS, SNAPSHOT_EVERY_MS } from '../src/modules/proctoring/page-state.js';
 import { openBenchDatabase } from './bench-database.js';
 import { startHaproxy, type Haproxy } from './haproxy.js';
+import { directUpload, uploadCounter } from './direct-upload-client.js';
+import { startS3Server } from '../test/helpers/s3-server.js';
+import { createS3Store } from '../src/platform/storage/s3-store.js';
 import { freePort, processCpuUs } from './processes.js';
 
 /**
- * `npx tsx bench/exam-day.ts --candidates 1000 [--proctored] [--faults] [--burst-only] [--ramp 60 --minutes 4 --window 15 --addresses 1 --submit deadline|self]`
+ * `npx tsx bench/exam-day.ts --candidates 1000 [--proctored [--s3]] [--faults] [--burst-only] [--ramp 60 --minutes 4 --window 15 --addresses 1 --submit deadline|self]`
  *
  * Exam day as deployed: two API processes (`node bin/run.js main`, no
  * worker) and one worker process (`node bin/run.js worker`) on one fresh
@@ -37,7 +40,12 @@ import { freePort, processCpuUs } from './processes.js';
  *    `text/event-stream`, else a status poll every 10 s, as the page does),
  *    and with `--proctored` the page's heartbeat, 10 s WebM segments
  *    (60–120 KB) and a JPEG snapshot a minute (12–20 KB), at the page's rates
- *    (src/modules/proctoring/page-state.ts). It opens with one calibration
+ *    (src/modules/proctoring/page-state.ts); with `--s3` the processes store
+ *    in an S3 bucket (s3rver, started by the bench: test/helpers/s3-server.ts)
+ *    and each segment and snapshot goes as the page sends it there: presign
+ *    through the API, PUT to the bucket, record through the API (the report
+ *    prints the upload bytes the API received, those S3 received, and
+ *    HAProxy's bytes in for the API backend). It opens with one calibration
  *    window of `--window` s per operation, that operation alone at its real
  *    rate, so its CPU per call can be read; then everything at once (the mix);
  * 5. the deadline: the worker auto-submits and marks every attempt
@@ -64,6 +72,7 @@ const { values: opts } = parseArgs({
   options: {
     candidates: { type: 'string', default: '1000' },
     proctored: { type: 'boolean', default: false },
+    s3: { type: 'boolean', default: false },
     faults: { type: 'boolean', default: false },
     'burst-only': { type: 'boolean', default: false },
     ramp: { type: 'string', default: '60' },
@@ -93,6 +102,8 @@ const CONNECTIONS = num('connections', 1);
 const READS = num('reads', 1);
 const BURST_TIMEOUT_MS = num('burst-timeout', 10) * 1000;
 const PROCTORED = opts.proctored!;
+/** Storage in S3 (s3rver, started here): the candidates upload directly (presign, PUT to the bucket, record). */
+const S3 = opts.s3!;
 const FAULTS = opts.faults!;
 const BURST_ONLY = opts['burst-only']!;
 if (opts.submit !== 'deadline' && opts.submit !== 'self') throw new Error('--submit is deadline or self');
@@ -138,6 +149,9 @@ const children = new Map<string, ChildProcess>();
 let haproxy: Haproxy | null = null;
 let pgRestarted = false;
 const cpu = createCpuSampler(db.url, dbName);
+const s3 = S3 ? await startS3Server() : null;
+const uploadBytes = uploadCounter(s3);
+const s3Store = s3 ? createS3Store(s3.config) : null;
 let sampling: NodeJS.Timeout | undefined;
 
 async function cleanup() {
@@ -155,6 +169,7 @@ async function cleanup() {
     }),
   );
   await seedPool.end().catch(() => undefined);
+  await s3?.close().catch(() => undefined);
   if (pgRestarted) {
     // The bench database's admin connection died with the restart: drop the database from a fresh one.
     const c = new pg.Client({ connectionString: Object.assign(new URL(db.url), { pathname: '/postgres' }).toString() });
@@ -203,6 +218,7 @@ try {
     ASSAY_RATE_LIMIT_BURST: '1000000',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
+    ...(s3?.env ?? {}),
   };
   const processLog = fs.openSync(path.join(tmp, 'processes.log'), 'a');
   const start = (name: string, entry: 'main' | 'worker', extra: Record<string, string>) => {
@@ -413,6 +429,15 @@ try {
       const seq = c.seq++;
       const body = segmentBodies[(seq + c.i) % segmentBodies.length]!;
       const startedAt = Math.max(c.began, Date.now() - SEGMENT_MS);
+      if (s3) {
+        const status = await directUpload(call, uploadBytes, 'segment', `/a/${c.assignmentId}/proctoring`, studentHeaders(c), { kind: 'segment', seq, startedAt: new Date(startedAt).toISOString(), durationMs: SEGMENT_MS }, body);
+        if (status === 201) {
+          c.acceptedSegments.add(seq);
+          segmentBytes += body.length;
+        }
+        return;
+      }
+      uploadBytes.apiMedia += body.length;
       const r = await call('segment', [200, 201], {
         method: 'POST',
         path: `/a/${c.assignmentId}/proctoring/segments/${seq}`,
@@ -424,13 +449,18 @@ try {
         segmentBytes += body.length;
       }
     },
-    snapshot: (c) =>
-      call('snapshot', [200, 201], {
+    snapshot: (c) => {
+      const body = snapshotBodies[c.i % snapshotBodies.length]!;
+      const snapshotId = `snp${randomBase62(20)}`;
+      if (s3) return directUpload(call, uploadBytes, 'snapshot', `/a/${c.assignmentId}/proctoring`, studentHeaders(c), { kind: 'snapshot', takenAt: new Date().toISOString(), snapshotId }, body);
+      uploadBytes.apiMedia += body.length;
+      return call('snapshot', [200, 201], {
         method: 'POST',
         path: `/a/${c.assignmentId}/proctoring/snapshots`,
-        headers: studentHeaders(c, { 'content-type': 'image/jpeg', 'x-snapshot-taken-at': new Date().toISOString(), 'x-snapshot-id': `snp${randomBase62(20)}` }),
-        body: snapshotBodies[c.i % snapshotBodies.length]!,
-      }),
+        headers: studentHeaders(c, { 'content-type': 'image/jpeg', 'x-snapshot-taken-at': new Date().toISOString(), 'x-snapshot-id': snapshotId }),
+        body,
+      });
+    },
   };
   const period = (k: Kind) => (k === 'save' ? 10_000 + Math.random() * 20_000 : 60_000 / PER_MINUTE[k]);
 
@@ -498,7 +528,9 @@ try {
     await Promise.all([...inFlight]);
   }
   const count = (op: string) => stat(op).lat.length;
-  const opName: Record<Kind, string> = { save: 'save', status: sse ? 'event stream open' : 'status poll', heartbeat: 'heartbeat', segment: 'segment', snapshot: 'snapshot' };
+  // With --s3 an upload is two API calls (presign, record): counted once, by its record; its CPU is both calls'.
+  const opName: Record<Kind, string> = { save: 'save', status: sse ? 'event stream open' : 'status poll', heartbeat: 'heartbeat', segment: s3 ? 'segment record' : 'segment', snapshot: s3 ? 'snapshot record' : 'snapshot' };
+  const windowName = (k: Kind) => (s3 && (k === 'segment' || k === 'snapshot') ? `${k}, direct (presign + record)` : opName[k]);
 
   log(`the exam: ${MINUTES} min; status channel: ${sse ? 'Server-Sent Events (/a/:id/events)' : 'status poll every 10 s (no event stream answered)'}`);
   for (const k of KINDS) {
@@ -512,7 +544,7 @@ try {
     } else {
       await run([k], () => windowEnd);
     }
-    windows.push({ name: k === 'status' && sse ? 'status (event stream, per open + idle)' : opName[k], calls: count(opName[k]) - before, perMinute: k === 'status' && sse ? 0 : PER_MINUTE[k], w: await w.end() });
+    windows.push({ name: k === 'status' && sse ? 'status (event stream, per open + idle)' : windowName(k), calls: count(opName[k]) - before, perMinute: k === 'status' && sse ? 0 : PER_MINUTE[k], w: await w.end() });
   }
 
   let mix: Awaited<ReturnType<typeof w.end>> | null = null;
@@ -648,10 +680,11 @@ try {
     for (const seq of c.acceptedSegments) {
       acceptedSegments++;
       const key = segKeys.get(`${c.assignmentId}:${seq}`);
-      if (!key || !fs.existsSync(path.join(tmp, 'storage', ...key.split('/')))) lostSegments++;
+      if (!key || !(s3Store ? (await s3Store.head(key)) !== null : fs.existsSync(path.join(tmp, 'storage', ...key.split('/'))))) lostSegments++;
     }
   }
   const haproxyStats = await haproxy.stats();
+  const apiBytesIn = await haproxy.bytesIn();
   await http.close();
   await streams.destroy();
 
@@ -704,6 +737,13 @@ try {
   out.push(`  ${'start link "Too many attempts"'.padEnd(40)} ${tooMany} (${N} candidates from ${ADDRESSES} address(es) over ${RAMP_MS / 1000} s; retried after Retry-After)`);
   out.push(`  ${'accepted saves lost'.padEnd(40)} ${lostSaves} of ${candidates.filter((c) => c.accepted).length} candidates' last accepted save  (target 0)`);
   if (PROCTORED) out.push(`  ${'accepted segments lost'.padEnd(40)} ${lostSegments} of ${acceptedSegments} (row and file)  (target 0)`);
+  if (PROCTORED) {
+    out.push(`  ${'storage'.padEnd(40)} ${s3 ? 'S3 (s3rver): uploads direct (presign, PUT to the bucket, record)' : 'local (shared folder): uploads through the API'}`);
+    out.push(`  ${'upload bytes through the API'.padEnd(40)} ${fmt(uploadBytes.apiMedia)} (segment and snapshot bodies sent to the API's upload routes)`);
+    out.push(`  ${'  presign + record JSON to the API'.padEnd(40)} ${fmt(uploadBytes.apiJson)}`);
+    out.push(`  ${'upload bytes S3 received'.padEnd(40)} ${fmt(uploadBytes.s3())}`);
+    out.push(`  ${'HAProxy bytes in, api backend (all)'.padEnd(40)} ${fmt(apiBytesIn)} (every request of the run: saves, polls, heartbeats, uploads' JSON or bodies)`);
+  }
   if (SELF_SUBMIT) out.push(`  ${'accepted submissions lost'.padEnd(40)} ${lostSubmits} of ${candidates.filter((c) => c.submitted).length}`);
   out.push(`  ${'not completed (partner read)'.padEnd(40)} ${notCompleted} of ${N}  (target 0)`);
   out.push(`  ${'HAProxy'.padEnd(40)} ${haproxyStats.map((s) => s.name + ' ' + s.status).join(', ')}; marked down since all were up: ${downs(bootStats, haproxyStats)}`);

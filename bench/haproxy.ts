@@ -21,6 +21,8 @@ export interface Haproxy {
   child: ChildProcess;
   /** One row per backend server: its state and how many times a check marked it down. */
   stats(): Promise<Array<{ name: string; status: string; chkdown: number; downtimeS: number }>>;
+  /** Bytes HAProxy received from clients for the api backend (its `bin`), every request since it started. */
+  bytesIn(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -84,6 +86,13 @@ export async function startHaproxy(dir: string, port: number, servers: HaproxySe
         .map((l) => l.split(','))
         .filter((f) => f[col('pxname')] === 'api' && f[col('svname')] !== 'BACKEND')
         .map((f) => ({ name: f[col('svname')]!, status: f[col('status')]!, chkdown: Number(f[col('chkdown')]), downtimeS: Number(f[col('downtime')]) }));
+    },
+    async bytesIn() {
+      const lines = (await ask('show stat')).trim().split('\n');
+      const header = lines[0]!.replace(/^# /, '').split(',');
+      const col = (name: string) => header.indexOf(name);
+      const backend = lines.slice(1).map((l) => l.split(',')).find((f) => f[col('pxname')] === 'api' && f[col('svname')] === 'BACKEND');
+      return Number(backend?.[col('bin')] ?? NaN);
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

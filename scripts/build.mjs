@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build`: compiles src/ to dist/ (or the folder given) with tsc, and copies what the code
 // reads from beside itself at run time: every `assets` folder's files (the student pages', the portal's,
-// the staff pages' scripts and stylesheets), TypeScript sources excepted. The migrations
+// the staff pages' scripts and stylesheets), TypeScript sources excepted, and the question types' browser
+// parts (each type's folder under catalog/question-types/ holds its page and editor scripts and styles). The migrations
 // stay in migrations/, which dist/platform/migrate.js finds at the same relative place as the source.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,7 +16,12 @@ execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc
   stdio: 'inherit',
 });
 const src = path.join(root, 'src');
+const TYPES = path.join('modules', 'catalog', 'question-types');
 for (const rel of fs.readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+  if (rel.startsWith(TYPES) && /\.(js|css)$/.test(rel)) {
+    fs.cpSync(path.join(src, rel), path.join(out, rel));
+    continue;
+  }
   if (path.basename(rel) !== 'assets' || !fs.statSync(path.join(src, rel)).isDirectory()) continue;
   fs.cpSync(path.join(src, rel), path.join(out, rel), { recursive: true, filter: (from) => !from.endsWith('.ts') });
 }

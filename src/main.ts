@@ -8,6 +8,7 @@ import { startWorker } from './worker.js';
 import { DEMO_ADMIN_EMAIL, DEMO_OPERATOR_EMAIL, seedDemo, type DemoSeed } from './demo/seed-demo.js';
 import { issueSignInLink, signInUrl } from './modules/staff/sign-in-links.js';
 import { startMetricsServer } from './platform/telemetry/metrics.js';
+import { startReadPools } from './platform/read-replica.js';
 
 /**
  * `npm start`: the API and the background worker in one process. With no
@@ -23,7 +24,9 @@ const { config, pool } = booted;
 const logger = createLogger({ level: config.logLevel, pretty: stdoutIsTerminal() });
 for (const note of notes) logger.info(note);
 if (config.allowInsecureUrls) logger.warn(INSECURE_URLS_NOTICE);
-const ctx = serverContext({ config, pool, clock: booted.clock });
+// Statistics, exports, the candidate report and the portal's lists read from the replica when there is one.
+const reads = startReadPools(config, pool, logger);
+const ctx = serverContext({ config, pool, clock: booted.clock, reads });
 
 let demo: DemoSeed | null = null;
 if (booted.local) {
@@ -34,7 +37,7 @@ if (booted.local) {
 }
 
 const app = await buildServer(ctx, { logger });
-const worker = config.runWorker ? await startWorker(ctx, booted.databaseUrl, logger) : null;
+const worker = config.runWorker ? await startWorker(ctx, booted.sessionUrl, logger) : null;
 const metricsServer = await startMetricsServer(config, pool);
 
 try {
@@ -65,6 +68,7 @@ async function shutdown(signal: string) {
   await app.close(); // stops accepting, waits for in-flight requests
   await worker?.stop(); // waits for running jobs
   await metricsServer?.close();
+  await reads?.stop();
   await booted.shutdownDatabase(); // closes the pool, stops the embedded database
   await flushTracing();
   clearTimeout(force);

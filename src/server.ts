@@ -6,11 +6,12 @@ import type { Logger } from './platform/log/log.js';
 import { apiOf, documentRouteErrors, openApiDocument } from './platform/http/openapi.js';
 import { isOptionalSchema } from './platform/http/validation.js';
 import { requestLimits } from './platform/http/rate-limit-requests.js';
-import { installMetrics } from './platform/telemetry/metrics.js';
+import { installMetrics, watchReadReplica } from './platform/telemetry/metrics.js';
 import type { AppContext } from './platform/context.js';
 import { AppError } from './platform/errors.js';
 import { createReadinessProbe } from './platform/readiness.js';
 import { createNotificationListener } from './platform/listener.js';
+import { sessionConnectionString } from './platform/session-connection.js';
 import { dispatchStatusChange, STATUS_CHANNEL } from './modules/lifecycle/status-changes.js';
 import { closeWorkerPool, configureWorkerPool } from './platform/worker-pool/shared-pool.js';
 import { adminAuth } from './modules/institutions/admin-auth.js';
@@ -48,11 +49,6 @@ import { reportRoutes } from './modules/results/report-routes.js';
 
 export const PARTNER_PREFIX = '/api/partner/v1';
 export const ADMIN_PREFIX = '/api/admin/v1';
-
-/** The pool's own connection string: with the embedded database the config holds none. */
-function poolConnectionString(ctx: AppContext): string {
-  return (ctx.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-}
 
 /**
  * What the HTTP server runs with: the app's context and the start-link signer
@@ -106,11 +102,14 @@ export async function buildServer(
   await app.register(requestLimits);
   // Before any route: the request histogram covers every route (nothing at all unless metrics are configured).
   installMetrics(app, ctx.config, ctx.pool);
+  watchReadReplica(ctx.reads);
 
   // Liveness needs nothing but the event loop; readiness asks the database on a connection of its own
   // (platform/readiness.ts), never through the request pool, so a saturated pool takes no instance out.
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  const readiness = createReadinessProbe(poolConnectionString(ctx), { log: app.log });
+  // On the session URL when the pool goes through a transaction-mode pooler: a pooler queueing every client behind
+  // its busy server connections would fail every instance's check at once (docs/production.md "Through PgBouncer").
+  const readiness = createReadinessProbe(sessionConnectionString(ctx.pool), { log: app.log });
   app.addHook('onClose', async () => readiness.close());
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const state = await readiness.check();
@@ -121,7 +120,7 @@ export async function buildServer(
   // coalescer's cache of open attempts (proctoring/heartbeat-coalescer.ts); with null after each (re)connect.
   const statusListener = createNotificationListener({
     // Named, so an operator can tell it from the pool's connections in pg_stat_activity.
-    connection: { connectionString: poolConnectionString(ctx), application_name: 'assay-status-listener' },
+    connection: { connectionString: sessionConnectionString(ctx.pool), application_name: 'assay-status-listener' },
     channel: STATUS_CHANNEL,
     onNotify: (assignmentId) => dispatchStatusChange(assignmentId ?? null),
     log: app.log,

@@ -15,7 +15,7 @@ const booted = await bootProcess({ allowStartEmbedded: false });
 const log = createLogger({ level: booted.config.logLevel, pretty: stdoutIsTerminal() });
 log.pretty?.release();
 if (booted.config.allowInsecureUrls) log.warn(INSECURE_URLS_NOTICE);
-const worker = await startWorker({ config: booted.config, pool: booted.pool, clock: booted.clock }, booted.databaseUrl, log);
+const worker = await startWorker({ config: booted.config, pool: booted.pool, clock: booted.clock }, booted.sessionUrl, log);
 log.info({ workerId: worker.workerId }, 'worker started');
 const metricsServer = await startMetricsServer(booted.config, booted.pool);
 

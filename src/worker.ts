@@ -8,6 +8,7 @@ import { purgeExpiredKeys } from './modules/assignments/idempotency.js';
 import { autoSubmitHandler } from './modules/marking/run-auto-submit.js';
 import { purgeExpiredSessions } from './modules/assignments/student-sessions.js';
 import { purgeOldEvents } from './modules/events/purge-events.js';
+import { maintainPartitions } from './platform/partitions.js';
 import { createWebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { installWebhookFanOut } from './modules/webhooks/fan-out.js';
 import { endpointDisabledMailJob } from './modules/webhooks/endpoint-disabled-mail.js';
@@ -23,13 +24,19 @@ import { purgeLtiLaunchLeftovers } from './modules/lti/purge-launches.js';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 export const PURGE_KEY = 'recurring:purge';
 
-/** Hourly: idempotency keys, student sessions, old events, used sign-in links and LTI login leftovers past their retention. */
+/**
+ * Hourly: the history tables' partitions made ahead (and rows that landed in
+ * DEFAULT moved to their month), then idempotency keys, student sessions,
+ * old events' partitions, used sign-in links and LTI login leftovers past
+ * their retention.
+ */
 export const purgeJob = defineRecurringJob({
   kind: 'maintenance.purge',
   uniqueKey: PURGE_KEY,
   everyMs: PURGE_EVERY_MS,
   async run(ctx: AppContext): Promise<void> {
     const now = ctx.clock.now();
+    await maintainPartitions(ctx.pool, now);
     await purgeExpiredKeys(ctx.pool, now);
     await purgeExpiredSessions(ctx.pool, now);
     await purgeOldEvents(ctx.pool, now);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { validationDetails, validatorCompiler } from '../src/platform/http/validation.js';
 import { checkTestInput } from '../src/modules/catalog/authoring.js';
 import { QuestionSchema, TestInput } from '../src/modules/catalog/schemas.js';
+import { questionTypeNames } from '../src/modules/catalog/question-types/registry.js';
 
 /**
  * The example tests of docs/test-format.md are bodies the API accepts:
@@ -16,6 +17,7 @@ const DIR = path.join(ROOT, 'docs/examples/tests');
 const FILES = fs.readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
 const TYPES = (QuestionSchema as unknown as { oneOf: Array<{ properties: { type: { const: string } } }> }).oneOf.map((s) => s.properties.type.const);
 
+const BUILT_IN = ['single_choice', 'multiple_choice', 'short_text', 'numeric', 'essay', 'matching', 'ordering', 'fill_blanks', 'file_upload', 'composite'];
 type Validate = ((v: unknown) => boolean) & { errors?: never[] };
 const validate = validatorCompiler({ schema: TestInput, httpPart: 'body', method: 'POST', url: '/api/admin/v1/tests' }) as unknown as Validate;
 
@@ -31,11 +33,15 @@ describe('the example tests in docs/examples/tests', () => {
   });
 
   it('holds one test per question type, each of that type only, and a sectioned exam', () => {
-    expect(TYPES).toHaveLength(9);
-    expect(FILES).toEqual([...TYPES.map((t) => `${t}.json`), 'sectioned-exam.json'].sort());
+    // The built-in types and every registered one, each once: a registered type adds its example file, not a line here.
+    expect(new Set(TYPES).size).toBe(TYPES.length);
+    expect(TYPES).toEqual(expect.arrayContaining([...BUILT_IN, ...questionTypeNames()]));
+    expect(TYPES).toHaveLength(new Set([...BUILT_IN, ...questionTypeNames()]).size);
+    expect(FILES).toEqual([...TYPES.map((t) => `${t}.json`), 'parametrised.json', 'sectioned-exam.json'].sort());
     for (const type of TYPES) {
       const { questions } = checkTestInput(load(`${type}.json`));
-      expect(new Set(questions.map((q) => q.type)), type).toEqual(new Set([type]));
+      // The composite example also holds one plain question, to show how the two sit in one test.
+      expect(new Set(questions.map((q) => q.type)), type).toEqual(new Set(type === 'composite' ? ['composite', 'single_choice'] : [type]));
     }
   });
 
@@ -47,6 +53,12 @@ describe('the example tests in docs/examples/tests', () => {
     expect(sections!.some((s) => s.shuffleQuestions)).toBe(true);
     expect(questions.some((q) => (q.type === 'single_choice' || q.type === 'multiple_choice') && q.shuffleOptions)).toBe(true);
     expect(new Set(questions.map((q) => q.type)).size).toBeGreaterThanOrEqual(5);
+  });
+
+  it('shows parametrised numeric and short-text questions, every one with variables and a formula', () => {
+    const { questions } = checkTestInput(load('parametrised.json'));
+    expect(new Set(questions.map((q) => q.type))).toEqual(new Set(['numeric', 'short_text']));
+    for (const q of questions) expect(q).toMatchObject({ variables: expect.any(Array), answerFormula: expect.any(String) });
   });
 
   it('is refused by the same checks when it breaks a rule (the checks can fail)', () => {

@@ -22,6 +22,8 @@ import { UsageError, intOption, listOption, textOption, type Command, type Comma
 import { readTestFile } from './read-test-file.js';
 import { CLI_AUDIT, STAFF_COMMANDS } from './staff-commands.js';
 import { LTI_COMMANDS } from './lti-commands.js';
+import { STORAGE_COMMANDS } from './storage-commands.js';
+import { FAILOVER_COMMANDS } from './failover-commands.js';
 
 /**
  * Every operator command, each over the same service function the operator
@@ -312,4 +314,6 @@ export const COMMANDS: Record<string, Command> = {
   },
   ...STAFF_COMMANDS,
   ...LTI_COMMANDS,
+  ...STORAGE_COMMANDS,
+  ...FAILOVER_COMMANDS,
 };

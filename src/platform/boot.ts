@@ -6,6 +6,8 @@ import { createDatabaseClock, type DatabaseClock } from './database-clock.js';
 import type { EmbeddedDatabase } from './embedded-db.js';
 import { loadOrCreateLocalSecrets, type LocalSecrets } from './local-secrets.js';
 import { MigrationError, migrate, type MigrateMode } from './migrate.js';
+import { claimStorageLocation, localStorageHere, StorageLocationError } from './storage/storage-location.js';
+import { statementTimeoutMismatch } from './session-connection.js';
 
 /**
  * Boot shared by the server, the worker and the CLI: parse the config once,
@@ -17,6 +19,8 @@ export interface Booted {
   config: Readonly<Config>;
   pool: Pool;
   databaseUrl: string;
+  /** Where LISTEN and other session work connects: ASSAY_DATABASE_SESSION_URL, else the pool's own URL. */
+  sessionUrl: string;
   embedded: EmbeddedDatabase | null;
   local: LocalSecrets | null;
   /** The database's clock, kept in this process (deadlines and job times come from it, not from the host's clock). */
@@ -86,10 +90,26 @@ export async function boot(opts: {
     }
   }
   const config = freezeConfig(raw);
-  const pool = createPool(databaseUrl, config.dbPoolSize, { connectWaitMs: config.dbConnectWaitMs, statementTimeoutMs: config.dbStatementTimeoutMs });
+  const sessionUrl = config.databaseSessionUrl ?? databaseUrl;
+  const pool = createPool(databaseUrl, config.dbPoolSize, {
+    connectWaitMs: config.dbConnectWaitMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    ...(config.databaseSessionUrl ? { sessionConnectionString: config.databaseSessionUrl } : {}),
+  });
   let migrationsApplied: string[];
   try {
-    migrationsApplied = await migrate(pool, { mode: opts.migrate ?? config.migrate });
+    // Migrations hold a session advisory lock across statements: through a transaction-mode pooler it
+    // would be taken on one server connection and released (or not) on another. They use the session URL.
+    const migrationPool = config.databaseSessionUrl ? createPool(config.databaseSessionUrl, 1) : pool;
+    try {
+      migrationsApplied = await migrate(migrationPool, { mode: opts.migrate ?? config.migrate });
+    } finally {
+      if (migrationPool !== pool) await migrationPool.end().catch(() => undefined);
+    }
+    if (config.databaseSessionUrl) {
+      const problem = await statementTimeoutMismatch(pool, config.dbStatementTimeoutMs);
+      if (problem) (opts.log ?? ((m: string) => process.stderr.write(`${m}\n`)))(`warning: ${problem}`);
+    }
   } catch (err) {
     await pool.end().catch(() => undefined);
     if (embedded) {
@@ -105,6 +125,7 @@ export async function boot(opts: {
     pool,
     migrationsApplied,
     databaseUrl,
+    sessionUrl,
     embedded,
     local,
     clock,
@@ -121,15 +142,41 @@ export async function boot(opts: {
 
 /**
  * boot() for an entry point (npm start, npm run worker): a refusal to start
- * that is the operator's to fix (a changed or missing migration) ends the
- * process with its message on stderr and exit code 1, not a stack trace.
+ * that is the operator's to fix (a changed or missing migration, local
+ * storage that is not this database's) ends the process with its message on
+ * stderr and exit code 1, not a stack trace.
  */
 export async function bootProcess(opts: Parameters<typeof boot>[0]): Promise<Booted> {
+  let booted: Booted;
   try {
-    return await boot(opts);
+    booted = await boot(opts);
   } catch (err) {
     if (!(err instanceof MigrationError)) throw err;
     process.stderr.write(`Cannot start: ${err.message}\n`);
     process.exit(1);
   }
+  try {
+    await checkLocalStorage(booted);
+  } catch (err) {
+    if (!(err instanceof StorageLocationError)) throw err;
+    await booted.shutdownDatabase();
+    process.stderr.write(`Cannot start: ${err.message}\n`);
+    process.exit(1);
+  }
+  return booted;
+}
+
+/**
+ * A serving process on local storage registers its folder, or refuses when
+ * the database's files live elsewhere (storage/storage-location.ts). Only the
+ * entry points check: the test suite's in-process apps each keep files in a
+ * folder of their own and never meet a second host. Nothing to check on the
+ * embedded database either: it lives in ASSAY_DATA_DIR beside the storage
+ * folder, so the two cannot part (and a data folder copied to another machine
+ * takes both along).
+ */
+export async function checkLocalStorage(booted: Pick<Booted, 'config' | 'pool'>, host?: string): Promise<void> {
+  const here = localStorageHere(booted.config, host);
+  if (!here || booted.config.databaseUrl === null) return;
+  await claimStorageLocation(booted.pool, here);
 }

@@ -1,3 +1,5 @@
+import { parseHostList } from './primary-hosts.js';
+
 /**
  * Reading one environment variable into a typed value, or a ConfigError
  * naming the variable: the building blocks of parseConfig (config.ts).
@@ -30,6 +32,23 @@ export function scheduleVar(env: Env, name: string, fallback = DEFAULT_RETRY_SCH
   if (steps[0] !== 0) throw new ConfigError(name, 'must start with 0: the first attempt is immediate');
   if (steps.some((ms) => ms > 7 * 24 * 3_600_000)) throw new ConfigError(name, 'must not wait more than 7 days between attempts');
   return steps;
+}
+
+/** A postgres:// or postgresql:// URL, or null when unset. A bad value is never echoed: it may hold a password. */
+export function postgresUrlVar(env: Env, name: string, opts: { hostList?: boolean } = {}): string | null {
+  const raw = env[name] || null;
+  if (raw === null) return null;
+  let protocol = '';
+  try {
+    // Several hosts (`postgres://u@db1:5432,db2:5432/assay`, a primary and its standbys) are not a WHATWG URL:
+    // each host's own URL must be one.
+    const hosts = opts.hostList ? parseHostList(raw) : null;
+    protocol = new URL(hosts ? hosts.urlFor(hosts.hosts[0]!) : raw).protocol;
+  } catch {
+    // reported below
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') throw new ConfigError(name, 'must be a postgres:// or postgresql:// URL');
+  return raw;
 }
 
 export function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {

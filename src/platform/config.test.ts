@@ -74,6 +74,11 @@ describe('configuration', () => {
     expect(parseConfig({}).trustProxy).toBe(false);
   });
 
+  it('accepts a DATABASE_URL naming several hosts (a primary and its standbys), libpq-style', () => {
+    const url = 'postgres://assay:pw@db1:5432,db2:5433,[::1]/assay?sslmode=require';
+    expect(parseConfig({ ...VALID, DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
   it('PUBLIC_BASE_URL defaults to the chosen port', () => {
     expect(parseConfig({ PORT: '4010' }).publicBaseUrl).toBe('http://localhost:4010');
   });
@@ -88,6 +93,7 @@ describe('configuration', () => {
     ['PORT', ' 80'],
     ['DATABASE_URL', 'mysql://user@host/db'],
     ['DATABASE_URL', 'not a url'],
+    ['DATABASE_URL', 'postgres://u@db1:5432,db2:port/assay'],
     ['ASSAY_ADMIN_TOKEN', 'short'],
     ['ASSAY_SECRET', 'too-short'],
     ['ASSAY_SECRET', `${VALID.ASSAY_SECRET},`],
@@ -142,6 +148,17 @@ describe('configuration', () => {
     expect(parseConfig(env).workerPool).toEqual({ threads: 4, queueLimit: 0, taskTimeoutMs: 5000, memoryMb: 256 });
     expect(configError({ ASSAY_WORKER_THREADS: '0' }).variable).toBe('ASSAY_WORKER_THREADS');
     expect(configError({ ASSAY_WORKER_TASK_TIMEOUT_MS: '10' }).variable).toBe('ASSAY_WORKER_TASK_TIMEOUT_MS');
+  });
+
+  it('ASSAY_DATABASE_SESSION_URL: a second postgres URL for what needs a session, only beside DATABASE_URL, never echoed', () => {
+    expect(parseConfig(VALID).databaseSessionUrl).toBeNull();
+    const direct = 'postgres://assay:s3cret-pw@db.internal:5432/assay';
+    const pooled = { ...VALID, DATABASE_URL: 'postgres://assay:s3cret-pw@pgbouncer.internal:6432/assay' };
+    expect(parseConfig({ ...pooled, ASSAY_DATABASE_SESSION_URL: direct })).toMatchObject({ databaseUrl: pooled.DATABASE_URL, databaseSessionUrl: direct });
+    const bad = configError({ ...VALID, ASSAY_DATABASE_SESSION_URL: 'mysql://assay:s3cret-pw@db/assay' });
+    expect(bad.variable).toBe('ASSAY_DATABASE_SESSION_URL');
+    expect(bad.message).not.toContain('s3cret');
+    expect(configError({ ASSAY_DATABASE_SESSION_URL: direct }).message).toMatch(/needs DATABASE_URL/);
   });
 
   it('the parsed configuration is frozen', () => {

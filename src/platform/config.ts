@@ -1,11 +1,14 @@
 import path from 'node:path';
-import { boolVar, ConfigError, DEFAULT_RETRY_SCHEDULE, intVar, isOneOf, scheduleVar, urlVar, type Env } from './config-vars.js';
+import { boolVar, ConfigError, DEFAULT_RETRY_SCHEDULE, intVar, isOneOf, postgresUrlVar, scheduleVar, urlVar, type Env } from './config-vars.js';
 import { RATE_LIMIT_STORE_KINDS, type RateLimitStoreKind } from './http/rate-limit-store.js';
 import { MIGRATE_MODES, type MigrateMode } from './migrate.js';
+import { replicaConfig, type ReplicaConfig } from './replica-config.js';
+import { storageConfig, type StorageConfig } from './storage-config.js';
 import { DEFAULT_WORKER_POOL } from './worker-pool/shared-pool.js';
 import type { WorkerPoolOptions } from './worker-pool/worker-pool.js';
 
 export { ConfigError, DEFAULT_RETRY_SCHEDULE };
+export type { StorageConfig };
 
 /**
  * Configuration, parsed once at boot into a frozen object and passed down.
@@ -15,6 +18,12 @@ export { ConfigError, DEFAULT_RETRY_SCHEDULE };
 export interface Config {
   /** Absent: the embedded PostgreSQL in `dataDir`. */
   databaseUrl: string | null;
+  /**
+   * ASSAY_DATABASE_SESSION_URL: where what needs a session of its own connects (LISTEN, migrations' lock, readiness,
+   * the webhook dispatcher's connections) when DATABASE_URL goes through a transaction-mode pooler; null: DATABASE_URL.
+   * Setting it also tells the pool that its connections keep no session (no named prepared statements).
+   */
+  databaseSessionUrl: string | null;
   dataDir: string;
   port: number;
   host: string;
@@ -38,11 +47,15 @@ export interface Config {
   dbConnectWaitMs: number;
   /** ASSAY_DB_STATEMENT_TIMEOUT_MS: PostgreSQL's statement_timeout on the pool's connections (0: none). Migrations run without it. */
   dbStatementTimeoutMs: number;
+  /** ASSAY_DATABASE_REPLICA_URL and its lag bound: where reads that may be a little behind go. */
+  replica: ReplicaConfig;
   webhooks: WebhookTunables;
   /** Where proctoring recordings and snapshots go: local files under dataDir, or an S3-compatible bucket. */
   storage: StorageConfig;
   /** Recordings, snapshots and flags are purged this many days after the attempt was submitted. */
   proctoringRetentionDays: number;
+  /** How long a presigned direct upload (S3 storage only) stays valid, in seconds. */
+  directUploadSeconds: number;
   /** Null: AI marking is off (ASSAY_AI_BASE_URL unset) and AI-markable items go to reviewers. */
   ai: AiConfig | null;
   mail: MailConfig;
@@ -131,18 +144,6 @@ export interface AiConfig {
   retryScheduleMs: number[];
 }
 
-export type StorageConfig =
-  | { kind: 'local' }
-  | {
-      kind: 's3';
-      bucket: string;
-      /** An S3-compatible service (MinIO, R2, …); null for AWS itself. Path-style addressing when set. */
-      endpoint: string | null;
-      region: string;
-      /** From AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN; null: the SDK's own chain (instance role, profile). */
-      credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
-    };
-
 /** Webhook delivery tunables. The defaults are the product's rules; tests compress them. */
 export interface WebhookTunables {
   /** Delay before attempt n+1 (n = 0 is the first attempt); its length is the number of attempts. */
@@ -178,16 +179,9 @@ function migrateVar(env: Env): MigrateMode {
 }
 
 export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requireSecrets: true }): Config {
-  const databaseUrl = env.DATABASE_URL || null;
-  if (databaseUrl) {
-    try {
-      const u = new URL(databaseUrl);
-      if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') throw new Error();
-    } catch {
-      // Never echo the value: it may hold a password.
-      throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
-    }
-  }
+  const databaseUrl = postgresUrlVar(env, 'DATABASE_URL', { hostList: true });
+  const databaseSessionUrl = postgresUrlVar(env, 'ASSAY_DATABASE_SESSION_URL', { hostList: true });
+  if (databaseSessionUrl && !databaseUrl) throw new ConfigError('ASSAY_DATABASE_SESSION_URL', 'needs DATABASE_URL (the embedded database has no pooler)');
   const port = intVar(env, 'PORT', 3000, 0, 65535);
   const adminToken = env.ASSAY_ADMIN_TOKEN || null;
   if (adminToken !== null && adminToken.length < 24) {
@@ -215,6 +209,7 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
   }
   return {
     databaseUrl,
+    databaseSessionUrl,
     dataDir: path.resolve(env.ASSAY_DATA_DIR || './data'),
     port,
     host: hostVar(env),
@@ -235,9 +230,11 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
     dbPoolSize: intVar(env, 'ASSAY_DB_POOL_SIZE', 10, 1, 500),
     dbConnectWaitMs: intVar(env, 'ASSAY_DB_CONNECT_WAIT_MS', 5_000, 0, 600_000),
     dbStatementTimeoutMs: intVar(env, 'ASSAY_DB_STATEMENT_TIMEOUT_MS', 60_000, 0, 86_400_000),
+    replica: replicaConfig(env, databaseUrl),
     webhooks: webhookTunables(env),
     storage: storageConfig(env),
     proctoringRetentionDays: intVar(env, 'ASSAY_PROCTORING_RETENTION_DAYS', 30, 1, 3650),
+    directUploadSeconds: intVar(env, 'ASSAY_DIRECT_UPLOAD_SECONDS', 300, 30, 3600),
     ai: aiConfig(env),
     mail: mailConfig(env, publicBaseUrlHost(env, port)),
     trustProxy: trustProxyVar(env),
@@ -254,32 +251,6 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
       memoryMb: intVar(env, 'ASSAY_WORKER_MEMORY_MB', DEFAULT_WORKER_POOL.memoryMb, 64, 16_384),
     },
   };
-}
-
-function storageConfig(env: Env): StorageConfig {
-  const bucket = env.ASSAY_STORAGE_S3_BUCKET || '';
-  if (!bucket) {
-    for (const name of ['ASSAY_STORAGE_S3_ENDPOINT', 'ASSAY_STORAGE_S3_REGION']) {
-      if (env[name]) throw new ConfigError(name, 'is set but ASSAY_STORAGE_S3_BUCKET is not (set the bucket to store in S3)');
-    }
-    return { kind: 'local' };
-  }
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
-    throw new ConfigError('ASSAY_STORAGE_S3_BUCKET', `must be a bucket name (3–63 lower-case letters, digits, dots, hyphens), got "${bucket}"`);
-  }
-  const endpoint = env.ASSAY_STORAGE_S3_ENDPOINT ? urlVar(env, 'ASSAY_STORAGE_S3_ENDPOINT', '') : null;
-  const region = env.ASSAY_STORAGE_S3_REGION || 'us-east-1';
-  if (!/^[a-z0-9-]{1,32}$/.test(region)) throw new ConfigError('ASSAY_STORAGE_S3_REGION', `must be a region name like eu-west-1, got "${region}"`);
-  const accessKeyId = env.AWS_ACCESS_KEY_ID || '';
-  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY || '';
-  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
-    // Never echo either value.
-    throw new ConfigError(accessKeyId ? 'AWS_SECRET_ACCESS_KEY' : 'AWS_ACCESS_KEY_ID', 'must be set together with its pair (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)');
-  }
-  const credentials = accessKeyId
-    ? { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) }
-    : null;
-  return { kind: 's3', bucket, endpoint, region, credentials };
 }
 
 /** A model call, then retries 30 s, 2 min and 10 min later: a short outage costs minutes, a long one a reviewer. */
@@ -380,6 +351,7 @@ function webhookTunables(env: Env): WebhookTunables {
 
 export function freezeConfig(config: Config): Readonly<Config> {
   Object.freeze(config.rateLimit);
+  Object.freeze(config.replica);
   Object.freeze(config.requestLimits);
   Object.freeze(config.statusStreams);
   Object.freeze(config.webhooks.retryScheduleMs);

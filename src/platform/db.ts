@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { clientClassFor } from './primary-hosts.js';
+import { rememberSessionConnection, withoutNamedStatements } from './session-connection.js';
 
 /** Anything that can run a query: the pool or a client inside a transaction. */
 export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
@@ -14,11 +16,19 @@ export interface PoolLimits {
   connectWaitMs?: number;
   /** PostgreSQL's statement_timeout for every statement on the pool's connections; 0 for none. */
   statementTimeoutMs?: number;
+  /**
+   * Set when `connectionString` is a transaction-mode pooler (ASSAY_DATABASE_SESSION_URL): session work connects
+   * here instead, and the pool sends no named prepared statements (platform/session-connection.ts).
+   */
+  sessionConnectionString?: string;
 }
 
 export function createPool(connectionString: string, max = 10, limits: PoolLimits = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
+    // A URL naming several hosts (a primary and its standbys): each connection goes to the current primary.
+    // Behind a transaction-mode pooler, statements go unnamed.
+    Client: limits.sessionConnectionString ? withoutNamedStatements(clientClassFor(connectionString)) : clientClassFor(connectionString),
     max,
     idleTimeoutMillis: 30_000,
     // A saturated pool or a database that does not answer the connect must not queue a request for ever:
@@ -26,6 +36,7 @@ export function createPool(connectionString: string, max = 10, limits: PoolLimit
     connectionTimeoutMillis: limits.connectWaitMs ?? 0,
     ...(limits.statementTimeoutMs ? { statement_timeout: limits.statementTimeoutMs } : {}),
   });
+  if (limits.sessionConnectionString) rememberSessionConnection(pool, limits.sessionConnectionString);
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => undefined);
   return pool;
@@ -128,6 +139,7 @@ export function isConnectionError(err: unknown): boolean {
     code.startsWith('08') || // connection exception
     code === '57P01' || // admin_shutdown
     code === '57P02' ||
-    code === '57P03' // cannot_connect_now
+    code === '57P03' || // cannot_connect_now
+    code === '25006' // read_only_sql_transaction: a host that is a standby now (primary-hosts.ts finds the new primary)
   );
 }

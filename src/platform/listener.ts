@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { newDatabaseClient } from './primary-hosts.js';
 
 /**
  * A LISTEN connection that calls `onNotify` for every notification on
@@ -16,6 +17,7 @@ import pg from 'pg';
  * Detection takes at most heartbeatMs + heartbeatTimeoutMs (8 s by default).
  */
 export function createNotificationListener(opts: {
+  /** With several hosts in the URL, each (re)connect goes to the current primary (primary-hosts.ts). */
   connection: pg.ClientConfig;
   channel: string;
   /** With the notification's payload; with none once per (re)connect, for anything missed meanwhile. */
@@ -35,7 +37,8 @@ export function createNotificationListener(opts: {
   }
 
   async function connect(): Promise<void> {
-    const c = new pg.Client({ ...opts.connection, keepAlive: true, keepAliveInitialDelayMillis: heartbeatMs });
+    // Named by its channel unless the caller names it, so pg_stat_activity tells it from the pool's connections.
+    const c = newDatabaseClient({ application_name: `assay-listen-${opts.channel}`.slice(0, 63), ...opts.connection, keepAlive: true, keepAliveInitialDelayMillis: heartbeatMs });
     let lost = false;
     let heartbeat: NodeJS.Timeout | null = null;
     const loseIt = () => {

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { newDatabaseClient } from './primary-hosts.js';
 
 /**
  * Readiness on a connection of its own (docs/production.md "Health and logs"): the
@@ -49,7 +50,7 @@ export function createReadinessProbe(
   async function connection(): Promise<pg.Client> {
     if (client) return client;
     connecting ??= (async () => {
-      const c = new pg.Client({ connectionString, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, application_name: 'assay-readiness' });
+      const c = newDatabaseClient({ connectionString, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs, application_name: 'assay-readiness' });
       // A broken connection (database restart) is dropped and opened again on the next check.
       c.on('error', () => drop(c));
       try {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RETENTION_KEY, retentionJob } from '../../src/modules/proctoring/proctoring-jobs.js';
 import { enqueueJob } from '../../src/platform/jobs.js';
@@ -7,11 +8,14 @@ import { createHarness, manualClock, type Harness, type Tenant } from '../helper
 import { portalGet, portalPost, signedIn } from '../helpers/portal.js';
 import { Student, assign, createPublishedTest } from '../helpers/student.js';
 import { testModeTenant } from '../helpers/test-mode.js';
+import { componentAvailable } from '../helpers/components.js';
+import { hasS3, startS3Server, type S3TestServer } from '../helpers/s3-server.js';
 
 /**
  * Answer files are personal data: the retention run (ASSAY_PROCTORING_RETENTION_DAYS
  * after submission, once the marks are final) removes their objects and rows,
- * and a wipe of test-mode data removes them with the assignment.
+ * and a wipe of test-mode data removes them with the assignment. Run on
+ * both stores: the local folder, and S3 (s3rver, a real S3 API).
  */
 const DAY = 86_400_000;
 const clock = manualClock(new Date('2032-01-10T10:00:00Z'));
@@ -28,18 +32,15 @@ const TEST: TestInput = {
 
 let h: Harness;
 let testId: string;
-beforeAll(async () => {
-  h = await createHarness({ clock, config: { proctoringRetentionDays: 30 } });
-  testId = await createPublishedTest(h, h.a, TEST);
-});
-afterAll(() => h.close());
+const withS3 = componentAvailable('S3 server (@20minutes/s3rver)', hasS3, 'npm install (a devDependency)');
+const STORES = ['local', ...(withS3 ? ['s3'] : [])] as const;
 
 async function withFile(tenant: Tenant, externalUserId: string, submit = true) {
   const a = await assign(h, tenant, { testId, externalUserId });
   const s = new Student(h);
   await s.start(a.startUrl);
   await s.page(a.assignmentId);
-  const up = await h.app.inject({
+  const up = storageFor(h.ctx.config).kind === 's3' ? await uploadDirect(a.assignmentId, s) : await h.app.inject({
     method: 'POST',
     url: `/a/${a.assignmentId}/files/sketch`,
     headers: { 'content-type': 'image/png', 'x-file-name': 'sketch.png', 'x-answer-version': '1', cookie: s.cookie!, 'x-csrf-token': s.csrf! },
@@ -48,6 +49,16 @@ async function withFile(tenant: Tenant, externalUserId: string, submit = true) {
   expect(up.statusCode, up.body).toBe(200);
   if (submit) expect((await s.submit(a.assignmentId)).statusCode).toBe(303);
   return { assignmentId: a.assignmentId, fileId: up.json().fileId as string };
+}
+
+/** With S3, as the page uploads there: presign, PUT to the bucket, record. */
+async function uploadDirect(assignmentId: string, s: Student) {
+  const post = (path: string, body: unknown) =>
+    h.app.inject({ method: 'POST', url: `/a/${assignmentId}/files/${path}`, headers: { 'content-type': 'application/json', cookie: s.cookie!, 'x-csrf-token': s.csrf! }, payload: JSON.stringify(body) });
+  const sha256 = createHash('sha256').update(PNG).digest('base64');
+  const signed = (await post('sketch/uploads', { bytes: PNG.length, contentType: 'image/png', fileName: 'sketch.png', version: 1, sha256 })).json();
+  expect((await fetch(signed.upload.url, { method: 'PUT', headers: signed.upload.headers, body: new Uint8Array(PNG) })).status).toBe(200);
+  return post('uploads/record', { key: signed.key });
 }
 
 const objects = (institutionId: string, assignmentId: string) => storageFor(h.ctx.config).list(`answers/${institutionId}/${assignmentId}/`);
@@ -67,7 +78,22 @@ async function markAll(assignmentId: string) {
   return reviewer;
 }
 
-describe('answer file retention', () => {
+describe.each(STORES)('answer file retention (%s storage)', (store) => {
+  let s3: S3TestServer | null = null;
+  beforeAll(async () => {
+    if (store === 's3') s3 = await startS3Server();
+    h = await createHarness({ clock, config: { proctoringRetentionDays: 30, ...(s3 ? { storage: s3.config } : {}) } });
+    testId = await createPublishedTest(h, h.a, TEST);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await s3?.close();
+  });
+
+  it('stores the files in the store under test', () => {
+    expect(storageFor(h.ctx.config).kind).toBe(store);
+  });
+
   it('removes the files of attempts submitted past the retention with final marks; keeps those awaiting a reviewer, recent ones, and open attempts', async () => {
     const marked = await withFile(h.a, 'ret-1');
     const waiting = await withFile(h.a, 'ret-2');

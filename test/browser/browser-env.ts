@@ -5,7 +5,7 @@ import path from 'node:path';
 import net from 'node:net';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /**
  * The browser end of the tests: Debian's Chromium driven by playwright-core.
@@ -33,6 +33,21 @@ const BASE_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-bac
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: BASE_ARGS });
+}
+
+/**
+ * Closes a context without waiting on it for more than 20 s. Now and then
+ * Chromium leaves a closing context's last page open (this process idle, the
+ * page still at its address, seen on 2 loaded cores), and `close()` would
+ * hold the test to its timeout after every assertion has passed; the
+ * browser process is closed after the file in any case.
+ */
+export async function closeContext(context: BrowserContext): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<'gave up'>((resolve) => (timer = setTimeout(() => resolve('gave up'), 20_000)));
+  const outcome = await Promise.race([context.close().then(() => 'closed' as const), gaveUp]);
+  clearTimeout(timer);
+  if (outcome === 'gave up') process.stderr.write('browser-env: a context did not close within 20 s; the browser closes it at the end of the file\n');
 }
 
 /**
@@ -95,4 +110,21 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
   });
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Presses Tab (or Shift+Tab) until an element matching `selector` has the focus. */
+export async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let i = 0; i < 80; i++) {
+    const where = await page.evaluate((sel) => {
+      const active = document.activeElement;
+      if (active && active.matches(sel)) return 'here';
+      const target = document.querySelector(sel);
+      if (!target) return 'missing';
+      return !active || active === document.body || active.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING ? 'after' : 'before';
+    }, selector);
+    if (where === 'here') return;
+    if (where === 'missing') throw new Error(`nothing matches ${selector}`);
+    await page.keyboard.press(where === 'after' ? 'Tab' : 'Shift+Tab');
+  }
+  throw new Error(`the keyboard never reached ${selector}`);
 }

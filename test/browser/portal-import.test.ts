@@ -55,8 +55,8 @@ run('an author imports a package in the portal', () => {
       await page.getByRole('heading', { name: 'Report of the check' }).waitFor();
       expect(await page.getByRole('status').innerText()).toContain('4 questions would be imported. Nothing was created');
       const skipped = await page.getByRole('table', { name: 'Skipped items, with why' }).innerText();
-      expect(skipped).toContain('the hotspot-interaction is not supported');
-      expect(skipped).toMatch(/custom response processing/);
+      expect(skipped).toContain('the graphic interaction shows no image');
+      expect(skipped).toMatch(/the response processing cannot be run/);
       expect(Number((await h.pool.query('SELECT count(*) FROM tests')).rows[0].count)).toBe(before);
       await checkPortalPage(page, 'import-check', size, axeProblems);
 

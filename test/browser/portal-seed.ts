@@ -1,5 +1,6 @@
 import type { BrowserContext } from 'playwright-core';
 import { correctAnswer } from '../../src/modules/sandbox/simulated-answers.js';
+import { fullPointsText } from '../../src/modules/catalog/accepted-answers.js';
 import type { AnswerValue } from '../../src/modules/attempts/answer-values.js';
 import type { Pool } from '../../src/platform/db.js';
 import { DEMO_TESTS } from '../../src/demo/demo-tests.js';
@@ -54,7 +55,7 @@ function answerFor(q: Question, i: number): AnswerValue {
     case 'multiple_choice':
       return i % 3 === 0 ? [q.options[0]!.id] : q.correctOptionIds;
     case 'short_text':
-      return i % 5 === 0 ? 'fiv' : q.acceptedAnswers[0]!;
+      return i % 5 === 0 ? 'fiv' : fullPointsText(q);
     case 'numeric':
       return i % 6 === 0 ? '3.2' : String(q.answer);
     case 'essay':

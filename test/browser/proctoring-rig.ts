@@ -11,6 +11,7 @@ import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { createPublishedTest } from '../helpers/student.js';
 import { freePort, hasBrowser, launchBrowserWithCamera, requireBrowser } from './browser-env.js';
 import { cameraToolsMissing, fakeCameraVideo, type Scene } from './fake-camera.js';
+import { startS3Server, type S3TestServer } from '../helpers/s3-server.js';
 
 /**
  * The rig of the proctoring browser tests: the real app on a real port (so it can be stopped and
@@ -60,6 +61,8 @@ export interface Rig {
   tenant: Tenant;
   rx: Receiver;
   dispatcher: Dispatcher;
+  /** With `{ s3: true }`: the S3 server the app stores in (its CORS rule allows the app's origin). */
+  s3: S3TestServer | null;
   /** The app serving the port now (a new one after restart()). */
   app(): Harness['app'];
   /** GET on the operator or partner API of the app serving now. */
@@ -71,10 +74,11 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export async function openRig(name: string): Promise<Rig> {
+export async function openRig(name: string, opts: { s3?: boolean } = {}): Promise<Rig> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const h = await createHarness({ config: { publicBaseUrl: origin, allowInsecureUrls: true, webhooks: fastWebhooks() } });
+  const s3 = opts.s3 ? await startS3Server({ corsOrigins: [origin] }) : null;
+  const h = await createHarness({ config: { publicBaseUrl: origin, allowInsecureUrls: true, webhooks: fastWebhooks(), ...(s3 ? { storage: s3.config } : {}) } });
   let app = h.app;
   await app.listen({ port, host: '127.0.0.1' });
   const rx = await startReceiver();
@@ -90,6 +94,7 @@ export async function openRig(name: string): Promise<Rig> {
     tenant,
     rx,
     dispatcher,
+    s3,
     app: () => app,
     admin: (url) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
     partner: (url) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tenant.apiKey}` } }),
@@ -111,6 +116,7 @@ export async function openRig(name: string): Promise<Rig> {
       await dispatcher.stop();
       await rx.close();
       await h.close();
+      await s3?.close();
     },
   };
 }

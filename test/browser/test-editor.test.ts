@@ -132,7 +132,10 @@ run('the test editor', () => {
 
     q = await addQuestion(page, 1, 3, 'short_text');
     await typeInto(q.getByLabel('Prompt'), 'Name the SI unit of force.');
-    await typeInto(q.getByLabel('Accepted answers'), 'newton\nN');
+    await press(q.getByRole('button', { name: 'Add answer' }));
+    await typeInto(question(page, 3).getByLabel('Answer 1', { exact: true }), 'newton');
+    await press(question(page, 3).getByRole('button', { name: 'Add answer' }));
+    await typeInto(question(page, 3).getByLabel('Answer 2', { exact: true }), 'N');
 
     q = await addQuestion(page, 1, 4, 'numeric');
     await typeInto(q.getByLabel('Prompt'), 'With $$g = 9.8$$ compute $2g$.');
@@ -237,6 +240,64 @@ run('the test editor', () => {
     await one.context.close();
     await two.context.close();
   }, 120_000);
+
+  it('gives a short-text answer its own points, case and pattern by keyboard; a reload keeps them; axe passes at both widths', async () => {
+    const { context, page } = await authorPage(author);
+    await page.goto(`${origin}/portal/tests`);
+    await press(page.getByRole('button', { name: 'New test' }));
+    await page.getByRole('heading', { level: 1, name: 'Edit test' }).waitFor();
+    const id = new URL(page.url()).pathname.split('/')[3]!;
+    await typeInto(page.getByLabel('Title', { exact: true }), 'Spelling');
+    const q = await addQuestion(page, 1, 1, 'short_text');
+    await typeInto(q.getByLabel('Prompt'), 'Spell the word for what a rainbow shows.');
+    await typeInto(q.getByLabel('Points'), '2');
+    await press(q.getByRole('button', { name: 'Add answer' }));
+    await typeInto(question(page, 1).getByLabel('Answer 1', { exact: true }), 'colour');
+    await press(question(page, 1).getByRole('button', { name: 'Add answer' }));
+    const q1 = question(page, 1);
+    await typeInto(q1.getByLabel('Answer 2', { exact: true }), 'color');
+    // The options are closed for a plain answer, and open by keyboard.
+    expect(await q1.getByLabel('Answer 2 points').isVisible()).toBe(false);
+    await press(q1.getByText('Options for answer 2'));
+    await typeInto(q1.getByLabel('Answer 2 points'), '1');
+    await typeInto(q1.getByLabel('Answer 2 pattern'), 'colou?r');
+    // A pattern says its own capitals: the case box is checked and cannot be changed.
+    expect(await q1.getByLabel('Answer 2 is case-sensitive').isChecked()).toBe(true);
+    expect(await q1.getByLabel('Answer 2 is case-sensitive').isDisabled()).toBe(true);
+    await press(q1.getByText('Options for answer 1'));
+    await space(q1.getByLabel('Answer 1 is case-sensitive'));
+    await saved(page);
+    await expect.poll(() => page.locator('.field-error.generated').count()).toBe(0);
+    const stored = async () => (await h.pool.query('SELECT content FROM test_drafts WHERE test_id = $1', [id])).rows[0].content;
+    const expected = [{ text: 'colour', caseSensitive: true }, { text: 'color', points: 1, pattern: 'colou?r' }];
+    expect((await stored()).sections[0].questions[0].acceptedAnswers).toEqual(expected);
+
+    // A pattern that does not compile is named next to its field.
+    await typeInto(q1.getByLabel('Answer 2 pattern'), 'colou?r{');
+    await saved(page);
+    await expect.poll(() => question(page, 1).locator('.field-error').allInnerTexts()).toEqual([expect.stringMatching(/^Question 1, Answer 2 pattern: has a \{ that is not a quantifier/)]);
+    await typeInto(question(page, 1).getByLabel('Answer 2 pattern'), 'colou?r');
+    await saved(page);
+
+    await page.reload();
+    const again = question(page, 1);
+    await again.waitFor();
+    expect(await again.getByLabel('Answer 1', { exact: true }).inputValue()).toBe('colour');
+    expect(await again.getByLabel('Answer 1 is case-sensitive').isChecked()).toBe(true);
+    expect(await again.getByLabel('Answer 2 points').inputValue()).toBe('1');
+    expect(await again.getByLabel('Answer 2 pattern').inputValue()).toBe('colou?r');
+    expect((await stored()).sections[0].questions[0].acceptedAnswers).toEqual(expected);
+    await context.close();
+
+    for (const size of ['desktop', 'phone'] as const) {
+      const view = await authorPage(author, size);
+      await view.page.goto(`${origin}/portal/tests/${id}/edit`);
+      await question(view.page, 1).waitFor();
+      await checkPortalPage(view.page, 'test-editor-short-text', size, axeProblems);
+      await view.context.close();
+    }
+    expect(axeProblems).toEqual([]);
+  }, 180_000);
 
   it('passes axe at desktop and phone width, with nothing wider than the screen', async () => {
     for (const size of ['desktop', 'phone'] as const) {

@@ -30,7 +30,7 @@ describe('POST /tests/import (QTI package)', () => {
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body).toMatchObject({ testId: expect.stringMatching(/^tst_/), version: 1, report: { imported: 6 } });
-    expect(body.report.skipped).toEqual([{ file: 'items/skip-hotspot.xml', identifier: 'skip-hotspot', interaction: 'hotspot-interaction', reason: 'the hotspot-interaction is not supported' }]);
+    expect(body.report.skipped).toEqual([{ file: 'items/skip-hotspot.xml', identifier: 'skip-hotspot', interaction: 'hotspot-interaction', reason: 'the graphic interaction shows no image' }]);
     expect(body.report.items.map((i: { questionId: string }) => i.questionId)).toEqual(['planets-1', 'mammals-4', 'capital-5', 'authors-10', 'water-12', 'essay-9']);
     const test = (await h.admin('GET', `${A}/tests/${body.testId}`)).json();
     expect(test).toMatchObject({ title: 'Imported test', marking: 'hybrid', resultVisibility: 'after_review', version: 1 });
@@ -55,7 +55,7 @@ describe('POST /tests/import (QTI package)', () => {
     const res = await post(`${A}/tests/import`, itemsPackage(['skip-hotspot.xml', 'skip-negative.xml']), 'application/zip');
     const body = expectError(res, 422, 'import_failed');
     expect(body.error.details).toEqual([
-      { field: 'items/skip-hotspot.xml#skip-hotspot', message: 'hotspot-interaction: the hotspot-interaction is not supported' },
+      { field: 'items/skip-hotspot.xml#skip-hotspot', message: 'hotspot-interaction: the graphic interaction shows no image' },
       { field: 'items/skip-negative.xml#skip-negative', message: expect.stringMatching(/^choice-interaction: map_response with points on several choices/) },
     ]);
     expect(await countTests()).toBe(before);

@@ -13,6 +13,7 @@ import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { buildServer, serverContext, type ServerContext } from '../../src/server.js';
 import { jobContext, workerJobs } from '../../src/worker.js';
 import { createTestDatabase } from './database.js';
+import { startReadPools } from '../../src/platform/read-replica.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 export const PUBLIC_BASE_URL = 'http://assay.test';
@@ -61,14 +62,30 @@ export interface Harness {
  * an API key, a callback domain and a test published to it alone. Every
  * partner route is exercised against the other tenant's key and objects.
  */
-export async function createHarness(opts: { clock?: Clock; config?: Partial<Config> } = {}): Promise<Harness> {
-  const db = await createTestDatabase();
+export async function createHarness(
+  opts: {
+    clock?: Clock;
+    config?: Partial<Config>;
+    /** A migrated database of the test's own (e.g. on its own primary and standby) instead of a clone of the template. */
+    database?: { url: string; drop(): Promise<void> };
+    /**
+     * The pool's URL for the fresh database's direct one: a transaction-mode pooler in front of it
+     * (test/helpers/pgbouncer.ts). The direct URL is then the session URL (LISTEN, readiness, the dispatcher).
+     */
+    poolUrlFor?: (directUrl: string) => string;
+    poolSize?: number;
+  } = {},
+): Promise<Harness> {
+  const db = opts.database ?? (await createTestDatabase());
+  const poolUrl = opts.poolUrlFor ? opts.poolUrlFor(db.url) : db.url;
+  const pooled = poolUrl !== db.url;
   // Files (proctoring recordings) go to a folder of this harness's own, never the checkout's ./data.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-harness-'));
   const config = freezeConfig({
     ...parseConfig({}),
     dataDir,
-    databaseUrl: db.url,
+    databaseUrl: poolUrl,
+    databaseSessionUrl: pooled ? db.url : null,
     adminToken: ADMIN_TOKEN,
     secrets: ['test-secret-0123456789abcdef0123456789abcdef'],
     publicBaseUrl: PUBLIC_BASE_URL,
@@ -77,9 +94,15 @@ export async function createHarness(opts: { clock?: Clock; config?: Partial<Conf
     requestLimits: { unauthenticatedPerMinute: 100_000, startLinksPerMinute: 100_000, startLinkOpensPerMinute: 100_000, studentPostsPerMinute: 100_000 },
     ...opts.config,
   });
-  const pool = createPool(db.url, 10, { connectWaitMs: config.dbConnectWaitMs, statementTimeoutMs: config.dbStatementTimeoutMs });
+  const pool = createPool(poolUrl, opts.poolSize ?? 10, {
+    connectWaitMs: config.dbConnectWaitMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    ...(pooled ? { sessionConnectionString: db.url } : {}),
+  });
   const clock = opts.clock ?? systemClock;
-  const ctx = serverContext({ config, pool, clock });
+  // With config.replica.url: the read replica's pools, checks running, as main.ts starts them.
+  const reads = startReadPools(config, pool);
+  const ctx = serverContext({ config, pool, clock, reads });
   const app = await buildServer(ctx, { logger: false });
   const worker = createJobWorker({ pool, connectionString: db.url, clock, jobs: workerJobs, context: jobContext(ctx) });
 
@@ -124,6 +147,7 @@ export async function createHarness(opts: { clock?: Clock; config?: Partial<Conf
     async close() {
       await worker.stop();
       await app.close();
+      await reads?.stop();
       await pool.end();
       await db.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -69,6 +69,16 @@ export class Proctored {
     });
   }
 
+  /** A JSON POST to the attempt's proctoring routes: `uploads` (presign), `uploads/record`, … */
+  post(path: string, body: unknown) {
+    return this.h.app.inject({
+      method: 'POST',
+      url: `/a/${this.assignmentId}/proctoring/${path}`,
+      headers: this.headers({ 'content-type': 'application/json' }),
+      payload: JSON.stringify(body),
+    });
+  }
+
   segment(seq: number, body: Buffer = webm(), opts: { startedAt?: Date; durationMs?: number; type?: string; assignmentId?: string } = {}) {
     return this.h.app.inject({
       method: 'POST',

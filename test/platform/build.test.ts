@@ -26,7 +26,9 @@ beforeAll(() => {
 
 describe('npm run build', () => {
   it('writes JavaScript for every entry point and copies the page assets', () => {
-    for (const f of ['main.js', 'worker-main.js', 'cli/index.js', 'server.js', 'modules/student/assets/student.js', 'modules/student/assets/student.css']) {
+    // The question types' browser parts sit in their folders, beside their TypeScript: the server bundles them at start.
+    const typeParts = ['numeric/student.js', 'numeric/editor.js', 'hot-text/student.css', 'image-regions/portal.css'].map((f) => `modules/catalog/question-types/${f}`);
+    for (const f of ['main.js', 'worker-main.js', 'cli/index.js', 'server.js', 'modules/student/assets/student.js', 'modules/student/assets/student.css', ...typeParts]) {
       expect(fs.existsSync(path.join(out, f)), f).toBe(true);
     }
     const files = fs.readdirSync(out, { recursive: true, encoding: 'utf8' });

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../src/platform/config.js';
@@ -10,68 +8,15 @@ import { createLocalStore } from '../../src/platform/storage/local-store.js';
 import { createS3Store } from '../../src/platform/storage/s3-store.js';
 import { storageFor } from '../../src/platform/storage/storage.js';
 import { type ObjectStore } from '../../src/platform/storage/object-store.js';
+import { hasS3, startS3Server, type S3TestServer } from '../helpers/s3-server.js';
+import { componentAvailable } from '../helpers/components.js';
 
-/** The object store: its configuration, the local store, and the S3 store against a minimal S3 REST server. */
+/** The object store: its configuration, the local store, and the S3 store against a real S3-compatible server (s3rver). */
 
 async function text(body: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of body) chunks.push(Buffer.from(c));
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * Enough of the S3 REST API (path-style) for the store: PutObject, GetObject,
- * DeleteObject, DeleteObjects and ListObjectsV2 (two keys a page, so
- * continuation is exercised). Signatures are not checked.
- */
-function startFakeS3(bucket: string) {
-  const objects = new Map<string, { body: Buffer; type: string }>();
-  const requests: string[] = [];
-  const xml = (res: http.ServerResponse, status: number, body: string) =>
-    res.writeHead(status, { 'content-type': 'application/xml' }).end(`<?xml version="1.0" encoding="UTF-8"?>${body}`);
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const server = http.createServer(async (req, res) => {
-    const url = new URL(req.url!, 'http://s3.local');
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks);
-    const [, b, ...rest] = url.pathname.split('/');
-    const key = rest.map(decodeURIComponent).join('/');
-    requests.push(`${req.method} ${key ? 'object' : url.searchParams.has('delete') ? 'delete-many' : 'bucket'}`);
-    if (b !== bucket) return xml(res, 404, '<Error><Code>NoSuchBucket</Code><Message>no</Message></Error>');
-    if (key && req.method === 'PUT') {
-      objects.set(key, { body, type: String(req.headers['content-type']) });
-      return res.writeHead(200, { etag: '"e"' }).end();
-    }
-    if (key && req.method === 'GET') {
-      const o = objects.get(key);
-      if (!o) return xml(res, 404, `<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message><Key>${esc(key)}</Key></Error>`);
-      return res.writeHead(200, { 'content-type': o.type, 'content-length': o.body.length }).end(o.body);
-    }
-    if (key && req.method === 'DELETE') {
-      objects.delete(key);
-      return res.writeHead(204).end();
-    }
-    if (!key && req.method === 'POST' && url.searchParams.has('delete')) {
-      for (const [, k] of body.toString('utf8').matchAll(/<Key>([^<]*)<\/Key>/g)) objects.delete(k!.replace(/&lt;/g, '<').replace(/&amp;/g, '&'));
-      return xml(res, 200, '<DeleteResult></DeleteResult>');
-    }
-    if (!key && req.method === 'GET' && url.searchParams.get('list-type') === '2') {
-      const prefix = url.searchParams.get('prefix') ?? '';
-      const all = [...objects.keys()].filter((k) => k.startsWith(prefix)).sort();
-      const from = Number(url.searchParams.get('continuation-token') ?? 0);
-      const page = all.slice(from, from + 2);
-      const more = from + 2 < all.length;
-      const contents = page.map((k) => `<Contents><Key>${esc(k)}</Key><Size>${objects.get(k)!.body.length}</Size></Contents>`).join('');
-      return xml(
-        res,
-        200,
-        `<ListBucketResult><Name>${bucket}</Name><Prefix>${esc(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><IsTruncated>${more}</IsTruncated>${more ? `<NextContinuationToken>${from + 2}</NextContinuationToken>` : ''}${contents}</ListBucketResult>`,
-      );
-    }
-    return xml(res, 400, '<Error><Code>NotImplemented</Code><Message>not in the fake</Message></Error>');
-  });
-  return { server, objects, requests };
 }
 
 /** The same behaviour asked of both stores. */
@@ -85,6 +30,12 @@ function behavesAsAStore(name: string, open: () => ObjectStore) {
       const got = await s.get('proctoring/ins_1/asg_1/segments/00001.webm');
       expect(got?.size).toBe(7);
       expect(await text(got!.body)).toBe('first!!');
+      expect((await s.head('proctoring/ins_1/asg_1/segments/00001.webm'))?.size).toBe(7);
+      expect((await s.readStart('proctoring/ins_1/asg_1/segments/00001.webm', 3))!.toString()).toBe('fir');
+      // A range from the middle, and one running past the end (an answer file's last bytes, read apart).
+      expect((await s.readRange('proctoring/ins_1/asg_1/segments/00001.webm', 2, 3))!.toString()).toBe('rst');
+      expect((await s.readRange('proctoring/ins_1/asg_1/segments/00001.webm', 3, 1000))!.length).toBe((await s.head('proctoring/ins_1/asg_1/segments/00001.webm'))!.size - 3);
+      expect(await s.head('proctoring/ins_1/asg_1/segments/none.webm')).toBeNull();
       expect(await s.list('proctoring/ins_1/asg_1/')).toEqual([
         { key: 'proctoring/ins_1/asg_1/segments/00001.webm', size: 7 },
         { key: 'proctoring/ins_1/asg_1/segments/00002.webm', size: 6 },
@@ -121,47 +72,98 @@ function behavesAsAStore(name: string, open: () => ObjectStore) {
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-storage-'));
 behavesAsAStore('local store', () => createLocalStore(path.join(tmp, `root-${Math.random().toString(36).slice(2)}`)));
 
-const fake = startFakeS3('assay-test');
+const withS3 = componentAvailable('S3 server (@20minutes/s3rver)', hasS3, 'npm install (a devDependency)');
+let s3: S3TestServer;
 beforeAll(async () => {
-  await new Promise<void>((r) => fake.server.listen(0, '127.0.0.1', r));
+  if (withS3) s3 = await startS3Server();
 });
 afterAll(async () => {
-  await new Promise((r) => fake.server.close(r));
+  await s3?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
-const endpoint = () => `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+let prefixes = 0;
+/** Each test on its own prefix of the one bucket (s3rver keeps objects between tests). */
+function scoped(store: ObjectStore): ObjectStore {
+  const p = `t${++prefixes}/`;
+  const k = (key: string) => (/^[A-Za-z0-9_-]/.test(key) && !key.startsWith('/') ? p + key : key);
+  return {
+    kind: store.kind,
+    put: (key, body, type) => store.put(k(key), body, type),
+    putStream: (key, body, type, max) => store.putStream(k(key), body, type, max),
+    get: (key) => store.get(k(key)),
+    delete: (key) => store.delete(k(key)),
+    deletePrefix: async (prefix) => (prefix.endsWith('/') ? store.deletePrefix(k(prefix)) : store.deletePrefix(prefix)),
+    list: async (prefix) => (await store.list(k(prefix))).map((o) => ({ ...o, key: o.key.slice(p.length) })),
+    head: (key) => store.head(k(key)),
+    readStart: (key, n) => store.readStart(k(key), n),
+    readRange: (key, start, n) => store.readRange(k(key), start, n),
+  };
+}
 // Through the configuration, as the app opens it (the SDK is loaded on first use).
-behavesAsAStore('S3 store (path-style, against a minimal S3 server)', () => {
-  fake.objects.clear();
-  const config = parseConfig({
-    ASSAY_STORAGE_S3_BUCKET: 'assay-test',
-    ASSAY_STORAGE_S3_ENDPOINT: endpoint(),
-    ASSAY_STORAGE_S3_REGION: 'eu-west-1',
-    AWS_ACCESS_KEY_ID: 'AKIDTEST',
-    AWS_SECRET_ACCESS_KEY: 'secret',
+describe.runIf(withS3)('against s3rver', () => {
+  behavesAsAStore('S3 store (path-style, against s3rver)', () => {
+    const config = parseConfig({
+      ASSAY_STORAGE_S3_BUCKET: s3.bucket,
+      ASSAY_STORAGE_S3_ENDPOINT: s3.endpoint,
+      ASSAY_STORAGE_S3_REGION: s3.config.region,
+      AWS_ACCESS_KEY_ID: s3.config.credentials!.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.config.credentials!.secretAccessKey,
+    });
+    return scoped(storageFor(config));
   });
-  return storageFor(config);
-});
 
-describe('S3 store specifics', () => {
-  it('keeps the content type, pages through listings and deletes in one DeleteObjects call', async () => {
-    fake.objects.clear();
-    fake.requests.length = 0;
-    const s = createS3Store({ kind: 's3', bucket: 'assay-test', endpoint: endpoint(), region: 'eu-west-1', credentials: { accessKeyId: 'A', secretAccessKey: 'B' } });
-    for (let i = 0; i < 5; i++) await s.put(`r/k${i}.webm`, Buffer.alloc(10 + i), 'video/webm');
-    expect(fake.objects.get('r/k0.webm')?.type).toBe('video/webm');
-    expect(await s.list('r/')).toHaveLength(5);
-    expect(fake.requests.filter((r) => r === 'GET bucket')).toHaveLength(3);
-    expect(await s.deletePrefix('r/')).toBe(5);
-    expect(fake.requests.filter((r) => r === 'POST delete-many')).toHaveLength(1);
-    expect(fake.objects.size).toBe(0);
+  describe('S3 store specifics', () => {
+    it('keeps the content type, heads an object, reads its first bytes, and answers null for a missing one', async () => {
+      const s = createS3Store(s3.config);
+      await s.put('spec/k.webm', Buffer.from('0123456789'), 'video/webm');
+      const head = await s.head('spec/k.webm');
+      expect(head).toMatchObject({ size: 10, contentType: 'video/webm' });
+      expect(Math.abs(head!.lastModified.getTime() - Date.now())).toBeLessThan(60_000);
+      expect((await s.readStart('spec/k.webm', 4))!.toString()).toBe('0123');
+      expect((await s.readStart('spec/k.webm', 100))!.toString()).toBe('0123456789');
+      expect(await s.head('spec/none')).toBeNull();
+      expect(await s.readStart('spec/none', 4)).toBeNull();
+      expect(await s.deletePrefix('spec/')).toBe(1);
+    });
+
+    it('is refused by the server when its secret is wrong: signatures are checked', async () => {
+      const s = createS3Store({ ...s3.config, credentials: { accessKeyId: s3.config.credentials!.accessKeyId, secretAccessKey: 'not-the-secret' } });
+      await expect(s.put('spec/forged', Buffer.from('x'), 'text/plain')).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
+      expect(await createS3Store(s3.config).head('spec/forged')).toBeNull();
+    });
+
+    it('presigns a PUT bound to one length and one type: another body or type, or a tampered signature, is refused', async () => {
+      const s = createS3Store(s3.config);
+      const put = (p: { url: string }, body: Buffer, type: string) => fetch(p.url, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': type } });
+      const signed = await s.presignPut!('spec/direct.webm', 16, 'video/webm', 300);
+      expect(signed.url).toContain('X-Amz-SignedHeaders=content-length%3Bcontent-type%3Bhost');
+      expect((await put(signed, Buffer.alloc(17), 'video/webm')).status).toBe(403);
+      expect((await put(signed, Buffer.alloc(16), 'image/jpeg')).status).toBe(403);
+      const tampered = { url: signed.url.replace(/X-Amz-Signature=([0-9a-f])/, (_m, c: string) => `X-Amz-Signature=${c === '0' ? '1' : '0'}`) };
+      expect((await put(tampered, Buffer.alloc(16), 'video/webm')).status).toBe(403);
+      expect(await s.head('spec/direct.webm')).toBeNull();
+      expect((await put(signed, Buffer.alloc(16, 1), 'video/webm')).status).toBe(200);
+      expect(await s.head('spec/direct.webm')).toMatchObject({ size: 16, contentType: 'video/webm' });
+    });
+
+    it('refuses a presigned PUT once it has expired', async () => {
+      const s = createS3Store(s3.config);
+      const signed = await s.presignPut!('spec/late.webm', 4, 'video/webm', 1);
+      await new Promise((r) => setTimeout(r, 2100));
+      const res = await fetch(signed.url, { method: 'PUT', body: new Uint8Array(4), headers: { 'content-type': 'video/webm' } });
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain('Request has expired');
+    });
   });
 });
 
 describe('storage configuration', () => {
   it('is local under ASSAY_DATA_DIR by default, with a 30-day retention', () => {
     const c = parseConfig({ ASSAY_DATA_DIR: tmp });
-    expect(c.storage).toEqual({ kind: 'local' });
+    expect(c.storage).toEqual({ kind: 'local', shared: false });
+    expect(parseConfig({ ASSAY_STORAGE_SHARED: '1' }).storage).toEqual({ kind: 'local', shared: true });
+    expect(() => parseConfig({ ASSAY_STORAGE_SHARED: '1', ASSAY_STORAGE_S3_BUCKET: 'assay-media' })).toThrow(/ASSAY_STORAGE_SHARED is for local storage/);
+    expect(() => parseConfig({ ASSAY_STORAGE_SHARED: 'maybe' })).toThrow(/ASSAY_STORAGE_SHARED must be 1\/0/);
     expect(c.proctoringRetentionDays).toBe(30);
     expect(storageFor(c).kind).toBe('local');
   });

@@ -57,7 +57,7 @@ describe('the portal Import page', () => {
     expect(res.statusCode).toBe(201);
     expect(res.body).toContain('Imported <code>bank.zip</code> as the draft test “Biology bank” with 2 questions.');
     expect(res.body).toContain('2 questions were read, 1 item skipped.');
-    expect(res.body).toMatch(/<code>items\/skip-hotspot.xml<\/code><\/th><td[^>]*>skip-hotspot<\/td><td[^>]*>hotspot-interaction<\/td><td[^>]*>the hotspot-interaction is not supported<\/td>/);
+    expect(res.body).toMatch(/<code>items\/skip-hotspot.xml<\/code><\/th><td[^>]*>skip-hotspot<\/td><td[^>]*>hotspot-interaction<\/td><td[^>]*>the graphic interaction shows no image<\/td>/);
     const testId = testIdIn(res.body)!;
     const row = (await h.pool.query('SELECT owner_institution_id, current_version FROM tests WHERE id = $1', [testId])).rows[0];
     expect(row).toEqual({ owner_institution_id: h.a.institutionId, current_version: 0 });
@@ -104,7 +104,7 @@ describe('the portal Import page', () => {
     expect(none.body).toContain('Choose a QTI package (.zip) or a CSV file to import.');
     const nothing = await postImport(author, { name: 'x.zip', bytes: itemsPackage(['skip-hotspot.xml']) });
     expect(nothing.statusCode).toBe(422);
-    expect(nothing.body).toContain('<code>items/skip-hotspot.xml#skip-hotspot</code>: hotspot-interaction: the hotspot-interaction is not supported');
+    expect(nothing.body).toContain('<code>items/skip-hotspot.xml#skip-hotspot</code>: hotspot-interaction: the graphic interaction shows no image');
     expect(await countTests()).toBe(tests);
   });
 

@@ -294,6 +294,7 @@ describe('authoring and the pages’ state', () => {
       modelBase: '/assets/proctoring/models/',
       retentionDays: 30,
       relaxations: { fullscreenRequired: true, copyPasteAllowed: false }, // no accommodations: the strict defaults
+      directUploads: false, // local storage: uploads go through the API
     };
     expect(intro).toMatchObject({ assignmentId: a.assignmentId, csrfToken: s.csrf, proctoring: expected });
     expect(intro.proctoring.nextSeq).toBeUndefined();

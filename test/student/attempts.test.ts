@@ -84,7 +84,7 @@ describe('the test page', () => {
     // Re-opening the link resumes the same attempt.
     expect((await s.open(a.startUrl)).headers.location).toBe(`/a/${a.assignmentId}`);
     const page = (await s.page(a.assignmentId)).body;
-    expect(page).toContain('<legend><span class="question-number">Question 1</span> <span class="prompt">Capital of France?</span>');
+    expect(page).toContain('<legend><span class="question-number">Question 1</span> <span class="prompt" id="question-1-prompt">Capital of France?</span>');
     expect(page).toContain('<input type="radio" name="q1" id="q1-o2" value="b" checked><label for="q1-o2">Lyon</label>');
     expect(page).toContain('<input type="checkbox" name="q2" id="q2-o3" value="four" checked>');
     expect(page).toContain('value="&lt;b&gt;warm&lt;/b&gt;"');

@@ -1,5 +1,8 @@
-import { Type } from '@sinclair/typebox';
-import type { Question } from '../catalog/schemas.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { BuiltInQuestion, Question } from '../catalog/schemas.js';
+import { partQuestion } from '../catalog/composite.js';
+import type { AnswerJson, BaseQuestion, QuestionTypeDefinition } from '../catalog/question-types/definition.js';
+import { QUESTION_TYPES, questionType } from '../catalog/question-types/registry.js';
 
 /**
  * What the test page may store as an answer, per question type (the shapes
@@ -15,26 +18,47 @@ import type { Question } from '../catalog/schemas.js';
  * - matching: { stemId: choiceId } (stems not yet matched are absent);
  * - ordering: the item ids in the order the student put them;
  * - fill_blanks: { blankId: text or optionId } (empty blanks absent);
- * - file_upload: { fileId } (stored by the upload, not by the autosave).
+ * - file_upload: { fileId } (stored by the upload, not by the autosave);
+ * - composite: { partId: the part's answer in its own type's shape } (unanswered parts absent).
  */
-export type AnswerValue = string | string[] | Readonly<Record<string, string>> | null;
+export type AnswerValue = PartValue | Readonly<Record<string, PartValue | null>> | null | AnswerJson;
+/** An answer of one of the answerable types (a composite question's part answers are of these shapes). */
+export type PartValue = string | string[] | Readonly<Record<string, string>>;
 
 /** The longest text each kind of answer may hold, in characters (a choice blank holds an option id). */
 export const TEXT_MAX = { short_text: 1_000, numeric: 100, essay: 60_000, blank: 1_000 } as const;
 
+const registered = QUESTION_TYPES as ReadonlyArray<QuestionTypeDefinition<any>>;
+/** The types moved into folders whose answers the unions below already hold (text, ids, records): the API's answer schema stays as it was. */
+const SHAPED_ABOVE = new Set(['single_choice', 'multiple_choice', 'short_text', 'numeric', 'essay', 'matching', 'ordering', 'fill_blanks', 'file_upload']);
+/** The registered types' answer shapes (question-types/registry.ts), beside the built-in ones. */
+export const registeredAnswers = (parts: boolean): TSchema[] =>
+  registered.filter((d) => (!parts || d.part !== undefined) && !SHAPED_ABOVE.has(d.type)).map((d) => d.answer.schema);
+
+/** A composite question's part answer: one of the answerable types' shapes. */
+const PartAnswerSchema = Type.Union([
+  ...registeredAnswers(true),
+  Type.String({ maxLength: TEXT_MAX.short_text }),
+  Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 }),
+  Type.Record(Type.String(), Type.String({ maxLength: TEXT_MAX.blank }), { maxProperties: 50, propertyNames: { maxLength: 64 } }),
+  Type.Null(),
+]);
+
 /** An answer in an API body or response: the shapes above, within the bounds of the questions (at most 50 options, items, stems or blanks). */
-export const StoredAnswerSchema = Type.Union(
+export const StoredAnswerSchema = Type.Unsafe<AnswerValue>(Type.Union(
   [
     Type.String({ maxLength: TEXT_MAX.essay }),
     Type.Array(Type.String({ maxLength: 64 }), { maxItems: 50 }),
     Type.Record(Type.String(), Type.String({ maxLength: TEXT_MAX.blank }), { maxProperties: 50, propertyNames: { maxLength: 64 } }),
+    Type.Record(Type.String(), PartAnswerSchema, { maxProperties: 20, propertyNames: { maxLength: 64 } }),
+    ...registeredAnswers(false),
     Type.Null(),
   ],
   {
     description:
-      'The saved answer: an option id, option ids or text; matching { stemId: choiceId }; ordering [itemId, …]; fill_blanks { blankId: text | optionId }; file_upload { fileId }; null when unanswered',
+      'The saved answer: an option id, option ids or text; matching { stemId: choiceId }; ordering [itemId, …]; fill_blanks { blankId: text | optionId }; file_upload { fileId }; composite { partId: that part\'s answer }; the registered types\' own shapes; null when unanswered',
   },
-);
+));
 
 /** A value quoted in a message, cut short: a refusal never echoes a long text back. */
 function quoted(value: unknown): string {
@@ -46,29 +70,13 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 export type CheckedValue = { ok: true; value: AnswerValue } | { ok: false; message: string };
 
-export function checkAnswerValue(q: Question, value: unknown): CheckedValue {
+export function checkAnswerValue(question: Question, value: unknown): CheckedValue {
   if (value === null) return { ok: true, value: null };
+  const def = questionType(question.type);
+  if (def) return def.answer.check(question as BaseQuestion, value as AnswerJson);
+  const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'single_choice':
-      if (typeof value !== 'string') return { ok: false, message: 'must be an option id or null' };
-      if (!q.options.some((o) => o.id === value)) return { ok: false, message: `${quoted(value)} is not an option of this question` };
-      return { ok: true, value };
-    case 'multiple_choice': {
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
-        return { ok: false, message: 'must be an array of option ids or null' };
-      }
-      const ids = value as string[];
-      if (ids.length > q.options.length) return { ok: false, message: `must list at most the ${q.options.length} options of this question` };
-      if (new Set(ids).size !== ids.length) return { ok: false, message: 'repeats an option id' };
-      const unknown = ids.find((id) => !q.options.some((o) => o.id === id));
-      if (unknown !== undefined) return { ok: false, message: `${quoted(unknown)} is not an option of this question` };
-      // Stored in the test's option order, so equal choices are equal values.
-      const ordered = q.options.map((o) => o.id).filter((id) => ids.includes(id));
-      return { ok: true, value: ordered.length > 0 ? ordered : null };
-    }
-    case 'short_text':
-    case 'numeric':
-    case 'essay': {
+    case 'short_text': {
       if (typeof value !== 'string') return { ok: false, message: 'must be text or null' };
       const max = TEXT_MAX[q.type];
       if (value.length > max) return { ok: false, message: `must be at most ${max} characters` };
@@ -118,10 +126,32 @@ export function checkAnswerValue(q: Question, value: unknown): CheckedValue {
       }
       return { ok: true, value: Object.keys(out).length > 0 ? out : null };
     }
+    case 'composite':
+      return checkCompositeValue(q, value);
     case 'file_upload':
       // A file becomes the answer through the upload itself, which checks its content; a save may only clear it.
       return { ok: false, message: 'a file answer is given by uploading the file (POST …/files); only null clears it' };
   }
+}
+
+/**
+ * `{ partId: value }`, each value checked as its part type's own answer
+ * (null or an empty value leaves the part unanswered and absent). Stored in
+ * part order, so equal answers are equal values.
+ */
+function checkCompositeValue(q: Extract<Question, { type: 'composite' }>, value: unknown): CheckedValue {
+  if (!isRecord(value)) return { ok: false, message: 'must be an object of { partId: answer } or null' };
+  const out: Record<string, PartValue> = {};
+  for (const partId of Object.keys(value)) {
+    if (!q.parts.some((p) => p.id === partId)) return { ok: false, message: `${quoted(partId)} is not a part of this question` };
+  }
+  for (const part of q.parts) {
+    if (!(part.id in value)) continue;
+    const checked = checkAnswerValue(partQuestion(q, part), value[part.id]);
+    if (!checked.ok) return { ok: false, message: `part ${quoted(part.id)} ${checked.message}` };
+    if (checked.value !== null) out[part.id] = checked.value as PartValue;
+  }
+  return { ok: true, value: Object.keys(out).length > 0 ? out : null };
 }
 
 /** The file an answer to a file_upload question names, if any. */
@@ -129,8 +159,5 @@ export function answerFileId(value: AnswerValue | undefined): string | null {
   return isRecord(value) && typeof value.fileId === 'string' ? value.fileId : null;
 }
 
-/** Counts words as the page does: runs of non-space characters. */
-export function countWords(text: string): number {
-  const t = text.trim();
-  return t === '' ? 0 : t.split(/\s+/u).length;
-}
+// Counts words as the page does: the essay type's (catalog/question-types/essay), named here as before.
+export { countWords } from '../catalog/question-types/essay/schema.js';

@@ -17,13 +17,15 @@ export const DETECTABLE = new Set(['application/pdf', 'image/png', 'image/jpeg',
 
 const HEAD_BYTES = 4096;
 const ZIP_LOCAL = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+/** A central directory file header: its name is 46 bytes in, its length at 28. */
+const ZIP_CENTRAL = Buffer.from([0x50, 0x4b, 0x01, 0x02]);
 /** A local file header is 30 bytes before its name; names we look for are short. */
 const ZIP_CARRY = 30 + 1024;
 
 export class ContentSniffer {
   private head = Buffer.alloc(0);
   private total = 0;
-  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+  private utf8 = new TextDecoder('utf-8', { fatal: true });
   private text = true;
   private zip: { carry: Buffer; names: Set<string> } | null = null;
 
@@ -65,6 +67,40 @@ export class ContentSniffer {
     }
     // A signature may be cut by the chunk boundary: keep its first bytes.
     zip.carry = Buffer.from(buf.subarray(Math.max(0, buf.length - 3)));
+  }
+
+  /**
+   * The last bytes of a file whose start was pushed but whose middle is not read (a direct upload, checked
+   * with two ranged reads of the stored object: the API never carries the file). `size` is the whole
+   * file's. Text: the end must be valid UTF-8 too (from its first whole character); the middle is not
+   * seen. Zip: the central directory at the end lists every entry, so the office formats are told by
+   * their part names as well as from a streamed file.
+   */
+  pushTail(tail: Buffer, size: number): void {
+    this.total = size;
+    if (this.text) {
+      let from = 0;
+      while (from < 3 && from < tail.length && (tail[from]! & 0xc0) === 0x80) from++;
+      // The start was decoded as a stream and may end mid-character: that is not an error here.
+      this.utf8 = new TextDecoder('utf-8', { fatal: true });
+      if (tail.includes(0)) this.text = false;
+      else {
+        try {
+          this.utf8.decode(tail.subarray(from), { stream: true });
+        } catch {
+          this.text = false;
+        }
+      }
+    }
+    if (this.zip) {
+      let at = tail.indexOf(ZIP_CENTRAL);
+      while (at >= 0 && at + 46 <= tail.length && this.zip.names.size < 5000) {
+        const nameLength = tail.readUInt16LE(at + 28);
+        if (at + 46 + nameLength > tail.length) break;
+        this.zip.names.add(tail.subarray(at + 46, at + 46 + nameLength).toString('latin1'));
+        at = tail.indexOf(ZIP_CENTRAL, at + 46 + nameLength);
+      }
+    }
   }
 
   get bytes(): number {

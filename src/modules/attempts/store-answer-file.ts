@@ -1,6 +1,6 @@
 import { Transform, type Readable } from 'node:stream';
 import type { AppContext } from '../../platform/context.js';
-import { withTransaction } from '../../platform/db.js';
+import { withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { sha256OffThread } from '../../platform/off-thread-hash.js';
@@ -98,7 +98,8 @@ const uploadRate = new ByteRate(UPLOAD_BYTES_PER_SECOND);
  */
 const finishing = new Gate(2);
 
-export async function storeAnswerFile(ctx: AppContext, session: StudentSession, assignmentId: string, input: UploadInput): Promise<UploadResult> {
+/** The student's open attempt and its drawn file_upload question, with the question's limit; refused otherwise. */
+export async function answerFileTarget(ctx: AppContext, session: StudentSession, assignmentId: string, questionId: string, rawFileName: string, declaredBytes: number | null) {
   const attempt = await findAttempt(ctx.pool, session.institutionId, assignmentId);
   if (!attempt || attempt.userId !== session.userId) throw notFound('attempt');
   const refused = closed(attempt, ctx.clock.now());
@@ -108,13 +109,13 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
   const test = deliver(version, attempt.delivery);
   const field = 'questionId';
   const refuse = (message: string) => new AppError('invalid_request', `${field}: ${message}`, [{ field, message }]);
-  if (!version.questions.some((q) => q.id === input.questionId)) throw refuse('is not a question of this test');
-  if (!test.questions.some((q) => q.id === input.questionId)) throw refuse('was not drawn for this assignment');
-  const q = test.questions.find((x) => x.id === input.questionId)!;
+  if (!version.questions.some((q) => q.id === questionId)) throw refuse('is not a question of this test');
+  if (!test.questions.some((q) => q.id === questionId)) throw refuse('was not drawn for this assignment');
+  const q = test.questions.find((x) => x.id === questionId)!;
   if (q.type !== 'file_upload') {
     throw refuse('is not a file_upload question');
   }
-  const fileName = cleanFileName(input.fileName);
+  const fileName = cleanFileName(rawFileName);
   if (fileName === null) {
     throw new AppError('invalid_request', `x-file-name: must name the file (1 to ${FILE_NAME_MAX} characters)`, [
       { field: 'x-file-name', message: `must name the file (1 to ${FILE_NAME_MAX} characters)` },
@@ -122,7 +123,67 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
   }
   const maxBytes = q.maxBytes ?? UPLOAD_DEFAULT_BYTES;
   const tooLarge = () => new AppError('payload_too_large', `The file is larger than this question's limit of ${mib(maxBytes)}.`);
-  if (input.declaredBytes !== null && input.declaredBytes > maxBytes) throw tooLarge();
+  if (declaredBytes !== null && declaredBytes > maxBytes) throw tooLarge();
+  return { attempt, q, fileName, maxBytes, tooLarge };
+}
+
+/** The content's type if this question takes it, or the refusal to send (the caller deletes the object). */
+export function judgeForQuestion(accept: readonly string[], detected: string | null, claimedType: string): { type: string } | AppError {
+  const judged = judgeContent(detected, claimedType);
+  if (judged.ok && accepted(accept, judged.type)) return { type: judged.type };
+  const message = judged.ok ? `This question accepts ${accept.join(', ')}; the file is ${judged.type}.` : judged.message;
+  return new AppError('unsupported_media_type', message);
+}
+
+/** Thrown from `within` when another request owns the object: the object is kept, not deleted. */
+export class ObjectOwnedElsewhere extends Error {}
+
+/**
+ * Makes the stored object the question's answer (the attempt still open, the session live, autosave's
+ * version rule), then deletes the question's previous file. On any refusal the new object is deleted.
+ */
+export async function recordAnswerFile(
+  ctx: AppContext,
+  session: StudentSession,
+  target: { attempt: Attempt; questionId: string },
+  file: { fileId: string; key: string; fileName: string; contentType: string; bytes: number; sha256: string; version: number },
+  within?: (tx: Queryable) => Promise<void>,
+): Promise<UploadResult> {
+  const { attempt } = target;
+  const assignmentId = attempt.assignmentId;
+  const storage = storageFor(ctx.config);
+  const removeObject = () => storage.delete(file.key).catch(() => undefined);
+  const now = ctx.clock.now();
+  let outcome: { saved: boolean; version: number; stale: string[] };
+  try {
+    outcome = await finishing.run(() => withTransaction(ctx.pool, async (tx) => {
+      const locked = await lockAttempt(tx, assignmentId, 'share', { institutionId: attempt.institutionId });
+      if (!locked) throw notFound('attempt');
+      const refusedNow = closed(locked, now);
+      if (refusedNow) throw refusedNow;
+      if (!(await sessionIsLive(tx, session.idHash, now))) throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
+      if (within) await within(tx);
+      const base = { assignmentId, institutionId: attempt.institutionId, questionId: target.questionId };
+      const written = await upsertFileAnswer(tx, { ...base, fileId: file.fileId, version: file.version, now });
+      if (!written.saved) return { ...written, stale: [] };
+      await insertAnswerFile(
+        tx,
+        { id: file.fileId, ...base, storageKey: file.key, fileName: file.fileName, contentType: file.contentType, bytes: file.bytes, sha256: file.sha256 },
+        now,
+      );
+      return { ...written, stale: await deleteOtherAnswerFiles(tx, attempt.institutionId, assignmentId, target.questionId, file.fileId) };
+    }));
+  } catch (err) {
+    if (!(err instanceof ObjectOwnedElsewhere)) await removeObject();
+    throw err;
+  }
+  if (!outcome.saved) await removeObject();
+  for (const old of outcome.stale) await storage.delete(old).catch(() => undefined);
+  return { questionId: target.questionId, fileId: file.fileId, fileName: file.fileName, contentType: file.contentType, bytes: file.bytes, version: outcome.version, saved: outcome.saved };
+}
+
+export async function storeAnswerFile(ctx: AppContext, session: StudentSession, assignmentId: string, input: UploadInput): Promise<UploadResult> {
+  const { attempt, q, fileName, maxBytes, tooLarge } = await answerFileTarget(ctx, session, assignmentId, input.questionId, input.fileName, input.declaredBytes);
 
   const storage = storageFor(ctx.config);
   const fileId = newId('fil');
@@ -153,12 +214,11 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
   }
 
   const removeObject = () => storage.delete(key).catch(() => undefined);
-  const judged = judgeContent(sniffer.finish(), input.claimedType);
-  if (!judged.ok || !accepted(q.accept, judged.type)) {
+  const judged = judgeForQuestion(q.accept, sniffer.finish(), input.claimedType);
+  if (judged instanceof AppError) {
     hash.discard();
     await removeObject();
-    const message = judged.ok ? `This question accepts ${q.accept.join(', ')}; the file is ${judged.type}.` : judged.message;
-    throw new AppError('unsupported_media_type', message);
+    throw judged;
   }
 
   try {
@@ -167,31 +227,5 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
     await removeObject();
     throw err;
   }
-
-  const now = ctx.clock.now();
-  let outcome: { saved: boolean; version: number; stale: string[] };
-  try {
-    outcome = await finishing.run(() => withTransaction(ctx.pool, async (tx) => {
-      const locked = await lockAttempt(tx, assignmentId, 'share', { institutionId: attempt.institutionId });
-      if (!locked) throw notFound('attempt');
-      const refusedNow = closed(locked, now);
-      if (refusedNow) throw refusedNow;
-      if (!(await sessionIsLive(tx, session.idHash, now))) throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
-      const base = { assignmentId, institutionId: attempt.institutionId, questionId: q.id };
-      const written = await upsertFileAnswer(tx, { ...base, fileId, version: input.version, now });
-      if (!written.saved) return { ...written, stale: [] };
-      await insertAnswerFile(
-        tx,
-        { id: fileId, ...base, storageKey: key, fileName, contentType: judged.type, bytes, sha256 },
-        now,
-      );
-      return { ...written, stale: await deleteOtherAnswerFiles(tx, attempt.institutionId, assignmentId, q.id, fileId) };
-    }));
-  } catch (err) {
-    await removeObject();
-    throw err;
-  }
-  if (!outcome.saved) await removeObject();
-  for (const old of outcome.stale) await storage.delete(old).catch(() => undefined);
-  return { questionId: q.id, fileId, fileName, contentType: judged.type, bytes, version: outcome.version, saved: outcome.saved };
+  return recordAnswerFile(ctx, session, { attempt, questionId: q.id }, { fileId, key, fileName, contentType: judged.type, bytes, sha256, version: input.version });
 }

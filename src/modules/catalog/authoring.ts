@@ -1,9 +1,18 @@
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { resolveRules, type ProctoringRules } from './proctoring-rules.js';
-import { UPLOAD_DEFAULT_BYTES, type AiMarkableType, type Question, type SectionInput, type TestInput } from './schemas.js';
+import { UPLOAD_DEFAULT_BYTES, type AiMarkableType, type BuiltInInput, type BuiltInQuestion, type Passage, type Question, type SectionInput, type TestInput } from './schemas.js';
+import type { BaseQuestion } from './question-types/definition.js';
+import { questionType } from './question-types/registry.js';
+import { checkPassages } from './passages.js';
 import type { StoredSection } from './sections.js';
 import { checkTestContent, testAssetIds } from './content/content-checks.js';
+import { scoringProblems } from './qti-scoring.js';
+import { compileXsdPattern, xsdPatternProblem } from './xsd-pattern.js';
+import { normaliseText } from './accepted-answers.js';
+import { compositePoints, inputPoints } from './composite.js';
+import { checkParameters } from './question-types/parameters/check.js';
+import { isParametrised } from './question-types/parameters/schema.js';
 
 /**
  * Authoring rules the schema cannot express (issue: "Authoring rules"):
@@ -19,8 +28,15 @@ import { checkTestContent, testAssetIds } from './content/content-checks.js';
  *   model does not settle, so the result waits for review).
  * A `manual` test may still hold auto-markable items: they are marked at
  * submission, and a reviewer confirms the whole result before release.
+ * - passages: ids unique; a question's passageId names one of them (passages.ts);
  * - sections: ids unique; a pool (`draw`) no larger than its section, its questions of equal points;
+ * - short_text: entry points at most the question's, one entry worth the full points, patterns that compile
+ *   and match their entry's text (the sample answer);
  * - matching, ordering, fill_blanks, file_upload: ids unique, every reference resolves, every blank placed once;
+ * - imported QTI processing (`scoring`, qti-scoring.ts): it compiles, and maps every response declaration to the answer in a shape that fits;
+ * - numeric and short_text may be parametrised (question-types/parameters/check.ts); a plain numeric needs `answer`;
+ * - composite: part ids unique, each part checked by its own type's rules (paths `….parts.<j>.…`),
+ *   `points`, when given, equal to the parts' sum;
  * - markdown content (content/content-checks.ts): every formula parses, images have alt text and name
  *   one of `knownAssets` (the owner's existing assets; not checked when absent), links are https;
  * Returns the questions (and sections) with ids filled in, or throws 400 with every violation in `details`.
@@ -32,6 +48,8 @@ export interface CheckedContent {
   sections: StoredSection[] | null;
   /** The assets the texts name (none for plain text), stored with the version. */
   assetIds: string[];
+  /** The test's passages as given ([] for none). */
+  passages: Passage[];
 }
 
 export function checkTestInput(input: TestInput, knownAssets?: ReadonlySet<string>): CheckedContent {
@@ -51,6 +69,7 @@ export function checkTestInput(input: TestInput, knownAssets?: ReadonlySet<strin
   const total = groups.reduce((n, g) => n + g.questions.length, 0);
   if (total > 500) details.push({ field: input.sections ? 'sections' : 'questions', message: `holds ${total} questions; a test holds at most 500` });
   for (const g of groups) g.questions.forEach((q, i) => checkQuestion(q, `${g.at}.${i}`, input.marking, questionIds, details));
+  checkPassages(input, groups.flatMap((g) => g.questions.map((q, i) => ({ at: `${g.at}.${i}`, q }))), details);
   input.sections?.forEach((sec, k) => checkSection(sec, `sections.${k}`, details));
   const sectionIds = new Set<string>();
   input.sections?.forEach((sec, k) => {
@@ -62,8 +81,9 @@ export function checkTestInput(input: TestInput, knownAssets?: ReadonlySet<strin
   if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
 
   const assetIds = testAssetIds(input);
+  const passages = input.passages ?? [];
   const withIds = (qs: TestInput['questions'] & object) => qs.map((q) => withDefaults({ ...q, id: q.id ?? newId('q') } as Question));
-  if (!input.sections) return { questions: withIds(input.questions!), sections: null, assetIds };
+  if (!input.sections) return { questions: withIds(input.questions!), sections: null, assetIds, passages };
   const questions: Question[] = [];
   const sections = input.sections.map((sec): StoredSection => {
     const qs = withIds(sec.questions);
@@ -77,7 +97,7 @@ export function checkTestInput(input: TestInput, knownAssets?: ReadonlySet<strin
       questionIds: qs.map((q) => q.id),
     };
   });
-  return { questions, sections, assetIds };
+  return { questions, sections, assetIds, passages };
 }
 
 function checkSection(sec: SectionInput, at: string, details: ErrorDetail[]): void {
@@ -85,7 +105,7 @@ function checkSection(sec: SectionInput, at: string, details: ErrorDetail[]): vo
   if (sec.draw > sec.questions.length) {
     details.push({ field: `${at}.draw`, message: `draws ${sec.draw} questions but section "${sec.title}" holds ${sec.questions.length}` });
   }
-  const points = new Set(sec.questions.map((q) => q.points));
+  const points = new Set(sec.questions.map(inputPoints));
   if (points.size > 1) {
     details.push({
       field: `${at}.draw`,
@@ -112,33 +132,29 @@ const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,
 /** Blanks are placed in fill_blanks text as {{id}}. */
 export const BLANK_PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]{1,64})\s*\}\}/g;
 
-function checkQuestion(q: InputQuestion, at: string, marking: TestInput['marking'], questionIds: Set<string>, details: ErrorDetail[]): void {
-  if (q.id !== undefined) {
-    if (questionIds.has(q.id)) details.push({ field: `${at}.id`, message: `duplicates question id "${q.id}"` });
-    questionIds.add(q.id);
+function checkQuestion(input: InputQuestion, at: string, marking: TestInput['marking'], questionIds: Set<string>, details: ErrorDetail[]): void {
+  if (input.id !== undefined) {
+    if (questionIds.has(input.id)) details.push({ field: `${at}.id`, message: `duplicates question id "${input.id}"` });
+    questionIds.add(input.id);
   }
-  if ((q.type === 'essay' || q.type === 'file_upload') && marking === 'auto') {
+  const def = questionType(input.type);
+  if (def) {
+    // A type a person must mark cannot sit in an auto-marked test, whichever type it is.
+    if (!def.autoMarkable && marking === 'auto') details.push({ field: `${at}.type`, message: `${input.type} questions need manual or hybrid marking` });
+    // A type whose schema takes AI marking (essay) gets its rules, which need the test's marking.
+    if (def.schema.properties['aiMarking']) checkAiMarking(input as Extract<InputQuestion, { type: AiMarkableType }>, at, marking, details);
+    details.push(...scoringProblems(input, at));
+    def.check?.(input as BaseQuestion, at, details);
+    return;
+  }
+  const q = input as BuiltInInput;
+  if (q.type === 'file_upload' && marking === 'auto') {
     details.push({ field: `${at}.type`, message: `${q.type} questions need manual or hybrid marking` });
   }
-  if (q.type === 'essay' || q.type === 'short_text') checkAiMarking(q, at, marking, details);
+  if (q.type === 'short_text') checkAiMarking(q, at, marking, details);
   if (q.type === 'file_upload') checkCriteria(q, at, details);
+  details.push(...scoringProblems(q, at));
   switch (q.type) {
-    case 'single_choice':
-    case 'multiple_choice': {
-      const optionIds = uniqueIds(q.options, `${at}.options`, 'option', details);
-      if (q.type === 'single_choice' && !optionIds.has(q.correctOptionId)) {
-        details.push({ field: `${at}.correctOptionId`, message: `"${q.correctOptionId}" is not one of the options` });
-      }
-      if (q.type === 'multiple_choice') {
-        const seen = new Set<string>();
-        q.correctOptionIds.forEach((id, j) => {
-          if (!optionIds.has(id)) details.push({ field: `${at}.correctOptionIds.${j}`, message: `"${id}" is not one of the options` });
-          if (seen.has(id)) details.push({ field: `${at}.correctOptionIds.${j}`, message: `repeats "${id}"` });
-          seen.add(id);
-        });
-      }
-      return;
-    }
     case 'matching': {
       const stems = uniqueIds(q.stems, `${at}.stems`, 'stem', details);
       const choices = uniqueIds(q.choices, `${at}.choices`, 'choice', details);
@@ -151,6 +167,10 @@ function checkQuestion(q: InputQuestion, at: string, marking: TestInput['marking
       }
       return;
     }
+    case 'short_text':
+      checkAcceptedAnswers(q, at, details);
+      checkParameters(q, at, details);
+      return;
     case 'ordering':
       uniqueIds(q.items, `${at}.items`, 'item', details);
       return;
@@ -172,6 +192,19 @@ function checkQuestion(q: InputQuestion, at: string, marking: TestInput['marking
       });
       return;
     }
+    case 'composite': {
+      uniqueIds(q.parts, `${at}.parts`, 'part', details);
+      // A part's own id is no question id: it is checked against its siblings only.
+      q.parts.forEach((part, j) => checkQuestion(part as InputQuestion, `${at}.parts.${j}`, marking, new Set(), details));
+      // Values are drawn per question, not per part.
+      q.parts.forEach((part, j) => isParametrised(part) && details.push({ field: `${at}.parts.${j}.variables`, message: 'a composite part cannot have variables; make it a question of its own' }));
+      const sum = compositePoints(q.parts);
+      // With kept QTI processing the points are what its SCORE is clamped to (MAXSCORE), not the parts' sum.
+      if (q.points !== undefined && !q.scoring && Math.abs(q.points - sum) > 1e-6) {
+        details.push({ field: `${at}.points`, message: `is ${q.points}, but the parts' points sum to ${sum} (leave points out to take the sum)` });
+      }
+      return;
+    }
     case 'file_upload': {
       const seen = new Set<string>();
       q.accept.forEach((type, j) => {
@@ -185,6 +218,34 @@ function checkQuestion(q: InputQuestion, at: string, marking: TestInput['marking
     default:
       return;
   }
+}
+
+/**
+ * short_text entries: points at most the question's, a pattern that compiles
+ * (and no `caseSensitive: false` beside it: a pattern says its own capitals),
+ * and at least one answer worth the full points, so full marks can be earned.
+ */
+function checkAcceptedAnswers(q: Extract<InputQuestion, { type: 'short_text' }>, at: string, details: ErrorDetail[]): void {
+  let full = false;
+  q.acceptedAnswers.forEach((a, j) => {
+    const field = `${at}.acceptedAnswers.${j}`;
+    if (typeof a === 'string') {
+      full = true;
+      return;
+    }
+    if (a.points === undefined || a.points >= q.points) full = true;
+    if (a.points !== undefined && a.points > q.points) details.push({ field: `${field}.points`, message: `is ${a.points}, more than the question's ${q.points} points` });
+    if (a.pattern !== undefined) {
+      const problem = xsdPatternProblem(a.pattern);
+      if (problem) details.push({ field: `${field}.pattern`, message: problem });
+      else if (!compileXsdPattern(a.pattern).test(normaliseText(a.text, true))) {
+        details.push({ field: `${field}.text`, message: `"${a.text}" does not match the pattern; the text is the sample answer, so give one the pattern accepts` });
+      }
+      if (a.caseSensitive === false) details.push({ field: `${field}.caseSensitive`, message: 'cannot be false with a pattern: a pattern is matched as written, so give both forms (e.g. [Pp]aris)' });
+    }
+  });
+  if (q.acceptedAnswers.length === 0 && !q.answerFormula) details.push({ field: `${at}.acceptedAnswers`, message: 'needs at least one answer (or answerFormula, with variables)' });
+  else if (!full && !q.answerFormula) details.push({ field: `${at}.acceptedAnswers`, message: `no answer gives the full ${q.points} points: give at least one answer without points, or with the question's points` });
 }
 
 function checkAiMarking(
@@ -216,20 +277,22 @@ function checkCriteria(q: { points: number; criteria?: Array<{ criterion: string
   }
 }
 
-function withDefaults(q: Question): Question {
+function withDefaults(stored: Question): Question {
+  const def = questionType(stored.type);
+  if (def) return def.withDefaults ? (def.withDefaults(stored) as Question) : stored;
+  const q = stored as BuiltInQuestion;
   switch (q.type) {
-    case 'multiple_choice':
-      return { ...q, partialCredit: q.partialCredit ?? false };
     case 'short_text':
       return { ...q, caseSensitive: q.caseSensitive ?? false };
-    case 'numeric':
-      return { ...q, tolerance: q.tolerance ?? 0 };
     case 'matching':
       return { ...q, partialCredit: q.partialCredit ?? true };
     case 'ordering':
       return { ...q, partialCredit: q.partialCredit ?? false };
     case 'fill_blanks':
       return { ...q, blanks: q.blanks.map((b) => (b.kind === 'text' ? { ...b, caseSensitive: b.caseSensitive ?? false } : b)) };
+    case 'composite':
+      // The parts' defaults filled in as each type's own; the question's points are the parts' sum (with `scoring`, as given).
+      return { ...q, points: q.scoring ? (q.points ?? compositePoints(q.parts)) : compositePoints(q.parts), parts: q.parts.map((p) => withDefaults(p as Question) as typeof p) };
     case 'file_upload':
       return { ...q, accept: q.accept.map((t) => t.trim().toLowerCase()), maxBytes: q.maxBytes ?? UPLOAD_DEFAULT_BYTES };
     default:

@@ -1,12 +1,19 @@
 import type { Question } from './schemas.js';
 import type { TestVersion } from './tests-repo.js';
 import { sectionsOf, type StoredSection } from './sections.js';
+import { partQuestion } from './composite.js';
+import { drawValues } from './question-types/parameters/draw.js';
+import { isParametrised, type DrawnValues } from './question-types/parameters/schema.js';
+import { withValues } from './question-types/parameters/with-values.js';
+import { questionType } from './question-types/registry.js';
 
 /**
  * What one candidate is shown of a test version: the questions drawn from
  * each section's pool in the order shown, the order of each shuffled choice
  * question's options, and the shown order of each ordering question's
- * items. Drawn once when the attempt begins and stored with it
+ * items (and of each registered type's list to put in order), and the
+ * values of each parametrised question's variables. Drawn once when the
+ * attempt begins and stored with it
  * (attempts.delivery), so every later reader (the page on reload, the
  * marking, the reviewer, the report, the statistics) sees what the student
  * saw. Pure: the randomness comes in as a function.
@@ -17,6 +24,8 @@ export interface Delivery {
   optionOrder: Record<string, string[]>;
   /** Item ids in shown order, for ordering questions (never the correct order). */
   itemOrder: Record<string, string[]>;
+  /** The values drawn for each parametrised question's variables (absent in attempts begun before there were any). */
+  values?: { [questionId: string]: DrawnValues };
 }
 
 /** A uniform integer in [0, n). */
@@ -63,8 +72,15 @@ export function drawDelivery(test: { sections: StoredSection[] | null; questions
     delivery.sections.push({ sectionId: s.id, questionIds: ids });
     for (const id of ids) {
       const q = byId.get(id)!;
-      if ((q.type === 'single_choice' || q.type === 'multiple_choice') && q.shuffleOptions) delivery.optionOrder[id] = shuffleOptions(q.options, random);
-      if (q.type === 'ordering') delivery.itemOrder[id] = scrambleItems(q.items.map((i) => i.id), random);
+      // A composite question's parts are shuffled as their standalone types are, each under its own key (composite.ts).
+      for (const shown of q.type === 'composite' ? q.parts.map((part) => partQuestion(q, part)) : [q]) {
+        if ((shown.type === 'single_choice' || shown.type === 'multiple_choice') && shown.shuffleOptions) delivery.optionOrder[shown.id] = shuffleOptions(shown.options, random);
+        if (shown.type === 'ordering') delivery.itemOrder[shown.id] = scrambleItems(shown.items.map((i) => i.id), random);
+        // A registered type with a list to put in order (graphic_order) says which ids are drawn.
+        const items = questionType(shown.type)?.shuffledItems?.(shown);
+        if (items) delivery.itemOrder[shown.id] = scrambleItems(items, random);
+      }
+      if (isParametrised(q)) (delivery.values ??= {})[q.id] = drawValues(q, random);
     }
   }
   return delivery;
@@ -79,10 +95,17 @@ export function identityDelivery(test: { sections: StoredSection[] | null; quest
   return { sections: sectionsOf(test).map((s) => ({ sectionId: s.id, questionIds: [...s.questionIds] })), optionOrder: {}, itemOrder: {} };
 }
 
-/** The questions a delivery gives, in shown order. */
+/** The authored order with one sample draw of each parametrised question's values (the portal's previews show numbers, not `{name}`). */
+export function sampleDelivery(test: { sections: StoredSection[] | null; questions: readonly Question[] }, random: Random): Delivery {
+  const delivery = identityDelivery(test);
+  for (const q of test.questions) if (isParametrised(q)) (delivery.values ??= {})[q.id] = drawValues(q, random);
+  return delivery;
+}
+
+/** The questions a delivery gives, in shown order, each with the candidate's own values (question-types/parameters/with-values.ts). */
 export function deliveredQuestions(test: { questions: readonly Question[] }, delivery: Delivery): Question[] {
   const byId = new Map(test.questions.map((q) => [q.id, q]));
-  return delivery.sections.flatMap((s) => s.questionIds.map((id) => byId.get(id)!));
+  return delivery.sections.flatMap((s) => s.questionIds.map((id) => withValues(byId.get(id)!, delivery.values?.[id])));
 }
 
 /** A choice question's options in the order this candidate sees them. */
@@ -126,6 +149,11 @@ export function plannedTotals(test: { sections: StoredSection[] | null; question
 
 /** A question as this candidate saw it: a shuffled choice question's options in their shown order (review pages list them so). */
 export function asShown(q: Question, delivery: Delivery): Question {
+  if (q.type === 'composite') {
+    return { ...q, parts: q.parts.map((part) => ({ ...part, ...optionsOf(asShown(partQuestion(q, part), delivery)) })) };
+  }
   if ((q.type === 'single_choice' || q.type === 'multiple_choice') && delivery.optionOrder[q.id]) return { ...q, options: shownOptions(q.id, q.options, delivery) };
   return q;
 }
+
+const optionsOf = (q: Question) => (q.type === 'single_choice' || q.type === 'multiple_choice' ? { options: q.options } : {});

@@ -1,99 +1,51 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { Nullable, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { CONTENT_FORMATS } from './content/content-format.js';
-import { AI_MARKING_MODES, MarkingModeSchema, ProctoringModeSchema, ResultVisibilitySchema } from './test-settings.js';
+import { parameterFields } from './question-types/parameters/schema.js';
+import type { QuestionTypeDefinition } from './question-types/definition.js';
+import { QUESTION_TYPES } from './question-types/registry.js';
+import { MarkingModeSchema, ProctoringModeSchema, ResultVisibilitySchema } from './test-settings.js';
 
-const ClientId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Optional; generated (`q_…`) when absent' });
-const Prompt = Type.String({ minLength: 1, maxLength: 10_000 });
-const Points = Type.Number({ exclusiveMinimum: 0, maximum: 10_000 });
-const PartId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
-/** A reference to a part (an option, a stem, a choice): as long as a part id may be. */
-const PartRef = Type.String({ maxLength: 64 });
-const PartText = Type.String({ minLength: 1, maxLength: 2_000 });
-/** An option, a matching stem or choice, an ordering item: an id unique within its list and a text. */
-const Part = Type.Object({ id: PartId, text: PartText }, { additionalProperties: false });
-const Option = Type.Object(
-  {
-    id: PartId,
-    text: PartText,
-    fixed: Type.Optional(Type.Boolean({ description: 'With shuffleOptions: this option keeps its place (e.g. "None of the above")' })),
-  },
-  { additionalProperties: false },
-);
-const common = { id: Type.Optional(ClientId), prompt: Prompt, points: Points };
-const shuffleOptions = Type.Optional(Type.Boolean({ default: false, description: 'Show the options in a per-candidate order; fixed options keep their place' }));
+import { ClientId, common, Part, PartId, PartRef, PassageRef, Prompt, scoring } from './question-types/common-fields.js';
+export { QTI_SCORING_MAX_CHARS, QtiScoring } from './qti-scoring-schema.js';
 
-/** AI marking of a free-text item (docs/ai-marking.md); the authoring rules check the rest. */
-export const AiMarking = Type.Object(
-  {
-    mode: StringEnum(AI_MARKING_MODES, {
-      description: 'suggest: a reviewer sees the suggestion and marks; decide: a confident, unflagged suggestion becomes the mark',
-    }),
-    minConfidence: Type.Number({ minimum: 0, maximum: 1, description: 'decide: the model must be at least this sure (0–1)' }),
-  },
-  { additionalProperties: false, title: 'AiMarking' },
-);
-export const Criterion = Type.Object(
-  {
-    criterion: Type.String({ minLength: 1, maxLength: 200, description: 'A short name, unique within the question' }),
-    points: Type.Number({ minimum: 0, maximum: 10_000 }),
-    description: Type.String({ maxLength: 4_000, description: 'What earns the points' }),
-  },
-  { additionalProperties: false, title: 'Criterion' },
-);
-/** Free-text items may be marked against criteria whose points sum to the question's points. */
-const aiFields = {
-  aiMarking: Type.Optional(AiMarking),
-  criteria: Type.Optional(Type.Array(Criterion, { minItems: 1, maxItems: 50 })),
-};
+// AI marking's fields are the question types' kit (question-types/ai-marking-fields.ts), named here as before.
+export { AiMarking, Criterion } from './question-types/ai-marking-fields.js';
+import { aiFields, Criterion } from './question-types/ai-marking-fields.js';
 
-export const SingleChoice = Type.Object(
+/** A short-text answer with its own points, case rule or pattern (catalog/accepted-answers.ts reads both forms). */
+export const AcceptedAnswerEntry = Type.Object(
   {
-    type: Type.Literal('single_choice'),
-    ...common,
-    options: Type.Array(Option, { minItems: 2, maxItems: 50 }),
-    correctOptionId: PartRef,
-    shuffleOptions,
+    text: Type.String({ minLength: 1, maxLength: 1_000, description: 'The answer as shown to staff and used as the sample answer; matched (like a plain string) unless `pattern` is given' }),
+    points: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000, description: "Points for this answer, at most the question's; absent: the question's points" })),
+    caseSensitive: Type.Optional(Type.Boolean({ description: "Whether capitals must match; absent: the question's caseSensitive. Not with `pattern` (a pattern says its own capitals)" })),
+    pattern: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1_000, description: 'An XML Schema regular expression the whole (trimmed) answer must match, instead of `text`; capitals as written' }),
+    ),
   },
-  { additionalProperties: false, title: 'SingleChoiceQuestion' },
-);
-export const MultipleChoice = Type.Object(
-  {
-    type: Type.Literal('multiple_choice'),
-    ...common,
-    options: Type.Array(Option, { minItems: 2, maxItems: 50 }),
-    correctOptionIds: Type.Array(PartRef, { minItems: 1, maxItems: 50 }),
-    partialCredit: Type.Optional(Type.Boolean({ default: false })),
-    shuffleOptions,
-  },
-  { additionalProperties: false, title: 'MultipleChoiceQuestion' },
+  { additionalProperties: false, title: 'AcceptedAnswer' },
 );
 export const ShortText = Type.Object(
   {
     type: Type.Literal('short_text'),
     ...common,
-    acceptedAnswers: Type.Array(Type.String({ minLength: 1, maxLength: 1_000 }), { minItems: 1, maxItems: 100 }),
-    caseSensitive: Type.Optional(Type.Boolean({ default: false })),
+    acceptedAnswers: Type.Array(Type.Union([Type.String({ minLength: 1, maxLength: 1_000 }), AcceptedAnswerEntry]), {
+      maxItems: 100,
+      description:
+        'Plain strings earn the full points; entries may carry their own points, case rule or pattern. The mark is the best matching entry, capped at the points. At least one, unless answerFormula gives the answer',
+    }),
+    caseSensitive: Type.Optional(Type.Boolean({ default: false, description: 'For plain answers, and the default for entries' })),
     // With aiMarking, an answer that matches no accepted answer is marked by the model instead of getting 0.
     rubric: Type.Optional(Type.String({ maxLength: 10_000 })),
     ...aiFields,
+    ...parameterFields,
+    ...scoring,
   },
   { additionalProperties: false, title: 'ShortTextQuestion' },
 );
-export const NumericQ = Type.Object(
-  { type: Type.Literal('numeric'), ...common, answer: Type.Number(), tolerance: Type.Optional(Type.Number({ minimum: 0, default: 0 })) },
-  { additionalProperties: false, title: 'NumericQuestion' },
-);
-export const Essay = Type.Object(
-  {
-    type: Type.Literal('essay'),
-    ...common,
-    rubric: Type.Optional(Type.String({ maxLength: 10_000 })),
-    maxWords: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-    ...aiFields,
-  },
-  { additionalProperties: false, title: 'EssayQuestion' },
-);
+// The types moved into their folders (question-types/): re-exported for the code and tests that name their schemas here.
+export { NumericQ } from './question-types/numeric/schema.js';
+export { Essay } from './question-types/essay/schema.js';
 
 export const Matching = Type.Object(
   {
@@ -103,6 +55,7 @@ export const Matching = Type.Object(
     choices: Type.Array(Part, { minItems: 2, maxItems: 50, description: 'A choice may serve several stems' }),
     correct: Type.Record(Type.String(), PartRef, { maxProperties: 50, propertyNames: { maxLength: 64 }, description: '{ stemId: choiceId } for every stem' }),
     partialCredit: Type.Optional(Type.Boolean({ default: true, description: 'points × correct stems ÷ stems; false: all or nothing' })),
+    ...scoring,
   },
   { additionalProperties: false, title: 'MatchingQuestion' },
 );
@@ -112,6 +65,7 @@ export const Ordering = Type.Object(
     ...common,
     items: Type.Array(Part, { minItems: 2, maxItems: 50, description: 'In the correct order; shown in a per-candidate order that is never already correct' }),
     partialCredit: Type.Optional(Type.Boolean({ default: false, description: 'points × items in their correct place ÷ items; false: all or nothing' })),
+    ...scoring,
   },
   { additionalProperties: false, title: 'OrderingQuestion' },
 );
@@ -134,6 +88,7 @@ export const FillBlanks = Type.Object(
     ...common,
     text: Type.String({ minLength: 1, maxLength: 10_000, description: 'The text with each blank placed as {{blankId}}' }),
     blanks: Type.Array(Type.Union([TextBlank, ChoiceBlank]), { minItems: 1, maxItems: 50, description: 'Points split equally across blanks' }),
+    ...scoring,
   },
   { additionalProperties: false, title: 'FillBlanksQuestion' },
 );
@@ -152,30 +107,119 @@ export const FileUpload = Type.Object(
   { additionalProperties: false, title: 'FileUploadQuestion' },
 );
 
+/**
+ * A part of a composite question: one of the answerable types with its own
+ * fields, its `id` required (unique within the question). No free-text
+ * marking fields (rubric, aiMarking, criteria): a composite question is
+ * marked by its key alone.
+ */
+const partOf = (schema: TObject, title: string, omit: readonly string[] = []) =>
+  Type.Object(
+    {
+      // A part shows its question's passage: it names none of its own.
+      ...(Object.fromEntries(Object.entries(schema.properties).filter(([k]) => k !== 'id' && k !== 'passageId' && !omit.includes(k))) as TProperties),
+      id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Unique within the question; the key of its answer' }),
+    },
+    { additionalProperties: false, title },
+  );
+const registered = QUESTION_TYPES as ReadonlyArray<QuestionTypeDefinition<any>>;
+const registeredType = new Map(registered.map((d) => [d.type, d]));
+/**
+ * The built-in types' place in the schema's list, which the OpenAPI
+ * document and the SDK's types follow: a type moved into its folder keeps
+ * its place, and a new type comes after them (in the registry's order).
+ */
+const PLACES = ['single_choice', 'multiple_choice', 'short_text', 'numeric', 'essay', 'matching', 'ordering', 'fill_blanks', 'file_upload'];
+const inPlace = <T>(builtIn: Record<string, T>, own: (d: QuestionTypeDefinition<any>) => T | undefined): T[] => [
+  ...PLACES.flatMap((t) => {
+    const d = registeredType.get(t);
+    const v = d ? own(d) : builtIn[t];
+    return v === undefined ? [] : [v];
+  }),
+  ...registered.filter((d) => !PLACES.includes(d.type)).flatMap((d) => {
+    const v = own(d);
+    return v === undefined ? [] : [v];
+  }),
+];
+const partSchema = (d: QuestionTypeDefinition<any>) => (d.part ? partOf(d.schema, d.part.title, d.part.omit) : undefined);
+/** The schemas of a composite's parts: the answerable built-in types and every registered type with `part`. */
+export const CompositePartSchemas: TObject[] = inPlace(
+  {
+    short_text: partOf(ShortText, 'ShortTextPart', ['rubric', 'aiMarking', 'criteria']),
+    matching: partOf(Matching, 'MatchingPart'),
+    ordering: partOf(Ordering, 'OrderingPart'),
+    fill_blanks: partOf(FillBlanks, 'FillBlanksPart'),
+  },
+  partSchema,
+);
+/** The types a composite question's part may be. */
+export const COMPOSITE_PART_TYPES: readonly string[] = inPlace<string>(
+  { short_text: 'short_text', matching: 'matching', ordering: 'ordering', fill_blanks: 'fill_blanks' },
+  (d) => (d.part ? d.type : undefined),
+);
+/** The question (as stored, id set) a registered definition describes. */
+type QuestionOf<D> = D extends QuestionTypeDefinition<infer Q> ? Q : never;
+/** The stored questions of the registered types (question-types/registry.ts): one line there adds the type here. */
+export type RegisteredQuestion = QuestionOf<(typeof QUESTION_TYPES)[number]> & { passageId?: string };
+/** A registered type's question as written (its id optional). */
+type RegisteredInput = RegisteredQuestion extends infer Q ? (Q extends { id: string } ? Omit<Q, 'id'> & { id?: string } : never) : never;
+type Answerable = Static<typeof Matching> | Static<typeof Ordering> | Static<typeof FillBlanks>;
+/** A composite's part of a type still handled by the built-in switches (not yet registered). */
+export type BuiltInPart = (Answerable | Omit<Static<typeof ShortText>, 'rubric' | 'aiMarking' | 'criteria'>) & { id: string };
+/** A composite's part: a built-in answerable type, or a registered type with `part` (the schema says which). */
+export type CompositePart = BuiltInPart | RegisteredQuestion;
+export const Composite = Type.Object(
+  {
+    type: Type.Literal('composite'),
+    id: Type.Optional(ClientId),
+    prompt: Prompt,
+    points: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: 10_000, description: "The parts' sum (computed when absent; must equal it when given); with `scoring`, what the processing's SCORE is clamped to, any amount (the parts' sum when absent)" }),
+    ),
+    passageId: Type.Optional(PassageRef),
+    parts: Type.Array(
+      Type.Unsafe<CompositePart>({ type: 'object', required: ['type'], discriminator: { propertyName: 'type' }, oneOf: [...CompositePartSchemas] }),
+      { minItems: 2, maxItems: 20, description: 'Each part one of the answerable types, with its own prompt, points and key; shown as Part 1, Part 2, …' },
+    ),
+    ...scoring,
+  },
+  { additionalProperties: false, title: 'CompositeQuestion' },
+);
+
 export type QuestionInput =
-  | Static<typeof SingleChoice>
-  | Static<typeof MultipleChoice>
+  | Static<typeof Composite>
   | Static<typeof ShortText>
-  | Static<typeof NumericQ>
-  | Static<typeof Essay>
   | Static<typeof Matching>
   | Static<typeof Ordering>
   | Static<typeof FillBlanks>
-  | Static<typeof FileUpload>;
+  | Static<typeof FileUpload>
+  | RegisteredInput;
 export type QuestionType = QuestionInput['type'];
 
 /** The question types that may carry AI marking (`aiMarking`, `criteria`). */
 export type AiMarkableType = 'essay' | 'short_text';
 
-/** A stored question: the input with its id always set. */
-export type Question = QuestionInput & { id: string };
+/** A stored question: the input with its id always set (and a composite question's points, the parts' sum). */
+export type Question = BuiltInQuestion | RegisteredQuestion;
+/**
+ * The questions the layers' own switches still handle: a layer asks the
+ * registry first (`questionType(q.type)`), then switches over these.
+ */
+export type BuiltInQuestion = (Exclude<BuiltInInput, { type: 'composite' }> | (Static<typeof Composite> & { points: number })) & { id: string };
+export type BuiltInInput = Exclude<QuestionInput, RegisteredInput>;
 
 // A discriminated oneOf gives precise validation errors (ajv `discriminator`) and documents well in OpenAPI 3.1.
 export const QuestionSchema = Type.Unsafe<QuestionInput>({
   type: 'object',
   required: ['type'],
   discriminator: { propertyName: 'type' },
-  oneOf: [SingleChoice, MultipleChoice, ShortText, NumericQ, Essay, Matching, Ordering, FillBlanks, FileUpload],
+  oneOf: [
+    ...inPlace<TObject>(
+      { short_text: ShortText, matching: Matching, ordering: Ordering, fill_blanks: FillBlanks, file_upload: FileUpload },
+      (d) => d.schema,
+    ),
+    Composite,
+  ],
 });
 
 const seconds = (what: string, dflt: number, min = 1) =>
@@ -226,6 +270,21 @@ export const SectionInput = Type.Object(
 );
 export type SectionInput = Static<typeof SectionInput>;
 
+/** The most passages a test holds, and the longest passage text. */
+export const MAX_PASSAGES = 100;
+export const PASSAGE_MAX_CHARS = 100_000;
+
+/** A shared stimulus (a reading, a table, a source): written once, shown beside each question that names it. */
+export const PassageInput = Type.Object(
+  {
+    id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: "Unique within the test; questions name it in passageId" }),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Names the passage on the page (default: "Passage")' })),
+    text: Type.String({ minLength: 1, maxLength: PASSAGE_MAX_CHARS, description: "In the test's content format, as prompts are" }),
+  },
+  { additionalProperties: false, title: 'Passage' },
+);
+export type Passage = Static<typeof PassageInput>;
+
 export const TestInput = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -241,6 +300,7 @@ export const TestInput = Type.Object(
     ),
     questions: Type.Optional(Type.Array(QuestionSchema, { minItems: 1, maxItems: 500, description: 'A flat test: one unnamed section. Give questions or sections, not both' })),
     sections: Type.Optional(Type.Array(SectionInput, { minItems: 1, maxItems: 50 })),
+    passages: Type.Optional(Type.Array(PassageInput, { maxItems: MAX_PASSAGES, description: 'Shared passages; a question shows the one its passageId names' })),
     contentFormat: Type.Optional(
       StringEnum(CONTENT_FORMATS, {
         description: 'plain (default): texts shown as written; markdown: CommonMark with math ($…$, $$…$$) and asset images (docs/content.md)',
@@ -283,6 +343,7 @@ export const AdminTest = Type.Object(
     sections: Type.Optional(
       Type.Array(Type.Unsafe<SectionInput>({ type: 'object', additionalProperties: true }), { description: 'A test with sections: each with its questions' }),
     ),
+    passages: Type.Optional(Type.Array(Type.Unsafe<Passage>({ type: 'object', additionalProperties: true }), { description: 'Shared passages (absent: none)' })),
     publishedTo: Type.Array(Type.String()),
     createdAt: Timestamp,
     updatedAt: Timestamp,

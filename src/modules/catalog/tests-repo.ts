@@ -3,7 +3,7 @@ import { withTransaction, type Pool, type Queryable } from '../../platform/db.js
 import { batchedPerPool } from '../../platform/turn-batcher.js';
 import type { ProctoringRules } from './proctoring-rules.js';
 import { storedProctoringRules, type CheckedContent } from './authoring.js';
-import type { Question, SectionInput, TestInput } from './schemas.js';
+import type { Passage, Question, SectionInput, TestInput } from './schemas.js';
 import { sectionsWithQuestions, type StoredSection } from './sections.js';
 import type { MarkingMode, ProctoringMode, ResultVisibility } from './test-settings.js';
 import type { ContentFormat } from './content/content-format.js';
@@ -28,23 +28,27 @@ export interface TestVersion {
   sections: StoredSection[] | null;
   /** How the texts are written (content/render-content.ts renders both). */
   contentFormat: ContentFormat;
+  /** Shared passages ([] for none): each shown beside the questions whose passageId names it. */
+  passages: Passage[];
   createdAt: Date;
 }
 
 /** The operator's read: a flat test's `questions` as always, or a sectioned test's `sections` with their questions. */
-export interface AdminTestView extends Omit<TestVersion, 'testVersionId' | 'questions' | 'sections'> {
+export interface AdminTestView extends Omit<TestVersion, 'testVersionId' | 'questions' | 'sections' | 'passages'> {
   questions?: Question[];
   sections?: Array<SectionInput & { id: string }>;
+  /** Absent for a test without passages, so such a test reads as it always has. */
+  passages?: Passage[];
   publishedTo: string[];
   updatedAt: Date;
 }
 
 const SUMMARY_COLUMNS = `tv.id AS test_version_id, tv.test_id, tv.version, tv.title, tv.description, tv.duration_minutes,
   tv.proctoring, tv.proctoring_rules, tv.marking, tv.result_visibility, tv.pass_percent, tv.created_at`;
-const VERSION_COLUMNS = `${SUMMARY_COLUMNS}, tv.questions, tv.sections, tv.content_format`;
+const VERSION_COLUMNS = `${SUMMARY_COLUMNS}, tv.questions, tv.sections, tv.content_format, tv.passages`;
 
 /** A version without its questions: what listings and assignment creation need (questions can be large). */
-export type TestSummary = Omit<TestVersion, 'questions' | 'sections' | 'contentFormat'>;
+export type TestSummary = Omit<TestVersion, 'questions' | 'sections' | 'contentFormat' | 'passages'>;
 
 /** A row of SUMMARY_COLUMNS as pg returns it. */
 type SummaryRecord = {
@@ -62,7 +66,7 @@ type SummaryRecord = {
   created_at: Date;
 };
 /** A row of VERSION_COLUMNS. */
-type VersionRecord = SummaryRecord & { questions: Question[]; sections: StoredSection[] | null; content_format: ContentFormat };
+type VersionRecord = SummaryRecord & { questions: Question[]; sections: StoredSection[] | null; content_format: ContentFormat; passages: Passage[] };
 /** The operator's listings add the test's last change and where it is published. */
 type AdminRecord = { updated_at: Date; published_to: string[] };
 
@@ -86,7 +90,7 @@ function toSummary(r: SummaryRecord): TestSummary {
 /** The summary with its questions, in the same key order as always (questions before createdAt). */
 function toVersion(r: VersionRecord): TestVersion {
   const { createdAt, ...head } = toSummary(r);
-  return { ...head, questions: r.questions, sections: r.sections ?? null, contentFormat: r.content_format, createdAt };
+  return { ...head, questions: r.questions, sections: r.sections ?? null, contentFormat: r.content_format, passages: r.passages, createdAt };
 }
 
 const rulesJson = (rules: ProctoringRules | null) => (rules ? JSON.stringify(rules) : null);
@@ -95,8 +99,8 @@ async function insertVersion(db: Queryable, testId: string, version: number, inp
   const testVersionId = newId('tv');
   await db.query(
     `INSERT INTO test_versions (id, test_id, version, title, description, duration_minutes, proctoring, marking,
-                                result_visibility, pass_percent, questions, proctoring_rules, sections, content_format)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+                                result_visibility, pass_percent, questions, proctoring_rules, sections, content_format, passages)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       testVersionId,
       testId,
@@ -112,6 +116,7 @@ async function insertVersion(db: Queryable, testId: string, version: number, inp
       rulesJson(storedProctoringRules(input)),
       content.sections ? JSON.stringify(content.sections) : null,
       input.contentFormat ?? 'plain',
+      JSON.stringify(content.passages),
     ],
   );
   if (content.assetIds.length > 0) {
@@ -174,9 +179,9 @@ export async function getAdminTest(db: Queryable, testId: string): Promise<Admin
   );
   const r = rows[0];
   if (!r) return null;
-  const { testVersionId: _omit, questions, sections, createdAt, ...head } = toVersion(r);
+  const { testVersionId: _omit, questions, sections, passages, createdAt, ...head } = toVersion(r);
   const content = sections ? { sections: sectionsWithQuestions(sections, questions) } : { questions };
-  return { ...head, ...content, createdAt, publishedTo: r.published_to, updatedAt: r.updated_at };
+  return { ...head, ...content, ...(passages.length > 0 ? { passages } : {}), createdAt, publishedTo: r.published_to, updatedAt: r.updated_at };
 }
 
 /** The current version of a test as stored (every question, the sections), or null. */

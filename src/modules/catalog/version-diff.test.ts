@@ -40,6 +40,14 @@ describe('diffVersions', () => {
     expect(diffVersions(base, { ...base, title: 'Algebra II', passPercent: null })).toEqual([{ kind: 'test_changed', fields: ['title', 'passPercent'] }]);
   });
 
+  it('names passages among the test fields when they change, and a question whose passage changed', () => {
+    const withPassage = { ...base, passages: [{ id: 'p1', text: 'A reading' }] };
+    expect(diffVersions(base, { ...base, passages: [] })).toEqual([]);
+    expect(diffVersions(base, withPassage)).toEqual([{ kind: 'test_changed', fields: ['passages'] }]);
+    const named = { ...withPassage, questions: [q('q1', { passageId: 'p1' }), q('q2'), q('q3')] };
+    expect(diffVersions(withPassage, named)).toEqual([{ kind: 'question_changed', questionId: 'q1', fields: ['passageId'] }]);
+  });
+
   it('reports sections added, removed, renamed and otherwise changed', () => {
     const after = {
       ...base,

@@ -32,11 +32,13 @@ export interface DiffableVersion {
   passPercent: number | null;
   proctoringRules: unknown;
   contentFormat: string;
+  /** The shared passages ([] or absent: none); a question's passageId is one of its fields. */
+  passages?: readonly unknown[];
   questions: readonly Question[];
   sections: StoredSection[] | null;
 }
 
-const TEST_FIELDS = ['title', 'description', 'durationMinutes', 'proctoring', 'marking', 'resultVisibility', 'passPercent', 'proctoringRules', 'contentFormat'] as const;
+const TEST_FIELDS = ['title', 'description', 'durationMinutes', 'proctoring', 'marking', 'resultVisibility', 'passPercent', 'proctoringRules', 'contentFormat', 'passages'] as const;
 
 /** Structural equality of JSON values (key order ignored). */
 function same(a: unknown, b: unknown): boolean {
@@ -57,7 +59,9 @@ function changedFields(a: object, b: object, skip: readonly string[] = []): stri
 
 export function diffVersions(before: DiffableVersion, after: DiffableVersion): VersionChange[] {
   const changes: VersionChange[] = [];
-  const testFields = TEST_FIELDS.filter((f) => !same(before[f], after[f]));
+  // A version stored without passages reads as [] (none), the same as an absent list.
+  const field = (v: DiffableVersion, f: (typeof TEST_FIELDS)[number]) => (f === 'passages' && (v.passages?.length ?? 0) === 0 ? undefined : v[f]);
+  const testFields = TEST_FIELDS.filter((f) => !same(field(before, f), field(after, f)));
   if (testFields.length > 0) changes.push({ kind: 'test_changed', fields: [...testFields] });
 
   const beforeSections = sectionsOf(before);

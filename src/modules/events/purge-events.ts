@@ -1,23 +1,25 @@
-import type { Queryable } from '../../platform/db.js';
+import type { Pool } from '../../platform/db.js';
+import { dropPartitionsBefore } from '../../platform/partitions.js';
 import { EVENT_RETENTION_MS } from '../lifecycle/event-types.js';
 
-const BATCH = 5000;
-
 /**
- * Deletes events older than the 30-day retention, with their webhook
- * deliveries and attempts (ON DELETE CASCADE), in batches so a large backlog
- * never holds long locks. Attempts are never older than their event, so this
- * purges them too. Returns how many events went.
+ * The 30-day retention of events, with their webhook deliveries and delivery
+ * attempts, by dropping whole monthly partitions (platform/partitions.ts):
+ * a partition goes once its whole month is past the retention, so no row is
+ * deleted one by one and nothing is left to vacuum. An event past 30 days in
+ * the month that straddles the cutoff stays on disk until its month goes (at
+ * most a month longer) but is never shown: every read of events filters on
+ * the retention, and a delivery or attempt is reached only through its event
+ * or its endpoint's log. A delivery shares its event's created_at, so it
+ * goes with its event's month. An attempt goes with the month it was made
+ * in: one made in a later month than its delivery outlives the delivery by
+ * at most that month, unreachable (attempts are read only through their
+ * delivery). Returns the partitions dropped.
  */
-export async function purgeOldEvents(db: Queryable, now: Date): Promise<number> {
+export async function purgeOldEvents(pool: Pool, now: Date): Promise<string[]> {
   const cutoff = new Date(now.getTime() - EVENT_RETENTION_MS);
-  let total = 0;
-  for (;;) {
-    const { rowCount } = await db.query(
-      'DELETE FROM events WHERE id IN (SELECT id FROM events WHERE created_at < $1 LIMIT $2)',
-      [cutoff, BATCH],
-    );
-    total += rowCount ?? 0;
-    if ((rowCount ?? 0) < BATCH) return total;
-  }
+  const dropped: string[] = [];
+  // Children first: a delivery never outlives its event's month.
+  for (const table of ['webhook_attempts', 'webhook_deliveries', 'events']) dropped.push(...(await dropPartitionsBefore(pool, table, cutoff)));
+  return dropped;
 }

@@ -1,4 +1,5 @@
 import { createNotificationListener } from '../../platform/listener.js';
+import { sessionConnectionString } from '../../platform/session-connection.js';
 import type { Pool } from '../../platform/db.js';
 import type { InstitutionStatus } from './institution-status.js';
 import { sha256Hex } from '../../platform/crypto.js';
@@ -66,7 +67,8 @@ export function createKeyCache(opts: {
   /** Hash of an unknown key → when to forget it. */
   const unknown = new Map<string, number>();
   const listener = createNotificationListener({
-    connection: opts.pool.options,
+    // LISTEN needs a session: on ASSAY_DATABASE_SESSION_URL when the pool goes through a transaction-mode pooler.
+    connection: { ...opts.pool.options, connectionString: sessionConnectionString(opts.pool), application_name: 'assay-key-listener' },
     channel: KEYS_CHANNEL,
     // Every notification, and every (re)connect (anything cached before it may have missed one).
     onNotify: invalidateKeyCaches,

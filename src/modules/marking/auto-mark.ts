@@ -1,5 +1,13 @@
 import type { AnswerValue } from '../attempts/answer-values.js';
-import type { Question } from '../catalog/schemas.js';
+import type { BuiltInQuestion, Question } from '../catalog/schemas.js';
+import type { AnswerJson, BaseQuestion } from '../catalog/question-types/definition.js';
+import { questionType } from '../catalog/question-types/registry.js';
+import { QtiProcessingError, runQtiProcessing } from '../catalog/qti-processing/index.js';
+import { compiledScoring, type ScorableQuestion } from '../catalog/qti-scoring.js';
+import { qtiResponses } from './qti-responses.js';
+import { parseNumericAnswer } from './numeric-answer.js';
+import { bestEntryPoints, normaliseText } from './short-text-mark.js';
+import { partQuestion } from '../catalog/composite.js';
 
 /**
  * Auto-marking, pure: a question and the student's saved answer in, points
@@ -17,10 +25,13 @@ import type { Question } from '../catalog/schemas.js';
  *   correct set. With partialCredit: points × (correct picks − wrong picks) /
  *   (number of correct options), never below 0. So picking every option of a
  *   4-option question with 2 correct gives 0, and one right pick of two gives half.
- * - short_text: equal to an accepted answer after trimming and collapsing
- *   inner whitespace (and Unicode NFC normalisation); case-insensitive unless
- *   caseSensitive. With `aiMarking`, a non-empty answer that matches none is
- *   not given 0: it waits for the model or a reviewer, like an essay.
+ * - short_text: the points of the best accepted answer it matches (a plain
+ *   answer is worth the question's points; an entry may give fewer), capped
+ *   at the question's points (short-text-mark.ts). A text matches after
+ *   trimming and collapsing inner whitespace (and Unicode NFC normalisation),
+ *   case-insensitive unless caseSensitive; a pattern matches the whole answer.
+ *   With `aiMarking`, a non-empty answer that matches none is not given 0: it
+ *   waits for the model or a reviewer, like an essay.
  * - numeric: the text parses as a decimal number (dot or comma as the decimal
  *   separator, no thousands separators, optional exponent) within `tolerance`
  *   of the answer, inclusive; a relative 1e-9 slack absorbs binary floating
@@ -33,6 +44,13 @@ import type { Question } from '../catalog/schemas.js';
  * - fill_blanks: points split equally across blanks; a text blank is right
  *   when it equals an accepted answer as short_text compares them, a choice
  *   blank when the correct option is chosen.
+ * - any answerable question with `scoring` (imported QTI processing): none of
+ *   the above; the item's own response processing is run over the answer
+ *   (markByQtiProcessing), and its key only documents the item.
+ * - composite: the sum of each part's own mark, each part marked as a
+ *   question of its type with its own points (unanswered parts earn 0);
+ *   with `scoring`, the item's processing run over every part's value at
+ *   once, as for any other kept item.
  */
 
 export type QuestionMark = { kind: 'auto'; points: number } | { kind: 'manual' };
@@ -49,6 +67,8 @@ export interface AttemptMarks {
 
 /** Whether the question is ever marked by its key alone (an AI-marked short_text may or may not be, per answer). */
 export function isAutoMarkable(q: Question): boolean {
+  const def = questionType(q.type);
+  if (def) return def.autoMarkable;
   return q.type !== 'essay' && q.type !== 'file_upload';
 }
 
@@ -59,54 +79,29 @@ export function needsMarker(q: Question, value: AnswerValue | undefined): boolea
   return markQuestion(q, value).kind === 'manual';
 }
 
-export function normaliseText(s: string, caseSensitive: boolean): string {
-  const collapsed = s.normalize('NFC').trim().replace(/\s+/gu, ' ');
-  return caseSensitive ? collapsed : collapsed.toLocaleLowerCase('und');
-}
+export { normaliseText };
 
-const NUMBER_TEXT = /^[+-]?(\d+([.,]\d*)?|[.,]\d+)([eE][+-]?\d+)?$/;
+// Shared with the QTI responses (qti-responses.ts), which auto-mark imports: kept apart so neither imports the other.
+export { parseNumericAnswer };
 
-/** Parses what a student typed into a numeric field; null when it is not a plain decimal number. */
-export function parseNumericAnswer(text: string): number | null {
-  const t = text.trim().replace(/\s+/g, '');
-  if (!NUMBER_TEXT.test(t)) return null;
-  const n = Number(t.replace(',', '.'));
-  return Number.isFinite(n) ? n : null;
-}
+// The numeric type's (catalog/question-types/numeric), named here as before.
+export { withinTolerance } from '../catalog/question-types/numeric/number-text.js';
 
-export function withinTolerance(value: number, answer: number, tolerance: number): boolean {
-  const slack = 1e-9 * Math.max(1, Math.abs(answer));
-  return Math.abs(value - answer) <= tolerance + slack;
-}
-
-export function markQuestion(q: Question, value: AnswerValue | undefined): QuestionMark {
-  if (q.type === 'essay' || q.type === 'file_upload') return { kind: 'manual' };
+export function markQuestion(question: Question, value: AnswerValue | undefined): QuestionMark {
+  const def = questionType(question.type);
+  if (def) return markRegistered(question, value, def);
+  const q = question as BuiltInQuestion;
+  if (q.type === 'file_upload') return { kind: 'manual' };
+  if ('scoring' in q && q.scoring) return markByQtiProcessing(q, value);
   const auto = (fraction: number): QuestionMark => ({ kind: 'auto', points: roundPoints(q.points * fraction) });
   if (value === null || value === undefined) return auto(0);
   switch (q.type) {
-    case 'single_choice':
-      return auto(typeof value === 'string' && value === q.correctOptionId ? 1 : 0);
-    case 'multiple_choice': {
-      if (!Array.isArray(value)) return auto(0);
-      const picked = new Set(value);
-      const correct = new Set(q.correctOptionIds);
-      const right = [...picked].filter((id) => correct.has(id)).length;
-      const wrong = picked.size - right;
-      if (!q.partialCredit) return auto(right === correct.size && wrong === 0 ? 1 : 0);
-      return auto(Math.max(0, (right - wrong) / correct.size));
-    }
     case 'short_text': {
       if (typeof value !== 'string') return auto(0);
-      const cs = q.caseSensitive ?? false;
-      const given = normaliseText(value, cs);
-      if (given === '') return auto(0);
-      if (q.acceptedAnswers.some((a) => normaliseText(a, cs) === given)) return auto(1);
+      if (value.trim() === '') return auto(0);
+      const best = bestEntryPoints(q, value);
+      if (best !== null) return { kind: 'auto', points: roundPoints(best) };
       return q.aiMarking ? { kind: 'manual' } : auto(0);
-    }
-    case 'numeric': {
-      if (typeof value !== 'string') return auto(0);
-      const n = parseNumericAnswer(value);
-      return auto(n !== null && withinTolerance(n, q.answer, q.tolerance ?? 0) ? 1 : 0);
     }
     case 'matching': {
       if (!isRecord(value)) return auto(0);
@@ -132,6 +127,47 @@ export function markQuestion(q: Question, value: AnswerValue | undefined): Quest
       }).length;
       return auto(right / q.blanks.length);
     }
+    case 'composite': {
+      if (!isRecord(value)) return auto(0);
+      let points = 0;
+      for (const part of q.parts) {
+        const mark = markQuestion(partQuestion(q, part), (value[part.id] ?? null) as AnswerValue);
+        // Every part type is marked by its key, so a part's mark is always automatic.
+        if (mark.kind === 'auto') points += mark.points;
+      }
+      return { kind: 'auto', points: roundPoints(points) };
+    }
+  }
+}
+
+/**
+ * A registered type (catalog/question-types): its definition marks by the
+ * key; a type a person marks waits for one, kept QTI processing wins over the
+ * key as for the built-in types, and unanswered is 0 without asking.
+ */
+function markRegistered(q: Question, value: AnswerValue | undefined, def: NonNullable<ReturnType<typeof questionType>>): QuestionMark {
+  if (!def.autoMarkable || !def.mark) return { kind: 'manual' };
+  if ('scoring' in q && q.scoring) return markByQtiProcessing(q as ScorableQuestion, value);
+  if (value === null || value === undefined) return { kind: 'auto', points: 0 };
+  const mark = def.mark(q as BaseQuestion, value as Exclude<AnswerJson, null>);
+  return mark.kind === 'auto' ? { kind: 'auto', points: roundPoints(Math.min(q.points, Math.max(0, mark.points))) } : mark;
+}
+
+/**
+ * A question with imported QTI processing: the answer as the item's
+ * responses, the processing run, SCORE clamped to [0, points]. Unanswered
+ * runs too (every response NULL), as a QTI player would. A run that fails
+ * (the step limit, or processing that no longer compiles) gives no mark:
+ * the item waits for a reviewer rather than getting a wrong one.
+ */
+function markByQtiProcessing(q: ScorableQuestion, value: AnswerValue | undefined): QuestionMark {
+  try {
+    const compiled = compiledScoring(q)!;
+    const { score } = runQtiProcessing(compiled, qtiResponses(q, value, compiled));
+    return { kind: 'auto', points: roundPoints(Math.min(q.points, Math.max(0, Number.isFinite(score) ? score : 0))) };
+  } catch (err) {
+    if (err instanceof QtiProcessingError) return { kind: 'manual' };
+    throw err;
   }
 }
 

@@ -50,6 +50,8 @@ export interface MarkingItem {
   maxWords: number | null;
   rubric: string | null;
   needsMarking: boolean;
+  /** Set for a question that keeps its imported QTI response processing: how it is marked, in words. */
+  scoring: { format: 'qti'; note: string } | null;
   mark: (Omit<StoredMark, 'questionId' | 'criteria'> & { criteria: Array<CriterionMark & { maxPoints: number }> | null }) | null;
   /** The question's marking criteria (essay, short_text, file_upload), null when it has none. */
   criteria: Array<{ criterion: string; points: number; description: string }> | null;
@@ -129,6 +131,7 @@ export function buildView(
       maxWords: essay?.maxWords ?? null,
       rubric: q.type === 'essay' || q.type === 'short_text' || q.type === 'file_upload' ? (q.rubric ?? null) : null,
       needsMarking: needsMarker(q, answer),
+      scoring: scoringOf(q, answer),
       mark: mark
         ? { points: mark.points, criteria: criterionMarksView(q, mark.criteria), source: mark.source, comment: mark.comment, markedBy: mark.markedBy, markedAt: mark.markedAt }
         : null,
@@ -155,6 +158,21 @@ export function buildView(
     items,
     awaitingMarking: row.status === 'marking' ? items.filter((i) => i.needsMarking && !i.mark).map((i) => i.questionId) : [],
     ...(test.sections ? { sections: deliveredSections(test).map((s) => ({ sectionId: s.id, title: s.title, questionIds: s.shownIds })) } : {}),
+  };
+}
+
+/**
+ * How a question with imported QTI processing is marked: by running that
+ * processing, not by the key the question shows; when the run fails (its
+ * step limit), by the reviewer.
+ */
+function scoringOf(q: DeliveredTest['questions'][number], answer: AnswerValue): MarkingItem['scoring'] {
+  if (!('scoring' in q) || !q.scoring) return null;
+  return {
+    format: 'qti',
+    note: needsMarker(q, answer)
+      ? 'Its imported QTI response processing could not be run on this answer (it exceeded the step limit), so a reviewer marks it.'
+      : 'Marked by its imported QTI response processing, not by the answer key shown.',
   };
 }
 

@@ -38,6 +38,8 @@ const TABLES: Record<string, Row[]> = {
   ],
   // map_response, case-insensitive entries worth 1.5.
   'text-entry-string.xml': [['Canberra', 1.5], ['canberra', 1.5], ['CANBERRA ACT', 1.5], ['Sydney', 0], ['', 0]],
+  // map_response, unequal values, upper bound 2: Na (exact) 2, sodium (any case) 1, NA (exact) 0.5.
+  'text-entry-unequal.xml': [['Na', 2], ['SODIUM', 1], ['sodium', 1], ['NA', 0.5], ['na', 0], ['nA', 0], ['Sodium chloride', 0]],
   // qti-equal absolute ±0.05 (bounds included) → MAXSCORE 3.
   'text-entry-numeric-absolute.xml': [['9.81', 3], ['9.86', 3], ['9.76', 3], ['9.87', 0], ['9.75', 0]],
   // qti-equal relative 1 % of 200: [198, 202] → 2.
@@ -51,6 +53,17 @@ const TABLES: Record<string, Row[]> = {
   ],
   // match_correct on an ordered response: the exact sequence.
   'order.xml': [[['rome', 'magna', 'moon'], 1], [['magna', 'rome', 'moon'], 0], [['moon', 'magna', 'rome'], 0]],
+  // The correct order → 4; else SCORE = 0 and + 1 per item at its index (the FEEDBACK and iSCORE statements change no score).
+  'order-in-place.xml': [
+    [['nile', 'amazon', 'yangtze', 'danube'], 4],
+    [['amazon', 'nile', 'yangtze', 'danube'], 2],
+    [['nile', 'amazon', 'danube', 'yangtze'], 2],
+    [['danube', 'yangtze', 'amazon', 'nile'], 0],
+  ],
+  // isNull → nothing; match → SCORE + MAXSCORE (2); else nothing: SCORE keeps its default 0.
+  'choice-feedback-rp.xml': [['c100', 2], ['c90', 0], ['c110', 0], [null, 0]],
+  // not(isNull) → SCORE + mapResponse (went, case-insensitive, 1).
+  'text-entry-feedback-rp.xml': [['went', 1], ['Went', 1], ['goed', 0], ['', 0]],
   // SCORE = mapResponse(B1) + mapResponse(B2), 1 each.
   'fill-blanks.xml': [
     [{ B1: 'hydrogen', B2: 'o' }, 2],
@@ -91,6 +104,16 @@ describe('scoring agreement: QTI response processing and Assay marking give the 
     for (const r of responses) {
       const mark = markQuestion(q, q.type === 'single_choice' ? r[0]! : r);
       expect({ r, points: mark.kind === 'auto' ? mark.points : null }).toEqual({ r, points: mapResponse(decl.mapping!, r) });
+    }
+  });
+
+  it('text-entry-unequal.xml: each key in every capitalisation agrees with mapResponse (first matching entry, upper bound)', async () => {
+    const q = await imported('text-entry-unequal.xml', '2.2');
+    const decl = readDeclarations(parseXml(fixture('text-entry-unequal.xml'), 'text-entry-unequal.xml')).get('RESPONSE')!;
+    const cases = (w: string): string[] => (w === '' ? [''] : cases(w.slice(1)).flatMap((rest) => [w[0]!.toLowerCase() + rest, w[0]!.toUpperCase() + rest]));
+    for (const r of [...cases('na'), ...cases('sodium'), 'Nap', 'sod']) {
+      const mark = markQuestion(q, r);
+      expect({ r, points: mark.kind === 'auto' ? mark.points : null }).toEqual({ r, points: mapResponse(decl.mapping!, [r]) });
     }
   });
 

@@ -6,7 +6,7 @@ import { deliveredTestOf } from '../attempts/delivered-test.js';
 import { asShown } from '../catalog/delivery.js';
 import { lockAttempt } from '../attempts/find-attempt.js';
 import { auditIn, type AuditContext } from '../staff/audit.js';
-import type { Question } from '../catalog/schemas.js';
+import type { Passage, Question } from '../catalog/schemas.js';
 import { getMarkingView, type MarkingView } from './get-marking-view.js';
 import { listMarks } from './marks-repo.js';
 import { MarksChangedError, marksVersion } from './marks-version.js';
@@ -40,6 +40,8 @@ export interface OpenedItem {
   questions: Map<string, Question>;
   /** How the version's texts are written: the marking page renders them in it (docs/content.md). */
   contentFormat: ContentFormat;
+  /** The version's passages: each question shows the title of the one it names. */
+  passages: Passage[];
   version: string;
   draft: { marks: DraftMark[]; baseVersion: string; updatedAt: Date } | null;
   /** Other reviewers who opened the item in the last `PRESENCE_WINDOW_MS`, latest first. */
@@ -69,7 +71,7 @@ export async function openMarkingItem(ctx: AppContext, institutionId: string, as
       [assignmentId, institutionId, reviewer.staffId, reviewer.label, now],
     );
   }
-  return { view, questions: new Map(test.questions.map((q) => [q.id, asShown(q, test.delivery)])), contentFormat: test.contentFormat, version: marksVersion(marks), draft, others: others.rows.map((r) => ({ label: r.staff_label, openedAt: r.opened_at })) };
+  return { view, questions: new Map(test.questions.map((q) => [q.id, asShown(q, test.delivery)])), contentFormat: test.contentFormat, passages: test.passages ?? [], version: marksVersion(marks), draft, others: others.rows.map((r) => ({ label: r.staff_label, openedAt: r.opened_at })) };
 }
 
 async function findDraft(db: Queryable, institutionId: string, assignmentId: string, staffId: string): Promise<OpenedItem['draft']> {

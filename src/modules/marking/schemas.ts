@@ -83,6 +83,10 @@ export const MarkingItem = Type.Object({
   needsMarking: Type.Boolean({
     description: 'A marker (reviewer, or the model) marks this item: essays, and short text answers left to AI marking; others are auto-marked at submission',
   }),
+  scoring: Nullable(
+    Type.Object({ format: Type.Literal('qti'), note: Type.String() }, { title: 'MarkingItemScoring' }),
+    { description: 'Set when the question keeps its imported QTI response processing: it is marked by running it (note says how, in words); null otherwise' },
+  ),
   mark: Type.Union([Mark, Type.Null()]),
   criteria: Nullable(Type.Array(Type.Object({ criterion: Type.String(), points: Type.Number(), description: Type.String() }))),
   ai: Type.Union([AiSuggestionSchema, Type.Null()], { description: "The model's suggestion for this item, with its provenance; null when not AI-marked" }),

@@ -11,6 +11,8 @@ import { autoSubmitAt } from '../attempts/timing.js';
 import { deliveredTest } from '../attempts/delivered-test.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import type { AssignmentStatus } from '../lifecycle/state-machine.js';
+import type { Score } from '../lifecycle/score.js';
+import type { ResultVisibility } from '../catalog/test-settings.js';
 import { markSubmission } from './mark-submission.js';
 import type { SubmittedBy } from '../attempts/find-attempt.js';
 
@@ -75,7 +77,7 @@ async function submitLockedAttempt(
     attempt.assignmentId,
     [
       { type: 'submit', score },
-      { type: 'settle', resultVisibility: test.resultVisibility, score },
+      { type: 'settle', resultVisibility: releasedAs(test.resultVisibility, score), score },
     ],
     now,
   );
@@ -83,6 +85,16 @@ async function submitLockedAttempt(
   if (!outcome.ok) throw new Error(`submit ${attempt.assignmentId}: ${outcome.reason}`);
   await closeAttempt(tx, attempt.assignmentId, now, by);
   return { submitted: true, status: outcome.status };
+}
+
+/**
+ * An `immediate` result is released at submission only when every item was
+ * marked then (the score is final). An item that got no mark (its imported
+ * QTI processing failed to run) waits for a reviewer, as on an
+ * `after_review` test, rather than being released as 0.
+ */
+function releasedAs(visibility: ResultVisibility, score: Score | null): ResultVisibility {
+  return visibility === 'immediate' && score?.gradingStatus !== 'final' ? 'after_review' : visibility;
 }
 
 /**

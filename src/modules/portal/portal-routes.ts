@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../platform/errors.js';
-import { assetRoute, loadAsset } from '../../platform/web/asset-route.js';
+import { assetRoute, loadAsset, loadAssetBundle } from '../../platform/web/asset-route.js';
+import { questionTypeScripts, questionTypeStyles } from '../catalog/question-types/registry.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { portalSession } from './portal-session.js';
 import { staffPages } from './sign-in/staff-pages.js';
@@ -38,11 +39,16 @@ import { ltiPlatformPages } from './lti/lti-platform-pages.js';
 const ASSETS = [
   { file: 'portal.css', asset: loadAsset(new URL('./ui/assets/portal.css', import.meta.url), 'text/css; charset=utf-8') },
   { file: 'portal.js', asset: loadAsset(new URL('./ui/assets/portal.js', import.meta.url), 'text/javascript; charset=utf-8') },
-  ...['editor-kit.js', 'editor-questions.js', 'editor-form.js', 'test-editor.js'].map((file) => ({
+  ...['editor-kit.js', 'editor-short-text.js', 'editor-questions.js', 'editor-passages.js', 'editor-form.js', 'test-editor.js'].map((file) => ({
     file,
     asset: loadAsset(new URL(`./ui/assets/${file}`, import.meta.url), 'text/javascript; charset=utf-8'),
   })),
+  { file: 'editor-parameters.js', asset: loadAsset(new URL('../catalog/question-types/parameters/assets/editor-parameters.js', import.meta.url), 'text/javascript; charset=utf-8') },
   { file: 'proctoring-timeline.js', asset: loadAsset(new URL('./ui/assets/proctoring-timeline.js', import.meta.url), 'text/javascript; charset=utf-8') },
+  // The registered question types' editor parts (each registers itself with window.AssayEditorTypes), as one file.
+  { file: 'question-type-editors.js', asset: loadAssetBundle(questionTypeScripts('editor'), 'text/javascript; charset=utf-8') },
+  // Their styles for the staff's answer views and the editor, as one sheet.
+  { file: 'question-types.css', asset: loadAssetBundle(questionTypeStyles('portal'), 'text/css; charset=utf-8') },
 ];
 
 export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {

@@ -7,6 +7,7 @@ import { safeEqual } from '../../platform/crypto.js';
 import { sentFromAnotherSite } from '../../platform/http/fetch-site.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { installPortalErrors, CsrfRefused } from './portal-errors.js';
+import { installReadYourWrites } from './portal-reads.js';
 import { PORTAL_COOKIE, SESSION_ABSOLUTE_MS, resolvePortalSession } from '../staff/portal-sessions.js';
 import { requirePermission, type Permission } from '../staff/principal.js';
 
@@ -114,6 +115,7 @@ async function installPortalSession(app: FastifyInstance, { ctx }: { ctx: AppCon
   await app.register(cookie);
   app.decorateRequest('staff', null);
   installPortalErrors(app);
+  installReadYourWrites(app, ctx);
 
   app.addHook('onRequest', async (request) => {
     request.staff = await resolvePortalSession(ctx.pool, request.cookies?.[PORTAL_COOKIE], ctx.clock.now());

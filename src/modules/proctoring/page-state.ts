@@ -37,11 +37,16 @@ export interface ProctoringPageState {
    * local count (another device, cleared storage) never reuses a number the server would answer as a duplicate.
    */
   nextSeq?: number;
+  /**
+   * The service stores files in S3: the page PUTs each segment and snapshot straight to the bucket with a
+   * presigned request (direct-uploads.ts) instead of posting the bytes to the API.
+   */
+  directUploads: boolean;
 }
 
 export function proctoringPageState(
   test: Pick<TestVersion, 'proctoring' | 'proctoringRules'>,
-  config: Pick<Config, 'proctoringRetentionDays'>,
+  config: Pick<Config, 'proctoringRetentionDays'> & { storage?: Pick<Config['storage'], 'kind'> },
   relaxations: EffectiveRelaxations,
 ): ProctoringPageState | null {
   if (test.proctoring === 'none') return null;
@@ -54,6 +59,7 @@ export function proctoringPageState(
     modelBase: MODEL_BASE,
     retentionDays: config.proctoringRetentionDays,
     relaxations: { fullscreenRequired: relaxations.fullscreenRequired, copyPasteAllowed: relaxations.copyPasteAllowed },
+    directUploads: config.storage?.kind === 's3',
   };
 }
 

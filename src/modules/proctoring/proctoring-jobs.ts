@@ -4,8 +4,9 @@ import { defineRecurringJob, seedRecurringJobs } from '../../platform/recurring-
 import { detectInterruptions, SWEEP_EVERY_MS } from './detect-interruptions.js';
 import { purgeExpiredProctoring } from './purge-proctoring.js';
 import { purgeExpiredAnswerFiles } from '../attempts/purge-answer-files.js';
+import { sweepPendingUploads } from './direct-uploads.js';
 
-/** Proctoring's durable background work, two recurring jobs (platform/recurring-jobs.ts). */
+/** Proctoring's durable background work, three recurring jobs (platform/recurring-jobs.ts). */
 export const SWEEP_KEY = 'recurring:proctoring-sweep';
 export const RETENTION_KEY = 'recurring:proctoring-retention';
 const RETENTION_EVERY_MS = 60 * 60_000;
@@ -25,9 +26,19 @@ export const retentionJob = defineRecurringJob({
   run: async (ctx: AppContext) => ({ proctoring: await purgeExpiredProctoring(ctx), answerFiles: await purgeExpiredAnswerFiles(ctx) }),
 });
 
-export const proctoringJobs = [interruptionSweepJob, retentionJob];
+export const PENDING_UPLOADS_KEY = 'recurring:proctoring-pending-uploads';
 
-/** Seeds both recurring jobs once; a pending one keeps its schedule. */
+/** Direct uploads (S3) presigned but never recorded: recorded when they pass the checks, deleted otherwise (direct-uploads.ts). */
+export const pendingUploadsJob = defineRecurringJob({
+  kind: 'proctoring.pending-uploads',
+  uniqueKey: PENDING_UPLOADS_KEY,
+  everyMs: 60_000,
+  run: (ctx: AppContext) => sweepPendingUploads(ctx),
+});
+
+export const proctoringJobs = [interruptionSweepJob, retentionJob, pendingUploadsJob];
+
+/** Seeds the recurring jobs once; a pending one keeps its schedule. */
 export async function seedProctoringJobs(db: Queryable): Promise<void> {
-  await seedRecurringJobs(db, [interruptionSweepJob, retentionJob]);
+  await seedRecurringJobs(db, proctoringJobs);
 }

@@ -24,6 +24,49 @@ export const SnapshotHeaders = Type.Object({
   'x-snapshot-id': Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' })),
 });
 
+/** A direct upload (S3 storage): what the page will PUT, as the through-API upload's headers say it. */
+export const DirectUploadBody = Type.Union([
+  Type.Object(
+    {
+      kind: Type.Literal('segment'),
+      bytes: Type.Integer({ minimum: 1, maximum: 1024 * 1024 * 1024 }),
+      seq: Type.Integer({ minimum: 0, maximum: 99_999 }),
+      startedAt: Iso,
+      durationMs: Type.Integer({ minimum: 0, maximum: 3_600_000 }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      kind: Type.Literal('snapshot'),
+      bytes: Type.Integer({ minimum: 1, maximum: 1024 * 1024 * 1024 }),
+      takenAt: Iso,
+      flagId: Type.Optional(Type.String({ pattern: '^flg_[0-9A-Za-z]{1,40}$' })),
+      snapshotId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' })),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+export const DirectUploadSigned = Type.Object({
+  direct: Type.Boolean(),
+  key: Type.Optional(Type.String()),
+  upload: Type.Optional(Type.Object({ method: Type.Literal('PUT'), url: Type.String(), headers: Type.Record(Type.String(), Type.String()) })),
+  expiresAt: Type.Optional(Type.String()),
+  seq: Type.Optional(Type.Integer()),
+  snapshotId: Type.Optional(Type.String()),
+  stored: Type.Optional(Type.Boolean()),
+});
+
+export const DirectUploadRecordBody = Type.Object({ key: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false });
+
+export const DirectUploadRecorded = Type.Object({
+  kind: Type.String(),
+  seq: Type.Optional(Type.Integer()),
+  snapshotId: Type.Optional(Type.String()),
+  stored: Type.Boolean(),
+});
+
 export const CsrfHeader = Type.Object({ 'x-csrf-token': Type.Optional(Type.String({ maxLength: 200 })) });
 
 export const SegmentStored = Type.Object({ seq: Type.Integer(), stored: Type.Boolean() });

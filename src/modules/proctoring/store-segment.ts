@@ -55,31 +55,63 @@ export async function storeSegment(
   if (state.stored) return { seq: input.seq, stored: false };
   checkCaptureTime('X-Segment-Started-At', input.startedAt, { startedAt: attempt.startedAt, submittedAt: state.submittedAt, deadlineAt: state.deadlineAt }, now);
   if (!acceptsUpload(state.submittedAt, input.startedAt, now)) throw refusedAfterSubmission();
-  if (input.body.length === 0 || !input.body.subarray(0, 4).equals(EBML_MAGIC)) {
-    throw new AppError('unsupported_media_type', 'The body is not a WebM file (Content-Type: video/webm, one complete recording).');
+  const refused = segmentContentError(input.body);
+  if (refused) throw refused;
+
+  const storage = storageFor(ctx.config);
+  const key = segmentKey(attempt.institutionId, assignmentId, input.seq);
+  await storage.put(key, input.body, 'video/webm');
+  const stored = await recordStoredSegment(ctx, attempt.institutionId, assignmentId, { ...input, key, size: input.body.length }, now);
+  return { seq: input.seq, stored };
+}
+
+/** How far into a segment its checks look (the Tracks element comes before the first cluster). */
+export const SEGMENT_CHECK_BYTES = 64 * 1024;
+
+/** Why a segment whose first SEGMENT_CHECK_BYTES bytes are `start` is refused, or null when it is accepted. */
+export function segmentContentError(start: Buffer): AppError | null {
+  if (start.length === 0 || !start.subarray(0, 4).equals(EBML_MAGIC)) {
+    return new AppError('unsupported_media_type', 'The body is not a WebM file (Content-Type: video/webm, one complete recording).');
   }
-  if (input.body.subarray(0, 64 * 1024).indexOf(TRACKS_ID) < 0) {
-    throw new AppError('invalid_request', 'The WebM file holds no video: the recorder stopped before its first frame. Nothing was stored.', [
+  if (start.subarray(0, SEGMENT_CHECK_BYTES).indexOf(TRACKS_ID) < 0) {
+    return new AppError('invalid_request', 'The WebM file holds no video: the recorder stopped before its first frame. Nothing was stored.', [
       { field: 'body', message: 'no Tracks element (no frame was recorded)' },
     ]);
   }
+  return null;
+}
 
+/** Each upload's own key: the seq plus a random suffix, so two racing uploads of one seq never share an object. */
+export function segmentKey(institutionId: string, assignmentId: string, seq: number): string {
+  return `${proctoringPrefix(institutionId, assignmentId)}segments/${String(seq).padStart(5, '0')}-${randomBase62(8)}.webm`;
+}
+
+/**
+ * The row of a segment whose object is stored and checked (through the API
+ * or put directly to S3): false, and the object deleted, when the seq was
+ * stored already.
+ */
+export async function recordStoredSegment(
+  ctx: AppContext,
+  institutionId: string,
+  assignmentId: string,
+  s: { seq: number; key: string; size: number; startedAt: Date; durationMs: number },
+  now: Date,
+): Promise<boolean> {
   const storage = storageFor(ctx.config);
-  const key = `${proctoringPrefix(attempt.institutionId, assignmentId)}segments/${String(input.seq).padStart(5, '0')}-${randomBase62(8)}.webm`;
-  await storage.put(key, input.body, 'video/webm');
   let stored: boolean;
   try {
     stored = await insertSegment(
       ctx.pool,
-      attempt.institutionId,
+      institutionId,
       assignmentId,
-      { seq: input.seq, storageKey: key, sizeBytes: input.body.length, contentType: 'video/webm', startedAt: input.startedAt, durationMs: input.durationMs },
+      { seq: s.seq, storageKey: s.key, sizeBytes: s.size, contentType: 'video/webm', startedAt: s.startedAt, durationMs: s.durationMs },
       now,
     );
   } catch (err) {
-    await storage.delete(key).catch(() => undefined);
+    await storage.delete(s.key).catch(() => undefined);
     throw err;
   }
-  if (!stored) await storage.delete(key);
-  return { seq: input.seq, stored };
+  if (!stored) await storage.delete(s.key);
+  return stored;
 }

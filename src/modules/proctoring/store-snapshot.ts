@@ -43,24 +43,49 @@ export async function storeSnapshot(
   if (!row) throw refusedAfterSubmission();
   checkCaptureTime('X-Snapshot-Taken-At', input.takenAt, row, now);
   if (!acceptsUpload(row.submittedAt, input.takenAt, now)) throw refusedAfterSubmission();
-  if (!input.body.subarray(0, 3).equals(JPEG_MAGIC)) {
-    throw new AppError('unsupported_media_type', 'The body is not a JPEG image (Content-Type: image/jpeg).');
-  }
+  const refused = snapshotContentError(input.body);
+  if (refused) throw refused;
   if (input.flagId && !(await flagExists(ctx.pool, institutionId, assignmentId, input.flagId))) {
     throw invalid('X-Flag-Id', 'is not a flag of this attempt');
   }
 
   const id = newId('snp');
-  const key = `${proctoringPrefix(institutionId, assignmentId)}snapshots/${id}.jpg`;
+  const key = snapshotKey(institutionId, assignmentId, id);
   const storage = storageFor(ctx.config);
   await storage.put(key, input.body, 'image/jpeg');
+  return recordStoredSnapshot(ctx, institutionId, assignmentId, { ...input, id, key, size: input.body.length }, now);
+}
+
+/** Why a snapshot starting with `start` is refused, or null when it is accepted. */
+export function snapshotContentError(start: Buffer): AppError | null {
+  return start.subarray(0, 3).equals(JPEG_MAGIC) ? null : new AppError('unsupported_media_type', 'The body is not a JPEG image (Content-Type: image/jpeg).');
+}
+
+export function snapshotKey(institutionId: string, assignmentId: string, snapshotId: string): string {
+  return `${proctoringPrefix(institutionId, assignmentId)}snapshots/${snapshotId}.jpg`;
+}
+
+/**
+ * The row of a snapshot whose object is stored and checked (through the API
+ * or put directly to S3), and the flag's evidence; a duplicate client id
+ * answers the first snapshot and deletes this object.
+ */
+export async function recordStoredSnapshot(
+  ctx: AppContext,
+  institutionId: string,
+  assignmentId: string,
+  input: { id: string; key: string; size: number; takenAt: Date; flagId: string | null; clientId: string | null },
+  now: Date,
+): Promise<{ snapshotId: string; created: boolean }> {
+  const { id, key } = input;
+  const storage = storageFor(ctx.config);
   try {
     const saved = await withTransaction(ctx.pool, async (tx) => {
       const stored = await insertSnapshot(
         tx,
         institutionId,
         assignmentId,
-        { id, flagId: input.flagId, storageKey: key, sizeBytes: input.body.length, takenAt: input.takenAt, clientId: input.clientId },
+        { id, flagId: input.flagId, storageKey: key, sizeBytes: input.size, takenAt: input.takenAt, clientId: input.clientId },
         now,
       );
       if (stored.created && input.flagId) await attachEvidence(tx, institutionId, assignmentId, input.flagId, id);

@@ -7,6 +7,7 @@ import { getTestStatistics } from './get-statistics.js';
 import { exportFileName, exportFilter } from './export-filter.js';
 import { resultsCsv } from './results-csv.js';
 import { ResultsCsvParams, ResultsCsvQuery, StatisticsParams, StatisticsQuery, TestStatisticsSchema } from './schemas.js';
+import { readOrPrimary } from '../../platform/read-replica.js';
 
 /** Results through the operator API: item statistics per test version, the results export. */
 export const resultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -22,7 +23,11 @@ export const resultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
         response: { 200: TestStatisticsSchema, ...errors(400, 401, 404) },
       },
     },
-    async (request) => getTestStatistics(ctx.pool, { institutionId: request.query.institutionId, testId: request.params.testId, version: request.query.version, livemode: request.query.livemode ?? true }),
+    // Statistics and the export may be a little behind: the read replica's, within its bound (platform/read-replica.ts).
+    async (request) => {
+      const { institutionId, version } = request.query;
+      return readOrPrimary(ctx, (db) => getTestStatistics(db, { institutionId, testId: request.params.testId, version, livemode: request.query.livemode ?? true }));
+    },
   );
 
   app.get(
@@ -38,8 +43,9 @@ export const resultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       },
     },
     async (request, reply) => {
-      const filter = await exportFilter(ctx.pool, request.params.institutionId, request.query);
-      const body = await resultsCsv(ctx.pool, filter);
+      // The filter's institution and test are checked where the rows are read: a miss on the replica, on the primary.
+      const { db, filter } = await readOrPrimary(ctx, async (db) => ({ db, filter: await exportFilter(db, request.params.institutionId, request.query) }));
+      const body = await resultsCsv(db, filter);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${exportFileName(filter.institutionId, ctx.clock.now())}"`)

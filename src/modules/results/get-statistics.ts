@@ -2,6 +2,10 @@ import type { Queryable } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import { sectionsOf } from '../catalog/sections.js';
+import type { Question } from '../catalog/schemas.js';
+import type { BaseQuestion } from '../catalog/question-types/definition.js';
+import { questionType } from '../catalog/question-types/registry.js';
+import { markQuestion } from '../marking/auto-mark.js';
 import { findTestVersionId, institutionSeesTest, statisticsSums } from './statistics-repo.js';
 import { itemFigures, itemFlags, pointBiserial, totalFigures } from './item-statistics.js';
 
@@ -65,11 +69,13 @@ export async function getTestStatistics(
     const s = itemSums.get(question.id);
     const figures = itemFigures(s, question.points);
     let options: OptionStatistics[] | undefined;
-    if (question.type === 'single_choice' || question.type === 'multiple_choice') {
-      const correct = new Set(question.type === 'single_choice' ? [question.correctOptionId] : question.correctOptionIds);
-      options = question.options.map((o) => {
+    const def = questionType(question.type);
+    if (def?.statistics) {
+      // A registered type names its options; the rollup counted the ids its answers chose (statistics-repo.ts).
+      const byProcessing = question.type === 'single_choice' && question.scoring ? new Set(keyedOptions(question)) : null;
+      options = def.statistics.options(question as BaseQuestion).map((o) => {
         const os = optionSums.get(`${question.id}\u0000${o.id}`);
-        return { optionId: o.id, text: o.text, correct: correct.has(o.id), chosen: os?.chosen ?? 0, pointBiserial: pointBiserial(os, s) };
+        return { optionId: o.id, text: o.text, correct: byProcessing ? byProcessing.has(o.id) : o.correct, chosen: os?.chosen ?? 0, pointBiserial: pointBiserial(os, s) };
       });
     }
     return {
@@ -92,4 +98,17 @@ export async function getTestStatistics(
     alphaItems: sums.alpha.items.length,
     items,
   };
+}
+
+/**
+ * The options counted as correct (not distractors): the key's, except for a
+ * single choice that keeps its imported QTI processing, where an option is
+ * correct when choosing it alone earns points, as marking gives them.
+ */
+function keyedOptions(q: Extract<Question, { type: 'single_choice' }>): string[] {
+  if (!q.scoring) return [q.correctOptionId];
+  return q.options.map((o) => o.id).filter((id) => {
+    const mark = markQuestion(q, id);
+    return mark.kind === 'auto' && mark.points > 0;
+  });
 }

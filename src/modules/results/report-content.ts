@@ -40,12 +40,15 @@ export function reportContent(d: ReportData, generatedAt: Date): ReportContent {
     : null;
   const outcome = (points: number | null, max: number) => (points === null ? 'Not marked' : points >= max ? 'Full marks' : points > 0 ? 'Part marks' : 'No marks');
   const hasSections = d.questions?.some((q) => q.section !== '') ?? false;
+  // A test with passages names each question's passage (a test without keeps its columns).
+  const hasPassages = d.questions?.some((q) => q.passage !== null) ?? false;
   const questions = d.questions?.length
     ? {
-        columns: hasSections ? ['Question', 'Section', 'Points', 'Out of', 'Outcome'] : ['Question', 'Points', 'Out of', 'Outcome'],
+        columns: ['Question', ...(hasSections ? ['Section'] : []), ...(hasPassages ? ['Passage'] : []), 'Points', 'Out of', 'Outcome'],
         rows: d.questions.map((q) => [
           String(q.n),
           ...(hasSections ? [q.section] : []),
+          ...(hasPassages ? [q.passage ?? '–'] : []),
           q.points === null ? '–' : formatPoints(q.points),
           formatPoints(q.maxPoints),
           outcome(q.points, q.maxPoints),

@@ -4,6 +4,7 @@ import type { ProctoringMode } from '../catalog/test-settings.js';
 import { deliveredQuestions, identityDelivery, type Delivery } from '../catalog/delivery.js';
 import type { StoredSection } from '../catalog/sections.js';
 import type { Question } from '../catalog/schemas.js';
+import { passageName, type Passage } from '../catalog/passages.js';
 
 /** What a candidate's report shows: one completed assignment with its people, test and integrity counts. */
 export interface ReportData {
@@ -25,8 +26,9 @@ export interface ReportData {
   /**
    * Each question's outcome in the order the candidate saw them, when the
    * institution's `reportShowsQuestions` is on; null when it is off.
+   * `passage`: the name of the passage shown with the question (null: none).
    */
-  questions: Array<{ n: number; section: string; type: string; points: number | null; maxPoints: number }> | null;
+  questions: Array<{ n: number; section: string; type: string; points: number | null; maxPoints: number; passage: string | null }> | null;
 }
 
 /** The report of a completed assignment; null for anything else (the link then shows nothing). */
@@ -74,8 +76,8 @@ export async function findReport(db: Queryable, assignmentId: string): Promise<R
 
 /** The candidate's questions in the order shown, each with its section, points awarded (null: no mark) and points. */
 async function questionOutcomes(db: Queryable, assignmentId: string): Promise<NonNullable<ReportData['questions']>> {
-  const { rows } = await db.query<{ questions: Question[]; sections: StoredSection[] | null; delivery: Delivery | null; marks: Record<string, string> | null }>(
-    `SELECT tv.questions, tv.sections, at.delivery,
+  const { rows } = await db.query<{ questions: Question[]; passages: Passage[]; sections: StoredSection[] | null; delivery: Delivery | null; marks: Record<string, string> | null }>(
+    `SELECT tv.questions, tv.passages, tv.sections, at.delivery,
             (SELECT jsonb_object_agg(m.question_id, m.points) FROM marks m WHERE m.assignment_id = a.id) AS marks
        FROM assignments a
        JOIN test_versions tv ON tv.id = a.test_version_id
@@ -85,7 +87,9 @@ async function questionOutcomes(db: Queryable, assignmentId: string): Promise<No
   );
   const r = rows[0];
   if (!r) return [];
-  const test = { questions: r.questions, sections: r.sections };
+  const { questions, passages } = r;
+  const test = { questions, sections: r.sections };
+  const passageOf = new Map(passages.map((p) => [p.id, passageName(p)]));
   const delivery = r.delivery ?? identityDelivery(test);
   const sectionOf = new Map((r.sections ?? []).flatMap((s) => s.questionIds.map((id) => [id, s.title] as const)));
   return deliveredQuestions(test, delivery).map((q, i) => ({
@@ -94,5 +98,6 @@ async function questionOutcomes(db: Queryable, assignmentId: string): Promise<No
     type: q.type,
     points: r.marks && r.marks[q.id] !== undefined ? Number(r.marks[q.id]) : null,
     maxPoints: q.points,
+    passage: (q.passageId !== undefined && passageOf.get(q.passageId)) || null,
   }));
 }

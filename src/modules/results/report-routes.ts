@@ -8,6 +8,7 @@ import { findReport } from './report-repo.js';
 import { reportContent } from './report-content.js';
 import { reportNotFoundPage, reportPage } from './report-page.js';
 import { reportPdf } from './report-pdf.js';
+import { readOrPrimary } from '../../platform/read-replica.js';
 
 /**
  * The candidate report behind `result.reportUrl`: `GET /reports/{token}`
@@ -39,7 +40,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
     async (request, reply) => {
       const now = ctx.clock.now();
       const link = ctx.signer.report.verify((request.params as { '*': string })['*'], now);
-      const data = link.ok ? await findReport(ctx.pool, link.assignmentId) : null;
+      // The report may be a little behind (the read replica's, within its bound); but a report the replica does not
+      // have yet (its assignment completed moments ago: the partner opens the link on exam.completed) is asked of the primary.
+      const data = link.ok ? await readOrPrimary(ctx, (db) => findReport(db, link.assignmentId), (found) => !found) : null;
       if (!data) return reply.code(404).headers(REPORT_HEADERS).send(reportNotFoundPage());
       const content = reportContent(data, now);
       if (request.query.format === 'pdf') {

@@ -1,4 +1,7 @@
+import type { TSchema } from '@sinclair/typebox';
 import type { Queryable } from '../../platform/db.js';
+import type { QuestionTypeDefinition } from '../catalog/question-types/definition.js';
+import { QUESTION_TYPES } from '../catalog/question-types/registry.js';
 
 /**
  * The sums the item statistics are computed from, so that no answer or mark
@@ -73,6 +76,29 @@ export interface StatisticsSums {
 }
 
 /**
+ * The question types whose answers' chosen options are counted (the
+ * distractor table): each registered type with `statistics` (single and
+ * multiple choice, associate) whose answer is an id, an array of ids or an array of
+ * id pairs (its schema says so), so counting stays one pass in SQL. A pair
+ * `[a, b]` counts as the option `a+b`, as stored (associate stores each
+ * pair's ids in item order and names its options so). The names are the code's own
+ * constants, checked to be plain words before they reach the statement.
+ */
+export const COUNTED_TYPES: readonly string[] = (QUESTION_TYPES as ReadonlyArray<QuestionTypeDefinition<any>>)
+  .filter((d) => d.statistics !== undefined && idsAnswer(d.answer.schema))
+  .map((d) => d.type)
+  .filter((t) => /^[a-z_]+$/.test(t));
+
+function idsAnswer(schema: TSchema): boolean {
+  const parts = (schema.anyOf as TSchema[] | undefined) ?? [schema];
+  const plain = parts.filter((p) => p.type !== 'null');
+  return plain.length > 0 && plain.every((p) => p.type === 'string' || (p.type === 'array' && (isIds(p.items) || (p.items?.type === 'array' && isIds(p.items.items)))));
+}
+function isIds(items: TSchema | undefined): boolean {
+  return items?.type === 'string';
+}
+
+/**
  * The raw sums (the rollup's rows) of the attempts in `att(id,
  * institution_id, test_version_id, score_points, max_points)`, which the
  * caller defines before. Choice questions and the questions outside pools
@@ -89,7 +115,7 @@ const RAW_SUMS = `
   choice AS (
     SELECT tv.id AS test_version_id, q->>'id' AS question_id
       FROM test_versions tv JOIN versions v ON v.test_version_id = tv.id CROSS JOIN LATERAL jsonb_array_elements(tv.questions) q
-     WHERE q->>'type' IN ('single_choice', 'multiple_choice')),
+     WHERE q->>'type' IN (${COUNTED_TYPES.map((t) => `'${t}'`).join(', ')})),
   fixedq AS (
     SELECT tv.id AS test_version_id, f.question_id
       FROM test_versions tv JOIN versions v ON v.test_version_id = tv.id
@@ -110,8 +136,9 @@ const RAW_SUMS = `
     SELECT tot.institution_id, tot.test_version_id, 'option', ans.question_id, o.id, count(*), sum(tot.t), 0, 0, 0, 0
       FROM tot JOIN answers ans ON ans.assignment_id = tot.id
       JOIN choice c ON c.test_version_id = tot.test_version_id AND c.question_id = ans.question_id
-     CROSS JOIN LATERAL jsonb_array_elements_text(
-       CASE jsonb_typeof(ans.value) WHEN 'array' THEN ans.value WHEN 'string' THEN jsonb_build_array(ans.value) ELSE '[]'::jsonb END) AS o(id)
+     CROSS JOIN LATERAL jsonb_array_elements(
+       CASE jsonb_typeof(ans.value) WHEN 'array' THEN ans.value WHEN 'string' THEN jsonb_build_array(ans.value) ELSE '[]'::jsonb END) AS e(v)
+     CROSS JOIN LATERAL (SELECT CASE jsonb_typeof(e.v) WHEN 'array' THEN (e.v ->> 0) || '+' || (e.v ->> 1) ELSE e.v #>> '{}' END) AS o(id)
      GROUP BY 1, 2, 4, 5
     UNION ALL
     SELECT institution_id, test_version_id, 'fixed', '', '', count(*), sum(f), sum(f * f), 0, 0, 0

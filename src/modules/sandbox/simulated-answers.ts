@@ -1,6 +1,10 @@
-import type { AnswerValue } from '../attempts/answer-values.js';
-import { roundPoints } from '../marking/auto-mark.js';
-import type { Question } from '../catalog/schemas.js';
+import type { AnswerValue, PartValue } from '../attempts/answer-values.js';
+import { isAutoMarkable, markQuestion, roundPoints } from '../marking/auto-mark.js';
+import type { BuiltInQuestion, Question } from '../catalog/schemas.js';
+import type { BaseQuestion } from '../catalog/question-types/definition.js';
+import { questionType } from '../catalog/question-types/registry.js';
+import { answerTexts, fullPointsText } from '../catalog/accepted-answers.js';
+import { partQuestion } from '../catalog/composite.js';
 
 /**
  * What a simulated student writes and what a simulated reviewer marks, pure.
@@ -12,53 +16,86 @@ import type { Question } from '../catalog/schemas.js';
 export const SIMULATED_TEXT = 'A simulated answer (test mode).';
 
 /** The answer the key marks right, for a question the key can mark; null for an essay or a file. */
-export function correctAnswer(q: Question): AnswerValue {
+export function correctAnswer(question: Question): AnswerValue {
+  const def = questionType(question.type);
+  if (def) return def.simulate.correct(question as BaseQuestion);
+  const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'single_choice':
-      return q.correctOptionId;
-    case 'multiple_choice':
-      return q.options.map((o) => o.id).filter((id) => q.correctOptionIds.includes(id));
     case 'short_text':
-      return q.acceptedAnswers[0]!;
-    case 'numeric':
-      return String(q.answer);
+      return fullPointsText(q);
     case 'matching':
       return { ...q.correct };
     case 'ordering':
       return q.items.map((i) => i.id);
     case 'fill_blanks':
       return Object.fromEntries(q.blanks.map((b) => [b.id, b.kind === 'choice' ? b.correctOptionId : b.acceptedAnswers[0]!]));
-    case 'essay':
+    case 'composite':
+      // Every part's own correct answer, keyed by part id.
+      return Object.fromEntries(q.parts.map((part) => [part.id, correctAnswer(partQuestion(q, part)) as PartValue]));
     case 'file_upload':
       return null;
   }
 }
 
 /**
+ * The best answer the simulation knows for an auto-marked question and the
+ * points marking gives it. The key's answer earns full points, except for a
+ * question that keeps its imported QTI processing: that is run over the
+ * key's answer and, for the questions whose key lists alternatives (each
+ * option of a single choice, each accepted text, and so for each such part
+ * of a composite question, one part at a time), over those too, and the
+ * best is taken. It earns full points when the item's correct responses do.
+ */
+export function bestAnswer(q: Question): { value: AnswerValue; points: number } {
+  const key = correctAnswer(q);
+  if (!('scoring' in q) || !q.scoring) return { value: key, points: q.points };
+  const candidates: AnswerValue[] = [key];
+  if (q.type === 'single_choice') candidates.push(...q.options.map((o) => o.id));
+  if (q.type === 'short_text') candidates.push(...answerTexts(q));
+  if (q.type === 'composite' && key !== null && typeof key === 'object' && !Array.isArray(key)) {
+    // One part at a time, each of its alternatives in place of its key's answer.
+    for (const part of q.parts) {
+      const alternatives = part.type === 'single_choice' ? part.options.map((o) => o.id) : part.type === 'short_text' ? answerTexts(part) : [];
+      for (const alt of alternatives) candidates.push({ ...key, [part.id]: alt });
+    }
+  }
+  let best = { value: key, points: -1 };
+  for (const value of candidates) {
+    const mark = markQuestion(q, value);
+    const points = mark.kind === 'auto' ? mark.points : 0;
+    if (points > best.points) best = { value, points };
+  }
+  return best;
+}
+
+/**
  * Answers reaching `percent` of the test's points through its auto-marked
- * questions: the biggest questions first, each answered right while the
- * total stays at or under the target, then the one question that brings it
- * closest if overshooting is nearer. Essays get a placeholder text, so they
- * wait for marking as a real essay does; other questions are left blank.
+ * questions: the biggest questions first, each answered with its best
+ * answer while the total stays at or under the target, then the one
+ * question that brings it closest if overshooting is nearer. Essays get a
+ * placeholder text, so they wait for marking as a real essay does; other
+ * questions are left blank.
  */
 export function answersForScore(questions: readonly Question[], percent: number): Array<{ questionId: string; value: AnswerValue }> {
   const maxPoints = questions.reduce((s, q) => s + q.points, 0);
   const target = (percent / 100) * maxPoints;
-  const byPoints = questions.filter((q) => q.type !== 'essay' && q.type !== 'file_upload').sort((a, b) => b.points - a.points);
+  const best = new Map(questions.filter((q) => isAutoMarkable(q)).map((q) => [q.id, bestAnswer(q)]));
+  const byPoints = questions.filter((q) => best.has(q.id)).sort((a, b) => best.get(b.id)!.points - best.get(a.id)!.points);
   const right = new Set<string>();
   let total = 0;
   for (const q of byPoints) {
-    if (total + q.points <= target + 1e-9) {
+    const points = best.get(q.id)!.points;
+    if (total + points <= target + 1e-9) {
       right.add(q.id);
-      total += q.points;
+      total += points;
     }
   }
   const rest = byPoints.filter((q) => !right.has(q.id));
   const smallest = rest[rest.length - 1];
-  if (smallest && Math.abs(total + smallest.points - target) < Math.abs(total - target)) right.add(smallest.id);
+  if (smallest && Math.abs(total + best.get(smallest.id)!.points - target) < Math.abs(total - target)) right.add(smallest.id);
   return questions.map((q) => ({
     questionId: q.id,
-    value: q.type === 'essay' ? SIMULATED_TEXT : right.has(q.id) ? correctAnswer(q) : null,
+    value: q.type === 'essay' ? SIMULATED_TEXT : right.has(q.id) ? best.get(q.id)!.value : null,
   }));
 }
 

@@ -31,7 +31,7 @@ interface Common {
 /** What the student sees at /a/{assignmentId}, by status. */
 export type StudentPage =
   | (Common & { kind: 'intro'; dueAt: Date | null })
-  | (Common & { kind: 'test'; deadlineAt: Date; serverNow: Date; answers: StoredAnswer[]; files: Record<string, AnswerFileSummary> })
+  | (Common & { kind: 'test'; deadlineAt: Date; serverNow: Date; answers: StoredAnswer[]; files: Record<string, AnswerFileSummary>; directUploads: boolean })
   | (Common & { kind: 'done'; status: SubmittedStatus; submittedAt: Date | null; score: Score | null; returnUrl: string })
   | (Common & { kind: 'expired'; dueAt: Date | null; returnUrl: string })
   | (Common & { kind: 'withdrawn'; returnUrl: string });
@@ -84,7 +84,7 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
       ]);
       // Per file_upload question answered with a file: what the page shows as "Your file" after a reload.
       const fileMap = Object.fromEntries([...(files ?? new Map()).entries()].map(([questionId, f]) => [questionId, summaryOf(f)]));
-      return { ...common, proctoring, kind: 'test', deadlineAt: attempt.deadlineAt, serverNow: now, answers, files: fileMap };
+      return { ...common, proctoring, kind: 'test', deadlineAt: attempt.deadlineAt, serverNow: now, answers, files: fileMap, directUploads: ctx.config.storage.kind === 's3' };
     }
     case 'expired':
       return { ...common, kind: 'expired', dueAt: row.dueAt, returnUrl: back };

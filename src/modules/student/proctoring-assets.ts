@@ -16,7 +16,7 @@ import { assetRoute, loadAsset, type StaticAsset } from '../../platform/web/asse
  * Every file is read once at start (a missing package fails the boot, not a student's test) and
  * gzipped once, since the face-api bundle is 1.3 MB as shipped.
  */
-const OWN_SCRIPTS = ['proctor.js', 'proctor-camera.js', 'proctor-uploads.js', 'proctor-signals.js', 'proctor-faces.js', 'proctor-watch.js', 'proctor-notices.js', 'camera-check.js', 'upload-rest.js'];
+const OWN_SCRIPTS = ['proctor.js', 'proctor-camera.js', 'proctor-uploads.js', 'proctor-direct.js', 'proctor-signals.js', 'proctor-faces.js', 'proctor-watch.js', 'proctor-notices.js', 'camera-check.js', 'upload-rest.js'];
 const MODEL_FILES = ['tiny_face_detector_model-weights_manifest.json', 'tiny_face_detector_model.bin'];
 
 const JS = 'text/javascript; charset=utf-8';

@@ -7,7 +7,8 @@ import { errors } from '../../platform/http/schemas.js';
 import { sessionOf } from './student-auth.js';
 import { notRunning, recordHeartbeat } from '../proctoring/record-heartbeat.js';
 import { createHeartbeatCoalescer } from '../proctoring/heartbeat-coalescer.js';
-import { AssignmentParams, CsrfHeader, HeartbeatBody, HeartbeatResponse, SegmentHeaders, SegmentParams, SegmentStored, SnapshotHeaders, SnapshotStored } from '../proctoring/schemas.js';
+import { presignDirectUpload, recordDirectUpload } from '../proctoring/direct-uploads.js';
+import { AssignmentParams, CsrfHeader, DirectUploadBody, DirectUploadRecordBody, DirectUploadRecorded, DirectUploadSigned, HeartbeatBody, HeartbeatResponse, SegmentHeaders, SegmentParams, SegmentStored, SnapshotHeaders, SnapshotStored } from '../proctoring/schemas.js';
 import { SEGMENT_MAX_BYTES, storeSegment } from '../proctoring/store-segment.js';
 import { SNAPSHOT_MAX_BYTES, storeSnapshot } from '../proctoring/store-snapshot.js';
 
@@ -64,6 +65,41 @@ export const proctoringStudentRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContex
       reply.header('cache-control', 'no-store');
       limit('heartbeats', request);
       return recordHeartbeat(ctx, sessionOf(request), request.params.assignmentId, request.body, coalescer);
+    },
+  );
+
+  // Direct uploads (S3 storage): a presigned PUT for one object, then its record. Only JSON passes through here.
+  app.post(
+    '/a/:assignmentId/proctoring/uploads',
+    {
+      config: { studentBackground: true },
+      schema: { ...hide, params: AssignmentParams, headers: CsrfHeader, body: DirectUploadBody, response: { 200: DirectUploadSigned, ...errors(400, 401, 403, 404, 409, 413, 429) } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const b = request.body;
+      limit(b.kind === 'segment' ? 'segments' : 'snapshots', request);
+      return presignDirectUpload(
+        ctx,
+        sessionOf(request),
+        request.params.assignmentId,
+        b.kind === 'segment'
+          ? { kind: 'segment', bytes: b.bytes, seq: b.seq, startedAt: new Date(b.startedAt), durationMs: b.durationMs }
+          : { kind: 'snapshot', bytes: b.bytes, takenAt: new Date(b.takenAt), flagId: b.flagId ?? null, clientId: b.snapshotId ?? null },
+      );
+    },
+  );
+
+  app.post(
+    '/a/:assignmentId/proctoring/uploads/record',
+    {
+      config: { studentBackground: true },
+      schema: { ...hide, params: AssignmentParams, headers: CsrfHeader, body: DirectUploadRecordBody, response: { 200: DirectUploadRecorded, 201: DirectUploadRecorded, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const recorded = await recordDirectUpload(ctx, sessionOf(request), request.params.assignmentId, request.body.key);
+      return reply.code(recorded.stored ? 201 : 200).send(recorded);
     },
   );
 

@@ -13,7 +13,9 @@ import { openStartLink } from './open-start-link.js';
 import { installPageErrors } from './page-errors.js';
 import { assignmentExpiredPage, invalidLinkPage, linkExpiredPage, withdrawnPage } from './pages/message-pages.js';
 import { PAGE_HEADERS } from '../../platform/web/html.js';
-import { assetRoute, loadAsset } from '../../platform/web/asset-route.js';
+import type { AppContext } from '../../platform/context.js';
+import { assetRoute, loadAsset, loadAssetBundle } from '../../platform/web/asset-route.js';
+import { questionTypeScripts, questionTypeStyles } from '../catalog/question-types/registry.js';
 import { renderStudentPage } from './pages/render-student-page.js';
 import { saveAnswers } from '../attempts/save-answers.js';
 import { SESSION_COOKIE } from '../assignments/student-sessions.js';
@@ -23,6 +25,7 @@ import { getAttemptStatus } from '../attempts/attempt-status.js';
 import { submitOwnAttempt } from '../marking/submit-attempt.js';
 import { proctoringStudentRoutes } from './proctoring-routes.js';
 import { answerFileRoutes } from './answer-file-routes.js';
+import { answerFileDirectRoutes } from './answer-file-direct-routes.js';
 import { createStatusStreams } from './status-streams.js';
 
 const FORM = ['application/x-www-form-urlencoded'];
@@ -49,6 +52,9 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
   for (const [name, type] of pageAssets) {
     assetRoute(app, `/assets/${name}`, loadAsset(new URL(`./assets/${name}`, import.meta.url), type));
   }
+  // The registered question types' page scripts (each registers itself with window.AssayQuestionTypes), as one file.
+  assetRoute(app, '/assets/question-types.js', loadAssetBundle(questionTypeScripts('student'), 'text/javascript; charset=utf-8'));
+  assetRoute(app, '/assets/question-types.css', loadAssetBundle(questionTypeStyles('student'), 'text/css; charset=utf-8'));
 
   // The token travels in the path: a wildcard, since a parametric segment is capped at 100 characters.
   // No HEAD twin: link checkers send HEADs, and only a real GET may sign the student in.
@@ -67,6 +73,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
     return reply.code(303).header('location', `/a/${opened.assignmentId}`).send(null);
   });
 
+  const testPageHeaders = studentPageHeaders(ctx);
   await app.register(async (scope) => {
     const student = scope.withTypeProvider<TypeBoxTypeProvider>();
     student.addHook('onRequest', createStudentPostLimit(limits.studentPostsPerMinute, SESSION_COOKIE));
@@ -77,7 +84,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
       { config: { page: true }, schema: { ...hide, params: AssignmentParams, response: { 200: Html, 404: Html, 410: Html } } },
       async (request, reply) => {
         const page = renderStudentPage(await loadStudentPage(ctx, sessionOf(request), request.params.assignmentId));
-        return reply.code(page.status as 200).headers(PAGE_HEADERS).send(page.html);
+        return reply.code(page.status as 200).headers(testPageHeaders).send(page.html);
       },
     );
 
@@ -120,6 +127,8 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
 
     // File answers (file_upload questions), as raw bodies in their own scope.
     await student.register(answerFileRoutes, { ctx });
+    // Their direct uploads (S3 storage): JSON only, so outside the raw-body scope.
+    await student.register(answerFileDirectRoutes, { ctx });
     // The proctored page's uploads and heartbeat, behind the same session and CSRF checks.
     await student.register(proctoringStudentRoutes, { ctx });
     // The open test page's push channel (status-streams.ts): the same status on every change.
@@ -147,3 +156,16 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
     );
   });
 };
+
+/**
+ * The test page's headers. With S3 storage the proctored page PUTs its
+ * recording straight to the bucket (proctoring/direct-uploads.ts), so
+ * connect-src also names the bucket's origin: the configured endpoint, or
+ * AWS's virtual-hosted address of the bucket.
+ */
+export function studentPageHeaders(ctx: AppContext): Record<string, string> {
+  const storage = ctx.config.storage;
+  if (storage.kind !== 's3') return PAGE_HEADERS;
+  const origin = storage.endpoint ? new URL(storage.endpoint).origin : `https://${storage.bucket}.s3.${storage.region}.amazonaws.com`;
+  return { ...PAGE_HEADERS, 'content-security-policy': PAGE_HEADERS['content-security-policy']!.replace("connect-src 'self'", `connect-src 'self' ${origin}`) };
+}

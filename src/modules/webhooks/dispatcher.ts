@@ -7,6 +7,7 @@ import { randomBase62 } from '../../platform/ids.js';
 import { recordWebhookAttempt } from '../../platform/telemetry/metrics.js';
 import { inSpanFrom } from '../../platform/telemetry/trace-context.js';
 import { createNotificationListener } from '../../platform/listener.js';
+import { clientClassFor } from '../../platform/primary-hosts.js';
 import { envelopeBody } from '../lifecycle/event-envelope.js';
 import { createDeliveryAttemptRecorder } from './delivery-attempt-recorder.js';
 import { claimDeliveries, releaseClaims, type ClaimedDelivery } from './deliveries-repo.js';
@@ -76,9 +77,10 @@ export function createWebhookDispatcher(opts: DispatcherOptions) {
    * again (a lost claim frees the row, a lost record leaves it leased until
    * the lease runs out), which at-least-once allows; in exchange nothing here
    * waits for a disk flush. Events themselves are written elsewhere, with the
-   * normal synchronous commit.
+   * normal synchronous commit. A session option, so the worker passes the
+   * session URL (ASSAY_DATABASE_SESSION_URL) here, never a transaction-mode pooler.
    */
-  const pool = new pg.Pool({ connectionString: opts.connectionString, max: 3, options: '-c synchronous_commit=off' });
+  const pool = new pg.Pool({ connectionString: opts.connectionString, Client: clientClassFor(opts.connectionString), max: 3, options: '-c synchronous_commit=off', application_name: 'assay-webhook-dispatcher' });
   pool.on('error', () => undefined);
   /** Recording lags so far behind that claims wait (see wanted()); only then must a recorded batch wake the claimer. */
   let backlogged = false;

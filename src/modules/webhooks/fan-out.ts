@@ -13,6 +13,9 @@ import { TEST_EVENT_TYPE } from '../lifecycle/event-types.js';
  */
 export const WEBHOOKS_CHANNEL = 'assay_webhooks';
 
+/** An arbitrary constant: the transaction lock namespace of scheduleDeliveries (one lock per event). */
+const SCHEDULE_LOCK = 727_274_003;
+
 const matchesType = '(w.event_types IS NULL OR $3 = ANY (w.event_types))';
 
 async function fanOut(tx: Tx, event: StoredEvent): Promise<void> {
@@ -41,21 +44,35 @@ export function installWebhookFanOut(): void {
  * subscription), otherwise every endpoint subscribed to the event's type.
  * An existing delivery is reset to pending with a fresh retry schedule; its
  * attempt history stays. Returns the endpoint ids scheduled.
+ *
+ * A new delivery takes its event's created_at, as the fan-out's do, so it
+ * lives in the event's partition, where UNIQUE (event_id, endpoint_id) holds
+ * (the partitioned table has no table-wide unique key for ON CONFLICT to
+ * use, docs/production.md). Two schedules of one event are serialised by a
+ * transaction lock on the event, so the update-or-insert never races itself.
  */
 export async function scheduleDeliveries(
   db: Queryable,
   input: { institutionId: string; livemode: boolean; eventId: string; eventType: string; endpointId?: string; now: Date },
 ): Promise<string[]> {
+  await db.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SCHEDULE_LOCK, input.eventId]);
   const { rows } = await db.query<{ endpoint_id: string }>(
-    `INSERT INTO webhook_deliveries (institution_id, event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
-     SELECT w.institution_id, $2, w.id, 'pending', $4, $4, $4
-       FROM webhook_endpoints w
-      WHERE w.institution_id = $1 AND w.livemode = $6 AND w.status = 'enabled'
-        AND (CASE WHEN $5::text IS NULL THEN ${matchesType} ELSE w.id = $5 END)
-     ON CONFLICT (event_id, endpoint_id) DO UPDATE
-       SET status = 'pending', attempts = 0, next_attempt_at = EXCLUDED.next_attempt_at,
-           generation = webhook_deliveries.generation + 1, updated_at = EXCLUDED.updated_at
-     RETURNING endpoint_id`,
+    `WITH targets AS (
+       SELECT w.id, w.institution_id FROM webhook_endpoints w
+        WHERE w.institution_id = $1 AND w.livemode = $6 AND w.status = 'enabled'
+          AND (CASE WHEN $5::text IS NULL THEN ${matchesType} ELSE w.id = $5 END)),
+     reset AS (
+       UPDATE webhook_deliveries d
+          SET status = 'pending', attempts = 0, next_attempt_at = $4, generation = d.generation + 1, updated_at = $4
+         FROM targets t WHERE d.event_id = $2 AND d.endpoint_id = t.id
+       RETURNING d.endpoint_id),
+     added AS (
+       INSERT INTO webhook_deliveries (institution_id, event_id, endpoint_id, status, next_attempt_at, created_at, updated_at)
+       SELECT t.institution_id, $2, t.id, 'pending', $4, e.created_at, $4
+         FROM targets t JOIN events e ON e.id = $2 AND e.institution_id = $1
+        WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = $2 AND d.endpoint_id = t.id)
+       RETURNING endpoint_id)
+     SELECT endpoint_id FROM reset UNION ALL SELECT endpoint_id FROM added`,
     [input.institutionId, input.eventId, input.eventType, input.now, input.endpointId ?? null, input.livemode],
   );
   if (rows.length > 0) await db.query('SELECT pg_notify($1, $2)', [WEBHOOKS_CHANNEL, '']);

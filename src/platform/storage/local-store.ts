@@ -91,6 +91,34 @@ export function createLocalStore(root: string): ObjectStore {
       await fsp.rm(dir, { recursive: true, force: true });
       return found.length;
     },
+    async head(key) {
+      try {
+        const st = await fsp.stat(fileOf(key));
+        return st.isFile() ? { size: st.size, contentType: null, lastModified: st.mtime } : null;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+    },
+    async readStart(key, bytes) {
+      return this.readRange(key, 0, bytes);
+    },
+    async readRange(key, start, bytes) {
+      let handle: fsp.FileHandle;
+      try {
+        handle = await fsp.open(fileOf(key), 'r');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw err;
+      }
+      try {
+        const buf = Buffer.alloc(bytes);
+        const { bytesRead } = await handle.read(buf, 0, bytes, start);
+        return buf.subarray(0, bytesRead);
+      } finally {
+        await handle.close();
+      }
+    },
     async list(prefix) {
       const found: Array<{ key: string; size: number }> = [];
       await walk(path.join(root, ...checkPrefix(prefix).slice(0, -1).split('/')), prefix, found);

@@ -34,6 +34,34 @@ export interface ObjectStore {
   deletePrefix(prefix: string): Promise<number>;
   /** Every object under `prefix`, in key order. */
   list(prefix: string): Promise<Array<{ key: string; size: number }>>;
+  /** The object's size, stored content type and time it was written, or null when there is none. */
+  head(key: string): Promise<ObjectHead | null>;
+  /** The object's first `bytes` bytes (all of it when shorter), or null when there is none. */
+  readStart(key: string, bytes: number): Promise<Buffer | null>;
+  /** `length` bytes from byte `start` (fewer at the end), or null when there is no object. */
+  readRange(key: string, start: number, length: number): Promise<Buffer | null>;
+  /**
+   * S3 only: a presigned PUT of exactly `size` bytes of `contentType` to
+   * `key`, valid for `expiresSeconds`. Both headers are signed, so S3
+   * refuses another length or type. The local store has none (uploads go
+   * through the API there). With `sha256` (base64), `x-amz-checksum-sha256`
+   * is a signed header too: S3 computes the body's SHA-256 and refuses a
+   * body that does not match it.
+   */
+  presignPut?(key: string, size: number, contentType: string, expiresSeconds: number, sha256?: string): Promise<PresignedPut>;
+}
+
+export interface ObjectHead {
+  size: number;
+  contentType: string | null;
+  lastModified: Date;
+}
+
+/** What a browser sends to S3: this method, URL and these headers, the body exactly as declared. */
+export interface PresignedPut {
+  method: 'PUT';
+  url: string;
+  headers: Record<string, string>;
 }
 
 /** A streamed object that grew past its limit (putStream); nothing was stored. */

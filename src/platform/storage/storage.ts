@@ -35,5 +35,9 @@ function lazyS3Store(config: Extract<Config['storage'], { kind: 's3' }>): Object
     delete: async (key) => (await store()).delete(key),
     deletePrefix: async (prefix) => (await store()).deletePrefix(prefix),
     list: async (prefix) => (await store()).list(prefix),
+    head: async (key) => (await store()).head(key),
+    readStart: async (key, bytes) => (await store()).readStart(key, bytes),
+    readRange: async (key, start, length) => (await store()).readRange(key, start, length),
+    presignPut: async (key, size, contentType, expiresSeconds, sha256) => (await store()).presignPut!(key, size, contentType, expiresSeconds, sha256),
   };
 }

@@ -5,6 +5,7 @@ import client from 'prom-client';
 import type { Config } from '../config.js';
 import { safeEqual } from '../crypto.js';
 import type { Pool } from '../db.js';
+import type { ReadPools } from '../read-replica.js';
 
 /**
  * Prometheus metrics (prom-client), one registry per process.
@@ -142,6 +143,50 @@ new client.Gauge({
     this.set({ state: 'waiting' }, source.waitingCount);
   },
 });
+
+/** The read replica's state (platform/read-replica.ts); null when none is configured. */
+let replicaSource: ReadPools | null = null;
+
+new client.Gauge({
+  name: 'assay_replica_lag_seconds',
+  help: "The read replica's lag at its last check, from WAL positions (absent while unknown: no check has succeeded, or the replica is down)",
+  registers: [registry],
+  collect() {
+    this.reset();
+    const lagMs = replicaSource?.status().lagMs;
+    if (replicaSource?.status().up && lagMs !== null && lagMs !== undefined) this.set(lagMs / 1000);
+  },
+});
+
+new client.Gauge({
+  name: 'assay_replica_serving',
+  help: 'Whether reads that may be a little behind go to the read replica now (1) or to the primary (0: past the lag bound, or the replica is down)',
+  registers: [registry],
+  collect() {
+    this.reset();
+    if (replicaSource) this.set(replicaSource.status().serving ? 1 : 0);
+  },
+});
+
+new client.Gauge({
+  name: 'assay_replica_reads',
+  help: 'Reads that could go to the read replica since the process started, by the server they went to; fallback: failed on the replica and ran on the primary',
+  labelNames: ['server'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    if (!replicaSource) return;
+    const { replica, primary, fallbacks } = replicaSource.status().reads;
+    this.set({ server: 'replica' }, replica);
+    this.set({ server: 'primary' }, primary);
+    this.set({ server: 'fallback' }, fallbacks);
+  },
+});
+
+/** Makes this process's read replica the replica gauges' source. */
+export function watchReadReplica(reads: ReadPools | null | undefined): void {
+  replicaSource = reads ?? null;
+}
 
 interface Snapshot {
   jobs: Array<{ kind: string; due: number; oldestSeconds: number }>;

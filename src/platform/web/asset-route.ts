@@ -24,6 +24,17 @@ export function loadAsset(file: string | URL, type: string, opts: { gzip?: boole
   return { body, gzipped, type, etag: `"${sha256Hex(body).slice(0, 16)}"` };
 }
 
+/**
+ * Several scripts served as one file (the registered question types'
+ * browser parts): concatenated in the given order at start, one ETag for the
+ * whole. Each script is its own `(() => { … })()`, so joining them changes
+ * nothing; an empty list serves an empty script.
+ */
+export function loadAssetBundle(files: ReadonlyArray<string | URL>, type: string): StaticAsset {
+  const body = Buffer.from(files.map((f) => `${fs.readFileSync(f, 'utf8').trimEnd()}\n`).join(''));
+  return { body, gzipped: null, type, etag: `"${sha256Hex(body).slice(0, 16)}"` };
+}
+
 export interface AssetRouteOptions {
   /** Headers sent besides cache-control, etag and nosniff (e.g. cross-origin-resource-policy). */
   headers?: Record<string, string>;

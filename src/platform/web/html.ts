@@ -83,7 +83,8 @@ export function layout(p: LayoutInput): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} – ${owner}</title>
 <link rel="stylesheet" href="/assets/student.css">
-${p.script ? html`<script src="/assets/question-fields.js" defer></script><script src="/assets/student.js" defer></script>` : ''}
+<link rel="stylesheet" href="/assets/question-types.css">
+${p.script ? html`<script src="/assets/question-fields.js" defer></script><script src="/assets/question-types.js" defer></script><script src="/assets/student.js" defer></script>` : ''}
 ${(p.moduleScripts ?? []).map((src) => html`<script type="module" src="${src}"></script>`)}
 </head>
 <body>

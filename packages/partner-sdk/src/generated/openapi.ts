@@ -926,6 +926,11 @@ export interface components {
                 url: string;
             }[];
         };
+        /**
+         * AssociateAnswer
+         * @description associate: the pairs made, [[itemId, itemId], …], either way round
+         */
+        AssociateAnswer: string[][];
         /** SimulateAssignment */
         SimulateAssignment: {
             /**
@@ -938,7 +943,17 @@ export interface components {
                 questionId: string;
                 value: null | string | string[] | {
                     [key: string]: string | null;
-                };
+                } | {
+                    [key: string]: null | string | string[] | {
+                        [key: string]: string | null;
+                    } | string[] | {
+                        x: number;
+                        y: number;
+                    }[] | string[] | string[] | number | components["schemas"]["AssociateAnswer"];
+                } | string[] | {
+                    x: number;
+                    y: number;
+                }[] | string[] | string[] | number | components["schemas"]["AssociateAnswer"];
             }[];
             /** @description submit and finish_marking only: a target percentage of the test's maximum points. submit answers auto-marked questions right or leaves them blank to come as close as the questions allow; finish_marking gives the items awaiting a reviewer what is still missing; without it, finish_marking aims at the score submit was given. */
             score?: number;

@@ -4,7 +4,7 @@ import { testMathBudget, type MathBudget } from './math-limits.js';
 import { renderContent } from './render-content.js';
 
 interface CachedVersion {
-  fields: Map<string, SafeHtml>;
+  fields: Map<string, { source: string; out: SafeHtml }>;
   budget: MathBudget;
 }
 
@@ -24,6 +24,8 @@ export interface ContentCache {
   render(version: { testVersionId: string; contentFormat: ContentFormat }, field: string, source: string, opts?: { inline?: boolean }): SafeHtml;
   /** How many versions are held. */
   readonly size: number;
+  /** Where this cache's pages fetch an asset (the student's or staff's route): an image a type draws itself (question-types/image-regions). */
+  assetUrl(assetId: string): string;
 }
 
 export function createContentCache(opts: { assetUrl: (assetId: string) => string; maxVersions?: number }): ContentCache {
@@ -42,15 +44,17 @@ export function createContentCache(opts: { assetUrl: (assetId: string) => string
         versions.set(version.testVersionId, held);
       }
       const key = `${inline ? 'inline' : 'block'}:${field}`;
-      let out = held.fields.get(key);
-      if (!out) {
-        out = renderContent(source, version.contentFormat, { assetUrl: opts.assetUrl, inline, budget: held.budget });
-        held.fields.set(key, out);
-      }
+      const cached = held.fields.get(key);
+      if (cached?.source === source) return cached.out;
+      // A parametrised question's text differs per candidate (their values in place of `{name}`): only the version's own text is kept.
+      if (cached) return renderContent(source, version.contentFormat, { assetUrl: opts.assetUrl, inline, budget: testMathBudget(2) });
+      const out = renderContent(source, version.contentFormat, { assetUrl: opts.assetUrl, inline, budget: held.budget });
+      held.fields.set(key, { source, out });
       return out;
     },
     get size() {
       return versions.size;
     },
+    assetUrl: opts.assetUrl,
   };
 }

@@ -1,5 +1,7 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
-import type { TestInput } from '../schemas.js';
+import type { BuiltInInput, TestInput } from '../schemas.js';
+import type { BaseQuestion } from '../question-types/definition.js';
+import { questionType } from '../question-types/registry.js';
 import { testMathBudget } from './math-limits.js';
 import { checkContent, contentAssetIds } from './render-content.js';
 
@@ -11,13 +13,16 @@ export function contentFields(input: TestInput): Array<{ field: string; source: 
   const add = (field: string, source: string | null | undefined) => {
     if (source) out.push({ field, source });
   };
-  const question = (q: InputQuestion, at: string) => {
-    add(`${at}.prompt`, q.prompt);
+  const question = (input: InputQuestion, at: string) => {
+    add(`${at}.prompt`, input.prompt);
+    const def = questionType(input.type);
+    if (def) {
+      // The prompt is added above; a definition that lists it too is not checked twice.
+      for (const [field, source] of def.contentFields(input as BaseQuestion)) if (field !== 'prompt') add(`${at}.${field}`, source);
+      return;
+    }
+    const q = input as BuiltInInput;
     switch (q.type) {
-      case 'single_choice':
-      case 'multiple_choice':
-        q.options.forEach((o, j) => add(`${at}.options.${j}.text`, o.text));
-        break;
       case 'matching':
         q.stems.forEach((s, j) => add(`${at}.stems.${j}.text`, s.text));
         q.choices.forEach((c, j) => add(`${at}.choices.${j}.text`, c.text));
@@ -31,8 +36,10 @@ export function contentFields(input: TestInput): Array<{ field: string; source: 
           if (b.kind === 'choice') b.options.forEach((o, m) => add(`${at}.blanks.${j}.options.${m}.text`, o.text));
         });
         break;
+      case 'composite':
+        q.parts.forEach((part, j) => question(part as InputQuestion, `${at}.parts.${j}`));
+        break;
       case 'short_text':
-      case 'essay':
       case 'file_upload':
         add(`${at}.rubric`, q.rubric);
         break;
@@ -40,6 +47,7 @@ export function contentFields(input: TestInput): Array<{ field: string; source: 
         break;
     }
   };
+  input.passages?.forEach((p, k) => add(`passages.${k}.text`, p.text));
   input.questions?.forEach((q, i) => question(q, `questions.${i}`));
   input.sections?.forEach((sec, k) => {
     add(`sections.${k}.instructions`, sec.instructions);
@@ -48,14 +56,27 @@ export function contentFields(input: TestInput): Array<{ field: string; source: 
   return out;
 }
 
-/** The assets a test's texts name (each once); none for plain text. */
+/** The assets a test's questions show outside their texts (an image type's `image`), in any content format. */
+export function questionAssets(input: TestInput): Array<{ field: string; assetId: string }> {
+  const out: Array<{ field: string; assetId: string }> = [];
+  const question = (q: InputQuestion, at: string) => {
+    for (const [field, assetId] of questionType(q.type)?.assets?.(q as BaseQuestion) ?? []) out.push({ field: `${at}.${field}`, assetId });
+    if (q.type === 'composite') q.parts.forEach((part, j) => question(part as InputQuestion, `${at}.parts.${j}`));
+  };
+  input.questions?.forEach((q, i) => question(q, `questions.${i}`));
+  input.sections?.forEach((sec, k) => sec.questions.forEach((q, i) => question(q, `sections.${k}.questions.${i}`)));
+  return out;
+}
+
+/** The assets a test shows (each once): those its texts name (none for plain text) and its questions' own images. */
 export function testAssetIds(input: TestInput): string[] {
-  if ((input.contentFormat ?? 'plain') === 'plain') return [];
-  return [...new Set(contentFields(input).flatMap((f) => contentAssetIds(f.source, 'markdown')))];
+  const own = questionAssets(input).map((a) => a.assetId);
+  if ((input.contentFormat ?? 'plain') === 'plain') return [...new Set(own)];
+  return [...new Set([...contentFields(input).flatMap((f) => contentAssetIds(f.source, 'markdown')), ...own])];
 }
 
 /**
- * The content rules of a Markdown test: each problem checkContent finds, at
+ * The content rules of a Markdown test (of a plain one, only that a question type's own image exists): each problem checkContent finds, at
  * its field with its line and column, and each image naming an asset that
  * `knownAssets` (the owner's assets that exist) lacks, and the bounds on
  * formulas (math-limits.ts: per formula, per field, per test). Without knownAssets
@@ -64,6 +85,11 @@ export function testAssetIds(input: TestInput): string[] {
  * be unfinished, must still not hold).
  */
 export function checkTestContent(input: TestInput, details: ErrorDetail[], knownAssets?: ReadonlySet<string>, only?: 'bounds'): void {
+  if (knownAssets && !only) {
+    for (const { field, assetId } of questionAssets(input)) {
+      if (!knownAssets.has(assetId)) details.push({ field, message: `names asset "${assetId}", which does not exist (upload it first)` });
+    }
+  }
   if ((input.contentFormat ?? 'plain') === 'plain') return;
   // The test's fields share one budget for formulas (math-limits.ts): past it, the field where it ran out is named.
   const budget = testMathBudget();

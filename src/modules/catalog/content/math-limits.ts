@@ -31,6 +31,10 @@ export const MATH_LIMITS = Object.freeze({
   testBytes: 1024 * 1024,
   /** Macro expansions in one formula (Temml's `maxExpand`); the built-in macros only, a few each. */
   maxExpand: 300,
+  /** Characters of one MathML element written in a text (`<math>…</math>`, content/mathml.ts). */
+  mathmlChars: 32 * 1024,
+  /** How deep the elements of one MathML element may nest. */
+  mathmlDepth: 32,
   /** The largest size (width, height, depth, offset, space) in em, either way. */
   maxSizeEm: 10,
 });

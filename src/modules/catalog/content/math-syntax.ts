@@ -1,4 +1,5 @@
 import type { MarkdownIt, StateBlock, StateInline } from 'markdown-it';
+import { MATHML_OPEN } from './mathml.js';
 
 /**
  * Math delimiters for markdown-it, with pandoc's rules for `$` so prices in
@@ -94,7 +95,28 @@ function mathBlock(state: StateBlock, startLine: number, endLine: number, silent
   return true;
 }
 
+/**
+ * `<math …>…</math>`, the one element Markdown content may hold (raw HTML is
+ * otherwise text): taken whole, up to the first `</math>` (MathML has no
+ * nested `math`), as a `mathml` token holding its source, which
+ * render-content.ts sanitises (content/mathml.ts) before showing it.
+ */
+function mathmlInline(state: StateInline, silent: boolean): boolean {
+  const src = state.src;
+  const start = state.pos;
+  if (src.charCodeAt(start) !== 0x3c || !MATHML_OPEN.test(src.slice(start, start + 6))) return false;
+  const end = src.indexOf('</math>', start);
+  if (end < 0 || end + 7 > state.posMax) return false;
+  if (!silent) {
+    const token = state.push('mathml', 'math', 0);
+    token.content = src.slice(start, end + 7);
+  }
+  state.pos = end + 7;
+  return true;
+}
+
 export const mathSyntax = (md: MarkdownIt): void => {
   md.inline.ruler.after('escape', 'math_inline', mathInline);
+  md.inline.ruler.after('math_inline', 'mathml', mathmlInline);
   md.block.ruler.after('blockquote', 'math_block', mathBlock, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
 };

@@ -131,14 +131,16 @@ describe('content cache', () => {
     const cache = createContentCache({ assetUrl, maxVersions: 2 });
     const v1 = { testVersionId: 'tv_1', contentFormat: 'markdown' as const };
     const first = cache.render(v1, 'q1.prompt', '$x$');
-    // Versions are immutable: the same field of the same version is the cached rendering, whatever is passed.
-    expect(cache.render(v1, 'q1.prompt', 'changed')).toBe(first);
+    // Versions are immutable: the same field of the same version is the cached rendering; another text
+    // (a parametrised question's, with a candidate's values) is rendered as it is, the cached one kept.
+    expect(cache.render(v1, 'q1.prompt', '$x$')).toBe(first);
+    expect(cache.render(v1, 'q1.prompt', 'changed').value).toBe('<p>changed</p>\n');
     expect(cache.render(v1, 'q1.prompt', '$x$', { inline: true }).value).toMatch(/^<math>/);
     cache.render({ testVersionId: 'tv_2', contentFormat: 'plain' }, 'q1.prompt', 'a');
     cache.render(v1, 'q1.prompt', '$x$');
     cache.render({ testVersionId: 'tv_3', contentFormat: 'plain' }, 'q1.prompt', 'a');
     expect(cache.size).toBe(2);
-    expect(cache.render(v1, 'q1.prompt', 'again')).toBe(first);
+    expect(cache.render(v1, 'q1.prompt', '$x$')).toBe(first);
     expect(cache.render({ testVersionId: 'tv_2', contentFormat: 'plain' }, 'q1.prompt', 'new').value).toBe('new');
   });
 });

@@ -5,6 +5,7 @@ import { escapeHtml, SafeHtml } from '../../../platform/web/html.js';
 import { ASSET_REF, type ContentFormat } from './content-format.js';
 import { clampSizes, macroDefinition, MATH_LIMITS, oversize, type MathBudget } from './math-limits.js';
 import { mathSyntax } from './math-syntax.js';
+import { mathmlText, sanitizeMathml } from './mathml.js';
 
 /**
  * The one renderer of test content (prompts, options, stems, items, section
@@ -103,6 +104,24 @@ function mathOf(tex: string, displayMode: boolean, field: FieldMath): MathOutcom
   return { html: clampSizes(html), oversize: oversize(html) };
 }
 
+/**
+ * MathML written in the text (`<math>…</math>`, content/mathml.ts): sanitised
+ * again here, whatever the import did, and counted in the field's and the
+ * test's budget as a formula's MathML is.
+ */
+function mathmlOf(source: string, field: FieldMath): MathOutcome {
+  const refuse = (error: string, budget?: 'field' | 'test') => ({ error, position: 0, bound: true as const, budget });
+  if (++field.formulas > MATH_LIMITS.fieldFormulas) return refuse(`a text holds at most ${MATH_LIMITS.fieldFormulas} formulas`, 'field');
+  const out = sanitizeMathml(source);
+  if (!out.ok) return out.bound ? refuse(out.reason) : { error: out.reason, position: 0 };
+  field.bytes += out.mathml.length;
+  if (field.test) field.test.bytes -= out.mathml.length;
+  if (field.bytes > MATH_LIMITS.fieldBytes) return refuse(`a text's formulas together render to at most ${kb(MATH_LIMITS.fieldBytes)} of MathML`, 'field');
+  if (field.test && field.test.bytes < 0) return refuse(`the test's formulas together render to more than ${kb(MATH_LIMITS.testBytes)} of MathML`, 'test');
+  const removed = out.removed.length > 0 ? `it holds ${out.removed.join(', ')}, which MathML in a text may not hold (presentation MathML only)` : null;
+  return { html: out.mathml, oversize: removed };
+}
+
 function renderMath(tex: string, displayMode: boolean, delimiter: string, env: RenderEnv): string {
   const out = mathOf(tex, displayMode, env.math);
   if ('html' in out) return out.html;
@@ -113,6 +132,11 @@ const rules = md.renderer.rules;
 const envOf = (env: unknown) => env as RenderEnv;
 rules.math_inline = (tokens, i, _o, env) => renderMath(tokens[i]!.content, false, '$', envOf(env));
 rules.math_display = (tokens, i, _o, env) => renderMath(tokens[i]!.content, true, '$$', envOf(env));
+rules.mathml = (tokens, i, _o, env) => {
+  const out = mathmlOf(tokens[i]!.content, envOf(env).math);
+  if ('html' in out) return out.html;
+  return `<code class="math-error" title="This formula could not be shown">${escapeHtml(tokens[i]!.content)}</code>`;
+};
 rules.math_block = (tokens, i, _o, env) => `<div class="math-block">${renderMath(tokens[i]!.content, true, '$$', envOf(env))}</div>\n`;
 rules.link_open = (tokens, i, options, env, self) => {
   const token = tokens[i]!;
@@ -217,6 +241,19 @@ export function checkContent(source: string, format: ContentFormat, budget?: Mat
         formula(t.content, t.type === 'math_display', find(`${d}${t.content}${d}`), d);
         break;
       }
+      case 'mathml': {
+        const out = mathmlOf(t.content, math);
+        const offset = find('<math');
+        const shown = t.content.length > 60 ? `${t.content.slice(0, 60)}…` : t.content;
+        if ('html' in out) {
+          if (out.oversize) add(offset, `MathML ${shown} cannot be shown as written: ${out.oversize}`);
+        } else if (!out.budget || !(out.budget === 'test' ? budget?.reported : overField)) {
+          if (out.budget === 'field') overField = true;
+          if (out.budget === 'test' && budget) budget.reported = true;
+          add(offset, `MathML ${shown} cannot be shown: ${out.error}`, out.bound);
+        }
+        break;
+      }
       case 'link_open': {
         const href = attr(t, 'href');
         if (!HTTPS.test(href)) {
@@ -280,6 +317,11 @@ export function contentText(source: string, format: ContentFormat): string {
       case 'math_block':
         out.push(t.content.trim(), t.type === 'math_block' ? '\n' : '');
         break;
+      case 'mathml': {
+        const clean = sanitizeMathml(t.content);
+        out.push(clean.ok ? mathmlText(clean.mathml) : t.content);
+        break;
+      }
       case 'code_block':
       case 'fence':
         out.push(t.content);

@@ -28,7 +28,7 @@ describe('import service', () => {
 
   it('nothing importable: 422 import_failed, each skipped item a detail (file#identifier, interaction: reason)', async () => {
     const err = await importTest(NO_DATABASE, { bytes: packageOf([{ path: 'items/h.xml', xml: fixture('skip-hotspot.xml') }]), format: 'qti', dryRun: true }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'import_failed', status: 422, details: [{ field: 'items/h.xml#skip-hotspot', message: 'hotspot-interaction: the hotspot-interaction is not supported' }] });
+    expect(err).toMatchObject({ code: 'import_failed', status: 422, details: [{ field: 'items/h.xml#skip-hotspot', message: 'hotspot-interaction: the graphic interaction shows no image' }] });
   });
 
   it('a dry run answers the test it would create, under the given title', async () => {

@@ -1,6 +1,6 @@
 import type { QuestionInput } from '../schemas.js';
-import { descendants, elements, first, textOf, type XElement } from './xml.js';
-import { INLINE, allEqual, allOrNothing, capped, declOf, idMap, mappingOf, round, rpReason, valueOf, type Ctx } from './qti-item-context.js';
+import { descendants, elements, first, type XElement } from './xml.js';
+import { textIn, INLINE, allEqual, allOrNothing, capped, declOf, idMap, mappingOf, round, rpReason, valueOf, type Ctx } from './qti-item-context.js';
 
 /** Text entries and inline choices: one blank each, the body's text with {{id}} where each stands. */
 export function fillBlanks(ctx: Ctx, interactions: XElement[]): QuestionInput | string {
@@ -14,7 +14,8 @@ export function fillBlanks(ctx: Ctx, interactions: XElement[]): QuestionInput | 
   if (rp.kind === 'sum_map' && (rp.responseIds.length !== respIds.length || new Set(rp.responseIds).size !== respIds.length || rp.responseIds.some((id) => !respIds.includes(id)))) {
     return 'the response processing must sum the mapping of each blank once';
   }
-  const aon = single ? allOrNothing(rp) : null;
+  // Built from the key alone (the item keeps its own processing), every blank takes its declared correct response.
+  const aon = single || ctx.keyOnly ? allOrNothing(rp) : null;
   if (!byMap && aon === null) {
     return rp.kind === 'match_correct' || rp.kind === 'conditional' || rp.kind === 'map_response'
       ? 'all-or-nothing scoring across several blanks cannot be expressed (Assay splits the points equally across blanks)'
@@ -41,7 +42,7 @@ export function fillBlanks(ctx: Ctx, interactions: XElement[]): QuestionInput | 
         weights = [aon as number];
       }
       if (!correctKey || !optIds.has(correctKey)) return `blank "${decl.identifier}" has no correct choice`;
-      blanks.push({ id, kind: 'choice', options: opts.map((o) => ({ id: optIds.get(o.attrs['identifier'] ?? '')!, text: textOf(o) || '(empty)' })), correctOptionId: optIds.get(correctKey)! });
+      blanks.push({ id, kind: 'choice', options: opts.map((o) => ({ id: optIds.get(o.attrs['identifier'] ?? '')!, text: textIn(ctx, o) || '(empty)' })), correctOptionId: optIds.get(correctKey)! });
     } else {
       let accepted: string[];
       let caseSensitive = true;
@@ -87,9 +88,9 @@ export function withText(
     }
     if (c.name === 'qti-rubric-block' || c.name.startsWith('qti-feedback')) continue;
     const wrapper: XElement = { name: 'div', attrs: {}, children: [c] };
-    if (holdsBlank(c)) textParts.push(textOf(wrapper, { inline: (e) => inline(e) ?? ctx.imageInline(e) }));
+    if (holdsBlank(c)) textParts.push(textIn(ctx, wrapper, { inline: (e) => inline(e) ?? ctx.imageInline(e) }));
     else if (c.name === 'qti-gap-match-interaction') continue;
-    else promptParts.push(textOf(wrapper, { inline: ctx.imageInline }));
+    else promptParts.push(textIn(ctx, wrapper, { inline: ctx.imageInline }));
   }
   const text = textParts.filter(Boolean).join('\n\n');
   if (!text) return 'the blanks are not placed in the text';
@@ -105,7 +106,7 @@ export function gapMatch(ctx: Ctx, it: XElement): QuestionInput | string {
   if (texts.length < 2 || gaps.length < 1) return 'a gap match needs at least two gap texts and one gap';
   const textIds = idMap(texts.map((t) => t.attrs['identifier'] ?? ''), 'o');
   const gapIds = idMap(gaps.map((g) => g.attrs['identifier'] ?? ''), 'b');
-  const options = texts.map((t) => ({ id: textIds.get(t.attrs['identifier'] ?? '')!, text: textOf(t) || '(empty)' }));
+  const options = texts.map((t) => ({ id: textIds.get(t.attrs['identifier'] ?? '')!, text: textIn(ctx, t) || '(empty)' }));
   const rp = ctx.rp;
   let pairs: string[];
   let w: number;
@@ -137,7 +138,7 @@ export function gapMatch(ctx: Ctx, it: XElement): QuestionInput | string {
   const inner: Ctx = { ...ctx, body: { name: 'qti-item-body', attrs: {}, children: [...ctx.body.children.filter((c) => c !== it), ...it.children] } };
   const res = withText(inner, blanks, round(w * gaps.length), inline);
   if (typeof res !== 'string' && prompt && res.type === 'fill_blanks') {
-    const p = textOf(prompt);
+    const p = textIn(ctx, prompt);
     res.prompt = res.prompt === (ctx.title || 'Fill in the blanks.') ? p : [res.prompt, p].join('\n\n');
   }
   return res;

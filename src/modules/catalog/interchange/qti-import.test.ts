@@ -1,3 +1,4 @@
+import { compileQtiProcessing, runQtiProcessing, type QtiScoringSource } from '../qti-processing/index.js';
 import { describe, expect, it } from 'vitest';
 import { fixture, itemsPackage, manifest, packageOf, toQti22, zipOf, type QtiVersion } from '../../../../test/helpers/qti.js';
 import { importQtiPackage } from './qti-package.js';
@@ -5,18 +6,20 @@ import { importQtiPackage } from './qti-package.js';
 /** Imports one fixture item (QTI 3.0 or its 2.2 form) and returns the question or the skip. */
 async function one(name: string, version: QtiVersion, extra: Record<string, string | Uint8Array> = {}) {
   const { input, report } = await importQtiPackage(itemsPackage([name], version, extra));
-  return { question: input?.questions?.[0], skipped: report.skipped[0], report };
+  return { question: input?.questions?.[0], skipped: report.skipped[0], report, input };
 }
 
 const VERSIONS: QtiVersion[] = ['3.0', '2.2'];
 
 describe.each(VERSIONS)('QTI %s items to Assay questions', (version) => {
   it('choice, max-choices 1, match_correct: single_choice worth 1, shuffle and fixed kept, title and identifier kept', async () => {
-    const { question, report } = await one('choice-single.xml', version);
+    const { question, report, input } = await one('choice-single.xml', version);
+    // The body's <em> makes it a Markdown test, the emphasis kept as Markdown.
+    expect(input?.contentFormat).toBe('markdown');
     expect(question).toEqual({
       id: 'planets-1',
       type: 'single_choice',
-      prompt: 'Which planet is the largest in the solar system?',
+      prompt: 'Which planet is the *largest* in the solar system?',
       points: 1,
       options: [
         { id: 'mars', text: 'Mars' },
@@ -29,7 +32,7 @@ describe.each(VERSIONS)('QTI %s items to Assay questions', (version) => {
     });
     expect(report.items).toEqual([{ file: 'items/choice-single.xml', identifier: 'planets-1', title: 'Largest planet', questionId: 'planets-1', type: 'single_choice' }]);
     // Feedback and stylesheets are harmless: noted, not fatal.
-    expect(report.notes).toEqual(expect.arrayContaining(['items/choice-single.xml: feedback is not imported', 'items/choice-single.xml: stylesheets are not imported']));
+    expect(report.notes).toEqual(expect.arrayContaining(['items/choice-single.xml: feedback is not imported (Assay shows candidates no feedback): 1 modal feedback on FEEDBACK left out', 'items/choice-single.xml: stylesheets are not imported']));
   });
 
   it('choice with map_response on one option: single_choice worth the mapped value, the interaction prompt as prompt', async () => {
@@ -123,16 +126,67 @@ describe.each(VERSIONS)('QTI %s items to Assay questions', (version) => {
     expect(question).toMatchObject({ type: 'file_upload', points: 10, accept: ['application/pdf'], prompt: 'Upload your lab report.' });
   });
 
+  it('several interactions whose processing sums one standard rule per response: one composite question, a part per interaction', async () => {
+    const { question, report } = await one('composite.xml', version);
+    expect(question).toEqual({
+      id: 'solar-composite',
+      type: 'composite',
+      prompt: 'Answer these questions about the Sun.',
+      points: 8,
+      parts: [
+        { id: 'STAR', type: 'single_choice', prompt: 'Is the Sun a star?', points: 1, options: [{ id: 'yes', text: 'Yes' }, { id: 'no', text: 'No' }], correctOptionId: 'yes', shuffleOptions: true },
+        { id: 'MINUTES', type: 'numeric', prompt: 'Light from the Sun takes how many minutes to reach the Earth?', points: 3, answer: 8.3, tolerance: 0.2 },
+        { id: 'GAS', type: 'short_text', prompt: 'Which gas is the Sun mostly made of?', points: 2, acceptedAnswers: ['hydrogen', 'H'], caseSensitive: false },
+        {
+          id: 'ORDER',
+          type: 'ordering',
+          prompt: 'Order these planets from the Sun outwards.',
+          points: 2,
+          items: [{ id: 'mercury', text: 'Mercury' }, { id: 'venus', text: 'Venus' }, { id: 'earth', text: 'Earth' }],
+          partialCredit: false,
+        },
+      ],
+    });
+    expect(report.items[0]).toMatchObject({ type: 'composite' });
+  });
+
+  it('a numeric text entry with an asymmetric tolerance, which the native numeric cannot hold, keeps its processing and is marked by it', async () => {
+    const { input, report } = await importQtiPackage(itemsPackage(['text-entry-asymmetric-tolerance.xml'], version));
+    expect(report.skipped).toEqual([]);
+    const q = input!.questions![0]!;
+    expect(q).toMatchObject({ type: 'numeric', answer: 10, scoring: { format: 'qti', responses: [{ identifier: 'RESPONSE' }] } });
+    // equal(RESPONSE, correct) with tolerance="1 2": true when x − 1 ≤ 10 ≤ x + 2 for the answer x (the range is
+    // drawn around the first expression), so 8 … 11 is right, 7.9 and 11.1 are not.
+    const score = (r: number) => runQtiProcessing(compileQtiProcessing((q as { scoring: QtiScoringSource }).scoring), { RESPONSE: r }).score;
+    expect([score(8), score(11), score(7.9), score(11.1)]).toEqual([q.points, q.points, 0, 0]);
+  });
+
+  it('several interactions whose processing does not split by part (match_correct reads only RESPONSE): a composite question that keeps its processing', async () => {
+    const { question, report } = await one('composite-unsplit.xml', version);
+    expect(report.skipped).toEqual([]);
+    expect(question).toMatchObject({
+      id: 'composite-unsplit',
+      type: 'composite',
+      prompt: 'Two questions in one.',
+      points: 1,
+      parts: [
+        { id: 'RESPONSE', type: 'single_choice', correctOptionId: 'a' },
+        { id: 'RESPONSE2', type: 'single_choice', correctOptionId: 'b' },
+      ],
+      scoring: { format: 'qti', responses: [{ identifier: 'RESPONSE', partId: 'RESPONSE' }, { identifier: 'RESPONSE2', partId: 'RESPONSE2' }] },
+    });
+    expect(report.items[0]).toMatchObject({ type: 'composite' });
+  });
+
   const SKIPS: Array<[string, string, RegExp]> = [
-    ['skip-hotspot.xml', 'hotspot-interaction', /hotspot-interaction is not supported/],
-    ['skip-custom-rp.xml', 'choice-interaction', /custom response processing/],
+    // Hotspot and select point items import now; these fixtures show no image, which both need.
+    ['skip-hotspot.xml', 'hotspot-interaction', /the graphic interaction shows no image/],
+    ['skip-custom-rp.xml', 'choice-interaction', /^the response processing cannot be run: .*duration/],
     ['skip-unequal-weights.xml', 'choice-interaction', /weights that Assay's partial credit cannot reproduce/],
     ['skip-negative.xml', 'choice-interaction', /negative points/],
     ['skip-image.xml', 'choice-interaction', /^images cannot be stored by this import$/],
     ['skip-image-no-alt.xml', 'choice-interaction', /^image "images\/cat.png" has no alt text, which Assay requires$/],
-    ['skip-composite.xml', 'choice-interaction', /more than one interaction/],
-    ['skip-asymmetric-tolerance.xml', 'text-entry-interaction', /asymmetric tolerance/],
-    ['skip-map-response-point.xml', 'select-point-interaction', /not supported/],
+    ['skip-map-response-point.xml', 'select-point-interaction', /the select point interaction shows no image/],
     ['skip-all-or-nothing-blanks.xml', 'gap-match-interaction', /all-or-nothing scoring across several gaps/],
   ];
   it.each(SKIPS)('%s is skipped, naming the interaction and the reason', async (name, interaction, reason) => {

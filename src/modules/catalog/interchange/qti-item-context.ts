@@ -1,4 +1,5 @@
 import { first, textOf, type XElement } from './xml.js';
+import { escapeMarkdown, toMarkdown } from './xhtml-markdown.js';
 import type { Mapping, Processing, ResponseDeclaration } from './response-processing.js';
 
 /** What mapping one item's interactions share (qti-items.ts, qti-fill-blanks.ts): the item, its declarations and processing, and small helpers. */
@@ -11,6 +12,26 @@ export interface Ctx {
   title: string;
   notes: string[];
   imageInline: (e: XElement) => string | undefined;
+  /**
+   * An image element (`img`, `object`) as a question field holds it (a graphic
+   * interaction's picture): `asset:ast_…` once the package's images are
+   * stored, the package path before (that first reading only counts the
+   * item's images), with its alt text. Undefined for any other element.
+   */
+  imageRef?: (e: XElement) => { src: string; alt: string } | undefined;
+  /** The texts are read as Markdown (the package is a Markdown test): formatting and MathML kept. */
+  markdown: boolean;
+  /** Why the item's formulas cannot be kept (it is then skipped). */
+  problems: string[];
+  /** The question is built from the declared correct responses only: the item keeps its processing as `scoring` (qti-scoring-import.ts). */
+  keyOnly?: boolean;
+}
+
+type TextOptions = { skip?: (e: XElement) => boolean; inline?: (e: XElement) => string | undefined };
+
+/** An element's text in the test's format: Markdown (xhtml-markdown.ts) or plain text. */
+export function textIn(ctx: Ctx, el: XElement, opts: TextOptions = {}): string {
+  return ctx.markdown ? toMarkdown(el, { ...opts, notes: ctx.notes, problems: ctx.problems }) : textOf(el, opts);
 }
 
 export const PART_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -36,12 +57,12 @@ export const isInteraction = (e: XElement) => e.name.endsWith('-interaction');
 
 /** The prompt: the body's text outside interactions, then the interaction's own prompt. */
 export function promptOf(ctx: Ctx, it?: XElement): string {
-  const outside = textOf(ctx.body, {
+  const outside = textIn(ctx, ctx.body, {
     skip: (e) => isInteraction(e) || e.name === 'qti-rubric-block' || e.name.startsWith('qti-feedback'),
     inline: ctx.imageInline,
   });
-  const own = it && first(it, 'qti-prompt') ? textOf(first(it, 'qti-prompt')!) : '';
-  return [outside, own].filter(Boolean).join('\n\n') || ctx.title || 'Question';
+  const own = it && first(it, 'qti-prompt') ? textIn(ctx, first(it, 'qti-prompt')!) : '';
+  return [outside, own].filter(Boolean).join('\n\n') || (ctx.markdown ? escapeMarkdown(ctx.title) : ctx.title) || 'Question';
 }
 
 export function declOf(ctx: Ctx, it: XElement): ResponseDeclaration | string {

@@ -1,8 +1,18 @@
 import type { QuestionInput } from '../schemas.js';
+import { questionTypeForInteraction } from '../question-types/registry.js';
+import { readNumeric } from '../question-types/numeric/qti.js';
+import { singleChoiceInteraction } from '../question-types/choice-qti.js';
+import { readMultipleChoice } from '../question-types/multiple-choice/qti.js';
+import { readSingleChoice } from '../question-types/single-choice/qti.js';
 import { readDeclarations, readProcessing, maxScore } from './response-processing.js';
-import { descendants, elements, first, textOf, type XElement } from './xml.js';
-import { INLINE, allEqual, allOrNothing, capped, declOf, idMap, isInteraction, mappingOf, promptOf, round, rpReason, valueOf, type Ctx } from './qti-item-context.js';
+import { shortText, textEntryBranches } from './qti-short-text.js';
+import { descendants, elements, first, type XElement } from './xml.js';
+import { textIn, INLINE, allEqual, allOrNothing, capped, declOf, idMap, isInteraction, mappingOf, promptOf, round, rpReason, type Ctx } from './qti-item-context.js';
 import { fillBlanks, gapMatch } from './qti-fill-blanks.js';
+import { feedbackNote, unshownOutcomesNote } from './qti-feedback.js';
+import { withItemScoring } from './qti-scoring-import.js';
+import { compositeItem, SPLIT_REASON } from './qti-composite.js';
+import { readTemplate, type ItemTemplate } from '../question-types/parameters/qti-template.js';
 
 /**
  * One QTI item (3.0, or 2.x read as 3.0 names by xml.ts) to one Assay
@@ -23,9 +33,6 @@ export interface ImageRef {
 
 
 const HARMLESS: Record<string, string> = {
-  'qti-modal-feedback': 'feedback is not imported',
-  'qti-feedback-block': 'feedback is not imported',
-  'qti-feedback-inline': 'feedback is not imported',
   'qti-stylesheet': 'stylesheets are not imported',
   'qti-companion-materials-info': 'companion materials are not imported',
   'qti-catalog-info': 'catalogs (accessibility alternatives) are not imported',
@@ -33,41 +40,110 @@ const HARMLESS: Record<string, string> = {
 };
 
 
-export function mapItem(item: XElement, opts: { imageText?: (img: ImageRef) => string } = {}): ItemMapping {
+/** `markdown`: the package is read as a Markdown test (qti-package.ts), so texts keep their formatting and MathML. */
+export function mapItem(item: XElement, opts: { imageText?: (img: ImageRef) => string; markdown?: boolean } = {}): ItemMapping {
+  // A template item (question-types/parameters/qti-template.ts) is read as the item it describes, then given its variables.
+  let template: ItemTemplate | null = null;
+  if (elements(item, 'qti-template-declaration').length > 0) {
+    const read = readTemplate(item);
+    if (typeof read === 'string') return { ok: false, interaction: 'template', reason: read };
+    template = read;
+    item = read.item;
+  }
   const body = first(item, 'qti-item-body');
   const notes: string[] = [];
   for (const el of [...elements(item), ...descendants(item)]) {
-    const why = HARMLESS[el.name];
+    const why = template && el.name === 'qti-template-processing' ? undefined : HARMLESS[el.name];
     if (why && !notes.includes(why)) notes.push(why);
   }
-  if (elements(item, 'qti-template-declaration').length > 0) {
-    return { ok: false, interaction: 'template', reason: 'template variables (cloned items) are not supported' };
-  }
+  const feedback = feedbackNote(item);
+  if (feedback) notes.unshift(feedback);
   if (!body) return { ok: false, interaction: 'none', reason: 'the item has no item body' };
   const interactions = descendants(body).filter(isInteraction);
   const kinds = [...new Set(interactions.map((i) => i.name))];
   const label = kinds.map((k) => k.replace(/^qti-/, '')).join('+') || 'none';
   if (interactions.length === 0) return { ok: false, interaction: 'none', reason: 'the item has no interaction' };
-  if (descendants(body).some((e) => e.name === 'math')) notes.push('MathML is kept as its text');
+  const markdown = opts.markdown ?? false;
+  if (!markdown && descendants(body).some((e) => e.name === 'math')) notes.push('MathML is kept as its text');
   const images = descendants(body)
     .filter((e) => e.name === 'img' || (e.name === 'object' && (e.attrs['type'] ?? '').startsWith('image/')))
     .map((e) => ({ href: e.attrs['src'] ?? e.attrs['data'] ?? '', alt: e.attrs['alt'] ?? '' }));
   const decls = readDeclarations(item);
-  const rp = readProcessing(item, [...decls.keys()].filter((k) => k !== ''));
+  const set = { dropped: [] as string[] };
+  const rp = readProcessing(item, [...decls.keys()].filter((k) => k !== ''), set);
+  const unshown = unshownOutcomesNote(item, set.dropped);
+  if (unshown) notes.push(unshown);
   const max = maxScore(item);
   const title = item.attrs['title']?.trim() ?? '';
   const imageInline = (e: XElement): string | undefined =>
     opts.imageText && (e.name === 'img' || e.name === 'object') ? opts.imageText({ href: e.attrs['src'] ?? e.attrs['data'] ?? '', alt: e.attrs['alt'] ?? '' }) : undefined;
-  const ctx: Ctx = { item, body, decls, rp, max, title, notes, imageInline };
+  const imageRef = (e: XElement): { src: string; alt: string } | undefined => {
+    if (e.name !== 'img' && e.name !== 'object') return undefined;
+    const href = e.attrs['src'] ?? e.attrs['data'] ?? '';
+    const alt = e.attrs['alt'] ?? '';
+    if (!opts.imageText) return { src: href, alt };
+    // The stored image as the Markdown reference the asset sink gave it: a field takes its asset: reference.
+    const placed = /\]\((asset:[A-Za-z0-9_-]+)\)$/.exec(opts.imageText({ href, alt }));
+    return placed ? { src: placed[1]!, alt } : { src: href, alt };
+  };
+  const ctx: Ctx = { item, body, decls, rp, max, title, notes, imageInline, imageRef, markdown, problems: [] };
 
   const skip = (reason: string): ItemMapping => ({ ok: false, interaction: label, reason });
+  let result: QuestionInput | string;
+  // Several interactions not all inline: a composite question, whose parts' rules are split out of the item's processing (qti-composite.ts), or which keeps it.
+  const composite = interactions.length > 1 && !interactions.every((i) => INLINE.has(i.name));
+  if (rp.kind === 'custom' && !composite) {
+    // Processing no native rule expresses: the question is built from the declared correct responses, and keeps the processing to be run.
+    const keyed = questionOf({ ...ctx, rp: { kind: 'match_correct' }, keyOnly: true }, interactions, kinds);
+    if (keyed === null) return skip(`the ${interactions[0]!.name.replace(/^qti-/, '')} is not supported`);
+    result = typeof keyed === 'string' || keyed.type === 'essay' || keyed.type === 'file_upload' ? keyed : withItemScoring(ctx, keyed, interactions);
+  } else {
+    const native = questionOf(ctx, interactions, kinds);
+    if (native === null) return skip(`the ${interactions[0]!.name.replace(/^qti-/, '')} is not supported`);
+    result = typeof native === 'string' && !composite && rp.kind !== 'none' ? keptInstead(ctx, interactions, kinds, native) : native;
+    if (composite && typeof native === 'string') {
+      // Processing that does not split by part (or a part no native rule marks): the parts from the declared correct responses, the processing kept.
+      const keyed = compositeItem({ ...ctx, rp: { kind: 'match_correct' }, keyOnly: true }, interactions, standalone);
+      const kept = typeof keyed === 'string' ? keyed : withItemScoring(ctx, keyed, interactions);
+      if (typeof kept !== 'string' || native === SPLIT_REASON) result = kept;
+    }
+  }
+  if (typeof result === 'string') return skip(result);
+  if (ctx.problems.length > 0) return skip(ctx.problems[0]!);
+  if (template) {
+    if (result.type !== 'numeric' || 'scoring' in result) return skip('template variables are imported on a numeric text entry marked by its correct response only');
+    const { answer: _standIn, ...rest } = result;
+    result = { ...rest, ...template.fields };
+  }
+  const points = result.points ?? 0;
+  if (!(points > 0)) return skip('the item is worth no points');
+  if (points > 10_000) return skip(`the item is worth ${points} points; Assay allows at most 10000`);
+  return { ok: true, question: result, interaction: label, notes, images };
+}
+
+/**
+ * A standard rule whose weights the native question cannot hold (unequal
+ * points per choice, pair or gap; all or nothing across blanks; an
+ * asymmetric tolerance): the item keeps its processing, run as written,
+ * when it can; else the native rule's reason stands.
+ */
+function keptInstead(ctx: Ctx, interactions: XElement[], kinds: string[], reason: string): QuestionInput | string {
+  const keyed = questionOf({ ...ctx, rp: { kind: 'match_correct' }, keyOnly: true }, interactions, kinds);
+  if (keyed === null || typeof keyed === 'string' || keyed.type === 'essay' || keyed.type === 'file_upload') return reason;
+  const kept = withItemScoring(ctx, keyed, interactions);
+  return typeof kept === 'string' ? reason : kept;
+}
+
+/** The question the item's interactions make under `ctx`'s processing, a reason it cannot, or null for an unsupported interaction. */
+function questionOf(ctx: Ctx, interactions: XElement[], kinds: string[]): QuestionInput | string | null {
+  const rp = ctx.rp;
   let result: QuestionInput | string;
   if (interactions.every((i) => INLINE.has(i.name)) && (interactions.length > 1 || kinds.includes('qti-inline-choice-interaction') || rp.kind === 'sum_map')) {
     result = fillBlanks(ctx, interactions);
   } else if (kinds.length === 1 && kinds[0] === 'qti-gap-match-interaction' && interactions.length === 1) {
     result = gapMatch(ctx, interactions[0]!);
   } else if (interactions.length > 1) {
-    return skip('the item has more than one interaction (a composite item), which Assay cannot mark as one question');
+    result = compositeItem(ctx, interactions, standalone);
   } else {
     const it = interactions[0]!;
     switch (it.name) {
@@ -76,9 +152,6 @@ export function mapItem(item: XElement, opts: { imageText?: (img: ImageRef) => s
         break;
       case 'qti-text-entry-interaction':
         result = textEntry(ctx, it);
-        break;
-      case 'qti-extended-text-interaction':
-        result = essay(ctx, it);
         break;
       case 'qti-upload-interaction':
         result = upload(ctx, it);
@@ -89,62 +162,42 @@ export function mapItem(item: XElement, opts: { imageText?: (img: ImageRef) => s
       case 'qti-order-interaction':
         result = ordering(ctx, it);
         break;
-      default:
-        return skip(`the ${it.name.replace(/^qti-/, '')} is not supported`);
+      default: {
+        // A registered type that reads this interaction (catalog/question-types).
+        const def = questionTypeForInteraction(it.name);
+        if (!def?.qti) return null;
+        result = def.qti.read(ctx, it) as QuestionInput | string;
+      }
     }
   }
-  if (typeof result === 'string') return skip(result);
-  if (!(result.points > 0)) return skip('the item is worth no points');
-  if (result.points > 10_000) return skip(`the item is worth ${result.points} points; Assay allows at most 10000`);
-  return { ok: true, question: result, interaction: label, notes, images };
+  return result;
+}
+
+/** One interaction mapped as the only one of its item (a composite item's part is mapped so, under its own processing). */
+function standalone(ctx: Ctx, it: XElement): QuestionInput | string {
+  switch (it.name) {
+    case 'qti-choice-interaction':
+      return choice(ctx, it);
+    case 'qti-text-entry-interaction':
+      return textEntry(ctx, it);
+    case 'qti-match-interaction':
+      return matching(ctx, it);
+    case 'qti-order-interaction':
+      return ordering(ctx, it);
+    default: {
+      // A registered type that may be a composite's part reads its own interaction.
+      const def = questionTypeForInteraction(it.name);
+      if (def?.qti && def.part) return def.qti.read(ctx, it) as QuestionInput | string;
+      return `the ${it.name.replace(/^qti-/, '')} is not supported`;
+    }
+  }
 }
 
 
 
 function choice(ctx: Ctx, it: XElement): QuestionInput | string {
-  const decl = declOf(ctx, it);
-  if (typeof decl === 'string') return decl;
-  const choices = elements(it, 'qti-simple-choice');
-  if (choices.length < 2) return 'a choice interaction needs at least two choices';
-  const ids = idMap(choices.map((c) => c.attrs['identifier'] ?? ''), 'o');
-  const options = choices.map((c) => ({ id: ids.get(c.attrs['identifier'] ?? '')!, text: textOf(c) || '(empty)', ...(c.attrs['fixed'] === 'true' ? { fixed: true } : {}) }));
-  const shuffle = it.attrs['shuffle'] === 'true' ? { shuffleOptions: true } : {};
-  const single = (it.attrs['max-choices'] ?? '1') === '1';
-  const prompt = promptOf(ctx, it);
-  const qtiIds = choices.map((c) => c.attrs['identifier'] ?? '');
-  const aon = allOrNothing(ctx.rp);
-  if (aon !== null) {
-    if (decl.correct.some((v) => !ids.has(v))) return 'the correct response names a choice that does not exist';
-    if (single) {
-      if (decl.correct.length !== 1) return 'a single-choice item needs exactly one correct choice';
-      return { type: 'single_choice', prompt, points: aon as number, options, correctOptionId: ids.get(decl.correct[0]!)!, ...shuffle };
-    }
-    if (decl.correct.length === 0) return 'the item declares no correct response';
-    return { type: 'multiple_choice', prompt, points: aon as number, options, correctOptionIds: decl.correct.map((v) => ids.get(v)!), partialCredit: false, ...shuffle };
-  }
-  if (ctx.rp.kind !== 'map_response') return rpReason(ctx.rp);
-  const m = mappingOf(ctx, decl);
-  if (typeof m === 'string') return m;
-  const values = qtiIds.map((id) => valueOf(m, id));
-  const right = qtiIds.filter((_, i) => values[i]! > 0);
-  const w = values.find((v) => v > 0) ?? 0;
-  if (right.length === 0) return 'the mapping gives no choice any points';
-  if (single) {
-    if (right.length !== 1 || values.some((v) => v < 0)) {
-      return 'map_response with points on several choices (or negative points) cannot be expressed: a single-choice question scores one correct choice';
-    }
-    return { type: 'single_choice', prompt, points: round(capped(m, w)), options, correctOptionId: ids.get(right[0]!)!, ...shuffle };
-  }
-  // Assay's partial credit: points × (right picks − wrong picks) ÷ correct options, never below 0. A mapping
-  // reproduces it exactly when each correct choice is worth w, each other choice −w, and the sum is bounded below by 0.
-  const wrong = qtiIds.filter((_, i) => values[i]! <= 0);
-  const weightsOk = allEqual(right.map((id) => valueOf(m, id))) && wrong.every((id) => Math.abs(valueOf(m, id) + w) < 1e-9);
-  const boundsOk = wrong.length === 0 || m.lowerBound === 0;
-  const total = round(w * right.length);
-  if (!weightsOk || !boundsOk || (m.upperBound !== null && m.upperBound < total - 1e-9)) {
-    return "map_response weights that Assay's partial credit cannot reproduce (Assay: each correct choice w, each wrong choice −w, never below 0)";
-  }
-  return { type: 'multiple_choice', prompt, points: total, options, correctOptionIds: right.map((id) => ids.get(id)!), partialCredit: true, ...shuffle };
+  // One choice is the single choice type's to read, several the multiple choice type's (question-types/).
+  return singleChoiceInteraction(it) ? readSingleChoice(ctx, it) : readMultipleChoice(ctx, it);
 }
 
 function textEntry(ctx: Ctx, it: XElement): QuestionInput | string {
@@ -152,43 +205,8 @@ function textEntry(ctx: Ctx, it: XElement): QuestionInput | string {
   if (typeof decl === 'string') return decl;
   if (decl.cardinality !== 'single') return 'a text entry with a multiple response cannot be expressed';
   const prompt = promptOf(ctx, it);
-  if (decl.baseType === 'float' || decl.baseType === 'integer') {
-    let answer: number | null = null;
-    let tolerance = 0;
-    let points: number;
-    const rp = ctx.rp;
-    if (rp.kind === 'match_correct' || (rp.kind === 'conditional' && (rp.op === 'match' || rp.op === 'equal'))) {
-      points = rp.kind === 'match_correct' ? 1 : rp.points;
-      answer = decl.correct.length === 1 ? Number(decl.correct[0]) : null;
-      if (answer === null || !Number.isFinite(answer)) return 'the item declares no numeric correct response';
-      if (rp.kind === 'conditional' && rp.op === 'equal') {
-        if (!rp.includeLower || !rp.includeUpper) return 'a tolerance that excludes its bounds cannot be expressed (Assay includes them)';
-        const [t0 = 0, t1 = t0] = rp.tolerance;
-        if (!(t0 >= 0) || !(t1 >= 0)) return 'the tolerance is not a number';
-        if (rp.toleranceMode === 'absolute') {
-          if (t0 !== t1) return 'an asymmetric tolerance cannot be expressed (Assay has one tolerance either side)';
-          tolerance = t0;
-        } else if (rp.toleranceMode === 'relative') {
-          if (t0 !== t1) return 'an asymmetric relative tolerance cannot be expressed';
-          // Relative: ± t percent of the answer, the same interval as an absolute tolerance of |answer| × t ÷ 100.
-          const abs = (Math.abs(answer) * t0) / 100;
-          if (round(abs) !== abs) return 'a relative tolerance that has no exact absolute equivalent is not imported';
-          tolerance = abs;
-        } else if (rp.toleranceMode !== 'exact') return `tolerance mode "${rp.toleranceMode}" is not supported`;
-      }
-    } else if (rp.kind === 'map_response') {
-      const m = mappingOf(ctx, decl);
-      if (typeof m === 'string') return m;
-      const positive = m.entries.filter((e) => e.value > 0);
-      if (positive.length !== 1 || m.defaultValue !== 0 || m.entries.some((e) => e.value < 0)) {
-        return 'map_response with several scored numbers cannot be expressed (a numeric question has one answer)';
-      }
-      answer = Number(positive[0]!.key);
-      if (!Number.isFinite(answer)) return 'the mapped key is not a number';
-      points = capped(m, positive[0]!.value);
-    } else return rpReason(rp);
-    return { type: 'numeric', prompt, points: round(points), answer, tolerance };
-  }
+  // A number is the numeric type's to read (question-types/numeric).
+  if (decl.baseType === 'float' || decl.baseType === 'integer') return readNumeric(ctx, it);
   if (decl.baseType !== 'string') return `a text entry of base type "${decl.baseType}" is not supported`;
   const rp = ctx.rp;
   const aon = allOrNothing(rp);
@@ -197,26 +215,27 @@ function textEntry(ctx: Ctx, it: XElement): QuestionInput | string {
     // match compares strings exactly: case-sensitive.
     return { type: 'short_text', prompt, points: aon as number, acceptedAnswers: decl.correct, caseSensitive: true };
   }
+  if (rp.kind === 'text_branches') {
+    if (rp.responseId !== decl.identifier) return `the response processing tests "${rp.responseId}", not this interaction's response`;
+    return textEntryBranches(prompt, rp.branches, decl.correct);
+  }
   if (rp.kind !== 'map_response') return rpReason(rp);
   const m = mappingOf(ctx, decl);
   if (typeof m === 'string') return m;
-  const accepted = m.entries.filter((e) => e.value > 0);
-  if (accepted.length === 0) return 'the mapping accepts no answer';
   if (m.defaultValue !== 0 || m.entries.some((e) => e.value < 0)) return 'a mapping that scores unlisted or wrong answers cannot be expressed';
-  if (!allEqual(accepted.map((e) => e.value))) return 'map_response with unequal points for different answers cannot be expressed';
-  if (new Set(accepted.map((e) => e.caseSensitive)).size > 1) return 'answers that differ in case sensitivity cannot be expressed (Assay has one setting per question)';
-  return {
-    type: 'short_text',
-    prompt,
-    points: round(capped(m, accepted[0]!.value)),
-    acceptedAnswers: accepted.map((e) => e.key),
-    caseSensitive: accepted[0]!.caseSensitive,
-  };
+  // mapResponse takes the first entry whose key matches, Assay the best: they differ only when an earlier entry worth less catches a later key.
+  for (const [i, a] of m.entries.entries()) {
+    const later = m.entries.slice(i + 1).find((b) => b.value > a.value && (a.caseSensitive && b.caseSensitive ? a.key === b.key : a.key.toLowerCase() === b.key.toLowerCase()));
+    if (later) return `the mapping lists "${a.key}" (${a.value}) before "${later.key}" (${later.value}), which it also catches: QTI gives the first, Assay the best`;
+  }
+  const points = round(capped(m, Math.max(...m.entries.map((e) => e.value))));
+  if (!(points > 0)) return 'the mapping accepts no answer';
+  return shortText(prompt, points, m.entries.map((e) => ({ text: e.key, points: round(Math.min(points, e.value)), caseSensitive: e.caseSensitive, pattern: null })));
 }
 
 function rubricOf(ctx: Ctx): string | undefined {
   const blocks = descendants(ctx.item).filter((e) => e.name === 'qti-rubric-block');
-  const t = blocks.map((b) => textOf(b)).filter(Boolean).join('\n\n');
+  const t = blocks.map((b) => textIn(ctx, b)).filter(Boolean).join('\n\n');
   return t || undefined;
 }
 const manualPoints = (ctx: Ctx) => ctx.max ?? 1;
@@ -224,12 +243,6 @@ const intAttr = (it: XElement, name: string) => {
   const n = Number(it.attrs[name]);
   return Number.isInteger(n) && n > 0 ? n : undefined;
 };
-
-function essay(ctx: Ctx, it: XElement): QuestionInput {
-  const rubric = rubricOf(ctx);
-  const maxWords = intAttr(it, 'data-max-words');
-  return { type: 'essay', prompt: promptOf(ctx, it), points: manualPoints(ctx), ...(rubric ? { rubric } : {}), ...(maxWords && maxWords <= 100_000 ? { maxWords } : {}) };
-}
 
 function upload(ctx: Ctx, it: XElement): QuestionInput {
   const rubric = rubricOf(ctx);
@@ -256,8 +269,8 @@ function matching(ctx: Ctx, it: XElement): QuestionInput | string {
   if (stemEls.length < 1 || choiceEls.length < 2) return 'a match interaction needs at least one stem and two choices';
   const stemIds = idMap(stemEls.map((c) => c.attrs['identifier'] ?? ''), 's');
   const choiceIds = idMap(choiceEls.map((c) => c.attrs['identifier'] ?? ''), 'c');
-  const stems = stemEls.map((c) => ({ id: stemIds.get(c.attrs['identifier'] ?? '')!, text: textOf(c) || '(empty)' }));
-  const choices = choiceEls.map((c) => ({ id: choiceIds.get(c.attrs['identifier'] ?? '')!, text: textOf(c) || '(empty)' }));
+  const stems = stemEls.map((c) => ({ id: stemIds.get(c.attrs['identifier'] ?? '')!, text: textIn(ctx, c) || '(empty)' }));
+  const choices = choiceEls.map((c) => ({ id: choiceIds.get(c.attrs['identifier'] ?? '')!, text: textIn(ctx, c) || '(empty)' }));
   const prompt = promptOf(ctx, it);
   const pairsToCorrect = (pairs: string[]): Record<string, string> | string => {
     const correct: Record<string, string> = {};
@@ -294,7 +307,7 @@ function ordering(ctx: Ctx, it: XElement): QuestionInput | string {
   if (typeof decl === 'string') return decl;
   const els = elements(it, 'qti-simple-choice');
   const ids = idMap(els.map((c) => c.attrs['identifier'] ?? ''), 'i');
-  const textById = new Map(els.map((c) => [c.attrs['identifier'] ?? '', textOf(c) || '(empty)']));
+  const textById = new Map(els.map((c) => [c.attrs['identifier'] ?? '', textIn(ctx, c) || '(empty)']));
   if (els.length < 2) return 'an order interaction needs at least two items';
   if (decl.correct.length !== els.length || new Set(decl.correct).size !== els.length || decl.correct.some((v) => !ids.has(v))) {
     return 'the correct order must list every item once';

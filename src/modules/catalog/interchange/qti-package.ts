@@ -5,8 +5,10 @@ import type { QuestionInput, SectionInput, TestInput } from '../schemas.js';
 import { checkImage, imageType, type AssetSink } from './asset-sink.js';
 import { mapItem, type ImageRef } from './qti-items.js';
 import { isPartId } from './qti-item-context.js';
+import { createPassageReader, takeStimulusLinks } from './qti-stimulus.js';
 import { emptyReport, type ImportReport } from './report.js';
 import { questionProblem, settingsFor } from './test-input.js';
+import { hasFormatting, toMarkdown } from './xhtml-markdown.js';
 import { descendants, elements, first, parseXml, textOf, type XElement } from './xml.js';
 import { readZip, type ZipLimits } from './zip.js';
 
@@ -64,20 +66,30 @@ export async function importQtiPackage(
   if (resources.some((r) => /^imsqti_xmlv1p/.test(r.type))) note('QTI 1.x resources are not supported and were left out');
 
   const itemResources = resources.filter((r) => ITEM_TYPES.test(r.type));
-  const testResource = resources.find((r) => TEST_TYPES.test(r.type));
+  // A resource labelled a test whose file holds something else (a shared stimulus, an item) is skipped, not fatal: the rest imports.
+  let testRoot: { file: string; root: XElement } | null = null;
+  for (const r of resources.filter((res) => TEST_TYPES.test(res.type))) {
+    const testFile = resolve(MANIFEST, r.href);
+    const bytes = testFile && files.get(testFile);
+    if (!testFile || !bytes) throw badFile(r.href || MANIFEST, 'the assessment test named in the manifest is missing from the package');
+    const root = parseXml(bytes, testFile);
+    await yieldToLoop();
+    if (root.name !== 'qti-assessment-test') {
+      report.skipped.push({ file: testFile, identifier: r.identifier, interaction: '-', reason: `the manifest labels it a test (${r.type}), but the file holds <${root.name}>; it is not imported as the test` });
+      continue;
+    }
+    testRoot = { file: testFile, root };
+    break;
+  }
   interface Ref { file: string | null; href: string; identifier: string }
-  interface Group { section: Omit<SectionInput, 'questions'> | null; refs: Ref[] }
+  /** A section as read, its candidate rubric blocks not yet text: they are read once the package's format is known. */
+  interface Group { section: (Omit<SectionInput, 'questions'> & { rubric?: XElement[] }) | null; refs: Ref[] }
   let groups: Group[];
   let title = 'Imported test';
   let maxTimeSeconds: number | null = null;
 
-  if (testResource) {
-    const testFile = resolve(MANIFEST, testResource.href);
-    const bytes = testFile && files.get(testFile);
-    if (!testFile || !bytes) throw badFile(testResource.href || MANIFEST, 'the assessment test named in the manifest is missing from the package');
-    const test = parseXml(bytes, testFile);
-    await yieldToLoop();
-    if (test.name !== 'qti-assessment-test') throw badFile(testFile, `has root <${test.name}>, not an assessment test`);
+  if (testRoot) {
+    const { file: testFile, root: test } = testRoot;
     title = test.attrs['title']?.trim() || title;
     const limits = [...elements(test, 'qti-time-limits'), ...descendants(test).filter((e) => e.name === 'qti-test-part').flatMap((p) => elements(p, 'qti-time-limits'))][0];
     maxTimeSeconds = limits ? Number(limits.attrs['max-time']) || null : null;
@@ -92,7 +104,7 @@ export async function importQtiPackage(
         const ordered = descendants(sec).filter((e) => refs.includes(e));
         const selection = first(sec, 'qti-selection');
         const ordering = first(sec, 'qti-ordering');
-        const rubric = elements(sec, 'qti-rubric-block').map((b) => textOf(b)).filter(Boolean).join('\n\n');
+        const rubric = elements(sec, 'qti-rubric-block');
         if (selection?.attrs['with-replacement'] === 'true') note(`section "${sec.attrs['identifier']}": selection with replacement is drawn without replacement`);
         const draw = selection ? Number(selection.attrs['select']) : NaN;
         const id = sec.attrs['identifier'] ?? '';
@@ -100,7 +112,7 @@ export async function importQtiPackage(
           section: {
             ...(isPartId(id) ? { id } : {}),
             title: (sec.attrs['title']?.trim() || `Section ${groups.length + 1}`).slice(0, 200),
-            ...(rubric ? { instructions: rubric.slice(0, 10_000) } : {}),
+            ...(rubric.length > 0 ? { rubric } : {}),
             shuffleQuestions: ordering?.attrs['shuffle'] === 'true',
             ...(Number.isInteger(draw) && draw > 0 ? { draw } : {}),
             // A section the exporter wrote for a flat test: hidden, nothing drawn or shuffled.
@@ -119,6 +131,34 @@ export async function importQtiPackage(
     groups = [{ section: null, refs: itemResources.map((r) => ({ file: resolve(MANIFEST, r.href), href: r.href, identifier: r.identifier })) }];
   }
 
+  // A Markdown test when any item shows formatting, MathML or images, or carries the exporter's mark (docs/import-export.md,
+  // "Formatting"): the other items are then read as Markdown too. Found before mapping, so every item is read one way.
+  let markdown = false;
+  // The items the scan parsed, kept for the mapping below so that no file is parsed twice.
+  const parsed = new Map<string, XElement>();
+  let lastYieldScan = performance.now();
+  for (const ref of groups.flatMap((g) => g.refs)) {
+    const bytes = ref.file ? files.get(ref.file) : undefined;
+    if (!bytes) continue;
+    if (performance.now() - lastYieldScan > (opts.yieldEveryMs ?? 3)) {
+      await yieldToLoop();
+      lastYieldScan = performance.now();
+    }
+    const root = parseXml(bytes, ref.file!);
+    parsed.set(ref.file!, root);
+    if (hasFormatting(root)) {
+      markdown = true;
+      break;
+    }
+  }
+  for (const g of groups) {
+    if (!g.section?.rubric) continue;
+    const text = g.section.rubric.map((b) => (markdown ? toMarkdown(b) : textOf(b))).filter(Boolean).join('\n\n');
+    delete g.section.rubric;
+    if (text) g.section.instructions = text.slice(0, 10_000);
+  }
+
+  const reader = createPassageReader(files, markdown, (file, images) => placeImages(file, images, files, opts.assets, opts.dryRun ?? false));
   const outSections: Array<SectionInput & { questions: QuestionInput[] }> = [];
   const usedIds = new Set<string>();
   const seenFiles = new Set<string>();
@@ -148,20 +188,21 @@ export async function importQtiPackage(
         continue;
       }
       seenFiles.add(ref.file);
-      const item = parseXml(bytes, ref.file);
+      const item = parsed.get(ref.file) ?? parseXml(bytes, ref.file);
       const identifier = item.attrs['identifier'] ?? ref.identifier;
       if (item.name !== 'qti-assessment-item') {
-        skip('-', `the file holds <${item.name}>, not an assessment item`, identifier);
+        skip('-', item.name === 'qti-assessment-stimulus' ? 'the file is a shared stimulus, not an assessment item (items that reference it show it as their passage)' : `the file holds <${item.name}>, not an assessment item`, identifier);
         continue;
       }
-      let mapped = mapItem(item);
+      const stimuli = takeStimulusLinks(item, ref.file, resolve);
+      let mapped = mapItem(item, { markdown });
       if (mapped.ok && mapped.images.length > 0) {
         const placed = await placeImages(ref.file, mapped.images, files, opts.assets, opts.dryRun ?? false);
         if (typeof placed === 'string') {
           skip(mapped.interaction, placed, identifier);
           continue;
         }
-        mapped = mapItem(item, { imageText: (img) => placed.get(img.href) ?? img.alt });
+        mapped = mapItem(item, { markdown, imageText: (img) => placed.get(img.href) ?? img.alt });
       }
       if (!mapped.ok) {
         skip(mapped.interaction, mapped.reason, identifier);
@@ -176,7 +217,13 @@ export async function importQtiPackage(
         skip(mapped.interaction, `does not fit Assay's limits: ${problem}`, identifier);
         continue;
       }
+      const passage = await reader.passageFor(stimuli);
+      if (typeof passage === 'string') {
+        skip(mapped.interaction, passage, identifier);
+        continue;
+      }
       const q = mapped.question;
+      if (passage.passageId) q.passageId = passage.passageId;
       if (isPartId(identifier) && !usedIds.has(identifier)) {
         q.id = identifier;
         usedIds.add(identifier);
@@ -219,6 +266,7 @@ export async function importQtiPackage(
   const flat = outSections.length === 1 && outSections[0]!.title === '' && !outSections[0]!.draw && !outSections[0]!.shuffleQuestions;
   const all = outSections.flatMap((s) => s.questions);
   const sections = outSections.map((s, i) => ({ ...s, title: s.title || `Section ${i + 1}` }));
+  const passages = reader.passagesUsed(all);
   const input: TestInput = {
     title: title.slice(0, 200),
     description: '',
@@ -226,8 +274,9 @@ export async function importQtiPackage(
     proctoring: 'none',
     ...settingsFor(all),
     ...(flat ? { questions: all } : { sections }),
+    ...(passages.length > 0 ? { passages } : {}),
     // Images are shown as Markdown (`![alt](asset:…)`): a test with any is a Markdown test, so they render (docs/content.md).
-    ...(JSON.stringify(all).includes('](asset:') ? { contentFormat: 'markdown' as const } : {}),
+    ...(markdown || JSON.stringify([all, passages]).includes('](asset:') ? { contentFormat: 'markdown' as const } : {}),
   };
   return { input, report };
 }

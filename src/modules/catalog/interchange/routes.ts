@@ -7,6 +7,7 @@ import { errors } from '../../../platform/http/schemas.js';
 import { operatorTokenAudit } from '../../staff/audit.js';
 import { contentAssetSink } from './asset-sink.js';
 import { exportTest, formatOf, IMPORT_MAX_BYTES, importTest } from './import-service.js';
+import { readOrPrimary } from '../../../platform/read-replica.js';
 
 const Skipped = Type.Object({ file: Type.String(), identifier: Type.String(), interaction: Type.String(), reason: Type.String() }, { title: 'ImportSkippedItem' });
 const Report = Type.Object(
@@ -62,7 +63,8 @@ export const interchangeAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
       },
     },
     async (request, reply) => {
-      const zip = await exportTest(ctx, request.params.testId);
+      // An export may be a little behind: the read replica's, within its bound (platform/read-replica.ts).
+      const zip = await readOrPrimary(ctx, (pool) => exportTest({ ...ctx, pool }, request.params.testId));
       return reply
         .header('content-type', 'application/zip')
         .header('content-disposition', `attachment; filename="${request.params.testId.replace(/[^A-Za-z0-9_-]/g, '')}-qti3.zip"`)

@@ -149,10 +149,13 @@ export function descendants(el: XElement): XElement[] {
 
 const BLOCKS = new Set(['p', 'div', 'li', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'table', 'tr', 'qti-prompt']);
 
+/** Feedback shown only after answering: never part of a question's text (an option's inline feedback is not the option). */
+const FEEDBACK_ELEMENTS = new Set(['qti-feedback-inline', 'qti-feedback-block', 'qti-modal-feedback']);
+
 /**
  * The plain text of mixed content: whitespace collapsed, block elements on
- * their own lines. `skip` leaves out elements (interactions); `inline`
- * replaces one with text (a blank's placeholder).
+ * their own lines, feedback left out. `skip` leaves out elements
+ * (interactions); `inline` replaces one with text (a blank's placeholder).
  */
 export function textOf(el: XElement, opts: { skip?: (e: XElement) => boolean; inline?: (e: XElement) => string | undefined } = {}): string {
   let out = '';
@@ -167,7 +170,7 @@ export function textOf(el: XElement, opts: { skip?: (e: XElement) => boolean; in
         out += inl;
         continue;
       }
-      if (opts.skip?.(c)) continue;
+      if (opts.skip?.(c) || FEEDBACK_ELEMENTS.has(c.name)) continue;
       if (c.name === 'br') {
         out += '\n';
         continue;

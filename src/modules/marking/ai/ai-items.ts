@@ -1,5 +1,6 @@
 import type { AiMarkableType, Question } from '../../catalog/schemas.js';
 import { needsMarker } from '../auto-mark.js';
+import { answerEntries } from '../../catalog/accepted-answers.js';
 import { type AnswerValue } from '../../attempts/answer-values.js';
 import type { MarkingTask } from './prompt.js';
 
@@ -31,8 +32,13 @@ export function markingTask(q: AiQuestion, answer: AnswerValue | undefined): Mar
     maxPoints: q.points,
     rubric: q.rubric ?? null,
     criteria: q.criteria.map((c) => ({ criterion: c.criterion, points: c.points, description: c.description })),
-    referenceAnswers: q.type === 'short_text' ? q.acceptedAnswers : [],
+    referenceAnswers: q.type === 'short_text' ? referenceAnswers(q) : [],
     maxWords: q.type === 'essay' ? (q.maxWords ?? null) : null,
     answer: typeof answer === 'string' ? answer : '',
   };
+}
+
+/** The entries' texts; one worth less than the question says so, so the model does not take it for a full answer. */
+function referenceAnswers(q: Extract<Question, { type: 'short_text' }>): string[] {
+  return answerEntries(q).map((e) => (e.points < q.points ? `${e.text} (worth ${e.points} of ${q.points} points)` : e.text));
 }

@@ -4,16 +4,33 @@ import type { MarkingItem } from '../../marking/get-marking-view.js';
 import { normaliseText } from '../../marking/auto-mark.js';
 import type { Score } from '../../lifecycle/score.js';
 import { BLANK_PLACEHOLDER } from '../../catalog/authoring.js';
-import type { Question } from '../../catalog/schemas.js';
+import type { BuiltInQuestion, Passage, Question } from '../../catalog/schemas.js';
+import type { AnswerJson, BaseQuestion } from '../../catalog/question-types/definition.js';
+import { questionType } from '../../catalog/question-types/registry.js';
+import { passageName } from '../../catalog/passages.js';
+import { answerEntries, describeEntry } from '../../catalog/accepted-answers.js';
+import { partQuestion } from '../../catalog/composite.js';
+import { markQuestion } from '../../marking/auto-mark.js';
 import { dataTable, when } from '../ui/components.js';
 import { plainTexts, type PageTexts } from '../../student/pages/page-content.js';
 
-type Of<T extends Question['type']> = Extract<Question, { type: T }>;
+type Of<T extends BuiltInQuestion['type']> = Extract<BuiltInQuestion, { type: T }>;
 
 /** A plain text in its paragraph as always; Markdown is block content, in a div that lets it flow. */
 export function contentBlock(texts: PageTexts, className: string, field: string, source: string): SafeHtml {
   const shown = texts.block(field, source);
   return texts.markdown ? html`<div class="${className} content">${shown}</div>` : html`<p class="${className}">${shown}</p>`;
+}
+
+/**
+ * The passage a question was shown with: its name, and its text behind a
+ * disclosure (a reviewer mostly needs to know which passage; the text is
+ * there when they do). Nothing for a question without one.
+ */
+export function passageNote(texts: PageTexts, question: { passageId?: string } | undefined, passages: readonly Passage[]): SafeHtml | '' {
+  const p = question?.passageId !== undefined ? passages.find((x) => x.id === question.passageId) : undefined;
+  if (!p) return '';
+  return html`<details class="passage-note"><summary>Passage: ${passageName(p)}</summary>${contentBlock(texts, 'passage-text', `passages.${p.id}.text`, p.text)}</details>`;
 }
 
 const notAnswered = html`<p class="empty">Not answered.</p>`;
@@ -26,35 +43,33 @@ const verdict = (right: boolean) => (right ? html`<span class="badge badge-right
  * questions the option texts (which were chosen, which are correct);
  * matching as "stem → choice" pairs; ordering as the numbered list the
  * student left; fill_blanks as the text with the blanks filled in, each
- * marked right or wrong; text answers as typed. The test's texts are
+ * marked right or wrong; text answers as typed; a composite question as
+ * each part (Part 1, Part 2, … as the student page names them) with its
+ * prompt, its answer in its own type's words and its points. The test's texts are
  * rendered in its content format through `texts` (staff's cache, asset URLs
  * under /portal); the student's own answer is always shown as typed.
  */
 export function answerView(q: Question | undefined, answer: AnswerValue, file?: SafeHtml, texts: PageTexts = plainTexts): SafeHtml {
+  const shown = answerBody(q, answer, file, texts);
+  // The key beside the answer is the item's declared correct response; the mark comes from running its processing, which may give other answers points too.
+  if (q && 'scoring' in q && q.scoring) return html`<p class="hint">Marked by its imported QTI response processing: the correct answer shown is the item's declared one, and the mark may differ from it.</p>${shown}`;
+  return shown;
+}
+
+function answerBody(question: Question | undefined, answer: AnswerValue, file: SafeHtml | undefined, texts: PageTexts): SafeHtml {
+  // A registered type shows its own answer (catalog/question-types).
+  const def = question ? questionType(question.type) : undefined;
+  if (question && def) return def.review(question as BaseQuestion, (answer ?? null) as AnswerJson, { texts });
+  const q = question as BuiltInQuestion | undefined;
   // A file answer is shown by the caller, who knows the file and the reader (answer-file-view.ts).
   if (q?.type === 'file_upload') return answer === null ? notAnswered : (file ?? html`<p class="empty">The file is no longer stored.</p>`);
   if (q?.type === 'matching') return matchingView(q, answer, texts);
   if (q?.type === 'ordering') return orderingView(q, answer, texts);
   if (q?.type === 'fill_blanks') return fillBlanksView(q, answer, texts);
-  if (q && (q.type === 'single_choice' || q.type === 'multiple_choice')) {
-    const chosen = new Set(Array.isArray(answer) ? answer : answer === null ? [] : [answer]);
-    const correct = new Set(q.type === 'single_choice' ? [q.correctOptionId] : q.correctOptionIds);
-    return html`${chosen.size === 0 ? html`<p class="empty">Not answered.</p>` : ''}
-<ul class="options-list">${q.options.map(
-      (o) =>
-        html`<li${chosen.has(o.id) ? html` class="chosen"` : ''}>${texts.inline(`${q.id}.options.${o.id}`, o.text)}${chosen.has(o.id) ? html` <span class="badge">Chosen</span>` : ''}${
-          correct.has(o.id) ? html` <span class="hint">(correct answer)</span>` : ''
-        }</li>`,
-    )}</ul>`;
-  }
+  if (q?.type === 'composite') return compositeView(q, answer, texts);
   if (answer === null || (typeof answer === 'string' && answer.trim() === '')) return notAnswered;
   const text = Array.isArray(answer) ? answer.join(', ') : isRecord(answer) ? Object.values(answer).join(', ') : answer;
-  const expected =
-    q?.type === 'short_text'
-      ? html`<p class="hint">Accepted: ${q.acceptedAnswers.join(' · ')}</p>`
-      : q?.type === 'numeric'
-        ? html`<p class="hint">Expected: ${q.answer}${q.tolerance ? ` ± ${q.tolerance}` : ''}</p>`
-        : '';
+  const expected = q?.type === 'short_text' ? acceptedList(q) : '';
   return html`<p class="answer">${text}</p>${expected}`;
 }
 
@@ -127,6 +142,22 @@ function fillBlanksView(q: Of<'fill_blanks'>, answer: AnswerValue, texts: PageTe
   })}</p>`;
 }
 
+/** Each part in a list item: its name, its points of its points (none when kept QTI processing marks the parts together), its prompt and the answer as its own type shows it. */
+function compositeView(q: Of<'composite'>, answer: AnswerValue, texts: PageTexts): SafeHtml {
+  const given = isRecord(answer) ? (answer as Readonly<Record<string, AnswerValue>>) : {};
+  return html`<ol class="answer-parts">${q.parts.map((part, k) => {
+    const shown = partQuestion(q, part);
+    const value = given[part.id] ?? null;
+    const mark = markQuestion(shown, value);
+    const points = mark.kind === 'auto' ? `${formatPoints(mark.points)} of ${plural(Number(formatPoints(part.points)), 'point')}` : `of ${plural(Number(formatPoints(part.points)), 'point')}`;
+    // Kept QTI processing marks the parts together: a part has no points of its own to show.
+    const title = q.scoring ? html`<strong>Part ${k + 1}</strong>` : html`<strong>Part ${k + 1}</strong> <span class="hint">(${points})</span>`;
+    return html`<li class="answer-part"><p class="answer-part-title">${title}</p>
+${contentBlock(texts, 'prompt', `${shown.id}.prompt`, part.prompt)}
+${answerView(shown, value, undefined, texts)}</li>`;
+  })}</ol>`;
+}
+
 export function markView(item: MarkingItem): SafeHtml {
   if (!item.mark) return item.needsMarking ? html`<p><strong>Awaiting a reviewer’s mark</strong> (out of ${formatPoints(item.maxPoints)}).</p>` : html``;
   const m = item.mark;
@@ -180,4 +211,11 @@ export function sectionGroups<T extends { questionId: string }>(view: {
   if (!view.sections) return [{ sectionId: '', title: null, items: numbered }];
   const byId = new Map(numbered.map((n) => [n.item.questionId, n]));
   return view.sections.map((s) => ({ sectionId: s.sectionId, title: s.title, items: s.questionIds.flatMap((id) => byId.get(id) ?? []) }));
+}
+
+/** A short_text question's accepted answers with each one's points and how it is matched (case, or its pattern). */
+function acceptedList(q: Of<'short_text'>): SafeHtml {
+  const entries = answerEntries(q);
+  if (entries.length === 1) return html`<p class="hint">Accepted: ${describeEntry(entries[0]!)}</p>`;
+  return html`<p class="hint">Accepted:</p><ul class="hint accepted-answers">${entries.map((e) => html`<li>${describeEntry(e)}</li>`)}</ul>`;
 }

@@ -14,6 +14,7 @@ import { assignmentDetail } from './assignment-detail-view.js';
 import { formatScore } from './answer-view.js';
 import { controlsSection } from './assignment-controls-view.js';
 import { can } from '../../staff/principal.js';
+import { portalReadPool } from '../portal-reads.js';
 
 /**
  * Assignments: search by externalUserId (prefix), filter by mode (live by
@@ -62,11 +63,13 @@ export const assignmentPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContex
       if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'assignments', 'Assignments', '/portal/assignments'));
       const q = request.query;
       const { filter, errors } = parseFilters(scope.institutionId, q);
+      // A list that may be a little behind: the read replica's, once it has this browser's own writes (portal-reads.ts).
+      const db = portalReadPool(ctx, request);
       const [page, published] = await Promise.all([
-        errors.length > 0 ? null : listAssignments(ctx.pool, filter, { limit: PAGE_SIZE, cursor: q.cursor, direction: q.dir ?? 'older' }),
-        listTestsForPartner(ctx.pool, scope.institutionId, { limit: 100, offset: 0 }),
+        errors.length > 0 ? null : listAssignments(db, filter, { limit: PAGE_SIZE, cursor: q.cursor, direction: q.dir ?? 'older' }),
+        listTestsForPartner(db, scope.institutionId, { limit: 100, offset: 0 }),
       ]);
-      const titles = await listTestTitles(ctx.pool, [...new Set([...(page?.data ?? []).map((r) => r.testId), ...(q.testId ? [q.testId] : [])])]);
+      const titles = await listTestTitles(db, [...new Set([...(page?.data ?? []).map((r) => r.testId), ...(q.testId ? [q.testId] : [])])]);
       const mode = modeOf(q.mode);
       // The default mode stays out of the links, as it stays out of "filtered".
       const filterQuery: FilterQuery = { q: q.q, mode: mode === 'live' ? undefined : mode, status: q.status, testId: q.testId, from: q.from, to: q.to };

@@ -7,6 +7,7 @@ import { exportFileName } from '../../results/export-filter.js';
 import { resultsCsv } from '../../results/results-csv.js';
 import { InstitutionQuery, institutionScope, pageRoute } from '../ui/page.js';
 import { parseFilters } from './assignment-filters.js';
+import { portalReadPool } from '../portal-reads.js';
 
 const Text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 
@@ -32,7 +33,8 @@ export const resultsExportPage: FastifyPluginAsyncTypebox<{ ctx: AppContext }> =
       if (!scope) throw new AppError('not_found', 'Choose an institution first.');
       const { filter, errors } = parseFilters(scope.institutionId, request.query);
       if (errors.length > 0) throw new AppError('invalid_request', errors.map((e) => e.message).join(' '), errors);
-      const body = await resultsCsv(ctx.pool, filter);
+      // An export may be a little behind: the read replica's (portal-reads.ts).
+      const body = await resultsCsv(portalReadPool(ctx, request), filter);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${exportFileName(scope.institutionId, ctx.clock.now())}"`)

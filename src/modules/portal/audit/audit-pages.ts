@@ -7,6 +7,7 @@ import { requirePermission } from '../../staff/principal.js';
 import { dataTable, pager, whenShort } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
 import { Html, InstitutionQuery, institutionScope, layoutFor, pageRoute, sendHtml } from '../ui/page.js';
+import { portalReadPool } from '../portal-reads.js';
 
 /**
  * The audit log, newest first: every change made in the portal or through
@@ -60,17 +61,19 @@ export const auditPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     async (request, reply) => {
       const before = request.query.before ?? null;
       const scope = await institutionScope(ctx, request, 'manage_staff');
+      // The log may be a little behind: the read replica's, once it has this browser's own changes (portal-reads.ts).
+      const db = portalReadPool(ctx, request);
       if (!scope) {
         // An operator without a chosen institution: the whole platform's log.
         const p = requirePermission(request, 'operate');
-        const page = await listAudit(ctx.pool, { institutionId: null, limit: PAGE_SIZE, before });
+        const page = await listAudit(db, { institutionId: null, limit: PAGE_SIZE, before });
         const main = html`<h1>Audit log</h1>
 <p class="lede">Every change on the platform, newest first. Open an institution's audit log from its page to see only its entries.</p>
 ${auditTable(page.data, 'All audit entries, newest first', true)}
 ${pager({ label: 'Audit log pages', newerHref: before ? '/portal/audit' : null, newerText: 'Newest', olderHref: page.nextBefore ? `/portal/audit?before=${page.nextBefore}` : null })}`;
         return sendHtml(reply, portalLayout({ title: 'Audit log', principal: p, current: 'audit', main }));
       }
-      const page = await listAudit(ctx.pool, { institutionId: scope.institutionId, limit: PAGE_SIZE, before });
+      const page = await listAudit(db, { institutionId: scope.institutionId, limit: PAGE_SIZE, before });
       const main = html`<h1>Audit log</h1>
 <p class="lede">Every change to ${scope.institutionName}'s keys, domains, webhooks, marks and staff, made in the portal or by the Assay operator, newest first.</p>
 ${auditTable(page.data, `Audit entries of ${scope.institutionName}, newest first`, false)}

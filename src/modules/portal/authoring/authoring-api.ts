@@ -7,6 +7,9 @@ import { requirePermission } from '../../staff/principal.js';
 import { CreateDraftBody, Draft, Published, PublishBody, SaveDraftBody, TestIdParams, VersionDiff, VersionList, VersionParams } from '../../catalog/authoring-schemas.js';
 import { createDraftTest, deleteTest, getDraftView, listAuthoredTests, listVersions, publishDraft, saveDraft, versionChanges, type AuthoringScope } from '../../catalog/drafts.js';
 import { auditContext } from '../ui/page.js';
+import { randomInt } from 'node:crypto';
+import { NumericQ, ShortText } from '../../catalog/schemas.js';
+import { sampleDrawsFor } from '../../catalog/question-types/parameters/sample-draws.js';
 
 /**
  * The JSON the portal's test editor calls (docs/authoring.md "The API"):
@@ -31,6 +34,10 @@ const AuthoredTests = Type.Object({
     }),
   ),
   total: Type.Integer(),
+});
+
+const SampleDraws = Type.Object({
+  draws: Type.Array(Type.Object({ values: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()])), answer: Nullable(Type.String()) })),
 });
 
 /** Who may author, and on which tests. */
@@ -66,6 +73,18 @@ export const authoringApi: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     '/authoring/tests/:testId/draft',
     { config, schema: { hide, headers: Csrf, params: TestIdParams, body: SaveDraftBody, response: { 200: Draft, ...errors(400, 401, 403, 404, 409) } } },
     async (request) => saveDraft(ctx.pool, scopeOf(request), request.params.testId, request.body, auditContext(request)),
+  );
+  // The editor's "Sample draws" of a parametrised question as written (saved or not): only the test's own author may ask.
+  app.post(
+    '/authoring/tests/:testId/draft/sample-draws',
+    {
+      config,
+      schema: { hide, headers: Csrf, params: TestIdParams, body: Type.Object({ question: Type.Union([NumericQ, ShortText]) }), response: { 200: SampleDraws, ...errors(400, 401, 403, 404) } },
+    },
+    async (request) => {
+      await getDraftView(ctx.pool, scopeOf(request), request.params.testId);
+      return sampleDrawsFor(request.body.question, randomInt);
+    },
   );
   app.post(
     '/authoring/tests/:testId/versions',

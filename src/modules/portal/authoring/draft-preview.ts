@@ -63,7 +63,11 @@ export async function previewVersion(db: Queryable, draft: DraftView): Promise<{
     contentFormat: c.contentFormat === 'markdown' ? ('markdown' as const) : ('plain' as const),
     createdAt: new Date(0),
   };
-  if (whole.valid) return { version: { ...head, questions: whole.valid.checked.questions, sections: whole.valid.checked.sections }, held: [] };
+  if (whole.valid) return { version: { ...head, questions: whole.valid.checked.questions, sections: whole.valid.checked.sections, passages: whole.valid.checked.passages }, held: [] };
+  // An unfinished draft still previews each passage that has an id and a text.
+  const passages = (list(c.passages) as Array<Record<string, unknown>>)
+    .filter((p: Record<string, unknown>) => typeof p?.id === 'string' && typeof p.text === 'string' && p.text !== '')
+    .map((p: Record<string, unknown>) => ({ id: p.id as string, text: p.text as string, ...(typeof p.title === 'string' && p.title !== '' ? { title: p.title } : {}) }));
 
   const groups = Array.isArray(c.sections)
     ? c.sections.map((s: Record<string, unknown>, k: number) => ({ s, k, questions: list(s?.questions) }))
@@ -92,7 +96,7 @@ export async function previewVersion(db: Queryable, draft: DraftView): Promise<{
       sections.push({ id: `sec-${g.k}`, title: text(g.s.title, `Section ${g.k + 1}`), instructions: typeof g.s.instructions === 'string' ? g.s.instructions : null, shuffleQuestions: false, draw: null, questionIds });
     }
   }
-  return { version: { ...head, questions, sections: Array.isArray(c.sections) ? sections : null }, held };
+  return { version: { ...head, questions, sections: Array.isArray(c.sections) ? sections : null, passages }, held };
 }
 
 function heldNotice(held: Held[]): string {

@@ -18,6 +18,8 @@ import { DoneQuery, FORM, Html, Redirect, auditContext, flashFrom, pageRoute, re
 import { NEW_TEST_TEMPLATE, checkTestJson, locate, testToJson, type LineError } from './check-test-json.js';
 import { editorPage, testsListPage } from './test-views.js';
 import { getAiAgreement } from '../../marking/ai/get-ai-agreement.js';
+import { portalReadPool } from '../portal-reads.js';
+import type { Pool } from '../../../platform/db.js';
 
 /**
  * Tests (operators only): list, create and edit from the JSON format (the
@@ -77,8 +79,10 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     async (request, reply) => {
       const principal = requirePermission(request, 'author_tests');
       const page = request.query.page ?? 1;
-      if (!can(principal, 'operate')) return sendEditor(reply, await ownTests(principal, page, flashFrom(request)));
-      const [{ data, total }, insts] = await Promise.all([listAllTests(ctx.pool, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }), institutions()]);
+      // The list may be a little behind: the read replica's, once it has this browser's own edits (portal-reads.ts).
+      const db = portalReadPool(ctx, request);
+      if (!can(principal, 'operate')) return sendEditor(reply, await ownTests(db, principal, page, flashFrom(request)));
+      const [{ data, total }, insts] = await Promise.all([listAllTests(db, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }), institutions()]);
       const nav = testsPager(page, total);
       const names = new Map(insts.map((i) => [i.institutionId, i.name]));
       return sendEditor(reply, testsListPage({ principal, tests: data, total, names, pager: nav, flash: flashFrom(request) }));
@@ -86,8 +90,8 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   );
 
   /** An author's or admin's list: their institution's own tests. */
-  async function ownTests(principal: StaffPrincipal, page: number, flash: ReturnType<typeof flashFrom>) {
-    const { data, total } = await listAuthoredTests(ctx.pool, { institutionId: principal.institutionId! }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  async function ownTests(db: Pool, principal: StaffPrincipal, page: number, flash: ReturnType<typeof flashFrom>) {
+    const { data, total } = await listAuthoredTests(db, { institutionId: principal.institutionId! }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
     return ownTestsPage({ principal, tests: data, total, pager: testsPager(page, total), flash });
   }
 

@@ -8,6 +8,10 @@ import type { LineError } from './check-test-json.js';
 import type { AiAgreement } from '../../marking/ai/get-ai-agreement.js';
 import { agreementSection } from './agreement-view.js';
 import { newTestForm } from './own-tests-view.js';
+import { questionTypeNames } from '../../catalog/question-types/registry.js';
+
+/** The types the JSON hint names in its own words; a registered type beyond them is added after. */
+const LISTED = ['single_choice', 'multiple_choice', 'short_text', 'numeric', 'essay', 'matching', 'ordering', 'fill_blanks', 'file_upload'];
 
 /** The test editor: JSON with its problems listed by line, a sandboxed preview of the student page, publications. */
 
@@ -46,7 +50,7 @@ ${problems(p.errors, p.json)}
 ${csrfField(p.principal.sessionCsrf)}
 <div class="field${p.errors.length > 0 ? ' has-error' : ''}">
 <label for="${fieldId('json')}">Test JSON</label>
-<p class="hint" id="json-hint">Fields: title, description, durationMinutes, proctoring (none, record, live_ai), marking (auto, manual, hybrid), resultVisibility (immediate, after_review), passPercent, and questions (a flat test) or sections (each with title, instructions, shuffleQuestions, draw, questions). Question types: single_choice, multiple_choice, short_text, numeric, essay, matching, ordering, fill_blanks, file_upload (docs/test-format.md).</p>
+<p class="hint" id="json-hint">Fields: title, description, durationMinutes, proctoring (none, record, live_ai), marking (auto, manual, hybrid), resultVisibility (immediate, after_review), passPercent, and questions (a flat test) or sections (each with title, instructions, shuffleQuestions, draw, questions). Question types: single_choice, multiple_choice, short_text, numeric, essay, matching, ordering, fill_blanks, file_upload, ${questionTypeNames().filter((t) => !LISTED.includes(t)).map((t) => `${t}, `).join('')}composite (docs/test-format.md).</p>
 <textarea id="${fieldId('json')}" name="json" class="code" rows="30" spellcheck="false" autocapitalize="off" aria-describedby="json-hint"${p.errors.length > 0 ? html` aria-invalid="true"` : ''}>
 ${p.json}</textarea>
 </div>

@@ -3,7 +3,7 @@ import type { ErrorDetail } from '../../../platform/errors.js';
 import { formatPoints, html, type SafeHtml } from '../../../platform/web/html.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import type { DraftMark, OpenedItem } from '../../marking/reviewer-marking.js';
-import { answerView, contentBlock, markView, scoreFacts, sectionGroups } from '../assignments/answer-view.js';
+import { answerView, contentBlock, markView, passageNote, scoreFacts, sectionGroups } from '../assignments/answer-view.js';
 import { fileAnswerView } from '../assignments/answer-file-view.js';
 import type { AnswerFileSummary } from '../../attempts/answer-files.js';
 import { ago, csrfField, errorFor, errorSummary, hiddenFields, statusBadge, textArea, textField, when, type Flash } from '../ui/components.js';
@@ -132,7 +132,9 @@ function itemBlock(item: MarkingItem, i: number, opened: OpenedItem, right: Safe
 <div class="side-by-side">
 <div>
 <h${level} id="item-${i + 1}">Question ${i + 1} <span class="hint">(${formatPoints(q.maxPoints)} point${q.maxPoints === 1 ? '' : 's'}${q.needsMarking ? ', marked by a reviewer' : ', marked automatically'})</span></h${level}>
+${passageNote(texts, question, opened.passages)}
 ${contentBlock(texts, 'prompt', `${item.questionId}.prompt`, item.prompt)}
+${item.scoring ? html`<p class="hint scoring-note">${item.scoring.note}</p>` : ''}
 ${item.rubric ? html`<h${sub}>Rubric</h${sub}>${contentBlock(texts, 'rubric', `${item.questionId}.rubric`, item.rubric)}` : ''}
 </div>
 <div>

@@ -37,6 +37,7 @@ import { currentAnswerFiles, summaryOf } from '../../attempts/answer-files.js';
 import { filePageHeaders } from '../assignments/answer-file-view.js';
 import type { FastifyReply } from 'fastify';
 import type { OpenedItem } from '../../marking/reviewer-marking.js';
+import { portalReadPool } from '../portal-reads.js';
 
 /**
  * Marking: the queue of the institution's assignments in `marking`, oldest
@@ -77,8 +78,10 @@ export const markingPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'marking', 'Marking', '/portal/marking'));
       const pageNo = request.query.page ?? 1;
       const testId = request.query.testId || undefined;
-      const queue = await listMarkingQueue(ctx.pool, { institutionId: scope.institutionId, testId, limit: PAGE_SIZE, offset: (pageNo - 1) * PAGE_SIZE });
-      const titles = await listTestTitles(ctx.pool, queue.byTest.map((t) => t.testId));
+      // The queue may be a little behind: the read replica's, once it has this browser's own marks (portal-reads.ts).
+      const db = portalReadPool(ctx, request);
+      const queue = await listMarkingQueue(db, { institutionId: scope.institutionId, testId, limit: PAGE_SIZE, offset: (pageNo - 1) * PAGE_SIZE });
+      const titles = await listTestTitles(db, queue.byTest.map((t) => t.testId));
       // Admins decide whether to let the model decide alone: the agreement of the chosen test, on their institution's marks.
       const agreement = testId && can(scope.p, 'manage_integration') ? await getAiAgreement(ctx.pool, testId, { institutionId: scope.institutionId }).catch(notFoundAsNull) : null;
       const now = ctx.clock.now();

@@ -14,6 +14,7 @@ import { html } from '../../../platform/web/html.js';
 import { dataTable, testBadge, whenShort } from '../ui/components.js';
 import { listProctoringReviewQueue } from '../../proctoring/list-review-queue.js';
 import { proctoringPage, type ReviewFormState } from './proctoring-view.js';
+import { portalReadPool } from '../portal-reads.js';
 
 /**
  * Proctoring review: an attempt's flags, recording and evidence (the
@@ -62,8 +63,10 @@ export const proctoringPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
     async (request, reply) => {
       const scope = await institutionScope(ctx, request, 'review_proctoring');
       if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'assignments', 'Proctoring review', '/portal/proctoring'));
-      const queue = await listProctoringReviewQueue(ctx.pool, scope.institutionId);
-      const titles = await listTestTitles(ctx.pool, [...new Set(queue.map((q) => q.testId))]);
+      // The queue may be a little behind: the read replica's, once it has this browser's own reviews (portal-reads.ts).
+      const db = portalReadPool(ctx, request);
+      const queue = await listProctoringReviewQueue(db, scope.institutionId);
+      const titles = await listTestTitles(db, [...new Set(queue.map((q) => q.testId))]);
       const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li aria-current="page">Proctoring review</li></ol></nav>
 <h1>Proctoring review</h1>
 <p class="lede">${queue.length === 0 ? 'No submitted attempt has a critical flag waiting for review.' : html`Submitted proctored attempts with critical flags still to review, oldest first${queue.length === 100 ? ' (the first 100)' : ''}.${testModeCount(queue)}`}</p>

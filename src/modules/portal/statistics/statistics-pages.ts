@@ -6,6 +6,7 @@ import { getTestStatistics } from '../../results/get-statistics.js';
 import { listStatisticsVersions } from '../../results/statistics-versions.js';
 import { Html, InstitutionQuery, chooseInstitution, institutionScope, pageRoute, sendHtml } from '../ui/page.js';
 import { statisticsPage } from './statistics-view.js';
+import { portalReadPool } from '../portal-reads.js';
 
 /**
  * `GET /portal/tests/{testId}/statistics`: a test's item statistics over the
@@ -33,8 +34,10 @@ export const statisticsPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       const { testId } = request.params;
       if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'tests', 'Statistics', `/portal/tests/${testId}/statistics`));
       const livemode = request.query.mode !== 'test';
-      const stats = await getTestStatistics(ctx.pool, { institutionId: scope.institutionId, testId, version: request.query.version, livemode });
-      const versions = await listStatisticsVersions(ctx.pool, testId);
+      // Statistics may be a little behind: the read replica's (portal-reads.ts).
+      const db = portalReadPool(ctx, request);
+      const stats = await getTestStatistics(db, { institutionId: scope.institutionId, testId, version: request.query.version, livemode });
+      const versions = await listStatisticsVersions(db, testId);
       if (versions.length === 0) throw notFound('test');
       const title = versions.find((v) => v.version === stats.version)?.title ?? testId;
       return sendHtml(reply, statisticsPage({ scope, testId, title, stats, versions: versions.map((v) => v.version), livemode }));

@@ -60,6 +60,7 @@ function head(title: string, context: string): SafeHtml {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} – ${context}</title>
 <link rel="stylesheet" href="/portal/assets/portal.css">
+<link rel="stylesheet" href="/portal/assets/question-types.css">
 <script src="/portal/assets/portal.js" defer></script>
 </head>`;
 }

@@ -84,13 +84,13 @@ export function institutionPage(
   app: PortalApp,
   ctx: AppContext,
   page: { path: string; nav: NavKey; title: string; permission: Permission },
-  render: (scope: Scope, flash: Flash | null) => Promise<string>,
+  render: (scope: Scope, flash: Flash | null, request: FastifyRequest) => Promise<string>,
 ): void {
   app.get(page.path, { schema: { ...pageRoute, querystring: Type.Object({ ...InstitutionQuery, ...DoneQuery }), response: { 200: Html } } }, async (request, reply) => {
     const scope = await institutionScope(ctx, request, page.permission);
     const portalPath = page.path === '/' ? '/portal' : `/portal${page.path}`;
     if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, page.nav, page.title, portalPath));
-    return sendHtml(reply, await render(scope, flashFrom(request)));
+    return sendHtml(reply, await render(scope, flashFrom(request), request));
   });
 }
 

@@ -2,6 +2,9 @@
 // once the server has accepted it (201, or 200 for one it already had), so a network cut, a server restart
 // or a reload loses nothing: failed uploads are retried with backoff, at once when the browser is back
 // online, and on the next page load. Without IndexedDB (some private modes) the queue lives in memory.
+// With S3 storage (`direct`), each piece goes presign → PUT to the bucket → record (proctor-direct.js)
+// and stays queued until its record succeeds; otherwise it is POSTed to the API as bytes.
+import { createDirectSender, outcomeOf } from './proctor-direct.js';
 
 const DB_NAME = 'assay-proctoring';
 const STORE = 'uploads';
@@ -37,7 +40,7 @@ const RANK = { evidence: 0, segment: 1, snapshot: 2 };
 const pad = (n) => String(n).padStart(6, '0');
 
 /**
- * @param {{ assignmentId: string, csrfToken: string, onChange?: (s: { queued: number, failing: boolean }) => void }} opts
+ * @param {{ assignmentId: string, csrfToken: string, direct?: boolean, onChange?: (s: { queued: number, failing: boolean }) => void }} opts
  */
 export async function createUploadQueue(opts) {
   const base = `/a/${encodeURIComponent(opts.assignmentId)}/proctoring`;
@@ -50,6 +53,7 @@ export async function createUploadQueue(opts) {
     for (const k of stored) keys.add(k);
   }
 
+  const direct = opts.direct ? createDirectSender({ base, csrfToken: opts.csrfToken }) : null;
   let sending = null;
   let retryTimer = null;
   let retryDelay = 1000;
@@ -102,6 +106,26 @@ export async function createUploadQueue(opts) {
     return fetch(url, { method: 'POST', headers, body: item.blob, credentials: 'same-origin', cache: 'no-store' });
   }
 
+  /** What the presign call declares: the through-API upload's headers, as JSON. */
+  function intentOf(item) {
+    if (item.kind === 'segment') {
+      return { kind: 'segment', bytes: item.blob.size, seq: item.seq, startedAt: new Date(item.startedAt).toISOString(), durationMs: Math.round(item.durationMs) };
+    }
+    const intent = { kind: 'snapshot', bytes: item.blob.size, takenAt: new Date(item.takenAt).toISOString(), snapshotId: item.snapshotId };
+    if (item.flagId) intent.flagId = item.flagId;
+    return intent;
+  }
+
+  /** One piece sent, by whichever path the storage calls for; the outcome says what the queue does next. */
+  async function send(key, item) {
+    if (direct) return direct(key, item, intentOf(item));
+    try {
+      return outcomeOf(await upload(item));
+    } catch {
+      return { kind: 'retry', retryAfter: null };
+    }
+  }
+
   /** Sends what is queued, oldest first, one at a time; resolves true when the queue is empty. */
   function flush() {
     if (!sending) sending = sendAll().finally(() => (sending = null));
@@ -118,18 +142,13 @@ export async function createUploadQueue(opts) {
         keys.delete(key);
         continue;
       }
-      let res;
-      try {
-        res = await upload(item);
-      } catch {
-        return retryLater(null);
-      }
-      if (res.ok) {
+      const outcome = await send(key, item);
+      if (outcome.kind === 'done') {
         await drop(key);
-      } else if (res.status === 401 || res.status === 403) {
+      } else if (outcome.kind === 'halt') {
         halted = true; // session gone: kept for the next page load, which has a fresh session and token
-      } else if (res.status === 429 || res.status >= 500) {
-        return retryLater(res.headers.get('retry-after'));
+      } else if (outcome.kind === 'retry') {
+        return retryLater(outcome.retryAfter);
       } else {
         // 400/404/409/413/415: this piece can never be accepted (the attempt ended long ago, for example).
         await drop(key);

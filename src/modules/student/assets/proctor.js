@@ -41,6 +41,7 @@ async function start() {
   const uploads = await createUploadQueue({
     assignmentId: state.assignmentId,
     csrfToken: state.csrfToken,
+    direct: Boolean(cfg.directUploads),
     onChange: ({ failing }) => {
       indicator.dataset.uploads = failing ? 'waiting' : 'ok';
       indicator.title = failing ? 'The recording is kept on this device and sent when the connection returns.' : '';

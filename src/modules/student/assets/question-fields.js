@@ -19,16 +19,32 @@
     return Object.keys(out).length > 0 ? out : null;
   }
 
+  // A composite question's part groups (not those of a part inside, which has none).
+  const partsOf = (fs) => [...fs.querySelectorAll('fieldset.part[data-part-id]')];
+
+  // The registered question types' parts (/assets/question-types.js, loaded after this file): each registers
+  // { read(fs), write(fs, value), setup?(fs), typed } by its type, and is asked before the built-in cases.
+  const registered = new Map();
+  window.AssayQuestionTypes = {
+    register(type, impl) {
+      registered.set(type, impl);
+    },
+    get: (type) => registered.get(type),
+  };
+
   /** The answer in a question's fields; null when unanswered (the server stores an empty answer as null). */
   function read(fs) {
+    const impl = registered.get(fs.dataset.type);
+    if (impl) return impl.read(fs);
     switch (fs.dataset.type) {
-      case 'single_choice': {
-        const checked = fs.querySelector('input[type=radio]:checked');
-        return checked ? checked.value : null;
-      }
-      case 'multiple_choice': {
-        const ids = [...fs.querySelectorAll('input[type=checkbox]:checked')].map((i) => i.value);
-        return ids.length > 0 ? ids : null;
+      case 'composite': {
+        // { partId: that part's answer }, each part read as a question of its own type; unanswered parts absent.
+        const out = {};
+        for (const part of partsOf(fs)) {
+          const v = read(part);
+          if (v !== null) out[part.dataset.partId] = v;
+        }
+        return Object.keys(out).length > 0 ? out : null;
       }
       case 'matching':
         return collect(fs.querySelectorAll('select[data-stem-id]'), 'stemId');
@@ -44,7 +60,7 @@
         return fileId ? { fileId } : null;
       }
       default: {
-        // short_text, numeric, essay: the text as typed.
+        // short_text: the text as typed.
         const text = fs.querySelector('input[type=text], textarea').value;
         return text.trim() === '' ? null : text;
       }
@@ -52,8 +68,17 @@
   }
 
   // Answered: a choice, text, a matched stem or filled blank, a saved order, a file.
+  // A registered type's number (a slider's) is answered; [], '' and {} are not.
   const isAnswered = (v) =>
-    v !== null && (Array.isArray(v) ? v.length > 0 : typeof v === 'string' ? v.trim() !== '' : Object.keys(v).length > 0);
+    v !== null &&
+    v !== undefined &&
+    (Array.isArray(v) ? v.length > 0 : typeof v === 'string' ? v.trim() !== '' : typeof v === 'object' ? Object.keys(v).length > 0 : true);
+  /** Whether a question's answer is typed text (saved after a pause rather than at once). */
+  const isTyped = (fs) => {
+    const impl = registered.get(fs.dataset.type);
+    return impl ? Boolean(impl.typed) : TYPED.has(fs.dataset.type);
+  };
+  const TYPED = new Set(['short_text', 'fill_blanks', 'composite']);
   const countWords = (t) => (t.trim() === '' ? 0 : t.trim().split(/\s+/u).length);
 
   function updateWordCount(fs) {
@@ -68,9 +93,13 @@
   /** Puts a value back into a question's fields (a reload's unsent edit from this device). */
   function write(fs, value) {
     const type = fs.dataset.type;
-    if (type === 'single_choice' || type === 'multiple_choice') {
-      const chosen = new Set(Array.isArray(value) ? value : value === null ? [] : [value]);
-      for (const input of fs.querySelectorAll('input')) input.checked = chosen.has(input.value);
+    const impl = registered.get(type);
+    if (impl) {
+      impl.write(fs, value);
+      return;
+    }
+    if (type === 'composite') {
+      for (const part of partsOf(fs)) write(part, (value && value[part.dataset.partId]) || null);
       return;
     }
     if (type === 'matching' || type === 'fill_blanks') {
@@ -119,7 +148,8 @@
     list.dataset.ordered = 'yes';
     refreshMoves(list);
     button.focus();
-    const fs = list.closest('fieldset.question');
+    // The live region of the part (a composite question) or of the question the list is in.
+    const fs = list.closest('fieldset.part, fieldset.question');
     const position = [...list.children].indexOf(li) + 1;
     fs.querySelector('.order-live').textContent = `${li.dataset.text || li.querySelector('.order-text').textContent} moved to position ${position} of ${list.children.length}`;
     fs.dispatchEvent(new Event('change', { bubbles: true }));
@@ -158,12 +188,27 @@
       return;
     }
     const version = hooks.nextVersion(q);
+    if (hooks.directUploads) {
+      uploadDirect(fs, file, version);
+      return;
+    }
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `${hooks.base}/files/${encodeURIComponent(q)}`);
     xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
     xhr.setRequestHeader('x-csrf-token', hooks.csrfToken);
     xhr.setRequestHeader('x-file-name', encodeURIComponent(file.name));
     xhr.setRequestHeader('x-answer-version', String(version));
+    watch(fs, file, xhr, (body) => body);
+    xhr.send(file);
+  }
+
+  /** Progress and outcome of an upload request whose answer, through `answerOf`, is the saved file. */
+  function watch(fs, file, xhr, answerOf, direct = false) {
+    const box = fs.querySelector('.file-answer');
+    const statusEl = box.querySelector('.file-status');
+    const errorEl = box.querySelector('.file-error');
+    const progress = box.querySelector('.file-progress');
+    const q = fs.dataset.questionId;
     xhr.upload.addEventListener('progress', (e) => {
       if (e.lengthComputable) progress.value = Math.round((e.loaded / e.total) * 100);
     });
@@ -176,10 +221,16 @@
       statusEl.textContent = '';
       errorEl.textContent = `${file.name} was not uploaded: ${why}${box.dataset.fileId ? ' Your previous file is kept.' : ''}`;
     };
-    xhr.addEventListener('load', () => {
+    xhr.addEventListener('load', async () => {
       if (xhr.status === 200) {
+        let body;
+        try {
+          body = await answerOf(direct ? null : JSON.parse(xhr.responseText));
+        } catch (err) {
+          failed(err.message);
+          return;
+        }
         done();
-        const body = JSON.parse(xhr.responseText);
         if (!body.saved) {
           statusEl.textContent = 'Not used: a newer answer to this question was already saved, perhaps in another tab. Reload the page to see it.';
           return;
@@ -187,6 +238,9 @@
         showFile(fs, body);
         hooks.confirmed(q, body.version);
         statusEl.textContent = `Uploaded ${body.fileName}.`;
+      } else if (direct) {
+        // The bucket refused the PUT (its signed URL expired, or it is unavailable): nothing was saved.
+        failed('the file store refused it. Choose the file again.');
       } else if (xhr.status === 409) {
         hooks.ended();
       } else if (xhr.status === 401 || xhr.status === 403) {
@@ -200,6 +254,63 @@
     progress.hidden = false;
     box.setAttribute('aria-busy', 'true');
     statusEl.textContent = `Uploading ${file.name}…`;
+  }
+
+  // With S3 storage the file goes straight to the bucket: presign (the server signs this length, and the
+  // SHA-256 computed here, which S3 checks against the bytes), PUT with exactly the signed headers, then
+  // record (the server checks the stored file and makes it the answer). The API never carries the file.
+  function postJson(url, body) {
+    return fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': hooks.csrfToken },
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+  }
+
+  async function uploadDirect(fs, file, version) {
+    const q = fs.dataset.questionId;
+    const box = fs.querySelector('.file-answer');
+    const fail = (why) => {
+      box.querySelector('.file-error').textContent = `${file.name} was not uploaded: ${why}${box.dataset.fileId ? ' Your previous file is kept.' : ''}`;
+      box.querySelector('.file-status').textContent = '';
+    };
+    box.querySelector('.file-status').textContent = `Preparing ${file.name}…`;
+    let signed;
+    try {
+      const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
+      const sha256 = btoa(String.fromCharCode(...new Uint8Array(digest)));
+      const res = await postJson(`${hooks.base}/files/${encodeURIComponent(q)}/uploads`, { bytes: file.size, contentType: file.type || 'application/octet-stream', fileName: file.name, version, sha256 });
+      if (res.status === 409) return hooks.ended();
+      if (res.status === 401 || res.status === 403) return fail('your session has ended. Open your test link again.');
+      if (!res.ok) return fail(serverMessage({ responseText: await res.text(), status: res.status }).replace(/([^.])$/, '$1.'));
+      signed = await res.json();
+    } catch {
+      return fail('the connection was lost. Check your connection and choose the file again.');
+    }
+    const xhr = new XMLHttpRequest();
+    xhr.open(signed.upload.method, signed.upload.url);
+    for (const [name, value] of Object.entries(signed.upload.headers)) xhr.setRequestHeader(name, value);
+    watch(fs, file, xhr, async () => {
+      // The bytes are in the bucket: the record makes them the answer (a lost answer is asked again once).
+      let res;
+      for (let tries = 0; tries < 2; tries++) {
+        try {
+          res = await postJson(`${hooks.base}/files/uploads/record`, { key: signed.key });
+          if (res.status < 500) break;
+        } catch {
+          res = null;
+        }
+      }
+      if (!res) throw new Error('the connection was lost. Check your connection and choose the file again.');
+      if (res.status === 409) {
+        hooks.ended();
+        throw new Error('the test is over.');
+      }
+      if (!res.ok) throw new Error(serverMessage({ responseText: await res.text(), status: res.status }).replace(/([^.])$/, '$1.'));
+      return res.json();
+    }, true);
     xhr.send(file);
   }
 
@@ -216,6 +327,11 @@
   function attach(h) {
     hooks = h;
     const answers = document.getElementById('answers');
+    // Each registered type's question (or composite part) binds its behaviour once.
+    for (const fs of answers.querySelectorAll('fieldset[data-type]')) {
+      const impl = registered.get(fs.dataset.type);
+      if (impl && impl.setup) impl.setup(fs);
+    }
     answers.addEventListener('click', (event) => {
       const button = event.target.closest && event.target.closest('button');
       if (!button) return;
@@ -228,5 +344,5 @@
     });
   }
 
-  window.assayFields = { read, write, isAnswered, updateWordCount, attach };
+  window.assayFields = { read, write, isAnswered, isTyped, updateWordCount, attach };
 })();

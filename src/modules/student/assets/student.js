@@ -23,7 +23,7 @@
   const blocks = new Map(); // questionId → fieldset
   for (const fs of document.querySelectorAll('fieldset.question')) blocks.set(fs.dataset.questionId, fs);
   const fields = window.assayFields;
-  const { read: readValue, write: writeValue, isAnswered, updateWordCount } = fields;
+  const { read: readValue, write: writeValue, isAnswered, isTyped, updateWordCount } = fields;
 
   function updateNavigator() {
     let answered = 0;
@@ -198,14 +198,13 @@
   });
 
   const answersEl = $('answers');
-  const TYPED = new Set(['essay', 'short_text', 'fill_blanks']);
   const onEdit = (event) => {
     const fs = event.target.closest && event.target.closest('fieldset.question');
     // Choosing a file is no edit: question-fields.js uploads it, and the upload saves the answer.
     if (!fs || event.target.type === 'file') return;
     if (fs.dataset.type === 'essay') updateWordCount(fs);
     recordEdit(fs.dataset.questionId);
-    scheduleFlush(TYPED.has(fs.dataset.type) ? 1200 : 300);
+    scheduleFlush(isTyped(fs) ? 1200 : 300);
   };
   answersEl.addEventListener('input', onEdit);
   answersEl.addEventListener('change', onEdit);
@@ -217,6 +216,7 @@
   fields.attach({
     base,
     csrfToken: state.csrfToken,
+    directUploads: Boolean(state.directUploads),
     nextVersion,
     isClosed: () => closed,
     confirmed(q, version) {

@@ -12,6 +12,7 @@ if (state && statusEl) {
   const queue = await createUploadQueue({
     assignmentId: state.assignmentId,
     csrfToken: state.csrfToken,
+    direct: Boolean(state.directUploads),
     onChange: ({ queued, failing }) => {
       if (!shown && queued === 0) return; // nothing was left over: say nothing
       shown = true;

@@ -45,7 +45,7 @@ ${submitted}`;
 ${submitted}
 <p>Your answers are being marked. Your result will be available from ${p.institutionName} once marking is finished.</p>`;
   }
-  const uploadRest = p.proctoring && p.assignmentId && p.csrfToken ? { assignmentId: p.assignmentId, csrfToken: p.csrfToken } : null;
+  const uploadRest = p.proctoring && p.assignmentId && p.csrfToken ? { assignmentId: p.assignmentId, csrfToken: p.csrfToken, directUploads: p.proctoring.directUploads === true } : null;
   const main = html`${body}
 ${uploadRest ? html`<p id="upload-rest" class="hint" role="status" hidden></p>` : ''}
 <p class="actions"><a class="button primary" href="${p.returnUrl}">Return to ${p.institutionName}</a></p>

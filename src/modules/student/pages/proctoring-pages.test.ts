@@ -110,7 +110,12 @@ describe('the completion page of a proctored test', () => {
     const html = page('record', { ...PROCTORING, mode: 'record' });
     expect(html).toContain('<p id="upload-rest" class="hint" role="status" hidden></p>');
     expect(html).toContain('<script type="module" src="/assets/proctoring/upload-rest.js"></script>');
-    expect(stateOf(html)).toEqual({ assignmentId: 'asg_1', csrfToken: 'csrf-token' });
+    expect(stateOf(html)).toEqual({ assignmentId: 'asg_1', csrfToken: 'csrf-token', directUploads: false });
+  });
+
+  it('tells the script to upload straight to the bucket when storage is S3', () => {
+    const html = page('record', { ...PROCTORING, mode: 'record', directUploads: true });
+    expect(stateOf(html)).toEqual({ assignmentId: 'asg_1', csrfToken: 'csrf-token', directUploads: true });
   });
 
   it('has no script at all without proctoring', () => {

@@ -19,6 +19,8 @@ export interface ProctoringPageState {
   retentionDays: number;
   /** The assignment's effective proctoring relaxations; absent means the strict defaults. */
   relaxations?: { fullscreenRequired: boolean; copyPasteAllowed: boolean };
+  /** Storage is S3: the recording is PUT straight to the bucket (absent means through the API). */
+  directUploads?: boolean;
 }
 
 const STRICT = { fullscreenRequired: true, copyPasteAllowed: false };

@@ -2,13 +2,14 @@ import type { AnswerValue } from '../../attempts/answer-values.js';
 import { answerFileId } from '../../attempts/answer-values.js';
 import { BLANK_PLACEHOLDER } from '../../catalog/authoring.js';
 import type { Question } from '../../catalog/schemas.js';
+import { partQuestion, type CompositeQuestion } from '../../catalog/composite.js';
 import { UPLOAD_DEFAULT_BYTES } from '../../catalog/schemas.js';
 import type { Delivery } from '../../catalog/delivery.js';
-import { html, SafeHtml } from '../../../platform/web/html.js';
+import { formatPoints, html, plural, SafeHtml } from '../../../platform/web/html.js';
 import type { PageTexts } from './page-content.js';
 
 /**
- * The fields of matching, ordering, fill_blanks and file_upload questions.
+ * The fields of matching, ordering, fill_blanks, file_upload and composite questions.
  * Each is operable by keyboard alone (selects, text fields, buttons, a file
  * input); student.js reads and restores the same markup. `id` is the
  * question's field prefix (`q<n>`).
@@ -16,7 +17,7 @@ import type { PageTexts } from './page-content.js';
 
 type Of<T extends Question['type']> = Extract<Question, { type: T }>;
 
-const asRecord = (v: AnswerValue): Readonly<Record<string, string>> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v : {});
+const asRecord = (v: AnswerValue): Readonly<Record<string, string>> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Readonly<Record<string, string>>) : {});
 
 /** A file the student uploaded, as the page state carries it (so a reload can say "Your file: …"). */
 export interface UploadedFile {
@@ -137,4 +138,33 @@ export function fileUploadInput(q: Of<'file_upload'>, id: string, value: AnswerV
 <p class="file-status" role="status" aria-live="polite"></p>
 <p class="file-error" id="${id}-file-error" role="alert"></p>
 </div>`;
+}
+
+/**
+ * A composite question's parts after its prompt, each a fieldset named
+ * "Part 1", "Part 2", … (its points beside the name, except under kept
+ * QTI processing, which marks the parts together), its own prompt
+ * describing the group, then the part's controls as its type draws them
+ * (`field`, the test page's). student.js reads each part's fields by the
+ * part's `data-type` and saves `{ partId: value }`.
+ */
+export function compositeInput(
+  q: CompositeQuestion,
+  id: string,
+  where: string,
+  value: AnswerValue,
+  texts: PageTexts,
+  field: (part: Question, id: string, where: string, value: AnswerValue) => SafeHtml,
+): SafeHtml {
+  const given = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Readonly<Record<string, AnswerValue>>) : {};
+  return html`<div class="parts">${q.parts.map((part, k) => {
+    const shown = partQuestion(q, part);
+    const partId = `${id}-p${k + 1}`;
+    const prompt = texts.block(`${shown.id}.prompt`, part.prompt);
+    return html`<fieldset class="part" id="${partId}" data-part-id="${part.id}" data-type="${part.type}" aria-describedby="${partId}-prompt">
+<legend class="part-legend">Part ${k + 1}${q.scoring ? '' : html` <span class="question-points">(${plural(Number(formatPoints(part.points)), 'point')})</span>`}</legend>
+${texts.markdown ? html`<div class="prompt part-prompt content" id="${partId}-prompt">${prompt}</div>` : html`<p class="prompt part-prompt" id="${partId}-prompt">${prompt}</p>`}
+${field(shown, partId, `${where}, part ${k + 1}`, given[part.id] ?? null)}
+</fieldset>`;
+  })}</div>`;
 }

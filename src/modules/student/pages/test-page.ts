@@ -1,11 +1,13 @@
 import type { AnswerValue } from '../../attempts/answer-values.js';
-import type { Question } from '../../catalog/schemas.js';
-import { deliveredSections, shownOptions, type DeliveredTest } from '../../catalog/delivery.js';
+import type { BuiltInQuestion, Question } from '../../catalog/schemas.js';
+import type { AnswerJson, BaseQuestion } from '../../catalog/question-types/definition.js';
+import { questionType } from '../../catalog/question-types/registry.js';
+import { deliveredSections, type DeliveredTest } from '../../catalog/delivery.js';
 import type { StoredAnswer } from '../../attempts/find-attempt.js';
-import { countWords } from '../../attempts/answer-values.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from '../../../platform/web/html.js';
-import { fileUploadInput, fillBlanksInput, matchingInput, orderingInput, type UploadedFile } from './question-parts.js';
+import { compositeInput, fileUploadInput, fillBlanksInput, matchingInput, orderingInput, type UploadedFile } from './question-parts.js';
 import { pageTexts, type PageTexts } from './page-content.js';
+import { passageRun, passageRuns } from './passage-parts.js';
 import type { ContentCache } from '../../catalog/content/content-cache.js';
 import { PROCTOR_SCRIPT, recordingIndicator, supervisionNotices, supervisionPanel, type ProctoringPageState } from './proctoring-parts.js';
 
@@ -30,6 +32,8 @@ export function testPage(p: {
   files?: Readonly<Record<string, { fileId: string; fileName: string; contentType: string; bytes: number }>>;
   /** Proctored tests: mode, resolved rules and timings for proctor.js. */
   proctoring?: ProctoringPageState | null;
+  /** Storage is S3: file answers are PUT straight to the bucket. */
+  directUploads?: boolean;
   testMode?: boolean;
   /** Where the texts are rendered and cached: the student's cache (asset URLs under /a/) unless given; the portal's preview passes staff's. */
   content?: ContentCache;
@@ -39,6 +43,10 @@ export function testPage(p: {
   const files = p.files ?? {};
   const valueOf = (q: Question) => saved.get(q.id)?.value ?? null;
   const block = (q: Question, n: number) => questionBlock(q, n, valueOf(q), p.test, files[q.id], texts);
+  // Questions in runs of one passage: each passage is shown once on the page (passage-parts.ts).
+  const shownPassages = new Set<string>();
+  const blocks = (qs: Question[], first: number) =>
+    passageRuns(qs.map((q, j) => ({ q, n: first + j })), p.test.passages ?? [], shownPassages).map((run) => passageRun(run, texts, block));
   const sections = p.test.sections === null ? null : numberedSections(p.test);
   const questions = p.test.questions;
   const proctored = p.test.proctoring !== 'none';
@@ -51,6 +59,8 @@ export function testPage(p: {
     questions: questions.map((q, i) => ({ id: q.id, type: q.type, n: i + 1, maxWords: q.type === 'essay' ? (q.maxWords ?? null) : null })),
     answers: Object.fromEntries(p.answers.map((a) => [a.questionId, { value: a.value, version: a.version }])),
     files: p.files ?? {},
+    // S3 storage: file answers go straight to the bucket (question-fields.js).
+    ...(p.directUploads ? { directUploads: true } : {}),
     ...(p.proctoring ? { proctoring: p.proctoring } : {}),
   };
 
@@ -92,10 +102,10 @@ ${p.test.proctoring !== 'none' ? supervisionPanel(p.test.proctoring, p.proctorin
           (s, k) => html`<section class="test-section" aria-labelledby="section-${k + 1}-title">
 <h2 class="section-title" id="section-${k + 1}-title">${s.title}</h2>
 ${s.instructions ? sectionInstructions(s.id, s.instructions, texts) : ''}
-${s.questions.map((q, j) => block(q, s.first + j))}
+${blocks(s.questions, s.first)}
 </section>`,
         )
-      : questions.map((q, i) => block(q, i + 1))
+      : blocks(questions, 1)
   }
   <div class="actions"><button type="button" class="button primary" id="open-submit">Submit test</button></div>
 </div>
@@ -151,14 +161,6 @@ function numberedSections(test: DeliveredTest): Array<{ id: string; title: strin
   });
 }
 
-/**
- * A Markdown label (a formula, an image) gives its control no name that every
- * assistive technology computes, so the control also carries the text as
- * plain words (formulas as TeX, images as their alt text). Plain tests: none.
- */
-export function plainName(texts: PageTexts, source: string): SafeHtml | '' {
-  return texts.markdown ? html` aria-label="${texts.text(source)}"` : '';
-}
 
 function sectionInstructions(sectionId: string, source: string, texts: PageTexts): SafeHtml {
   const shown = texts.block(`${sectionId}.instructions`, source);
@@ -178,44 +180,30 @@ function questionBlock(q: Question, n: number, value: AnswerValue, test: Deliver
     return html`<fieldset class="question" id="question-${n}" data-question-id="${q.id}" data-n="${n}" data-type="${q.type}" aria-labelledby="question-${n}-legend question-${n}-prompt">
 <legend id="question-${n}-legend"><span class="question-number">Question ${n}</span> ${points}</legend>
 <div class="prompt content" id="question-${n}-prompt">${prompt}</div>
-${questionInput(q, n, value, test, file, texts)}
+${questionInput(q, `q${n}`, `question ${n}`, value, test, file, texts)}
 </fieldset>`;
   }
-  const legend = html`<legend><span class="question-number">Question ${n}</span> <span class="prompt">${prompt}</span> ${points}</legend>`;
+  const legend = html`<legend><span class="question-number">Question ${n}</span> <span class="prompt" id="question-${n}-prompt">${prompt}</span> ${points}</legend>`;
   return html`<fieldset class="question" id="question-${n}" data-question-id="${q.id}" data-n="${n}" data-type="${q.type}">
 ${legend}
-${questionInput(q, n, value, test, file, texts)}
+${questionInput(q, `q${n}`, `question ${n}`, value, test, file, texts)}
 </fieldset>`;
 }
 
-function questionInput(q: Question, n: number, value: AnswerValue, test: DeliveredTest, file: UploadedFile | undefined, texts: PageTexts): SafeHtml {
-  const id = `q${n}`;
+/**
+ * A question's controls; `id` prefixes their ids (`q3`, or `q3-p1` for a
+ * composite question's first part) and `where` ends the answer fields'
+ * names ("question 3", "question 3, part 1").
+ */
+function questionInput(question: Question, id: string, where: string, value: AnswerValue, test: DeliveredTest, file: UploadedFile | undefined, texts: PageTexts): SafeHtml {
+  // A registered type writes its own part (a pure function of the question and its answer); the page places it.
+  const def = questionType(question.type);
+  if (def) return def.page(question as BaseQuestion, { id, where, value: (value ?? null) as AnswerJson, texts, shown: test.delivery });
+  const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'single_choice':
-    case 'multiple_choice': {
-      const type = q.type === 'single_choice' ? 'radio' : 'checkbox';
-      const chosen = new Set(Array.isArray(value) ? value : value === null ? [] : [value]);
-      return html`${q.type === 'multiple_choice' ? html`<p class="hint">Choose all that apply.</p>` : ''}<div class="options">${shownOptions(q.id, q.options, test.delivery).map(
-        (o, j) =>
-          html`<div class="option"><input type="${type}" name="${id}" id="${id}-o${j + 1}" value="${o.id}"${chosen.has(o.id) ? html` checked` : ''}${plainName(texts, o.text)}><label for="${id}-o${j + 1}">${texts.inline(`${q.id}.options.${o.id}`, o.text)}</label></div>`,
-      )}</div>`;
-    }
     case 'short_text':
-      return html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to question ${n}</span></label>
+      return html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to ${where}</span></label>
 <input type="text" id="${id}-input" name="${id}" value="${value ?? ''}" autocomplete="off" maxlength="1000">`;
-    case 'numeric':
-      return html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to question ${n}</span></label>
-<p class="hint" id="${id}-hint">A number; use a dot or a comma for decimals.</p>
-<input type="text" id="${id}-input" name="${id}" value="${value ?? ''}" inputmode="decimal" autocomplete="off" maxlength="100" aria-describedby="${id}-hint">`;
-    case 'essay': {
-      const text = typeof value === 'string' ? value : '';
-      const words = countWords(text);
-      const limit = q.maxWords ? ` of at most ${q.maxWords}` : '';
-      return html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to question ${n}</span></label>
-<textarea id="${id}-input" name="${id}" rows="10" maxlength="60000" aria-describedby="${id}-words">
-${text}</textarea>
-<p class="word-count" id="${id}-words" data-max-words="${q.maxWords ?? ''}">${plural(words, 'word')}${limit}</p>`;
-    }
     case 'matching':
       return matchingInput(q, id, value, texts);
     case 'ordering':
@@ -224,5 +212,7 @@ ${text}</textarea>
       return fillBlanksInput(q, id, value, texts);
     case 'file_upload':
       return fileUploadInput(q, id, value, file);
+    case 'composite':
+      return compositeInput(q, id, where, value, texts, (part, partId, partWhere, partValue) => questionInput(part, partId, partWhere, partValue, test, undefined, texts));
   }
 }

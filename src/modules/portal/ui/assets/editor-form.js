@@ -6,6 +6,7 @@
   'use strict';
   var K = window.AssayEditorKit;
   var Q = window.AssayEditorQuestions;
+  var P = window.AssayEditorPassages;
   var el = K.el, field = K.field, checkField = K.checkField, bind = K.bind, input = K.input, textarea = K.textarea, select = K.select, button = K.button;
 
   function settings(c, ui) {
@@ -97,6 +98,7 @@
   function render(form, c, ui) {
     form.textContent = '';
     form.appendChild(settings(c, ui));
+    form.appendChild(P.panel(c, ui));
     var all = groups(c);
     var number = 0;
     all.forEach(function (g, gi) {
@@ -108,7 +110,7 @@
       if (g.list.length === 0) region.appendChild(el('p', { className: 'hint', text: 'No questions yet.' }));
       g.list.forEach(function (q, j) {
         number += 1;
-        region.appendChild(Q.questionForm(q, g.base + '.' + j, number, { actions: questionActions(c, all, g, gi, j, number, ui) }, ui));
+        region.appendChild(Q.questionForm(q, g.base + '.' + j, number, { actions: questionActions(c, all, g, gi, j, number, ui), passage: P.passageField(c, q, g.base + '.' + j, ui) }, ui));
       });
       region.appendChild(button('Add question', function () {
         g.list.push(K.newQuestion());

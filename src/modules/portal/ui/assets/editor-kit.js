@@ -101,14 +101,114 @@
     return true;
   }
 
+  // A list of { id, text } entries: one text field each, with remove (and move when ordered).
+  function entryList(p, ui) {
+    var list = p.owner[p.key] || (p.owner[p.key] = []);
+    var wrap = el('div', { className: 'entry-list', 'data-path': p.path });
+    list.forEach(function (entry, k) {
+      var n = k + 1;
+      var row = el('div', { className: 'entry' });
+      row.appendChild(field(p.label(n), bind(input(p.path + '.' + k + '.text'), entry, 'text', 'text', ui.changed)));
+      if (p.extra) p.extra(row, entry, k, n);
+      var actions = el('div', { className: 'entry-actions' });
+      if (p.ordered) {
+        actions.appendChild(button('Move up', function () { if (move(list, k, k - 1)) ui.structure(p.path + '.' + (k - 1) + '.text'); }, { sr: ': ' + p.label(n) }));
+        actions.appendChild(button('Move down', function () { if (move(list, k, k + 1)) ui.structure(p.path + '.' + (k + 1) + '.text'); }, { sr: ': ' + p.label(n) }));
+      }
+      actions.appendChild(button('Remove', function () {
+        list.splice(k, 1);
+        if (p.onRemove) p.onRemove(entry);
+        ui.structure(list.length ? p.path + '.' + Math.max(0, k - 1) + '.text' : p.addFocus);
+      }, { sr: ' ' + p.label(n).toLowerCase() }));
+      row.appendChild(actions);
+      wrap.appendChild(row);
+    });
+    wrap.appendChild(button(p.addLabel, function () {
+      list.push({ id: freshId(list, p.idPrefix), text: '' });
+      ui.structure(p.path + '.' + (list.length - 1) + '.text');
+    }, { focus: p.addFocus, sr: p.addSr }));
+    return wrap;
+  }
+
+  function choiceOptions(q, path, ui, multiple) {
+    var radioName = nextId('correct');
+    return entryList({
+      owner: q, key: 'options', path: path + '.options', idPrefix: 'o', label: function (n) { return 'Option ' + n; }, addLabel: 'Add option', addFocus: path + '.add-option',
+      extra: function (row, option, k, n) {
+        var box = el('input', { type: multiple ? 'checkbox' : 'radio', name: radioName, 'data-path': path + (multiple ? '.correctOptionIds' : '.correctOptionId') });
+        box.checked = multiple ? (q.correctOptionIds || []).indexOf(option.id) >= 0 : q.correctOptionId === option.id;
+        box.addEventListener('change', function () {
+          if (multiple) {
+            var ids = (q.correctOptionIds || []).filter(function (id) { return id !== option.id; });
+            if (box.checked) ids.push(option.id);
+            q.correctOptionIds = q.options.map(function (o) { return o.id; }).filter(function (id) { return ids.indexOf(id) >= 0; });
+          } else if (box.checked) q.correctOptionId = option.id;
+          ui.changed();
+        });
+        row.appendChild(checkField('Option ' + n + ' is correct', box));
+        var fixed = bind(el('input', { type: 'checkbox', 'data-path': path + '.options.' + k + '.fixed' }), option, 'fixed', 'bool', ui.changed);
+        row.appendChild(checkField('Keep option ' + n + ' in place when shuffling', fixed));
+      },
+      onRemove: function (option) {
+        if (multiple) q.correctOptionIds = (q.correctOptionIds || []).filter(function (id) { return id !== option.id; });
+        else if (q.correctOptionId === option.id) delete q.correctOptionId;
+      },
+    }, ui);
+  }
+
+  function aiMarking(q, path, ui) {
+    var mode = select(path + '.aiMarking', [['', 'Off'], ['suggest', 'Suggest a mark to the reviewer'], ['decide', 'Decide confident marks']], q.aiMarking ? q.aiMarking.mode : '');
+    mode.addEventListener('change', function () {
+      if (mode.value === '') delete q.aiMarking;
+      else q.aiMarking = { mode: mode.value, minConfidence: q.aiMarking ? q.aiMarking.minConfidence : 0.8 };
+      ui.structure(path + '.aiMarking');
+    });
+    var parts = [field('AI marking', mode, 'The model marks free-text answers against the rubric and criteria (see the AI marking guide).')];
+    if (q.aiMarking) {
+      parts.push(field('Minimum confidence', bind(input(path + '.aiMarking.minConfidence', { inputmode: 'decimal' }), q.aiMarking, 'minConfidence', 'number', ui.changed), 'From 0 to 1: a suggestion less sure than this goes to a reviewer.'));
+    }
+    return el('div', { className: 'subgroup' }, parts);
+  }
+
+  function criteria(q, path, ui) {
+    var list = q.criteria || [];
+    var wrap = el('div', { className: 'entry-list', 'data-path': path + '.criteria' }, [el('p', { className: 'hint', text: 'Optional. Criteria split the points; reviewers (and the model) mark each one.' })]);
+    list.forEach(function (c, k) {
+      var n = k + 1, base = path + '.criteria.' + k;
+      wrap.appendChild(el('div', { className: 'entry' }, [
+        field('Criterion ' + n + ' name', bind(input(base + '.criterion'), c, 'criterion', 'text', ui.changed)),
+        field('Criterion ' + n + ' points', bind(input(base + '.points', { inputmode: 'decimal' }), c, 'points', 'number', ui.changed)),
+        field('Criterion ' + n + ' description', bind(textarea(base + '.description', 2), c, 'description', 'text', ui.changed)),
+        el('div', { className: 'entry-actions' }, [button('Remove', function () { list.splice(k, 1); if (!list.length) delete q.criteria; ui.structure(path + '.add-criterion'); }, { sr: ' criterion ' + n })]),
+      ]));
+    });
+    wrap.appendChild(button('Add criterion', function () {
+      q.criteria = list;
+      list.push({ criterion: '', points: 1, description: '' });
+      ui.structure(path + '.criteria.' + (list.length - 1) + '.criterion');
+    }, { focus: path + '.add-criterion' }));
+    return wrap;
+  }
+
+  function rubric(q, path, ui, hint) {
+    return field('Rubric', bind(textarea(path + '.rubric', 4), q, 'rubric', 'optional-text', ui.changed), hint);
+  }
+
+  // The registered question types' editor parts (/portal/assets/question-type-editors.js, loaded after this
+  // file): each registers { label, defaults(), fields(q, path, ui) } by its type, in the registry's order.
+  var registered = [];
+  var editorTypes = {
+    register: function (type, impl) { registered.push([type, impl]); },
+    get: function (type) { var hit = registered.filter(function (r) { return r[0] === type; })[0]; return hit ? hit[1] : null; },
+    list: function () { return registered.slice(); },
+  };
+
   // What a question of each type starts with; a type change keeps the id, prompt and points.
   function typeDefaults(type) {
+    var impl = editorTypes.get(type);
+    if (impl) return impl.defaults ? impl.defaults() : {};
     switch (type) {
-      case 'single_choice': return { options: [{ id: 'a', text: '' }, { id: 'b', text: '' }] };
-      case 'multiple_choice': return { options: [{ id: 'a', text: '' }, { id: 'b', text: '' }], correctOptionIds: [] };
-      case 'numeric': return { tolerance: 0 };
       case 'short_text': return { acceptedAnswers: [] };
-      case 'essay': return { rubric: '' };
       case 'matching': return { stems: [{ id: 's1', text: '' }], choices: [{ id: 'c1', text: '' }, { id: 'c2', text: '' }], correct: {} };
       case 'ordering': return { items: [{ id: 'i1', text: '' }, { id: 'i2', text: '' }] };
       case 'fill_blanks': return { text: '', blanks: [] };
@@ -120,6 +220,7 @@
   function changeType(q, type) {
     var kept = { type: type, prompt: q.prompt, points: q.points };
     if (q.id) kept.id = q.id;
+    if (q.passageId) kept.passageId = q.passageId;
     for (var k in q) if (Object.prototype.hasOwnProperty.call(q, k)) delete q[k];
     Object.assign(q, kept, typeDefaults(type));
   }
@@ -130,8 +231,10 @@
     return q;
   }
 
+  window.AssayEditorTypes = editorTypes;
   window.AssayEditorKit = {
     el: el, srOnly: srOnly, field: field, checkField: checkField, bind: bind, input: input, textarea: textarea, select: select,
     button: button, freshId: freshId, move: move, nextId: nextId, changeType: changeType, newQuestion: newQuestion,
+    entryList: entryList, choiceOptions: choiceOptions, rubric: rubric, aiMarking: aiMarking, criteria: criteria,
   };
 })();

@@ -39,6 +39,8 @@
     structure: function (focus) { changed(); render(focus); },
     say: say,
     imageControl: imageControl,
+    // A parametrised question's sample draws, made by the server's evaluator (editor-parameters.js).
+    sampleDraws: function (question) { return api('POST', base + '/draft/sample-draws', { question: question }); },
   };
 
   function render(focus) {

@@ -1,0 +1,259 @@
+import { answerEntries, fullPointsText, type AnswerEntry } from '../accepted-answers.js';
+import type { BuiltInQuestion, Question } from '../schemas.js';
+import type { BaseQuestion } from '../question-types/definition.js';
+import { questionType } from '../question-types/registry.js';
+import { exactWeights, weightText } from './exact-weights.js';
+import { MARKDOWN_CLASS } from './markdown-xhtml.js';
+import { allOrNothing, ASI_XSD, base, declXml, f, HEAD, QTI3_NS, score, template, XSI, type Decl, type TextWriter } from './qti-writer.js';
+import { esc } from './xml.js';
+import { printedVariables, templateXml } from '../question-types/parameters/qti-template.js';
+
+/**
+ * One question as a QTI 3.0 item file: its response declarations, the SCORE
+ * and MAXSCORE outcomes, the item body (prompt and interaction, or a
+ * composite's parts) and response processing in the forms the importer
+ * (response-processing.ts) reads back; a question that keeps its imported
+ * processing (`scoring`) with its declarations and processing as stored.
+ * The package around the items is qti-export.ts.
+ */
+// The namespaces and writers are qti-writer.ts's; they were exported from here before, and still are.
+export { ASI_XSD, ASSET_IMAGE, HEAD, MARKDOWN, PLAIN, QTI3_NS, RP_TEMPLATES, XSI, type TextWriter } from './qti-writer.js';
+
+/**
+ * Short-text entries when one has a pattern (a mapping cannot hold one): one
+ * condition whose branches, best first, test each entry — stringMatch for a
+ * text; for a pattern, patternMatch or'd with a stringMatch of its text,
+ * which the pattern matches anyway (authoring checks it) and which carries
+ * the sample answer back — and set its points; else 0. The importer
+ * reads this form back (response-processing.ts, `text_branches`).
+ */
+function textBranches(entries: AnswerEntry[], resp: string, addToScore = false): string {
+  const v = `<qti-variable identifier="${esc(resp)}"/>`;
+  const branches = entries.map((e, i) => {
+    const tag = i === 0 ? 'qti-response-if' : 'qti-response-else-if';
+    const cond =
+      e.pattern !== null
+        ? `<qti-or><qti-pattern-match pattern="${esc(e.pattern)}">${v}</qti-pattern-match><qti-string-match case-sensitive="true">${v}${base('string', e.text)}</qti-string-match></qti-or>`
+        : `<qti-string-match case-sensitive="${e.caseSensitive}">${v}${base('string', e.text)}</qti-string-match>`;
+    const set = addToScore ? score(`<qti-sum><qti-variable identifier="SCORE"/>${base('float', e.points)}</qti-sum>`) : score(base('float', e.points));
+    return `      <${tag}>${cond}${set}</${tag}>\n`;
+  });
+  // Added to SCORE (a composite's part): one condition, no else; else the item's whole processing.
+  if (addToScore) return `<qti-response-condition>\n${branches.join('')}    </qti-response-condition>`;
+  return (
+    `  <qti-response-processing>\n    <qti-response-condition>\n${branches.join('')}` +
+    `      <qti-response-else>${score(base('float', 0))}</qti-response-else>\n    </qti-response-condition>\n  </qti-response-processing>\n`
+  );
+}
+
+export function itemXml(q: Question, w: TextWriter): string {
+  // A question that keeps its imported processing keeps its response's name, which that processing reads.
+  const kept = 'scoring' in q ? q.scoring : undefined;
+  const resp = kept && q.type !== 'fill_blanks' ? kept.responses[0]!.identifier : 'RESPONSE';
+  const { decls, body, rp } = q.type === 'composite' ? compositeXml(q, w, kept?.responses) : interactionXml(q, resp, w);
+  // A parametrised question's `{name}`s are printed variables, drawn by its template processing.
+  return itemFile(q, w, decls, printedVariables(body, q), rp, kept, templateXml(q, resp));
+}
+
+/**
+ * A composite question: its prompt, then each part's prompt and interaction
+ * under the part's id as response identifier, and response processing that
+ * adds each part's points to SCORE by that part's own rule (the forms
+ * qti-composite.ts reads back). A fill_blanks part's blanks are declared as
+ * `<partId>_<blankId>`. A question that keeps its imported processing
+ * (`kept`, its `scoring.responses`) names each part's interaction by the
+ * response its processing reads for that part, and a fill_blanks part's
+ * blanks by their own ids, as they are mapped; the declarations and
+ * processing written are then the stored ones (itemFile).
+ */
+function compositeXml(
+  q: Extract<Question, { type: 'composite' }>,
+  w: TextWriter,
+  kept?: ReadonlyArray<{ identifier: string; partId?: string }>,
+): { decls: Decl[]; body: string; rp: string } {
+  const decls: Decl[] = [];
+  let body = w.block(q.prompt);
+  const rules: string[] = [];
+  const keptResponse = new Map((kept ?? []).map((r) => [r.partId, r.identifier]));
+  for (const part of q.parts) {
+    const shown = { ...part, id: part.id } as Question;
+    const one = kept ? interactionXml(shown, keptResponse.get(part.id) ?? part.id, w) : interactionXml(shown, part.id, w, part.id);
+    decls.push(...one.decls);
+    body += `<div class="part">${one.body}</div>`;
+    rules.push(...summedRules(shown, part.id));
+  }
+  return { decls, body, rp: `  <qti-response-processing>\n${rules.map((r) => `    ${r}\n`).join('')}  </qti-response-processing>\n` };
+}
+
+/** SCORE = SCORE + this part's points by its own rule (one statement, or one per position for ordering partial credit). */
+function summedRules(question: Question, resp: string): string[] {
+  const def = questionType(question.type);
+  if (def) return def.qti?.summed?.(question as BaseQuestion, resp) ?? [];
+  const q = question as BuiltInQuestion;
+  const add = (v: string) => score(`<qti-sum><qti-variable identifier="SCORE"/>${v}</qti-sum>`);
+  const mapped = [add(`<qti-map-response identifier="${esc(resp)}"/>`)];
+  const ifCorrect = (points: number, tolerance = 0) => {
+    const cond =
+      tolerance > 0
+        ? `<qti-equal tolerance-mode="absolute" tolerance="${f(tolerance)} ${f(tolerance)}" include-lower-bound="true" include-upper-bound="true"><qti-variable identifier="${esc(resp)}"/><qti-correct identifier="${esc(resp)}"/></qti-equal>`
+        : `<qti-match><qti-variable identifier="${esc(resp)}"/><qti-correct identifier="${esc(resp)}"/></qti-match>`;
+    return [`<qti-response-condition><qti-response-if>${cond}${add(base('float', points))}</qti-response-if></qti-response-condition>`];
+  };
+  switch (q.type) {
+    case 'short_text': {
+      const entries = answerEntries(q).sort((a, b) => b.points - a.points);
+      return entries.some((e) => e.pattern !== null) ? [textBranches(entries, resp, true)] : mapped;
+    }
+    case 'matching':
+      return (q.partialCredit ?? true) ? mapped : ifCorrect(q.points);
+    case 'ordering': {
+      if (!q.partialCredit) return ifCorrect(q.points);
+      const shares = exactWeights(q.points, q.items.length);
+      return q.items.map(
+        (item, i) =>
+          `<qti-response-condition><qti-response-if><qti-match><qti-index n="${i + 1}"><qti-variable identifier="${esc(resp)}"/></qti-index>${base('identifier', item.id)}</qti-match>${add(`<qti-base-value base-type="float">${weightText(shares[i]!)}</qti-base-value>`)}</qti-response-if></qti-response-condition>`,
+      );
+    }
+    case 'fill_blanks':
+      return q.blanks.map((b) => add(`<qti-map-response identifier="${esc(`${resp}_${b.id}`)}"/>`));
+    default:
+      return [];
+  }
+}
+
+/**
+ * One question's declarations, body (prompt and interaction) and standalone
+ * response processing, its response named `resp` (a fill_blanks question's
+ * blanks are named by their ids, prefixed with `blankPrefix_` when given).
+ */
+function interactionXml(question: Question, resp: string, w: TextWriter, blankPrefix?: string): { decls: Decl[]; body: string; rp: string } {
+  const def = questionType(question.type);
+  if (def?.qti) return def.qti.write(question as BaseQuestion, resp, w);
+  // A registered type without a QTI form: its prompt and a note, no interaction (it is never imported back).
+  if (def) return { decls: [], body: `${w.block(question.prompt)}<p>${esc(`(${def.label}: this question type has no QTI form, so only its prompt is exported.)`)}</p>`, rp: '' };
+  const q = question as BuiltInQuestion;
+  const decls: Decl[] = [];
+  let body = w.block(q.prompt);
+  let rp = '';
+  const blankId = (id: string) => (blankPrefix ? `${blankPrefix}_${id}` : id);
+  switch (q.type) {
+    case 'short_text': {
+      // Best entry first: QTI takes the first entry (or branch) that matches, Assay the best, and in this order they agree.
+      const entries = answerEntries(q).sort((a, b) => b.points - a.points);
+      const patterned = entries.some((e) => e.pattern !== null);
+      decls.push({
+        id: resp,
+        cardinality: 'single',
+        baseType: 'string',
+        correct: [fullPointsText(q)],
+        ...(patterned ? {} : { mapping: { entries: entries.map((e) => ({ key: e.text, value: e.points, caseSensitive: e.caseSensitive })) } }),
+      });
+      body += `<p><qti-text-entry-interaction response-identifier="${resp}"/></p>`;
+      rp = patterned ? textBranches(entries, resp) : template('map_response');
+      break;
+    }
+    case 'file_upload': {
+      decls.push({ id: resp, cardinality: 'single', baseType: 'file' });
+      body += `<qti-upload-interaction response-identifier="${resp}" type="${esc(q.accept.join(' '))}"${q.maxBytes ? ` data-max-bytes="${q.maxBytes}"` : ''}/>`;
+      body += rubricXml(q.rubric, w);
+      break;
+    }
+    case 'matching': {
+      const partial = q.partialCredit ?? true;
+      const pairs = q.stems.map((s) => `${s.id} ${q.correct[s.id]}`);
+      decls.push({
+        id: resp,
+        cardinality: 'multiple',
+        baseType: 'directedPair',
+        correct: pairs,
+        ...(partial ? { mapping: { entries: pairs.map((p, i) => ({ key: p, value: exactWeights(q.points, pairs.length)[i]! })), upper: q.points } } : {}),
+      });
+      const set = (parts: Array<{ id: string; text: string }>, max: number) =>
+        `<qti-simple-match-set>${parts.map((p) => `<qti-simple-associable-choice identifier="${esc(p.id)}" match-max="${max}">${w.inline(p.text)}</qti-simple-associable-choice>`).join('')}</qti-simple-match-set>`;
+      body += `<qti-match-interaction response-identifier="${resp}" max-associations="${q.stems.length}" shuffle="false">${set(q.stems, 1)}${set(q.choices, q.stems.length)}</qti-match-interaction>`;
+      rp = partial ? template('map_response') : allOrNothing(q.points);
+      break;
+    }
+    case 'ordering': {
+      decls.push({ id: resp, cardinality: 'ordered', baseType: 'identifier', correct: q.items.map((i) => i.id) });
+      body += `<qti-order-interaction response-identifier="${resp}" shuffle="true">${q.items.map((i) => `<qti-simple-choice identifier="${esc(i.id)}">${w.inline(i.text)}</qti-simple-choice>`).join('')}</qti-order-interaction>`;
+      if (q.partialCredit) {
+        // Points × items in their correct place ÷ items: one condition per position.
+        const shares = exactWeights(q.points, q.items.length);
+        rp =
+          `  <qti-response-processing>\n    ${score(base('float', 0))}\n` +
+          q.items
+            .map(
+              (item, i) =>
+                `    <qti-response-condition><qti-response-if><qti-match><qti-index n="${i + 1}"><qti-variable identifier="${resp}"/></qti-index>${base('identifier', item.id)}</qti-match>` +
+                `${score(`<qti-sum><qti-variable identifier="SCORE"/><qti-base-value base-type="float">${weightText(shares[i]!)}</qti-base-value></qti-sum>`)}</qti-response-if></qti-response-condition>\n`,
+            )
+            .join('') +
+          `  </qti-response-processing>\n`;
+      } else rp = allOrNothing(q.points);
+      break;
+    }
+    case 'fill_blanks': {
+      // Each blank's share; the shares sum, in the blanks' order, to exactly the points.
+      const shares = exactWeights(q.points, q.blanks.length);
+      const byId = new Map(q.blanks.map((b) => [b.id, b]));
+      for (const [i, b] of q.blanks.entries()) {
+        const share = shares[i]!;
+        if (b.kind === 'text') {
+          const cs = b.caseSensitive ?? false;
+          decls.push({ id: blankId(b.id), cardinality: 'single', baseType: 'string', correct: [b.acceptedAnswers[0]!], mapping: { entries: b.acceptedAnswers.map((a) => ({ key: a, value: share, caseSensitive: cs })) } });
+        } else {
+          decls.push({ id: blankId(b.id), cardinality: 'single', baseType: 'identifier', correct: [b.correctOptionId], mapping: { entries: [{ key: b.correctOptionId, value: share }] } });
+        }
+      }
+      const text = w.block(q.text).replace(/\{\{\s*([A-Za-z0-9_-]{1,64})\s*\}\}/g, (_m, id: string) => {
+        const b = byId.get(id)!;
+        return b.kind === 'text'
+          ? `<qti-text-entry-interaction response-identifier="${esc(blankId(id))}"/>`
+          : `<qti-inline-choice-interaction response-identifier="${esc(blankId(id))}">${b.options.map((o) => `<qti-inline-choice identifier="${esc(o.id)}">${w.pure(o.text)}</qti-inline-choice>`).join('')}</qti-inline-choice-interaction>`;
+      });
+      // One block for the text, so every paragraph of it stays in the text (blocks without a blank before it are the prompt).
+      body += `<div>${text}</div>`;
+      rp = `  <qti-response-processing>\n    ${score(`<qti-sum>${q.blanks.map((b) => `<qti-map-response identifier="${esc(blankId(b.id))}"/>`).join('')}</qti-sum>`)}\n  </qti-response-processing>\n`;
+      break;
+    }
+    case 'composite':
+      // Parts are written by compositeXml; a part is never composite.
+      break;
+  }
+  return { decls, body, rp };
+}
+
+function itemFile(
+  q: Question,
+  w: TextWriter,
+  decls: Decl[],
+  body: string,
+  rp: string,
+  kept: { declarations: string; responseProcessing: string } | undefined,
+  templates = '',
+): string {
+  const title = w.title(q.prompt).replace(/\s+/g, ' ').trim().slice(0, 80);
+  return (
+    HEAD +
+    `<qti-assessment-item xmlns="${QTI3_NS}" xmlns:xsi="${XSI}" xsi:schemaLocation="${QTI3_NS} ${ASI_XSD}" identifier="${esc(q.id)}" title="${esc(title)}" adaptive="false" time-dependent="false">\n` +
+    (kept ? `  ${kept.declarations}\n` : declarations(decls, q.points)) +
+    templates +
+    `  <qti-item-body${w.markdown ? ` class="${MARKDOWN_CLASS}"` : ''}>${body}</qti-item-body>\n` +
+    (kept ? `  ${kept.responseProcessing}\n` : rp) +
+    `</qti-assessment-item>\n`
+  );
+}
+
+/** The generated declarations: each response's, then SCORE and MAXSCORE (the question's points). */
+function declarations(decls: Decl[], points: number): string {
+  return (
+    decls.map(declXml).join('') +
+    `  <qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float"><qti-default-value><qti-value>0</qti-value></qti-default-value></qti-outcome-declaration>\n` +
+    `  <qti-outcome-declaration identifier="MAXSCORE" cardinality="single" base-type="float"><qti-default-value><qti-value>${f(points)}</qti-value></qti-default-value></qti-outcome-declaration>\n`
+  );
+}
+
+function rubricXml(rubric: string | undefined, w: TextWriter): string {
+  return rubric ? `<qti-rubric-block use="scoring" view="scorer"><qti-content-body>${w.block(rubric)}</qti-content-body></qti-rubric-block>` : '';
+}

@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox';
+import { html, plural } from '../../../../platform/web/html.js';
+import { defineQuestionType } from '../definition.js';
+import { countWords, Essay, ESSAY_TEXT_MAX, type EssayQuestion } from './schema.js';
+import { readEssay, writeEssay } from './qti.js';
+
+/**
+ * essay: `{ rubric?, maxWords?, aiMarking?, criteria? }`; the answer is the
+ * text as typed, never marked by a key: a reviewer (or the model, against
+ * the criteria) marks it, so an auto-marked test refuses it. The word limit
+ * is guidance the page counts against, not a refusal.
+ */
+export const essayType = defineQuestionType<EssayQuestion>({
+  type: 'essay',
+  label: 'Essay',
+  schema: Essay,
+  autoMarkable: false,
+
+  // The AI marking fields are checked by authoring, which knows the test's marking.
+  contentFields: (q) => (q.rubric ? [['rubric', q.rubric]] : []),
+
+  answer: {
+    schema: Type.String({ maxLength: ESSAY_TEXT_MAX }),
+    check(_q, value) {
+      if (typeof value !== 'string') return { ok: false, message: 'must be text or null' };
+      if (value.length > ESSAY_TEXT_MAX) return { ok: false, message: `must be at most ${ESSAY_TEXT_MAX} characters` };
+      return { ok: true, value: value.trim() === '' ? null : value };
+    },
+  },
+
+  simulate: { correct: () => null },
+
+  page(q, { id, where, value }) {
+    const text = typeof value === 'string' ? value : '';
+    const limit = q.maxWords ? ` of at most ${q.maxWords}` : '';
+    return html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to ${where}</span></label>
+<textarea id="${id}-input" name="${id}" rows="10" maxlength="${ESSAY_TEXT_MAX}" aria-describedby="${id}-words">
+${text}</textarea>
+<p class="word-count" id="${id}-words" data-max-words="${q.maxWords ?? ''}">${plural(countWords(text), 'word')}${limit}</p>`;
+  },
+
+  review(_q, value) {
+    if (typeof value !== 'string' || value.trim() === '') return html`<p class="empty">Not answered.</p>`;
+    return html`<p class="answer">${value}</p>`;
+  },
+  answerText: (_q, value) => (typeof value === 'string' ? value : ''),
+
+  scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+
+  qti: {
+    interactions: ['qti-extended-text-interaction'],
+    read: readEssay,
+    write: writeEssay,
+  },
+});

@@ -1,0 +1,50 @@
+// hot_text on the test page: each phrase is a toggle button (aria-pressed) in the text. A press past the
+// question's maxChoices is refused and said politely in the part's live region; the visible count says how
+// many are chosen. The answer is the pressed phrases' hotspot ids (null when none).
+(() => {
+  'use strict';
+  const phrases = (fs) => [...fs.querySelectorAll('.hot-phrase')];
+  const pressed = (fs) => phrases(fs).filter((b) => b.getAttribute('aria-pressed') === 'true');
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+  function showCount(fs) {
+    const box = fs.querySelector('.hot-text-box');
+    const max = Number(box.dataset.maxChoices) || null;
+    fs.querySelector('.hot-count').textContent = `${plural(pressed(fs).length, 'phrase', 'phrases')} chosen${max ? ` of at most ${max}` : ''}.`;
+  }
+
+  function toggle(fs, button) {
+    const box = fs.querySelector('.hot-text-box');
+    const live = fs.querySelector('.hot-live');
+    const max = Number(box.dataset.maxChoices) || null;
+    const on = button.getAttribute('aria-pressed') === 'true';
+    const name = button.getAttribute('aria-label') || button.textContent.trim();
+    if (!on && max && pressed(fs).length >= max) {
+      live.textContent = `You can choose at most ${plural(max, 'phrase', 'phrases')}. Press a chosen phrase to unchoose it first.`;
+      return;
+    }
+    button.setAttribute('aria-pressed', on ? 'false' : 'true');
+    showCount(fs);
+    live.textContent = `${name} ${on ? 'unchosen' : 'chosen'}.`;
+    button.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+
+  window.AssayQuestionTypes.register('hot_text', {
+    read(fs) {
+      const ids = pressed(fs).map((b) => b.dataset.hotspotId);
+      return ids.length > 0 ? ids : null;
+    },
+    write(fs, value) {
+      const chosen = new Set(Array.isArray(value) ? value : []);
+      for (const b of phrases(fs)) b.setAttribute('aria-pressed', chosen.has(b.dataset.hotspotId) ? 'true' : 'false');
+      showCount(fs);
+    },
+    setup(fs) {
+      fs.querySelector('.hot-text-box').addEventListener('click', (event) => {
+        const button = event.target.closest && event.target.closest('.hot-phrase');
+        if (button) toggle(fs, button);
+      });
+    },
+    typed: false,
+  });
+})();

@@ -1,0 +1,59 @@
+import { associateType } from './associate/associate.js';
+import type { BaseQuestion, QuestionTypeDefinition } from './definition.js';
+import { multipleChoiceType } from './multiple-choice/multiple-choice.js';
+import { essayType } from './essay/essay.js';
+import { numericType } from './numeric/numeric.js';
+import { selectPointType } from './select-point/select-point.js';
+import { hotTextType } from './hot-text/hot-text.js';
+import { sliderType } from './slider/slider.js';
+import { graphicOrderType } from './graphic-order/graphic-order.js';
+import { hotspotType } from './hotspot/hotspot.js';
+import { singleChoiceType } from './single-choice/single-choice.js';
+
+/**
+ * Every question type, in the order the API's schema and the editor's type
+ * menu list them. Adding a type is its folder and one line here
+ * (docs/architecture.md, "Adding a question type").
+ */
+export const QUESTION_TYPES = [
+  singleChoiceType,
+  multipleChoiceType,
+  numericType,
+  essayType,
+  hotspotType,
+  selectPointType,
+  graphicOrderType,
+  hotTextType,
+  sliderType,
+  associateType,
+] as const satisfies ReadonlyArray<QuestionTypeDefinition<any>>;
+
+const byType = new Map<string, QuestionTypeDefinition<BaseQuestion>>(
+  (QUESTION_TYPES as ReadonlyArray<QuestionTypeDefinition<any>>).map((d) => [d.type, d]),
+);
+
+/** The definition of a registered type; undefined for a type not (yet) in the registry. */
+export function questionType(type: string): QuestionTypeDefinition<BaseQuestion> | undefined {
+  return byType.get(type);
+}
+
+/** The registered types' names. */
+export function questionTypeNames(): string[] {
+  return [...byType.keys()];
+}
+
+/** The registered types' browser scripts of one kind (`student`: the test page's parts; `editor`: the form editor's), in registry order. */
+export function questionTypeScripts(kind: 'student' | 'editor'): URL[] {
+  return [...byType.values()].flatMap((d) => (d.scripts[kind] ? [d.scripts[kind]] : []));
+}
+
+/** The registered types' style sheets of one kind (`student`: the test page's; `portal`: the staff's), each once, in registry order. */
+export function questionTypeStyles(kind: 'student' | 'portal'): URL[] {
+  const sheets = [...byType.values()].flatMap((d) => (d.styles?.[kind] ? [d.styles[kind]] : []));
+  return [...new Map(sheets.map((u) => [u.href, u])).values()];
+}
+
+/** The registered type that reads a QTI interaction element (its `qti.interactions` name it); undefined when none does. */
+export function questionTypeForInteraction(name: string): QuestionTypeDefinition<BaseQuestion> | undefined {
+  return [...byType.values()].find((d) => d.qti?.interactions.includes(name));
+}

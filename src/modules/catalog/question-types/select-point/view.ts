@@ -1,0 +1,83 @@
+import { formatPoints, html, plural, type SafeHtml } from '../../../../platform/web/html.js';
+import { ASSET_REF, staffAssetUrl } from '../../content/content-format.js';
+import type { AnswerJson, FieldContext, ReviewContext } from '../definition.js';
+import { centre, type Point } from '../image-regions/geometry.js';
+import { pointsOf } from './answer.js';
+import { areaOf, areasHit, type Area } from './areas.js';
+import type { SelectPointQuestion } from './schema.js';
+
+/**
+ * The student page's part and the staff's answer view. On the page each
+ * placed point is a button over the image, moved with the arrow keys, and
+ * a line in the list below with its own Remove button; student.js places,
+ * moves and announces them (its words match `where` here). The areas'
+ * outlines and points are never on the page: only their labels and shapes,
+ * so a point can be announced as "in" or "near" one.
+ */
+
+const imageAsset = (image: string) => ASSET_REF.exec(image)?.[1] ?? '';
+const coord = (n: number) => String(Math.round(n));
+
+/** "in Left ventricle" / "near Aorta": the area that counts the point, else the one whose centre is nearest. */
+export function where(areas: readonly Area[], p: Point): string {
+  const inside = areaOf(areas, p);
+  if (inside) return `in ${inside.label}`;
+  let near: Area | undefined;
+  let best = Infinity;
+  for (const a of areas) {
+    const c = centre(a.shape, a.coords);
+    const d = (c.x - p.x) ** 2 + (c.y - p.y) ** 2;
+    if (d < best) [best, near] = [d, a];
+  }
+  return near ? `near ${near.label}` : '';
+}
+
+export const pointWords = (areas: readonly Area[], p: Point, n: number) => `Point ${n} at ${coord(p.x)}, ${coord(p.y)} — ${where(areas, p)}`;
+
+export function selectPointInput(q: SelectPointQuestion, ctx: FieldContext): SafeHtml {
+  const id = ctx.id;
+  const placed = pointsOf(ctx.value).slice(0, q.maxPoints);
+  const shapes = q.areas.map((a) => ({ label: a.label, shape: a.shape, coords: a.coords }));
+  const most = q.maxPoints === 1 ? 'one point' : `up to ${q.maxPoints} points`;
+  return html`<div class="sp" data-max-points="${q.maxPoints}" data-areas="${JSON.stringify(shapes)}" data-points="${JSON.stringify(placed)}">
+<p class="hint" id="${id}-sp-hint">Place ${most} on the image: tap or click it, or press Add point and move the point with the arrow keys (10 pixels a press, 1 with Shift). Delete removes the point.</p>
+<div class="sp-figure"><img class="sp-image" id="${id}-sp-image" src="${ctx.texts.assetUrl(imageAsset(q.image))}" alt="${q.imageAlt}"><div class="sp-markers"></div></div>
+<p class="sp-tools"><button type="button" class="sp-add" aria-describedby="${id}-sp-hint"${placed.length >= q.maxPoints ? html` aria-disabled="true"` : ''}>Add point</button> <span class="sp-count">${placed.length} of ${plural(q.maxPoints, 'point')} placed</span></p>
+<ol class="sp-list" aria-label="Points placed on ${ctx.where}">${placed.map(
+    (p, i) => html`<li><span class="sp-where">${pointWords(q.areas, p, i + 1)}</span> <button type="button" class="sp-remove" data-index="${i}">Remove point ${i + 1}</button></li>`,
+  )}</ol>
+<p class="sr-only sp-live" role="status" aria-live="polite"></p>
+</div>`;
+}
+
+/**
+ * The image at its own size (so the outlines, in image pixels, sit on it
+ * without knowing its size; the box scrolls when it is wider than the
+ * page), each area outlined and numbered, each point a numbered dot; then
+ * the same in words: where each point fell, which areas were hit and missed.
+ */
+export function selectPointReview(q: SelectPointQuestion, value: AnswerJson, _ctx: ReviewContext): SafeHtml {
+  const placed = pointsOf(value);
+  const hit = new Set(areasHit(q.areas, placed));
+  const outline = (a: Area, i: number) => {
+    const stroke = hit.has(a) ? '#1a7f37' : '#6b6b78';
+    const c = a.coords.map(coord);
+    const shape =
+      a.shape === 'rect'
+        ? html`<rect x="${c[0]}" y="${c[1]}" width="${a.coords[2]! - a.coords[0]!}" height="${a.coords[3]! - a.coords[1]!}"`
+        : a.shape === 'circle'
+          ? html`<circle cx="${c[0]}" cy="${c[1]}" r="${c[2]}"`
+          : html`<polygon points="${a.coords.join(' ')}"`;
+    const mid = centre(a.shape, a.coords);
+    return html`${shape} fill="none" stroke="${stroke}" stroke-width="3"${hit.has(a) ? '' : html` stroke-dasharray="8 5"`}/><text x="${coord(mid.x)}" y="${coord(mid.y)}" fill="${stroke}" font-size="18" font-weight="bold" text-anchor="middle" dominant-baseline="middle">A${i + 1}</text>`;
+  };
+  const dot = (p: Point, i: number) =>
+    html`<circle cx="${p.x}" cy="${p.y}" r="9" fill="#1d3fbb" stroke="#fff" stroke-width="2"/><text x="${p.x + 13}" y="${p.y < 30 ? p.y + 24 : p.y - 11}" fill="#1d3fbb" font-size="18" font-weight="bold">${i + 1}</text>`;
+  const area = (a: Area) => `${a.label} (${formatPoints(a.points)} ${a.points === 1 ? 'point' : 'points'})`;
+  const missed = q.areas.filter((a) => !hit.has(a) && a.points > 0);
+  return html`<div class="sp-review"><div class="sp-review-figure"><div class="sp-review-frame"><img src="${staffAssetUrl(imageAsset(q.image))}" alt="${q.imageAlt}"><svg class="sp-review-marks" aria-hidden="true" focusable="false">${q.areas.map(outline)}${placed.map(dot)}</svg></div></div>
+${placed.length === 0 ? html`<p class="empty">Not answered.</p>` : html`<ol class="sp-review-points">${placed.map((p, i) => html`<li>${pointWords(q.areas, p, i + 1)}</li>`)}</ol>`}
+<p>Areas hit: ${hit.size > 0 ? [...hit].map(area).join(', ') : 'none'}.</p>
+<p>Areas missed: ${missed.length > 0 ? missed.map(area).join(', ') : 'none'}.</p>
+<p class="hint">On the image: A1, A2, … are the areas in order (solid outline: hit; dashed: not hit); 1, 2, … the candidate's points.</p></div>`;
+}
