@@ -67,8 +67,8 @@ run('an author imports a package in the portal', () => {
       await page.getByRole('heading', { name: 'Import report' }).waitFor();
       expect(await page.getByRole('status').innerText()).toContain(`Imported biology.zip as the draft test “Biology bank (${size})” with 4 questions.`);
       const imported = await page.getByRole('table', { name: 'Imported items: the question each became' }).innerText();
-      expect(imported).toMatch(/planets-1[\s\S]*single choice/);
-      expect(imported).toMatch(/authors-10[\s\S]*matching/);
+      expect(imported).toMatch(/planets-1[\s\S]*Single choice/);
+      expect(imported).toMatch(/authors-10[\s\S]*Matching/);
       const editHref = await page.getByRole('link', { name: 'Open in the editor' }).getAttribute('href');
       const testId = /^\/portal\/tests\/(tst_[A-Za-z0-9_-]+)\/edit$/.exec(editHref ?? '')![1]!;
       await checkPortalPage(page, 'import-report', size, axeProblems);

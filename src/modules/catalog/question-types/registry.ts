@@ -57,3 +57,18 @@ export function questionTypeStyles(kind: 'student' | 'portal'): URL[] {
 export function questionTypeForInteraction(name: string): QuestionTypeDefinition<BaseQuestion> | undefined {
   return [...byType.values()].find((d) => d.qti?.interactions.includes(name));
 }
+
+/** The types still handled by the layers' own code, with the word staff views use for each. */
+const BUILT_IN_LABELS: Record<string, string> = {
+  short_text: 'Short text',
+  matching: 'Matching',
+  ordering: 'Ordering',
+  fill_blanks: 'Fill in the blanks',
+  file_upload: 'File upload',
+  composite: 'Composite',
+};
+
+/** The word staff views use for a question type ("Single choice"); the type's own name, readable, for one nobody knows. */
+export function questionTypeLabel(type: string): string {
+  return byType.get(type)?.label ?? BUILT_IN_LABELS[type] ?? type.replace(/_/g, ' ');
+}

@@ -10,7 +10,7 @@ import type { MarkingItem } from '../../marking/get-marking-view.js';
 import { fileAnswerView } from './answer-file-view.js';
 import type { AssignmentRecord } from './load-assignment-record.js';
 import { ltiScoresPanel } from './lti-scores-view.js';
-import { questionType } from '../../catalog/question-types/registry.js';
+import { questionTypeLabel } from '../../catalog/question-types/registry.js';
 
 /** One assignment: facts, timeline (status changes, events, every delivery attempt), answers with marks. */
 export function assignmentDetail(scope: Scope, r: AssignmentRecord, controls: SafeHtml | string = ''): SafeHtml {
@@ -58,7 +58,7 @@ function answers(scope: Scope, r: AssignmentRecord): SafeHtml {
   // The pinned version's texts for staff: rendered once per version, images from /portal/content-assets.
   const texts = pageTexts(r.test, staffContent);
   const question = ({ item, index }: { item: MarkingItem; index: number }) => html`<section class="question" aria-labelledby="q-${index + 1}">
-<h${level} id="q-${index + 1}">Question ${index + 1} <span class="hint">(${questionType(item.type)?.label ?? item.type.replace('_', ' ')}, ${item.maxPoints} point${item.maxPoints === 1 ? '' : 's'})</span></h${level}>
+<h${level} id="q-${index + 1}">Question ${index + 1} <span class="hint">(${questionTypeLabel(item.type)}, ${item.maxPoints} point${item.maxPoints === 1 ? '' : 's'})</span></h${level}>
 ${passageNote(texts, r.questions.get(item.questionId), r.test.passages ?? [])}
 ${contentBlock(texts, 'prompt', `${item.questionId}.prompt`, item.prompt)}
 ${answerView(r.questions.get(item.questionId), item.answer, r.files.has(item.questionId) ? fileAnswerView(scope, r.files.get(item.questionId), { preview: false, download: can(scope.p, 'mark') }) : undefined, texts)}

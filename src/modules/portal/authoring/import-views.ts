@@ -4,7 +4,7 @@ import type { StaffPrincipal } from '../../staff/principal.js';
 import type { ImportReport } from '../../catalog/interchange/report.js';
 import { dataTable, fieldId } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
-import { questionType } from '../../catalog/question-types/registry.js';
+import { questionTypeLabel } from '../../catalog/question-types/registry.js';
 
 /**
  * The Import page (docs/import-export.md "The portal"): a file input for a
@@ -36,7 +36,7 @@ ${report.items.length > 0
       caption: 'Imported items: the question each became',
       stack: true,
       columns: [{ label: 'File' }, { label: 'Identifier' }, { label: 'Title' }, { label: 'Question type' }],
-      rows: report.items.map((i) => [html`<code>${i.file}</code>`, i.identifier || '—', i.title || '—', (questionType(i.type)?.label ?? i.type.replace(/_/g, ' '))]),
+      rows: report.items.map((i) => [html`<code>${i.file}</code>`, i.identifier || '—', i.title || '—', questionTypeLabel(i.type)]),
       empty: 'None.',
     })
   : ''}

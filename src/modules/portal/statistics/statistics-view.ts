@@ -4,7 +4,7 @@ import { facilityDiscriminationChart } from './scatter-chart.js';
 import { dataTable } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
 import type { Scope } from '../ui/page.js';
-import { questionType } from '../../catalog/question-types/registry.js';
+import { questionTypeLabel } from '../../catalog/question-types/registry.js';
 
 /**
  * A test's Statistics page (docs/results.md "The Statistics page"): the
@@ -62,7 +62,7 @@ ${dataTable({
   columns: [{ label: 'Question' }, { label: 'Type' }, { label: 'Attempts', numeric: true }, { label: 'Facility', numeric: true }, { label: 'Discrimination', numeric: true }, { label: 'Flags' }],
   rows: items.map((it) => [
     html`<a href="#item-${it.n}">${it.n}</a>. ${shortPrompt(it.prompt)}${it.section ? html`<br><span class="hint">${it.section}</span>` : ''}`,
-    (questionType(it.type)?.label ?? it.type.replace('_', ' ')),
+    questionTypeLabel(it.type),
     it.attempts,
     pct(it.facility),
     num(it.discrimination),
