@@ -7,7 +7,7 @@ import { componentAvailable } from '../helpers/components.js';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { hasS3, startS3Server, type S3TestServer } from '../helpers/s3-server.js';
 import { assign, createPublishedTest } from '../helpers/student.js';
-import { freePort, hasBrowser, launchBrowser } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, closeContext } from './browser-env.js';
 
 /**
  * A file answer in Chromium with S3 storage (s3rver, the bucket's CORS rule
@@ -91,6 +91,6 @@ describe.runIf(hasBrowser && withS3)('file answers uploaded directly from the pa
     expect(toApi.filter((q) => /\/files\/fu$/.test(q.path))).toEqual([]);
     for (const q of toApi) expect(q.bytes, q.path).toBeLessThan(1_000);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 90_000);
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { assign } from '../helpers/student.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, startCallbackSite } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, startCallbackSite, closeContext } from './browser-env.js';
 
 /**
  * An open test page learns of the institution's changes without a reload:
@@ -88,7 +88,7 @@ describe.skipIf(!hasBrowser)('assignment controls on an open test page', () => {
     expect(await page.getByRole('status').filter({ hasText: 'more time' }).count()).toBe(1);
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   });
 
   it('after a cancellation the page shows that the test was withdrawn, with the return button', async () => {
@@ -112,6 +112,6 @@ describe.skipIf(!hasBrowser)('assignment controls on an open test page', () => {
     await back.click();
     await page.getByRole('heading', { name: 'Back at the partner' }).waitFor();
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   });
 });

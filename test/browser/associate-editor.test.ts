@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS, closeContext } from './browser-env.js';
 import { signInPortal } from './portal-check.js';
 
 /**
@@ -92,6 +92,6 @@ run('the associate question in the form editor', () => {
       maxAssociations: 2,
     });
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 180_000);
 });

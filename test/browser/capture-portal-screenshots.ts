@@ -10,7 +10,7 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../src/platform
 import { randomBase62 } from '../../src/platform/ids.js';
 import { migrate } from '../../src/platform/migrate.js';
 import { buildServer, serverContext } from '../../src/server.js';
-import { freePort, launchBrowser } from './browser-env.js';
+import { freePort, launchBrowser, closeContext } from './browser-env.js';
 import { portalPages } from './portal-pages.js';
 import { seedPortal } from './portal-seed.js';
 
@@ -75,7 +75,7 @@ try {
       await page.screenshot({ path: path.join(OUT, `portal-${shot.name}-${size}.png`) });
       await page.setViewportSize(viewport);
     }
-    await context.close();
+    await closeContext(context);
   }
   await app.close();
   process.stdout.write(`Portal screenshots written to ${path.relative(process.cwd(), OUT)}/\n`);

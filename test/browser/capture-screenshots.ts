@@ -14,7 +14,7 @@ import { createInstitution } from '../../src/modules/institutions/institutions.j
 import { createTest, publishTest } from '../../src/modules/catalog/tests-service.js';
 import { DEMO_TESTS } from '../../src/demo/demo-tests.js';
 import { buildServer, serverContext, PARTNER_PREFIX } from '../../src/server.js';
-import { freePort, launchBrowser, launchBrowserWithCamera } from './browser-env.js';
+import { freePort, launchBrowser, launchBrowserWithCamera, closeContext } from './browser-env.js';
 import { cameraToolsMissing, fakeCameraVideo } from './fake-camera.js';
 
 /**
@@ -122,7 +122,7 @@ try {
     await page.getByRole('button', { name: 'Begin test' }).click();
     await page.getByRole('timer').waitFor();
     await page.screenshot({ path: path.join(OUT, `test-mode-test-${name}.png`) });
-    await context.close();
+    await closeContext(context);
   }
   await browser.close();
   browser = null;
@@ -156,7 +156,7 @@ try {
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.waitForTimeout(1000); // the preview's first frames
         await page.screenshot({ path: path.join(OUT, `proctored-test-${name}.png`) });
-        await context.close();
+        await closeContext(context);
 
         const blocked = await refused.newContext({ viewport });
         const blockedPage = await blocked.newPage();

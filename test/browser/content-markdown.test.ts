@@ -7,7 +7,7 @@ import { signedIn } from '../helpers/portal.js';
 import { signInPortal } from './portal-check.js';
 import { assign, createPublishedTest } from '../helpers/student.js';
 import { TRIANGLE_ALT, markdownTest, storeBrokenPrompt, uploadSvg } from '../helpers/markdown-content.js';
-import { SHOTS, VIEWPORTS, freePort, hasBrowser, launchBrowser, seriousAxeViolations } from './browser-env.js';
+import { SHOTS, VIEWPORTS, freePort, hasBrowser, launchBrowser, seriousAxeViolations, closeContext } from './browser-env.js';
 
 // A Markdown test in Chromium: formulas are MathML the browser lays out itself (no script, no font),
 // the image loads from the student's asset path with its alt text, and the page passes axe at both widths.
@@ -78,7 +78,7 @@ describe.skipIf(!hasBrowser)('a Markdown test in a real browser', () => {
 
       fs.mkdirSync(SHOTS, { recursive: true });
       await page.locator('section.test-section').screenshot({ path: path.join(SHOTS, `content-markdown-${size}.png`) });
-      await context.close();
+      await closeContext(context);
     }, 60_000);
   }
 
@@ -93,6 +93,6 @@ describe.skipIf(!hasBrowser)('a Markdown test in a real browser', () => {
     const img = frame.getByRole('img', { name: TRIANGLE_ALT });
     expect(await img.getAttribute('src')).toMatch(/^\/portal\/content-assets\/ast_/);
     await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(200);
-    await context.close();
+    await closeContext(context);
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import { createHarness, type Harness } from '../helpers/harness.js';
 import { CLIENT_ID, ISSUER, STORAGE_TARGET, startFakePlatform, type FakePlatform } from '../helpers/lti-platform.js';
 import { registerPlatform, resourceLinkClaims } from '../helpers/lti.js';
 import { readAssignment } from '../helpers/student.js';
-import { CHROMIUM_PATH, freePort, hasBrowser } from './browser-env.js';
+import { CHROMIUM_PATH, freePort, hasBrowser, closeContext } from './browser-env.js';
 
 /**
  * A launch in the course's frame from another site, in a Chromium that blocks
@@ -58,7 +58,7 @@ describe.skipIf(!hasBrowser)('a framed launch with third-party cookies blocked',
     const page = await context.newPage();
     const frame = await framedLaunch(page, 'learner-cookie-only', false);
     expect(await frame.getByRole('heading', { level: 1 }).textContent()).toBe('This launch could not be verified');
-    await context.close();
+    await closeContext(context);
   });
 
   it('lands on the start page through the platform storage', async () => {
@@ -79,6 +79,6 @@ describe.skipIf(!hasBrowser)('a framed launch with third-party cookies blocked',
     expect(await popup.getByRole('button', { name: 'Begin test' }).count()).toBe(1);
     const assignmentId = popup.url().split('/a/')[1]!;
     expect((await readAssignment(h, h.a, assignmentId)).status).toBe('assigned');
-    await context.close();
+    await closeContext(context);
   });
 });

@@ -7,7 +7,7 @@ import { createHarness, type Harness } from '../helpers/harness.js';
 import { CLIENT_ID, INSTRUCTOR, ISSUER, LTI, startFakePlatform, type FakePlatform } from '../helpers/lti-platform.js';
 import { registerPlatform, resourceLinkClaims } from '../helpers/lti.js';
 import { readAssignment } from '../helpers/student.js';
-import { SHOTS, VIEWPORTS, freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
+import { SHOTS, VIEWPORTS, freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, closeContext } from './browser-env.js';
 
 describe.runIf(requireBrowser && !hasBrowser)('browser tests', () => {
   it('need Chromium when ASSAY_REQUIRE_BROWSER=1', () => {
@@ -77,7 +77,7 @@ describe.skipIf(!hasBrowser)('LTI launches in a real browser', () => {
     const read = await readAssignment(h, h.a, assignmentId);
     expect(platform.scores.at(-1)!.body).toMatchObject({ userId: 'learner-b1', gradingProgress: 'FullyGraded', scoreGiven: read.result.score.points, scoreMaximum: 2 });
     expect(read.result.score.points).toBe(2);
-    await context.close();
+    await closeContext(context);
   });
 
   it("in the course's frame, opens the test in a new window, where the learner is signed in", async () => {
@@ -99,7 +99,7 @@ describe.skipIf(!hasBrowser)('LTI launches in a real browser', () => {
     await popup.waitForLoadState('networkidle');
     expect(popup.url()).toMatch(new RegExp(`^${origin}/a/asg_`));
     expect(await popup.getByRole('button', { name: 'Begin test' }).count()).toBe(1);
-    await context.close();
+    await closeContext(context);
   });
 
   it("shows an instructor the link's page, readable at both widths", async () => {
@@ -109,7 +109,7 @@ describe.skipIf(!hasBrowser)('LTI launches in a real browser', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Arithmetic');
     expect(await page.getByText('Completed', { exact: true }).count()).toBe(1);
     await checkPage(page, 'instructor');
-    await context.close();
+    await closeContext(context);
   });
 
   it('tells an observer they cannot take the test, and a link without a test what to do, readable at both widths', async () => {
@@ -130,7 +130,7 @@ describe.skipIf(!hasBrowser)('LTI launches in a real browser', () => {
     await launch(page, 'learner-b9', noTest(['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner']));
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This activity has no test yet');
     await checkPage(page, 'no-test-learner');
-    await context.close();
+    await closeContext(context);
   });
 
   it('lets an instructor pick a test with the keyboard, and posts the signed answer back to the course', async () => {
@@ -154,7 +154,7 @@ describe.skipIf(!hasBrowser)('LTI launches in a real browser', () => {
     await jwtVerify(platform.deepLinkAnswers[0]!, jwks, { issuer: CLIENT_ID, audience: ISSUER, algorithms: ['RS256'] });
     const items = decodeJwt(platform.deepLinkAnswers[0]!)['https://purl.imsglobal.org/spec/lti-dl/claim/content_items'] as Array<Record<string, any>>;
     expect(items[0]!.custom).toEqual({ assay_test_id: h.a.testId });
-    await context.close();
+    await closeContext(context);
   });
 
   it('shows one plain page for a launch that cannot be verified', async () => {
@@ -163,6 +163,6 @@ describe.skipIf(!hasBrowser)('LTI launches in a real browser', () => {
     await launch(page, 'learner-b2', { ...resourceLinkClaims(h.b.testId) });
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This launch could not be verified');
     await checkPage(page, 'launch-refused');
-    await context.close();
+    await closeContext(context);
   });
 });

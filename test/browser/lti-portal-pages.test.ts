@@ -4,7 +4,7 @@ import { createHarness, type Harness } from '../helpers/harness.js';
 import { startFakePlatform, type FakePlatform } from '../helpers/lti-platform.js';
 import { LtiBrowser, registerPlatform, resourceLinkClaims } from '../helpers/lti.js';
 import { signedIn } from '../helpers/portal.js';
-import { VIEWPORTS, freePort, hasBrowser, launchBrowser, requireBrowser } from './browser-env.js';
+import { VIEWPORTS, freePort, hasBrowser, launchBrowser, requireBrowser, closeContext } from './browser-env.js';
 import { checkPortalPage, signInPortal } from './portal-check.js';
 
 /**
@@ -68,7 +68,7 @@ describe.skipIf(!hasBrowser)('the portal LTI pages in a real browser', () => {
       await page.getByRole('link', { name: platform.registration.issuer }).click();
       await page.getByRole('heading', { name: 'Deployments' }).waitFor();
       await checkPortalPage(page, 'lti-platform', size, axe);
-      await context.close();
+      await closeContext(context);
     }
     expect(axe).toEqual([]);
   }, 120_000);
@@ -101,7 +101,7 @@ describe.skipIf(!hasBrowser)('the portal LTI pages in a real browser', () => {
       await page.getByRole('heading', { name: 'Grades sent to the LMS' }).waitFor();
       expect(await page.getByText('The LMS had an error (HTTP 503).', { exact: false }).count()).toBe(1);
       await checkPortalPage(page, 'lti-assignment-scores', size, axe);
-      await context.close();
+      await closeContext(context);
     }
     expect(axe).toEqual([]);
   }, 120_000);

@@ -6,7 +6,7 @@ import { createPartnerApp, type PartnerApp } from '../../examples/partner-app/ap
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { testModeTenant } from '../helpers/test-mode.js';
 import { fastWebhooks, startDispatcher, type Dispatcher } from '../helpers/webhook-setup.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, SHOTS } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, SHOTS, closeContext } from './browser-env.js';
 
 /**
  * The example partner app (examples/partner-app) in front of a real Assay,
@@ -125,7 +125,7 @@ describe.skipIf(!hasBrowser)('the example partner app in a real browser', () => 
     // A forged return link for an assignment the LMS did not make shows nothing of it.
     await page.goto(`${lmsUrl}/return?partnerAssignmentId=asg_forged&status=completed`);
     await page.getByRole('heading', { name: 'Unknown assignment' }).waitFor();
-    await context.close();
+    await closeContext(context);
   }, 120_000);
 
   it('fits a phone-width screen without sideways scrolling', async () => {
@@ -137,6 +137,6 @@ describe.skipIf(!hasBrowser)('the example partner app in a real browser', () => 
       expect(await seriousAxeViolations(page)).toEqual([]);
       await shot(page, `${name}-phone`);
     }
-    await context.close();
+    await closeContext(context);
   });
 });

@@ -6,7 +6,7 @@ import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { signedIn } from '../helpers/portal.js';
 import { assign, createPublishedTest } from '../helpers/student.js';
-import { SHOTS, VIEWPORTS, freePort, hasBrowser, launchBrowser, seriousAxeViolations } from './browser-env.js';
+import { SHOTS, VIEWPORTS, freePort, hasBrowser, launchBrowser, seriousAxeViolations, closeContext } from './browser-env.js';
 import { signInPortal } from './portal-check.js';
 
 /**
@@ -102,7 +102,7 @@ describe.skipIf(!hasBrowser)('passages in a real browser', () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, 'student-passage-desktop.png') });
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeContext(page.context());
   }, 120_000);
 
   it('at 360 px (and 320 px) the passage is above its questions and nothing scrolls sideways', async () => {
@@ -118,7 +118,7 @@ describe.skipIf(!hasBrowser)('passages in a real browser', () => {
     await page.setViewportSize({ width: 320, height: 700 });
     expect(await wide(page)).toBeLessThanOrEqual(320);
     expect(problems).toEqual([]);
-    await page.context().close();
+    await closeContext(page.context());
   }, 120_000);
 
   it('the form editor adds a passage, chooses it for a question with the Passage select, refuses to remove it while used, and keeps both after a reload', async () => {
@@ -166,6 +166,6 @@ describe.skipIf(!hasBrowser)('passages in a real browser', () => {
     await page.keyboard.press('ArrowUp');
     await press(page.getByRole('button', { name: 'Remove passage 1' }));
     await expect.poll(() => page.getByLabel('Passage 1 title').count()).toBe(0);
-    await context.close();
+    await closeContext(context);
   }, 180_000);
 });

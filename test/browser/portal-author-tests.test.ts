@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { AUTO_TEST, createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { portalJson } from '../helpers/authoring.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS, closeContext } from './browser-env.js';
 import { checkPortalPage, signInPortal } from './portal-check.js';
 
 /**
@@ -55,7 +55,7 @@ run("an author's Tests page", () => {
       expect(await table.innerText()).toContain('Not yet');
       expect(await table.innerText()).toContain('Version 1');
       await checkPortalPage(page, 'author-tests', size, axeProblems);
-      await context.close();
+      await closeContext(context);
     }
     expect(axeProblems).toEqual([]);
   });

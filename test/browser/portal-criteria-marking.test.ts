@@ -4,7 +4,7 @@ import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { Student, assign, createPublishedTest, readAssignment } from '../helpers/student.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, SHOTS, VIEWPORTS } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, SHOTS, VIEWPORTS, closeContext } from './browser-env.js';
 import { checkPortalPage, signInPortal } from './portal-check.js';
 
 /**
@@ -164,7 +164,7 @@ run('marking per criterion and the compact navigation in the portal', () => {
     await check(page, 'assignment-criteria', 'desktop');
     await page.setViewportSize(VIEWPORTS.phone);
     await check(page, 'assignment-criteria', 'phone');
-    await context.close();
+    await closeContext(context);
   }, 90_000);
 
   it('at 360 px the navigation is one row: a Menu button that opens the links by keyboard; at 1280 px the links, no button', async () => {
@@ -203,7 +203,7 @@ run('marking per criterion and the compact navigation in the portal', () => {
     expect(await nav.getByRole('link', { name: 'Assignments' }).isVisible()).toBe(true);
     expect((await nav.boundingBox())!.height).toBeLessThan(56);
     await check(page, 'nav-compact', 'desktop');
-    await context.close();
+    await closeContext(context);
 
     // Without the script: no button, the links one row that scrolls sideways, each reachable.
     const noJs = await browser.newContext({ viewport: VIEWPORTS.phone, javaScriptEnabled: false });

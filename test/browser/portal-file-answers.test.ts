@@ -5,7 +5,7 @@ import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { Student, assign, createPublishedTest, readAssignment } from '../helpers/student.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS, closeContext } from './browser-env.js';
 import { checkPortalPage, signInPortal } from './portal-check.js';
 
 /**
@@ -145,7 +145,7 @@ run('file answers on the portal marking page', () => {
       await expect(page.getByRole('link', { name: 'Download Design memo.docx' }).isVisible()).resolves.toBe(true);
       expect(await page.locator('text=(Word document').count()).toBe(1);
       await checkPortalPage(page, 'marking-file-answers', size, axeProblems);
-      await context.close();
+      await closeContext(context);
     }
     expect(axeProblems).toEqual([]);
   });
@@ -158,7 +158,7 @@ run('file answers on the portal marking page', () => {
     }
     await page.getByRole('button', { name: 'Finish marking' }).focus();
     await Promise.all([page.waitForURL(/\/portal\/marking\?done=marking-finished/), page.keyboard.press('Enter')]);
-    await context.close();
+    await closeContext(context);
     const read = await readAssignment(h, h.a, assignmentId);
     expect(read.status).toBe('completed');
     expect(read.result.score.points).toBe(11.5);

@@ -11,7 +11,7 @@ import { createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { flagsOf, proctoredTest, signal, startProctored } from '../helpers/proctoring.js';
 import { assign, createPublishedTest } from '../helpers/student.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, SHOTS, VIEWPORTS } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, SHOTS, VIEWPORTS, closeContext } from './browser-env.js';
 import { checkPortalPage, signInPortal } from './portal-check.js';
 import { SKIMAGE_DATA, hasFfmpeg } from './fake-camera.js';
 
@@ -118,7 +118,7 @@ run('proctoring review, AI marking and assignment controls in the portal', () =>
         await page.getByRole('button', { name: 'Accept AI suggestions' }).click();
         await page.getByText('The AI suggestions were recorded as your marks and marking finished').waitFor();
       }
-      await context.close();
+      await closeContext(context);
     }
     const read = (await h.partner(h.a, 'GET', `/api/partner/v1/assignments/${essayId}`)).json();
     expect(read.status).toBe('completed');
@@ -158,7 +158,7 @@ run('proctoring review, AI marking and assignment controls in the portal', () =>
         await page.getByRole('button', { name: /Record the review/ }).click();
         await page.getByText('Your review was recorded').waitFor();
       }
-      await context.close();
+      await closeContext(context);
     }
     const report = (await h.admin('GET', `/api/admin/v1/assignments/${proctoredId}/proctoring`)).json();
     expect(report.summary.reviewStatus).toBe('reviewed');
@@ -175,7 +175,7 @@ run('proctoring review, AI marking and assignment controls in the portal', () =>
       await page.getByRole('button', { name: 'Issue a new start link' }).click();
       await page.getByRole('heading', { name: 'The new start link' }).waitFor();
       await check(page, 'new-start-link', size);
-      await context.close();
+      await closeContext(context);
     }
   });
 

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { itemsPackage } from '../helpers/qti.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS, closeContext } from './browser-env.js';
 import { checkPortalPage, signInPortal } from './portal-check.js';
 
 /**
@@ -92,7 +92,7 @@ run('an author imports a package in the portal', () => {
       const preview = page.frameLocator('#preview-frame');
       await expect.poll(() => preview.locator('fieldset.question').count(), { timeout: 10_000 }).toBe(4);
       expect(await preview.locator('.notice').count()).toBe(0);
-      await context.close();
+      await closeContext(context);
     }
     expect(axeProblems).toEqual([]);
   }, 120_000);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { fastWebhooks } from '../helpers/webhook-setup.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, closeContext } from './browser-env.js';
 import { portalPages } from './portal-pages.js';
 import { seedPortal, type PortalSeed } from './portal-seed.js';
 
@@ -53,7 +53,7 @@ run('portal pages in the browser', () => {
           if (width > viewport.width) problems.push(`${p.name}: the page is ${width}px wide on a ${viewport.width}px screen`);
         }
       }
-      await context.close();
+      await closeContext(context);
       expect(problems).toEqual([]);
     }, 180_000);
   }
@@ -106,7 +106,7 @@ run('portal pages in the browser', () => {
       [target],
     );
     expect(rows).toEqual([{ status: 'completed', points: 6.5, comment: 'Clear and well ordered.', marked_by: seed.staff.reviewer.email }]);
-    await context.close();
+    await closeContext(context);
   }, 60_000);
 });
 

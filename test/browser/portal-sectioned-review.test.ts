@@ -5,7 +5,7 @@ import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { createPublishedTest, readAssignment } from '../helpers/student.js';
 import { sectionedTest } from '../helpers/sectioned.js';
 import { submittedSectioned } from '../helpers/sectioned-attempt.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS, closeContext } from './browser-env.js';
 import { checkPortalPage, signInPortal } from './portal-check.js';
 
 /**
@@ -80,7 +80,7 @@ run('reviewing a sectioned test with the new question types in the portal', () =
     }
     await page.keyboard.press('Enter');
     await page.waitForURL((u) => !u.pathname.endsWith(`/portal/marking/${assignmentId}`) || u.search.length > 0);
-    await context.close();
+    await closeContext(context);
     expect((await readAssignment(h, h.a, assignmentId)).result.score).toMatchObject({ points: 11, gradingStatus: 'final' });
   });
 
@@ -98,7 +98,7 @@ run('reviewing a sectioned test with the new question types in the portal', () =
       ]);
       await expect(page.getByText('Water boils at 100 (Blank 1, right) degrees at low (Blank 2, wrong; correct: standard) pressure.').isVisible()).resolves.toBe(true);
       await check(page, 'assignment-sections', size);
-      await context.close();
+      await closeContext(context);
     }
     expect(axeProblems).toEqual([]);
   });

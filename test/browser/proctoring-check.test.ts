@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from 'playwright-core';
-import { seriousAxeViolations } from './browser-env.js';
+import { seriousAxeViolations, closeContext } from './browser-env.js';
 import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, report, requireCameraTools, statusOf, studentPage, until, type Rig } from './proctoring-rig.js';
 
 /**
@@ -62,7 +62,7 @@ describe.skipIf(!canRun)('the camera check before a proctored test', () => {
     expect(await page.locator('#recording-indicator').textContent()).toBe('Recording');
     await until('a heartbeat', async () => (await report(rig, a.assignmentId)).snapshots.length > 0, 30_000);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 180_000);
 
   it('a refused camera: says what to do, offers Try again, keeps Begin disabled, and no attempt starts', async () => {
@@ -97,7 +97,7 @@ describe.skipIf(!canRun)('the camera check before a proctored test', () => {
     expect((await report(rig, a.assignmentId)).recording.segmentCount).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 180_000);
 
   it('a browser that cannot record WebM is told which browsers can, and cannot begin', async () => {
@@ -113,7 +113,7 @@ describe.skipIf(!canRun)('the camera check before a proctored test', () => {
     expect(await status.textContent()).toContain('This browser cannot record the test. Use an up-to-date Chrome, Edge or Firefox.');
     expect(await page.getByRole('button', { name: 'Begin test' }).isDisabled()).toBe(true);
     expect(await statusOf(rig, a.assignmentId)).toBe('assigned');
-    await context.close();
+    await closeContext(context);
   }, 180_000);
 
   it('passes axe on the proctored test page, with the Recording indicator and the supervision panel', async () => {
@@ -127,6 +127,6 @@ describe.skipIf(!canRun)('the camera check before a proctored test', () => {
     await page.getByRole('group', { name: /mean of 2, 4 and 9/ }).getByRole('textbox').fill('5');
     await until('the answer to be saved', async () => (await page.locator('#save-status').textContent()) === 'Saved', 20_000, 200);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 180_000);
 });

@@ -3,6 +3,7 @@ import { storageFor } from '../../src/platform/storage/storage.js';
 import { componentAvailable } from '../helpers/components.js';
 import { hasS3 } from '../helpers/s3-server.js';
 import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, report, requireCameraTools, studentPage, until, type Rig } from './proctoring-rig.js';
+import { closeContext } from './browser-env.js';
 
 /**
  * A recorded test in Chromium with S3 storage (s3rver, signatures checked,
@@ -82,7 +83,7 @@ describe.runIf(canRun && withS3)('direct uploads from the proctored page (S3 sto
     for (const q of uploadCalls) expect(q.bytes).toBeLessThan(400);
     console.info(`direct uploads: ${rows.length} objects, ${recordedBytes} bytes to the bucket; ${uploadCalls.reduce((n, q) => n + q.bytes, 0)} bytes of JSON to the API's upload routes`);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 180_000);
 
   it('a record that fails after its PUT succeeded is retried from the record step: no piece is PUT twice', async () => {
@@ -113,6 +114,6 @@ describe.runIf(canRun && withS3)('direct uploads from the proctored page (S3 sto
     expect(new Set(seqs).size).toBe(seqs.length);
     for (const row of rows) expect(puts.filter((p) => p.endsWith(row.storage_key))).toHaveLength(1);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 120_000);
 });

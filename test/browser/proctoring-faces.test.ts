@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scene } from './fake-camera.js';
 import { HOOK, assignTo, beginProctored, canRun, openRig, proctoredTest, publish, report, requireCameraTools, studentPage, until, type Rig } from './proctoring-rig.js';
+import { closeContext } from './browser-env.js';
 
 /**
  * live_ai in Chromium with a fake camera playing photographs: on-device face detection turns an empty
@@ -56,7 +57,7 @@ describe.skipIf(!canRun)('live_ai face detection in the browser', () => {
     await t.page.getByRole('group', { name: /mean of 2, 4 and 9/ }).getByRole('textbox').fill('5');
     await until('the save', async () => (await t.page.locator('#save-status').textContent()) === 'Saved', 20_000, 200);
     expect(t.problems).toEqual([]);
-    await t.context.close();
+    await closeContext(t.context);
   }, 180_000);
 
   it('two faces: a critical multiple_faces flag', async () => {
@@ -69,7 +70,7 @@ describe.skipIf(!canRun)('live_ai face detection in the browser', () => {
     expect(flag.durationSeconds).toBeGreaterThanOrEqual(RULES.multipleFacesSeconds);
     expect((await report(rig, t.assignmentId)).flags.filter((f) => f.kind === 'no_face' && f.severity === 'critical')).toEqual([]);
     expect(t.problems).toEqual([]);
-    await t.context.close();
+    await closeContext(t.context);
   }, 180_000);
 
   it('one face over the test: no critical flag, and no face flag lasting past its threshold', async () => {
@@ -87,6 +88,6 @@ describe.skipIf(!canRun)('live_ai face detection in the browser', () => {
     expect(r.recording.segmentCount).toBeGreaterThanOrEqual(2);
     expect(Date.now() - startedAt).toBeGreaterThan(25_000);
     expect(t.problems).toEqual([]);
-    await t.context.close();
+    await closeContext(t.context);
   }, 180_000);
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRules } from '../../src/modules/catalog/proctoring-rules.js';
 import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, report, requireCameraTools, statusOf, studentPage, until, type Rig } from './proctoring-rig.js';
+import { closeContext } from './browser-env.js';
 
 /**
  * The false-positive figure: one honest student (the one-face video) through a whole one-minute live_ai
@@ -39,6 +40,6 @@ describe.skipIf(!canRun)('false positives of live_ai', () => {
     );
     expect(critical).toEqual([]);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 240_000);
 });

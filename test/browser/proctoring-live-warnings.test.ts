@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { seriousAxeViolations, SHOTS } from './browser-env.js';
+import { seriousAxeViolations, SHOTS, closeContext } from './browser-env.js';
 import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, requireCameraTools, studentPage, until, type Rig } from './proctoring-rig.js';
 
 /**
@@ -90,7 +90,7 @@ describe.skipIf(!canRun)('live warnings for the student during a proctored test'
     await until('the face to be back', async () => /Your face is in view again/.test((await notice.textContent()) ?? ''), 60_000, 200);
     expect(await alert.textContent()).not.toMatch(/We can't see your face/);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 300_000);
 
   it('a stopped camera is warned at once, its return said; coming back to the page says how long the student was away', async () => {
@@ -126,6 +126,6 @@ describe.skipIf(!canRun)('live warnings for the student during a proctored test'
     await until('the camera to be back', async () => /Your camera is back on/.test((await notice.textContent()) ?? ''), 30_000, 100);
     expect(await alert.textContent()).not.toMatch(/Your camera stopped/);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 180_000);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { seriousAxeViolations } from './browser-env.js';
+import { seriousAxeViolations, closeContext } from './browser-env.js';
 import { decodedFrames, playableSeconds } from './fake-camera.js';
 import {
   assignTo,
@@ -95,7 +95,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     expect(total).toBeLessThan(taken + 0.5);
     expect(r.snapshots.length).toBeGreaterThanOrEqual(1);
     expect(t.problems).toEqual([]);
-    await t.context.close();
+    await closeContext(t.context);
   }, 180_000);
 
   it('loses no segment when the network is cut for a while and comes back', async () => {
@@ -114,7 +114,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     const after = await seqs(t.page, t.assignmentId);
     expect(after.stored).toEqual(Array.from({ length: after.made }, (_, i) => i));
     expect(t.problems).toEqual([]);
-    await t.context.close();
+    await closeContext(t.context);
   }, 180_000);
 
   it('segments still queued at submission are sent from the completion page', async () => {
@@ -135,7 +135,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     const after = await seqs(t.page, t.assignmentId);
     expect(after.stored).toEqual(Array.from({ length: after.made }, (_, i) => i));
     expect(t.problems).toEqual([]);
-    await t.context.close();
+    await closeContext(t.context);
   }, 180_000);
 
   it('keeps recording across a server restart, and loses nothing to it', async () => {
@@ -153,7 +153,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     expect(after.made).toBeGreaterThan(before.made + 3);
     expect(after.stored).toEqual(Array.from({ length: after.made }, (_, i) => i));
     expect(t.problems).toEqual([]);
-    await t.context.close();
+    await closeContext(t.context);
   }, 180_000);
 
   it('another browser taking over the attempt continues the segment numbers (the server says where it stands)', async () => {
@@ -219,7 +219,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     await t.page.waitForTimeout(3_000);
     expect((await report(rig, t.assignmentId)).flags.filter((f) => f.kind === 'left_test')).toHaveLength(2);
     expect(t.problems).toEqual([]);
-    await t.context.close();
+    await closeContext(t.context);
   }, 180_000);
 
   it('copy and paste in an answer, and leaving full screen after entering it, become flags (nothing is blocked)', async () => {
@@ -245,7 +245,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     expect(flags.filter((f) => f.kind === 'copy_paste')).toHaveLength(1);
     expect(flags.filter((f) => f.severity === 'critical')).toEqual([]);
     expect(t.problems).toEqual([]);
-    await t.context.close();
+    await closeContext(t.context);
   }, 180_000);
 
   it('the camera stopping: a camera_stopped flag, a warning that explains it, answering goes on, and the camera can be turned back on', async () => {
@@ -271,7 +271,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     await until('the flag to end', async () => (await report(rig, t.assignmentId)).flags.find((f) => f.id === flag.id && !f.ongoing), 30_000);
     await submit(t.page);
     expect(t.problems).toEqual([]);
-    await t.context.close();
+    await closeContext(t.context);
   }, 180_000);
   it('a recorder stopped before its first frame hands over nothing to upload; one that recorded a frame hands over a file that plays', async () => {
     const { context, page } = await studentPage(await rig.browser('one_face'), { timings: TIMINGS });
@@ -298,6 +298,6 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     expect(handed.idle).toEqual([]);
     expect(handed.drawn).toHaveLength(1);
     expect(handed.drawn[0]).toBeGreaterThan(200);
-    await context.close();
+    await closeContext(context);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN } from '../helpers/harness.js';
-import { seriousAxeViolations } from './browser-env.js';
+import { seriousAxeViolations, closeContext } from './browser-env.js';
 import { beginProctored, canRun, proctoredTest, publish, report, requireCameraTools, studentPage, until, type Rig, openRig } from './proctoring-rig.js';
 
 /**
@@ -73,6 +73,6 @@ describe.skipIf(!canRun)('proctoring relaxations in the browser', () => {
     expect(await box.inputValue()).toBe('5.0'); // pasting still works
     expect((await report(rig, a.assignmentId)).flags.map((f) => f.kind)).toEqual(['left_test']);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 180_000);
 });

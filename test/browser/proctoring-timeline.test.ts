@@ -8,7 +8,7 @@ import { PORTAL_COOKIE } from '../../src/modules/staff/portal-sessions.js';
 import { storageFor } from '../../src/platform/storage/storage.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { FRAMELESS_WEBM } from '../helpers/proctoring.js';
-import { seriousAxeViolations, SHOTS, VIEWPORTS } from './browser-env.js';
+import { seriousAxeViolations, SHOTS, VIEWPORTS, closeContext } from './browser-env.js';
 import { assignTo, beginProctored, canRun, openRig, proctoredTest, publish, report, requireCameraTools, studentPage, until, type Rig } from './proctoring-rig.js';
 
 /**
@@ -56,7 +56,7 @@ describe.skipIf(!canRun)('the proctoring record as one timeline', () => {
     await student.page.getByRole('button', { name: 'Submit test' }).click();
     await student.page.getByRole('button', { name: 'Submit', exact: true }).click();
     await student.page.getByRole('heading', { name: 'Your result' }).waitFor({ timeout: 30_000 });
-    await student.context.close();
+    await closeContext(student.context);
     const r = (await rig.admin(`/api/admin/v1/assignments/${assignmentId}/proctoring`)).json();
     segments = r.recording.segments;
     expect(segments.length).toBeGreaterThanOrEqual(4);

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { assign, createPublishedTest, readAssignment } from '../helpers/student.js';
-import { SHOTS, VIEWPORTS, freePort, hasBrowser, launchBrowser, seriousAxeViolations } from './browser-env.js';
+import { SHOTS, VIEWPORTS, freePort, hasBrowser, launchBrowser, seriousAxeViolations, closeContext } from './browser-env.js';
 
 // Sections, a drawn pool, shuffles and the four added question types in a real browser, answered with the
 // keyboard alone; the markup itself is checked in src/modules/student/pages/question-types.test.ts.
@@ -398,7 +398,7 @@ describe.skipIf(!hasBrowser)('sections and the added question types in a real br
     await axeAndWidth(page, 'phone', 'completion page');
     await shoot(page, 'result-sections', 'phone');
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 180_000);
 
   it('shows section scores right after submitting an immediate sectioned test', async () => {
@@ -434,7 +434,7 @@ describe.skipIf(!hasBrowser)('sections and the added question types in a real br
     await page.setViewportSize(VIEWPORTS.desktop);
     await axeAndWidth(page, 'desktop', 'completion page');
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 90_000);
 
   it('keeps an order made while saves fail on the device, restores it after a reload, and saves it when the server answers', async () => {
@@ -458,6 +458,6 @@ describe.skipIf(!hasBrowser)('sections and the added question types in a real br
     expect((await storedAnswers(a.assignmentId)).steps).toBeNull();
     await page.unroute('**/answers');
     await expect.poll(async () => (await storedAnswers(a.assignmentId)).steps, { timeout: 20_000 }).toEqual(target);
-    await context.close();
+    await closeContext(context);
   }, 60_000);
 });

@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { publishedVersion, seedAttempts } from '../helpers/results.js';
-import { SHOTS, VIEWPORTS, freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
+import { SHOTS, VIEWPORTS, freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, closeContext } from './browser-env.js';
 
 /**
  * The candidate report in Chromium, live and test mode, at desktop and
@@ -92,7 +92,7 @@ run('the candidate report in the browser', () => {
         await page.screenshot({ path: path.join(SHOTS, `report-${mode}-${size}.png`) });
         await page.setViewportSize(VIEWPORTS[size]);
       }
-      await context.close();
+      await closeContext(context);
       expect(problems).toEqual([]);
     }, 120_000);
   }

@@ -6,7 +6,7 @@ import { PAGE_HEADERS } from '../../src/platform/web/html.js';
 import { plainTexts } from '../../src/modules/catalog/content/page-texts.js';
 import { selectPointType } from '../../src/modules/catalog/question-types/select-point/select-point.js';
 import { heart } from '../../src/modules/catalog/question-types/select-point/example-question.js';
-import { VIEWPORTS, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
+import { VIEWPORTS, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, closeContext } from './browser-env.js';
 
 /**
  * select_point's page part and student.js in Chromium, on a page of their
@@ -107,7 +107,7 @@ run('the select_point page part in a real browser', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Add point');
     expect(await page.evaluate(() => (window as unknown as { changes: number }).changes)).toBe(7);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await context.close();
+    await closeContext(context);
   });
 
   it('never places more than maxPoints, and a Remove button takes a point away', async () => {
@@ -126,7 +126,7 @@ run('the select_point page part in a real browser', () => {
     await expect.poll(() => live(page).textContent()).toBe('Point 2 removed. 2 of 3 placed.');
     expect(await answer(page)).toHaveLength(2);
     expect(await add.getAttribute('aria-disabled')).toBeNull();
-    await context.close();
+    await closeContext(context);
   });
 
   it('on a phone a tap places a point where it lands; a saved answer is drawn on load; axe clean and no sideways scroll', async () => {
@@ -142,7 +142,7 @@ run('the select_point page part in a real browser', () => {
     expect(await answer(page)).toHaveLength(3);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(VIEWPORTS.phone.width);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await context.close();
+    await closeContext(context);
   });
 
   it('restores a value written back, and clears with null', async () => {
@@ -155,6 +155,6 @@ run('the select_point page part in a real browser', () => {
     await page.evaluate(() => (window as unknown as { writeAnswer(v: unknown): void }).writeAnswer(null));
     expect(await answer(page)).toBeNull();
     expect(await page.locator('.sp-marker').count()).toBe(0);
-    await context.close();
+    await closeContext(context);
   });
 });

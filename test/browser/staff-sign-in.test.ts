@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createStaffRig, type StaffRig } from '../helpers/staff-rig.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, closeContext } from './browser-env.js';
 
 /**
  * Signing in as a person does, in Chromium: the sign-in form, the mail
@@ -98,6 +98,6 @@ run('staff sign-in in the browser', () => {
     expect(r.smtp.messages.length).toBe(mails);
     const { rows } = await r.h.pool.query("SELECT details->>'method' AS method FROM audit_log WHERE action = 'staff.signed_in' AND actor_email = 'kay@alpha.example' ORDER BY id");
     expect(rows.map((x) => x.method)).toEqual(['link', 'passkey']);
-    await context.close();
+    await closeContext(context);
   }, 120_000);
 });

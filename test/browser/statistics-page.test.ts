@@ -4,7 +4,7 @@ import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { publishedVersion, seedAttempts } from '../helpers/results.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS, closeContext } from './browser-env.js';
 import { checkPortalPage, signInPortal } from './portal-check.js';
 
 /**
@@ -90,7 +90,7 @@ run('the Statistics page', () => {
       expect(await page.locator('dl.cards').innerText()).toContain('40');
       expect(await page.getByRole('table', { name: 'Questions: facility, discrimination and flags' }).innerText()).toContain('The SI unit of force?');
       await checkPortalPage(page, 'statistics', size, axeProblems);
-      await context.close();
+      await closeContext(context);
     }
     expect(axeProblems).toEqual([]);
   }, 120_000);

@@ -4,7 +4,7 @@ import type { TestInput } from '../../src/modules/catalog/schemas.js';
 import { createHarness, type Harness, type Tenant } from '../helpers/harness.js';
 import { testModeTenant } from '../helpers/test-mode.js';
 import { ALL_TYPES_TEST, assign, createPublishedTest, readAssignment } from '../helpers/student.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, startCallbackSite } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, startCallbackSite, closeContext } from './browser-env.js';
 
 const QUIZ: TestInput = {
   title: 'Quick Quiz',
@@ -84,7 +84,7 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
     const { context, page } = await newPage();
     await page.setContent('<!doctype html><html><body><img src="a.png"><input type="text"></body></html>');
     expect((await seriousAxeViolations(page)).map((v) => v.id)).toEqual(expect.arrayContaining(['image-alt', 'label']));
-    await context.close();
+    await closeContext(context);
   });
 
   it('shows the Test mode notice on a test-mode assignment, first in the banner landmark: intro and test page axe clean, at desktop and 360 px', async () => {
@@ -111,7 +111,7 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
       }
       if (viewport.width === 360) expect(await page.locator('.status-bar .status-test-mode').isVisible()).toBe(true);
       expect(problems).toEqual([]);
-      await context.close();
+      await closeContext(context);
     }
   });
 
@@ -199,7 +199,7 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
     await page.getByRole('heading', { name: 'Marking in progress' }).waitFor();
     expect(page.url()).toBe(`${origin}/a/${a.assignmentId}`);
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 90_000);
 
   it('completes an immediate test with the keyboard alone on a 360 px wide screen and shows the result', async () => {
@@ -257,7 +257,7 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
     await page.getByRole('heading', { name: 'Back at the partner' }).waitFor();
     expect(new URL(page.url()).searchParams.get('status')).toBe('completed');
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 90_000);
 
   it('counts down from the server deadline, warns at 5 and 1 minutes, and submits by itself at zero', async () => {
@@ -287,7 +287,7 @@ describe.skipIf(!hasBrowser)('the student journey in a real browser', () => {
     const read = await readAssignment(h, tenant, a.assignmentId);
     expect(read).toMatchObject({ status: 'completed', result: { score: { points: 1, maxPoints: 5 } } });
     expect(problems).toEqual([]);
-    await context.close();
+    await closeContext(context);
   }, 90_000);
 });
 

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { createHarness, type Harness } from '../helpers/harness.js';
 import { signedIn, type PortalUser } from '../helpers/portal.js';
 import { assign } from '../helpers/student.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS, closeContext } from './browser-env.js';
 import { checkPortalPage, signInPortal } from './portal-check.js';
 
 /**
@@ -201,7 +201,7 @@ run('the test editor', () => {
     await trial.getByRole('button', { name: 'Begin test' }).waitFor({ timeout: 15_000 });
     const { rows } = await h.pool.query('SELECT livemode FROM assignments WHERE test_id = $1', [testId]);
     expect(rows).toEqual([{ livemode: false }]);
-    await context.close();
+    await closeContext(context);
 
     // The partner lists the test with the institution's key and assigns it.
     const listed = (await h.partner(h.a, 'GET', '/api/partner/v1/tests')).json();
@@ -238,7 +238,7 @@ run('the test editor', () => {
     await press(two.page.getByRole('button', { name: 'Load their version' }));
     await expect.poll(() => two.page.getByLabel('Description').inputValue()).toBe('Changed by Ada.');
     await one.context.close();
-    await two.context.close();
+    await closeContext(two.context);
   }, 120_000);
 
   it('gives a short-text answer its own points, case and pattern by keyboard; a reload keeps them; axe passes at both widths', async () => {
@@ -287,14 +287,14 @@ run('the test editor', () => {
     expect(await again.getByLabel('Answer 2 points').inputValue()).toBe('1');
     expect(await again.getByLabel('Answer 2 pattern').inputValue()).toBe('colou?r');
     expect((await stored()).sections[0].questions[0].acceptedAnswers).toEqual(expected);
-    await context.close();
+    await closeContext(context);
 
     for (const size of ['desktop', 'phone'] as const) {
       const view = await authorPage(author, size);
       await view.page.goto(`${origin}/portal/tests/${id}/edit`);
       await question(view.page, 1).waitFor();
       await checkPortalPage(view.page, 'test-editor-short-text', size, axeProblems);
-      await view.context.close();
+      await closeContext(view.context);
     }
     expect(axeProblems).toEqual([]);
   }, 180_000);
@@ -305,7 +305,7 @@ run('the test editor', () => {
       await page.goto(`${origin}/portal/tests/${testId}/edit`);
       await question(page, 1).waitFor();
       await checkPortalPage(page, 'test-editor', size, axeProblems);
-      await context.close();
+      await closeContext(context);
     }
     expect(axeProblems).toEqual([]);
     expect(fs.existsSync(path.join(process.env.ASSAY_WRITE_SCREENSHOTS === '1' ? 'docs/screenshots' : path.join(os.tmpdir(), 'assay-screenshots'), 'portal-test-editor-desktop.png'))).toBe(true);
