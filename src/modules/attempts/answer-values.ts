@@ -128,9 +128,6 @@ export function checkAnswerValue(question: Question, value: unknown): CheckedVal
     }
     case 'composite':
       return checkCompositeValue(q, value);
-    case 'file_upload':
-      // A file becomes the answer through the upload itself, which checks its content; a save may only clear it.
-      return { ok: false, message: 'a file answer is given by uploading the file (POST …/files); only null clears it' };
   }
 }
 
