@@ -151,10 +151,5 @@ function checkCompositeValue(q: Extract<Question, { type: 'composite' }>, value:
   return { ok: true, value: Object.keys(out).length > 0 ? out : null };
 }
 
-/** The file an answer to a file_upload question names, if any. */
-export function answerFileId(value: AnswerValue | undefined): string | null {
-  return isRecord(value) && typeof value.fileId === 'string' ? value.fileId : null;
-}
-
 // Counts words as the page does: the essay type's (catalog/question-types/essay), named here as before.
 export { countWords } from '../catalog/question-types/essay/schema.js';
