@@ -128,9 +128,6 @@ export function checkAnswerValue(question: Question, value: unknown): CheckedVal
     }
     case 'composite':
       return checkCompositeValue(q, value);
-    case 'file_upload':
-      // A file becomes the answer through the upload itself, which checks its content; a save may only clear it.
-      return { ok: false, message: 'a file answer is given by uploading the file (POST …/files); only null clears it' };
   }
 }
 
@@ -152,11 +149,6 @@ function checkCompositeValue(q: Extract<Question, { type: 'composite' }>, value:
     if (checked.value !== null) out[part.id] = checked.value as PartValue;
   }
   return { ok: true, value: Object.keys(out).length > 0 ? out : null };
-}
-
-/** The file an answer to a file_upload question names, if any. */
-export function answerFileId(value: AnswerValue | undefined): string | null {
-  return isRecord(value) && typeof value.fileId === 'string' ? value.fileId : null;
 }
 
 // Counts words as the page does: the essay type's (catalog/question-types/essay), named here as before.

@@ -1,7 +1,7 @@
 import { AppError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { resolveRules, type ProctoringRules } from './proctoring-rules.js';
-import { UPLOAD_DEFAULT_BYTES, type AiMarkableType, type BuiltInInput, type BuiltInQuestion, type Passage, type Question, type SectionInput, type TestInput } from './schemas.js';
+import { type AiMarkableType, type BuiltInInput, type BuiltInQuestion, type Passage, type Question, type SectionInput, type TestInput } from './schemas.js';
 import type { BaseQuestion } from './question-types/definition.js';
 import { questionType } from './question-types/registry.js';
 import { checkPassages } from './passages.js';
@@ -11,6 +11,7 @@ import { scoringProblems } from './qti-scoring.js';
 import { compileXsdPattern, xsdPatternProblem } from './xsd-pattern.js';
 import { normaliseText } from './accepted-answers.js';
 import { compositePoints, inputPoints } from './composite.js';
+import { checkCriteria } from './question-types/ai-marking-fields.js';
 import { checkParameters } from './question-types/parameters/check.js';
 import { isParametrised } from './question-types/parameters/schema.js';
 
@@ -32,7 +33,8 @@ import { isParametrised } from './question-types/parameters/schema.js';
  * - sections: ids unique; a pool (`draw`) no larger than its section, its questions of equal points;
  * - short_text: entry points at most the question's, one entry worth the full points, patterns that compile
  *   and match their entry's text (the sample answer);
- * - matching, ordering, fill_blanks, file_upload: ids unique, every reference resolves, every blank placed once;
+ * - matching, ordering, fill_blanks: ids unique, every reference resolves, every blank placed once;
+ * - a registered type: its definition's `check` (question-types/; e.g. file_upload's MIME types and criteria);
  * - imported QTI processing (`scoring`, qti-scoring.ts): it compiles, and maps every response declaration to the answer in a shape that fits;
  * - numeric and short_text may be parametrised (question-types/parameters/check.ts); a plain numeric needs `answer`;
  * - composite: part ids unique, each part checked by its own type's rules (paths `….parts.<j>.…`),
@@ -126,9 +128,6 @@ function uniqueIds(list: ReadonlyArray<{ id: string }>, at: string, what: string
   return ids;
 }
 
-/** A MIME type as `accept` takes it: type/subtype, or type/* (e.g. image/*). */
-const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,63})$/;
-
 /** Blanks are placed in fill_blanks text as {{id}}. */
 export const BLANK_PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]{1,64})\s*\}\}/g;
 
@@ -148,11 +147,7 @@ function checkQuestion(input: InputQuestion, at: string, marking: TestInput['mar
     return;
   }
   const q = input as BuiltInInput;
-  if (q.type === 'file_upload' && marking === 'auto') {
-    details.push({ field: `${at}.type`, message: `${q.type} questions need manual or hybrid marking` });
-  }
   if (q.type === 'short_text') checkAiMarking(q, at, marking, details);
-  if (q.type === 'file_upload') checkCriteria(q, at, details);
   details.push(...scoringProblems(q, at));
   switch (q.type) {
     case 'matching': {
@@ -205,16 +200,6 @@ function checkQuestion(input: InputQuestion, at: string, marking: TestInput['mar
       }
       return;
     }
-    case 'file_upload': {
-      const seen = new Set<string>();
-      q.accept.forEach((type, j) => {
-        const t = type.trim().toLowerCase();
-        if (!MIME.test(t)) details.push({ field: `${at}.accept.${j}`, message: `"${type}" is not a MIME type (like application/pdf or image/png)` });
-        else if (seen.has(t)) details.push({ field: `${at}.accept.${j}`, message: `repeats "${type}"` });
-        seen.add(t);
-      });
-      return;
-    }
     default:
       return;
   }
@@ -261,22 +246,6 @@ function checkAiMarking(
   checkCriteria(q, at, details);
 }
 
-/** Criteria (free-text and file questions): unique names, points summing to the question's. */
-function checkCriteria(q: { points: number; criteria?: Array<{ criterion: string; points: number }> }, at: string, details: ErrorDetail[]): void {
-  if (!q.criteria) return;
-  const names = new Set<string>();
-  q.criteria.forEach((c, j) => {
-    const key = c.criterion.trim().toLowerCase();
-    if (names.has(key)) details.push({ field: `${at}.criteria.${j}.criterion`, message: `duplicates criterion "${c.criterion}"` });
-    names.add(key);
-  });
-  const sum = q.criteria.reduce((s, c) => s + c.points, 0);
-  // Points are kept to 4 decimals elsewhere; a sum of thirds may differ from the total in the last binary digits.
-  if (Math.abs(sum - q.points) > 1e-6) {
-    details.push({ field: `${at}.criteria`, message: `points sum to ${Math.round(sum * 10_000) / 10_000}, but the question is worth ${q.points}` });
-  }
-}
-
 function withDefaults(stored: Question): Question {
   const def = questionType(stored.type);
   if (def) return def.withDefaults ? (def.withDefaults(stored) as Question) : stored;
@@ -293,8 +262,6 @@ function withDefaults(stored: Question): Question {
     case 'composite':
       // The parts' defaults filled in as each type's own; the question's points are the parts' sum (with `scoring`, as given).
       return { ...q, points: q.scoring ? (q.points ?? compositePoints(q.parts)) : compositePoints(q.parts), parts: q.parts.map((p) => withDefaults(p as Question) as typeof p) };
-    case 'file_upload':
-      return { ...q, accept: q.accept.map((t) => t.trim().toLowerCase()), maxBytes: q.maxBytes ?? UPLOAD_DEFAULT_BYTES };
     default:
       return q;
   }

@@ -11,7 +11,7 @@ export { QTI_SCORING_MAX_CHARS, QtiScoring } from './qti-scoring-schema.js';
 
 // AI marking's fields are the question types' kit (question-types/ai-marking-fields.ts), named here as before.
 export { AiMarking, Criterion } from './question-types/ai-marking-fields.js';
-import { aiFields, Criterion } from './question-types/ai-marking-fields.js';
+import { aiFields } from './question-types/ai-marking-fields.js';
 
 /** A short-text answer with its own points, case rule or pattern (catalog/accepted-answers.ts reads both forms). */
 export const AcceptedAnswerEntry = Type.Object(
@@ -46,6 +46,7 @@ export const ShortText = Type.Object(
 // The types moved into their folders (question-types/): re-exported for the code and tests that name their schemas here.
 export { NumericQ } from './question-types/numeric/schema.js';
 export { Essay } from './question-types/essay/schema.js';
+export { FileUpload, UPLOAD_DEFAULT_BYTES, UPLOAD_MAX_BYTES } from './question-types/file-upload/schema.js';
 
 export const Matching = Type.Object(
   {
@@ -92,21 +93,6 @@ export const FillBlanks = Type.Object(
   },
   { additionalProperties: false, title: 'FillBlanksQuestion' },
 );
-/** The largest file a file_upload question may accept, and its default. */
-export const UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
-export const UPLOAD_DEFAULT_BYTES = 10 * 1024 * 1024;
-export const FileUpload = Type.Object(
-  {
-    type: Type.Literal('file_upload'),
-    ...common,
-    accept: Type.Array(Type.String({ maxLength: 100 }), { minItems: 1, maxItems: 20, description: 'MIME types, e.g. application/pdf, image/png' }),
-    maxBytes: Type.Optional(Type.Integer({ minimum: 1, maximum: UPLOAD_MAX_BYTES, default: UPLOAD_DEFAULT_BYTES })),
-    rubric: Type.Optional(Type.String({ maxLength: 10_000 })),
-    criteria: Type.Optional(Type.Array(Criterion, { minItems: 1, maxItems: 50 })),
-  },
-  { additionalProperties: false, title: 'FileUploadQuestion' },
-);
-
 /**
  * A part of a composite question: one of the answerable types with its own
  * fields, its `id` required (unique within the question). No free-text
@@ -192,7 +178,6 @@ export type QuestionInput =
   | Static<typeof Matching>
   | Static<typeof Ordering>
   | Static<typeof FillBlanks>
-  | Static<typeof FileUpload>
   | RegisteredInput;
 export type QuestionType = QuestionInput['type'];
 
@@ -215,7 +200,7 @@ export const QuestionSchema = Type.Unsafe<QuestionInput>({
   discriminator: { propertyName: 'type' },
   oneOf: [
     ...inPlace<TObject>(
-      { short_text: ShortText, matching: Matching, ordering: Ordering, fill_blanks: FillBlanks, file_upload: FileUpload },
+      { short_text: ShortText, matching: Matching, ordering: Ordering, fill_blanks: FillBlanks },
       (d) => d.schema,
     ),
     Composite,

@@ -68,8 +68,8 @@ export interface AttemptMarks {
 /** Whether the question is ever marked by its key alone (an AI-marked short_text may or may not be, per answer). */
 export function isAutoMarkable(q: Question): boolean {
   const def = questionType(q.type);
-  if (def) return def.autoMarkable;
-  return q.type !== 'essay' && q.type !== 'file_upload';
+  // The types a person must mark (essay, file_upload) are registered and say so; every built-in one left is keyed.
+  return def ? def.autoMarkable : true;
 }
 
 const isRecord = (v: unknown): v is Readonly<Record<string, string>> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -91,7 +91,6 @@ export function markQuestion(question: Question, value: AnswerValue | undefined)
   const def = questionType(question.type);
   if (def) return markRegistered(question, value, def);
   const q = question as BuiltInQuestion;
-  if (q.type === 'file_upload') return { kind: 'manual' };
   if ('scoring' in q && q.scoring) return markByQtiProcessing(q, value);
   const auto = (fraction: number): QuestionMark => ({ kind: 'auto', points: roundPoints(q.points * fraction) });
   if (value === null || value === undefined) return auto(0);

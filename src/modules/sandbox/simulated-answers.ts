@@ -32,8 +32,6 @@ export function correctAnswer(question: Question): AnswerValue {
     case 'composite':
       // Every part's own correct answer, keyed by part id.
       return Object.fromEntries(q.parts.map((part) => [part.id, correctAnswer(partQuestion(q, part)) as PartValue]));
-    case 'file_upload':
-      return null;
   }
 }
 

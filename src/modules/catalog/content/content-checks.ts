@@ -40,7 +40,6 @@ export function contentFields(input: TestInput): Array<{ field: string; source: 
         q.parts.forEach((part, j) => question(part as InputQuestion, `${at}.parts.${j}`));
         break;
       case 'short_text':
-      case 'file_upload':
         add(`${at}.rubric`, q.rubric);
         break;
       default:

@@ -152,12 +152,6 @@ function interactionXml(question: Question, resp: string, w: TextWriter, blankPr
       rp = patterned ? textBranches(entries, resp) : template('map_response');
       break;
     }
-    case 'file_upload': {
-      decls.push({ id: resp, cardinality: 'single', baseType: 'file' });
-      body += `<qti-upload-interaction response-identifier="${resp}" type="${esc(q.accept.join(' '))}"${q.maxBytes ? ` data-max-bytes="${q.maxBytes}"` : ''}/>`;
-      body += rubricXml(q.rubric, w);
-      break;
-    }
     case 'matching': {
       const partial = q.partialCredit ?? true;
       const pairs = q.stems.map((s) => `${s.id} ${q.correct[s.id]}`);
@@ -254,6 +248,3 @@ function declarations(decls: Decl[], points: number): string {
   );
 }
 
-function rubricXml(rubric: string | undefined, w: TextWriter): string {
-  return rubric ? `<qti-rubric-block use="scoring" view="scorer"><qti-content-body>${w.block(rubric)}</qti-content-body></qti-rubric-block>` : '';
-}

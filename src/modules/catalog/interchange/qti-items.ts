@@ -153,9 +153,6 @@ function questionOf(ctx: Ctx, interactions: XElement[], kinds: string[]): Questi
       case 'qti-text-entry-interaction':
         result = textEntry(ctx, it);
         break;
-      case 'qti-upload-interaction':
-        result = upload(ctx, it);
-        break;
       case 'qti-match-interaction':
         result = matching(ctx, it);
         break;
@@ -231,32 +228,6 @@ function textEntry(ctx: Ctx, it: XElement): QuestionInput | string {
   const points = round(capped(m, Math.max(...m.entries.map((e) => e.value))));
   if (!(points > 0)) return 'the mapping accepts no answer';
   return shortText(prompt, points, m.entries.map((e) => ({ text: e.key, points: round(Math.min(points, e.value)), caseSensitive: e.caseSensitive, pattern: null })));
-}
-
-function rubricOf(ctx: Ctx): string | undefined {
-  const blocks = descendants(ctx.item).filter((e) => e.name === 'qti-rubric-block');
-  const t = blocks.map((b) => textIn(ctx, b)).filter(Boolean).join('\n\n');
-  return t || undefined;
-}
-const manualPoints = (ctx: Ctx) => ctx.max ?? 1;
-const intAttr = (it: XElement, name: string) => {
-  const n = Number(it.attrs[name]);
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-};
-
-function upload(ctx: Ctx, it: XElement): QuestionInput {
-  const rubric = rubricOf(ctx);
-  const types = (it.attrs['type'] ?? '').split(/[\s,]+/).map((t) => t.trim().toLowerCase()).filter((t) => /^[a-z0-9][a-z0-9!#$&^_.+-]*\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]*)$/.test(t));
-  if (types.length === 0) ctx.notes.push('no accepted file type given: PDF and images are accepted');
-  const maxBytes = intAttr(it, 'data-max-bytes');
-  return {
-    type: 'file_upload',
-    prompt: promptOf(ctx, it),
-    points: manualPoints(ctx),
-    accept: types.length > 0 ? [...new Set(types)].slice(0, 20) : ['application/pdf', 'image/*'],
-    ...(maxBytes && maxBytes <= 20 * 1024 * 1024 ? { maxBytes } : {}),
-    ...(rubric ? { rubric } : {}),
-  };
 }
 
 function matching(ctx: Ctx, it: XElement): QuestionInput | string {

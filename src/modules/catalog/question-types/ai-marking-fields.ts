@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { ErrorDetail } from '../../../platform/errors.js';
 import { StringEnum } from '../../../platform/http/schemas.js';
 import { AI_MARKING_MODES } from '../test-settings.js';
 
@@ -25,3 +26,19 @@ export const aiFields = {
   aiMarking: Type.Optional(AiMarking),
   criteria: Type.Optional(Type.Array(Criterion, { minItems: 1, maxItems: 50 })),
 };
+
+/** Criteria (free-text and file questions): unique names, points summing to the question's. */
+export function checkCriteria(q: { points: number; criteria?: Array<{ criterion: string; points: number }> }, at: string, details: ErrorDetail[]): void {
+  if (!q.criteria) return;
+  const names = new Set<string>();
+  q.criteria.forEach((c, j) => {
+    const key = c.criterion.trim().toLowerCase();
+    if (names.has(key)) details.push({ field: `${at}.criteria.${j}.criterion`, message: `duplicates criterion "${c.criterion}"` });
+    names.add(key);
+  });
+  const sum = q.criteria.reduce((s, c) => s + c.points, 0);
+  // Points are kept to 4 decimals elsewhere; a sum of thirds may differ from the total in the last binary digits.
+  if (Math.abs(sum - q.points) > 1e-6) {
+    details.push({ field: `${at}.criteria`, message: `points sum to ${Math.round(sum * 10_000) / 10_000}, but the question is worth ${q.points}` });
+  }
+}

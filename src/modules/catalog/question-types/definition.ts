@@ -66,11 +66,33 @@ export interface FieldContext {
   value: AnswerJson;
   texts: PageTexts;
   shown: ShownOrder;
+  /**
+   * The file uploaded as this question's answer, as the page state carries it
+   * (student/load-student-page.ts): what a file_upload question's part shows
+   * as "Your file" after a reload. Absent for every other question, and when
+   * no file is stored.
+   */
+  file?: UploadedFile;
+}
+
+/** A file a student uploaded as an answer: its id (the answer's `fileId`), name as given, type and size. */
+export interface UploadedFile {
+  fileId: string;
+  fileName: string;
+  contentType: string;
+  bytes: number;
 }
 
 /** What a staff view passes a type's answer view (the portal's review and assignment pages, the preview). */
 export interface ReviewContext {
   texts: PageTexts;
+  /**
+   * A file answer as the staff view shows it (portal/assignments/answer-file-view.ts:
+   * its link to the portal's file route, a preview, or only its name where
+   * the reader may not open it), drawn by the caller, which knows the reader
+   * and the route. Absent when the answer's file is no longer stored.
+   */
+  file?: SafeHtml;
 }
 
 /** A distractor table row: an option of the question, whether the key counts it right. */

@@ -2,6 +2,7 @@ import { associateType } from './associate/associate.js';
 import type { BaseQuestion, QuestionTypeDefinition } from './definition.js';
 import { multipleChoiceType } from './multiple-choice/multiple-choice.js';
 import { essayType } from './essay/essay.js';
+import { fileUploadType } from './file-upload/file-upload.js';
 import { numericType } from './numeric/numeric.js';
 import { selectPointType } from './select-point/select-point.js';
 import { hotTextType } from './hot-text/hot-text.js';
@@ -26,6 +27,7 @@ export const QUESTION_TYPES = [
   hotTextType,
   sliderType,
   associateType,
+  fileUploadType,
 ] as const satisfies ReadonlyArray<QuestionTypeDefinition<any>>;
 
 const byType = new Map<string, QuestionTypeDefinition<BaseQuestion>>(
@@ -64,7 +66,6 @@ const BUILT_IN_LABELS: Record<string, string> = {
   matching: 'Matching',
   ordering: 'Ordering',
   fill_blanks: 'Fill in the blanks',
-  file_upload: 'File upload',
   composite: 'Composite',
 };
 

@@ -59,10 +59,9 @@ export function answerView(q: Question | undefined, answer: AnswerValue, file?: 
 function answerBody(question: Question | undefined, answer: AnswerValue, file: SafeHtml | undefined, texts: PageTexts): SafeHtml {
   // A registered type shows its own answer (catalog/question-types).
   const def = question ? questionType(question.type) : undefined;
-  if (question && def) return def.review(question as BaseQuestion, (answer ?? null) as AnswerJson, { texts });
+  // A file answer's file is drawn by the caller, who knows the file and the reader (answer-file-view.ts).
+  if (question && def) return def.review(question as BaseQuestion, (answer ?? null) as AnswerJson, file ? { texts, file } : { texts });
   const q = question as BuiltInQuestion | undefined;
-  // A file answer is shown by the caller, who knows the file and the reader (answer-file-view.ts).
-  if (q?.type === 'file_upload') return answer === null ? notAnswered : (file ?? html`<p class="empty">The file is no longer stored.</p>`);
   if (q?.type === 'matching') return matchingView(q, answer, texts);
   if (q?.type === 'ordering') return orderingView(q, answer, texts);
   if (q?.type === 'fill_blanks') return fillBlanksView(q, answer, texts);

@@ -55,10 +55,6 @@
         const list = fs.querySelector('.order-list');
         return list.dataset.ordered === 'yes' ? [...list.children].map((li) => li.dataset.itemId) : null;
       }
-      case 'file_upload': {
-        const fileId = fs.querySelector('.file-answer').dataset.fileId;
-        return fileId ? { fileId } : null;
-      }
       default: {
         // short_text: the text as typed.
         const text = fs.querySelector('input[type=text], textarea').value;
@@ -115,11 +111,6 @@
       }
       list.dataset.ordered = Array.isArray(value) ? 'yes' : 'no';
       refreshMoves(list);
-      return;
-    }
-    if (type === 'file_upload') {
-      // Only a removal is ever kept on this device (an upload is saved by the upload itself).
-      if (value === null) showFile(fs, null);
       return;
     }
     fs.querySelector('input[type=text], textarea').value = value === null ? '' : value;
@@ -344,5 +335,6 @@
     });
   }
 
-  window.assayFields = { read, write, isAnswered, isTyped, updateWordCount, attach };
+  // showFile: the file upload's part (question-types/file-upload/student.js) shows a removal restored on reload.
+  window.assayFields = { read, write, isAnswered, isTyped, updateWordCount, showFile, attach };
 })();

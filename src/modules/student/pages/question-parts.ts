@@ -1,17 +1,15 @@
 import type { AnswerValue } from '../../attempts/answer-values.js';
-import { answerFileId } from '../../attempts/answer-values.js';
 import { BLANK_PLACEHOLDER } from '../../catalog/authoring.js';
 import type { Question } from '../../catalog/schemas.js';
 import { partQuestion, type CompositeQuestion } from '../../catalog/composite.js';
-import { UPLOAD_DEFAULT_BYTES } from '../../catalog/schemas.js';
 import type { Delivery } from '../../catalog/delivery.js';
 import { formatPoints, html, plural, SafeHtml } from '../../../platform/web/html.js';
 import type { PageTexts } from './page-content.js';
 
 /**
- * The fields of matching, ordering, fill_blanks, file_upload and composite questions.
- * Each is operable by keyboard alone (selects, text fields, buttons, a file
- * input); student.js reads and restores the same markup. `id` is the
+ * The fields of matching, ordering, fill_blanks and composite questions.
+ * Each is operable by keyboard alone (selects, text fields, buttons);
+ * student.js reads and restores the same markup. `id` is the
  * question's field prefix (`q<n>`).
  */
 
@@ -19,13 +17,8 @@ type Of<T extends Question['type']> = Extract<Question, { type: T }>;
 
 const asRecord = (v: AnswerValue): Readonly<Record<string, string>> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Readonly<Record<string, string>>) : {});
 
-/** A file the student uploaded, as the page state carries it (so a reload can say "Your file: …"). */
-export interface UploadedFile {
-  fileId: string;
-  fileName: string;
-  contentType: string;
-  bytes: number;
-}
+/** A file the student uploaded, as the page state carries it (so a reload can say "Your file: …"); the question types' own. */
+export type { UploadedFile } from '../../catalog/question-types/definition.js';
 
 /** Each stem's label holds its rendered inline content (so it names the select); a choice is an `<option>`, which holds text only. */
 export function matchingInput(q: Of<'matching'>, id: string, value: AnswerValue, texts: PageTexts): SafeHtml {
@@ -88,57 +81,8 @@ export function fillBlanksInput(q: Of<'fill_blanks'>, id: string, value: AnswerV
     : html`<p class="hint">Fill in each blank.</p><p class="blank-text">${body}</p>`;
 }
 
-const TYPE_NAMES: Record<string, string> = {
-  'application/pdf': 'PDF',
-  'image/png': 'PNG',
-  'image/jpeg': 'JPEG',
-  'image/gif': 'GIF',
-  'image/webp': 'WebP',
-  'text/plain': 'plain text',
-  'text/csv': 'CSV',
-  'application/zip': 'ZIP',
-  'application/msword': 'Word (.doc)',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word (.docx)',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'Excel (.xlsx)',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'PowerPoint (.pptx)',
-};
-
-/** "PDF or PNG", "PDF, PNG or JPEG": the accepted types in words. */
-export function acceptedTypesText(accept: readonly string[]): string {
-  const names = accept.map((t) => TYPE_NAMES[t.toLowerCase()] ?? t);
-  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
-}
-
-/** A size for people: 820 bytes, 14 KB, 2.5 MB (binary units, as the limit is set). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  const [n, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB'];
-  return `${n < 10 ? Math.round(n * 10) / 10 : Math.round(n)} ${unit}`;
-}
-
-/**
- * A file input labelled "Your file"; the upload itself is student.js's
- * (POST /a/{id}/files/{questionId}). The current file, if any, is shown with
- * a Remove file button; errors and progress go to the status lines below.
- */
-export function fileUploadInput(q: Of<'file_upload'>, id: string, value: AnswerValue, file: UploadedFile | undefined): SafeHtml {
-  const fileId = answerFileId(value);
-  const current = fileId && file && file.fileId === fileId ? file : null;
-  const maxBytes = q.maxBytes ?? UPLOAD_DEFAULT_BYTES;
-  return html`<div class="file-answer" data-file-id="${current?.fileId ?? ''}" data-max-bytes="${maxBytes}">
-<label class="answer-label" for="${id}-file">Your file</label>
-<p class="hint" id="${id}-file-hint">${acceptedTypesText(q.accept)}, up to ${formatBytes(maxBytes)}.</p>
-<input type="file" id="${id}-file" class="file-input" accept="${q.accept.join(',')}" aria-describedby="${id}-file-hint ${id}-file-error">
-<div class="file-saved"${current ? '' : html` hidden`}>
-<p class="file-current">Your file: <span class="file-name">${current?.fileName ?? ''}</span> (<span class="file-size">${current ? formatBytes(current.bytes) : ''}</span>)</p>
-<button type="button" class="button file-remove">Remove file</button>
-<p class="file-replace">Choosing another file replaces it.</p>
-</div>
-<progress class="file-progress" max="100" value="0" aria-label="Upload progress" hidden></progress>
-<p class="file-status" role="status" aria-live="polite"></p>
-<p class="file-error" id="${id}-file-error" role="alert"></p>
-</div>`;
-}
+// The file_upload type's words (catalog/question-types/file-upload), named here as before.
+export { acceptedTypesText, formatBytes } from '../../catalog/question-types/file-upload/file-text.js';
 
 /**
  * A composite question's parts after its prompt, each a fieldset named

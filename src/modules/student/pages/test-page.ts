@@ -5,7 +5,7 @@ import { questionType } from '../../catalog/question-types/registry.js';
 import { deliveredSections, type DeliveredTest } from '../../catalog/delivery.js';
 import type { StoredAnswer } from '../../attempts/find-attempt.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from '../../../platform/web/html.js';
-import { compositeInput, fileUploadInput, fillBlanksInput, matchingInput, orderingInput, type UploadedFile } from './question-parts.js';
+import { compositeInput, fillBlanksInput, matchingInput, orderingInput, type UploadedFile } from './question-parts.js';
 import { pageTexts, type PageTexts } from './page-content.js';
 import { passageRun, passageRuns } from './passage-parts.js';
 import type { ContentCache } from '../../catalog/content/content-cache.js';
@@ -198,7 +198,7 @@ ${questionInput(q, `q${n}`, `question ${n}`, value, test, file, texts)}
 function questionInput(question: Question, id: string, where: string, value: AnswerValue, test: DeliveredTest, file: UploadedFile | undefined, texts: PageTexts): SafeHtml {
   // A registered type writes its own part (a pure function of the question and its answer); the page places it.
   const def = questionType(question.type);
-  if (def) return def.page(question as BaseQuestion, { id, where, value: (value ?? null) as AnswerJson, texts, shown: test.delivery });
+  if (def) return def.page(question as BaseQuestion, { id, where, value: (value ?? null) as AnswerJson, texts, shown: test.delivery, ...(file ? { file } : {}) });
   const q = question as BuiltInQuestion;
   switch (q.type) {
     case 'short_text':
@@ -210,8 +210,6 @@ function questionInput(question: Question, id: string, where: string, value: Ans
       return orderingInput(q, id, value, test.delivery, texts);
     case 'fill_blanks':
       return fillBlanksInput(q, id, value, texts);
-    case 'file_upload':
-      return fileUploadInput(q, id, value, file);
     case 'composite':
       return compositeInput(q, id, where, value, texts, (part, partId, partWhere, partValue) => questionInput(part, partId, partWhere, partValue, test, undefined, texts));
   }

@@ -106,10 +106,6 @@
           el('p', { className: 'hint', text: 'List the items in the correct order; each candidate sees them shuffled.' }),
           checkField('Partial credit for each item in place', bind(el('input', { type: 'checkbox', 'data-path': path + '.partialCredit' }), q, 'partialCredit', 'bool', ui.changed))];
       case 'fill_blanks': return fillBlanks(q, path, ui);
-      case 'file_upload':
-        return [field('Accepted file types', bind(textarea(path + '.accept', 2), q, 'accept', 'lines', ui.changed), 'One MIME type per line, such as application/pdf or image/*.'),
-          field('Largest file (MB)', bind(input(path + '.maxBytes', { inputmode: 'decimal' }), q, 'maxBytes', 'mb', ui.changed), 'At most 20 MB.'),
-          rubric(q, path, ui, 'Shown to reviewers when marking.'), criteria(q, path, ui)];
       default: return [];
     }
   }
