@@ -39,7 +39,6 @@ export function contentFields(input: TestInput): Array<{ field: string; source: 
       case 'composite':
         q.parts.forEach((part, j) => question(part as InputQuestion, `${at}.parts.${j}`));
         break;
-      case 'short_text':
       case 'file_upload':
         add(`${at}.rubric`, q.rubric);
         break;
