@@ -76,12 +76,6 @@ export function checkAnswerValue(question: Question, value: unknown): CheckedVal
   if (def) return def.answer.check(question as BaseQuestion, value as AnswerJson);
   const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'short_text': {
-      if (typeof value !== 'string') return { ok: false, message: 'must be text or null' };
-      const max = TEXT_MAX[q.type];
-      if (value.length > max) return { ok: false, message: `must be at most ${max} characters` };
-      return { ok: true, value: value.trim() === '' ? null : value };
-    }
     case 'matching': {
       if (!isRecord(value)) return { ok: false, message: 'must be an object of { stemId: choiceId } or null' };
       const out: Record<string, string> = {};

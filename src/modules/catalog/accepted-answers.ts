@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { AcceptedAnswerEntry } from './schemas.js';
+import type { AcceptedAnswerEntry } from './question-types/short-text/schema.js';
 
 /**
  * A short_text question's accepted answers, read the same way everywhere

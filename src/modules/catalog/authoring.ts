@@ -8,11 +8,8 @@ import { checkPassages } from './passages.js';
 import type { StoredSection } from './sections.js';
 import { checkTestContent, testAssetIds } from './content/content-checks.js';
 import { scoringProblems } from './qti-scoring.js';
-import { compileXsdPattern, xsdPatternProblem } from './xsd-pattern.js';
-import { normaliseText } from './accepted-answers.js';
 import { compositePoints, inputPoints } from './composite.js';
 import { checkCriteria } from './question-types/ai-marking-fields.js';
-import { checkParameters } from './question-types/parameters/check.js';
 import { isParametrised } from './question-types/parameters/schema.js';
 
 /**
@@ -32,9 +29,8 @@ import { isParametrised } from './question-types/parameters/schema.js';
  * - passages: ids unique; a question's passageId names one of them (passages.ts);
  * - sections: ids unique; a pool (`draw`) no larger than its section, its questions of equal points;
  * - short_text: entry points at most the question's, one entry worth the full points, patterns that compile
- *   and match their entry's text (the sample answer);
+ *   and match their entry's text (the sample answer) (question-types/short-text/check.ts);
  * - matching, ordering, fill_blanks: ids unique, every reference resolves, every blank placed once;
- * - a registered type: its definition's `check` (question-types/; e.g. file_upload's MIME types and criteria);
  * - imported QTI processing (`scoring`, qti-scoring.ts): it compiles, and maps every response declaration to the answer in a shape that fits;
  * - numeric and short_text may be parametrised (question-types/parameters/check.ts); a plain numeric needs `answer`;
  * - composite: part ids unique, each part checked by its own type's rules (paths `….parts.<j>.…`),
@@ -147,7 +143,6 @@ function checkQuestion(input: InputQuestion, at: string, marking: TestInput['mar
     return;
   }
   const q = input as BuiltInInput;
-  if (q.type === 'short_text') checkAiMarking(q, at, marking, details);
   details.push(...scoringProblems(q, at));
   switch (q.type) {
     case 'matching': {
@@ -162,10 +157,6 @@ function checkQuestion(input: InputQuestion, at: string, marking: TestInput['mar
       }
       return;
     }
-    case 'short_text':
-      checkAcceptedAnswers(q, at, details);
-      checkParameters(q, at, details);
-      return;
     case 'ordering':
       uniqueIds(q.items, `${at}.items`, 'item', details);
       return;
@@ -205,34 +196,6 @@ function checkQuestion(input: InputQuestion, at: string, marking: TestInput['mar
   }
 }
 
-/**
- * short_text entries: points at most the question's, a pattern that compiles
- * (and no `caseSensitive: false` beside it: a pattern says its own capitals),
- * and at least one answer worth the full points, so full marks can be earned.
- */
-function checkAcceptedAnswers(q: Extract<InputQuestion, { type: 'short_text' }>, at: string, details: ErrorDetail[]): void {
-  let full = false;
-  q.acceptedAnswers.forEach((a, j) => {
-    const field = `${at}.acceptedAnswers.${j}`;
-    if (typeof a === 'string') {
-      full = true;
-      return;
-    }
-    if (a.points === undefined || a.points >= q.points) full = true;
-    if (a.points !== undefined && a.points > q.points) details.push({ field: `${field}.points`, message: `is ${a.points}, more than the question's ${q.points} points` });
-    if (a.pattern !== undefined) {
-      const problem = xsdPatternProblem(a.pattern);
-      if (problem) details.push({ field: `${field}.pattern`, message: problem });
-      else if (!compileXsdPattern(a.pattern).test(normaliseText(a.text, true))) {
-        details.push({ field: `${field}.text`, message: `"${a.text}" does not match the pattern; the text is the sample answer, so give one the pattern accepts` });
-      }
-      if (a.caseSensitive === false) details.push({ field: `${field}.caseSensitive`, message: 'cannot be false with a pattern: a pattern is matched as written, so give both forms (e.g. [Pp]aris)' });
-    }
-  });
-  if (q.acceptedAnswers.length === 0 && !q.answerFormula) details.push({ field: `${at}.acceptedAnswers`, message: 'needs at least one answer (or answerFormula, with variables)' });
-  else if (!full && !q.answerFormula) details.push({ field: `${at}.acceptedAnswers`, message: `no answer gives the full ${q.points} points: give at least one answer without points, or with the question's points` });
-}
-
 function checkAiMarking(
   q: Extract<InputQuestion, { type: AiMarkableType }>,
   at: string,
@@ -251,8 +214,6 @@ function withDefaults(stored: Question): Question {
   if (def) return def.withDefaults ? (def.withDefaults(stored) as Question) : stored;
   const q = stored as BuiltInQuestion;
   switch (q.type) {
-    case 'short_text':
-      return { ...q, caseSensitive: q.caseSensitive ?? false };
     case 'matching':
       return { ...q, partialCredit: q.partialCredit ?? true };
     case 'ordering':

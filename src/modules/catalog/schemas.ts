@@ -1,7 +1,6 @@
 import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox';
 import { Nullable, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { CONTENT_FORMATS } from './content/content-format.js';
-import { parameterFields } from './question-types/parameters/schema.js';
 import type { QuestionTypeDefinition } from './question-types/definition.js';
 import { QUESTION_TYPES } from './question-types/registry.js';
 import { MarkingModeSchema, ProctoringModeSchema, ResultVisibilitySchema } from './test-settings.js';
@@ -13,40 +12,11 @@ export { QTI_SCORING_MAX_CHARS, QtiScoring } from './qti-scoring-schema.js';
 export { AiMarking, Criterion } from './question-types/ai-marking-fields.js';
 import { aiFields } from './question-types/ai-marking-fields.js';
 
-/** A short-text answer with its own points, case rule or pattern (catalog/accepted-answers.ts reads both forms). */
-export const AcceptedAnswerEntry = Type.Object(
-  {
-    text: Type.String({ minLength: 1, maxLength: 1_000, description: 'The answer as shown to staff and used as the sample answer; matched (like a plain string) unless `pattern` is given' }),
-    points: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000, description: "Points for this answer, at most the question's; absent: the question's points" })),
-    caseSensitive: Type.Optional(Type.Boolean({ description: "Whether capitals must match; absent: the question's caseSensitive. Not with `pattern` (a pattern says its own capitals)" })),
-    pattern: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 1_000, description: 'An XML Schema regular expression the whole (trimmed) answer must match, instead of `text`; capitals as written' }),
-    ),
-  },
-  { additionalProperties: false, title: 'AcceptedAnswer' },
-);
-export const ShortText = Type.Object(
-  {
-    type: Type.Literal('short_text'),
-    ...common,
-    acceptedAnswers: Type.Array(Type.Union([Type.String({ minLength: 1, maxLength: 1_000 }), AcceptedAnswerEntry]), {
-      maxItems: 100,
-      description:
-        'Plain strings earn the full points; entries may carry their own points, case rule or pattern. The mark is the best matching entry, capped at the points. At least one, unless answerFormula gives the answer',
-    }),
-    caseSensitive: Type.Optional(Type.Boolean({ default: false, description: 'For plain answers, and the default for entries' })),
-    // With aiMarking, an answer that matches no accepted answer is marked by the model instead of getting 0.
-    rubric: Type.Optional(Type.String({ maxLength: 10_000 })),
-    ...aiFields,
-    ...parameterFields,
-    ...scoring,
-  },
-  { additionalProperties: false, title: 'ShortTextQuestion' },
-);
 // The types moved into their folders (question-types/): re-exported for the code and tests that name their schemas here.
 export { NumericQ } from './question-types/numeric/schema.js';
 export { Essay } from './question-types/essay/schema.js';
 export { FileUpload, UPLOAD_DEFAULT_BYTES, UPLOAD_MAX_BYTES } from './question-types/file-upload/schema.js';
+export { AcceptedAnswerEntry, ShortText } from './question-types/short-text/schema.js';
 
 export const Matching = Type.Object(
   {
@@ -131,7 +101,6 @@ const partSchema = (d: QuestionTypeDefinition<any>) => (d.part ? partOf(d.schema
 /** The schemas of a composite's parts: the answerable built-in types and every registered type with `part`. */
 export const CompositePartSchemas: TObject[] = inPlace(
   {
-    short_text: partOf(ShortText, 'ShortTextPart', ['rubric', 'aiMarking', 'criteria']),
     matching: partOf(Matching, 'MatchingPart'),
     ordering: partOf(Ordering, 'OrderingPart'),
     fill_blanks: partOf(FillBlanks, 'FillBlanksPart'),
@@ -140,7 +109,7 @@ export const CompositePartSchemas: TObject[] = inPlace(
 );
 /** The types a composite question's part may be. */
 export const COMPOSITE_PART_TYPES: readonly string[] = inPlace<string>(
-  { short_text: 'short_text', matching: 'matching', ordering: 'ordering', fill_blanks: 'fill_blanks' },
+  { matching: 'matching', ordering: 'ordering', fill_blanks: 'fill_blanks' },
   (d) => (d.part ? d.type : undefined),
 );
 /** The question (as stored, id set) a registered definition describes. */
@@ -151,7 +120,7 @@ export type RegisteredQuestion = QuestionOf<(typeof QUESTION_TYPES)[number]> & {
 type RegisteredInput = RegisteredQuestion extends infer Q ? (Q extends { id: string } ? Omit<Q, 'id'> & { id?: string } : never) : never;
 type Answerable = Static<typeof Matching> | Static<typeof Ordering> | Static<typeof FillBlanks>;
 /** A composite's part of a type still handled by the built-in switches (not yet registered). */
-export type BuiltInPart = (Answerable | Omit<Static<typeof ShortText>, 'rubric' | 'aiMarking' | 'criteria'>) & { id: string };
+export type BuiltInPart = Answerable & { id: string };
 /** A composite's part: a built-in answerable type, or a registered type with `part` (the schema says which). */
 export type CompositePart = BuiltInPart | RegisteredQuestion;
 export const Composite = Type.Object(
@@ -174,7 +143,6 @@ export const Composite = Type.Object(
 
 export type QuestionInput =
   | Static<typeof Composite>
-  | Static<typeof ShortText>
   | Static<typeof Matching>
   | Static<typeof Ordering>
   | Static<typeof FillBlanks>
@@ -200,7 +168,7 @@ export const QuestionSchema = Type.Unsafe<QuestionInput>({
   discriminator: { propertyName: 'type' },
   oneOf: [
     ...inPlace<TObject>(
-      { short_text: ShortText, matching: Matching, ordering: Ordering, fill_blanks: FillBlanks },
+      { matching: Matching, ordering: Ordering, fill_blanks: FillBlanks },
       (d) => d.schema,
     ),
     Composite,

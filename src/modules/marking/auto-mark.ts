@@ -6,7 +6,7 @@ import { QtiProcessingError, runQtiProcessing } from '../catalog/qti-processing/
 import { compiledScoring, type ScorableQuestion } from '../catalog/qti-scoring.js';
 import { qtiResponses } from './qti-responses.js';
 import { parseNumericAnswer } from './numeric-answer.js';
-import { bestEntryPoints, normaliseText } from './short-text-mark.js';
+import { normaliseText } from '../catalog/accepted-answers.js';
 import { partQuestion } from '../catalog/composite.js';
 
 /**
@@ -27,7 +27,7 @@ import { partQuestion } from '../catalog/composite.js';
  *   4-option question with 2 correct gives 0, and one right pick of two gives half.
  * - short_text: the points of the best accepted answer it matches (a plain
  *   answer is worth the question's points; an entry may give fewer), capped
- *   at the question's points (short-text-mark.ts). A text matches after
+ *   at the question's points (catalog/question-types/short-text/mark.ts). A text matches after
  *   trimming and collapsing inner whitespace (and Unicode NFC normalisation),
  *   case-insensitive unless caseSensitive; a pattern matches the whole answer.
  *   With `aiMarking`, a non-empty answer that matches none is not given 0: it
@@ -95,13 +95,6 @@ export function markQuestion(question: Question, value: AnswerValue | undefined)
   const auto = (fraction: number): QuestionMark => ({ kind: 'auto', points: roundPoints(q.points * fraction) });
   if (value === null || value === undefined) return auto(0);
   switch (q.type) {
-    case 'short_text': {
-      if (typeof value !== 'string') return auto(0);
-      if (value.trim() === '') return auto(0);
-      const best = bestEntryPoints(q, value);
-      if (best !== null) return { kind: 'auto', points: roundPoints(best) };
-      return q.aiMarking ? { kind: 'manual' } : auto(0);
-    }
     case 'matching': {
       if (!isRecord(value)) return auto(0);
       const right = q.stems.filter((s) => value[s.id] === q.correct[s.id]).length;

@@ -39,7 +39,7 @@ import { ltiPlatformPages } from './lti/lti-platform-pages.js';
 const ASSETS = [
   { file: 'portal.css', asset: loadAsset(new URL('./ui/assets/portal.css', import.meta.url), 'text/css; charset=utf-8') },
   { file: 'portal.js', asset: loadAsset(new URL('./ui/assets/portal.js', import.meta.url), 'text/javascript; charset=utf-8') },
-  ...['editor-kit.js', 'editor-short-text.js', 'editor-questions.js', 'editor-passages.js', 'editor-form.js', 'test-editor.js'].map((file) => ({
+  ...['editor-kit.js', 'editor-questions.js', 'editor-passages.js', 'editor-form.js', 'test-editor.js'].map((file) => ({
     file,
     asset: loadAsset(new URL(`./ui/assets/${file}`, import.meta.url), 'text/javascript; charset=utf-8'),
   })),

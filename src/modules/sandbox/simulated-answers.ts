@@ -3,7 +3,7 @@ import { isAutoMarkable, markQuestion, roundPoints } from '../marking/auto-mark.
 import type { BuiltInQuestion, Question } from '../catalog/schemas.js';
 import type { BaseQuestion } from '../catalog/question-types/definition.js';
 import { questionType } from '../catalog/question-types/registry.js';
-import { answerTexts, fullPointsText } from '../catalog/accepted-answers.js';
+import { answerTexts } from '../catalog/accepted-answers.js';
 import { partQuestion } from '../catalog/composite.js';
 
 /**
@@ -21,8 +21,6 @@ export function correctAnswer(question: Question): AnswerValue {
   if (def) return def.simulate.correct(question as BaseQuestion);
   const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'short_text':
-      return fullPointsText(q);
     case 'matching':
       return { ...q.correct };
     case 'ordering':

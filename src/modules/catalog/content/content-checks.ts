@@ -39,9 +39,6 @@ export function contentFields(input: TestInput): Array<{ field: string; source: 
       case 'composite':
         q.parts.forEach((part, j) => question(part as InputQuestion, `${at}.parts.${j}`));
         break;
-      case 'short_text':
-        add(`${at}.rubric`, q.rubric);
-        break;
       default:
         break;
     }

@@ -1,4 +1,3 @@
-import { answerEntries, fullPointsText, type AnswerEntry } from '../accepted-answers.js';
 import type { BuiltInQuestion, Question } from '../schemas.js';
 import type { BaseQuestion } from '../question-types/definition.js';
 import { questionType } from '../question-types/registry.js';
@@ -18,33 +17,6 @@ import { printedVariables, templateXml } from '../question-types/parameters/qti-
  */
 // The namespaces and writers are qti-writer.ts's; they were exported from here before, and still are.
 export { ASI_XSD, ASSET_IMAGE, HEAD, MARKDOWN, PLAIN, QTI3_NS, RP_TEMPLATES, XSI, type TextWriter } from './qti-writer.js';
-
-/**
- * Short-text entries when one has a pattern (a mapping cannot hold one): one
- * condition whose branches, best first, test each entry — stringMatch for a
- * text; for a pattern, patternMatch or'd with a stringMatch of its text,
- * which the pattern matches anyway (authoring checks it) and which carries
- * the sample answer back — and set its points; else 0. The importer
- * reads this form back (response-processing.ts, `text_branches`).
- */
-function textBranches(entries: AnswerEntry[], resp: string, addToScore = false): string {
-  const v = `<qti-variable identifier="${esc(resp)}"/>`;
-  const branches = entries.map((e, i) => {
-    const tag = i === 0 ? 'qti-response-if' : 'qti-response-else-if';
-    const cond =
-      e.pattern !== null
-        ? `<qti-or><qti-pattern-match pattern="${esc(e.pattern)}">${v}</qti-pattern-match><qti-string-match case-sensitive="true">${v}${base('string', e.text)}</qti-string-match></qti-or>`
-        : `<qti-string-match case-sensitive="${e.caseSensitive}">${v}${base('string', e.text)}</qti-string-match>`;
-    const set = addToScore ? score(`<qti-sum><qti-variable identifier="SCORE"/>${base('float', e.points)}</qti-sum>`) : score(base('float', e.points));
-    return `      <${tag}>${cond}${set}</${tag}>\n`;
-  });
-  // Added to SCORE (a composite's part): one condition, no else; else the item's whole processing.
-  if (addToScore) return `<qti-response-condition>\n${branches.join('')}    </qti-response-condition>`;
-  return (
-    `  <qti-response-processing>\n    <qti-response-condition>\n${branches.join('')}` +
-    `      <qti-response-else>${score(base('float', 0))}</qti-response-else>\n    </qti-response-condition>\n  </qti-response-processing>\n`
-  );
-}
 
 export function itemXml(q: Question, w: TextWriter): string {
   // A question that keeps its imported processing keeps its response's name, which that processing reads.
@@ -100,10 +72,6 @@ function summedRules(question: Question, resp: string): string[] {
     return [`<qti-response-condition><qti-response-if>${cond}${add(base('float', points))}</qti-response-if></qti-response-condition>`];
   };
   switch (q.type) {
-    case 'short_text': {
-      const entries = answerEntries(q).sort((a, b) => b.points - a.points);
-      return entries.some((e) => e.pattern !== null) ? [textBranches(entries, resp, true)] : mapped;
-    }
     case 'matching':
       return (q.partialCredit ?? true) ? mapped : ifCorrect(q.points);
     case 'ordering': {
@@ -137,21 +105,6 @@ function interactionXml(question: Question, resp: string, w: TextWriter, blankPr
   let rp = '';
   const blankId = (id: string) => (blankPrefix ? `${blankPrefix}_${id}` : id);
   switch (q.type) {
-    case 'short_text': {
-      // Best entry first: QTI takes the first entry (or branch) that matches, Assay the best, and in this order they agree.
-      const entries = answerEntries(q).sort((a, b) => b.points - a.points);
-      const patterned = entries.some((e) => e.pattern !== null);
-      decls.push({
-        id: resp,
-        cardinality: 'single',
-        baseType: 'string',
-        correct: [fullPointsText(q)],
-        ...(patterned ? {} : { mapping: { entries: entries.map((e) => ({ key: e.text, value: e.points, caseSensitive: e.caseSensitive })) } }),
-      });
-      body += `<p><qti-text-entry-interaction response-identifier="${resp}"/></p>`;
-      rp = patterned ? textBranches(entries, resp) : template('map_response');
-      break;
-    }
     case 'matching': {
       const partial = q.partialCredit ?? true;
       const pairs = q.stems.map((s) => `${s.id} ${q.correct[s.id]}`);

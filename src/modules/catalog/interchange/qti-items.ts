@@ -1,11 +1,11 @@
 import type { QuestionInput } from '../schemas.js';
 import { questionTypeForInteraction } from '../question-types/registry.js';
 import { readNumeric } from '../question-types/numeric/qti.js';
+import { readStringEntry } from '../question-types/short-text/qti.js';
 import { singleChoiceInteraction } from '../question-types/choice-qti.js';
 import { readMultipleChoice } from '../question-types/multiple-choice/qti.js';
 import { readSingleChoice } from '../question-types/single-choice/qti.js';
 import { readDeclarations, readProcessing, maxScore } from './response-processing.js';
-import { shortText, textEntryBranches } from './qti-short-text.js';
 import { descendants, elements, first, type XElement } from './xml.js';
 import { textIn, INLINE, allEqual, allOrNothing, capped, declOf, idMap, isInteraction, mappingOf, promptOf, round, rpReason, type Ctx } from './qti-item-context.js';
 import { fillBlanks, gapMatch } from './qti-fill-blanks.js';
@@ -202,32 +202,10 @@ function textEntry(ctx: Ctx, it: XElement): QuestionInput | string {
   if (typeof decl === 'string') return decl;
   if (decl.cardinality !== 'single') return 'a text entry with a multiple response cannot be expressed';
   const prompt = promptOf(ctx, it);
-  // A number is the numeric type's to read (question-types/numeric).
+  // A number is the numeric type's to read, a string the short text type's (question-types/numeric, short-text).
   if (decl.baseType === 'float' || decl.baseType === 'integer') return readNumeric(ctx, it);
   if (decl.baseType !== 'string') return `a text entry of base type "${decl.baseType}" is not supported`;
-  const rp = ctx.rp;
-  const aon = allOrNothing(rp);
-  if (aon !== null) {
-    if (decl.correct.length === 0) return 'the item declares no correct response';
-    // match compares strings exactly: case-sensitive.
-    return { type: 'short_text', prompt, points: aon as number, acceptedAnswers: decl.correct, caseSensitive: true };
-  }
-  if (rp.kind === 'text_branches') {
-    if (rp.responseId !== decl.identifier) return `the response processing tests "${rp.responseId}", not this interaction's response`;
-    return textEntryBranches(prompt, rp.branches, decl.correct);
-  }
-  if (rp.kind !== 'map_response') return rpReason(rp);
-  const m = mappingOf(ctx, decl);
-  if (typeof m === 'string') return m;
-  if (m.defaultValue !== 0 || m.entries.some((e) => e.value < 0)) return 'a mapping that scores unlisted or wrong answers cannot be expressed';
-  // mapResponse takes the first entry whose key matches, Assay the best: they differ only when an earlier entry worth less catches a later key.
-  for (const [i, a] of m.entries.entries()) {
-    const later = m.entries.slice(i + 1).find((b) => b.value > a.value && (a.caseSensitive && b.caseSensitive ? a.key === b.key : a.key.toLowerCase() === b.key.toLowerCase()));
-    if (later) return `the mapping lists "${a.key}" (${a.value}) before "${later.key}" (${later.value}), which it also catches: QTI gives the first, Assay the best`;
-  }
-  const points = round(capped(m, Math.max(...m.entries.map((e) => e.value))));
-  if (!(points > 0)) return 'the mapping accepts no answer';
-  return shortText(prompt, points, m.entries.map((e) => ({ text: e.key, points: round(Math.min(points, e.value)), caseSensitive: e.caseSensitive, pattern: null })));
+  return readStringEntry(ctx, decl, prompt);
 }
 
 function matching(ctx: Ctx, it: XElement): QuestionInput | string {

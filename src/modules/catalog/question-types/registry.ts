@@ -10,6 +10,7 @@ import { sliderType } from './slider/slider.js';
 import { graphicOrderType } from './graphic-order/graphic-order.js';
 import { hotspotType } from './hotspot/hotspot.js';
 import { singleChoiceType } from './single-choice/single-choice.js';
+import { shortTextType } from './short-text/short-text.js';
 
 /**
  * Every question type, in the order the API's schema and the editor's type
@@ -19,6 +20,7 @@ import { singleChoiceType } from './single-choice/single-choice.js';
 export const QUESTION_TYPES = [
   singleChoiceType,
   multipleChoiceType,
+  shortTextType,
   numericType,
   essayType,
   hotspotType,
@@ -62,7 +64,6 @@ export function questionTypeForInteraction(name: string): QuestionTypeDefinition
 
 /** The types still handled by the layers' own code, with the word staff views use for each. */
 const BUILT_IN_LABELS: Record<string, string> = {
-  short_text: 'Short text',
   matching: 'Matching',
   ordering: 'Ordering',
   fill_blanks: 'Fill in the blanks',

@@ -8,7 +8,6 @@ import type { BuiltInQuestion, Passage, Question } from '../../catalog/schemas.j
 import type { AnswerJson, BaseQuestion } from '../../catalog/question-types/definition.js';
 import { questionType } from '../../catalog/question-types/registry.js';
 import { passageName } from '../../catalog/passages.js';
-import { answerEntries, describeEntry } from '../../catalog/accepted-answers.js';
 import { partQuestion } from '../../catalog/composite.js';
 import { markQuestion } from '../../marking/auto-mark.js';
 import { dataTable, when } from '../ui/components.js';
@@ -68,8 +67,7 @@ function answerBody(question: Question | undefined, answer: AnswerValue, file: S
   if (q?.type === 'composite') return compositeView(q, answer, texts);
   if (answer === null || (typeof answer === 'string' && answer.trim() === '')) return notAnswered;
   const text = Array.isArray(answer) ? answer.join(', ') : isRecord(answer) ? Object.values(answer).join(', ') : answer;
-  const expected = q?.type === 'short_text' ? acceptedList(q) : '';
-  return html`<p class="answer">${text}</p>${expected}`;
+  return html`<p class="answer">${text}</p>`;
 }
 
 /** Each stem with the choice the student matched to it (or "not matched"), right or wrong, and the correct choice when wrong. */
@@ -210,11 +208,4 @@ export function sectionGroups<T extends { questionId: string }>(view: {
   if (!view.sections) return [{ sectionId: '', title: null, items: numbered }];
   const byId = new Map(numbered.map((n) => [n.item.questionId, n]));
   return view.sections.map((s) => ({ sectionId: s.sectionId, title: s.title, items: s.questionIds.flatMap((id) => byId.get(id) ?? []) }));
-}
-
-/** A short_text question's accepted answers with each one's points and how it is matched (case, or its pattern). */
-function acceptedList(q: Of<'short_text'>): SafeHtml {
-  const entries = answerEntries(q);
-  if (entries.length === 1) return html`<p class="hint">Accepted: ${describeEntry(entries[0]!)}</p>`;
-  return html`<p class="hint">Accepted:</p><ul class="hint accepted-answers">${entries.map((e) => html`<li>${describeEntry(e)}</li>`)}</ul>`;
 }

@@ -71,7 +71,6 @@ export function testEditorPage(p: { principal: StaffPrincipal; draft: DraftView;
 </section>
 <script type="application/json" id="editor-data">${jsonForScript(data)}</script>
 <script src="/portal/assets/editor-kit.js" defer></script>
-<script src="/portal/assets/editor-short-text.js" defer></script>
 <script src="/portal/assets/editor-parameters.js" defer></script>
 <script src="/portal/assets/question-type-editors.js" defer></script>
 <script src="/portal/assets/editor-questions.js" defer></script>

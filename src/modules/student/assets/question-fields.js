@@ -56,7 +56,7 @@
         return list.dataset.ordered === 'yes' ? [...list.children].map((li) => li.dataset.itemId) : null;
       }
       default: {
-        // short_text: the text as typed.
+        // A text field's text as typed.
         const text = fs.querySelector('input[type=text], textarea').value;
         return text.trim() === '' ? null : text;
       }
@@ -74,7 +74,7 @@
     const impl = registered.get(fs.dataset.type);
     return impl ? Boolean(impl.typed) : TYPED.has(fs.dataset.type);
   };
-  const TYPED = new Set(['short_text', 'fill_blanks', 'composite']);
+  const TYPED = new Set(['fill_blanks', 'composite']);
   const countWords = (t) => (t.trim() === '' ? 0 : t.trim().split(/\s+/u).length);
 
   function updateWordCount(fs) {

@@ -201,9 +201,6 @@ function questionInput(question: Question, id: string, where: string, value: Ans
   if (def) return def.page(question as BaseQuestion, { id, where, value: (value ?? null) as AnswerJson, texts, shown: test.delivery, ...(file ? { file } : {}) });
   const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'short_text':
-      return html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to ${where}</span></label>
-<input type="text" id="${id}-input" name="${id}" value="${value ?? ''}" autocomplete="off" maxlength="1000">`;
     case 'matching':
       return matchingInput(q, id, value, texts);
     case 'ordering':

@@ -1,7 +1,7 @@
 // The editor's form for one question of each type (docs/test-format.md):
 // labels fixed by the authoring decisions (Prompt, Points, Option N,
 // Option N is correct, Add option, Correct answer, Tolerance, Accepted
-// answers (editor-short-text.js), Rubric). ui.changed() saves; ui.structure(focus) redraws the form
+// answers (the short text type's editor.js), Rubric). ui.changed() saves; ui.structure(focus) redraws the form
 // after an add, remove or move and puts the focus back where it belongs.
 (function () {
   'use strict';
@@ -22,7 +22,7 @@
   var entryList = K.entryList;
 
   // The free-text marking fields are the kit's too (the essay's editor uses them).
-  var aiMarking = K.aiMarking, criteria = K.criteria, rubric = K.rubric;
+  var criteria = K.criteria, rubric = K.rubric;
 
   function matching(q, path, ui) {
     q.correct = q.correct || {};
@@ -96,10 +96,6 @@
     var impl = window.AssayEditorTypes.get(q.type);
     if (impl) return impl.fields(q, path, ui);
     switch (q.type) {
-      case 'short_text':
-        return window.AssayEditorShortText.acceptedAnswers(q, path, ui).concat([
-          rubric(q, path, ui, 'Optional: for reviewers and AI marking of answers that match none.'), aiMarking(q, path, ui), criteria(q, path, ui)])
-          .concat(window.AssayEditorParameters.fields(q, path, ui));
       case 'matching': return matching(q, path, ui);
       case 'ordering':
         return [entryList({ owner: q, key: 'items', path: path + '.items', idPrefix: 'i', ordered: true, label: function (n) { return 'Item ' + n; }, addLabel: 'Add item', addFocus: path + '.add-item' }, ui),

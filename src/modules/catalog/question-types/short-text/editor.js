@@ -1,8 +1,8 @@
-// A short-text question's accepted answers in the editor: one row per answer
-// with its text and, behind "Options for answer N", its points (empty: the
-// question's), whether capitals must match and an optional pattern. An answer
-// with nothing but its text is stored as a plain string, so answers written
-// before entries existed read and save unchanged (docs/test-format.md).
+// The short-text question in the form editor: its accepted answers, one row per answer with its text and,
+// behind "Options for answer N", its points (empty: the question's), whether capitals must match and an
+// optional pattern; then Rubric, AI marking, Criteria and a parametrised question's fields (editor-parameters.js).
+// An answer with nothing but its text is stored as a plain string, so answers written before entries existed
+// read and save unchanged (docs/test-format.md).
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
@@ -99,5 +99,13 @@
     return [list, checkField('Case-sensitive (answers without their own setting)', caseBox)];
   }
 
-  window.AssayEditorShortText = { acceptedAnswers: acceptedAnswers };
+  window.AssayEditorTypes.register('short_text', {
+    label: 'Short text',
+    defaults: function () { return { acceptedAnswers: [] }; },
+    fields: function (q, path, ui) {
+      return acceptedAnswers(q, path, ui).concat([
+        K.rubric(q, path, ui, 'Optional: for reviewers and AI marking of answers that match none.'), K.aiMarking(q, path, ui), K.criteria(q, path, ui)])
+        .concat(window.AssayEditorParameters.fields(q, path, ui));
+    },
+  });
 })();

@@ -1,8 +1,6 @@
-import { answerEntries, normaliseText } from '../catalog/accepted-answers.js';
-
-export { normaliseText };
-import type { Question } from '../catalog/schemas.js';
-import { compileXsdPattern, type XsdPattern } from '../catalog/xsd-pattern.js';
+import { answerEntries, normaliseText } from '../../accepted-answers.js';
+import { compileXsdPattern, type XsdPattern } from '../../xsd-pattern.js';
+import type { ShortTextQuestion } from './schema.js';
 
 /**
  * A short_text answer against the question's entries (catalog/accepted-answers.ts):
@@ -12,7 +10,7 @@ import { compileXsdPattern, type XsdPattern } from '../catalog/xsd-pattern.js';
  * when its XML Schema pattern matches the whole of that normalised answer
  * (re2js: linear time, so no pattern stalls marking).
  */
-export function bestEntryPoints(q: Extract<Question, { type: 'short_text' }>, given: string): number | null {
+export function bestEntryPoints(q: Pick<ShortTextQuestion, 'points' | 'acceptedAnswers' | 'caseSensitive'>, given: string): number | null {
   let best: number | null = null;
   for (const e of answerEntries(q)) {
     const hit = e.pattern !== null ? patternOf(e.pattern)?.test(normaliseText(given, true)) === true : normaliseText(e.text, e.caseSensitive) === normaliseText(given, e.caseSensitive);
@@ -20,7 +18,6 @@ export function bestEntryPoints(q: Extract<Question, { type: 'short_text' }>, gi
   }
   return best === null ? null : Math.min(best, q.points);
 }
-
 
 // Compiled patterns, reused across answers; bounded so a long-running worker does not keep every pattern it ever saw.
 const compiled = new Map<string, XsdPattern | null>();
