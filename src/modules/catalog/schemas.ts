@@ -10,7 +10,6 @@ export { QTI_SCORING_MAX_CHARS, QtiScoring } from './qti-scoring-schema.js';
 
 // AI marking's fields are the question types' kit (question-types/ai-marking-fields.ts), named here as before.
 export { AiMarking, Criterion } from './question-types/ai-marking-fields.js';
-import { aiFields } from './question-types/ai-marking-fields.js';
 
 // The types moved into their folders (question-types/): re-exported for the code and tests that name their schemas here.
 export { NumericQ } from './question-types/numeric/schema.js';
