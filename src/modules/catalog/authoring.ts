@@ -13,6 +13,7 @@ import { normaliseText } from './accepted-answers.js';
 import { compositePoints, inputPoints } from './composite.js';
 import { checkParameters } from './question-types/parameters/check.js';
 import { isParametrised } from './question-types/parameters/schema.js';
+import { uniqueIds } from './question-types/unique-ids.js';
 
 /**
  * Authoring rules the schema cannot express (issue: "Authoring rules"):
@@ -116,16 +117,6 @@ function checkSection(sec: SectionInput, at: string, details: ErrorDetail[]): vo
 
 type InputQuestion = NonNullable<TestInput['questions']>[number];
 
-/** Ids in a list (options, stems, choices, items, blanks) must be unique; returns them. */
-function uniqueIds(list: ReadonlyArray<{ id: string }>, at: string, what: string, details: ErrorDetail[]): Set<string> {
-  const ids = new Set<string>();
-  list.forEach((o, j) => {
-    if (ids.has(o.id)) details.push({ field: `${at}.${j}.id`, message: `duplicates ${what} id "${o.id}"` });
-    ids.add(o.id);
-  });
-  return ids;
-}
-
 /** A MIME type as `accept` takes it: type/subtype, or type/* (e.g. image/*). */
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,63})$/;
 
@@ -155,18 +146,6 @@ function checkQuestion(input: InputQuestion, at: string, marking: TestInput['mar
   if (q.type === 'file_upload') checkCriteria(q, at, details);
   details.push(...scoringProblems(q, at));
   switch (q.type) {
-    case 'matching': {
-      const stems = uniqueIds(q.stems, `${at}.stems`, 'stem', details);
-      const choices = uniqueIds(q.choices, `${at}.choices`, 'choice', details);
-      for (const [stemId, choiceId] of Object.entries(q.correct)) {
-        if (!stems.has(stemId)) details.push({ field: `${at}.correct.${stemId}`, message: `"${stemId}" is not one of the stems` });
-        else if (!choices.has(choiceId)) details.push({ field: `${at}.correct.${stemId}`, message: `"${choiceId}" is not one of the choices` });
-      }
-      for (const stem of q.stems) {
-        if (!(stem.id in q.correct)) details.push({ field: `${at}.correct`, message: `gives no choice for stem "${stem.id}"` });
-      }
-      return;
-    }
     case 'short_text':
       checkAcceptedAnswers(q, at, details);
       checkParameters(q, at, details);
@@ -284,8 +263,6 @@ function withDefaults(stored: Question): Question {
   switch (q.type) {
     case 'short_text':
       return { ...q, caseSensitive: q.caseSensitive ?? false };
-    case 'matching':
-      return { ...q, partialCredit: q.partialCredit ?? true };
     case 'ordering':
       return { ...q, partialCredit: q.partialCredit ?? false };
     case 'fill_blanks':

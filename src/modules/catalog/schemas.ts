@@ -46,19 +46,8 @@ export const ShortText = Type.Object(
 // The types moved into their folders (question-types/): re-exported for the code and tests that name their schemas here.
 export { NumericQ } from './question-types/numeric/schema.js';
 export { Essay } from './question-types/essay/schema.js';
+export { Matching } from './question-types/matching/schema.js';
 
-export const Matching = Type.Object(
-  {
-    type: Type.Literal('matching'),
-    ...common,
-    stems: Type.Array(Part, { minItems: 1, maxItems: 50, description: 'Each is shown with a select of the choices' }),
-    choices: Type.Array(Part, { minItems: 2, maxItems: 50, description: 'A choice may serve several stems' }),
-    correct: Type.Record(Type.String(), PartRef, { maxProperties: 50, propertyNames: { maxLength: 64 }, description: '{ stemId: choiceId } for every stem' }),
-    partialCredit: Type.Optional(Type.Boolean({ default: true, description: 'points × correct stems ÷ stems; false: all or nothing' })),
-    ...scoring,
-  },
-  { additionalProperties: false, title: 'MatchingQuestion' },
-);
 export const Ordering = Type.Object(
   {
     type: Type.Literal('ordering'),
@@ -146,7 +135,6 @@ const partSchema = (d: QuestionTypeDefinition<any>) => (d.part ? partOf(d.schema
 export const CompositePartSchemas: TObject[] = inPlace(
   {
     short_text: partOf(ShortText, 'ShortTextPart', ['rubric', 'aiMarking', 'criteria']),
-    matching: partOf(Matching, 'MatchingPart'),
     ordering: partOf(Ordering, 'OrderingPart'),
     fill_blanks: partOf(FillBlanks, 'FillBlanksPart'),
   },
@@ -154,7 +142,7 @@ export const CompositePartSchemas: TObject[] = inPlace(
 );
 /** The types a composite question's part may be. */
 export const COMPOSITE_PART_TYPES: readonly string[] = inPlace<string>(
-  { short_text: 'short_text', matching: 'matching', ordering: 'ordering', fill_blanks: 'fill_blanks' },
+  { short_text: 'short_text', ordering: 'ordering', fill_blanks: 'fill_blanks' },
   (d) => (d.part ? d.type : undefined),
 );
 /** The question (as stored, id set) a registered definition describes. */
@@ -163,7 +151,7 @@ type QuestionOf<D> = D extends QuestionTypeDefinition<infer Q> ? Q : never;
 export type RegisteredQuestion = QuestionOf<(typeof QUESTION_TYPES)[number]> & { passageId?: string };
 /** A registered type's question as written (its id optional). */
 type RegisteredInput = RegisteredQuestion extends infer Q ? (Q extends { id: string } ? Omit<Q, 'id'> & { id?: string } : never) : never;
-type Answerable = Static<typeof Matching> | Static<typeof Ordering> | Static<typeof FillBlanks>;
+type Answerable = Static<typeof Ordering> | Static<typeof FillBlanks>;
 /** A composite's part of a type still handled by the built-in switches (not yet registered). */
 export type BuiltInPart = (Answerable | Omit<Static<typeof ShortText>, 'rubric' | 'aiMarking' | 'criteria'>) & { id: string };
 /** A composite's part: a built-in answerable type, or a registered type with `part` (the schema says which). */
@@ -189,7 +177,6 @@ export const Composite = Type.Object(
 export type QuestionInput =
   | Static<typeof Composite>
   | Static<typeof ShortText>
-  | Static<typeof Matching>
   | Static<typeof Ordering>
   | Static<typeof FillBlanks>
   | Static<typeof FileUpload>
@@ -215,7 +202,7 @@ export const QuestionSchema = Type.Unsafe<QuestionInput>({
   discriminator: { propertyName: 'type' },
   oneOf: [
     ...inPlace<TObject>(
-      { short_text: ShortText, matching: Matching, ordering: Ordering, fill_blanks: FillBlanks, file_upload: FileUpload },
+      { short_text: ShortText, ordering: Ordering, fill_blanks: FillBlanks, file_upload: FileUpload },
       (d) => d.schema,
     ),
     Composite,

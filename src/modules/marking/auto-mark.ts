@@ -103,12 +103,6 @@ export function markQuestion(question: Question, value: AnswerValue | undefined)
       if (best !== null) return { kind: 'auto', points: roundPoints(best) };
       return q.aiMarking ? { kind: 'manual' } : auto(0);
     }
-    case 'matching': {
-      if (!isRecord(value)) return auto(0);
-      const right = q.stems.filter((s) => value[s.id] === q.correct[s.id]).length;
-      if (q.partialCredit === false) return auto(right === q.stems.length ? 1 : 0);
-      return auto(right / q.stems.length);
-    }
     case 'ordering': {
       if (!Array.isArray(value)) return auto(0);
       const inPlace = q.items.filter((item, i) => value[i] === item.id).length;

@@ -23,8 +23,6 @@ export function correctAnswer(question: Question): AnswerValue {
   switch (q.type) {
     case 'short_text':
       return fullPointsText(q);
-    case 'matching':
-      return { ...q.correct };
     case 'ordering':
       return q.items.map((i) => i.id);
     case 'fill_blanks':

@@ -104,8 +104,6 @@ function summedRules(question: Question, resp: string): string[] {
       const entries = answerEntries(q).sort((a, b) => b.points - a.points);
       return entries.some((e) => e.pattern !== null) ? [textBranches(entries, resp, true)] : mapped;
     }
-    case 'matching':
-      return (q.partialCredit ?? true) ? mapped : ifCorrect(q.points);
     case 'ordering': {
       if (!q.partialCredit) return ifCorrect(q.points);
       const shares = exactWeights(q.points, q.items.length);
@@ -156,22 +154,6 @@ function interactionXml(question: Question, resp: string, w: TextWriter, blankPr
       decls.push({ id: resp, cardinality: 'single', baseType: 'file' });
       body += `<qti-upload-interaction response-identifier="${resp}" type="${esc(q.accept.join(' '))}"${q.maxBytes ? ` data-max-bytes="${q.maxBytes}"` : ''}/>`;
       body += rubricXml(q.rubric, w);
-      break;
-    }
-    case 'matching': {
-      const partial = q.partialCredit ?? true;
-      const pairs = q.stems.map((s) => `${s.id} ${q.correct[s.id]}`);
-      decls.push({
-        id: resp,
-        cardinality: 'multiple',
-        baseType: 'directedPair',
-        correct: pairs,
-        ...(partial ? { mapping: { entries: pairs.map((p, i) => ({ key: p, value: exactWeights(q.points, pairs.length)[i]! })), upper: q.points } } : {}),
-      });
-      const set = (parts: Array<{ id: string; text: string }>, max: number) =>
-        `<qti-simple-match-set>${parts.map((p) => `<qti-simple-associable-choice identifier="${esc(p.id)}" match-max="${max}">${w.inline(p.text)}</qti-simple-associable-choice>`).join('')}</qti-simple-match-set>`;
-      body += `<qti-match-interaction response-identifier="${resp}" max-associations="${q.stems.length}" shuffle="false">${set(q.stems, 1)}${set(q.choices, q.stems.length)}</qti-match-interaction>`;
-      rp = partial ? template('map_response') : allOrNothing(q.points);
       break;
     }
     case 'ordering': {

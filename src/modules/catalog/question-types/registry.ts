@@ -8,6 +8,7 @@ import { hotTextType } from './hot-text/hot-text.js';
 import { sliderType } from './slider/slider.js';
 import { graphicOrderType } from './graphic-order/graphic-order.js';
 import { hotspotType } from './hotspot/hotspot.js';
+import { matchingType } from './matching/matching.js';
 import { singleChoiceType } from './single-choice/single-choice.js';
 
 /**
@@ -20,6 +21,7 @@ export const QUESTION_TYPES = [
   multipleChoiceType,
   numericType,
   essayType,
+  matchingType,
   hotspotType,
   selectPointType,
   graphicOrderType,
@@ -61,7 +63,6 @@ export function questionTypeForInteraction(name: string): QuestionTypeDefinition
 /** The types still handled by the layers' own code, with the word staff views use for each. */
 const BUILT_IN_LABELS: Record<string, string> = {
   short_text: 'Short text',
-  matching: 'Matching',
   ordering: 'Ordering',
   fill_blanks: 'Fill in the blanks',
   file_upload: 'File upload',

@@ -9,7 +9,7 @@ import { formatPoints, html, plural, SafeHtml } from '../../../platform/web/html
 import type { PageTexts } from './page-content.js';
 
 /**
- * The fields of matching, ordering, fill_blanks, file_upload and composite questions.
+ * The fields of ordering, fill_blanks, file_upload and composite questions.
  * Each is operable by keyboard alone (selects, text fields, buttons, a file
  * input); student.js reads and restores the same markup. `id` is the
  * question's field prefix (`q<n>`).
@@ -25,16 +25,6 @@ export interface UploadedFile {
   fileName: string;
   contentType: string;
   bytes: number;
-}
-
-/** Each stem's label holds its rendered inline content (so it names the select); a choice is an `<option>`, which holds text only. */
-export function matchingInput(q: Of<'matching'>, id: string, value: AnswerValue, texts: PageTexts): SafeHtml {
-  const chosen = asRecord(value);
-  return html`<p class="hint">Choose a match for each item.</p><div class="matches">${q.stems.map(
-    (s, j) => html`<div class="match"><label for="${id}-m${j + 1}">${texts.inline(`${q.id}.stems.${s.id}`, s.text)}</label><select id="${id}-m${j + 1}" data-stem-id="${s.id}"${texts.markdown ? html` aria-label="${texts.text(s.text)}"` : ''}>
-<option value="">Choose…</option>${q.choices.map((c) => html`<option value="${c.id}"${chosen[s.id] === c.id ? html` selected` : ''}>${texts.text(c.text)}</option>`)}
-</select></div>`,
-  )}</div>`;
 }
 
 /**

@@ -5,7 +5,7 @@ import { questionType } from '../../catalog/question-types/registry.js';
 import { deliveredSections, type DeliveredTest } from '../../catalog/delivery.js';
 import type { StoredAnswer } from '../../attempts/find-attempt.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from '../../../platform/web/html.js';
-import { compositeInput, fileUploadInput, fillBlanksInput, matchingInput, orderingInput, type UploadedFile } from './question-parts.js';
+import { compositeInput, fileUploadInput, fillBlanksInput, orderingInput, type UploadedFile } from './question-parts.js';
 import { pageTexts, type PageTexts } from './page-content.js';
 import { passageRun, passageRuns } from './passage-parts.js';
 import type { ContentCache } from '../../catalog/content/content-cache.js';
@@ -204,8 +204,6 @@ function questionInput(question: Question, id: string, where: string, value: Ans
     case 'short_text':
       return html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to ${where}</span></label>
 <input type="text" id="${id}-input" name="${id}" value="${value ?? ''}" autocomplete="off" maxlength="1000">`;
-    case 'matching':
-      return matchingInput(q, id, value, texts);
     case 'ordering':
       return orderingInput(q, id, value, test.delivery, texts);
     case 'fill_blanks':

@@ -209,7 +209,6 @@
     if (impl) return impl.defaults ? impl.defaults() : {};
     switch (type) {
       case 'short_text': return { acceptedAnswers: [] };
-      case 'matching': return { stems: [{ id: 's1', text: '' }], choices: [{ id: 'c1', text: '' }, { id: 'c2', text: '' }], correct: {} };
       case 'ordering': return { items: [{ id: 'i1', text: '' }, { id: 'i2', text: '' }] };
       case 'fill_blanks': return { text: '', blanks: [] };
       case 'file_upload': return { accept: ['application/pdf'], maxBytes: 10485760 };
