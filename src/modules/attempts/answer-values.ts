@@ -76,20 +76,6 @@ export function checkAnswerValue(question: Question, value: unknown): CheckedVal
   if (def) return def.answer.check(question as BaseQuestion, value as AnswerJson);
   const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'matching': {
-      if (!isRecord(value)) return { ok: false, message: 'must be an object of { stemId: choiceId } or null' };
-      const out: Record<string, string> = {};
-      // Stored in stem order so equal matchings are equal values.
-      for (const [stemId, choiceId] of Object.entries(value)) {
-        if (!q.stems.some((s) => s.id === stemId)) return { ok: false, message: `${quoted(stemId)} is not a stem of this question` };
-        if (choiceId === null || choiceId === '') continue;
-        if (typeof choiceId !== 'string' || !q.choices.some((c) => c.id === choiceId)) {
-          return { ok: false, message: `${quoted(choiceId)} is not a choice of this question` };
-        }
-      }
-      for (const s of q.stems) if (typeof value[s.id] === 'string' && value[s.id] !== '') out[s.id] = value[s.id] as string;
-      return { ok: true, value: Object.keys(out).length > 0 ? out : null };
-    }
     case 'ordering': {
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return { ok: false, message: 'must be an array of item ids or null' };
       const ids = value as string[];

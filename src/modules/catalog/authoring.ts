@@ -11,6 +11,7 @@ import { scoringProblems } from './qti-scoring.js';
 import { compositePoints, inputPoints } from './composite.js';
 import { checkCriteria } from './question-types/ai-marking-fields.js';
 import { isParametrised } from './question-types/parameters/schema.js';
+import { uniqueIds } from './question-types/unique-ids.js';
 
 /**
  * Authoring rules the schema cannot express (issue: "Authoring rules"):
@@ -114,15 +115,6 @@ function checkSection(sec: SectionInput, at: string, details: ErrorDetail[]): vo
 
 type InputQuestion = NonNullable<TestInput['questions']>[number];
 
-/** Ids in a list (options, stems, choices, items, blanks) must be unique; returns them. */
-function uniqueIds(list: ReadonlyArray<{ id: string }>, at: string, what: string, details: ErrorDetail[]): Set<string> {
-  const ids = new Set<string>();
-  list.forEach((o, j) => {
-    if (ids.has(o.id)) details.push({ field: `${at}.${j}.id`, message: `duplicates ${what} id "${o.id}"` });
-    ids.add(o.id);
-  });
-  return ids;
-}
 
 /** Blanks are placed in fill_blanks text as {{id}}. */
 export const BLANK_PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]{1,64})\s*\}\}/g;
@@ -145,18 +137,6 @@ function checkQuestion(input: InputQuestion, at: string, marking: TestInput['mar
   const q = input as BuiltInInput;
   details.push(...scoringProblems(q, at));
   switch (q.type) {
-    case 'matching': {
-      const stems = uniqueIds(q.stems, `${at}.stems`, 'stem', details);
-      const choices = uniqueIds(q.choices, `${at}.choices`, 'choice', details);
-      for (const [stemId, choiceId] of Object.entries(q.correct)) {
-        if (!stems.has(stemId)) details.push({ field: `${at}.correct.${stemId}`, message: `"${stemId}" is not one of the stems` });
-        else if (!choices.has(choiceId)) details.push({ field: `${at}.correct.${stemId}`, message: `"${choiceId}" is not one of the choices` });
-      }
-      for (const stem of q.stems) {
-        if (!(stem.id in q.correct)) details.push({ field: `${at}.correct`, message: `gives no choice for stem "${stem.id}"` });
-      }
-      return;
-    }
     case 'ordering':
       uniqueIds(q.items, `${at}.items`, 'item', details);
       return;
@@ -214,8 +194,6 @@ function withDefaults(stored: Question): Question {
   if (def) return def.withDefaults ? (def.withDefaults(stored) as Question) : stored;
   const q = stored as BuiltInQuestion;
   switch (q.type) {
-    case 'matching':
-      return { ...q, partialCredit: q.partialCredit ?? true };
     case 'ordering':
       return { ...q, partialCredit: q.partialCredit ?? false };
     case 'fill_blanks':

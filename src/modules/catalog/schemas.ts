@@ -16,19 +16,8 @@ export { NumericQ } from './question-types/numeric/schema.js';
 export { Essay } from './question-types/essay/schema.js';
 export { FileUpload, UPLOAD_DEFAULT_BYTES, UPLOAD_MAX_BYTES } from './question-types/file-upload/schema.js';
 export { AcceptedAnswerEntry, ShortText } from './question-types/short-text/schema.js';
+export { Matching } from './question-types/matching/schema.js';
 
-export const Matching = Type.Object(
-  {
-    type: Type.Literal('matching'),
-    ...common,
-    stems: Type.Array(Part, { minItems: 1, maxItems: 50, description: 'Each is shown with a select of the choices' }),
-    choices: Type.Array(Part, { minItems: 2, maxItems: 50, description: 'A choice may serve several stems' }),
-    correct: Type.Record(Type.String(), PartRef, { maxProperties: 50, propertyNames: { maxLength: 64 }, description: '{ stemId: choiceId } for every stem' }),
-    partialCredit: Type.Optional(Type.Boolean({ default: true, description: 'points × correct stems ÷ stems; false: all or nothing' })),
-    ...scoring,
-  },
-  { additionalProperties: false, title: 'MatchingQuestion' },
-);
 export const Ordering = Type.Object(
   {
     type: Type.Literal('ordering'),
@@ -100,7 +89,6 @@ const partSchema = (d: QuestionTypeDefinition<any>) => (d.part ? partOf(d.schema
 /** The schemas of a composite's parts: the answerable built-in types and every registered type with `part`. */
 export const CompositePartSchemas: TObject[] = inPlace(
   {
-    matching: partOf(Matching, 'MatchingPart'),
     ordering: partOf(Ordering, 'OrderingPart'),
     fill_blanks: partOf(FillBlanks, 'FillBlanksPart'),
   },
@@ -108,7 +96,7 @@ export const CompositePartSchemas: TObject[] = inPlace(
 );
 /** The types a composite question's part may be. */
 export const COMPOSITE_PART_TYPES: readonly string[] = inPlace<string>(
-  { matching: 'matching', ordering: 'ordering', fill_blanks: 'fill_blanks' },
+  { ordering: 'ordering', fill_blanks: 'fill_blanks' },
   (d) => (d.part ? d.type : undefined),
 );
 /** The question (as stored, id set) a registered definition describes. */
@@ -117,7 +105,7 @@ type QuestionOf<D> = D extends QuestionTypeDefinition<infer Q> ? Q : never;
 export type RegisteredQuestion = QuestionOf<(typeof QUESTION_TYPES)[number]> & { passageId?: string };
 /** A registered type's question as written (its id optional). */
 type RegisteredInput = RegisteredQuestion extends infer Q ? (Q extends { id: string } ? Omit<Q, 'id'> & { id?: string } : never) : never;
-type Answerable = Static<typeof Matching> | Static<typeof Ordering> | Static<typeof FillBlanks>;
+type Answerable = Static<typeof Ordering> | Static<typeof FillBlanks>;
 /** A composite's part of a type still handled by the built-in switches (not yet registered). */
 export type BuiltInPart = Answerable & { id: string };
 /** A composite's part: a built-in answerable type, or a registered type with `part` (the schema says which). */
@@ -142,7 +130,6 @@ export const Composite = Type.Object(
 
 export type QuestionInput =
   | Static<typeof Composite>
-  | Static<typeof Matching>
   | Static<typeof Ordering>
   | Static<typeof FillBlanks>
   | RegisteredInput;
@@ -167,7 +154,7 @@ export const QuestionSchema = Type.Unsafe<QuestionInput>({
   discriminator: { propertyName: 'type' },
   oneOf: [
     ...inPlace<TObject>(
-      { matching: Matching, ordering: Ordering, fill_blanks: FillBlanks },
+      { ordering: Ordering, fill_blanks: FillBlanks },
       (d) => d.schema,
     ),
     Composite,

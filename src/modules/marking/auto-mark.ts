@@ -95,12 +95,6 @@ export function markQuestion(question: Question, value: AnswerValue | undefined)
   const auto = (fraction: number): QuestionMark => ({ kind: 'auto', points: roundPoints(q.points * fraction) });
   if (value === null || value === undefined) return auto(0);
   switch (q.type) {
-    case 'matching': {
-      if (!isRecord(value)) return auto(0);
-      const right = q.stems.filter((s) => value[s.id] === q.correct[s.id]).length;
-      if (q.partialCredit === false) return auto(right === q.stems.length ? 1 : 0);
-      return auto(right / q.stems.length);
-    }
     case 'ordering': {
       if (!Array.isArray(value)) return auto(0);
       const inPlace = q.items.filter((item, i) => value[i] === item.id).length;

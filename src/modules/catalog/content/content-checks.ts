@@ -23,10 +23,6 @@ export function contentFields(input: TestInput): Array<{ field: string; source: 
     }
     const q = input as BuiltInInput;
     switch (q.type) {
-      case 'matching':
-        q.stems.forEach((s, j) => add(`${at}.stems.${j}.text`, s.text));
-        q.choices.forEach((c, j) => add(`${at}.choices.${j}.text`, c.text));
-        break;
       case 'ordering':
         q.items.forEach((item, j) => add(`${at}.items.${j}.text`, item.text));
         break;

@@ -72,8 +72,6 @@ function summedRules(question: Question, resp: string): string[] {
     return [`<qti-response-condition><qti-response-if>${cond}${add(base('float', points))}</qti-response-if></qti-response-condition>`];
   };
   switch (q.type) {
-    case 'matching':
-      return (q.partialCredit ?? true) ? mapped : ifCorrect(q.points);
     case 'ordering': {
       if (!q.partialCredit) return ifCorrect(q.points);
       const shares = exactWeights(q.points, q.items.length);
@@ -105,22 +103,6 @@ function interactionXml(question: Question, resp: string, w: TextWriter, blankPr
   let rp = '';
   const blankId = (id: string) => (blankPrefix ? `${blankPrefix}_${id}` : id);
   switch (q.type) {
-    case 'matching': {
-      const partial = q.partialCredit ?? true;
-      const pairs = q.stems.map((s) => `${s.id} ${q.correct[s.id]}`);
-      decls.push({
-        id: resp,
-        cardinality: 'multiple',
-        baseType: 'directedPair',
-        correct: pairs,
-        ...(partial ? { mapping: { entries: pairs.map((p, i) => ({ key: p, value: exactWeights(q.points, pairs.length)[i]! })), upper: q.points } } : {}),
-      });
-      const set = (parts: Array<{ id: string; text: string }>, max: number) =>
-        `<qti-simple-match-set>${parts.map((p) => `<qti-simple-associable-choice identifier="${esc(p.id)}" match-max="${max}">${w.inline(p.text)}</qti-simple-associable-choice>`).join('')}</qti-simple-match-set>`;
-      body += `<qti-match-interaction response-identifier="${resp}" max-associations="${q.stems.length}" shuffle="false">${set(q.stems, 1)}${set(q.choices, q.stems.length)}</qti-match-interaction>`;
-      rp = partial ? template('map_response') : allOrNothing(q.points);
-      break;
-    }
     case 'ordering': {
       decls.push({ id: resp, cardinality: 'ordered', baseType: 'identifier', correct: q.items.map((i) => i.id) });
       body += `<qti-order-interaction response-identifier="${resp}" shuffle="true">${q.items.map((i) => `<qti-simple-choice identifier="${esc(i.id)}">${w.inline(i.text)}</qti-simple-choice>`).join('')}</qti-order-interaction>`;

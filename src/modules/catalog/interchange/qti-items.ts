@@ -7,7 +7,7 @@ import { readMultipleChoice } from '../question-types/multiple-choice/qti.js';
 import { readSingleChoice } from '../question-types/single-choice/qti.js';
 import { readDeclarations, readProcessing, maxScore } from './response-processing.js';
 import { descendants, elements, first, type XElement } from './xml.js';
-import { textIn, INLINE, allEqual, allOrNothing, capped, declOf, idMap, isInteraction, mappingOf, promptOf, round, rpReason, type Ctx } from './qti-item-context.js';
+import { textIn, INLINE, allEqual, allOrNothing, declOf, idMap, isInteraction, promptOf, round, rpReason, type Ctx } from './qti-item-context.js';
 import { fillBlanks, gapMatch } from './qti-fill-blanks.js';
 import { feedbackNote, unshownOutcomesNote } from './qti-feedback.js';
 import { withItemScoring } from './qti-scoring-import.js';
@@ -153,8 +153,6 @@ function questionOf(ctx: Ctx, interactions: XElement[], kinds: string[]): Questi
       case 'qti-text-entry-interaction':
         result = textEntry(ctx, it);
         break;
-      case 'qti-match-interaction':
-        result = matching(ctx, it);
         break;
       case 'qti-order-interaction':
         result = ordering(ctx, it);
@@ -177,8 +175,6 @@ function standalone(ctx: Ctx, it: XElement): QuestionInput | string {
       return choice(ctx, it);
     case 'qti-text-entry-interaction':
       return textEntry(ctx, it);
-    case 'qti-match-interaction':
-      return matching(ctx, it);
     case 'qti-order-interaction':
       return ordering(ctx, it);
     default: {
@@ -206,49 +202,6 @@ function textEntry(ctx: Ctx, it: XElement): QuestionInput | string {
   if (decl.baseType === 'float' || decl.baseType === 'integer') return readNumeric(ctx, it);
   if (decl.baseType !== 'string') return `a text entry of base type "${decl.baseType}" is not supported`;
   return readStringEntry(ctx, decl, prompt);
-}
-
-function matching(ctx: Ctx, it: XElement): QuestionInput | string {
-  const decl = declOf(ctx, it);
-  if (typeof decl === 'string') return decl;
-  const sets = elements(it, 'qti-simple-match-set');
-  if (sets.length !== 2) return 'a match interaction needs two match sets';
-  const stemEls = elements(sets[0]!, 'qti-simple-associable-choice');
-  const choiceEls = elements(sets[1]!, 'qti-simple-associable-choice');
-  if (stemEls.length < 1 || choiceEls.length < 2) return 'a match interaction needs at least one stem and two choices';
-  const stemIds = idMap(stemEls.map((c) => c.attrs['identifier'] ?? ''), 's');
-  const choiceIds = idMap(choiceEls.map((c) => c.attrs['identifier'] ?? ''), 'c');
-  const stems = stemEls.map((c) => ({ id: stemIds.get(c.attrs['identifier'] ?? '')!, text: textIn(ctx, c) || '(empty)' }));
-  const choices = choiceEls.map((c) => ({ id: choiceIds.get(c.attrs['identifier'] ?? '')!, text: textIn(ctx, c) || '(empty)' }));
-  const prompt = promptOf(ctx, it);
-  const pairsToCorrect = (pairs: string[]): Record<string, string> | string => {
-    const correct: Record<string, string> = {};
-    for (const p of pairs) {
-      const [s, c] = p.split(/\s+/);
-      if (!s || !c || !stemIds.has(s) || !choiceIds.has(c)) return `the pair "${p}" does not name a stem and a choice`;
-      if (correct[stemIds.get(s)!]) return 'a stem with several correct choices cannot be expressed (Assay matches each stem to one choice)';
-      correct[stemIds.get(s)!] = choiceIds.get(c)!;
-    }
-    if (Object.keys(correct).length !== stems.length) return 'every stem needs exactly one correct choice';
-    return correct;
-  };
-  const aon = allOrNothing(ctx.rp);
-  if (aon !== null) {
-    const correct = pairsToCorrect(decl.correct);
-    if (typeof correct === 'string') return correct;
-    return { type: 'matching', prompt, points: aon as number, stems, choices, correct, partialCredit: false };
-  }
-  if (ctx.rp.kind !== 'map_response') return rpReason(ctx.rp);
-  const m = mappingOf(ctx, decl);
-  if (typeof m === 'string') return m;
-  const positive = m.entries.filter((e) => e.value > 0);
-  if (m.defaultValue !== 0 || m.entries.some((e) => e.value < 0)) return 'a mapping that scores or penalises wrong pairs cannot be expressed';
-  if (!allEqual(positive.map((e) => e.value))) return "map_response with unequal points per pair cannot be expressed (Assay's partial credit is equal per stem)";
-  const correct = pairsToCorrect(positive.map((e) => e.key));
-  if (typeof correct === 'string') return correct;
-  const total = round(positive[0]!.value * stems.length);
-  if (m.upperBound !== null && m.upperBound < total - 1e-9) return 'a mapping upper bound below the sum of the pairs cannot be expressed';
-  return { type: 'matching', prompt, points: total, stems, choices, correct, partialCredit: true };
 }
 
 function ordering(ctx: Ctx, it: XElement): QuestionInput | string {

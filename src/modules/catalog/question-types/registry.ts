@@ -9,6 +9,7 @@ import { hotTextType } from './hot-text/hot-text.js';
 import { sliderType } from './slider/slider.js';
 import { graphicOrderType } from './graphic-order/graphic-order.js';
 import { hotspotType } from './hotspot/hotspot.js';
+import { matchingType } from './matching/matching.js';
 import { singleChoiceType } from './single-choice/single-choice.js';
 import { shortTextType } from './short-text/short-text.js';
 
@@ -23,6 +24,7 @@ export const QUESTION_TYPES = [
   shortTextType,
   numericType,
   essayType,
+  matchingType,
   hotspotType,
   selectPointType,
   graphicOrderType,
@@ -64,7 +66,6 @@ export function questionTypeForInteraction(name: string): QuestionTypeDefinition
 
 /** The types still handled by the layers' own code, with the word staff views use for each. */
 const BUILT_IN_LABELS: Record<string, string> = {
-  matching: 'Matching',
   ordering: 'Ordering',
   fill_blanks: 'Fill in the blanks',
   composite: 'Composite',

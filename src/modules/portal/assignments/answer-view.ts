@@ -61,27 +61,12 @@ function answerBody(question: Question | undefined, answer: AnswerValue, file: S
   // A file answer's file is drawn by the caller, who knows the file and the reader (answer-file-view.ts).
   if (question && def) return def.review(question as BaseQuestion, (answer ?? null) as AnswerJson, file ? { texts, file } : { texts });
   const q = question as BuiltInQuestion | undefined;
-  if (q?.type === 'matching') return matchingView(q, answer, texts);
   if (q?.type === 'ordering') return orderingView(q, answer, texts);
   if (q?.type === 'fill_blanks') return fillBlanksView(q, answer, texts);
   if (q?.type === 'composite') return compositeView(q, answer, texts);
   if (answer === null || (typeof answer === 'string' && answer.trim() === '')) return notAnswered;
   const text = Array.isArray(answer) ? answer.join(', ') : isRecord(answer) ? Object.values(answer).join(', ') : answer;
   return html`<p class="answer">${text}</p>`;
-}
-
-/** Each stem with the choice the student matched to it (or "not matched"), right or wrong, and the correct choice when wrong. */
-function matchingView(q: Of<'matching'>, answer: AnswerValue, texts: PageTexts): SafeHtml {
-  const given = isRecord(answer) ? answer : {};
-  if (!q.stems.some((s) => given[s.id] !== undefined)) return notAnswered;
-  const choice = new Map(q.choices.map((c) => [c.id, texts.inline(`${q.id}.choices.${c.id}`, c.text)]));
-  return html`<ul class="answer-pairs">${q.stems.map((s) => {
-    const picked = given[s.id];
-    const right = picked !== undefined && picked === q.correct[s.id];
-    return html`<li>${texts.inline(`${q.id}.stems.${s.id}`, s.text)} <span aria-hidden="true">→</span><span class="sr-only"> matched to</span> ${
-      picked === undefined ? html`<em>not matched</em>` : (choice.get(picked) ?? picked)
-    } ${verdict(right)}${right ? '' : html` <span class="hint">(correct: ${choice.get(q.correct[s.id] ?? '') ?? '–'})</span>`}</li>`;
-  })}</ul>`;
 }
 
 /** The items as a numbered list in the student's order, each said to be in its correct place or not. */

@@ -46,8 +46,6 @@
         }
         return Object.keys(out).length > 0 ? out : null;
       }
-      case 'matching':
-        return collect(fs.querySelectorAll('select[data-stem-id]'), 'stemId');
       case 'fill_blanks':
         return collect(fs.querySelectorAll('.blank'), 'blankId');
       case 'ordering': {
@@ -98,9 +96,8 @@
       for (const part of partsOf(fs)) write(part, (value && value[part.dataset.partId]) || null);
       return;
     }
-    if (type === 'matching' || type === 'fill_blanks') {
-      const key = type === 'matching' ? 'stemId' : 'blankId';
-      for (const el of fs.querySelectorAll(type === 'matching' ? 'select[data-stem-id]' : '.blank')) el.value = (value && value[el.dataset[key]]) || '';
+    if (type === 'fill_blanks') {
+      for (const el of fs.querySelectorAll('.blank')) el.value = (value && value[el.dataset.blankId]) || '';
       return;
     }
     if (type === 'ordering') {

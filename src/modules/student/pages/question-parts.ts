@@ -7,7 +7,7 @@ import { formatPoints, html, plural, SafeHtml } from '../../../platform/web/html
 import type { PageTexts } from './page-content.js';
 
 /**
- * The fields of matching, ordering, fill_blanks and composite questions.
+ * The fields of ordering, fill_blanks and composite questions.
  * Each is operable by keyboard alone (selects, text fields, buttons);
  * student.js reads and restores the same markup. `id` is the
  * question's field prefix (`q<n>`).
@@ -19,16 +19,6 @@ const asRecord = (v: AnswerValue): Readonly<Record<string, string>> => (v !== nu
 
 /** A file the student uploaded, as the page state carries it (so a reload can say "Your file: …"); the question types' own. */
 export type { UploadedFile } from '../../catalog/question-types/definition.js';
-
-/** Each stem's label holds its rendered inline content (so it names the select); a choice is an `<option>`, which holds text only. */
-export function matchingInput(q: Of<'matching'>, id: string, value: AnswerValue, texts: PageTexts): SafeHtml {
-  const chosen = asRecord(value);
-  return html`<p class="hint">Choose a match for each item.</p><div class="matches">${q.stems.map(
-    (s, j) => html`<div class="match"><label for="${id}-m${j + 1}">${texts.inline(`${q.id}.stems.${s.id}`, s.text)}</label><select id="${id}-m${j + 1}" data-stem-id="${s.id}"${texts.markdown ? html` aria-label="${texts.text(s.text)}"` : ''}>
-<option value="">Choose…</option>${q.choices.map((c) => html`<option value="${c.id}"${chosen[s.id] === c.id ? html` selected` : ''}>${texts.text(c.text)}</option>`)}
-</select></div>`,
-  )}</div>`;
-}
 
 /**
  * The items in the order the student left them, else in the shown order

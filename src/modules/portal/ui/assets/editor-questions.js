@@ -24,26 +24,6 @@
   // The free-text marking fields are the kit's too (the essay's editor uses them).
   var criteria = K.criteria, rubric = K.rubric;
 
-  function matching(q, path, ui) {
-    q.correct = q.correct || {};
-    var stems = entryList({
-      owner: q, key: 'stems', path: path + '.stems', idPrefix: 's', label: function (n) { return 'Stem ' + n; }, addLabel: 'Add stem', addFocus: path + '.add-stem',
-      extra: function (row, stem, k, n) {
-        var options = [['', 'Choose the matching choice']].concat((q.choices || []).map(function (c, j) { return [c.id, c.text || 'Choice ' + (j + 1)]; }));
-        var s = select(path + '.correct.' + stem.id, options, q.correct[stem.id] || '');
-        s.addEventListener('change', function () { if (s.value) q.correct[stem.id] = s.value; else delete q.correct[stem.id]; ui.changed(); });
-        row.appendChild(field('Correct choice for stem ' + n, s));
-      },
-      onRemove: function (stem) { delete q.correct[stem.id]; },
-    }, ui);
-    var choices = entryList({
-      owner: q, key: 'choices', path: path + '.choices', idPrefix: 'c', label: function (n) { return 'Choice ' + n; }, addLabel: 'Add choice', addFocus: path + '.add-choice',
-      onRemove: function (choice) { for (var s in q.correct) if (q.correct[s] === choice.id) delete q.correct[s]; },
-    }, ui);
-    return [el('h4', { text: 'Stems' }), stems, el('h4', { text: 'Choices' }), choices,
-      checkField('Partial credit for each stem matched', bind(el('input', { type: 'checkbox', 'data-path': path + '.partialCredit' }), q, 'partialCredit', 'bool', ui.changed))];
-  }
-
   function fillBlanks(q, path, ui) {
     var text = bind(textarea(path + '.text', 4), q, 'text', 'text', ui.changed);
     var blanks = q.blanks || (q.blanks = []);
@@ -96,7 +76,6 @@
     var impl = window.AssayEditorTypes.get(q.type);
     if (impl) return impl.fields(q, path, ui);
     switch (q.type) {
-      case 'matching': return matching(q, path, ui);
       case 'ordering':
         return [entryList({ owner: q, key: 'items', path: path + '.items', idPrefix: 'i', ordered: true, label: function (n) { return 'Item ' + n; }, addLabel: 'Add item', addFocus: path + '.add-item' }, ui),
           el('p', { className: 'hint', text: 'List the items in the correct order; each candidate sees them shuffled.' }),
