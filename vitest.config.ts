@@ -39,7 +39,6 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', ...REPOSITORY_CHECKS],
-          testTimeout: 10_000,
         },
       },
       {

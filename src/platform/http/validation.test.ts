@@ -30,9 +30,10 @@ describe('validation details', () => {
   const unbounded = compile(Type.Object({ values: Type.Array(Type.String()) }));
 
   // The old details took 4.7 s for these 20,000 errors (quadratic); a linear pass takes a few ms.
-  it('turns 20,000 errors into details in well under 100 ms (linear, not quadratic)', () => {
+  // The bounds tell linear from quadratic with room for a machine busy with other test files.
+  it('turns 20,000 errors into details in well under a second (linear, not quadratic)', () => {
     const { details, ms } = refused(unbounded, { values: Array(20_000).fill(0) });
-    expect(ms).toBeLessThan(100);
+    expect(ms).toBeLessThan(1_000);
     expect(details).toHaveLength(MAX_DETAILS);
   });
 
@@ -53,7 +54,7 @@ describe('validation details', () => {
     const union = compile(Type.Object({ values: Type.Array(Type.Union([Type.String(), Type.Null()])) }));
     const values: unknown[] = Array(20_000).fill(0);
     const { details, ms } = refused(union, { values });
-    expect(ms).toBeLessThan(100);
+    expect(ms).toBeLessThan(1_000);
     expect(details[0]).toEqual({ field: 'values.0', message: 'must be string or null' });
     expect(details[1]).toEqual({ field: 'values.1', message: 'must be string or null' });
   });
@@ -92,7 +93,7 @@ describe('the size pass before validation', () => {
     const t0 = performance.now();
     expect(answers(body)).toBe(false);
     expect(answers.errors).toHaveLength(1); // the full pass alone made 524k errors, in 400 ms and 130 MB
-    expect(performance.now() - t0).toBeLessThan(50);
+    expect(performance.now() - t0).toBeLessThan(250);
     const { details } = refused(answers, body);
     expect(details).toEqual([{ field: 'answers.0.value', message: 'must NOT have more than 50 items' }]);
   });
