@@ -95,9 +95,14 @@ describe.skipIf(!canRun)('the proctoring record as one timeline', () => {
     expect(await page.locator('#timeline-status').textContent()).toBe('The whole recording is loaded.');
     const jump = page.getByRole('button', { name: /^Jump to Copy or paste at \d\d:\d\d:\d\d UTC$/ });
     await jump.focus();
+    const pressed = performance.now();
     await page.keyboard.press('Enter');
     const at = await state(page);
-    expect(Math.abs(at.t - flagAt)).toBeLessThan(0.6);
+    // The player seeks to the flag and plays on: within 0.6 s of it, plus what it played while the state was read
+    // (on a machine busy with other test files, a press and a read can take more than half a second).
+    const sincePress = (performance.now() - pressed) / 1000;
+    expect(at.t - flagAt).toBeGreaterThan(-0.6);
+    expect(at.t - flagAt).toBeLessThan(0.6 + sincePress);
     const flagClock = (await jump.textContent())!.match(/\d\d:\d\d:\d\d UTC/)![0];
     // The clock beside the player shows the flag's second (or the next: it is already playing).
     const secondsOf = (clock: string) => clock.split(/[: ]/).slice(0, 3).reduce((sum, x) => sum * 60 + Number(x), 0);
