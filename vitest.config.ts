@@ -12,11 +12,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * - browser: test/browser/**, Chromium through playwright-core, on the same kind of database.
  */
 /**
- * Test files at once. Vitest's default is one fewer than the cores: one file at a time on a 2-core machine,
- * where the suite, waiting on PostgreSQL, Chromium and its own timers, left three quarters of the CPU idle
- * (vmstat during a CI-like run). One more than the cores keeps both busy; ASSAY_TEST_WORKERS overrides.
+ * Test files at once: Vitest's default (one fewer than the cores; one at a time on a 2-core machine) unless
+ * ASSAY_TEST_WORKERS says more. Three at once on two cores cut a CI-like run from 56 to 36–43 minutes, but both
+ * such runs ended with Vitest's own 60-second RPC timeout ("Timeout calling onTaskUpdate"), which fails the run;
+ * until that is understood, CI runs one file at a time (docs/development.md).
  */
-const WORKERS = Number(process.env.ASSAY_TEST_WORKERS) || availableParallelism() + 1;
+const WORKERS = Number(process.env.ASSAY_TEST_WORKERS) || undefined;
 const DATABASE_SETUP = ['test/helpers/global-setup.ts'];
 /** Checks of the repository itself (docs, install scripts, module rules): files only, so they run with the units. */
 // The Citus plan's check (test/architecture/citus-plan.test.ts) reads a migrated database, so it runs with the integration tests.
@@ -27,8 +28,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    maxWorkers: WORKERS,
-    minWorkers: 1,
+    ...(WORKERS ? { maxWorkers: WORKERS, minWorkers: 1 } : {}),
     // Each file gets its own database cloned from a migrated template, so files run in parallel safely.
     fileParallelism: true,
     // project-times adds each project's duration after the summary (read by .ci/run).
