@@ -45,13 +45,26 @@ describe('images in an imported package', () => {
     const before = await countAssets();
     const dry = await post(`${A}/tests/import?dryRun=true`, itemsPackage(['skip-image.xml'], '3.0', { 'items/images/cat.png': PNG }));
     expect(dry.statusCode).toBe(200);
-    expect(dry.json().test.questions[0].prompt).toBe('Is this a cat? ![A cat](asset:ast_dry_run)');
+    expect(dry.json().test.questions[0].prompt).toBe('Is this a cat? ![A cat](asset:ast_dryrun)');
     const noAlt = await post(`${A}/tests/import`, itemsPackage(['choice-single.xml', 'skip-image-no-alt.xml'], '3.0', { 'items/images/cat.png': PNG }));
     expect(noAlt.statusCode).toBe(201);
     expect(noAlt.json().report.skipped).toEqual([
       { file: 'items/skip-image-no-alt.xml', identifier: 'skip-image-no-alt', interaction: 'choice-interaction', reason: 'image "images/cat.png" has no alt text, which Assay requires' },
     ]);
     expect(await countAssets()).toBe(before);
+  });
+
+  it("a graphic interaction's QTI 2 object takes its content as alt text, and its dry run checks as the import does", async () => {
+    const files = { 'items/images/map.png': PNG };
+    const dry = await post(`${A}/tests/import?dryRun=true`, itemsPackage(['hotspot-object.xml'], '2.2', files));
+    expect(dry.statusCode).toBe(200);
+    expect(dry.json().report).toMatchObject({ imported: 1, skipped: [] });
+    expect(dry.json().test.questions[0]).toMatchObject({ type: 'hotspot', image: 'asset:ast_dryrun', imageAlt: 'Map of four airports' });
+    const res = await post(`${A}/tests/import`, itemsPackage(['hotspot-object.xml'], '2.2', files));
+    expect(res.json().report).toMatchObject({ imported: 1, skipped: [] });
+    const q = (await h.admin('GET', `${A}/tests/${res.json().testId}`)).json().questions[0];
+    expect(q).toMatchObject({ type: 'hotspot', imageAlt: 'Map of four airports', imageWidth: 206, imageHeight: 280 });
+    expect(q.image).toMatch(/^asset:ast_[A-Za-z0-9]+$/);
   });
 
   it('round trip: the export carries each image as a file the item shows with <img>, and importing it gives the same question with a new asset of the same bytes', async () => {

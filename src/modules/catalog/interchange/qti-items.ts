@@ -6,13 +6,16 @@ import { singleChoiceInteraction } from '../question-types/choice-qti.js';
 import { readMultipleChoice } from '../question-types/multiple-choice/qti.js';
 import { readSingleChoice } from '../question-types/single-choice/qti.js';
 import { readDeclarations, readProcessing, maxScore } from './response-processing.js';
-import { descendants, elements, first, type XElement } from './xml.js';
+import { descendants, elements, first, textOf, type XElement } from './xml.js';
 import { textIn, INLINE, allEqual, allOrNothing, declOf, idMap, isInteraction, promptOf, round, rpReason, type Ctx } from './qti-item-context.js';
 import { fillBlanks, gapMatch } from './qti-fill-blanks.js';
 import { feedbackNote, unshownOutcomesNote } from './qti-feedback.js';
 import { withItemScoring } from './qti-scoring-import.js';
 import { compositeItem, SPLIT_REASON } from './qti-composite.js';
 import { readTemplate, type ItemTemplate } from '../question-types/parameters/qti-template.js';
+
+/** An image's alternative text: `alt` on an img; on a QTI 2 `object`, its content (what shows when the object cannot), as graphic interactions write it. */
+const altOf = (e: XElement): string => e.attrs['alt'] ?? (e.name === 'object' ? textOf(e).replace(/\s+/g, ' ').trim().slice(0, 1_000) : '');
 
 /**
  * One QTI item (3.0, or 2.x read as 3.0 names by xml.ts) to one Assay
@@ -67,7 +70,7 @@ export function mapItem(item: XElement, opts: { imageText?: (img: ImageRef) => s
   if (!markdown && descendants(body).some((e) => e.name === 'math')) notes.push('MathML is kept as its text');
   const images = descendants(body)
     .filter((e) => e.name === 'img' || (e.name === 'object' && (e.attrs['type'] ?? '').startsWith('image/')))
-    .map((e) => ({ href: e.attrs['src'] ?? e.attrs['data'] ?? '', alt: e.attrs['alt'] ?? '' }));
+    .map((e) => ({ href: e.attrs['src'] ?? e.attrs['data'] ?? '', alt: altOf(e) }));
   const decls = readDeclarations(item);
   const set = { dropped: [] as string[] };
   const rp = readProcessing(item, [...decls.keys()].filter((k) => k !== ''), set);
@@ -76,11 +79,11 @@ export function mapItem(item: XElement, opts: { imageText?: (img: ImageRef) => s
   const max = maxScore(item);
   const title = item.attrs['title']?.trim() ?? '';
   const imageInline = (e: XElement): string | undefined =>
-    opts.imageText && (e.name === 'img' || e.name === 'object') ? opts.imageText({ href: e.attrs['src'] ?? e.attrs['data'] ?? '', alt: e.attrs['alt'] ?? '' }) : undefined;
+    opts.imageText && (e.name === 'img' || e.name === 'object') ? opts.imageText({ href: e.attrs['src'] ?? e.attrs['data'] ?? '', alt: altOf(e) }) : undefined;
   const imageRef = (e: XElement): { src: string; alt: string } | undefined => {
     if (e.name !== 'img' && e.name !== 'object') return undefined;
     const href = e.attrs['src'] ?? e.attrs['data'] ?? '';
-    const alt = e.attrs['alt'] ?? '';
+    const alt = altOf(e);
     if (!opts.imageText) return { src: href, alt };
     // The stored image as the Markdown reference the asset sink gave it: a field takes its asset: reference.
     const placed = /\]\((asset:[A-Za-z0-9_-]+)\)$/.exec(opts.imageText({ href, alt }));

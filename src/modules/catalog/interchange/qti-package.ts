@@ -311,7 +311,8 @@ async function placeImages(
   if (!sink && !dryRun) return 'images cannot be stored by this import';
   const out = new Map<string, string>();
   for (const f of found) {
-    const assetId = dryRun || !sink ? 'ast_dry_run' : (await sink.store({ path: f.path, contentType: f.type, bytes: f.bytes })).assetId;
+    // A dry run's stand-in is a well-formed asset id, so a field that holds an image (a hotspot's `image`) checks as it will once stored.
+    const assetId = dryRun || !sink ? 'ast_dryrun' : (await sink.store({ path: f.path, contentType: f.type, bytes: f.bytes })).assetId;
     out.set(f.img.href, `![${f.img.alt.replace(/[[\]\n]/g, ' ').replace(/\s+/g, ' ').trim()}](asset:${assetId})`);
   }
   return out;
