@@ -121,6 +121,15 @@ describe.each(VERSIONS)('QTI %s items to Assay questions', (version) => {
     expect(blanks[0]!.options).toHaveLength(3);
   });
 
+  it('hottext with match_correct: hot_text whose phrases stand in its text, the correct one keyed (QTI 2 writes the phrase as a lower-case hottext element)', async () => {
+    const { question, skipped } = await one('hottext.xml', version);
+    expect(skipped).toBeUndefined();
+    expect(question).toMatchObject({ type: 'hot_text', prompt: 'Select the error in the following passage of text.', points: 1, hotspots: [{ phrase: 'who bought' }, { phrase: 'includes' }], maxChoices: 1 });
+    const q = question as unknown as { text: string; hotspots: Array<{ id: string }>; correct: string[] };
+    expect(q.text).toBe(`Sponsors {{${q.hotspots[0]!.id}}} advertising time {{${q.hotspots[1]!.id}}} a dozen firms.`);
+    expect(q.correct).toEqual([q.hotspots[1]!.id]);
+  });
+
   it('upload: file_upload with its accepted type, worth MAXSCORE', async () => {
     const { question } = await one('upload.xml', version);
     expect(question).toMatchObject({ type: 'file_upload', points: 10, accept: ['application/pdf'], prompt: 'Upload your lab report.' });

@@ -99,7 +99,7 @@ function decode(bytes: Uint8Array, file: string): string {
 const QTI2_PLAIN = new Set([
   'prompt', 'value', 'mapping', 'gap', 'selection', 'ordering', 'match', 'equal', 'sum', 'variable', 'correct', 'index', 'member',
   'and', 'or', 'not', 'gt', 'lt', 'gte', 'lte', 'product', 'subtract', 'divide', 'null', 'manifest', 'stylesheet', 'multiple', 'ordered',
-  'contains', 'inside', 'delete', 'power', 'round', 'truncate', 'min', 'max', 'random', 'default',
+  'contains', 'inside', 'delete', 'power', 'round', 'truncate', 'min', 'max', 'random', 'default', 'hottext',
 ]);
 const XHTML_OR_MATH = /^(math|m[a-z]+|semantics|annotation)$/;
 
