@@ -80,8 +80,21 @@ const QTI22_HOTSPOT = `<?xml version="1.0" encoding="UTF-8"?>
 
 describe('hotspot QTI import', () => {
   it('skips a hotspot of a shape Assay does not draw, naming it', () => {
-    const { question } = readItemWith(hotspotQti, QTI22_HOTSPOT);
-    expect(question).toBe('hotspot "D" has shape "ellipse"; Assay draws rect, circle and poly');
+    const { question } = readItemWith(hotspotQti, QTI22_HOTSPOT.replace('shape="ellipse"', 'shape="default"'));
+    expect(question).toBe('hotspot "D" has shape "default"; Assay draws rect, circle and poly');
+  });
+
+  it('draws an ellipse (QTI 2.1) as a 32-sided polygon through its edge, with a note; a bad ellipse is named', () => {
+    const { question, notes } = readItemWith(hotspotQti, QTI22_HOTSPOT, 'ast_harbour');
+    const buoy = (question as { regions: Array<{ id: string; label: string; shape: string; coords: number[] }> }).regions[3]!;
+    expect(buoy).toMatchObject({ id: 'D', label: 'Buoy', shape: 'poly' });
+    expect(buoy.coords).toHaveLength(64);
+    // Points at 0°, 90°, 180° and 270° round the centre (10, 10) with radii 5 and 3.
+    expect([0, 8, 16, 24].map((k) => [buoy.coords[2 * k], buoy.coords[2 * k + 1]])).toEqual([[15, 10], [10, 13], [5, 10], [10, 7]]);
+    expect(notes).toContain('ellipse hotspots (a QTI 2.1 shape) are drawn as 32-sided polygons through their edge: a choice is marked by its identifier, so only the outline drawn changes');
+    expect(readItemWith(hotspotQti, QTI22_HOTSPOT.replace('coords="10,10,5,3"', 'coords="10,10,5"'), 'ast_harbour').question).toBe(
+      'hotspot "D": an ellipse takes 4 numbers: centre x, centre y, horizontal radius, vertical radius',
+    );
   });
 
   it('reads a QTI 2.2 item: the object image with its size, labels from hotspotLabel or the text, unlabelled ones named', () => {

@@ -35,9 +35,15 @@ export function regionsOf(choices: XElement[], notes: string[]): { regions: Regi
   const labels = new Set<string>();
   const regions: Region[] = [];
   for (const [i, c] of choices.entries()) {
-    const shape = (c.attrs['shape'] ?? '').trim().toLowerCase();
+    let shape = (c.attrs['shape'] ?? '').trim().toLowerCase();
+    let coords = (c.attrs['coords'] ?? '').split(',').map((s) => Number(s.trim()));
+    if (shape === 'ellipse') {
+      const poly = ellipseAsPolygon(coords);
+      if (typeof poly === 'string') return `hotspot "${c.attrs['identifier'] ?? i + 1}": ${poly}`;
+      [shape, coords] = ['poly', poly];
+      if (!notes.includes(ELLIPSE_NOTE)) notes.push(ELLIPSE_NOTE);
+    }
     if (!(SHAPES as readonly string[]).includes(shape)) return `hotspot "${c.attrs['identifier'] ?? i + 1}" has shape "${shape}"; Assay draws rect, circle and poly`;
-    const coords = (c.attrs['coords'] ?? '').split(',').map((s) => Number(s.trim()));
     if (coords.some((n) => !Number.isFinite(n) || n < 0 || n > 100_000)) return `hotspot "${c.attrs['identifier'] ?? i + 1}" has coordinates that are not numbers from 0 to 100000`;
     const problem = shapeProblem(shape as Shape, coords);
     if (problem) return `hotspot "${c.attrs['identifier'] ?? i + 1}": ${problem}`;
@@ -52,6 +58,22 @@ export function regionsOf(choices: XElement[], notes: string[]): { regions: Regi
     regions.push({ id: ids.get(c.attrs['identifier'] ?? '')!, label: label.slice(0, 200), shape: shape as Shape, coords });
   }
   return { regions, ids };
+}
+
+const ELLIPSE_SIDES = 32;
+const ELLIPSE_NOTE = `ellipse hotspots (a QTI 2.1 shape) are drawn as ${ELLIPSE_SIDES}-sided polygons through their edge: a choice is marked by its identifier, so only the outline drawn changes`;
+
+/**
+ * An ellipse hotspot ("centre x, centre y, horizontal radius, vertical
+ * radius") as a polygon through its edge, each point rounded to a tenth of a
+ * pixel and kept on the image (at least 0), or why not.
+ */
+function ellipseAsPolygon(coords: readonly number[]): number[] | string {
+  if (coords.length !== 4 || coords.some((n) => !Number.isFinite(n))) return 'an ellipse takes 4 numbers: centre x, centre y, horizontal radius, vertical radius';
+  const [cx, cy, rx, ry] = coords as [number, number, number, number];
+  if (!(rx > 0 && ry > 0)) return "an ellipse's radii must be more than 0";
+  const at = (n: number) => Math.max(0, Math.round(n * 10) / 10);
+  return Array.from({ length: ELLIPSE_SIDES }, (_, k) => (2 * Math.PI * k) / ELLIPSE_SIDES).flatMap((t) => [at(cx + rx * Math.cos(t)), at(cy + ry * Math.sin(t))]);
 }
 
 /** The image inside an interaction: the export points `src="asset:…"` at the package's copy of the asset (qti-export.ts). */
