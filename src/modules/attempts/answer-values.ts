@@ -76,15 +76,6 @@ export function checkAnswerValue(question: Question, value: unknown): CheckedVal
   if (def) return def.answer.check(question as BaseQuestion, value as AnswerJson);
   const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'ordering': {
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return { ok: false, message: 'must be an array of item ids or null' };
-      const ids = value as string[];
-      const items = new Set(q.items.map((i) => i.id));
-      if (ids.length !== items.size || new Set(ids).size !== ids.length || ids.some((id) => !items.has(id))) {
-        return { ok: false, message: `must list each of the ${items.size} item ids exactly once (a permutation)` };
-      }
-      return { ok: true, value: ids };
-    }
     case 'fill_blanks': {
       if (!isRecord(value)) return { ok: false, message: 'must be an object of { blankId: text or optionId } or null' };
       const out: Record<string, string> = {};

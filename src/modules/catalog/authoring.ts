@@ -137,9 +137,6 @@ function checkQuestion(input: InputQuestion, at: string, marking: TestInput['mar
   const q = input as BuiltInInput;
   details.push(...scoringProblems(q, at));
   switch (q.type) {
-    case 'ordering':
-      uniqueIds(q.items, `${at}.items`, 'item', details);
-      return;
     case 'fill_blanks': {
       const blanks = uniqueIds(q.blanks, `${at}.blanks`, 'blank', details);
       const placed = [...q.text.matchAll(BLANK_PLACEHOLDER)].map((m) => m[1]!);
@@ -194,8 +191,6 @@ function withDefaults(stored: Question): Question {
   if (def) return def.withDefaults ? (def.withDefaults(stored) as Question) : stored;
   const q = stored as BuiltInQuestion;
   switch (q.type) {
-    case 'ordering':
-      return { ...q, partialCredit: q.partialCredit ?? false };
     case 'fill_blanks':
       return { ...q, blanks: q.blanks.map((b) => (b.kind === 'text' ? { ...b, caseSensitive: b.caseSensitive ?? false } : b)) };
     case 'composite':

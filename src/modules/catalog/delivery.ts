@@ -75,8 +75,7 @@ export function drawDelivery(test: { sections: StoredSection[] | null; questions
       // A composite question's parts are shuffled as their standalone types are, each under its own key (composite.ts).
       for (const shown of q.type === 'composite' ? q.parts.map((part) => partQuestion(q, part)) : [q]) {
         if ((shown.type === 'single_choice' || shown.type === 'multiple_choice') && shown.shuffleOptions) delivery.optionOrder[shown.id] = shuffleOptions(shown.options, random);
-        if (shown.type === 'ordering') delivery.itemOrder[shown.id] = scrambleItems(shown.items.map((i) => i.id), random);
-        // A registered type with a list to put in order (graphic_order) says which ids are drawn.
+        // A registered type with a list to put in order (ordering, graphic_order) says which ids are drawn.
         const items = questionType(shown.type)?.shuffledItems?.(shown);
         if (items) delivery.itemOrder[shown.id] = scrambleItems(items, random);
       }

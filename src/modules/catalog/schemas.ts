@@ -17,17 +17,8 @@ export { Essay } from './question-types/essay/schema.js';
 export { FileUpload, UPLOAD_DEFAULT_BYTES, UPLOAD_MAX_BYTES } from './question-types/file-upload/schema.js';
 export { AcceptedAnswerEntry, ShortText } from './question-types/short-text/schema.js';
 export { Matching } from './question-types/matching/schema.js';
+export { Ordering } from './question-types/ordering/schema.js';
 
-export const Ordering = Type.Object(
-  {
-    type: Type.Literal('ordering'),
-    ...common,
-    items: Type.Array(Part, { minItems: 2, maxItems: 50, description: 'In the correct order; shown in a per-candidate order that is never already correct' }),
-    partialCredit: Type.Optional(Type.Boolean({ default: false, description: 'points × items in their correct place ÷ items; false: all or nothing' })),
-    ...scoring,
-  },
-  { additionalProperties: false, title: 'OrderingQuestion' },
-);
 const TextBlank = Type.Object(
   {
     id: PartId,
@@ -89,14 +80,13 @@ const partSchema = (d: QuestionTypeDefinition<any>) => (d.part ? partOf(d.schema
 /** The schemas of a composite's parts: the answerable built-in types and every registered type with `part`. */
 export const CompositePartSchemas: TObject[] = inPlace(
   {
-    ordering: partOf(Ordering, 'OrderingPart'),
     fill_blanks: partOf(FillBlanks, 'FillBlanksPart'),
   },
   partSchema,
 );
 /** The types a composite question's part may be. */
 export const COMPOSITE_PART_TYPES: readonly string[] = inPlace<string>(
-  { ordering: 'ordering', fill_blanks: 'fill_blanks' },
+  { fill_blanks: 'fill_blanks' },
   (d) => (d.part ? d.type : undefined),
 );
 /** The question (as stored, id set) a registered definition describes. */
@@ -105,7 +95,7 @@ type QuestionOf<D> = D extends QuestionTypeDefinition<infer Q> ? Q : never;
 export type RegisteredQuestion = QuestionOf<(typeof QUESTION_TYPES)[number]> & { passageId?: string };
 /** A registered type's question as written (its id optional). */
 type RegisteredInput = RegisteredQuestion extends infer Q ? (Q extends { id: string } ? Omit<Q, 'id'> & { id?: string } : never) : never;
-type Answerable = Static<typeof Ordering> | Static<typeof FillBlanks>;
+type Answerable = Static<typeof FillBlanks>;
 /** A composite's part of a type still handled by the built-in switches (not yet registered). */
 export type BuiltInPart = Answerable & { id: string };
 /** A composite's part: a built-in answerable type, or a registered type with `part` (the schema says which). */
@@ -130,7 +120,6 @@ export const Composite = Type.Object(
 
 export type QuestionInput =
   | Static<typeof Composite>
-  | Static<typeof Ordering>
   | Static<typeof FillBlanks>
   | RegisteredInput;
 export type QuestionType = QuestionInput['type'];
@@ -154,7 +143,7 @@ export const QuestionSchema = Type.Unsafe<QuestionInput>({
   discriminator: { propertyName: 'type' },
   oneOf: [
     ...inPlace<TObject>(
-      { ordering: Ordering, fill_blanks: FillBlanks },
+      { fill_blanks: FillBlanks },
       (d) => d.schema,
     ),
     Composite,

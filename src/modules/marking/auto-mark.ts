@@ -95,12 +95,6 @@ export function markQuestion(question: Question, value: AnswerValue | undefined)
   const auto = (fraction: number): QuestionMark => ({ kind: 'auto', points: roundPoints(q.points * fraction) });
   if (value === null || value === undefined) return auto(0);
   switch (q.type) {
-    case 'ordering': {
-      if (!Array.isArray(value)) return auto(0);
-      const inPlace = q.items.filter((item, i) => value[i] === item.id).length;
-      if (!q.partialCredit) return auto(inPlace === q.items.length ? 1 : 0);
-      return auto(inPlace / q.items.length);
-    }
     case 'fill_blanks': {
       if (!isRecord(value)) return auto(0);
       const right = q.blanks.filter((b) => {

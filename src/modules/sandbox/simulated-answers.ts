@@ -21,8 +21,6 @@ export function correctAnswer(question: Question): AnswerValue {
   if (def) return def.simulate.correct(question as BaseQuestion);
   const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'ordering':
-      return q.items.map((i) => i.id);
     case 'fill_blanks':
       return Object.fromEntries(q.blanks.map((b) => [b.id, b.kind === 'choice' ? b.correctOptionId : b.acceptedAnswers[0]!]));
     case 'composite':

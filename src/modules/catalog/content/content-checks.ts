@@ -23,9 +23,6 @@ export function contentFields(input: TestInput): Array<{ field: string; source: 
     }
     const q = input as BuiltInInput;
     switch (q.type) {
-      case 'ordering':
-        q.items.forEach((item, j) => add(`${at}.items.${j}.text`, item.text));
-        break;
       case 'fill_blanks':
         add(`${at}.text`, q.text);
         q.blanks.forEach((b, j) => {

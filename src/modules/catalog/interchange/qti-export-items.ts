@@ -1,9 +1,9 @@
 import type { BuiltInQuestion, Question } from '../schemas.js';
 import type { BaseQuestion } from '../question-types/definition.js';
 import { questionType } from '../question-types/registry.js';
-import { exactWeights, weightText } from './exact-weights.js';
+import { exactWeights } from './exact-weights.js';
 import { MARKDOWN_CLASS } from './markdown-xhtml.js';
-import { allOrNothing, ASI_XSD, base, declXml, f, HEAD, QTI3_NS, score, template, XSI, type Decl, type TextWriter } from './qti-writer.js';
+import { ASI_XSD, declXml, f, HEAD, QTI3_NS, score, template, XSI, type Decl, type TextWriter } from './qti-writer.js';
 import { esc } from './xml.js';
 import { printedVariables, templateXml } from '../question-types/parameters/qti-template.js';
 
@@ -64,22 +64,7 @@ function summedRules(question: Question, resp: string): string[] {
   const q = question as BuiltInQuestion;
   const add = (v: string) => score(`<qti-sum><qti-variable identifier="SCORE"/>${v}</qti-sum>`);
   const mapped = [add(`<qti-map-response identifier="${esc(resp)}"/>`)];
-  const ifCorrect = (points: number, tolerance = 0) => {
-    const cond =
-      tolerance > 0
-        ? `<qti-equal tolerance-mode="absolute" tolerance="${f(tolerance)} ${f(tolerance)}" include-lower-bound="true" include-upper-bound="true"><qti-variable identifier="${esc(resp)}"/><qti-correct identifier="${esc(resp)}"/></qti-equal>`
-        : `<qti-match><qti-variable identifier="${esc(resp)}"/><qti-correct identifier="${esc(resp)}"/></qti-match>`;
-    return [`<qti-response-condition><qti-response-if>${cond}${add(base('float', points))}</qti-response-if></qti-response-condition>`];
-  };
   switch (q.type) {
-    case 'ordering': {
-      if (!q.partialCredit) return ifCorrect(q.points);
-      const shares = exactWeights(q.points, q.items.length);
-      return q.items.map(
-        (item, i) =>
-          `<qti-response-condition><qti-response-if><qti-match><qti-index n="${i + 1}"><qti-variable identifier="${esc(resp)}"/></qti-index>${base('identifier', item.id)}</qti-match>${add(`<qti-base-value base-type="float">${weightText(shares[i]!)}</qti-base-value>`)}</qti-response-if></qti-response-condition>`,
-      );
-    }
     case 'fill_blanks':
       return q.blanks.map((b) => add(`<qti-map-response identifier="${esc(`${resp}_${b.id}`)}"/>`));
     default:
@@ -103,25 +88,6 @@ function interactionXml(question: Question, resp: string, w: TextWriter, blankPr
   let rp = '';
   const blankId = (id: string) => (blankPrefix ? `${blankPrefix}_${id}` : id);
   switch (q.type) {
-    case 'ordering': {
-      decls.push({ id: resp, cardinality: 'ordered', baseType: 'identifier', correct: q.items.map((i) => i.id) });
-      body += `<qti-order-interaction response-identifier="${resp}" shuffle="true">${q.items.map((i) => `<qti-simple-choice identifier="${esc(i.id)}">${w.inline(i.text)}</qti-simple-choice>`).join('')}</qti-order-interaction>`;
-      if (q.partialCredit) {
-        // Points × items in their correct place ÷ items: one condition per position.
-        const shares = exactWeights(q.points, q.items.length);
-        rp =
-          `  <qti-response-processing>\n    ${score(base('float', 0))}\n` +
-          q.items
-            .map(
-              (item, i) =>
-                `    <qti-response-condition><qti-response-if><qti-match><qti-index n="${i + 1}"><qti-variable identifier="${resp}"/></qti-index>${base('identifier', item.id)}</qti-match>` +
-                `${score(`<qti-sum><qti-variable identifier="SCORE"/><qti-base-value base-type="float">${weightText(shares[i]!)}</qti-base-value></qti-sum>`)}</qti-response-if></qti-response-condition>\n`,
-            )
-            .join('') +
-          `  </qti-response-processing>\n`;
-      } else rp = allOrNothing(q.points);
-      break;
-    }
     case 'fill_blanks': {
       // Each blank's share; the shares sum, in the blanks' order, to exactly the points.
       const shares = exactWeights(q.points, q.blanks.length);

@@ -7,7 +7,7 @@ import { readMultipleChoice } from '../question-types/multiple-choice/qti.js';
 import { readSingleChoice } from '../question-types/single-choice/qti.js';
 import { readDeclarations, readProcessing, maxScore } from './response-processing.js';
 import { descendants, elements, first, textOf, type XElement } from './xml.js';
-import { textIn, INLINE, allEqual, allOrNothing, declOf, idMap, isInteraction, promptOf, round, rpReason, type Ctx } from './qti-item-context.js';
+import { INLINE, declOf, isInteraction, promptOf, type Ctx } from './qti-item-context.js';
 import { fillBlanks, gapMatch } from './qti-fill-blanks.js';
 import { feedbackNote, unshownOutcomesNote } from './qti-feedback.js';
 import { withItemScoring } from './qti-scoring-import.js';
@@ -157,9 +157,6 @@ function questionOf(ctx: Ctx, interactions: XElement[], kinds: string[]): Questi
         result = textEntry(ctx, it);
         break;
         break;
-      case 'qti-order-interaction':
-        result = ordering(ctx, it);
-        break;
       default: {
         // A registered type that reads this interaction (catalog/question-types).
         const def = questionTypeForInteraction(it.name);
@@ -178,8 +175,6 @@ function standalone(ctx: Ctx, it: XElement): QuestionInput | string {
       return choice(ctx, it);
     case 'qti-text-entry-interaction':
       return textEntry(ctx, it);
-    case 'qti-order-interaction':
-      return ordering(ctx, it);
     default: {
       // A registered type that may be a composite's part reads its own interaction.
       const def = questionTypeForInteraction(it.name);
@@ -206,31 +201,3 @@ function textEntry(ctx: Ctx, it: XElement): QuestionInput | string {
   if (decl.baseType !== 'string') return `a text entry of base type "${decl.baseType}" is not supported`;
   return readStringEntry(ctx, decl, prompt);
 }
-
-function ordering(ctx: Ctx, it: XElement): QuestionInput | string {
-  const decl = declOf(ctx, it);
-  if (typeof decl === 'string') return decl;
-  const els = elements(it, 'qti-simple-choice');
-  const ids = idMap(els.map((c) => c.attrs['identifier'] ?? ''), 'i');
-  const textById = new Map(els.map((c) => [c.attrs['identifier'] ?? '', textIn(ctx, c) || '(empty)']));
-  if (els.length < 2) return 'an order interaction needs at least two items';
-  if (decl.correct.length !== els.length || new Set(decl.correct).size !== els.length || decl.correct.some((v) => !ids.has(v))) {
-    return 'the correct order must list every item once';
-  }
-  const items = decl.correct.map((v) => ({ id: ids.get(v)!, text: textById.get(v)! }));
-  const prompt = promptOf(ctx, it);
-  const aon = allOrNothing(ctx.rp);
-  if (aon !== null) return { type: 'ordering', prompt, points: aon as number, items, partialCredit: false };
-  const rp = ctx.rp;
-  if (rp.kind === 'positions') {
-    const ok =
-      rp.positions.length === els.length &&
-      allEqual(rp.positions.map((p) => p.weight)) &&
-      rp.positions.every((p, i) => p.index === i + 1 && p.id === decl.correct[i]) &&
-      rp.positions[0]!.weight > 0;
-    if (!ok) return 'position scoring that is not equal points for each item in its correct place cannot be expressed';
-    return { type: 'ordering', prompt, points: round(rp.positions[0]!.weight * els.length), items, partialCredit: true };
-  }
-  return rpReason(rp);
-}
-

@@ -61,23 +61,11 @@ function answerBody(question: Question | undefined, answer: AnswerValue, file: S
   // A file answer's file is drawn by the caller, who knows the file and the reader (answer-file-view.ts).
   if (question && def) return def.review(question as BaseQuestion, (answer ?? null) as AnswerJson, file ? { texts, file } : { texts });
   const q = question as BuiltInQuestion | undefined;
-  if (q?.type === 'ordering') return orderingView(q, answer, texts);
   if (q?.type === 'fill_blanks') return fillBlanksView(q, answer, texts);
   if (q?.type === 'composite') return compositeView(q, answer, texts);
   if (answer === null || (typeof answer === 'string' && answer.trim() === '')) return notAnswered;
   const text = Array.isArray(answer) ? answer.join(', ') : isRecord(answer) ? Object.values(answer).join(', ') : answer;
   return html`<p class="answer">${text}</p>`;
-}
-
-/** The items as a numbered list in the student's order, each said to be in its correct place or not. */
-function orderingView(q: Of<'ordering'>, answer: AnswerValue, texts: PageTexts): SafeHtml {
-  if (!Array.isArray(answer) || answer.length === 0) return notAnswered;
-  const item = new Map(q.items.map((it, i) => [it.id, { text: texts.inline(`${q.id}.items.${it.id}`, it.text), place: i + 1 }]));
-  return html`<ol class="answer-order">${answer.map((id, i) => {
-    const it = item.get(id);
-    const inPlace = it?.place === i + 1;
-    return html`<li>${it?.text ?? id} ${inPlace ? html`<span class="badge badge-right">in its correct place</span>` : html`<span class="badge badge-wrong">not in place</span> <span class="hint">(belongs at ${it?.place ?? '–'})</span>`}</li>`;
-  })}</ol>`;
 }
 
 const ONE_BLANK = new RegExp(BLANK_PLACEHOLDER.source);

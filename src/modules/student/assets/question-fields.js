@@ -1,5 +1,5 @@
 // The test page's fields, per question type: reading and restoring answers for student.js, the essay's word
-// count, the ordering question's Move up / Move down buttons, and the file upload. Loaded (deferred) before
+// count, and the file upload. Loaded (deferred) before
 // student.js, which calls attach() with what the upload needs of its save queue. No drag and drop: every
 // control is a select, a text field, a button or a file input, so the keyboard does everything.
 (() => {
@@ -48,11 +48,6 @@
       }
       case 'fill_blanks':
         return collect(fs.querySelectorAll('.blank'), 'blankId');
-      case 'ordering': {
-        // The shown order is never the correct one and is no answer until the student moves an item.
-        const list = fs.querySelector('.order-list');
-        return list.dataset.ordered === 'yes' ? [...list.children].map((li) => li.dataset.itemId) : null;
-      }
       default: {
         // A text field's text as typed.
         const text = fs.querySelector('input[type=text], textarea').value;
@@ -100,47 +95,8 @@
       for (const el of fs.querySelectorAll('.blank')) el.value = (value && value[el.dataset.blankId]) || '';
       return;
     }
-    if (type === 'ordering') {
-      const list = fs.querySelector('.order-list');
-      if (Array.isArray(value)) {
-        const byId = new Map([...list.children].map((li) => [li.dataset.itemId, li]));
-        for (const id of value) if (byId.has(id)) list.append(byId.get(id));
-      }
-      list.dataset.ordered = Array.isArray(value) ? 'yes' : 'no';
-      refreshMoves(list);
-      return;
-    }
     fs.querySelector('input[type=text], textarea').value = value === null ? '' : value;
     updateWordCount(fs);
-  }
-
-  // ---- Ordering -------------------------------------------------------------------------------------------
-  // The end buttons are aria-disabled rather than disabled, so the focus stays on the button just used.
-  function refreshMoves(list) {
-    const items = [...list.children];
-    items.forEach((li, i) => {
-      li.querySelector('[data-move=up]').setAttribute('aria-disabled', String(i === 0));
-      li.querySelector('[data-move=down]').setAttribute('aria-disabled', String(i === items.length - 1));
-    });
-  }
-
-  function move(button) {
-    if (button.getAttribute('aria-disabled') === 'true' || (hooks && hooks.isClosed())) return;
-    const li = button.closest('li');
-    const list = li.parentElement;
-    const up = button.dataset.move === 'up';
-    const other = up ? li.previousElementSibling : li.nextElementSibling;
-    if (!other) return;
-    // The neighbour moves, not the item with the focus, so the focus is never lost.
-    list.insertBefore(other, up ? li.nextElementSibling : li);
-    list.dataset.ordered = 'yes';
-    refreshMoves(list);
-    button.focus();
-    // The live region of the part (a composite question) or of the question the list is in.
-    const fs = list.closest('fieldset.part, fieldset.question');
-    const position = [...list.children].indexOf(li) + 1;
-    fs.querySelector('.order-live').textContent = `${li.dataset.text || li.querySelector('.order-text').textContent} moved to position ${position} of ${list.children.length}`;
-    fs.dispatchEvent(new Event('change', { bubbles: true }));
   }
 
   // ---- File upload ----------------------------------------------------------------------------------------
@@ -324,8 +280,7 @@
       const button = event.target.closest && event.target.closest('button');
       if (!button) return;
       const fs = button.closest('fieldset.question');
-      if (button.dataset.move) move(button);
-      else if (button.classList.contains('file-remove')) remove(fs);
+      if (button.classList.contains('file-remove')) remove(fs);
     });
     answers.addEventListener('change', (event) => {
       if (event.target.type === 'file') upload(event.target.closest('fieldset.question'), event.target);
@@ -333,5 +288,6 @@
   }
 
   // showFile: the file upload's part (question-types/file-upload/student.js) shows a removal restored on reload.
-  window.assayFields = { read, write, isAnswered, isTyped, updateWordCount, showFile, attach };
+  // isClosed: the ordering question's moves (question-types/ordering/student.js) stop once the test is closed.
+  window.assayFields = { read, write, isAnswered, isTyped, updateWordCount, showFile, attach, isClosed: () => Boolean(hooks && hooks.isClosed()) };
 })();

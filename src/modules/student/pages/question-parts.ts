@@ -2,12 +2,11 @@ import type { AnswerValue } from '../../attempts/answer-values.js';
 import { BLANK_PLACEHOLDER } from '../../catalog/authoring.js';
 import type { Question } from '../../catalog/schemas.js';
 import { partQuestion, type CompositeQuestion } from '../../catalog/composite.js';
-import type { Delivery } from '../../catalog/delivery.js';
 import { formatPoints, html, plural, SafeHtml } from '../../../platform/web/html.js';
 import type { PageTexts } from './page-content.js';
 
 /**
- * The fields of ordering, fill_blanks and composite questions.
+ * The fields of fill_blanks and composite questions.
  * Each is operable by keyboard alone (selects, text fields, buttons);
  * student.js reads and restores the same markup. `id` is the
  * question's field prefix (`q<n>`).
@@ -19,26 +18,6 @@ const asRecord = (v: AnswerValue): Readonly<Record<string, string>> => (v !== nu
 
 /** A file the student uploaded, as the page state carries it (so a reload can say "Your file: …"); the question types' own. */
 export type { UploadedFile } from '../../catalog/question-types/definition.js';
-
-/**
- * The items in the order the student left them, else in the shown order
- * drawn for them (never the correct one). Nothing is saved until the first
- * move: `data-ordered` says whether the list is an answer yet.
- */
-export function orderingInput(q: Of<'ordering'>, id: string, value: AnswerValue, delivery: Delivery, texts: PageTexts): SafeHtml {
-  const byId = new Map(q.items.map((i) => [i.id, i]));
-  const saved = Array.isArray(value) && value.length === q.items.length && value.every((v) => byId.has(v)) ? value : null;
-  const order = saved ?? delivery.itemOrder[q.id] ?? q.items.map((i) => i.id);
-  const last = order.length - 1;
-  return html`<p class="hint" id="${id}-order-hint">Put the items in order, first at the top, with the Move up and Move down buttons.</p>
-<ol class="order-list" data-ordered="${saved ? 'yes' : 'no'}" aria-describedby="${id}-order-hint">${order.map((itemId, j) => {
-    const source = byId.get(itemId)!.text;
-    // The buttons' names and the move announcement are plain text (formulas as TeX, images as their alt text).
-    const text = texts.text(source);
-    return html`<li class="order-item" data-item-id="${itemId}"${texts.markdown ? html` data-text="${text}"` : ''}><span class="order-text">${texts.inline(`${q.id}.items.${itemId}`, source)}</span><span class="order-buttons"><button type="button" class="order-move" data-move="up" aria-label="Move up: ${text}"${j === 0 ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↑</span> Move up</button><button type="button" class="order-move" data-move="down" aria-label="Move down: ${text}"${j === last ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↓</span> Move down</button></span></li>`;
-  })}</ol>
-<p class="sr-only order-live" role="status" aria-live="polite"></p>`;
-}
 
 /**
  * The text with each `{{id}}` as a field named Blank 1, Blank 2, … in

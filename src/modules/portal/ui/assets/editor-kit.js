@@ -208,7 +208,6 @@
     var impl = editorTypes.get(type);
     if (impl) return impl.defaults ? impl.defaults() : {};
     switch (type) {
-      case 'ordering': return { items: [{ id: 'i1', text: '' }, { id: 'i2', text: '' }] };
       case 'fill_blanks': return { text: '', blanks: [] };
       default: return {};
     }

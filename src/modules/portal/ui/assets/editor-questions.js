@@ -76,10 +76,6 @@
     var impl = window.AssayEditorTypes.get(q.type);
     if (impl) return impl.fields(q, path, ui);
     switch (q.type) {
-      case 'ordering':
-        return [entryList({ owner: q, key: 'items', path: path + '.items', idPrefix: 'i', ordered: true, label: function (n) { return 'Item ' + n; }, addLabel: 'Add item', addFocus: path + '.add-item' }, ui),
-          el('p', { className: 'hint', text: 'List the items in the correct order; each candidate sees them shuffled.' }),
-          checkField('Partial credit for each item in place', bind(el('input', { type: 'checkbox', 'data-path': path + '.partialCredit' }), q, 'partialCredit', 'bool', ui.changed))];
       case 'fill_blanks': return fillBlanks(q, path, ui);
       default: return [];
     }
