@@ -5,7 +5,7 @@ import type { QuestionTypeDefinition } from './question-types/definition.js';
 import { QUESTION_TYPES } from './question-types/registry.js';
 import { MarkingModeSchema, ProctoringModeSchema, ResultVisibilitySchema } from './test-settings.js';
 
-import { ClientId, common, Part, PartId, PartRef, PassageRef, Prompt, scoring } from './question-types/common-fields.js';
+import { ClientId, common, Part, PassageRef, Prompt, scoring } from './question-types/common-fields.js';
 export { QTI_SCORING_MAX_CHARS, QtiScoring } from './qti-scoring-schema.js';
 
 // AI marking's fields are the question types' kit (question-types/ai-marking-fields.ts), named here as before.
@@ -17,6 +17,7 @@ export { Essay } from './question-types/essay/schema.js';
 export { FileUpload, UPLOAD_DEFAULT_BYTES, UPLOAD_MAX_BYTES } from './question-types/file-upload/schema.js';
 export { AcceptedAnswerEntry, ShortText } from './question-types/short-text/schema.js';
 export { Matching } from './question-types/matching/schema.js';
+export { FillBlanks } from './question-types/fill-blanks/schema.js';
 
 export const Ordering = Type.Object(
   {
@@ -27,29 +28,6 @@ export const Ordering = Type.Object(
     ...scoring,
   },
   { additionalProperties: false, title: 'OrderingQuestion' },
-);
-const TextBlank = Type.Object(
-  {
-    id: PartId,
-    kind: Type.Literal('text'),
-    acceptedAnswers: Type.Array(Type.String({ minLength: 1, maxLength: 1_000 }), { minItems: 1, maxItems: 100 }),
-    caseSensitive: Type.Optional(Type.Boolean({ default: false })),
-  },
-  { additionalProperties: false, title: 'TextBlank' },
-);
-const ChoiceBlank = Type.Object(
-  { id: PartId, kind: Type.Literal('choice'), options: Type.Array(Part, { minItems: 2, maxItems: 50 }), correctOptionId: PartRef },
-  { additionalProperties: false, title: 'ChoiceBlank' },
-);
-export const FillBlanks = Type.Object(
-  {
-    type: Type.Literal('fill_blanks'),
-    ...common,
-    text: Type.String({ minLength: 1, maxLength: 10_000, description: 'The text with each blank placed as {{blankId}}' }),
-    blanks: Type.Array(Type.Union([TextBlank, ChoiceBlank]), { minItems: 1, maxItems: 50, description: 'Points split equally across blanks' }),
-    ...scoring,
-  },
-  { additionalProperties: false, title: 'FillBlanksQuestion' },
 );
 /**
  * A part of a composite question: one of the answerable types with its own
@@ -90,13 +68,12 @@ const partSchema = (d: QuestionTypeDefinition<any>) => (d.part ? partOf(d.schema
 export const CompositePartSchemas: TObject[] = inPlace(
   {
     ordering: partOf(Ordering, 'OrderingPart'),
-    fill_blanks: partOf(FillBlanks, 'FillBlanksPart'),
   },
   partSchema,
 );
 /** The types a composite question's part may be. */
 export const COMPOSITE_PART_TYPES: readonly string[] = inPlace<string>(
-  { ordering: 'ordering', fill_blanks: 'fill_blanks' },
+  { ordering: 'ordering' },
   (d) => (d.part ? d.type : undefined),
 );
 /** The question (as stored, id set) a registered definition describes. */
@@ -105,7 +82,7 @@ type QuestionOf<D> = D extends QuestionTypeDefinition<infer Q> ? Q : never;
 export type RegisteredQuestion = QuestionOf<(typeof QUESTION_TYPES)[number]> & { passageId?: string };
 /** A registered type's question as written (its id optional). */
 type RegisteredInput = RegisteredQuestion extends infer Q ? (Q extends { id: string } ? Omit<Q, 'id'> & { id?: string } : never) : never;
-type Answerable = Static<typeof Ordering> | Static<typeof FillBlanks>;
+type Answerable = Static<typeof Ordering>;
 /** A composite's part of a type still handled by the built-in switches (not yet registered). */
 export type BuiltInPart = Answerable & { id: string };
 /** A composite's part: a built-in answerable type, or a registered type with `part` (the schema says which). */
@@ -131,7 +108,6 @@ export const Composite = Type.Object(
 export type QuestionInput =
   | Static<typeof Composite>
   | Static<typeof Ordering>
-  | Static<typeof FillBlanks>
   | RegisteredInput;
 export type QuestionType = QuestionInput['type'];
 
@@ -154,7 +130,7 @@ export const QuestionSchema = Type.Unsafe<QuestionInput>({
   discriminator: { propertyName: 'type' },
   oneOf: [
     ...inPlace<TObject>(
-      { ordering: Ordering, fill_blanks: FillBlanks },
+      { ordering: Ordering },
       (d) => d.schema,
     ),
     Composite,

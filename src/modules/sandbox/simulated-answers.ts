@@ -23,8 +23,6 @@ export function correctAnswer(question: Question): AnswerValue {
   switch (q.type) {
     case 'ordering':
       return q.items.map((i) => i.id);
-    case 'fill_blanks':
-      return Object.fromEntries(q.blanks.map((b) => [b.id, b.kind === 'choice' ? b.correctOptionId : b.acceptedAnswers[0]!]));
     case 'composite':
       // Every part's own correct answer, keyed by part id.
       return Object.fromEntries(q.parts.map((part) => [part.id, correctAnswer(partQuestion(q, part)) as PartValue]));

@@ -10,6 +10,7 @@ import { sliderType } from './slider/slider.js';
 import { graphicOrderType } from './graphic-order/graphic-order.js';
 import { hotspotType } from './hotspot/hotspot.js';
 import { matchingType } from './matching/matching.js';
+import { fillBlanksType } from './fill-blanks/fill-blanks.js';
 import { singleChoiceType } from './single-choice/single-choice.js';
 import { shortTextType } from './short-text/short-text.js';
 
@@ -25,6 +26,7 @@ export const QUESTION_TYPES = [
   numericType,
   essayType,
   matchingType,
+  fillBlanksType,
   hotspotType,
   selectPointType,
   graphicOrderType,
@@ -67,7 +69,6 @@ export function questionTypeForInteraction(name: string): QuestionTypeDefinition
 /** The types still handled by the layers' own code, with the word staff views use for each. */
 const BUILT_IN_LABELS: Record<string, string> = {
   ordering: 'Ordering',
-  fill_blanks: 'Fill in the blanks',
   composite: 'Composite',
 };
 

@@ -5,7 +5,7 @@ import { questionType } from '../../catalog/question-types/registry.js';
 import { deliveredSections, type DeliveredTest } from '../../catalog/delivery.js';
 import type { StoredAnswer } from '../../attempts/find-attempt.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from '../../../platform/web/html.js';
-import { compositeInput, fillBlanksInput, orderingInput, type UploadedFile } from './question-parts.js';
+import { compositeInput, orderingInput, type UploadedFile } from './question-parts.js';
 import { pageTexts, type PageTexts } from './page-content.js';
 import { passageRun, passageRuns } from './passage-parts.js';
 import type { ContentCache } from '../../catalog/content/content-cache.js';
@@ -203,8 +203,6 @@ function questionInput(question: Question, id: string, where: string, value: Ans
   switch (q.type) {
     case 'ordering':
       return orderingInput(q, id, value, test.delivery, texts);
-    case 'fill_blanks':
-      return fillBlanksInput(q, id, value, texts);
     case 'composite':
       return compositeInput(q, id, where, value, texts, (part, partId, partWhere, partValue) => questionInput(part, partId, partWhere, partValue, test, undefined, texts));
   }

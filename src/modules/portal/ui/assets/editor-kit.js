@@ -209,7 +209,6 @@
     if (impl) return impl.defaults ? impl.defaults() : {};
     switch (type) {
       case 'ordering': return { items: [{ id: 'i1', text: '' }, { id: 'i2', text: '' }] };
-      case 'fill_blanks': return { text: '', blanks: [] };
       default: return {};
     }
   }

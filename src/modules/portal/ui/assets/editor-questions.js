@@ -24,54 +24,6 @@
   // The free-text marking fields are the kit's too (the essay's editor uses them).
   var criteria = K.criteria, rubric = K.rubric;
 
-  function fillBlanks(q, path, ui) {
-    var text = bind(textarea(path + '.text', 4), q, 'text', 'text', ui.changed);
-    var blanks = q.blanks || (q.blanks = []);
-    var wrap = el('div', { className: 'entry-list', 'data-path': path + '.blanks' });
-    blanks.forEach(function (b, k) {
-      var n = k + 1, base = path + '.blanks.' + k;
-      var kind = select(base + '.kind', [['text', 'Typed answer'], ['choice', 'Choice from a list']], b.kind || 'text');
-      kind.addEventListener('change', function () {
-        var keep = { id: b.id, kind: kind.value };
-        for (var key in b) delete b[key];
-        Object.assign(b, keep, kind.value === 'choice' ? { options: [{ id: 'a', text: '' }, { id: 'b', text: '' }] } : { acceptedAnswers: [] });
-        ui.structure(base + '.kind');
-      });
-      var row = el('div', { className: 'entry' }, [el('p', { className: 'blank-name' }, ['Blank ' + n + ': ', el('code', { text: '{{' + b.id + '}}' })]), field('Blank ' + n + ' kind', kind)]);
-      if ((b.kind || 'text') === 'text') {
-        row.appendChild(field('Accepted answers for blank ' + n, bind(textarea(base + '.acceptedAnswers', 3), b, 'acceptedAnswers', 'lines', ui.changed), 'One per line.'));
-        row.appendChild(checkField('Blank ' + n + ' is case-sensitive', bind(el('input', { type: 'checkbox', 'data-path': base + '.caseSensitive' }), b, 'caseSensitive', 'bool', ui.changed)));
-      } else {
-        var name = K.nextId('blank');
-        row.appendChild(entryList({
-          owner: b, key: 'options', path: base + '.options', idPrefix: 'o', label: function (m) { return 'Blank ' + n + ' option ' + m; }, addLabel: 'Add option', addSr: ' to blank ' + n, addFocus: base + '.add-option',
-          extra: function (r, option, j, m) {
-            var radio = el('input', { type: 'radio', name: name, 'data-path': base + '.correctOptionId' });
-            radio.checked = b.correctOptionId === option.id;
-            radio.addEventListener('change', function () { if (radio.checked) { b.correctOptionId = option.id; ui.changed(); } });
-            r.appendChild(checkField('Blank ' + n + ' option ' + m + ' is correct', radio));
-          },
-          onRemove: function (option) { if (b.correctOptionId === option.id) delete b.correctOptionId; },
-        }, ui));
-      }
-      row.appendChild(el('div', { className: 'entry-actions' }, [button('Remove', function () {
-        blanks.splice(k, 1);
-        q.text = (q.text || '').split('{{' + b.id + '}}').join('');
-        ui.structure(path + '.add-blank');
-      }, { sr: ' blank ' + n })]));
-      wrap.appendChild(row);
-    });
-    wrap.appendChild(button('Add blank', function () {
-      var id = K.freshId(blanks, 'b');
-      var at = typeof text.selectionStart === 'number' && document.activeElement === text ? text.selectionStart : (q.text || '').length;
-      var current = q.text || '';
-      q.text = current.slice(0, at) + '{{' + id + '}}' + current.slice(at);
-      blanks.push({ id: id, kind: 'text', acceptedAnswers: [] });
-      ui.structure(path + '.blanks.' + (blanks.length - 1) + '.acceptedAnswers');
-    }, { focus: path + '.add-blank' }));
-    return [field('Text with blanks', text, 'Each blank is written {{id}} where it goes; Add blank puts a new one at the end of the text.'), wrap];
-  }
-
   function typeFields(q, path, ui) {
     var impl = window.AssayEditorTypes.get(q.type);
     if (impl) return impl.fields(q, path, ui);
@@ -80,7 +32,6 @@
         return [entryList({ owner: q, key: 'items', path: path + '.items', idPrefix: 'i', ordered: true, label: function (n) { return 'Item ' + n; }, addLabel: 'Add item', addFocus: path + '.add-item' }, ui),
           el('p', { className: 'hint', text: 'List the items in the correct order; each candidate sees them shuffled.' }),
           checkField('Partial credit for each item in place', bind(el('input', { type: 'checkbox', 'data-path': path + '.partialCredit' }), q, 'partialCredit', 'bool', ui.changed))];
-      case 'fill_blanks': return fillBlanks(q, path, ui);
       default: return [];
     }
   }
