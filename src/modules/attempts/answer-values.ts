@@ -76,27 +76,6 @@ export function checkAnswerValue(question: Question, value: unknown): CheckedVal
   if (def) return def.answer.check(question as BaseQuestion, value as AnswerJson);
   const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'fill_blanks': {
-      if (!isRecord(value)) return { ok: false, message: 'must be an object of { blankId: text or optionId } or null' };
-      const out: Record<string, string> = {};
-      for (const [blankId, given] of Object.entries(value)) {
-        const blank = q.blanks.find((b) => b.id === blankId);
-        if (!blank) return { ok: false, message: `${quoted(blankId)} is not a blank of this question` };
-        if (given === null) continue;
-        if (typeof given !== 'string') return { ok: false, message: `blank ${quoted(blankId)} must be text or null` };
-        if (blank.kind === 'choice') {
-          if (given === '') continue;
-          if (!blank.options.some((o) => o.id === given)) return { ok: false, message: `${quoted(given)} is not an option of blank ${quoted(blankId)}` };
-        } else if (given.length > TEXT_MAX.blank) {
-          return { ok: false, message: `blank ${quoted(blankId)} must be at most ${TEXT_MAX.blank} characters` };
-        } else if (given.trim() === '') continue;
-      }
-      for (const b of q.blanks) {
-        const given = value[b.id];
-        if (typeof given === 'string' && given.trim() !== '') out[b.id] = given;
-      }
-      return { ok: true, value: Object.keys(out).length > 0 ? out : null };
-    }
     case 'composite':
       return checkCompositeValue(q, value);
   }

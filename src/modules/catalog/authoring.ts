@@ -31,7 +31,8 @@ import { uniqueIds } from './question-types/unique-ids.js';
  * - sections: ids unique; a pool (`draw`) no larger than its section, its questions of equal points;
  * - short_text: entry points at most the question's, one entry worth the full points, patterns that compile
  *   and match their entry's text (the sample answer) (question-types/short-text/check.ts);
- * - matching, ordering, fill_blanks: ids unique, every reference resolves, every blank placed once;
+ * - matching, ordering, fill_blanks: ids unique, every reference resolves, every blank placed once
+ *   (the moved types' own checks: question-types/matching, question-types/fill-blanks);
  * - imported QTI processing (`scoring`, qti-scoring.ts): it compiles, and maps every response declaration to the answer in a shape that fits;
  * - numeric and short_text may be parametrised (question-types/parameters/check.ts); a plain numeric needs `answer`;
  * - composite: part ids unique, each part checked by its own type's rules (paths `….parts.<j>.…`),
@@ -116,9 +117,6 @@ function checkSection(sec: SectionInput, at: string, details: ErrorDetail[]): vo
 type InputQuestion = NonNullable<TestInput['questions']>[number];
 
 
-/** Blanks are placed in fill_blanks text as {{id}}. */
-export const BLANK_PLACEHOLDER = /\{\{\s*([A-Za-z0-9_-]{1,64})\s*\}\}/g;
-
 function checkQuestion(input: InputQuestion, at: string, marking: TestInput['marking'], questionIds: Set<string>, details: ErrorDetail[]): void {
   if (input.id !== undefined) {
     if (questionIds.has(input.id)) details.push({ field: `${at}.id`, message: `duplicates question id "${input.id}"` });
@@ -137,24 +135,6 @@ function checkQuestion(input: InputQuestion, at: string, marking: TestInput['mar
   const q = input as BuiltInInput;
   details.push(...scoringProblems(q, at));
   switch (q.type) {
-    case 'fill_blanks': {
-      const blanks = uniqueIds(q.blanks, `${at}.blanks`, 'blank', details);
-      const placed = [...q.text.matchAll(BLANK_PLACEHOLDER)].map((m) => m[1]!);
-      const seen = new Set<string>();
-      for (const id of placed) {
-        if (!blanks.has(id)) details.push({ field: `${at}.text`, message: `places blank "{{${id}}}", which has no definition in blanks` });
-        else if (seen.has(id)) details.push({ field: `${at}.text`, message: `places blank "{{${id}}}" twice` });
-        seen.add(id);
-      }
-      q.blanks.forEach((b, j) => {
-        if (!seen.has(b.id)) details.push({ field: `${at}.blanks.${j}.id`, message: `blank "${b.id}" is not placed in text (write {{${b.id}}} where it goes)` });
-        if (b.kind === 'choice') {
-          const options = uniqueIds(b.options, `${at}.blanks.${j}.options`, 'option', details);
-          if (!options.has(b.correctOptionId)) details.push({ field: `${at}.blanks.${j}.correctOptionId`, message: `"${b.correctOptionId}" is not one of the options` });
-        }
-      });
-      return;
-    }
     case 'composite': {
       uniqueIds(q.parts, `${at}.parts`, 'part', details);
       // A part's own id is no question id: it is checked against its siblings only.
@@ -191,8 +171,6 @@ function withDefaults(stored: Question): Question {
   if (def) return def.withDefaults ? (def.withDefaults(stored) as Question) : stored;
   const q = stored as BuiltInQuestion;
   switch (q.type) {
-    case 'fill_blanks':
-      return { ...q, blanks: q.blanks.map((b) => (b.kind === 'text' ? { ...b, caseSensitive: b.caseSensitive ?? false } : b)) };
     case 'composite':
       // The parts' defaults filled in as each type's own; the question's points are the parts' sum (with `scoring`, as given).
       return { ...q, points: q.scoring ? (q.points ?? compositePoints(q.parts)) : compositePoints(q.parts), parts: q.parts.map((p) => withDefaults(p as Question) as typeof p) };

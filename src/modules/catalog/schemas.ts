@@ -5,7 +5,7 @@ import type { QuestionTypeDefinition } from './question-types/definition.js';
 import { QUESTION_TYPES } from './question-types/registry.js';
 import { MarkingModeSchema, ProctoringModeSchema, ResultVisibilitySchema } from './test-settings.js';
 
-import { ClientId, common, Part, PartId, PartRef, PassageRef, Prompt, scoring } from './question-types/common-fields.js';
+import { ClientId, common, Part, PassageRef, Prompt, scoring } from './question-types/common-fields.js';
 export { QTI_SCORING_MAX_CHARS, QtiScoring } from './qti-scoring-schema.js';
 
 // AI marking's fields are the question types' kit (question-types/ai-marking-fields.ts), named here as before.
@@ -18,30 +18,8 @@ export { FileUpload, UPLOAD_DEFAULT_BYTES, UPLOAD_MAX_BYTES } from './question-t
 export { AcceptedAnswerEntry, ShortText } from './question-types/short-text/schema.js';
 export { Matching } from './question-types/matching/schema.js';
 export { Ordering } from './question-types/ordering/schema.js';
+export { FillBlanks } from './question-types/fill-blanks/schema.js';
 
-const TextBlank = Type.Object(
-  {
-    id: PartId,
-    kind: Type.Literal('text'),
-    acceptedAnswers: Type.Array(Type.String({ minLength: 1, maxLength: 1_000 }), { minItems: 1, maxItems: 100 }),
-    caseSensitive: Type.Optional(Type.Boolean({ default: false })),
-  },
-  { additionalProperties: false, title: 'TextBlank' },
-);
-const ChoiceBlank = Type.Object(
-  { id: PartId, kind: Type.Literal('choice'), options: Type.Array(Part, { minItems: 2, maxItems: 50 }), correctOptionId: PartRef },
-  { additionalProperties: false, title: 'ChoiceBlank' },
-);
-export const FillBlanks = Type.Object(
-  {
-    type: Type.Literal('fill_blanks'),
-    ...common,
-    text: Type.String({ minLength: 1, maxLength: 10_000, description: 'The text with each blank placed as {{blankId}}' }),
-    blanks: Type.Array(Type.Union([TextBlank, ChoiceBlank]), { minItems: 1, maxItems: 50, description: 'Points split equally across blanks' }),
-    ...scoring,
-  },
-  { additionalProperties: false, title: 'FillBlanksQuestion' },
-);
 /**
  * A part of a composite question: one of the answerable types with its own
  * fields, its `id` required (unique within the question). No free-text
@@ -65,10 +43,10 @@ const registeredType = new Map(registered.map((d) => [d.type, d]));
  * its place, and a new type comes after them (in the registry's order).
  */
 const PLACES = ['single_choice', 'multiple_choice', 'short_text', 'numeric', 'essay', 'matching', 'ordering', 'fill_blanks', 'file_upload'];
-const inPlace = <T>(builtIn: Record<string, T>, own: (d: QuestionTypeDefinition<any>) => T | undefined): T[] => [
+const inPlace = <T>(own: (d: QuestionTypeDefinition<any>) => T | undefined): T[] => [
   ...PLACES.flatMap((t) => {
     const d = registeredType.get(t);
-    const v = d ? own(d) : builtIn[t];
+    const v = d ? own(d) : undefined;
     return v === undefined ? [] : [v];
   }),
   ...registered.filter((d) => !PLACES.includes(d.type)).flatMap((d) => {
@@ -78,28 +56,17 @@ const inPlace = <T>(builtIn: Record<string, T>, own: (d: QuestionTypeDefinition<
 ];
 const partSchema = (d: QuestionTypeDefinition<any>) => (d.part ? partOf(d.schema, d.part.title, d.part.omit) : undefined);
 /** The schemas of a composite's parts: the answerable built-in types and every registered type with `part`. */
-export const CompositePartSchemas: TObject[] = inPlace(
-  {
-    fill_blanks: partOf(FillBlanks, 'FillBlanksPart'),
-  },
-  partSchema,
-);
+export const CompositePartSchemas: TObject[] = inPlace(partSchema);
 /** The types a composite question's part may be. */
-export const COMPOSITE_PART_TYPES: readonly string[] = inPlace<string>(
-  { fill_blanks: 'fill_blanks' },
-  (d) => (d.part ? d.type : undefined),
-);
+export const COMPOSITE_PART_TYPES: readonly string[] = inPlace<string>((d) => (d.part ? d.type : undefined));
 /** The question (as stored, id set) a registered definition describes. */
 type QuestionOf<D> = D extends QuestionTypeDefinition<infer Q> ? Q : never;
 /** The stored questions of the registered types (question-types/registry.ts): one line there adds the type here. */
 export type RegisteredQuestion = QuestionOf<(typeof QUESTION_TYPES)[number]> & { passageId?: string };
 /** A registered type's question as written (its id optional). */
 type RegisteredInput = RegisteredQuestion extends infer Q ? (Q extends { id: string } ? Omit<Q, 'id'> & { id?: string } : never) : never;
-type Answerable = Static<typeof FillBlanks>;
-/** A composite's part of a type still handled by the built-in switches (not yet registered). */
-export type BuiltInPart = Answerable & { id: string };
-/** A composite's part: a built-in answerable type, or a registered type with `part` (the schema says which). */
-export type CompositePart = BuiltInPart | RegisteredQuestion;
+/** A composite's part: a registered type with `part` (the schema says which). */
+export type CompositePart = RegisteredQuestion;
 export const Composite = Type.Object(
   {
     type: Type.Literal('composite'),
@@ -120,7 +87,6 @@ export const Composite = Type.Object(
 
 export type QuestionInput =
   | Static<typeof Composite>
-  | Static<typeof FillBlanks>
   | RegisteredInput;
 export type QuestionType = QuestionInput['type'];
 
@@ -142,10 +108,7 @@ export const QuestionSchema = Type.Unsafe<QuestionInput>({
   required: ['type'],
   discriminator: { propertyName: 'type' },
   oneOf: [
-    ...inPlace<TObject>(
-      { fill_blanks: FillBlanks },
-      (d) => d.schema,
-    ),
+    ...inPlace<TObject>((d) => d.schema),
     Composite,
   ],
 });

@@ -95,18 +95,6 @@ export function markQuestion(question: Question, value: AnswerValue | undefined)
   const auto = (fraction: number): QuestionMark => ({ kind: 'auto', points: roundPoints(q.points * fraction) });
   if (value === null || value === undefined) return auto(0);
   switch (q.type) {
-    case 'fill_blanks': {
-      if (!isRecord(value)) return auto(0);
-      const right = q.blanks.filter((b) => {
-        const given = value[b.id];
-        if (typeof given !== 'string') return false;
-        if (b.kind === 'choice') return given === b.correctOptionId;
-        const cs = b.caseSensitive ?? false;
-        const norm = normaliseText(given, cs);
-        return norm !== '' && b.acceptedAnswers.some((a) => normaliseText(a, cs) === norm);
-      }).length;
-      return auto(right / q.blanks.length);
-    }
     case 'composite': {
       if (!isRecord(value)) return auto(0);
       let points = 0;

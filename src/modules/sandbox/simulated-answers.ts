@@ -21,8 +21,6 @@ export function correctAnswer(question: Question): AnswerValue {
   if (def) return def.simulate.correct(question as BaseQuestion);
   const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'fill_blanks':
-      return Object.fromEntries(q.blanks.map((b) => [b.id, b.kind === 'choice' ? b.correctOptionId : b.acceptedAnswers[0]!]));
     case 'composite':
       // Every part's own correct answer, keyed by part id.
       return Object.fromEntries(q.parts.map((part) => [part.id, correctAnswer(partQuestion(q, part)) as PartValue]));

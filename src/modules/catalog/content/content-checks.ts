@@ -23,12 +23,6 @@ export function contentFields(input: TestInput): Array<{ field: string; source: 
     }
     const q = input as BuiltInInput;
     switch (q.type) {
-      case 'fill_blanks':
-        add(`${at}.text`, q.text);
-        q.blanks.forEach((b, j) => {
-          if (b.kind === 'choice') b.options.forEach((o, m) => add(`${at}.blanks.${j}.options.${m}.text`, o.text));
-        });
-        break;
       case 'composite':
         q.parts.forEach((part, j) => question(part as InputQuestion, `${at}.parts.${j}`));
         break;

@@ -20,8 +20,9 @@ export { ASI_XSD, ASSET_IMAGE, HEAD, MARKDOWN, PLAIN, QTI3_NS, RP_TEMPLATES, XSI
 
 export function itemXml(q: Question, w: TextWriter): string {
   // A question that keeps its imported processing keeps its response's name, which that processing reads.
+  // A fill_blanks question's responses are its blanks', named by their ids: no prefix (question-types/fill-blanks/qti.ts).
   const kept = 'scoring' in q ? q.scoring : undefined;
-  const resp = kept && q.type !== 'fill_blanks' ? kept.responses[0]!.identifier : 'RESPONSE';
+  const resp = q.type === 'fill_blanks' ? '' : kept ? kept.responses[0]!.identifier : 'RESPONSE';
   const { decls, body, rp } = q.type === 'composite' ? compositeXml(q, w, kept?.responses) : interactionXml(q, resp, w);
   // A parametrised question's `{name}`s are printed variables, drawn by its template processing.
   return itemFile(q, w, decls, printedVariables(body, q), rp, kept, templateXml(q, resp));
@@ -49,7 +50,9 @@ function compositeXml(
   const keptResponse = new Map((kept ?? []).map((r) => [r.partId, r.identifier]));
   for (const part of q.parts) {
     const shown = { ...part, id: part.id } as Question;
-    const one = kept ? interactionXml(shown, keptResponse.get(part.id) ?? part.id, w) : interactionXml(shown, part.id, w, part.id);
+    // A fill_blanks part's blanks are `<partId>_<blankId>`, or under kept processing their own ids (its write takes the prefix, empty for none).
+    const keptName = part.type === 'fill_blanks' ? '' : (keptResponse.get(part.id) ?? part.id);
+    const one = interactionXml(shown, kept ? keptName : part.id, w);
     decls.push(...one.decls);
     body += `<div class="part">${one.body}</div>`;
     rules.push(...summedRules(shown, part.id));
@@ -61,23 +64,16 @@ function compositeXml(
 function summedRules(question: Question, resp: string): string[] {
   const def = questionType(question.type);
   if (def) return def.qti?.summed?.(question as BaseQuestion, resp) ?? [];
-  const q = question as BuiltInQuestion;
-  const add = (v: string) => score(`<qti-sum><qti-variable identifier="SCORE"/>${v}</qti-sum>`);
-  const mapped = [add(`<qti-map-response identifier="${esc(resp)}"/>`)];
-  switch (q.type) {
-    case 'fill_blanks':
-      return q.blanks.map((b) => add(`<qti-map-response identifier="${esc(`${resp}_${b.id}`)}"/>`));
-    default:
-      return [];
-  }
+  // A composite is never a part.
+  return [];
 }
 
 /**
  * One question's declarations, body (prompt and interaction) and standalone
  * response processing, its response named `resp` (a fill_blanks question's
- * blanks are named by their ids, prefixed with `blankPrefix_` when given).
+ * blanks are named by their ids, prefixed with `resp_` when `resp` is given).
  */
-function interactionXml(question: Question, resp: string, w: TextWriter, blankPrefix?: string): { decls: Decl[]; body: string; rp: string } {
+function interactionXml(question: Question, resp: string, w: TextWriter): { decls: Decl[]; body: string; rp: string } {
   const def = questionType(question.type);
   if (def?.qti) return def.qti.write(question as BaseQuestion, resp, w);
   // A registered type without a QTI form: its prompt and a note, no interaction (it is never imported back).
@@ -86,32 +82,7 @@ function interactionXml(question: Question, resp: string, w: TextWriter, blankPr
   const decls: Decl[] = [];
   let body = w.block(q.prompt);
   let rp = '';
-  const blankId = (id: string) => (blankPrefix ? `${blankPrefix}_${id}` : id);
   switch (q.type) {
-    case 'fill_blanks': {
-      // Each blank's share; the shares sum, in the blanks' order, to exactly the points.
-      const shares = exactWeights(q.points, q.blanks.length);
-      const byId = new Map(q.blanks.map((b) => [b.id, b]));
-      for (const [i, b] of q.blanks.entries()) {
-        const share = shares[i]!;
-        if (b.kind === 'text') {
-          const cs = b.caseSensitive ?? false;
-          decls.push({ id: blankId(b.id), cardinality: 'single', baseType: 'string', correct: [b.acceptedAnswers[0]!], mapping: { entries: b.acceptedAnswers.map((a) => ({ key: a, value: share, caseSensitive: cs })) } });
-        } else {
-          decls.push({ id: blankId(b.id), cardinality: 'single', baseType: 'identifier', correct: [b.correctOptionId], mapping: { entries: [{ key: b.correctOptionId, value: share }] } });
-        }
-      }
-      const text = w.block(q.text).replace(/\{\{\s*([A-Za-z0-9_-]{1,64})\s*\}\}/g, (_m, id: string) => {
-        const b = byId.get(id)!;
-        return b.kind === 'text'
-          ? `<qti-text-entry-interaction response-identifier="${esc(blankId(id))}"/>`
-          : `<qti-inline-choice-interaction response-identifier="${esc(blankId(id))}">${b.options.map((o) => `<qti-inline-choice identifier="${esc(o.id)}">${w.pure(o.text)}</qti-inline-choice>`).join('')}</qti-inline-choice-interaction>`;
-      });
-      // One block for the text, so every paragraph of it stays in the text (blocks without a blank before it are the prompt).
-      body += `<div>${text}</div>`;
-      rp = `  <qti-response-processing>\n    ${score(`<qti-sum>${q.blanks.map((b) => `<qti-map-response identifier="${esc(blankId(b.id))}"/>`).join('')}</qti-sum>`)}\n  </qti-response-processing>\n`;
-      break;
-    }
     case 'composite':
       // Parts are written by compositeXml; a part is never composite.
       break;

@@ -2,7 +2,7 @@ import { first, textOf, type XElement } from './xml.js';
 import { escapeMarkdown, toMarkdown } from './xhtml-markdown.js';
 import type { Mapping, Processing, ResponseDeclaration } from './response-processing.js';
 
-/** What mapping one item's interactions share (qti-items.ts, qti-fill-blanks.ts): the item, its declarations and processing, and small helpers. */
+/** What mapping one item's interactions share (qti-items.ts and the question types' qti.ts): the item, its declarations and processing, and small helpers. */
 export interface Ctx {
   item: XElement;
   body: XElement;

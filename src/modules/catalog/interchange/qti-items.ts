@@ -8,7 +8,7 @@ import { readSingleChoice } from '../question-types/single-choice/qti.js';
 import { readDeclarations, readProcessing, maxScore } from './response-processing.js';
 import { descendants, elements, first, textOf, type XElement } from './xml.js';
 import { INLINE, declOf, isInteraction, promptOf, type Ctx } from './qti-item-context.js';
-import { fillBlanks, gapMatch } from './qti-fill-blanks.js';
+import { readBlanks, readGapMatch } from '../question-types/fill-blanks/qti.js';
 import { feedbackNote, unshownOutcomesNote } from './qti-feedback.js';
 import { withItemScoring } from './qti-scoring-import.js';
 import { compositeItem, SPLIT_REASON } from './qti-composite.js';
@@ -142,9 +142,10 @@ function questionOf(ctx: Ctx, interactions: XElement[], kinds: string[]): Questi
   const rp = ctx.rp;
   let result: QuestionInput | string;
   if (interactions.every((i) => INLINE.has(i.name)) && (interactions.length > 1 || kinds.includes('qti-inline-choice-interaction') || rp.kind === 'sum_map')) {
-    result = fillBlanks(ctx, interactions);
+    // Inline interactions together are one fill_blanks question, and so is a lone gap match: the type reads all of them at once (question-types/fill-blanks/qti.ts).
+    result = readBlanks(ctx, interactions);
   } else if (kinds.length === 1 && kinds[0] === 'qti-gap-match-interaction' && interactions.length === 1) {
-    result = gapMatch(ctx, interactions[0]!);
+    result = readGapMatch(ctx, interactions[0]!);
   } else if (interactions.length > 1) {
     result = compositeItem(ctx, interactions, standalone);
   } else {

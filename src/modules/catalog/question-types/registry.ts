@@ -11,6 +11,7 @@ import { graphicOrderType } from './graphic-order/graphic-order.js';
 import { hotspotType } from './hotspot/hotspot.js';
 import { matchingType } from './matching/matching.js';
 import { orderingType } from './ordering/ordering.js';
+import { fillBlanksType } from './fill-blanks/fill-blanks.js';
 import { singleChoiceType } from './single-choice/single-choice.js';
 import { shortTextType } from './short-text/short-text.js';
 
@@ -27,6 +28,7 @@ export const QUESTION_TYPES = [
   essayType,
   matchingType,
   orderingType,
+  fillBlanksType,
   hotspotType,
   selectPointType,
   graphicOrderType,
@@ -68,7 +70,6 @@ export function questionTypeForInteraction(name: string): QuestionTypeDefinition
 
 /** The types still handled by the layers' own code, with the word staff views use for each. */
 const BUILT_IN_LABELS: Record<string, string> = {
-  fill_blanks: 'Fill in the blanks',
   composite: 'Composite',
 };
 

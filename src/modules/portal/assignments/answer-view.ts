@@ -1,9 +1,7 @@
 import { formatPoints, html, plural, SafeHtml } from '../../../platform/web/html.js';
 import type { AnswerValue } from '../../attempts/answer-values.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
-import { normaliseText } from '../../marking/auto-mark.js';
 import type { Score } from '../../lifecycle/score.js';
-import { BLANK_PLACEHOLDER } from '../../catalog/authoring.js';
 import type { BuiltInQuestion, Passage, Question } from '../../catalog/schemas.js';
 import type { AnswerJson, BaseQuestion } from '../../catalog/question-types/definition.js';
 import { questionType } from '../../catalog/question-types/registry.js';
@@ -61,55 +59,10 @@ function answerBody(question: Question | undefined, answer: AnswerValue, file: S
   // A file answer's file is drawn by the caller, who knows the file and the reader (answer-file-view.ts).
   if (question && def) return def.review(question as BaseQuestion, (answer ?? null) as AnswerJson, file ? { texts, file } : { texts });
   const q = question as BuiltInQuestion | undefined;
-  if (q?.type === 'fill_blanks') return fillBlanksView(q, answer, texts);
   if (q?.type === 'composite') return compositeView(q, answer, texts);
   if (answer === null || (typeof answer === 'string' && answer.trim() === '')) return notAnswered;
   const text = Array.isArray(answer) ? answer.join(', ') : isRecord(answer) ? Object.values(answer).join(', ') : answer;
   return html`<p class="answer">${text}</p>`;
-}
-
-const ONE_BLANK = new RegExp(BLANK_PLACEHOLDER.source);
-
-/**
- * The text with each blank filled in as the student did (a choice blank by
- * its option's text), each blank named as the student page names it
- * (Blank 1, Blank 2, … in reading order) and marked right or wrong.
- */
-function fillBlanksView(q: Of<'fill_blanks'>, answer: AnswerValue, texts: PageTexts): SafeHtml {
-  const given = isRecord(answer) ? answer : {};
-  if (!q.blanks.some((b) => (given[b.id] ?? '').trim() !== '')) return notAnswered;
-  const blank = new Map(q.blanks.map((b) => [b.id, b]));
-  let n = 0;
-  const filled = (b: Of<'fill_blanks'>['blanks'][number]): SafeHtml => {
-    n++;
-    const value = given[b.id];
-    const empty = value === undefined || value.trim() === '';
-    const optionText = (id: string | undefined) => {
-      const o = b.kind === 'choice' ? b.options.find((x) => x.id === id) : undefined;
-      return o ? texts.text(o.text) : undefined;
-    };
-    const shown = b.kind === 'choice' ? optionText(value) : value;
-    const right =
-      !empty &&
-      (b.kind === 'choice' ? value === b.correctOptionId : b.acceptedAnswers.some((a) => normaliseText(a, b.caseSensitive ?? false) === normaliseText(value, b.caseSensitive ?? false)));
-    const expected = b.kind === 'choice' ? (optionText(b.correctOptionId) ?? '') : b.acceptedAnswers.join(' · ');
-    return html`<span class="blank"><mark>${empty ? html`<em>left empty</em>` : (shown ?? value)}</mark> <span class="hint">(Blank ${n}, ${right ? 'right' : html`wrong; ${b.kind === 'choice' ? 'correct' : 'accepted'}: ${expected}`})</span></span>`;
-  };
-  if (texts.markdown) {
-    // As on the student page: the whole text rendered, then each placeholder in the output replaced.
-    const out = texts.block(`${q.id}.text`, q.text).toString().replace(new RegExp(ONE_BLANK.source, 'g'), (whole: string, id: string) => {
-      const b = blank.get(id);
-      return b ? filled(b).toString() : whole;
-    });
-    return html`<div class="answer answer-blanks content">${new SafeHtml(out)}</div>`;
-  }
-  // split with a capturing group: text, blank id, text, blank id, …
-  const parts = q.text.split(new RegExp(ONE_BLANK.source, 'g'));
-  return html`<p class="answer answer-blanks">${parts.map((part, i) => {
-    if (i % 2 === 0) return part;
-    const b = blank.get(part);
-    return b ? filled(b) : part;
-  })}</p>`;
 }
 
 /** Each part in a list item: its name, its points of its points (none when kept QTI processing marks the parts together), its prompt and the answer as its own type shows it. */

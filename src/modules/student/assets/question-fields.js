@@ -12,13 +12,6 @@
     return `${v < 10 ? Math.round(v * 10) / 10 : Math.round(v)} ${unit}`;
   };
 
-  // { key: value } of the fields that are filled in; null when none is.
-  function collect(fields, key) {
-    const out = {};
-    for (const el of fields) if (el.value.trim() !== '') out[el.dataset[key]] = el.value;
-    return Object.keys(out).length > 0 ? out : null;
-  }
-
   // A composite question's part groups (not those of a part inside, which has none).
   const partsOf = (fs) => [...fs.querySelectorAll('fieldset.part[data-part-id]')];
 
@@ -46,8 +39,6 @@
         }
         return Object.keys(out).length > 0 ? out : null;
       }
-      case 'fill_blanks':
-        return collect(fs.querySelectorAll('.blank'), 'blankId');
       default: {
         // A text field's text as typed.
         const text = fs.querySelector('input[type=text], textarea').value;
@@ -67,7 +58,7 @@
     const impl = registered.get(fs.dataset.type);
     return impl ? Boolean(impl.typed) : TYPED.has(fs.dataset.type);
   };
-  const TYPED = new Set(['fill_blanks', 'composite']);
+  const TYPED = new Set(['composite']);
   const countWords = (t) => (t.trim() === '' ? 0 : t.trim().split(/\s+/u).length);
 
   function updateWordCount(fs) {
@@ -89,10 +80,6 @@
     }
     if (type === 'composite') {
       for (const part of partsOf(fs)) write(part, (value && value[part.dataset.partId]) || null);
-      return;
-    }
-    if (type === 'fill_blanks') {
-      for (const el of fs.querySelectorAll('.blank')) el.value = (value && value[el.dataset.blankId]) || '';
       return;
     }
     fs.querySelector('input[type=text], textarea').value = value === null ? '' : value;

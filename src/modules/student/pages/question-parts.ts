@@ -1,12 +1,11 @@
 import type { AnswerValue } from '../../attempts/answer-values.js';
-import { BLANK_PLACEHOLDER } from '../../catalog/authoring.js';
 import type { Question } from '../../catalog/schemas.js';
 import { partQuestion, type CompositeQuestion } from '../../catalog/composite.js';
 import { formatPoints, html, plural, SafeHtml } from '../../../platform/web/html.js';
 import type { PageTexts } from './page-content.js';
 
 /**
- * The fields of fill_blanks and composite questions.
+ * The fields of composite questions.
  * Each is operable by keyboard alone (selects, text fields, buttons);
  * student.js reads and restores the same markup. `id` is the
  * question's field prefix (`q<n>`).
@@ -14,41 +13,8 @@ import type { PageTexts } from './page-content.js';
 
 type Of<T extends Question['type']> = Extract<Question, { type: T }>;
 
-const asRecord = (v: AnswerValue): Readonly<Record<string, string>> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Readonly<Record<string, string>>) : {});
-
 /** A file the student uploaded, as the page state carries it (so a reload can say "Your file: …"); the question types' own. */
 export type { UploadedFile } from '../../catalog/question-types/definition.js';
-
-/**
- * The text with each `{{id}}` as a field named Blank 1, Blank 2, … in
- * reading order. The whole text is rendered first (escaped, or Markdown:
- * placeholders pass through rendering unchanged), then each placeholder in
- * the output is replaced by its field, so emphasis or a list around a blank
- * still works. A choice blank's options are text (an `<option>` holds no markup).
- */
-export function fillBlanksInput(q: Of<'fill_blanks'>, id: string, value: AnswerValue, texts: PageTexts): SafeHtml {
-  const given = asRecord(value);
-  const blanks = new Map(q.blanks.map((b) => [b.id, b]));
-  let n = 0;
-  const rendered = texts.block(`${q.id}.text`, q.text).toString();
-  const out = rendered.replace(new RegExp(BLANK_PLACEHOLDER.source, 'g'), (_whole: string, blankId: string) => {
-    const blank = blanks.get(blankId);
-    if (!blank) return `{{${blankId}}}`;
-    n++;
-    const name = `Blank ${n}`;
-    const fieldId = `${id}-b${n}`;
-    if (blank.kind === 'choice') {
-      return html`<select class="blank" id="${fieldId}" data-blank-id="${blank.id}" aria-label="${name}"><option value="">Choose…</option>${blank.options.map(
-        (o) => html`<option value="${o.id}"${given[blank.id] === o.id ? html` selected` : ''}>${texts.text(o.text)}</option>`,
-      )}</select>`.toString();
-    }
-    return html`<input type="text" class="blank" id="${fieldId}" data-blank-id="${blank.id}" aria-label="${name}" value="${given[blank.id] ?? ''}" autocomplete="off" maxlength="1000">`.toString();
-  });
-  const body = new SafeHtml(out);
-  return texts.markdown
-    ? html`<p class="hint">Fill in each blank.</p><div class="blank-text content">${body}</div>`
-    : html`<p class="hint">Fill in each blank.</p><p class="blank-text">${body}</p>`;
-}
 
 // The file_upload type's words (catalog/question-types/file-upload), named here as before.
 export { acceptedTypesText, formatBytes } from '../../catalog/question-types/file-upload/file-text.js';

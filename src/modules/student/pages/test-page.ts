@@ -5,7 +5,7 @@ import { questionType } from '../../catalog/question-types/registry.js';
 import { deliveredSections, type DeliveredTest } from '../../catalog/delivery.js';
 import type { StoredAnswer } from '../../attempts/find-attempt.js';
 import { formatPoints, html, jsonForScript, layout, plural, type SafeHtml } from '../../../platform/web/html.js';
-import { compositeInput, fillBlanksInput, type UploadedFile } from './question-parts.js';
+import { compositeInput, type UploadedFile } from './question-parts.js';
 import { pageTexts, type PageTexts } from './page-content.js';
 import { passageRun, passageRuns } from './passage-parts.js';
 import type { ContentCache } from '../../catalog/content/content-cache.js';
@@ -201,8 +201,6 @@ function questionInput(question: Question, id: string, where: string, value: Ans
   if (def) return def.page(question as BaseQuestion, { id, where, value: (value ?? null) as AnswerJson, texts, shown: test.delivery, ...(file ? { file } : {}) });
   const q = question as BuiltInQuestion;
   switch (q.type) {
-    case 'fill_blanks':
-      return fillBlanksInput(q, id, value, texts);
     case 'composite':
       return compositeInput(q, id, where, value, texts, (part, partId, partWhere, partValue) => questionInput(part, partId, partWhere, partValue, test, undefined, texts));
   }

@@ -206,11 +206,7 @@
   // What a question of each type starts with; a type change keeps the id, prompt and points.
   function typeDefaults(type) {
     var impl = editorTypes.get(type);
-    if (impl) return impl.defaults ? impl.defaults() : {};
-    switch (type) {
-      case 'fill_blanks': return { text: '', blanks: [] };
-      default: return {};
-    }
+    return impl && impl.defaults ? impl.defaults() : {};
   }
 
   function changeType(q, type) {

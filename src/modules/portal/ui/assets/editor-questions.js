@@ -18,67 +18,9 @@
   }).map(function (r) { return [r[0], r[1].label]; }));
   var PROMPT_HINT = 'Markdown: **bold**, lists, tables, `code`, https links. Formulas between $…$ (inline) or $$…$$ (display), in LaTeX. Images with Add image.';
 
-  // The entry lists and the choice options are the kit's (editor-kit.js): the choice types' own editors use them too.
-  var entryList = K.entryList;
-
-  // The free-text marking fields are the kit's too (the essay's editor uses them).
-  var criteria = K.criteria, rubric = K.rubric;
-
-  function fillBlanks(q, path, ui) {
-    var text = bind(textarea(path + '.text', 4), q, 'text', 'text', ui.changed);
-    var blanks = q.blanks || (q.blanks = []);
-    var wrap = el('div', { className: 'entry-list', 'data-path': path + '.blanks' });
-    blanks.forEach(function (b, k) {
-      var n = k + 1, base = path + '.blanks.' + k;
-      var kind = select(base + '.kind', [['text', 'Typed answer'], ['choice', 'Choice from a list']], b.kind || 'text');
-      kind.addEventListener('change', function () {
-        var keep = { id: b.id, kind: kind.value };
-        for (var key in b) delete b[key];
-        Object.assign(b, keep, kind.value === 'choice' ? { options: [{ id: 'a', text: '' }, { id: 'b', text: '' }] } : { acceptedAnswers: [] });
-        ui.structure(base + '.kind');
-      });
-      var row = el('div', { className: 'entry' }, [el('p', { className: 'blank-name' }, ['Blank ' + n + ': ', el('code', { text: '{{' + b.id + '}}' })]), field('Blank ' + n + ' kind', kind)]);
-      if ((b.kind || 'text') === 'text') {
-        row.appendChild(field('Accepted answers for blank ' + n, bind(textarea(base + '.acceptedAnswers', 3), b, 'acceptedAnswers', 'lines', ui.changed), 'One per line.'));
-        row.appendChild(checkField('Blank ' + n + ' is case-sensitive', bind(el('input', { type: 'checkbox', 'data-path': base + '.caseSensitive' }), b, 'caseSensitive', 'bool', ui.changed)));
-      } else {
-        var name = K.nextId('blank');
-        row.appendChild(entryList({
-          owner: b, key: 'options', path: base + '.options', idPrefix: 'o', label: function (m) { return 'Blank ' + n + ' option ' + m; }, addLabel: 'Add option', addSr: ' to blank ' + n, addFocus: base + '.add-option',
-          extra: function (r, option, j, m) {
-            var radio = el('input', { type: 'radio', name: name, 'data-path': base + '.correctOptionId' });
-            radio.checked = b.correctOptionId === option.id;
-            radio.addEventListener('change', function () { if (radio.checked) { b.correctOptionId = option.id; ui.changed(); } });
-            r.appendChild(checkField('Blank ' + n + ' option ' + m + ' is correct', radio));
-          },
-          onRemove: function (option) { if (b.correctOptionId === option.id) delete b.correctOptionId; },
-        }, ui));
-      }
-      row.appendChild(el('div', { className: 'entry-actions' }, [button('Remove', function () {
-        blanks.splice(k, 1);
-        q.text = (q.text || '').split('{{' + b.id + '}}').join('');
-        ui.structure(path + '.add-blank');
-      }, { sr: ' blank ' + n })]));
-      wrap.appendChild(row);
-    });
-    wrap.appendChild(button('Add blank', function () {
-      var id = K.freshId(blanks, 'b');
-      var at = typeof text.selectionStart === 'number' && document.activeElement === text ? text.selectionStart : (q.text || '').length;
-      var current = q.text || '';
-      q.text = current.slice(0, at) + '{{' + id + '}}' + current.slice(at);
-      blanks.push({ id: id, kind: 'text', acceptedAnswers: [] });
-      ui.structure(path + '.blanks.' + (blanks.length - 1) + '.acceptedAnswers');
-    }, { focus: path + '.add-blank' }));
-    return [field('Text with blanks', text, 'Each blank is written {{id}} where it goes; Add blank puts a new one at the end of the text.'), wrap];
-  }
-
   function typeFields(q, path, ui) {
     var impl = window.AssayEditorTypes.get(q.type);
-    if (impl) return impl.fields(q, path, ui);
-    switch (q.type) {
-      case 'fill_blanks': return fillBlanks(q, path, ui);
-      default: return [];
-    }
+    return impl ? impl.fields(q, path, ui) : [];
   }
 
   // A composite question's parts, read-only: this form edits its prompt only, and a save sends the parts as they were.

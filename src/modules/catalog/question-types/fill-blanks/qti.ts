@@ -1,15 +1,35 @@
-import type { QuestionInput } from '../schemas.js';
-import { descendants, elements, first, type XElement } from './xml.js';
-import { textIn, INLINE, allEqual, allOrNothing, capped, declOf, idMap, mappingOf, round, rpReason, valueOf, type Ctx } from './qti-item-context.js';
+import { exactWeights } from '../../interchange/exact-weights.js';
+import { textIn, INLINE, allEqual, allOrNothing, capped, declOf, idMap, mappingOf, round, rpReason, valueOf, type Ctx } from '../../interchange/qti-item-context.js';
+import { score, type Decl, type TextWriter } from '../../interchange/qti-writer.js';
+import { descendants, elements, esc, first, type XElement } from '../../interchange/xml.js';
+import { BLANK_PLACEHOLDER, type Blank, type FillBlanksQuestion } from './schema.js';
+
+type FillBlanksInput = Omit<FillBlanksQuestion, 'id'>;
+
+/**
+ * QTI both ways. A fill_blanks question is several interactions of one item
+ * (a text entry or an inline choice per blank, or one gap match whose gaps
+ * are the blanks), each blank its own response named by the blank's id, so
+ * the registry's reading of one interaction (`qti.read`) cannot decide it:
+ * qti-items.ts looks at all of an item's interactions and hands inline ones
+ * to readBlanks, a lone gap match to readGapMatch. The type therefore claims
+ * no interaction of its own (a claim would also make the inline choice and
+ * the gap match composite parts on import, which they are not).
+ */
+
+/** One interaction alone as a fill_blanks question: a gap match's gaps, or a single text entry's or inline choice's blank. */
+export function readOneInteraction(ctx: Ctx, it: XElement): FillBlanksInput | string {
+  return it.name === 'qti-gap-match-interaction' ? readGapMatch(ctx, it) : readBlanks(ctx, [it]);
+}
 
 /** Text entries and inline choices: one blank each, the body's text with {{id}} where each stands. */
-export function fillBlanks(ctx: Ctx, interactions: XElement[]): QuestionInput | string {
+export function readBlanks(ctx: Ctx, interactions: XElement[]): FillBlanksInput | string {
   const respIds = interactions.map((i) => i.attrs['response-identifier'] ?? '');
   const blankIds = idMap(respIds, 'b');
   const rp = ctx.rp;
   const single = interactions.length === 1;
   let weights: number[] = [];
-  const blanks: Extract<QuestionInput, { type: 'fill_blanks' }>['blanks'] = [];
+  const blanks: Blank[] = [];
   const byMap = rp.kind === 'sum_map' || (rp.kind === 'map_response' && single);
   if (rp.kind === 'sum_map' && (rp.responseIds.length !== respIds.length || new Set(rp.responseIds).size !== respIds.length || rp.responseIds.some((id) => !respIds.includes(id)))) {
     return 'the response processing must sum the mapping of each blank once';
@@ -72,12 +92,7 @@ export function fillBlanks(ctx: Ctx, interactions: XElement[]): QuestionInput | 
 }
 
 /** Splits the body: blocks without a blank are the prompt, blocks with one are the text. */
-export function withText(
-  ctx: Ctx,
-  blanks: Extract<QuestionInput, { type: 'fill_blanks' }>['blanks'],
-  points: number,
-  inline: (e: XElement) => string | undefined,
-): QuestionInput | string {
+function withText(ctx: Ctx, blanks: Blank[], points: number, inline: (e: XElement) => string | undefined): FillBlanksInput | string {
   const holdsBlank = (e: XElement) => inline(e) !== undefined || descendants(e).some((d) => inline(d) !== undefined);
   const promptParts: string[] = [];
   const textParts: string[] = [];
@@ -98,7 +113,7 @@ export function withText(
 }
 
 /** Gap match: each gap a choice blank offering every gap text. */
-export function gapMatch(ctx: Ctx, it: XElement): QuestionInput | string {
+export function readGapMatch(ctx: Ctx, it: XElement): FillBlanksInput | string {
   const decl = declOf(ctx, it);
   if (typeof decl === 'string') return decl;
   const texts = elements(it, 'qti-gap-text');
@@ -137,12 +152,51 @@ export function gapMatch(ctx: Ctx, it: XElement): QuestionInput | string {
   const prompt = first(it, 'qti-prompt');
   const inner: Ctx = { ...ctx, body: { name: 'qti-item-body', attrs: {}, children: [...ctx.body.children.filter((c) => c !== it), ...it.children] } };
   const res = withText(inner, blanks, round(w * gaps.length), inline);
-  if (typeof res !== 'string' && prompt && res.type === 'fill_blanks') {
+  if (typeof res !== 'string' && prompt) {
     const p = textIn(ctx, prompt);
     res.prompt = res.prompt === (ctx.title || 'Fill in the blanks.') ? p : [res.prompt, p].join('\n\n');
   }
   return res;
 }
 
-export { mapResponse } from './response-processing.js';
 
+/**
+ * A text entry (a text blank: a mapping of its accepted answers) or an inline
+ * choice (a choice blank: its correct option mapped) where each blank stands,
+ * each worth its share of the points, SCORE their sum. The blanks' responses
+ * are named `<resp>_<blankId>`, or by their ids alone when `resp` is empty (a
+ * question of its own, or a composite's part under its kept processing, which
+ * names them so; qti-export-items.ts decides which).
+ */
+export function writeFillBlanks(q: FillBlanksQuestion, resp: string, w: TextWriter): { decls: Decl[]; body: string; rp: string } {
+  const blankId = (id: string) => (resp ? `${resp}_${id}` : id);
+  const prompt = w.block(q.prompt);
+  const decls: Decl[] = [];
+  // Each blank's share; the shares sum, in the blanks' order, to exactly the points.
+  const shares = exactWeights(q.points, q.blanks.length);
+  const byId = new Map(q.blanks.map((b) => [b.id, b]));
+  for (const [i, b] of q.blanks.entries()) {
+    const share = shares[i]!;
+    if (b.kind === 'text') {
+      const cs = b.caseSensitive ?? false;
+      decls.push({ id: blankId(b.id), cardinality: 'single', baseType: 'string', correct: [b.acceptedAnswers[0]!], mapping: { entries: b.acceptedAnswers.map((a) => ({ key: a, value: share, caseSensitive: cs })) } });
+    } else {
+      decls.push({ id: blankId(b.id), cardinality: 'single', baseType: 'identifier', correct: [b.correctOptionId], mapping: { entries: [{ key: b.correctOptionId, value: share }] } });
+    }
+  }
+  const text = w.block(q.text).replace(new RegExp(BLANK_PLACEHOLDER.source, 'g'), (_m, id: string) => {
+    const b = byId.get(id)!;
+    return b.kind === 'text'
+      ? `<qti-text-entry-interaction response-identifier="${esc(blankId(id))}"/>`
+      : `<qti-inline-choice-interaction response-identifier="${esc(blankId(id))}">${b.options.map((o) => `<qti-inline-choice identifier="${esc(o.id)}">${w.pure(o.text)}</qti-inline-choice>`).join('')}</qti-inline-choice-interaction>`;
+  });
+  // One block for the text, so every paragraph of it stays in the text (blocks without a blank before it are the prompt).
+  const body = `${prompt}<div>${text}</div>`;
+  const rp = `  <qti-response-processing>\n    ${score(`<qti-sum>${q.blanks.map((b) => `<qti-map-response identifier="${esc(blankId(b.id))}"/>`).join('')}</qti-sum>`)}\n  </qti-response-processing>\n`;
+  return { decls, body, rp };
+}
+
+/** As a composite's part: each blank's mapped share added to SCORE, its response named `<resp>_<blankId>`. */
+export function summedFillBlanks(q: FillBlanksQuestion, resp: string): string[] {
+  return q.blanks.map((b) => score(`<qti-sum><qti-variable identifier="SCORE"/><qti-map-response identifier="${esc(`${resp}_${b.id}`)}"/></qti-sum>`));
+}
