@@ -114,7 +114,8 @@ export function regionPicture(
     const at = centre(r.shape, r.coords);
     return html`<g class="region-outline" data-region-id="${r.id}"${opts.state ? html` data-state="${opts.state(r)}"` : ''}>${regionShape(r, html`class="region-shape"`)}${mark ? html`<text x="${at.x}" y="${at.y}" font-size="${markSize(r)}" class="region-mark">${mark}</text>` : ''}</g>`;
   })}</svg></div>`;
-  return natural ? html`<div class="region-picture-scroll">${picture}</div>` : picture;
+  // Focusable, so a keyboard user can scroll an image wider than the column.
+  return natural ? html`<div class="region-picture-scroll" tabindex="0" role="group" aria-label="The image at its own size">${picture}</div>` : picture;
 }
 
 /** A mark's size in image pixels: most of the region's smaller side, so it sits inside the region at any scale (a style attribute is not allowed on the page). */
