@@ -129,7 +129,7 @@ describe('hotspot page and review', () => {
     expect(review).toContain('<g class="region-outline" data-region-id="lv" data-state="on"><circle cx="250" cy="220" r="60" class="region-shape"/>');
     // The test page keeps its script's way: the viewBox set from the loaded image, the image scaled to the column.
     const page = hotspotType.page(heart(), ctx).toString();
-    expect(page).toContain('<div class="region-picture"><img src="/a/content-assets/ast_heart1" alt="A diagram of the heart"><svg class="region-overlay" aria-hidden="true" focusable="false" preserveAspectRatio="none"><g');
+    expect(page).toContain('<div class="region-picture"><img src="/a/content-assets/ast_heart1" alt="A diagram of the heart"><svg class="region-overlay region-overlay-unfitted" aria-hidden="true" focusable="false" preserveAspectRatio="none"><g');
   });
   it('scales the picture for staff by its viewBox when the question gives the image size', () => {
     const review = hotspotType.review(heart({ imageWidth: 400, imageHeight: 360 }), ['lv'], { texts: plainTexts }).toString();

@@ -94,7 +94,9 @@ export function regionShape(r: Region, attrs: SafeHtml): SafeHtml {
  * outline is handled by the type's script (`data-region-id`).
  *
  * Without the image's size the viewBox is unknown. `unsized: 'script'` (the
- * test page) leaves it to the type's script, which reads the loaded image;
+ * test page) leaves it to the type's script, which reads the loaded image,
+ * sets the viewBox and removes the class `region-overlay-unfitted` that
+ * hides the outlines until then;
  * `unsized: 'natural'` (a page with no script) shows the image at its own
  * size in a box that scrolls when it is wider than the column, and the SVG
  * without a viewBox, so its units are CSS pixels, which are then the image's
@@ -109,7 +111,7 @@ export function regionPicture(
   const sized = q.imageWidth !== undefined && q.imageHeight !== undefined;
   const natural = !sized && opts.unsized === 'natural';
   const box = sized ? html` viewBox="0 0 ${q.imageWidth} ${q.imageHeight}"` : '';
-  const picture = html`<div class="region-picture${natural ? ' region-picture-natural' : ''}"><img src="${texts.assetUrl(assetIdOf(q.image))}" alt="${q.imageAlt}"${sized ? html` width="${q.imageWidth}" height="${q.imageHeight}"` : ''}><svg class="region-overlay" aria-hidden="true" focusable="false" preserveAspectRatio="none"${box}>${regions.map((r) => {
+  const picture = html`<div class="region-picture${natural ? ' region-picture-natural' : ''}"><img src="${texts.assetUrl(assetIdOf(q.image))}" alt="${q.imageAlt}"${sized ? html` width="${q.imageWidth}" height="${q.imageHeight}"` : ''}><svg class="region-overlay${sized || natural ? '' : ' region-overlay-unfitted'}" aria-hidden="true" focusable="false" preserveAspectRatio="none"${box}>${regions.map((r) => {
     const mark = opts.mark?.(r) ?? '';
     const at = centre(r.shape, r.coords);
     return html`<g class="region-outline" data-region-id="${r.id}"${opts.state ? html` data-state="${opts.state(r)}"` : ''}>${regionShape(r, html`class="region-shape"`)}${mark ? html`<text x="${at.x}" y="${at.y}" font-size="${markSize(r)}" class="region-mark">${mark}</text>` : ''}</g>`;
