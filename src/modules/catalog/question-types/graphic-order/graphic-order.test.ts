@@ -68,5 +68,12 @@ describe('graphic_order page', () => {
     expect(review).toContain('<li>Ford <span class="badge badge-right">in its correct place</span></li>');
     expect(graphicOrderType.answerText(route(), ['mill', 'car'])).toBe('Old mill; Car park');
   });
+  it("numbers the regions for staff on the image at its own size when the question gives no image size (the answer view runs no script to read it)", () => {
+    const review = graphicOrderType.review(route(), ['mill', 'car', 'ford', 'hill'], { texts: plainTexts }).toString();
+    expect(review).toContain('<div class="region-picture-scroll" tabindex="0" role="group" aria-label="The image at its own size"><div class="region-picture region-picture-natural"><img src="/a/content-assets/ast_walk1" alt="A map of a circular walk"><svg class="region-overlay" aria-hidden="true" focusable="false" preserveAspectRatio="none"><g');
+    expect(review).toContain('<g class="region-outline" data-region-id="mill"><circle cx="150" cy="80" r="20" class="region-shape"/><text x="150" y="80" font-size="24" class="region-mark">1</text></g>');
+    const sized = graphicOrderType.review(route({ imageWidth: 300, imageHeight: 240 }), ['mill'], { texts: plainTexts }).toString();
+    expect(sized).toContain('<div class="region-picture"><img src="/a/content-assets/ast_walk1" alt="A map of a circular walk" width="300" height="240"><svg class="region-overlay" aria-hidden="true" focusable="false" preserveAspectRatio="none" viewBox="0 0 300 240">');
+  });
 });
 

@@ -84,7 +84,7 @@ export const graphicOrderType = defineQuestionType<GraphicOrderQuestion>({
     const place = new Map(q.regions.map((r, i) => [r.id, i + 1]));
     const given = value.map(String);
     const label = new Map(q.regions.map((r) => [r.id, r.label]));
-    return html`${regionPicture(q, q.regions, ctx.texts, { mark: (r) => String(given.indexOf(r.id) + 1 || '') })}
+    return html`${regionPicture(q, q.regions, ctx.texts, { mark: (r) => String(given.indexOf(r.id) + 1 || ''), unsized: 'natural' })}
 <ol class="answer-order">${given.map((id, i) => {
       const inPlace = place.get(id) === i + 1;
       return html`<li>${label.get(id) ?? id} ${inPlace ? html`<span class="badge badge-right">in its correct place</span>` : html`<span class="badge badge-wrong">not in place</span> <span class="hint">(belongs at ${place.get(id) ?? '–'})</span>`}</li>`;

@@ -11,7 +11,11 @@
     const svg = fs.querySelector('.region-overlay');
     if (!img || !svg || svg.hasAttribute('viewBox')) return;
     const size = () => {
-      if (img.naturalWidth > 0) svg.setAttribute('viewBox', `0 0 ${img.naturalWidth} ${img.naturalHeight}`);
+      if (img.naturalWidth === 0) return;
+      svg.setAttribute('viewBox', `0 0 ${img.naturalWidth} ${img.naturalHeight}`);
+      // The class, not the viewBox, hides the overlay until now: Chromium does not restyle an SVG element when its
+      // mixed-case viewBox attribute is added, so a rule on [viewBox] kept the overlay hidden.
+      svg.classList.remove('region-overlay-unfitted');
     };
     if (img.complete) size();
     else img.addEventListener('load', size, { once: true });

@@ -36,8 +36,10 @@
     });
     wrap.appendChild(button('Add hotspot', function () {
       var id = K.freshId(hotspots, 'h');
-      var at = typeof text.selectionStart === 'number' && document.activeElement === text ? text.selectionStart : (q.text || '').length;
+      // The text's cursor as it left it: pressing the button has moved the focus to the button, and a text
+      // drawn afresh has its cursor at the end.
       var current = q.text || '';
+      var at = typeof text.selectionStart === 'number' ? Math.min(text.selectionStart, current.length) : current.length;
       q.text = current.slice(0, at) + '{{' + id + '}}' + current.slice(at);
       hotspots.push({ id: id, phrase: '' });
       ui.structure(path + '.hotspots.' + (hotspots.length - 1) + '.phrase');

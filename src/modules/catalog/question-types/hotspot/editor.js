@@ -22,32 +22,37 @@
     return box;
   }
 
+  // Add image for a question's own picture: the upload panel writes ![alt](asset:…) into a text; here it fills the
+  // Image field (and Image description, when empty) instead. Null when the page offers no uploads.
+  function uploadControl(q, path, ui, image, alt) {
+    if (!ui.imageControl) return null;
+    var sink = { value: '', focus: function () { image.focus(); } };
+    var holder = {};
+    var control;
+    Object.defineProperty(holder, 'md', {
+      set: function (md) {
+        var m = /^!\[([^\]]*)\]\((asset:ast_[0-9A-Za-z]{1,64})\)$/.exec(md);
+        sink.value = '';
+        if (!m) return;
+        q.image = image.value = m[2];
+        if (!q.imageAlt) q.imageAlt = alt.value = m[1];
+        setTimeout(function () {
+          var note = control.querySelector('[role=status]');
+          if (note) note.textContent = 'Image uploaded: it is the question\'s image now.';
+          ui.structure(path + '.image');
+        }, 0);
+      },
+    });
+    control = ui.imageControl(sink, holder, 'md', 'the question\'s image');
+    return control;
+  }
+
   function imageFields(q, path, ui) {
     var image = K.bind(K.input(path + '.image', { autocomplete: 'off', placeholder: 'asset:ast_…' }), q, 'image', 'text', ui.changed);
     var alt = K.bind(K.input(path + '.imageAlt'), q, 'imageAlt', 'text', ui.changed);
     var out = [K.field('Image', image, 'The picture as asset:ast_…: upload one with Add image, or paste the reference of an uploaded asset.')];
-    if (ui.imageControl) {
-      // The upload panel writes ![alt](asset:…) into a text; here it fills the Image and Image description fields instead.
-      var sink = { value: '', focus: function () { image.focus(); } };
-      var holder = {};
-      var control;
-      Object.defineProperty(holder, 'md', {
-        set: function (md) {
-          var m = /^!\[([^\]]*)\]\((asset:ast_[0-9A-Za-z]{1,64})\)$/.exec(md);
-          sink.value = '';
-          if (!m) return;
-          q.image = image.value = m[2];
-          if (!q.imageAlt) q.imageAlt = alt.value = m[1];
-          setTimeout(function () {
-            var note = control.querySelector('[role=status]');
-            if (note) note.textContent = 'Image uploaded: it is the question\'s image now.';
-            ui.structure(path + '.image');
-          }, 0);
-        },
-      });
-      control = ui.imageControl(sink, holder, 'md', 'the question\'s image');
-      out.push(control);
-    }
+    var upload = uploadControl(q, path, ui, image, alt);
+    if (upload) out.push(upload);
     out.push(K.field('Image description', alt, 'Required: what the image shows, read to those who cannot see it.'));
     out.push(el('div', { className: 'field-row' }, [
       K.field('Image width (px)', K.bind(K.input(path + '.imageWidth', { inputmode: 'numeric' }), q, 'imageWidth', 'number', ui.changed), 'Optional; with the height, coordinates are checked against the image.'),
@@ -144,7 +149,7 @@
     return [preview(q, path, ui, state), wrap];
   }
 
-  window.AssayImageRegionsEditor = { imageFields: imageFields, regionList: regionList };
+  window.AssayImageRegionsEditor = { imageFields: imageFields, uploadControl: uploadControl, regionList: regionList };
 
   window.AssayEditorTypes.register('hotspot', {
     label: 'Hotspot',

@@ -121,4 +121,19 @@ describe('hotspot page and review', () => {
     expect(review).toContain('<li>Right ventricle <span class="hint">(correct answer)</span></li>');
     expect(hotspotType.answerText(heart(), ['la', 'lv'])).toBe('Left atrium; Left ventricle');
   });
+  // The answer view runs no script to read the image's size, and an overlay with no viewBox is hidden: without the
+  // size the outlines are drawn on the image at its own size instead, in CSS pixels, which are then its pixels.
+  it('outlines the regions for staff on the image at its own size when the question gives no image size', () => {
+    const review = hotspotType.review(heart(), ['lv'], { texts: plainTexts }).toString();
+    expect(review).toContain('<div class="region-picture-scroll" tabindex="0" role="group" aria-label="The image at its own size"><div class="region-picture region-picture-natural"><img src="/a/content-assets/ast_heart1" alt="A diagram of the heart"><svg class="region-overlay" aria-hidden="true" focusable="false" preserveAspectRatio="none"><g');
+    expect(review).toContain('<g class="region-outline" data-region-id="lv" data-state="on"><circle cx="250" cy="220" r="60" class="region-shape"/>');
+    // The test page keeps its script's way: the viewBox set from the loaded image, the image scaled to the column.
+    const page = hotspotType.page(heart(), ctx).toString();
+    expect(page).toContain('<div class="region-picture"><img src="/a/content-assets/ast_heart1" alt="A diagram of the heart"><svg class="region-overlay region-overlay-unfitted" aria-hidden="true" focusable="false" preserveAspectRatio="none"><g');
+  });
+  it('scales the picture for staff by its viewBox when the question gives the image size', () => {
+    const review = hotspotType.review(heart({ imageWidth: 400, imageHeight: 360 }), ['lv'], { texts: plainTexts }).toString();
+    expect(review).toContain('<div class="region-picture"><img src="/a/content-assets/ast_heart1" alt="A diagram of the heart" width="400" height="360"><svg class="region-overlay" aria-hidden="true" focusable="false" preserveAspectRatio="none" viewBox="0 0 400 360">');
+    expect(review).not.toContain('region-picture-natural');
+  });
 });

@@ -102,6 +102,7 @@ export const hotspotType = defineQuestionType<HotspotQuestion>({
     return html`${chosen.size === 0 ? html`<p class="empty">Not answered.</p>` : ''}${regionPicture(q, q.regions, ctx.texts, {
       state: (r) => (chosen.has(r.id) ? 'on' : 'off'),
       mark: (r) => (correct.has(r.id) ? '✓' : ''),
+      unsized: 'natural',
     })}
 <ul class="options-list">${q.regions.map(
       (r) =>

@@ -14,8 +14,10 @@ import { centre, shapeProblem, type Region } from './geometry.js';
  *
  * Content assets do not record an image's size, so `imageWidth` and
  * `imageHeight` are optional fields: given, the outlines are drawn at once
- * and coordinates are checked against them; absent, the page's script sizes
- * the outlines from the image once it has loaded (its natural size).
+ * and coordinates are checked against them; absent, the test page's script
+ * sizes the outlines from the image once it has loaded (its natural size),
+ * and the staff's answer view, which runs no script, shows the image at its
+ * own size with the outlines in CSS pixels (`unsized: 'natural'`).
  */
 export const ASSET_IMAGE_REF = /^asset:(ast_[0-9A-Za-z]{1,64})$/;
 
@@ -90,15 +92,32 @@ export function regionShape(r: Region, attrs: SafeHtml): SafeHtml {
  * technology: the type's buttons are the controls. `mark` is a short text
  * drawn at each region's centre (a number, a tick), or none. A click on an
  * outline is handled by the type's script (`data-region-id`).
+ *
+ * Without the image's size the viewBox is unknown. `unsized: 'script'` (the
+ * test page) leaves it to the type's script, which reads the loaded image,
+ * sets the viewBox and removes the class `region-overlay-unfitted` that
+ * hides the outlines until then;
+ * `unsized: 'natural'` (a page with no script) shows the image at its own
+ * size in a box that scrolls when it is wider than the column, and the SVG
+ * without a viewBox, so its units are CSS pixels, which are then the image's
+ * pixels (as the select_point answer view does).
  */
-export function regionPicture(q: ImageQuestion, regions: readonly Region[], texts: PageTexts, opts: { mark?: (r: Region) => string; state?: (r: Region) => string } = {}): SafeHtml {
+export function regionPicture(
+  q: ImageQuestion,
+  regions: readonly Region[],
+  texts: PageTexts,
+  opts: { mark?: (r: Region) => string; state?: (r: Region) => string; unsized?: 'script' | 'natural' } = {},
+): SafeHtml {
   const sized = q.imageWidth !== undefined && q.imageHeight !== undefined;
+  const natural = !sized && opts.unsized === 'natural';
   const box = sized ? html` viewBox="0 0 ${q.imageWidth} ${q.imageHeight}"` : '';
-  return html`<div class="region-picture"><img src="${texts.assetUrl(assetIdOf(q.image))}" alt="${q.imageAlt}"${sized ? html` width="${q.imageWidth}" height="${q.imageHeight}"` : ''}><svg class="region-overlay" aria-hidden="true" focusable="false" preserveAspectRatio="none"${box}>${regions.map((r) => {
+  const picture = html`<div class="region-picture${natural ? ' region-picture-natural' : ''}"><img src="${texts.assetUrl(assetIdOf(q.image))}" alt="${q.imageAlt}"${sized ? html` width="${q.imageWidth}" height="${q.imageHeight}"` : ''}><svg class="region-overlay${sized || natural ? '' : ' region-overlay-unfitted'}" aria-hidden="true" focusable="false" preserveAspectRatio="none"${box}>${regions.map((r) => {
     const mark = opts.mark?.(r) ?? '';
     const at = centre(r.shape, r.coords);
     return html`<g class="region-outline" data-region-id="${r.id}"${opts.state ? html` data-state="${opts.state(r)}"` : ''}>${regionShape(r, html`class="region-shape"`)}${mark ? html`<text x="${at.x}" y="${at.y}" font-size="${markSize(r)}" class="region-mark">${mark}</text>` : ''}</g>`;
   })}</svg></div>`;
+  // Focusable, so a keyboard user can scroll an image wider than the column.
+  return natural ? html`<div class="region-picture-scroll" tabindex="0" role="group" aria-label="The image at its own size">${picture}</div>` : picture;
 }
 
 /** A mark's size in image pixels: most of the region's smaller side, so it sits inside the region at any scale (a style attribute is not allowed on the page). */

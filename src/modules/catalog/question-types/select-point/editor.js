@@ -1,4 +1,4 @@
-// select_point in the form editor: the image (an uploaded asset, asset:ast_…) and its description, the areas
+// select_point in the form editor: the image (an uploaded asset, asset:ast_…, with Add image) and its description, the areas
 // (Label, Shape, Coordinates, Points; Add area, Remove) and how many points a candidate may place.
 (function () {
   'use strict';
@@ -55,9 +55,15 @@
         areas.push({ id: K.freshId(areas, 'a'), label: '', shape: 'rect', coords: [], points: 1 });
         ui.structure(path + '.areas.' + (areas.length - 1) + '.label');
       }, { focus: path + '.add-area' }));
+      var image = K.bind(K.input(path + '.image', { placeholder: 'asset:ast_…' }), q, 'image', 'text', ui.changed);
+      var alt = K.bind(K.textarea(path + '.imageAlt', 2), q, 'imageAlt', 'text', ui.changed);
+      // The image types' Add image (hotspot's editor.js, read when the form is drawn): without it an author in the
+      // portal had no way to get an image's asset: reference.
+      var R = window.AssayImageRegionsEditor;
       return [
-        K.field('Image', K.bind(K.input(path + '.image', { placeholder: 'asset:ast_…' }), q, 'image', 'text', ui.changed), 'An uploaded image: asset: and its id, such as asset:ast_3Fh9.'),
-        K.field('Image description', K.bind(K.textarea(path + '.imageAlt', 2), q, 'imageAlt', 'text', ui.changed), 'What the image shows, for candidates who cannot see it.'),
+        K.field('Image', image, 'An uploaded image: upload one with Add image, or paste asset: and its id, such as asset:ast_3Fh9.'),
+        R ? R.uploadControl(q, path, ui, image, alt) : null,
+        K.field('Image description', alt, 'What the image shows, for candidates who cannot see it.'),
         list,
         el('p', { className: 'hint', text: 'Where areas overlap, a point counts for the area listed first. Each area earns its points once; the total is capped at the question\'s points.' }),
         K.field('Max points', K.bind(K.input(path + '.maxPoints', { inputmode: 'numeric' }), q, 'maxPoints', 'number', ui.changed), 'How many points a candidate may place.'),

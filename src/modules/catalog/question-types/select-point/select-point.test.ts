@@ -111,6 +111,8 @@ describe('select_point simulate, statistics, words', () => {
     expect(out).toContain('Areas hit: Left ventricle (2 points).');
     expect(out).toContain('Areas missed: Aorta (1 point), Right atrium (1 point), Valve (3 points).');
     expect(out).toContain('src="/portal/content-assets/ast_heart"');
+    // The image at its own size scrolls in its box on a narrow screen: the box takes the focus so the keyboard can scroll it.
+    expect(out).toContain('<div class="sp-review-figure" tabindex="0" role="group" aria-label="The image at its own size">');
     expect(selectPointType.answerText(heart, [{ x: 190, y: 190 }, { x: 250, y: 80 }])).toBe('(190, 190); (250, 80) in Left ventricle, Aorta');
   });
   it('the page names every control and carries the saved points', () => {

@@ -55,6 +55,7 @@ export function selectPointInput(q: SelectPointQuestion, ctx: FieldContext): Saf
  * without knowing its size; the box scrolls when it is wider than the
  * page), each area outlined and numbered, each point a numbered dot; then
  * the same in words: where each point fell, which areas were hit and missed.
+ * The scrolling box is focusable, so a keyboard user can scroll it too.
  */
 export function selectPointReview(q: SelectPointQuestion, value: AnswerJson, _ctx: ReviewContext): SafeHtml {
   const placed = pointsOf(value);
@@ -75,7 +76,7 @@ export function selectPointReview(q: SelectPointQuestion, value: AnswerJson, _ct
     html`<circle cx="${p.x}" cy="${p.y}" r="9" fill="#1d3fbb" stroke="#fff" stroke-width="2"/><text x="${p.x + 13}" y="${p.y < 30 ? p.y + 24 : p.y - 11}" fill="#1d3fbb" font-size="18" font-weight="bold">${i + 1}</text>`;
   const area = (a: Area) => `${a.label} (${formatPoints(a.points)} ${a.points === 1 ? 'point' : 'points'})`;
   const missed = q.areas.filter((a) => !hit.has(a) && a.points > 0);
-  return html`<div class="sp-review"><div class="sp-review-figure"><div class="sp-review-frame"><img src="${staffAssetUrl(imageAsset(q.image))}" alt="${q.imageAlt}"><svg class="sp-review-marks" aria-hidden="true" focusable="false">${q.areas.map(outline)}${placed.map(dot)}</svg></div></div>
+  return html`<div class="sp-review"><div class="sp-review-figure" tabindex="0" role="group" aria-label="The image at its own size"><div class="sp-review-frame"><img src="${staffAssetUrl(imageAsset(q.image))}" alt="${q.imageAlt}"><svg class="sp-review-marks" aria-hidden="true" focusable="false">${q.areas.map(outline)}${placed.map(dot)}</svg></div></div>
 ${placed.length === 0 ? html`<p class="empty">Not answered.</p>` : html`<ol class="sp-review-points">${placed.map((p, i) => html`<li>${pointWords(q.areas, p, i + 1)}</li>`)}</ol>`}
 <p>Areas hit: ${hit.size > 0 ? [...hit].map(area).join(', ') : 'none'}.</p>
 <p>Areas missed: ${missed.length > 0 ? missed.map(area).join(', ') : 'none'}.</p>
