@@ -4,7 +4,9 @@ import { itemXml } from '../catalog/interchange/qti-export-items.js';
 import { mapItem } from '../catalog/interchange/qti-items.js';
 import { PLAIN } from '../catalog/interchange/qti-writer.js';
 import { parseXml } from '../catalog/interchange/xml.js';
-import type { Question } from '../catalog/schemas.js';
+import { scoringProblems } from '../catalog/qti-scoring.js';
+import { checkSelectPoint } from '../catalog/question-types/select-point/schema.js';
+import type { Question, QuestionInput } from '../catalog/schemas.js';
 import { markQuestion } from './auto-mark.js';
 
 /**
@@ -188,5 +190,34 @@ describe('kept QTI processing on hot text, slider, associate and select point it
       ),
     );
     expect(noKey).toMatchObject({ ok: false, reason: 'the item declares no numeric correct response' });
+  });
+
+  it('authoring holds each response to the shape the answer gives: one pick fills a single or a multiple response, several only a multiple one', () => {
+    const declared = (cardinality: string, baseType: string) => ({
+      format: 'qti' as const,
+      declarations: `<qti-response-declaration identifier="R" cardinality="${cardinality}" base-type="${baseType}"/><qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float"/>`,
+      responseProcessing: `<qti-response-processing><qti-set-outcome-value identifier="SCORE"><qti-base-value base-type="float">1</qti-base-value></qti-set-outcome-value></qti-response-processing>`,
+      responses: [{ identifier: 'R' }],
+    });
+    const assoc = (maxAssociations: number, cardinality: string) =>
+      ({ type: 'associate', prompt: 'p', points: 1, items: [{ id: 'a', text: 'a' }, { id: 'b', text: 'b' }], pairs: [{ a: 'a', b: 'b' }], maxAssociations, scoring: declared(cardinality, 'pair') }) as QuestionInput;
+    expect(scoringProblems(assoc(1, 'single'), 'q')).toEqual([]);
+    expect(scoringProblems(assoc(1, 'multiple'), 'q')).toEqual([]);
+    expect(scoringProblems(assoc(2, 'single'), 'q')).toEqual([
+      { field: 'q.scoring.responses.0.identifier', message: '"R" is declared single pair, but a associate answer gives a set of unordered pairs of item ids (multiple pair)' },
+    ]);
+    const slider = { type: 'slider', prompt: 'p', points: 1, min: 0, max: 10, step: 1, correct: 5, scoring: declared('single', 'string') } as QuestionInput;
+    expect(scoringProblems(slider, 'q')).toEqual([{ field: 'q.scoring.responses.0.identifier', message: '"R" is declared single string, but a slider answer gives one number (single float or integer)' }]);
+    const point = { type: 'select_point', prompt: 'p', points: 1, image: 'asset:ast_a', imageAlt: 'a', areas: [], maxPoints: 1, scoring: declared('multiple', 'point') } as unknown as QuestionInput;
+    expect(scoringProblems(point, 'q')).toEqual([]);
+    // Kept processing may give more than the areas (the bonus above): the points are then not held to the areas' best.
+    const areas = [{ id: 'a1', label: 'A', shape: 'rect' as const, coords: [0, 0, 10, 10], points: 1 }];
+    const sp = { type: 'select_point' as const, prompt: 'p', points: 4, image: 'asset:ast_a', imageAlt: 'a', areas, maxPoints: 1 };
+    const problems: Array<{ field: string; message: string }> = [];
+    checkSelectPoint(sp, 'q', problems);
+    expect(problems.map((p) => p.field)).toEqual(['q.points']);
+    problems.length = 0;
+    checkSelectPoint({ ...sp, scoring: declared('single', 'point') }, 'q', problems);
+    expect(problems).toEqual([]);
   });
 });
