@@ -16,13 +16,14 @@ export type ScorableQuestion = Extract<Question, { scoring?: unknown }>;
 
 /** The cardinality and base types a response filled by this question's answer may be declared with. */
 export interface ResponseShape {
-  cardinality: QtiDeclaration['cardinality'];
+  /** One cardinality, or those the answer fits alike (a select_point answer of one point fills a single or a multiple point response). */
+  cardinality: QtiDeclaration['cardinality'] | ReadonlyArray<QtiDeclaration['cardinality']>;
   baseTypes: ReadonlyArray<NonNullable<QtiDeclaration['baseType']>>;
   /** What the answer gives, in the error message. */
   what: string;
 }
 
-const SHAPES: Record<Exclude<ScorableQuestion['type'], 'fill_blanks' | 'composite' | 'hotspot'>, ResponseShape> = {
+const SHAPES: Record<Exclude<ScorableQuestion['type'], 'fill_blanks' | 'composite' | 'hotspot' | 'hot_text' | 'associate' | 'select_point'>, ResponseShape> = {
   single_choice: { cardinality: 'single', baseTypes: ['identifier'], what: 'one option id' },
   multiple_choice: { cardinality: 'multiple', baseTypes: ['identifier'], what: 'a set of option ids' },
   short_text: { cardinality: 'single', baseTypes: ['string'], what: 'one text' },
@@ -31,10 +32,16 @@ const SHAPES: Record<Exclude<ScorableQuestion['type'], 'fill_blanks' | 'composit
   // Import maps a match interaction's first set to stems and its second to choices, each pair "stem choice".
   matching: { cardinality: 'multiple', baseTypes: ['directedPair'], what: 'a set of (stem, choice) pairs' },
   graphic_order: { cardinality: 'ordered', baseTypes: ['identifier'], what: 'the region ids in order' },
+  slider: { cardinality: 'single', baseTypes: ['float', 'integer'], what: 'one number' },
 };
 // A hotspot with one region to choose gives one id, as a single choice does.
 const ONE_REGION: ResponseShape = { cardinality: 'single', baseTypes: ['identifier'], what: 'one region id' };
 const REGIONS: ResponseShape = { cardinality: 'multiple', baseTypes: ['identifier'], what: 'a set of region ids' };
+// One pick allowed: the answer is one value, which a single response holds and a multiple one holds as a container of one.
+const ONE_OR_MORE = ['single', 'multiple'] as const;
+const hotText = (one: boolean): ResponseShape => ({ cardinality: one ? ONE_OR_MORE : 'multiple', baseTypes: ['identifier'], what: one ? 'one hotspot id' : 'a set of hotspot ids' });
+const pairs = (one: boolean): ResponseShape => ({ cardinality: one ? ONE_OR_MORE : 'multiple', baseTypes: ['pair'], what: one ? 'one unordered pair of item ids' : 'a set of unordered pairs of item ids' });
+const points = (one: boolean): ResponseShape => ({ cardinality: one ? ONE_OR_MORE : 'multiple', baseTypes: ['point'], what: one ? 'one point' : 'a set of points' });
 const TEXT_BLANK: ResponseShape = { cardinality: 'single', baseTypes: ['string', 'float', 'integer'], what: "a text blank's text" };
 const CHOICE_BLANK: ResponseShape = { cardinality: 'single', baseTypes: ['identifier'], what: "a choice blank's option id" };
 
@@ -50,6 +57,9 @@ export function responseShape(q: QuestionInput | CompositePart, identifier: stri
     return blank ? (blank.kind === 'text' ? TEXT_BLANK : CHOICE_BLANK) : null;
   }
   if (q.type === 'hotspot') return q.maxChoices === 1 ? ONE_REGION : REGIONS;
+  if (q.type === 'hot_text') return hotText(q.maxChoices === 1);
+  if (q.type === 'associate') return pairs(q.maxAssociations === 1);
+  if (q.type === 'select_point') return points(q.maxPoints === 1);
   return q.type in SHAPES ? SHAPES[q.type as keyof typeof SHAPES] : null;
 }
 
@@ -60,6 +70,7 @@ export function compiledScoring(q: ScorableQuestion): CompiledQtiProcessing | nu
 }
 
 const describe = (d: QtiDeclaration) => `${d.cardinality}${d.baseType ? ` ${d.baseType}` : ''}`;
+const cardinalities = (s: ResponseShape): ReadonlyArray<QtiDeclaration['cardinality']> => (typeof s.cardinality === 'string' ? [s.cardinality] : s.cardinality);
 
 /**
  * Checks a question's `scoring` (at `at`): the processing compiles (else the
@@ -112,10 +123,10 @@ export function scoringProblems(q: QuestionInput, at: string): ErrorDetail[] {
       out.push({ field: `${field}.identifier`, message: `"${r.identifier}" names no blank of ${whose} (a fill_blanks response is named by its blank's id)` });
       return;
     }
-    if (decl.cardinality !== shape.cardinality || decl.baseType === null || !shape.baseTypes.includes(decl.baseType)) {
+    if (!cardinalities(shape).includes(decl.cardinality) || decl.baseType === null || !shape.baseTypes.includes(decl.baseType)) {
       out.push({
         field: `${field}.identifier`,
-        message: `"${r.identifier}" is declared ${describe(decl)}, but a ${target.type} answer${parts ? ` (${whose})` : ''} gives ${shape.what} (${shape.cardinality} ${shape.baseTypes.join(' or ')})`,
+        message: `"${r.identifier}" is declared ${describe(decl)}, but a ${target.type} answer${parts ? ` (${whose})` : ''} gives ${shape.what} (${cardinalities(shape).join(' or ')} ${shape.baseTypes.join(' or ')})`,
       });
     }
   });

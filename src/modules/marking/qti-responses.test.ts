@@ -60,4 +60,27 @@ describe('an answer as QTI responses', () => {
     expect(qtiResponses(q, { word: '   ' }, c)).toEqual({ word: null, n: null, pick: null });
     expect(qtiResponses(q, null, c)).toEqual({ word: null, n: null, pick: null });
   });
+
+  it('hot text and associate: ids or unordered pairs, all of them for a multiple response, the first for a single one', () => {
+    const hot = { id: 'q', type: 'hot_text', prompt: 'p', points: 1, text: '{{a}} {{b}}', hotspots: [{ id: 'a', phrase: 'a' }, { id: 'b', phrase: 'b' }], correct: ['a'], scoring: scoring('R') } as ScorableQuestion;
+    expect(qtiResponses(hot, ['a', 'b'], compiled(decl('R', 'multiple', 'identifier')))).toEqual({ R: ['a', 'b'] });
+    expect(qtiResponses(hot, ['b'], compiled(decl('R', 'single', 'identifier')))).toEqual({ R: 'b' });
+    expect(qtiResponses(hot, null, compiled(decl('R', 'single', 'identifier')))).toEqual({ R: null });
+    const assoc = { id: 'q', type: 'associate', prompt: 'p', points: 1, items: parts('x', 'y', 'z'), pairs: [{ a: 'x', b: 'y' }], scoring: scoring('R') } as ScorableQuestion;
+    expect(qtiResponses(assoc, [['x', 'y'], ['y', 'z']], compiled(decl('R', 'multiple', 'pair')))).toEqual({ R: [['x', 'y'], ['y', 'z']] });
+    expect(qtiResponses(assoc, [['x', 'z']], compiled(decl('R', 'single', 'pair')))).toEqual({ R: ['x', 'z'] });
+    expect(qtiResponses(assoc, [], compiled(decl('R', 'multiple', 'pair')))).toEqual({ R: null });
+  });
+
+  it('slider: the number (NULL for a fraction given to an integer); select point: [x, y] points, the first for a single response', () => {
+    const slider = { id: 'q', type: 'slider', prompt: 'p', points: 1, min: 0, max: 1, step: 0.5, correct: 1, scoring: scoring('R') } as ScorableQuestion;
+    expect(qtiResponses(slider, 0.5, compiled(decl('R', 'single', 'float')))).toEqual({ R: 0.5 });
+    expect(qtiResponses(slider, 0.5, compiled(decl('R', 'single', 'integer')))).toEqual({ R: null });
+    expect(qtiResponses(slider, 1, compiled(decl('R', 'single', 'integer')))).toEqual({ R: 1 });
+    const point = { id: 'q', type: 'select_point', prompt: 'p', points: 1, image: 'asset:ast_a', imageAlt: 'a', areas: [], maxPoints: 2, scoring: scoring('R') } as unknown as ScorableQuestion;
+    const placed = [{ x: 3, y: 4 }, { x: 10, y: 0 }];
+    expect(qtiResponses(point, placed, compiled(decl('R', 'multiple', 'point')))).toEqual({ R: [[3, 4], [10, 0]] });
+    expect(qtiResponses(point, placed, compiled(decl('R', 'single', 'point')))).toEqual({ R: [3, 4] });
+    expect(qtiResponses(point, null, compiled(decl('R', 'multiple', 'point')))).toEqual({ R: null });
+  });
 });

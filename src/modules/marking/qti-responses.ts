@@ -14,6 +14,13 @@ import { parseNumericAnswer } from './numeric-answer.js';
  * - ordering: the item ids in the candidate's order (ordered identifier);
  * - matching: one [stemId, choiceId] per matched stem (multiple directedPair),
  *   in stem order, as import maps a match interaction's two sets;
+ * - hot_text: the chosen hotspot ids (multiple identifier), or the one
+ *   chosen (single identifier, when the question allows one pick);
+ * - slider: the value set (float, or integer: a value that is no whole number is NULL);
+ * - associate: the pairs made, each [itemId, itemId] (pair, unordered), all
+ *   of them (multiple) or the one made (single, when one pair is allowed);
+ * - select_point: each placed point as [x, y] in whole pixels (point), all
+ *   of them (multiple) or the first (single, when one point is allowed);
  * - fill_blanks: one response per blank, named by the blank's id;
  * - composite: each response reads its part's value (`partId`) as that
  *   part's type reads it (a fill_blanks part by its blank ids); an
@@ -45,6 +52,9 @@ function responseOf(q: ScorableQuestion, identifier: string, value: AnswerValue 
 }
 
 const isRecord = (v: unknown): v is Readonly<Record<string, string>> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPoint = (v: unknown): v is { x: number; y: number } =>
+  typeof v === 'object' && v !== null && typeof (v as { x?: unknown }).x === 'number' && typeof (v as { y?: unknown }).y === 'number';
+const isPair = (v: unknown): v is readonly [string, string] => Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string';
 const orNull = <T>(list: T[]): T[] | null => (list.length > 0 ? list : null);
 
 function text(value: string, decl: QtiDeclaration): QtiData {
@@ -76,6 +86,23 @@ function wholeResponse(q: Exclude<ScorableQuestion, { type: 'fill_blanks' | 'com
       return typeof value === 'string' ? text(value, decl) : null;
     case 'numeric':
       return typeof value === 'string' ? number(value, decl) : null;
+    case 'hot_text':
+    case 'associate': {
+      // Hotspot ids, or [a, b] pairs: a single response takes the one chosen, a multiple one all of them.
+      if (!Array.isArray(value)) return null;
+      const list = value as readonly unknown[];
+      const chosen: Array<string | [string, string]> =
+        q.type === 'hot_text' ? list.filter((v): v is string => typeof v === 'string') : list.filter(isPair).map((p) => [p[0], p[1]]);
+      return decl.cardinality === 'single' ? (chosen[0] ?? null) : orNull(chosen);
+    }
+    case 'slider':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+      return decl.baseType === 'integer' && !Number.isInteger(value) ? null : value;
+    case 'select_point': {
+      if (!Array.isArray(value)) return null;
+      const placed: Array<[number, number]> = (value as readonly unknown[]).filter(isPoint).map((p) => [p.x, p.y]);
+      return decl.cardinality === 'single' ? (placed[0] ?? null) : orNull(placed);
+    }
     case 'matching': {
       if (!isRecord(value)) return null;
       const pairs: Array<[string, string]> = q.stems.filter((s) => typeof value[s.id] === 'string').map((s) => [s.id, value[s.id]!]);

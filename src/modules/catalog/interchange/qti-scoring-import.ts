@@ -14,9 +14,10 @@ import type { ResponseDeclaration } from './response-processing.js';
  * QTI 3.0 names (a 2.x item's `responseDeclaration` is written
  * `qti-response-declaration`), so an export writes it back into a valid 3.0
  * item. Refused, with the reason, when the interpreter cannot compile it,
- * when the answer cannot fill its responses, or when a choice, stem, item
- * or blank identifier is not an Assay id (the answer carries Assay's ids to
- * the processing unchanged, so they must be the item's).
+ * when the answer cannot fill its responses, or when a choice, stem, item,
+ * blank, hottext or hotspot identifier is not an Assay id (the answer
+ * carries Assay's ids to the processing unchanged, so they must be the
+ * item's).
  */
 export function withItemScoring(ctx: Ctx, question: QuestionInput, interactions: XElement[]): QuestionInput | string {
   const renamed = renamedIdentifier(interactions, question.type === 'fill_blanks');
@@ -53,7 +54,7 @@ export function withItemScoring(ctx: Ctx, question: QuestionInput, interactions:
 
 /** An identifier the question would carry under another name (not an Assay id, or repeated in its list); null when all are kept. */
 function renamedIdentifier(interactions: XElement[], blanks: boolean): string | null {
-  const CHOICES = new Set(['qti-simple-choice', 'qti-simple-associable-choice', 'qti-inline-choice', 'qti-gap-text']);
+  const CHOICES = new Set(['qti-simple-choice', 'qti-simple-associable-choice', 'qti-inline-choice', 'qti-gap-text', 'qti-gap-img', 'qti-hottext', 'qti-associable-hotspot']);
   const responses = new Set<string>();
   for (const it of interactions) {
     const id = it.attrs['response-identifier'] ?? '';

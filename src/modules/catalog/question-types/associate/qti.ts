@@ -4,6 +4,7 @@ import { score, template, type Decl, type TextWriter } from '../../interchange/q
 import { escapeMarkdown } from '../../interchange/xhtml-markdown.js';
 import { elements, esc, type XElement } from '../../interchange/xml.js';
 import type { QtiMapping } from '../definition.js';
+import type { ResponseDeclaration } from '../../interchange/response-processing.js';
 import { pairKey, type AssociateQuestion } from './rules.js';
 
 /**
@@ -27,6 +28,12 @@ import { pairKey, type AssociateQuestion } from './rules.js';
  * the same rule over the same pairs; what changes is that the candidate
  * pairs labels rather than places (noted). Without labels there is nothing
  * to name an item by, and the item is skipped saying so.
+ *
+ * Any other processing is kept (`scoring`) when it can be: read with
+ * `ctx.keyOnly`, the question's key is the declared correct pairs (or,
+ * when none are declared, the pairs the mapping gives points), each worth
+ * its share, and max-associations is raised to hold them all (a single
+ * response holds one pair).
  */
 export const associateQti: QtiMapping<AssociateQuestion> = {
   interactions: ['qti-associate-interaction', 'qti-graphic-associate-interaction'],
@@ -57,7 +64,6 @@ function writeAssociate(q: AssociateQuestion, resp: string, w: TextWriter): { de
 }
 
 function readAssociate(ctx: Ctx, it: XElement): Omit<AssociateQuestion, 'id'> | string {
-  if (ctx.keyOnly) return "an associate question is marked by its own rule only; it cannot keep the item's processing";
   const decl = declOf(ctx, it);
   if (typeof decl === 'string') return decl;
   if (decl.baseType !== 'pair') return `an associate interaction's response must be of base type pair, not "${decl.baseType}"`;
@@ -99,6 +105,7 @@ function readAssociate(ctx: Ctx, it: XElement): Omit<AssociateQuestion, 'id'> | 
   }
   const shell = { type: 'associate' as const, prompt, items, ...(maxAssociations !== undefined ? { maxAssociations } : {}) };
 
+  if (ctx.keyOnly) return keyedShell(shell, decl, toPair);
   const aon = allOrNothing(ctx.rp);
   if (aon !== null) {
     if (decl.correct.length !== 1 || maxAssociations !== 1) {
@@ -136,4 +143,26 @@ function readAssociate(ctx: Ctx, it: XElement): Omit<AssociateQuestion, 'id'> | 
   // A value that is the default share (points ÷ pairs) needs no points of its own; any other keeps its value (no more than the points: the cap makes that the same mark).
   const share = points / keyed.length;
   return { ...shell, points, pairs: keyed.map(({ a, b, value }) => (Math.abs(value - share) < 1e-9 ? { a, b } : { a, b, points: round(Math.min(value, points)) })) };
+}
+
+type Shell = Pick<AssociateQuestion, 'type' | 'prompt' | 'items' | 'maxAssociations'>;
+
+/** The question of an item that keeps its processing: the declared correct pairs (else the mapped ones) as the key, each once. */
+function keyedShell(shell: Shell, decl: ResponseDeclaration, toPair: (v: string) => { a: string; b: string } | string): Omit<AssociateQuestion, 'id'> | string {
+  const values = decl.correct.length > 0 ? decl.correct : (decl.mapping?.entries ?? []).filter((e) => e.value > 0).map((e) => e.key);
+  if (values.length === 0) return 'the item declares no correct response and its mapping gives no pair points, so the question has no key';
+  const pairs: Array<{ a: string; b: string }> = [];
+  const seen = new Set<string>();
+  for (const v of values) {
+    const pair = toPair(v);
+    if (typeof pair === 'string') return pair;
+    const key = pairKey(shell as AssociateQuestion, pair.a, pair.b);
+    if (!seen.has(key)) pairs.push(pair);
+    seen.add(key);
+  }
+  if (pairs.length > 100) return `a key of ${pairs.length} pairs cannot be expressed (at most 100)`;
+  if (decl.cardinality === 'single' && pairs.length > 1) return 'a single response declares several correct pairs';
+  const limit = decl.cardinality === 'single' ? 1 : shell.maxAssociations;
+  const { maxAssociations: _given, ...rest } = shell;
+  return { ...rest, points: 1, pairs, ...(limit !== undefined ? { maxAssociations: Math.max(limit, pairs.length) } : {}) };
 }

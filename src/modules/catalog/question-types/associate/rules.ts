@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ErrorDetail } from '../../../../platform/errors.js';
-import { common, PartId as Id, PartRef as Ref } from '../common-fields.js';
+import { common, PartId as Id, PartRef as Ref, scoring } from '../common-fields.js';
 import type { AnswerJson, CheckedValue, QuestionMark } from '../definition.js';
 
 /**
@@ -44,6 +44,7 @@ export const Associate = Type.Object(
     maxAssociations: Type.Optional(
       Type.Integer({ minimum: 1, maximum: MAX_PAIRS, description: 'The most pairs a candidate may make, at least the number of keyed pairs; absent: no limit' }),
     ),
+    ...scoring,
   },
   { additionalProperties: false, title: 'AssociateQuestion' },
 );

@@ -2,6 +2,7 @@ import { exactWeights } from '../../interchange/exact-weights.js';
 import { allEqual, allOrNothing as aonPoints, capped, declOf, idMap, mappingOf, promptOf, round, rpReason, textIn, valueOf, type Ctx } from '../../interchange/qti-item-context.js';
 import { allOrNothing, base, template, type Decl, type TextWriter } from '../../interchange/qti-writer.js';
 import { descendants, esc, type XElement } from '../../interchange/xml.js';
+import type { ResponseDeclaration } from '../../interchange/response-processing.js';
 import type { QtiMapping } from '../definition.js';
 import { HOTSPOT_PLACEHOLDER, type HotTextQuestion } from './hot-text-schema.js';
 
@@ -13,15 +14,15 @@ import { HOTSPOT_PLACEHOLDER, type HotTextQuestion } from './hot-text-schema.js'
  * or its body with the points). Several are map_response with each correct
  * hotspot worth w = points ÷ correct, each other −w, bounded to 0 … points:
  * exactly points × (right − wrong) ÷ correct, never below 0, Assay's rule.
- * An item scored otherwise is skipped with the reason: a hot_text question
- * does not keep an item's own processing (`scoring`).
+ * An item scored otherwise keeps its processing (`scoring`) when it can:
+ * read with `ctx.keyOnly`, the question's key is the declared correct
+ * hottexts (or, when none are declared, those the mapping gives points),
+ * and a single response allows one pick.
  */
-export const KEEPS_NO_PROCESSING = 'response processing that the hot_text rule does not reproduce cannot be kept: a hot_text question does not carry QTI processing';
 export const hotTextQti: QtiMapping<HotTextQuestion> = {
   interactions: ['qti-hottext-interaction'],
 
   read(ctx: Ctx, it: XElement): Omit<HotTextQuestion, 'id'> | string {
-    if (ctx.keyOnly) return KEEPS_NO_PROCESSING;
     const decl = declOf(ctx, it);
     if (typeof decl === 'string') return decl;
     const spots = descendants(it).filter((e) => e.name === 'qti-hottext');
@@ -33,7 +34,8 @@ export const hotTextQti: QtiMapping<HotTextQuestion> = {
     // QTI's max-choices defaults to 1; 0 is "any number".
     const maxAttr = Number(it.attrs['max-choices'] ?? '1');
     if (!Number.isInteger(maxAttr) || maxAttr < 0) return `max-choices "${it.attrs['max-choices']}" is not a whole number`;
-    const maxChoices = maxAttr === 0 ? undefined : Math.min(maxAttr, hotspots.length);
+    // Kept processing reads a single response as one hottext, whatever max-choices says.
+    const maxChoices = ctx.keyOnly && decl.cardinality === 'single' ? 1 : maxAttr === 0 ? undefined : Math.min(maxAttr, hotspots.length);
     if (it.attrs['min-choices'] && Number(it.attrs['min-choices']) > 1) ctx.notes.push('min-choices is not enforced: any number up to max-choices may be chosen');
     const text = textIn(ctx, it, {
       skip: (e) => e.name === 'qti-prompt',
@@ -41,6 +43,13 @@ export const hotTextQti: QtiMapping<HotTextQuestion> = {
     });
     const base = { type: 'hot_text' as const, prompt: promptOf(ctx, it), text, hotspots, ...(maxChoices !== undefined ? { maxChoices } : {}) };
 
+    if (ctx.keyOnly) {
+      const key = keyOf(decl);
+      if (key.length === 0) return 'the item declares no correct response and its mapping gives no hottext points, so the question has no key';
+      if (key.some((v) => !ids.has(v))) return 'the correct response names a hottext that does not exist';
+      if (decl.cardinality === 'single' && key.length > 1) return 'a single response declares several correct hottexts';
+      return { ...base, points: 1, correct: key.map((v) => ids.get(v)!), ...fitMax(maxChoices, key.length) };
+    }
     const aon = aonPoints(ctx.rp);
     if (aon !== null && typeof aon === 'number') {
       if (decl.correct.length === 0) return 'the item declares no correct response';
@@ -83,6 +92,12 @@ export const hotTextQti: QtiMapping<HotTextQuestion> = {
     ];
   },
 };
+
+/** The key of an item that keeps its processing: the declared correct hottexts, else the ones its mapping gives points, each once. */
+function keyOf(decl: ResponseDeclaration): string[] {
+  const key = decl.correct.length > 0 ? decl.correct : (decl.mapping?.entries ?? []).filter((e) => e.value > 0).map((e) => e.key);
+  return [...new Set(key)];
+}
 
 /** An imported max-choices below the correct count could never earn full points: it is raised to the count. */
 function fitMax(maxChoices: number | undefined, correct: number): { maxChoices?: number } {

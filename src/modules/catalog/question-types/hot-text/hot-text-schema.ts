@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { common, PartId } from '../common-fields.js';
+import { common, PartId, scoring } from '../common-fields.js';
 
 /**
  * A hot text question (QTI hottextInteraction): a text in which some
@@ -22,6 +22,7 @@ export const HotTextSchema = Type.Object(
     maxChoices: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 100, description: 'At most this many phrases may be chosen (at least as many as are correct); absent: any number' }),
     ),
+    ...scoring,
   },
   { additionalProperties: false, title: 'HotTextQuestion' },
 );

@@ -4,6 +4,7 @@ import { quoted } from '../choice-options.js';
 import { uniqueIds } from '../unique-ids.js';
 import { matchingPage, matchingReview } from './page.js';
 import { readMatching, summedMatching, writeMatching } from './qti.js';
+import { readGraphicGapMatch } from './graphic-gap-qti.js';
 import { Matching, type MatchingQuestion } from './schema.js';
 
 const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -77,8 +78,9 @@ export const matchingType = defineQuestionType<MatchingQuestion>({
   styles: { student: new URL('./student.css', import.meta.url) },
 
   qti: {
-    interactions: ['qti-match-interaction'],
-    read: readMatching,
+    interactions: ['qti-match-interaction', 'qti-graphic-gap-match-interaction'],
+    // A graphic gap match is a matching of the image's labelled hotspots to the gaps (graphic-gap-qti.ts).
+    read: (ctx, it) => (it.name === 'qti-graphic-gap-match-interaction' ? readGraphicGapMatch(ctx, it) : readMatching(ctx, it)),
     write: writeMatching,
     summed: summedMatching,
   },

@@ -3,6 +3,7 @@ import { exactWeights } from '../../interchange/exact-weights.js';
 import { allOrNothing as allOrNothingRp, base, score, template, type Decl, type TextWriter } from '../../interchange/qti-writer.js';
 import { elements, esc, type XElement } from '../../interchange/xml.js';
 import type { MatchingQuestion } from './schema.js';
+import type { ResponseDeclaration } from '../../interchange/response-processing.js';
 
 /**
  * A match interaction as a matching question: its first match set the
@@ -34,6 +35,22 @@ export function readMatching(ctx: Ctx, it: XElement): Omit<MatchingQuestion, 'id
     if (Object.keys(correct).length !== stems.length) return 'every stem needs exactly one correct choice';
     return correct;
   };
+  return matchingByRule(ctx, decl, { prompt, stems, choices }, pairsToCorrect);
+}
+
+/**
+ * The matching question an interaction's stems and choices make under the
+ * item's processing: match (all or nothing) or a mapping of equal points
+ * per correct pair (partial credit), the pairs read into `{ stemId:
+ * choiceId }` by `pairsToCorrect`; else why not.
+ */
+export function matchingByRule(
+  ctx: Ctx,
+  decl: ResponseDeclaration,
+  shell: Pick<MatchingQuestion, 'prompt' | 'stems' | 'choices'>,
+  pairsToCorrect: (pairs: string[]) => Record<string, string> | string,
+): Omit<MatchingQuestion, 'id'> | string {
+  const { prompt, stems, choices } = shell;
   const aon = allOrNothing(ctx.rp);
   if (aon !== null) {
     const correct = pairsToCorrect(decl.correct);

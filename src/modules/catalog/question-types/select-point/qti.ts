@@ -15,6 +15,12 @@ import type { SelectPointQuestion } from './schema.js';
  * order); an item without them gets `a1`, `Area 1`, …. The image is
  * written as `<img src="asset:ast_…">`, which the export points at the
  * package's copy of the asset.
+ *
+ * Any other processing over the area mapping (a bonus, a penalty, a
+ * default value) is kept (`scoring`): read with `ctx.keyOnly`, the areas
+ * are the mapping's, each worth its mapped value (a negative one 0: the key
+ * shows where points earn), and the kept processing gives the marks. An
+ * item without an area mapping has no areas to show, and is skipped.
  */
 
 type Q = SelectPointQuestion & { id: string };
@@ -47,16 +53,18 @@ function readSelectPoint(ctx: Ctx, it: XElement): Omit<Q, 'id'> | string {
   const decl = declOf(ctx, it);
   if (typeof decl === 'string') return decl;
   if (decl.baseType !== 'point') return `the select point interaction's response is a ${decl.baseType || 'value of no base type'}, not a point`;
-  if (ctx.keyOnly || ctx.rp.kind !== 'map_response_point' || decl.identifier !== 'RESPONSE') {
+  const kept = ctx.keyOnly === true;
+  if (!kept && (ctx.rp.kind !== 'map_response_point' || decl.identifier !== 'RESPONSE')) {
     return 'a select point item is imported when it is scored by the map_response_point template (on RESPONSE)';
   }
   const declEl = elements(ctx.item, 'qti-response-declaration').find((d) => d.attrs['identifier'] === decl.identifier);
   const mapping = declEl && first(declEl, 'qti-area-mapping');
-  if (!mapping) return 'map_response_point without an area mapping';
+  if (!mapping) return kept ? 'a select point item that keeps its processing needs an area mapping: its areas are the question\'s' : 'map_response_point without an area mapping';
   const num = (s: string | undefined) => (s === undefined || s.trim() === '' ? null : Number(s));
-  if ((num(mapping.attrs['default-value']) ?? 0) !== 0) return 'an area mapping whose default value is not 0 (points outside every area score) cannot be expressed';
+  // Kept processing gives the marks: the mapping's default and bounds are its to apply.
+  if (!kept && (num(mapping.attrs['default-value']) ?? 0) !== 0) return 'an area mapping whose default value is not 0 (points outside every area score) cannot be expressed';
   const lower = num(mapping.attrs['lower-bound']);
-  if (lower !== null && lower > 0) return 'an area mapping lower bound above 0 cannot be expressed';
+  if (!kept && lower !== null && lower > 0) return 'an area mapping lower bound above 0 cannot be expressed';
   const upper = num(mapping.attrs['upper-bound']);
 
   const entries = elements(mapping, 'qti-area-map-entry');
@@ -70,8 +78,9 @@ function readSelectPoint(ctx: Ctx, it: XElement): Omit<Q, 'id'> | string {
     if (!(SHAPES as readonly string[]).includes(shape)) return `an area's shape "${shape.slice(0, 40)}" is not rect, circle or poly`;
     const coords = (e.attrs['coords'] ?? '').split(/[\s,]+/).filter(Boolean).map(Number);
     if (coords.some((c) => !Number.isFinite(c) || c < 0)) return 'an area has coordinates that are not numbers of 0 or more';
-    const points = Number(e.attrs['mapped-value']);
-    if (!Number.isFinite(points) || points < 0) return 'an area is mapped to a negative or missing value';
+    const mapped = Number(e.attrs['mapped-value']);
+    if (!Number.isFinite(mapped) || (!kept && mapped < 0)) return 'an area is mapped to a negative or missing value';
+    const points = Math.max(0, mapped);
     const label = labels?.length === entries.length && labels[i]!.trim() ? labels[i]!.trim().slice(0, 200) : `Area ${i + 1}`;
     areas.push({ id: idOf.get(ids?.length === entries.length ? ids[i]! : `a${i + 1}`)!, label, shape: shape as Shape, coords, points });
   }
@@ -84,7 +93,8 @@ function readSelectPoint(ctx: Ctx, it: XElement): Omit<Q, 'id'> | string {
   const asset = (/^asset:(ast_[A-Za-z0-9_-]+)$/.exec(ref) ?? ASSET.exec(ref))?.[1] ?? 'ast_pending';
   const choices = Number(it.attrs['max-choices'] ?? '0');
   // 0 (or none) is "no limit": more points than areas can earn nothing more, as each area counts once.
-  const maxPoints = Math.min(100, Number.isInteger(choices) && choices > 0 ? choices : areas.length);
+  // Kept processing reads a single response as one point.
+  const maxPoints = kept && decl.cardinality === 'single' ? 1 : Math.min(100, Number.isInteger(choices) && choices > 0 ? choices : areas.length);
   // QTI's score is the sum capped at the upper bound: full marks are that, or all the best areas give.
   const best = bestWith(areas, maxPoints);
   const points = Math.round(Math.min(upper ?? Infinity, best) * 1e9) / 1e9;

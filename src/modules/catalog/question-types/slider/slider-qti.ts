@@ -12,14 +12,14 @@ import { MAX_STEPS, onScale, stepCount, type SliderQuestion } from './slider-sch
  * also: a relative tolerance with an exact absolute equal, and map_response
  * scoring one value. `step-label`, `orientation` and `reverse` are
  * presentation that the page does not follow; the import says so. An item
- * scored otherwise is skipped: a slider question does not keep an item's
- * own processing (`scoring`).
+ * scored otherwise keeps its processing (`scoring`) when it declares a
+ * correct value on the scale: read with `ctx.keyOnly` (as match_correct),
+ * that value is the question's key.
  */
 export const sliderQti: QtiMapping<SliderQuestion> = {
   interactions: ['qti-slider-interaction'],
 
   read(ctx: Ctx, it: XElement): Omit<SliderQuestion, 'id'> | string {
-    if (ctx.keyOnly) return 'response processing that the slider rule does not reproduce cannot be kept: a slider question does not carry QTI processing';
     const decl = declOf(ctx, it);
     if (typeof decl === 'string') return decl;
     if (decl.cardinality !== 'single') return 'a slider with a multiple response cannot be expressed';

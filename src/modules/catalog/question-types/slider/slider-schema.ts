@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { common } from '../common-fields.js';
+import { common, scoring } from '../common-fields.js';
 
 /**
  * A slider question (QTI sliderInteraction): the candidate sets a value on
@@ -16,6 +16,7 @@ export const SliderSchema = Type.Object(
     step: Type.Number({ exclusiveMinimum: 0, maximum: 2e9, description: 'The scale moves in steps of this size; it divides max − min (at most 100 000 steps)' }),
     correct: { ...Bound, description: 'The right value: on the scale (min plus a whole number of steps)' },
     tolerance: Type.Optional(Type.Number({ minimum: 0, maximum: 2e9, description: 'A value this far from correct, either side, is also right (inclusive); absent: 0' })),
+    ...scoring,
   },
   { additionalProperties: false, title: 'SliderQuestion' },
 );
