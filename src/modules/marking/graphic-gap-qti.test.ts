@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { AnswerValue } from '../../../attempts/answer-values.js';
-import { markQuestion } from '../../../marking/auto-mark.js';
-import { mapItem, type ItemMapping } from '../../interchange/qti-items.js';
-import { serialise } from '../../interchange/qti-scoring-import.js';
-import { elements, first, parseXml, type XElement } from '../../interchange/xml.js';
-import { compileQtiProcessing, runQtiProcessing } from '../../qti-processing/index.js';
-import type { Question } from '../../schemas.js';
+import type { AnswerValue } from '../attempts/answer-values.js';
+import { markQuestion } from './auto-mark.js';
+import { mapItem, type ItemMapping } from '../catalog/interchange/qti-items.js';
+import { serialise } from '../catalog/interchange/qti-scoring-import.js';
+import { elements, first, parseXml, type XElement } from '../catalog/interchange/xml.js';
+import { compileQtiProcessing, runQtiProcessing } from '../catalog/qti-processing/index.js';
+import type { Question } from '../catalog/schemas.js';
 
 /**
  * Graphic gap match items (gaps dragged onto an image's hotspots) read as
