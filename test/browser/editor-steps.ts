@@ -1,8 +1,8 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import type { Harness } from '../helpers/harness.js';
-import type { PortalUser } from '../helpers/portal.js';
-import { VIEWPORTS, closeContext } from './browser-env.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { signedIn, type PortalUser } from '../helpers/portal.js';
+import { VIEWPORTS, closeContext, freePort, launchBrowser } from './browser-env.js';
 import { checkPortalPage, signInPortal } from './portal-check.js';
 
 /**
@@ -11,6 +11,35 @@ import { checkPortalPage, signInPortal } from './portal-check.js';
  * saving the draft and reading back its first question, and the editor page
  * checked with axe and for sideways scroll at 1280 and 360 px.
  */
+
+/** What an editor test works with: the service listening at `origin`, an author of institution A, and Chromium. */
+export interface EditorRig {
+  h: Harness;
+  browser: Browser;
+  origin: string;
+  author: PortalUser;
+}
+
+/**
+ * The rig for the describe block it is called in: started before its tests
+ * (beforeAll) and closed after them (afterAll); read its fields inside a test.
+ */
+export function editorRig(): EditorRig {
+  const rig = {} as EditorRig;
+  beforeAll(async () => {
+    const port = await freePort();
+    rig.origin = `http://127.0.0.1:${port}`;
+    rig.h = await createHarness({ config: { publicBaseUrl: rig.origin, allowInsecureUrls: true } });
+    await rig.h.app.listen({ port, host: '127.0.0.1' });
+    rig.author = await signedIn(rig.h, 'author', rig.h.a.institutionId, 'Ada Author');
+    rig.browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await rig.browser?.close();
+    await rig.h?.close();
+  });
+  return rig;
+}
 
 export async function press(l: Locator): Promise<void> {
   await l.focus();

@@ -1,10 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
 import { HEART_SVG } from '../helpers/image-questions.js';
-import { signedIn, type PortalUser } from '../helpers/portal.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser } from './browser-env.js';
-import { arrowTo, checkEditorWidths, newQuestionOfType, press, question, saveAndReadFirstQuestion, typeInto } from './editor-steps.js';
+import { hasBrowser, requireBrowser } from './browser-env.js';
+import { arrowTo, checkEditorWidths, editorRig, newQuestionOfType, press, question, saveAndReadFirstQuestion, typeInto } from './editor-steps.js';
 
 /**
  * The form editor's select point fields in Chromium, by keyboard: an author
@@ -18,24 +15,10 @@ import { arrowTo, checkEditorWidths, newQuestionOfType, press, question, saveAnd
 const run = hasBrowser || requireBrowser ? describe : describe.skip;
 
 run('the select point question in the form editor', () => {
-  let h: Harness;
-  let browser: Browser;
-  let origin: string;
-  let author: PortalUser;
-  beforeAll(async () => {
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    h = await createHarness({ config: { publicBaseUrl: origin, allowInsecureUrls: true } });
-    await h.app.listen({ port, host: '127.0.0.1' });
-    author = await signedIn(h, 'author', h.a.institutionId, 'Ada Author');
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  const rig = editorRig();
 
   it('uploads the image and authors areas, their labels and points by keyboard, and saves them', async () => {
+    const { h, browser, origin, author } = rig;
     const s = await newQuestionOfType(browser, h, origin, author, 'The heart', 'select_point');
     const { page } = s;
     const q = () => question(page, 1);
