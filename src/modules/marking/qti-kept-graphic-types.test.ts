@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerValue } from '../attempts/answer-values.js';
 import { itemXml } from '../catalog/interchange/qti-export-items.js';
-import { mapItem } from '../catalog/interchange/qti-items.js';
 import { PLAIN } from '../catalog/interchange/qti-writer.js';
-import { parseXml } from '../catalog/interchange/xml.js';
 import { scoringProblems } from '../catalog/qti-scoring.js';
 import { checkSelectPoint } from '../catalog/question-types/select-point/schema.js';
 import type { Question, QuestionInput } from '../catalog/schemas.js';
-import { markQuestion } from './auto-mark.js';
+import { mapItem } from '../catalog/interchange/qti-items.js';
+import { parseXml } from '../catalog/interchange/xml.js';
+import { base, imported, item, points, set, v, when } from './qti-item-test-kit.js';
 
 /**
  * Items of the hot text, slider, associate and select point interactions
@@ -16,24 +16,8 @@ import { markQuestion } from './auto-mark.js';
  * are worked out by hand from each item's processing), and exported and
  * imported again to the same question and the same marks.
  */
-const NS = 'http://www.imsglobal.org/xsd/imsqtiasi_v3p0';
-const item = (id: string, decls: string, body: string, rp: string) =>
-  `<qti-assessment-item xmlns="${NS}" identifier="${id}" title="${id}"><qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float"/>${decls}<qti-item-body>${body}</qti-item-body><qti-response-processing>${rp}</qti-response-processing></qti-assessment-item>`;
-const v = (s: string) => `<qti-variable identifier="${s}"/>`;
-const base = (t: string, s: string | number) => `<qti-base-value base-type="${t}">${s}</qti-base-value>`;
-const set = (expr: string) => `<qti-set-outcome-value identifier="SCORE">${expr}</qti-set-outcome-value>`;
-const when = (cond: string, then: string) => `<qti-response-condition><qti-response-if>${cond}${then}</qti-response-if></qti-response-condition>`;
 const MAP_RESPONSE = '<qti-response-processing template="https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/map_response.xml"/>';
 
-function imported(xml: string): Question {
-  const mapped = mapItem(parseXml(xml, 'item.xml'));
-  if (!mapped.ok) throw new Error(mapped.reason);
-  return { ...mapped.question, id: mapped.question.id ?? 'q' } as Question;
-}
-const points = (q: Question, a: AnswerValue) => {
-  const m = markQuestion(q, a);
-  return m.kind === 'auto' ? m.points : 'manual';
-};
 /** Exported as a QTI item and imported again: the same question, which marks every answer as before. */
 function expectRoundTrip(q: Question, answers: AnswerValue[]) {
   const again = imported(itemXml(q, PLAIN));

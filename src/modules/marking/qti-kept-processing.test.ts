@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerValue } from '../attempts/answer-values.js';
+import type { Question } from '../catalog/schemas.js';
 import { mapItem } from '../catalog/interchange/qti-items.js';
 import { parseXml } from '../catalog/interchange/xml.js';
-import type { Question } from '../catalog/schemas.js';
-import { markQuestion } from './auto-mark.js';
+import { base, imported, item, points, set, v, when } from './qti-item-test-kit.js';
 
 /**
  * Items of the other interactions whose processing Assay keeps: an order
@@ -12,24 +12,8 @@ import { markQuestion } from './auto-mark.js';
  * a bonus for a full match, inline blanks scored together, mapped through
  * the import and marked by running the processing.
  */
-const NS = 'http://www.imsglobal.org/xsd/imsqtiasi_v3p0';
-const item = (id: string, decls: string, body: string, rp: string) =>
-  `<qti-assessment-item xmlns="${NS}" identifier="${id}" title="${id}"><qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float"/>${decls}<qti-item-body>${body}</qti-item-body><qti-response-processing>${rp}</qti-response-processing></qti-assessment-item>`;
-const v = (s: string) => `<qti-variable identifier="${s}"/>`;
-const base = (t: string, s: string | number) => `<qti-base-value base-type="${t}">${s}</qti-base-value>`;
-const set = (expr: string) => `<qti-set-outcome-value identifier="SCORE">${expr}</qti-set-outcome-value>`;
-const when = (cond: string, then: string) => `<qti-response-condition><qti-response-if>${cond}${then}</qti-response-if></qti-response-condition>`;
 const add = (n: number) => set(`<qti-sum>${v('SCORE')}${base('float', n)}</qti-sum>`);
 
-function imported(xml: string): Question {
-  const mapped = mapItem(parseXml(xml, 'item.xml'));
-  if (!mapped.ok) throw new Error(mapped.reason);
-  return { ...mapped.question, id: mapped.question.id ?? 'q' } as Question;
-}
-const points = (q: Question, a: AnswerValue) => {
-  const m = markQuestion(q, a);
-  return m.kind === 'auto' ? m.points : 'manual';
-};
 
 describe('kept QTI processing on order, match and inline items', () => {
   it('order: one point per item in place (not equal to Assay partial credit, whose points are split)', () => {
