@@ -65,4 +65,18 @@ describe('the time a body may take to arrive', () => {
     expect(JSON.parse(res.body).error.code).toBe('request_timeout');
     expect(performance.now() - t0).toBeLessThan(2500);
   });
+
+  it('times no request made in-process: one refused before its body is read leaves no timer to fire on a connection it does not have', async () => {
+    const errors: unknown[] = [];
+    const onError = (e: unknown) => errors.push(e);
+    process.on('uncaughtException', onError);
+    try {
+      const res = await h.partner('not-a-key', 'POST', '/api/partner/v1/assignments', { externalUserId: 'u' });
+      expect(res.statusCode).toBe(401);
+      await new Promise((r) => setTimeout(r, 1300)); // past the 1 s base time
+      expect(errors).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+  });
 });
