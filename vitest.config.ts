@@ -22,12 +22,28 @@ const DATABASE_SETUP = ['test/helpers/global-setup.ts'];
 /** Checks of the repository itself (docs, install scripts, module rules): files only, so they run with the units. */
 // The Citus plan's check (test/architecture/citus-plan.test.ts) reads a migrated database, so it runs with the integration tests.
 const REPOSITORY_CHECKS = ['test/docs.test.ts', 'test/docs-examples.test.ts', 'test/docs-first-run.test.ts', 'test/install-scripts.test.ts', 'test/architecture/module-rules.test.ts'];
+/**
+ * Integration and browser files share one module graph per worker (poolOptions.forks.isolate: false): each file
+ * still gets its own database, service and Chromium, but the service's modules are loaded once per worker instead
+ * of once per file, which had cost about 2 s a file (docs/development.md). These files read or replace a module's
+ * own state (the process's metrics registry, the job kinds defined so far, the fan-out the outbox is connected to,
+ * a vi.mock of ids) and run in a project that resets the modules per file.
+ */
+const ISOLATED = [
+  'test/platform/metrics.test.ts',
+  'test/platform/job-definitions.test.ts',
+  'test/lifecycle/event-outbox.test.ts',
+  'test/assignments/answer-bytes.test.ts',
+];
 
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Whether the pool starts a fresh process per file is the root's setting; each project then says whether its
+    // files share the worker's modules (below). Projects are never mixed in one process.
+    poolOptions: { forks: { isolate: false } },
     ...(WORKERS ? { maxWorkers: WORKERS, minWorkers: 1 } : {}),
     // Each file gets its own database cloned from a migrated template, so files run in parallel safely.
     fileParallelism: true,
@@ -39,6 +55,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', ...REPOSITORY_CHECKS],
+          poolOptions: { forks: { isolate: true } },
         },
       },
       {
@@ -46,8 +63,18 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/browser/**', ...REPOSITORY_CHECKS],
+          exclude: [...configDefaults.exclude, 'test/browser/**', ...REPOSITORY_CHECKS, ...ISOLATED],
           globalSetup: DATABASE_SETUP,
+          poolOptions: { forks: { isolate: false } },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration-isolated',
+          include: ISOLATED,
+          globalSetup: DATABASE_SETUP,
+          poolOptions: { forks: { isolate: true } },
         },
       },
       {
@@ -56,6 +83,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           globalSetup: DATABASE_SETUP,
+          poolOptions: { forks: { isolate: false } },
         },
       },
     ],

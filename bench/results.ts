@@ -11,7 +11,7 @@ import { seedScoredAttempts, type SeedAttempt } from '../scripts/seed-results.js
 import { benchAppConfig, openBenchDatabase } from './bench-database.js';
 
 /**
- * `npm run bench:results -- [--attempts 100000 --requests 50 --csv-rows 1000000 --pdfs 200 --only stats|csv|pdf]`
+ * `npm run bench:results -- [--attempts 100000 --requests 50 --csv-rows 1000000 --response-attempts 50000 --pdfs 200 --only stats|csv|responses|pdf]`
  *
  * Results at scale, on a fresh database (DATABASE_URL's server, else an
  * embedded PostgreSQL):
@@ -24,6 +24,9 @@ import { benchAppConfig, openBenchDatabase } from './bench-database.js';
  *   GET /api/admin/v1/institutions/{id}/results.csv read to the end: time,
  *   rows, bytes, and the server's peak RSS sampled every 50 ms (the export
  *   streams from a cursor, so memory stays flat).
+ * - responses: `response-attempts` scored attempts of the fixture's test
+ *   (answers and 7 marks each), then GET …/responses.csv read to the end:
+ *   time, rows, bytes and peak RSS as for csv (a cursor of 100 attempts).
  * - pdf: `pdfs` candidate reports as PDF, requested one after another: PDFs per second.
  * The server runs in this process; RSS is this process's.
  */
@@ -32,6 +35,7 @@ const { values: opts } = parseArgs({
     attempts: { type: 'string', default: '100000' },
     requests: { type: 'string', default: '50' },
     'csv-rows': { type: 'string', default: '1000000' },
+    'response-attempts': { type: 'string', default: '50000' },
     pdfs: { type: 'string', default: '200' },
     only: { type: 'string' },
   },
@@ -39,6 +43,7 @@ const { values: opts } = parseArgs({
 const ATTEMPTS = Number(opts.attempts);
 const REQUESTS = Number(opts.requests);
 const CSV_ROWS = Number(opts['csv-rows']);
+const RESPONSE_ATTEMPTS = Number(opts['response-attempts']);
 const PDFS = Number(opts.pdfs);
 const run = (what: string) => !opts.only || opts.only.split(',').includes(what);
 
@@ -63,6 +68,19 @@ async function seed(institutionId: string, test: { testId: string; testVersionId
   }
   await pool.query('ANALYZE');
   return ids;
+}
+
+/** An export read to the end: its line count (a header and the records; no field of these has a line break) and bytes. */
+async function readExport(url: string, headers: Record<string, string>): Promise<{ lines: number; bytes: number }> {
+  const res = await fetch(url, { headers });
+  if (res.status !== 200 || !res.body) throw new Error(`export: ${res.status}`);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (const b of chunk) if (b === 10) lines++;
+  }
+  return { lines, bytes };
 }
 
 try {
@@ -136,18 +154,30 @@ try {
     let peak = rssBefore;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
     s = performance.now();
-    const res = await fetch(`${address}/api/admin/v1/institutions/${inst.institutionId}/results.csv?testId=${t.testId}`, { headers: auth });
-    if (res.status !== 200 || !res.body) throw new Error(`export: ${res.status}`);
-    let bytes = 0;
-    let lines = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      bytes += chunk.length;
-      for (const b of chunk) if (b === 10) lines++;
-    }
+    const { lines, bytes } = await readExport(`${address}/api/admin/v1/institutions/${inst.institutionId}/results.csv?testId=${t.testId}`, auth);
     clearInterval(sampler);
     const seconds = (performance.now() - s) / 1000;
     console.log(
       `CSV export of ${lines - 1} rows: ${seconds.toFixed(1)} s (${Math.round((lines - 1) / seconds)} rows/s), ${(bytes / 1e6).toFixed(0)} MB; ` +
+        `RSS ${(rssBefore / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB (+${((peak - rssBefore) / 1e6).toFixed(0)} MB)`,
+    );
+  }
+
+  if (run('responses')) {
+    const inst = await createInstitution(pool, { name: 'Responses University', callbackDomains: ['bench.example'] });
+    await publishTest(pool, t.testId, inst.institutionId);
+    let s = performance.now();
+    await seed(inst.institutionId, test, RESPONSE_ATTEMPTS, 'resp');
+    console.log(`seeded ${RESPONSE_ATTEMPTS} attempts for the responses export in ${((performance.now() - s) / 1000).toFixed(1)} s`);
+    const rssBefore = process.memoryUsage().rss;
+    let peak = rssBefore;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    s = performance.now();
+    const { lines, bytes } = await readExport(`${address}/api/admin/v1/institutions/${inst.institutionId}/responses.csv`, auth);
+    clearInterval(sampler);
+    const seconds = (performance.now() - s) / 1000;
+    console.log(
+      `responses export of ${RESPONSE_ATTEMPTS} attempts, ${lines - 1} rows: ${seconds.toFixed(1)} s (${Math.round((lines - 1) / seconds)} rows/s), ${(bytes / 1e6).toFixed(0)} MB; ` +
         `RSS ${(rssBefore / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB (+${((peak - rssBefore) / 1e6).toFixed(0)} MB)`,
     );
   }

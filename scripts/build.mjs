@@ -2,7 +2,8 @@
 // `npm run build`: compiles src/ to dist/ (or the folder given) with tsc, and copies what the code
 // reads from beside itself at run time: every `assets` folder's files (the student pages', the portal's,
 // the staff pages' scripts and stylesheets), TypeScript sources excepted, and the question types' browser
-// parts (each type's folder under catalog/question-types/ holds its page and editor scripts and styles). The migrations
+// parts (each type's folder under catalog/question-types/ holds its page and editor scripts and styles), and the
+// message catalogues (platform/i18n/messages/<locale>.json). The migrations
 // stay in migrations/, which dist/platform/migrate.js finds at the same relative place as the source.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,8 +18,9 @@ execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc
 });
 const src = path.join(root, 'src');
 const TYPES = path.join('modules', 'catalog', 'question-types');
+const MESSAGES = path.join('platform', 'i18n', 'messages');
 for (const rel of fs.readdirSync(src, { recursive: true, encoding: 'utf8' })) {
-  if (rel.startsWith(TYPES) && /\.(js|css)$/.test(rel)) {
+  if ((rel.startsWith(TYPES) && /\.(js|css)$/.test(rel)) || (rel.startsWith(MESSAGES) && rel.endsWith('.json'))) {
     fs.cpSync(path.join(src, rel), path.join(out, rel));
     continue;
   }

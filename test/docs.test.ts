@@ -30,7 +30,8 @@ describe('the documentation', () => {
 
   it('shows a whole POST /assignments body that the API accepts, with every field it takes', () => {
     const readme = read('README.md');
-    const section = readme.slice(readme.indexOf('**Creating an assignment.**'));
+    // The second example after the heading: the first is the smallest body (the next test).
+    const section = readme.slice(readme.indexOf('**Every field, the optional ones too**'));
     const json = /```json\n([\s\S]*?)\n```/.exec(section)?.[1];
     expect(json).toBeDefined();
     const body = JSON.parse(json!);
@@ -40,6 +41,19 @@ describe('the documentation', () => {
     };
     expect(validate(body), JSON.stringify(validationDetails(validate.errors ?? [], 'body'))).toBe(true);
     expect(Object.keys(body).sort()).toEqual(Object.keys(CreateAssignmentBody.properties).sort());
+  });
+
+  it('shows the smallest POST /assignments body: the required fields alone, each of which the API refuses the body without', () => {
+    const readme = read('README.md');
+    const section = readme.slice(readme.indexOf('**Creating an assignment.**'));
+    const json = /```json\n([\s\S]*?)\n```/.exec(section)?.[1];
+    const body = JSON.parse(json!) as Record<string, unknown>;
+    const validate = validatorCompiler({ schema: CreateAssignmentBody, httpPart: 'body', method: 'POST', url: '/api/partner/v1/assignments' }) as unknown as (v: unknown) => boolean;
+    expect(validate(body)).toBe(true);
+    expect(Object.keys(body).sort()).toEqual([...CreateAssignmentBody.required].sort());
+    expect(Object.keys(body).sort()).toEqual(['callbackUrl', 'externalUserId', 'testId', 'user']);
+    for (const field of Object.keys(body)) expect(validate(Object.fromEntries(Object.entries(body).filter(([k]) => k !== field))), field).toBe(false);
+    for (const field of Object.keys(body)) expect(section.slice(0, section.indexOf('```json')), field).toContain(`\`${field}\``);
   });
 
   it('states the rate limit the code applies, and what RateLimit-Limit means', () => {

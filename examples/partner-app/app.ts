@@ -10,12 +10,12 @@ import {
   type SimulateAction,
   type Test,
 } from '../../packages/partner-sdk/src/index.js';
-import { layout, messagePage, returnPage, studentRows, studentsPage, testsPage, scoreText } from './pages.js';
+import { layout, messagePage, returnPage, studentRows, studentsPage, testsPage, scoreText, TEST_LANGUAGES } from './pages.js';
 import { openStore, type Enrolment, type Store } from './store.js';
 
 /**
  * A tiny LMS that integrates with Assay through the partner SDK only:
- *   GET  /                 the tests published to us, and a form to assign one
+ *   GET  /                 the tests published to us, and a form to assign one (in a language of the form's choosing)
  *   POST /assign           creates the assignment, sends the browser to its startUrl
  *   GET  /return           the assignment's callbackUrl: reads the assignment from Assay
  *   POST /webhooks/assay   verifies each delivery, applies it once (by webhook-id)
@@ -75,7 +75,14 @@ export function createPartnerApp(opts: PartnerAppOptions): PartnerApp {
 
   async function assign(req: http.IncomingMessage, res: http.ServerResponse) {
     const form = Object.fromEntries(new URLSearchParams((await readBody(req)).toString('utf8'))) as Record<string, string>;
-    const values = { testId: form.testId ?? '', externalUserId: (form.externalUserId ?? '').trim(), name: (form.name ?? '').trim(), email: (form.email ?? '').trim() };
+    const values = {
+      testId: form.testId ?? '',
+      externalUserId: (form.externalUserId ?? '').trim(),
+      name: (form.name ?? '').trim(),
+      email: (form.email ?? '').trim(),
+      // Only a language the form offers; empty leaves the choice to the student's browser.
+      locale: TEST_LANGUAGES.some(([tag]) => tag === form.locale) ? form.locale! : '',
+    };
     if (!values.testId || !values.externalUserId || !values.email) return showTests(res, { error: 'Choose a test and give the student ID and email.', values }, 400);
     const tests = await allTests();
     const test = tests.find((t) => t.testId === values.testId);
@@ -89,6 +96,7 @@ export function createPartnerApp(opts: PartnerAppOptions): PartnerApp {
           user: { email: values.email, ...(values.name ? { name: values.name } : {}) },
           callbackUrl: `${publicUrl}/return`,
           metadata: { source: 'riverside-lms' },
+          ...(values.locale ? { locale: values.locale } : {}),
         },
         { idempotencyKey: `assign-form-${form.nonce || randomUUID()}` },
       );

@@ -78,6 +78,31 @@ ${opts.script ? `<script>${opts.script}</script>` : ''}
 
 const minutes = (n: number) => `${n} min`;
 
+/**
+ * The languages the form offers for the student's test, sent to Assay as
+ * the assignment's `locale` (a BCP 47 tag; Assay shows the nearest language
+ * it has, with dates for the tag's region). Empty: the student's browser decides.
+ */
+export const TEST_LANGUAGES: ReadonlyArray<[tag: string, name: string]> = [
+  ['en', 'English'],
+  ['es', 'Español'],
+  ['fr', 'Français'],
+  ['fr-CA', 'Français (Canada)'],
+  ['de', 'Deutsch'],
+  ['pt-BR', 'Português (Brasil)'],
+  ['ar', 'العربية'],
+  ['he', 'עברית'],
+  ['zh-Hans', '简体中文'],
+  ['ja', '日本語'],
+  ['hi', 'हिन्दी'],
+  ['uk', 'Українська'],
+];
+
+function languageOptions(selected: string): string {
+  const none = `<option value=""${selected === '' ? ' selected' : ''}>The student’s browser language</option>`;
+  return none + TEST_LANGUAGES.map(([tag, name]) => `<option value="${tag}" lang="${tag}"${tag === selected ? ' selected' : ''}>${esc(name)}</option>`).join('');
+}
+
 export function testsPage(tests: Test[], form: { nonce: string; error?: string; values?: Record<string, string> }): string {
   const v = form.values ?? {};
   const options = tests
@@ -102,6 +127,9 @@ ${form.error ? `<div class="error" role="alert">${esc(form.error)}</div>` : ''}
 <div class="row">
 <div><label for="name">Name</label><input id="name" name="name" autocomplete="name" value="${esc(v.name)}"></div>
 <div><label for="email">Email</label><input id="email" name="email" type="email" required autocomplete="email" value="${esc(v.email)}"></div>
+</div>
+<div class="row">
+<div><label for="locale">Test language</label><select id="locale" name="locale">${languageOptions(v.locale ?? '')}</select></div>
 </div>
 <button type="submit">Assign and start the test</button>
 <p class="note">The student is sent straight to the test; at the end the “Return” button brings them back here.</p>

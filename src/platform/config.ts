@@ -8,6 +8,9 @@ import { DEFAULT_WORKER_POOL } from './worker-pool/shared-pool.js';
 import type { WorkerPoolOptions } from './worker-pool/worker-pool.js';
 
 export { ConfigError, DEFAULT_RETRY_SCHEDULE };
+
+/** Where Debian's fonts-noto-core and fonts-noto-cjk install the report's fonts. */
+export const DEFAULT_REPORT_FONT_DIRS = ['/usr/share/fonts/truetype/noto', '/usr/share/fonts/opentype/noto'];
 export type { StorageConfig };
 
 /**
@@ -32,6 +35,13 @@ export interface Config {
   adminToken: string | null;
   /** Start-link and session signing secrets; the first signs, all verify (rotation). */
   secrets: string[] | null;
+  /** ASSAY_PSEUDO_LOCALE: offer the pseudo-locale `en-XA` to a partner's `locale` (tests and translators' review; docs/languages.md). */
+  pseudoLocale: boolean;
+  /**
+   * ASSAY_REPORT_FONT_DIRS: the folders (separated by `:`) holding the Noto fonts a report's PDF embeds for languages
+   * and scripts the standard PDF fonts cannot write (results/report-fonts.ts; docs/results.md).
+   */
+  reportFontDirs: string[];
   allowInsecureUrls: boolean;
   rateLimit: { perSecond: number; burst: number };
   /** Limits for traffic no API key pays for: per client address, or per student session. */
@@ -217,6 +227,8 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
     adminToken,
     secrets,
     allowInsecureUrls: boolVar(env, 'ASSAY_ALLOW_INSECURE_URLS', false),
+    pseudoLocale: boolVar(env, 'ASSAY_PSEUDO_LOCALE', false),
+    reportFontDirs: env.ASSAY_REPORT_FONT_DIRS ? env.ASSAY_REPORT_FONT_DIRS.split(':').filter((d) => d !== '').map((d) => path.resolve(d)) : [...DEFAULT_REPORT_FONT_DIRS],
     rateLimit: { perSecond, burst },
     requestLimits: {
       unauthenticatedPerMinute: intVar(env, 'ASSAY_UNAUTHENTICATED_RATE_LIMIT', 60, 1, 1_000_000),

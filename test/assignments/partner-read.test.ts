@@ -17,10 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** The read response fields of spec 2.3, plus `dueAt` and `proctoring`, documented additions of this service. */
+/** The read response fields of spec 2.3, plus `dueAt`, `proctoring`, `accommodations`, `cancelledAt` and `locale`, documented additions of this service. */
 const READ_FIELDS = [
   'assignmentId', 'status', 'externalUserId', 'testId', 'startUrl', 'startUrlExpiresAt', 'result', 'metadata',
-  'createdAt', 'startedAt', 'submittedAt', 'completedAt', 'dueAt', 'proctoring', 'accommodations', 'cancelledAt',
+  'createdAt', 'startedAt', 'submittedAt', 'completedAt', 'dueAt', 'proctoring', 'accommodations', 'cancelledAt', 'locale',
 ].sort();
 
 async function createOne(overrides: Record<string, unknown> = {}) {

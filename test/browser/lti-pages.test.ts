@@ -165,4 +165,14 @@ describe.skipIf(!hasBrowser)('LTI launches in a real browser', () => {
     await checkPage(page, 'launch-refused');
     await closeContext(context);
   });
+
+  it("refuses in the launch's language: Arabic from its locale claim, right to left, readable at both widths", async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop, locale: 'en-GB' });
+    const page = await context.newPage();
+    await launch(page, 'learner-b4', resourceLinkClaims(h.b.testId, { locale: 'ar' }));
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('تعذّر التحقق من فتح هذا النشاط');
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir, getComputedStyle(document.body).direction])).toEqual(['ar', 'rtl', 'rtl']);
+    await checkPage(page, 'launch-refused-ar');
+    await closeContext(context);
+  });
 });

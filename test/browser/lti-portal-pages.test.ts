@@ -51,12 +51,29 @@ describe.skipIf(!hasBrowser)('the portal LTI pages in a real browser', () => {
       await page.goto(`${origin}/portal/lti`);
       await page.getByRole('heading', { level: 1, name: 'LTI platforms' }).waitFor();
       expect(await page.getByText(`${origin}/lti/login`, { exact: true }).count()).toBe(1);
+      // This server's public URL is a loopback address over http: the page says an LMS cannot use it.
+      const warning = page.getByRole('note').filter({ hasText: 'An LMS cannot use these URLs yet' });
+      expect(await warning.isVisible()).toBe(true);
+      expect(await warning.innerText()).toContain('PUBLIC_BASE_URL');
       await checkPortalPage(page, 'lti-platforms', size, axe);
 
+      // Three bad URLs and a missing field: every problem at once, each at its field.
       await page.getByLabel('Issuer').fill('http://moodle.alpha-college.example');
+      await page.getByLabel('Authentication request URL').fill('not a url');
+      await page.getByLabel('Access token URL').fill('https://user:secret@moodle.alpha-college.example/token');
+      await page.getByLabel('Public keyset URL').fill('https://moodle.alpha-college.example/jwks#keys');
       await page.getByRole('button', { name: 'Register platform' }).click();
       await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
       expect(await page.getByText('Enter the client id the LMS gave Assay.').count()).toBeGreaterThan(0);
+      expect(await page.locator('.error-summary li').count()).toBe(5); // client id, deployment ids and the three URLs
+      for (const [field, words] of [
+        ['authLoginUrl', 'must be an absolute URL'],
+        ['authTokenUrl', 'must not contain credentials'],
+        ['jwksUrl', 'must not contain a fragment'],
+      ] as const) {
+        expect(await page.locator(`#f-${field}-error`).innerText(), field).toContain(words);
+        expect(await page.locator(`#f-${field}`).getAttribute('aria-invalid'), field).toBe('true');
+      }
       await checkPortalPage(page, 'lti-register-errors', size, axe);
 
       await page.getByRole('button', { name: 'Make a registration URL' }).click();

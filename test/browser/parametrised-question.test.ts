@@ -146,7 +146,7 @@ run('a parametrised question in a real browser', () => {
       expect(body).toContain(`Expected: ${answer}`);
       expect(body).not.toContain('{m}');
       await checkPortalPage(review, 'assignment-parametrised', size, axeProblems);
-      await staff.close();
+      await closeContext(staff);
     }
     expect(axeProblems).toEqual([]);
   }, 240_000);

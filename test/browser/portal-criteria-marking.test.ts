@@ -102,7 +102,7 @@ run('marking per criterion and the compact navigation in the portal', () => {
     await p.getByLabel(/^Organisation points/).fill('2');
     expect(await p.locator('output#total-es').textContent()).toBe('7.5');
     await check(p, 'marking-criteria', 'phone');
-    await phone.close();
+    await closeContext(phone);
 
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     await as(context, reviewer);
@@ -216,7 +216,7 @@ run('marking per criterion and the compact navigation in the portal', () => {
     const list = plain.locator('#main-nav-list');
     expect(await list.evaluate((ul) => ul.scrollWidth > ul.clientWidth)).toBe(true);
     expect(await plain.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    await noJs.close();
+    await closeContext(noJs);
 
     expect(axeProblems).toEqual([]);
   }, 60_000);

@@ -6,7 +6,7 @@ import { linksIn, startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { fastWebhooks, startDispatcher, type Dispatcher } from '../helpers/webhook-setup.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { ALL_TYPES_TEST, Student, createPublishedTest } from '../helpers/student.js';
-import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations } from './browser-env.js';
+import { freePort, hasBrowser, launchBrowser, requireBrowser, seriousAxeViolations, closeContext } from './browser-env.js';
 
 /**
  * The portal end to end, in Chromium, with a real SMTP server receiving the
@@ -194,7 +194,7 @@ run('the portal, end to end', () => {
       'marking.completed by jo@alpha.example',
     ]);
     expect(axeProblems).toEqual([]);
-    await adminContext.close();
-    await reviewerContext.close();
+    await closeContext(adminContext);
+    await closeContext(reviewerContext);
   }, 120_000);
 });

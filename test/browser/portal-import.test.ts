@@ -51,7 +51,7 @@ run('an author imports a package in the portal', () => {
       const before = Number((await h.pool.query('SELECT count(*) FROM tests')).rows[0].count);
       await page.getByLabel('Package or CSV file').setInputFiles({ name: 'biology.zip', mimeType: 'application/zip', buffer: PACKAGE() });
       await page.getByLabel('Check only: show the report, create nothing').check();
-      await page.getByRole('button', { name: 'Import' }).click();
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
       await page.getByRole('heading', { name: 'Report of the check' }).waitFor();
       expect(await page.getByRole('status').innerText()).toContain('4 questions would be imported. Nothing was created');
       const skipped = await page.getByRole('table', { name: 'Skipped items, with why' }).innerText();
@@ -63,7 +63,7 @@ run('an author imports a package in the portal', () => {
       // The import itself.
       await page.getByLabel('Package or CSV file').setInputFiles({ name: 'biology.zip', mimeType: 'application/zip', buffer: PACKAGE() });
       await page.getByLabel('Title (optional)').fill(`Biology bank (${size})`);
-      await page.getByRole('button', { name: 'Import' }).click();
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
       await page.getByRole('heading', { name: 'Import report' }).waitFor();
       expect(await page.getByRole('status').innerText()).toContain(`Imported biology.zip as the draft test “Biology bank (${size})” with 4 questions.`);
       const imported = await page.getByRole('table', { name: 'Imported items: the question each became' }).innerText();
@@ -85,7 +85,7 @@ run('an author imports a package in the portal', () => {
       expect(content.questions.map((q) => q.type)).toEqual(['single_choice', 'multiple_choice', 'short_text', 'matching']);
 
       // It opens in the editor, a form per question, and its preview shows the four questions as a student sees them.
-      await page.getByRole('link', { name: `Biology bank (${size})` }).click();
+      await page.getByRole('link', { name: `Biology bank (${size})`, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Edit test' }).waitFor();
       await page.getByRole('group', { name: /^Question 4 \(Matching\)/ }).waitFor();
       expect(await page.getByRole('group', { name: /^Question \d \(/ }).count()).toBe(4);

@@ -54,7 +54,7 @@ run('reviewing a sectioned test with the new question types in the portal', () =
     const p = await phone.newPage();
     await p.goto(`${origin}/portal/marking/${assignmentId}`);
     await check(p, 'marking-sections', 'phone');
-    await phone.close();
+    await closeContext(phone);
 
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     await as(context, reviewer);

@@ -162,7 +162,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     const a = await assignTo(rig, testId, 'two-devices');
     await beginProctored(first.page, a.startUrl, { timings: true });
     await until('two stored segments', async () => (await report(rig, a.assignmentId)).recording.segmentCount >= 2, 30_000);
-    await first.context.close(); // its storage (queue and counter) goes with it, as on another device
+    await closeContext(first.context); // its storage (queue and counter) goes with it, as on another device
 
     const second = await studentPage(browser, { timings: TIMINGS });
     await second.page.goto(a.startUrl); // the same link signs the student in again, onto the running test
@@ -181,7 +181,7 @@ describe.skipIf(!canRun)('recording a proctored test in the browser', () => {
     expect(Date.parse(firstOfSecond.startedAt) - switchedAt).toBeLessThan(TIMINGS.segmentMs);
     expect(Number(await second.page.evaluate((key) => localStorage.getItem(key), `assay:proctor:seq:${a.assignmentId}`))).toBe(stored.length);
     expect([...first.problems, ...second.problems]).toEqual([]);
-    await second.context.close();
+    await closeContext(second.context);
   }, 180_000);
 
   it('leaving the test (window unfocused, then page hidden) past the threshold gives critical left_test flags', async () => {

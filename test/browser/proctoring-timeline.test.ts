@@ -81,7 +81,7 @@ describe.skipIf(!canRun)('the proctoring record as one timeline', () => {
       throw new Error(`${err.message}: status “${await page.locator('#timeline-status').textContent()}”, video ${JSON.stringify(v)}, ${problems.join('; ')}`);
     });
     console.info(`the timeline loaded ${segments.length} segments in ${Date.now() - began} ms (page load included)`);
-    return { page, problems, close: () => context.close() };
+    return { page, problems, close: () => closeContext(context) };
   }
 
   const state = (page: Page) =>

@@ -355,7 +355,7 @@ describe.skipIf(!hasBrowser)('sections and the added question types in a real br
     await axeAndWidth(phone.page, 'phone', 'test page');
     await shoot(phone.page, 'test-sections', 'phone', 'body');
     for (const [name, id] of [['matching', 'ma'], ['ordering', 'or'], ['fill-blanks', 'fb'], ['file-upload', 'fu']] as const) await shoot(phone.page, `question-${name}`, 'phone', q(id));
-    await phone.context.close();
+    await closeContext(phone.context);
 
     await tabTo(page, '#open-submit');
     await page.keyboard.press('Enter');

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { PAGE_HEADERS } from '../../src/platform/web/html.js';
+import { createRequire } from 'node:module';
+import { jsonForScript, PAGE_HEADERS } from '../../src/platform/web/html.js';
+import { englishTranslator } from '../../src/platform/i18n/catalogue.js';
 import { plainTexts } from '../../src/modules/catalog/content/page-texts.js';
 import { selectPointType } from '../../src/modules/catalog/question-types/select-point/select-point.js';
 import { heart } from '../../src/modules/catalog/question-types/select-point/example-question.js';
@@ -34,7 +36,10 @@ const BOOT = `(() => {
 
 function pageHtml(value: unknown): string {
   const part = selectPointType.page(heart, { id: 'q1', where: 'question 1', value: value as never, texts: plainTexts, shown: { optionOrder: {}, itemOrder: {} } });
+  // The type's messages and their formatter, as the student page's layout sends them (before the page's other scripts).
+  const messages = jsonForScript({ locale: 'en-GB', messages: englishTranslator().messages(selectPointType.clientMessages ?? []) });
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Select point</title>
+<script type="application/json" id="assay-messages">${messages}</script><script type="module" src="/assets/i18n.js"></script>
 <link rel="stylesheet" href="/student.css"><script defer src="/shim.js"></script><script defer src="/select-point.js"></script><script defer src="/boot.js"></script></head>
 <body><main><fieldset class="question" data-type="select_point" aria-labelledby="legend"><legend id="legend">Question 1 (4 points) ${heart.prompt}</legend>${part}</fieldset></main></body></html>`;
 }
@@ -53,6 +58,8 @@ run('the select_point page part in a real browser', () => {
       '/q': ['text/html; charset=utf-8', pageHtml(value)],
       // The page's sheet and the type's own, as the student page loads them.
       '/student.css': ['text/css', ['src/modules/student/assets/student.css', 'src/modules/catalog/question-types/select-point/student.css'].map((f) => fs.readFileSync(path.join(root, f), 'utf8')).join('\n')],
+      '/assets/i18n.js': ['text/javascript', fs.readFileSync(path.join(root, 'src/modules/student/assets/i18n.js'), 'utf8')],
+      '/assets/vendor/intl-messageformat.js': ['text/javascript', fs.readFileSync(path.join(path.dirname(createRequire(import.meta.url).resolve('intl-messageformat')), 'intl-messageformat.iife.js'), 'utf8')],
       '/shim.js': ['text/javascript', SHIM],
       '/select-point.js': ['text/javascript', fs.readFileSync(path.join(root, 'src/modules/catalog/question-types/select-point/student.js'), 'utf8')],
       '/boot.js': ['text/javascript', BOOT],

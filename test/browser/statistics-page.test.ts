@@ -8,10 +8,12 @@ import { freePort, hasBrowser, launchBrowser, requireBrowser, VIEWPORTS, closeCo
 import { checkPortalPage, signInPortal } from './portal-check.js';
 
 /**
- * A test's Statistics page in Chromium, reached from the Tests page: 40
- * attempts of a sectioned test with choice, numeric and essay questions; at
- * 1280 and 360 px axe finds nothing serious and nothing is wider than the
- * screen (screenshots portal-statistics-*.png).
+ * A test's Statistics page in Chromium, reached by a viewer from the main
+ * navigation's Statistics page: 40 attempts of a sectioned test with choice
+ * and numeric questions (one prompt with a formula); at 1280 and 360 px axe
+ * finds nothing serious, nothing is wider than the screen, and the chart's
+ * labels are drawn at least 12 px tall (screenshots portal-statistics-*.png,
+ * portal-statistics-list-*.png).
  */
 const run = hasBrowser || requireBrowser ? describe : describe.skip;
 const options = [{ id: 'a', text: 'Newton' }, { id: 'b', text: 'Joule' }, { id: 'c', text: 'Watt' }, { id: 'd', text: 'Pascal' }];
@@ -23,6 +25,7 @@ const TEST: TestInput = {
   marking: 'auto',
   resultVisibility: 'immediate',
   passPercent: 50,
+  contentFormat: 'markdown',
   sections: [
     {
       id: 'units',
@@ -36,7 +39,7 @@ const TEST: TestInput = {
       id: 'sums',
       title: 'Calculations',
       questions: [
-        { id: 'q3', type: 'numeric', prompt: 'A 2 kg mass accelerates at 3 m/s². The force in newtons?', points: 2, answer: 6 },
+        { id: 'q3', type: 'numeric', prompt: 'A 2 kg mass accelerates at 3 m/s². The force $F = ma$ in newtons?', points: 2, answer: 6 },
         { id: 'q4', type: 'numeric', prompt: 'Work done by 5 N over 4 m, in joules?', points: 2, answer: 20 },
       ],
     },
@@ -46,7 +49,7 @@ const TEST: TestInput = {
 let h: Harness;
 let browser: Browser;
 let origin: string;
-let admin: PortalUser;
+let viewer: PortalUser;
 let testId: string;
 const axeProblems: string[] = [];
 
@@ -56,7 +59,7 @@ run('the Statistics page', () => {
     origin = `http://127.0.0.1:${port}`;
     h = await createHarness({ config: { publicBaseUrl: origin } });
     await h.app.listen({ port, host: '127.0.0.1' });
-    admin = await signedIn(h, 'admin', h.a.institutionId, 'Amira Admin');
+    viewer = await signedIn(h, 'viewer', h.a.institutionId, 'Vera Viewer');
     const test = await publishedVersion(h, h.a, TEST);
     testId = test.testId;
     const delivery = { sections: [{ sectionId: 'units', questionIds: ['q1', 'q2'] }, { sectionId: 'sums', questionIds: ['q3', 'q4'] }], optionOrder: {}, itemOrder: {} };
@@ -80,16 +83,47 @@ run('the Statistics page', () => {
     await h?.close();
   });
 
-  it('is reached from the Tests page and passes axe at both widths', async () => {
+  it('is reached from the navigation by a viewer, keeps its chart labels readable, and passes axe at both widths', async () => {
     for (const size of ['desktop', 'phone'] as const) {
       const context = await browser.newContext({ viewport: VIEWPORTS[size] });
-      await signInPortal(h.pool, h.clock.now(), context, admin);
+      await signInPortal(h.pool, h.clock.now(), context, viewer);
       const page = await context.newPage();
-      await page.goto(`${origin}/portal/tests/${testId}/statistics`);
+      await page.goto(`${origin}/portal`);
+      if (size === 'phone') await page.getByRole('button', { name: /^Menu/ }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Statistics' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Statistics' }).waitFor();
+      await checkPortalPage(page, 'statistics-list', size, axeProblems);
+      await page.getByRole('link', { name: 'Mechanics, unit 3' }).click();
       await page.getByRole('heading', { level: 1, name: 'Statistics: Mechanics, unit 3' }).waitFor();
       expect(await page.locator('dl.cards').innerText()).toContain('40');
-      expect(await page.getByRole('table', { name: 'Questions: facility, discrimination and flags' }).innerText()).toContain('The SI unit of force?');
+      const questions = page.getByRole('table', { name: 'Questions: facility, discrimination and flags' });
+      expect(await questions.innerText()).toContain('The SI unit of force?');
+      expect(await questions.locator('math').count()).toBe(1); // F = ma, as MathML
+      expect(await questions.innerText()).not.toContain('$');
+      expect(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe(`/portal/tests/${testId}/statistics.csv?version=1&mode=live`);
+
+      // Every label of the chart shown is at least 12 px tall on the screen, its question numbers included.
+      const labels = await page.locator('svg.chart.scatter').evaluateAll((svgs) =>
+        svgs
+          .filter((svg) => (svg as SVGSVGElement).getBoundingClientRect().width > 0)
+          .flatMap((svg) =>
+            [...svg.querySelectorAll('text')].map((text) => {
+              const scale = (svg as SVGSVGElement).getScreenCTM()!.a;
+              return { text: text.textContent, px: parseFloat(getComputedStyle(text).fontSize) * scale, height: text.getBoundingClientRect().height, dot: text.classList.contains('dot-label') };
+            }),
+          ),
+      );
+      expect(labels.filter((l) => l.dot).map((l) => l.text).sort()).toEqual(['1', '2', '3', '4']);
+      for (const l of labels) {
+        expect(l.px, `${size}: "${l.text}" drawn at ${l.px.toFixed(1)} px`).toBeGreaterThanOrEqual(12);
+        expect(l.height, `${size}: "${l.text}" ${l.height.toFixed(1)} px tall`).toBeGreaterThanOrEqual(12);
+      }
+      expect(await page.locator('svg.chart.scatter.' + (size === 'phone' ? 'narrow' : 'wide')).isVisible()).toBe(true);
       await checkPortalPage(page, 'statistics', size, axeProblems);
+
+      // The breadcrumb leads back to the list, which a viewer may open.
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Statistics' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Statistics' }).waitFor();
       await closeContext(context);
     }
     expect(axeProblems).toEqual([]);

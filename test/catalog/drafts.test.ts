@@ -153,10 +153,10 @@ describe("an institution's own test", () => {
       version: 2,
       previous: 1,
       changes: [
-        { kind: 'test_changed', fields: ['title'] },
-        { kind: 'question_removed', questionId: removedId, sectionId: 'main' },
-        { kind: 'question_changed', questionId: questions[0]!.id, fields: ['points'] },
-        { kind: 'question_added', questionId: 'added', sectionId: 'main' },
+        { kind: 'test_changed', fields: ['title'], text: 'Test settings changed: Title “Alpha own” → “Alpha own, revised”.' },
+        { kind: 'question_removed', questionId: removedId, sectionId: 'main', text: `Question ${removedId} removed.` },
+        { kind: 'question_changed', questionId: questions[0]!.id, fields: ['points'], text: `Question ${questions[0]!.id} changed: Points 1 → 2.` },
+        { kind: 'question_added', questionId: 'added', sectionId: 'main', text: 'Question added added.' },
       ],
     });
     const first = (await portalJson(h, authorA, 'GET', `${P}/${testId}/versions/1/diff`)).json();

@@ -4,7 +4,7 @@ import { detailFields, expectError } from '../helpers/expect-error.js';
 import { createTest, publishTest } from '../../src/modules/catalog/tests-service.js';
 
 const URL_ = '/api/partner/v1/tests';
-const TEST_FIELDS = ['testId', 'title', 'description', 'durationMinutes', 'proctoring', 'marking', 'resultVisibility'].sort();
+const TEST_FIELDS = ['testId', 'title', 'description', 'durationMinutes', 'proctoring', 'marking', 'resultVisibility', 'language', 'languages'].sort();
 let h: Harness;
 let many: Tenant;
 let manyIds: string[];
@@ -37,6 +37,9 @@ describe('GET /tests', () => {
         proctoring: 'none',
         marking: 'auto',
         resultVisibility: 'immediate',
+        // No declared language: null, and read as English.
+        language: null,
+        languages: ['en'],
       },
     ]);
     expect(Object.keys(body.data[0]).sort()).toEqual(TEST_FIELDS);
@@ -101,6 +104,35 @@ describe('GET /tests', () => {
     const mine = (await h.partner(h.b, 'GET', `${URL_}?limit=100`)).json();
     expect(mine.data.map((t: { testId: string }) => t.testId)).toEqual([h.b.testId]);
     expect(mine.total).toBe(1);
+  });
+});
+
+describe("a test's languages in the listing", () => {
+  const translated = {
+    ...AUTO_TEST,
+    questions: AUTO_TEST.questions!.map((q, i) => ({ ...q, id: `q${i + 1}` })),
+    translations: { fr: { title: 'Arithmétique', questions: { q1: { prompt: '2 + 2 ?' } } }, ar: { title: 'الحساب' } },
+  };
+
+  it('gives the declared language and every translation: the declared one first, then the others sorted', async () => {
+    const tenant = await h.createTenant('Languages');
+    const declared = (await h.admin('POST', '/api/admin/v1/tests', { ...translated, title: 'Rechnen', language: 'de' })).json().testId as string;
+    const undeclared = (await h.admin('POST', '/api/admin/v1/tests', { ...translated, title: 'Undeclared' })).json().testId as string;
+    for (const id of [declared, undeclared]) expect((await h.admin('PUT', `/api/admin/v1/tests/${id}/publications/${tenant.institutionId}`)).statusCode).toBe(204);
+    const body = (await h.partner(tenant, 'GET', URL_)).json();
+    const byId = new Map(body.data.map((t: { testId: string }) => [t.testId, t]));
+    expect(byId.get(declared)).toMatchObject({ title: 'Rechnen', language: 'de', languages: ['de', 'ar', 'fr'] });
+    // A test without a declared language is read as English (docs/test-format.md): null, and `en` first.
+    expect(byId.get(undeclared)).toMatchObject({ title: 'Undeclared', language: null, languages: ['en', 'ar', 'fr'] });
+    // The source's title stays the listing's, and no translated text is sent.
+    expect(JSON.stringify(body)).not.toMatch(/Arithmétique|الحساب|2 \+ 2/);
+    // Another institution sees neither test, nor anything of their languages.
+    const other = (await h.partner(h.b, 'GET', `${URL_}?limit=100`)).json();
+    expect(other.data.map((t: { testId: string }) => t.testId)).toEqual([h.b.testId]);
+    expect(other.data[0]).toMatchObject({ language: null, languages: ['en'] });
+    // The batched listing answers the same.
+    const together = await Promise.all([h.partner(tenant, 'GET', URL_), h.partner(h.b, 'GET', `${URL_}?limit=100`)]);
+    expect(together.map((r) => r.json())).toEqual([body, other]);
   });
 });
 

@@ -92,14 +92,15 @@ export class LtiBrowser {
   }
 }
 
-/** The claims of a resource-link launch of `testId`, with a line item when `lineItem` is given. */
-export function resourceLinkClaims(testId: string, opts: { linkId?: string; lineItem?: string; returnUrl?: string; roles?: string[] } = {}) {
+/** The claims of a resource-link launch of `testId`, with a line item when `lineItem` is given, and a launch presentation claim for `returnUrl` and `locale`. */
+export function resourceLinkClaims(testId: string, opts: { linkId?: string; lineItem?: string; returnUrl?: string; locale?: string; roles?: string[] } = {}) {
+  const presentation = { ...(opts.returnUrl ? { return_url: opts.returnUrl } : {}), ...(opts.locale ? { locale: opts.locale } : {}) };
   return {
     [`${LTI}resource_link`]: { id: opts.linkId ?? 'link-1', title: 'Week 3 quiz' },
     [`${LTI}context`]: { id: 'course-1', title: 'Biology 101' },
     [`${LTI}custom`]: { assay_test_id: testId },
     ...(opts.roles ? { [`${LTI}roles`]: opts.roles } : {}),
-    ...(opts.returnUrl ? { [`${LTI}launch_presentation`]: { return_url: opts.returnUrl } } : {}),
+    ...(Object.keys(presentation).length > 0 ? { [`${LTI}launch_presentation`]: presentation } : {}),
     ...(opts.lineItem
       ? { 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint': { scope: ['https://purl.imsglobal.org/spec/lti-ags/scope/score'], lineitem: opts.lineItem } }
       : {}),

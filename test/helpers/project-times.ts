@@ -47,7 +47,7 @@ export default class ProjectTimes implements Reporter {
   // onFinished, not onTestRunEnd: the default reporter prints its summary in onFinished, and these lines go after it.
   onFinished(): void {
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-    const order = ['unit', 'integration', 'browser'];
+    const order = ['unit', 'integration', 'integration-isolated', 'browser'];
     const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
     const lines = [...this.projects].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)).map(
       ([name, p]) =>

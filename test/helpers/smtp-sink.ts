@@ -29,10 +29,15 @@ function decodeQuotedPrintable(s: string): string {
   return Buffer.from(out).toString('utf8');
 }
 
+/** RFC 2047 encoded words: the whitespace between adjacent ones is not part of the text, and a character may be split across two, so a run of them is decoded as one. */
 function decodeHeader(value: string): string {
-  return value.replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_m, enc: string, text: string) =>
-    enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
-  );
+  const word = /=\?utf-8\?([QB])\?([^?]*)\?=/gi;
+  return value.replace(/=\?utf-8\?[QB]\?[^?]*\?=(?:\s+=\?utf-8\?[QB]\?[^?]*\?=)*/gi, (run) => {
+    const bytes = [...run.matchAll(word)].map(([, enc, text]) =>
+      enc!.toUpperCase() === 'B' ? Buffer.from(text!, 'base64') : Buffer.from(decodeQuotedPrintable(text!.replace(/_/g, ' ')), 'utf8'),
+    );
+    return Buffer.concat(bytes).toString('utf8');
+  });
 }
 
 export function parseMail(raw: string, envelope: { from: string; to: string[] }): ReceivedMail {

@@ -101,6 +101,22 @@ describe('a resource-link launch', () => {
     expect((await h.app.inject({ method: 'GET', url: '/lti/return' })).body).toContain('return to your course');
   });
 
+  it("takes the launch presentation's locale as the assignment's: ar gives an Arabic, right-to-left page", async () => {
+    const b = new LtiBrowser(h);
+    const assignmentId = assignmentOf(await b.launch(platform, 'learner-ar', resourceLinkClaims(h.a.testId, { linkId: 'ar-link', locale: 'ar' })));
+    expect((await readAssignment(h, h.a, assignmentId)).locale).toBe('ar');
+    const page = await b.get(`/a/${assignmentId}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<html lang="ar" dir="rtl">');
+  });
+
+  it('ignores a malformed launch locale: the launch goes ahead and the assignment has none', async () => {
+    const b = new LtiBrowser(h);
+    const assignmentId = assignmentOf(await b.launch(platform, 'learner-bad-locale', resourceLinkClaims(h.a.testId, { linkId: 'bad-locale-link', locale: 'fr_FR' })));
+    expect((await readAssignment(h, h.a, assignmentId)).locale).toBeNull();
+    expect((await b.get(`/a/${assignmentId}`)).body).toContain('<html lang="en-GB" dir="ltr">');
+  });
+
   it('sends PendingManual for a hybrid test, then FullyGraded once a reviewer finishes marking', async () => {
     const testId = await createPublishedTest(h, h.a, ALL_TYPES_TEST);
     const b = new LtiBrowser(h);

@@ -58,6 +58,33 @@ describe('the LTI platforms page', () => {
     expect((await auditActions(h, h.a.institutionId)).filter((e) => e.action.startsWith('lti_'))).toEqual([]);
   });
 
+  it('shows every bad URL at once, each at its field and in the summary', async () => {
+    const three = await portalPost(h, admin, '/portal/lti', {
+      ...GOOD,
+      authLoginUrl: 'http://canvas.alpha-college.example/api/lti/authorize_redirect',
+      authTokenUrl: 'not a url',
+      jwksUrl: 'https://10.0.0.5/jwks',
+    });
+    expect(three.statusCode).toBe(400);
+    for (const field of ['authLoginUrl', 'authTokenUrl', 'jwksUrl']) {
+      expect(three.body, field).toMatch(new RegExp(`id="f-${field}-error"`));
+      expect(three.body, field).toContain(`<a href="#f-${field}">`);
+    }
+    expect(three.body).not.toMatch(/id="f-issuer-error"/);
+    expect(three.body).toMatch(/id="f-authLoginUrl-error"><span class="sr-only">[^<]*<\/span> Authentication request URL: must use https:/);
+    // A missing field and a bad URL are shown together too.
+    const mixed = await portalPost(h, admin, '/portal/lti', { ...GOOD, clientId: '', issuer: 'http://canvas.alpha-college.example', jwksUrl: 'https://10.0.0.5/jwks' });
+    expect(mixed.statusCode).toBe(400);
+    for (const field of ['clientId', 'issuer', 'jwksUrl']) expect(mixed.body, field).toMatch(new RegExp(`id="f-${field}-error"`));
+    expect(await platforms()).toEqual([]);
+  });
+
+  it('warns that an LMS needs https when the public URL is not https', async () => {
+    const page = await portalGet(h, admin, '/portal/lti');
+    expect(page.body).toContain('id="tool-url-warning"');
+    expect(page.body).toContain('<code>http://assay.test</code>, without https');
+  });
+
   it('registers, refuses the same issuer and client id again, edits deployments and removes, each audited', async () => {
     const made = await portalPost(h, admin, '/portal/lti', GOOD);
     expect(made.statusCode).toBe(303);

@@ -89,7 +89,7 @@ describe('a flat test', () => {
   const V1_SCORE_KEYS = ['points', 'maxPoints', 'percent', 'passed', 'gradingStatus', 'markedAt'];
   const READ_KEYS = [
     'assignmentId', 'status', 'externalUserId', 'testId', 'startUrl', 'startUrlExpiresAt', 'result', 'metadata',
-    'createdAt', 'startedAt', 'submittedAt', 'completedAt', 'dueAt', 'proctoring', 'accommodations', 'cancelledAt',
+    'createdAt', 'startedAt', 'submittedAt', 'completedAt', 'dueAt', 'proctoring', 'accommodations', 'cancelledAt', 'locale',
   ];
 
   it('has no sections key in its score anywhere, and its partner read keeps the same keys', async () => {

@@ -28,7 +28,9 @@ describe('npm run build', () => {
   it('writes JavaScript for every entry point and copies the page assets', () => {
     // The question types' browser parts sit in their folders, beside their TypeScript: the server bundles them at start.
     const typeParts = ['numeric/student.js', 'numeric/editor.js', 'hot-text/student.css', 'image-regions/portal.css'].map((f) => `modules/catalog/question-types/${f}`);
-    for (const f of ['main.js', 'worker-main.js', 'cli/index.js', 'server.js', 'modules/student/assets/student.js', 'modules/student/assets/student.css', ...typeParts]) {
+    // The message catalogues are read beside the code at run time, one per language.
+    const catalogues = ['en', 'ar', 'zh-Hans'].map((tag) => `platform/i18n/messages/${tag}.json`);
+    for (const f of ['main.js', 'worker-main.js', 'cli/index.js', 'server.js', 'modules/student/assets/student.js', 'modules/student/assets/test-saving.js', 'modules/student/assets/test-timer.js', 'modules/student/assets/test-status.js', 'modules/student/assets/i18n.js', 'modules/student/assets/student.css', ...typeParts, ...catalogues]) {
       expect(fs.existsSync(path.join(out, f)), f).toBe(true);
     }
     const files = fs.readdirSync(out, { recursive: true, encoding: 'utf8' });

@@ -260,7 +260,7 @@ describe('the partner document', () => {
     const create = op('/assignments', 'post');
     const body = deref(doc(), create.requestBody.content['application/json'].schema);
     expect(Object.keys(body.properties).sort()).toEqual(Object.keys(CreateAssignmentBody.properties).sort());
-    expect(Object.keys(body.properties).sort()).toEqual(['accommodations', 'callbackUrl', 'dueAt', 'externalUserId', 'metadata', 'testId', 'user']);
+    expect(Object.keys(body.properties).sort()).toEqual(['accommodations', 'callbackUrl', 'dueAt', 'externalUserId', 'locale', 'metadata', 'testId', 'user']);
     expect([...body.required].sort()).toEqual(['callbackUrl', 'externalUserId', 'testId', 'user']);
     expect(body.additionalProperties).toBe(false);
     expect(body.properties.externalUserId.maxLength).toBe(128);

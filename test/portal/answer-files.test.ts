@@ -153,7 +153,7 @@ describe('download links', () => {
 
     const doc = await h.app.inject({ method: 'GET', url: tokenPath(op.headers.location as string) });
     expect(doc.statusCode).toBe(200);
-    expect(doc.headers['content-disposition']).toBe(`attachment; filename="Report _ final.docx"; filename*=UTF-8''${encodeURIComponent('Report – final.docx')}`);
+    expect(doc.headers['content-disposition']).toBe(`attachment; filename="Report final.docx"; filename*=UTF-8''${encodeURIComponent('Report – final.docx')}`);
     expect(doc.rawPayload.equals(DOCX)).toBe(true);
   });
 

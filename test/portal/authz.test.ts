@@ -42,6 +42,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/portal', url: () => '/portal', permission: 'read' },
   { method: 'GET', path: '/portal/assignments', url: () => '/portal/assignments', permission: 'read' },
   { method: 'GET', path: '/portal/assignments/results.csv', url: () => '/portal/assignments/results.csv', permission: 'read' },
+  { method: 'GET', path: '/portal/assignments/responses.csv', url: () => '/portal/assignments/responses.csv', permission: 'read' },
   { method: 'GET', path: '/portal/assignments/:assignmentId', url: (f) => `/portal/assignments/${f.assignmentId}`, permission: 'read', owned: true },
   { method: 'POST', path: '/portal/assignments/:assignmentId/extra-time', url: (f) => `/portal/assignments/${f.assignmentId}/extra-time`, permission: 'manage_integration', owned: true, fields: () => ({ unit: 'percent', amount: '10' }) },
   { method: 'POST', path: '/portal/assignments/:assignmentId/due-date', url: (f) => `/portal/assignments/${f.assignmentId}/due-date`, permission: 'manage_integration', owned: true, fields: () => ({ dueAt: '2099-01-01T10:00' }) },
@@ -94,6 +95,8 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/portal/tests/:testId', url: (f) => `/portal/tests/${f.tenant.testId}`, permission: 'operate' },
   { method: 'POST', path: '/portal/tests/:testId', url: (f) => `/portal/tests/${f.tenant.testId}`, permission: 'operate', fields: () => ({ json: '{}' }) },
   { method: 'GET', path: '/portal/tests/:testId/statistics', url: (f) => `/portal/tests/${f.tenant.testId}/statistics`, permission: 'read', owned: true },
+  { method: 'GET', path: '/portal/tests/:testId/statistics.csv', url: (f) => `/portal/tests/${f.tenant.testId}/statistics.csv`, permission: 'read', owned: true },
+  { method: 'GET', path: '/portal/statistics', url: () => '/portal/statistics', permission: 'read' },
   { method: 'GET', path: '/portal/tests/:testId/preview', url: (f) => `/portal/tests/${f.tenant.testId}/preview`, permission: 'operate' },
   { method: 'POST', path: '/portal/tests/:testId/publications', url: (f) => `/portal/tests/${f.tenant.testId}/publications`, permission: 'operate', fields: (f) => ({ institution: f.tenant.institutionId, action: 'unpublish' }) },
 ];
@@ -103,9 +106,10 @@ const ROUTES: Route[] = [
  * a file answer's redirect to its signed link (files) by role and institution in answer-files.test.ts;
  * test content's images (content-assets) in test/catalog/assets.test.ts; authoring's JSON routes
  * (authoring) by role and institution in test/portal/authoring-authz.test.ts; the form editor's
- * pages (a test's editor, its draft preview, New test) in test/portal/editor-authz.test.ts.
+ * pages (a test's editor, its draft preview, New test) in test/portal/editor-authz.test.ts; a test's
+ * export (QTI package, CSV) in test/portal/portal-export.test.ts.
  */
-const NOT_PAGE_GROUPS = /^\/portal\/((sign-in|sign-out|account|passkeys|assets|files|content-assets|authoring)(\/|$)|tests\/(drafts|:testId\/edit|:testId\/draft\/preview|:testId\/try)$)/;
+const NOT_PAGE_GROUPS = /^\/portal\/((sign-in|sign-out|account|passkeys|assets|files|content-assets|authoring)(\/|$)|tests\/(drafts|:testId\/edit|:testId\/draft\/preview|:testId\/try|:testId\/export)$)/;
 
 const ROLE_PERMISSIONS: Record<StaffRole, Permission[]> = {
   operator: ['read', 'mark', 'review_proctoring', 'manage_integration', 'manage_staff', 'author_tests', 'operate'],

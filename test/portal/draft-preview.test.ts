@@ -59,14 +59,14 @@ describe('the draft preview', () => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('A finished question');
     expect(res.body).not.toContain('Half written');
-    expect(res.body).toMatch(/Question 2 cannot be previewed yet: points [^<]+/);
+    expect(res.body).toContain('Question 2 cannot be previewed yet: points: enter a number above 0.');
     expect(res.body).toContain('In progress');
   });
 
   it('tells the author about an invalid formula instead of failing', async () => {
     const res = await preview({ ...AUTO_TEST, contentFormat: 'markdown', questions: [{ ...choice, prompt: 'Broken: $\\frac{1$' }] });
     expect(res.statusCode).toBe(200);
-    expect(res.body).toMatch(/Question 1 cannot be previewed yet: prompt [^<]*formula/i);
+    expect(res.body).toMatch(/Question 1 cannot be previewed yet: prompt: [^<]*formula/i);
   });
 
   it('previews an empty new test without an error', async () => {

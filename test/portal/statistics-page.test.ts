@@ -60,7 +60,8 @@ describe('the Statistics page', () => {
     expect(res.body).toContain('few attempts: under');
     expect(res.body).toContain('a distractor nobody chose');
     expect(res.body).toContain('Gamma');
-    expect(res.body).toContain('<svg class="chart scatter"');
+    expect(res.body).toContain('<svg class="chart scatter wide"');
+    expect(res.body).toContain('<svg class="chart scatter narrow"');
   });
 
   it('keeps test-mode data apart', async () => {
@@ -103,6 +104,33 @@ describe('the Statistics page', () => {
     const pdf = await h.app.inject({ method: 'GET', url: `${path}?format=pdf` });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toContain('application/pdf');
+  });
+
+  it('is in every role’s navigation, as the list of the institution’s tests each linking its Statistics page, and leads back there', async () => {
+    for (const role of ['admin', 'author', 'reviewer', 'viewer'] as const) {
+      const home = await portalGet(h, users[role], '/portal');
+      expect(home.body, role).toMatch(/<a href="\/portal\/statistics">Statistics<\/a>/);
+      const list = await portalGet(h, users[role], '/portal/statistics');
+      expect(list.statusCode, role).toBe(200);
+      expect(list.body, role).toContain(`<a href="/portal/tests/${test.testId}/statistics">Three items</a>`);
+      expect(list.body, role).toMatch(/<a href="\/portal\/statistics" aria-current="page">Statistics<\/a>/);
+    }
+    // The test's row counts its live attempts, over every version.
+    expect((await portalGet(h, users.viewer, '/portal/statistics')).body).toMatch(new RegExp(`${test.testId}</code></span></th>\\s*<td[^>]*>1</td>\\s*<td[^>]*>5</td>`));
+    // Another institution's staff do not see the test.
+    const other = await portalGet(h, users.otherViewer, '/portal/statistics');
+    expect(other.statusCode).toBe(200);
+    expect(other.body).not.toContain(test.testId);
+    // The breadcrumb leads to a page every reader may open, never to the authors' Tests page.
+    const page = await portalGet(h, users.viewer, url());
+    expect(page.body).toMatch(/<nav class="breadcrumbs"[^>]*><ol><li><a href="\/portal\/statistics">Statistics<\/a><\/li>/);
+    expect(page.body).not.toContain('href="/portal/tests"');
+    expect((await portalGet(h, users.viewer, '/portal/tests')).statusCode).toBe(403);
+    // Operators choose an institution, then the links carry it.
+    expect((await portalGet(h, users.operator, '/portal/statistics')).body).toContain(`/portal/statistics?institution=${h.a.institutionId}`);
+    const op = await portalGet(h, users.operator, `/portal/statistics?institution=${h.a.institutionId}`);
+    expect(op.body).toContain(`/portal/tests/${test.testId}/statistics?institution=${h.a.institutionId}`);
+    expect((await portalGet(h, users.viewer, '/portal/statistics?page=0')).statusCode).toBe(400);
   });
 
   it('sends a signed-out visitor to sign in', async () => {

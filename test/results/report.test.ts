@@ -139,6 +139,25 @@ describe('the report as a PDF', () => {
     expect(text).toMatch(/Page 1 of \d/);
   });
 
+  it('is tagged: headings, label and value lists and tables with header cells in reading order; page numbers are artifacts', async () => {
+    const file = path.join(pdfDir, 'tagged.pdf');
+    fs.writeFileSync(file, (await get(`${reportUrlOf(sandboxId)}?format=pdf`)).rawPayload);
+    expect(execFileSync('pdfinfo', [file], { encoding: 'utf8' })).toMatch(/^Tagged:\s+yes$/m);
+    // pdfinfo prints the structure tree as an indented outline: element types, and each element's text in quotes.
+    const tree = execFileSync('pdfinfo', ['-struct-text', file], { encoding: 'utf8' });
+    const roles = tree.split('\n').map((l) => l.trim().split(' ')[0]!).filter((r) => /^[A-Z][A-Za-z0-9]*$/.test(r));
+    expect(roles[0]).toBe('Document');
+    expect(roles.filter((r) => r === 'H1')).toHaveLength(1);
+    const texts = tree.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('"'));
+    // The notice is read once, first; then the institution, the title and the parts in the page's order.
+    expect(texts.slice(0, 3)).toEqual([expect.stringMatching(/^"Test mode: this report is of a sandbox run/), '"Alpha College"', expect.stringMatching(/^"Result report: /)]);
+    expect(texts.filter((t) => t.startsWith('"Test mode'))).toHaveLength(1);
+    expect(texts.some((t) => /^"Page \d+ of \d+"$/.test(t))).toBe(false);
+    expect(tree).toMatch(/H2 \(block\)\n\s+"Candidate and test"/);
+    expect(tree).toMatch(/Table \(block\)\n\s+Caption\n\s+"Score by section"\n\s+TR\n\s+TH\n/);
+    expect(tree).toMatch(/LI \(block\)\n\s+Lbl \(block\)\n\s+"[^"]+"\n\s+LBody \(block\)/);
+  });
+
   it('says test mode on every page of a test-mode report', async () => {
     const text = pdfText((await get(`${reportUrlOf(sandboxId)}?format=pdf`)).rawPayload, 'sandbox');
     const pages = text.split('\f').filter((p) => p.trim() !== '');

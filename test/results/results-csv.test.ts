@@ -25,7 +25,7 @@ const sections = (a: { marks: Record<string, number> }) => [
   { sectionId: 'alg', title: 'Algebra', points: a.marks.q1!, maxPoints: 2, percent: a.marks.q1! * 50 },
   { sectionId: 'geo', title: '=Geometry', points: a.marks.q2!, maxPoints: 2, percent: a.marks.q2! * 50 },
 ];
-const attempt = (externalUserId: string, q1: number, q2: number) => ({ externalUserId, delivery, answers: {}, marks: { q1, q2 } });
+const attempt = (externalUserId: string, q1: number, q2: number, name?: string) => ({ externalUserId, ...(name ? { name } : {}), delivery, answers: {}, marks: { q1, q2 } });
 
 const NASTY = ['=HYPERLINK("http://evil.example")', '+1+2', '-3', '@SUM(A1)', '\tTabbed', '\rReturn', 'comma, "quote"\nnewline'];
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
   test = await publishedVersion(h, h.a, SECTIONED);
   const seed = { institutionId: h.a.institutionId, ...test, livemode: true, maxPoints: 4, passPercent: 50, sections };
   ids = await seedScoredAttempts(h.pool, { ...seed, createdAt: new Date('2026-03-02T09:00:00Z') }, NASTY.map((n, i) => attempt(n, i % 3, 2)));
-  await seedScoredAttempts(h.pool, { ...seed, createdAt: new Date('2026-04-10T09:00:00Z') }, [attempt('april-1', 2, 2), attempt('april-2', 0, 0)]);
+  await seedScoredAttempts(h.pool, { ...seed, createdAt: new Date('2026-04-10T09:00:00Z') }, [attempt('april-1', 2, 2, 'Zoë Ångström-Núñez'), attempt('april-2', 0, 0, '=cmd|calc')]);
   await seedScoredAttempts(h.pool, { ...seed, livemode: false, createdAt: new Date('2026-04-10T09:00:00Z') }, [attempt('sandbox-1', 1, 1)]);
   // Flags on the first assignment: two warnings (one confirmed), one critical dismissed.
   const flag = (n: number, severity: string, outcome: string | null) =>
@@ -56,17 +56,24 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const csv = (institutionId: string, query = '') => h.admin('GET', `/api/admin/v1/institutions/${institutionId}/results.csv${query ? `?${query}` : ''}`);
-const rows = (body: string): Array<Record<string, string>> => parse(body, { columns: true, relax_quotes: false });
+const rows = (body: string): Array<Record<string, string>> => parse(body, { bom: true, columns: true, relax_quotes: false });
 
 describe('results CSV', () => {
   it('has a header and one row per assignment, with section columns for one test, quoted and neutralised', async () => {
     const res = await csv(h.a.institutionId, `testId=${test.testId}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="results-${h.a.institutionId}-\\d{4}-\\d\\d-\\d\\d\\.csv"$`));
-    const [header] = res.body.split('\r\n');
+    // The test's title names the file: an ASCII stand-in, and the real name in RFC 5987's form.
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="Sectioned, 'quoted', with a comma - results - \d{4}-\d\d-\d\d\.csv"; filename\*=UTF-8''Sectioned%2C%20%27quoted%27%2C%20with%20a%20comma%20-%20results%20-%20\d{4}-\d\d-\d\d\.csv$/,
+    );
+    // A UTF-8 byte order mark first, so a spreadsheet reads the names in any script.
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const [header] = res.body.replace(/^\uFEFF/, '').split('\r\n');
     expect(header).toBe(
-      "assignmentId,externalUserId,testId,testTitle,version,livemode,status,createdAt,startedAt,submittedAt,completedAt,dueAt,points,maxPoints,percent,passed,gradingStatus,section: Algebra (%),section: =Geometry (%),flagsInfo,flagsWarning,flagsCritical,flagsConfirmed,flagsDismissed",
+      "assignmentId,externalUserId,name,email,testId,testTitle,version,livemode,status,createdAt,startedAt,submittedAt,completedAt,dueAt," +
+        'createdDate,createdTime,startedDate,startedTime,submittedDate,submittedTime,completedDate,completedTime,dueDate,dueTime,' +
+        "points,maxPoints,percent,passed,gradingStatus,section: Algebra (%),section: =Geometry (%),flagsInfo,flagsWarning,flagsCritical,flagsConfirmed,flagsDismissed",
     );
     const data = rows(res.body);
     expect(data).toHaveLength(9);
@@ -95,14 +102,22 @@ describe('results CSV', () => {
       dueAt: '',
     });
     expect(new Date(first.completedAt!).toISOString()).toBe(first.completedAt);
-    expect(data[8]).toMatchObject({ externalUserId: 'april-2', percent: '0', passed: 'false', flagsWarning: '0' });
+    // The same moment as a date and a time of day (UTC) a spreadsheet reads as such; a moment not reached leaves both empty.
+    expect(`${first.completedDate}T${first.completedTime}.000Z`).toBe(first.completedAt);
+    expect(first).toMatchObject({ createdDate: '2026-03-02', createdTime: '09:00:00', dueDate: '', dueTime: '' });
+    // Name and email as the partner sent them; a name that looks like a formula is neutralised like any text.
+    expect(first).toMatchObject({ name: '', email: `'${NASTY[0]}@seed.example` });
+    expect(data[7]).toMatchObject({ externalUserId: 'april-1', name: 'Zoë Ångström-Núñez', email: 'april-1@seed.example' });
+    expect(data[8]).toMatchObject({ externalUserId: 'april-2', name: "'=cmd|calc", percent: '0', passed: 'false', flagsWarning: '0' });
     // The raw text: the comma/quote/newline id is one quoted field with its quotes doubled.
     expect(res.body).toContain('"comma, ""quote""\nnewline"');
     expect(res.body).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
   });
 
-  it('encodes the sections in one column when the export spans tests', async () => {
-    const data = rows((await csv(h.a.institutionId)).body);
+  it('encodes the sections in one column when the export spans tests, and names the file by the institution', async () => {
+    const res = await csv(h.a.institutionId);
+    expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="results-${h.a.institutionId}-\\d{4}-\\d\\d-\\d\\d\\.csv"; filename\\*=UTF-8''results-${h.a.institutionId}-`));
+    const data = rows(res.body);
     expect(Object.keys(data[0]!)).toContain('sections');
     expect(data.find((r) => r.externalUserId === 'april-1')!.sections).toBe('Algebra: 100; =Geometry: 100');
   });
@@ -124,6 +139,28 @@ describe('results CSV', () => {
   it("gives each institution its own rows only; an unknown institution is not found", async () => {
     expect(rows((await csv(h.b.institutionId)).body).map((r) => r.externalUserId)).toEqual(['other-1']);
     expectError(await csv('ins_unknown'), 404, 'not_found');
+    // Another institution's test names no file, and exports nothing of A.
+    const foreign = await csv(h.b.institutionId, `testId=${test.testId}`);
+    expect(foreign.headers['content-disposition']).toMatch(/^attachment; filename="results-ins_/);
+    expect(rows(foreign.body)).toEqual([]);
+  });
+
+  it('writes an audit entry per export: the operator token, the institution, the filters', async () => {
+    await h.pool.query("DELETE FROM audit_log WHERE action = 'results.exported'");
+    expect((await csv(h.a.institutionId, 'status=completed&createdFrom=2026-04-01&createdTo=2026-04-30&livemode=false')).statusCode).toBe(200);
+    const { rows: entries } = await h.pool.query("SELECT actor_kind, object_type, object_id, institution_id, details FROM audit_log WHERE action = 'results.exported'");
+    expect(entries).toEqual([
+      {
+        actor_kind: 'operator_token',
+        object_type: 'institution',
+        object_id: h.a.institutionId,
+        institution_id: h.a.institutionId,
+        details: { export: 'results.csv', status: 'completed', createdFrom: '2026-04-01', createdTo: '2026-04-30', livemode: false },
+      },
+    ]);
+    // A refused export is no export.
+    expectError(await csv(h.a.institutionId, 'createdFrom=yesterday'), 400, 'invalid_request');
+    expect((await h.pool.query("SELECT 1 FROM audit_log WHERE action = 'results.exported'")).rowCount).toBe(1);
   });
 
   it('refuses bad filters with the error envelope, and asks for the operator token', async () => {

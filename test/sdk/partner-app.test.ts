@@ -75,6 +75,23 @@ describe('the example partner app', () => {
     expect(await reused.text()).toContain('already been sent');
   });
 
+  it('sends the form’s test language as the assignment’s locale, and none when left to the browser', async () => {
+    const res = await form({ nonce: 'n-lang', testId: tenant.testId, externalUserId: 'lang', name: 'Ana', email: 'ana@example.org', locale: 'fr-CA' });
+    expect(res.status).toBe(303);
+    const id = Object.values(lms.store.state.enrolments).find((e) => e.externalUserId === 'lang')!.assignmentId;
+    expect((await assay.assignments.get(id)).locale).toBe('fr-CA');
+    const { id: plain } = await assignThroughForm('no-lang');
+    expect((await assay.assignments.get(plain)).locale).toBeNull();
+    // A value the form does not offer is not passed on.
+    const odd = await form({ nonce: 'n-odd', testId: tenant.testId, externalUserId: 'odd-lang', name: 'Ode', email: 'ode@example.org', locale: 'xx_YY' });
+    expect(odd.status).toBe(303);
+    const oddId = Object.values(lms.store.state.enrolments).find((e) => e.externalUserId === 'odd-lang')!.assignmentId;
+    expect((await assay.assignments.get(oddId)).locale).toBeNull();
+    const page = await (await fetch(`${lmsUrl}/`)).text();
+    expect(page).toContain('<select id="locale" name="locale">');
+    expect(page).toContain('<option value="fr-CA" lang="fr-CA">Français (Canada)</option>');
+  });
+
   it('applies each verified event once, in sequence order, and refuses forgeries', async () => {
     const { id } = await assignThroughForm('events');
     await assay.assignments.simulate(id, 'start');
@@ -93,8 +110,10 @@ describe('the example partner app', () => {
     // Signed with another secret, or not signed: 400 and nothing recorded.
     const body = JSON.stringify({ id: 'evt_forged', type: 'exam.completed', timestamp: new Date().toISOString(), data: { partnerAssignmentId: id, status: 'expired', sequence: 99 } });
     const forger = new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`);
-    const headers = { 'content-type': 'application/json', 'webhook-id': 'evt_forged', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)) };
-    const forged = await fetch(`${lmsUrl}/webhooks/assay`, { method: 'POST', body, headers: { ...headers, 'webhook-signature': forger.sign('evt_forged', new Date(), body) } });
+    // One moment for the header and the signature: signing at a later `new Date()` fails whenever a second ticks over in between.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const headers = { 'content-type': 'application/json', 'webhook-id': 'evt_forged', 'webhook-timestamp': String(at.getTime() / 1000) };
+    const forged = await fetch(`${lmsUrl}/webhooks/assay`, { method: 'POST', body, headers: { ...headers, 'webhook-signature': forger.sign('evt_forged', at, body) } });
     expect(forged.status).toBe(400);
     const unsigned = await fetch(`${lmsUrl}/webhooks/assay`, { method: 'POST', body, headers });
     expect(unsigned.status).toBe(400);
@@ -107,7 +126,7 @@ describe('the example partner app', () => {
     const lateRes = await fetch(`${lmsUrl}/webhooks/assay`, {
       method: 'POST',
       body: late,
-      headers: { ...headers, 'webhook-id': 'evt_late', 'webhook-signature': signer.sign('evt_late', new Date(), late) },
+      headers: { ...headers, 'webhook-id': 'evt_late', 'webhook-signature': signer.sign('evt_late', at, late) },
     });
     expect(lateRes.status).toBe(204);
     expect(lms.store.state.events.evt_late).toMatchObject({ type: 'exam.started', assignmentId: id });

@@ -33,7 +33,7 @@ interface Opened {
   ended: Promise<void>;
   /** Resolves with the n-th status event (1-based) once it has arrived. */
   nth(n: number, timeoutMs?: number): Promise<Record<string, unknown>>;
-  /** Resolves with the first status event that `pred` accepts (a change may be preceded by a repeat of the current status). */
+  /** Resolves with the first status event that `pred` accepts. */
   first(pred: (e: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   close(): void;
 }
@@ -103,6 +103,20 @@ describe('GET /a/{id}/events', () => {
     const second = await stream.first((e) => e.deadline !== first.deadline);
     expect(Date.now() - sent).toBeLessThan(1000);
     expect(Date.parse(second.deadline as string) - Date.parse(first.deadline as string)).toBe(15 * 60_000);
+    stream.close();
+  });
+
+  it('a notification that changes nothing (a repeat, a reconnect, a stray NOTIFY) sends nothing; the next real change is the second event', async () => {
+    const r = await running('sse-repeat');
+    const stream = await openStream(r.assignmentId, r.s.cookie);
+    const first = await stream.nth(1);
+    await h.pool.query(`SELECT pg_notify('assay_attempt_status', $1)`, [r.assignmentId]);
+    await h.pool.query(`SELECT pg_notify('assay_attempt_status', $1)`, [r.assignmentId]);
+    expect((await h.partner(h.a, 'PATCH', `${P}/assignments/${r.assignmentId}`, { accommodations: { extraTimeMinutes: 3 } })).statusCode).toBe(200);
+    const second = await stream.nth(2);
+    expect(Date.parse(second.deadline as string) - Date.parse(first.deadline as string)).toBe(3 * 60_000);
+    await new Promise((ok) => setTimeout(ok, 200));
+    expect(stream.events).toHaveLength(2);
     stream.close();
   });
 

@@ -12,6 +12,7 @@ type Body<Op extends keyof operations> = operations[Op]['requestBody'] extends {
 
 export type Test = Schemas['Test'];
 export type Score = Schemas['Score'];
+export type CandidateFeedback = Schemas['CandidateFeedback'];
 export type Assignment = Schemas['Assignment'];
 export type AssignmentCreated = Schemas['AssignmentCreated'];
 export type AssignmentStatus = Assignment['status'];

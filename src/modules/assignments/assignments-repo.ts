@@ -102,6 +102,8 @@ export async function insertAssignmentForUser(
     /** Compact JSON text of the metadata object, as sent. */
     metadataJson: string;
     accommodations: Accommodations | null;
+    /** The partner's `locale`, as sent. */
+    locale: string | null;
     livemode: boolean;
     now: Date;
   },
@@ -109,7 +111,7 @@ export async function insertAssignmentForUser(
 ): Promise<boolean> {
   const values = [
     a.user.id, a.institutionId, a.user.externalUserId, a.user.email, a.user.name, a.now, a.id, a.testId, a.testVersionId,
-    a.callbackUrl, a.dueAt, a.metadataJson, a.accommodations === null ? null : JSON.stringify(a.accommodations), a.livemode,
+    a.callbackUrl, a.dueAt, a.metadataJson, a.accommodations === null ? null : JSON.stringify(a.accommodations), a.livemode, a.locale,
   ];
   if (!idempotencyKey) {
     await db.query({ name: 'insert-assignment-for-user', text: INSERT_ASSIGNMENT_SQL, values });
@@ -128,8 +130,8 @@ export async function insertAssignmentForUser(
 const UPSERT_USER = `ON CONFLICT (institution_id, external_user_id)
        DO UPDATE SET email = EXCLUDED.email, name = COALESCE(EXCLUDED.name, users.name), updated_at = EXCLUDED.updated_at
        RETURNING id`;
-const INSERT_ASSIGNMENT_FROM_U = `INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, metadata_json, accommodations, created_at, livemode)
-     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12::text::jsonb, $12::text, $13, $6, $14 FROM u`;
+const INSERT_ASSIGNMENT_FROM_U = `INSERT INTO assignments (id, institution_id, user_id, test_id, test_version_id, status, callback_url, due_at, metadata, metadata_json, accommodations, created_at, livemode, locale)
+     SELECT $7, $2, u.id, $8, $9, 'assigned', $10, $11, $12::text::jsonb, $12::text, $13, $6, $14, $15 FROM u`;
 
 const INSERT_ASSIGNMENT_SQL = `WITH u AS (
        INSERT INTO users (id, institution_id, external_user_id, email, name, created_at, updated_at)
@@ -140,7 +142,7 @@ const INSERT_ASSIGNMENT_SQL = `WITH u AS (
 
 const INSERT_ASSIGNMENT_WITH_KEY_SQL = `WITH k AS (
        INSERT INTO idempotency_keys (institution_id, livemode, scope, key, fingerprint, response_status, response_body, assignment_id, created_at)
-       VALUES ($2, $14, $15, $16, $17, $18, $19, $7, $6)
+       VALUES ($2, $14, $16, $17, $18, $19, $20, $7, $6)
        ON CONFLICT DO NOTHING
        RETURNING 1
      ), u AS (

@@ -7,6 +7,7 @@ import { findPublishedTestAndCallbackDomains } from '../catalog/tests-service.js
 import type { AssignmentsContext } from './context.js';
 import { checkRelaxationsAllowed, normaliseAccommodations, type Accommodations } from './accommodations.js';
 import { checkCallbackUrl } from './callback-url.js';
+import { checkLocale } from './partner-locale.js';
 import { CREATE_SCOPE, claimKey, fingerprint, storeResponse } from './idempotency.js';
 import { insertAssignmentForUser } from './assignments-repo.js';
 import type { CreateAssignmentBody } from './schemas.js';
@@ -64,11 +65,12 @@ export async function createAssignment(
       { field: 'metadata', message: `must be at most ${METADATA_MAX_BYTES} bytes of compact JSON (got ${metadataBytes})` },
     ]);
   }
+  const locale = checkLocale(body.locale);
   const dueAt = body.dueAt ? new Date(body.dueAt) : null;
   const accommodations = normaliseAccommodations(body.accommodations);
   const metadataJson = body.metadata === undefined ? '{}' : (input.metadataJson ?? JSON.stringify(metadata));
 
-  const request: CreateRequest = { institutionId, livemode, body, metadataJson, dueAt, accommodations, now, trustedCallbackHosts: input.trustedCallbackHosts ?? [] };
+  const request: CreateRequest = { institutionId, livemode, body, metadataJson, dueAt, accommodations, locale, now, trustedCallbackHosts: input.trustedCallbackHosts ?? [] };
   if (idempotencyKey) {
     const key = { key: idempotencyKey, fingerprint: fingerprint(body), serialize: input.serialize };
     const fresh = await createIfKeyFree(ctx, request, key);
@@ -122,6 +124,8 @@ interface CreateRequest {
   metadataJson: string;
   dueAt: Date | null;
   accommodations: Accommodations | null;
+  /** The partner's `locale`, well-formed and as sent, or null. */
+  locale: string | null;
   now: Date;
   trustedCallbackHosts: readonly string[];
 }
@@ -140,7 +144,7 @@ interface IdempotencyKeyToStore {
 async function checkAndInsert(
   ctx: AssignmentsContext,
   db: Queryable,
-  { institutionId, livemode, body, metadataJson, dueAt, accommodations, now, trustedCallbackHosts }: CreateRequest,
+  { institutionId, livemode, body, metadataJson, dueAt, accommodations, locale, now, trustedCallbackHosts }: CreateRequest,
   key?: IdempotencyKeyToStore,
 ): Promise<{ created: CreatedAssignment; body: string | null }> {
   const { test, callbackDomains } = await findPublishedTestAndCallbackDomains(db, institutionId, body.testId);
@@ -175,6 +179,7 @@ async function checkAndInsert(
       dueAt,
       metadataJson,
       accommodations,
+      locale,
       livemode,
       now,
     },

@@ -1,6 +1,7 @@
 import { newId } from '../../platform/ids.js';
 import type { AssignmentsContext } from './context.js';
 import { insertAssignmentForUser } from './assignments-repo.js';
+import { trialUserId } from './trial-runs.js';
 
 /**
  * The test-mode assignment behind the editor's **Try it**
@@ -19,13 +20,15 @@ export async function createTrialAssignment(
   await insertAssignmentForUser(ctx.pool, {
     id: assignmentId,
     institutionId: input.institutionId,
-    user: { id: newId('usr'), externalUserId: `portal-try:${input.staff.staffId}`, email: input.staff.email, name: input.staff.name },
+    user: { id: newId('usr'), externalUserId: trialUserId(input.staff.staffId), email: input.staff.email, name: input.staff.name },
     testId: input.testId,
     testVersionId: input.testVersionId,
     callbackUrl: input.returnUrl,
     dueAt: null,
     metadataJson: '{"tryIt":true}',
     accommodations: null,
+    // The staff member's own browser languages choose the trial's language.
+    locale: null,
     livemode: false,
     now,
   });

@@ -33,10 +33,15 @@ export interface AssignmentRow {
   cancelledAt: Date | null;
   /** False for an assignment created with a test-mode key. */
   livemode: boolean;
+  /** The partner's `locale` (BCP 47) as sent, or null. */
+  locale: string | null;
+  /** The language the candidate chose on the intro page (a catalogue's tag), or null. */
+  candidateLocale: string | null;
 }
 
 export const ASSIGNMENT_COLUMNS = `a.id, a.institution_id, a.user_id, u.external_user_id, a.test_id, a.test_version_id, a.status, a.callback_url,
-  a.due_at, a.metadata, a.metadata_json, a.link_version, a.score, a.accommodations, a.created_at, a.started_at, a.submitted_at, a.completed_at, a.cancelled_at, a.livemode`;
+  a.due_at, a.metadata, a.metadata_json, a.link_version, a.score, a.accommodations, a.created_at, a.started_at, a.submitted_at, a.completed_at, a.cancelled_at, a.livemode,
+  a.locale, a.candidate_locale`;
 
 /** A row of ASSIGNMENT_COLUMNS as pg returns it. */
 export type AssignmentRecord = {
@@ -60,6 +65,8 @@ export type AssignmentRecord = {
   completed_at: Date | null;
   cancelled_at: Date | null;
   livemode: boolean;
+  locale: string | null;
+  candidate_locale: string | null;
 };
 
 export function toAssignmentRow(r: AssignmentRecord): AssignmentRow {
@@ -85,6 +92,8 @@ export function toAssignmentRow(r: AssignmentRecord): AssignmentRow {
     completedAt: r.completed_at,
     cancelledAt: r.cancelled_at,
     livemode: r.livemode,
+    locale: r.locale ?? null,
+    candidateLocale: r.candidate_locale ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { notFound } from '../../platform/errors.js';
-import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
+import { readAll, withTransaction, type Pool, type Queryable } from '../../platform/db.js';
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { isPastDue } from '../lifecycle/state-machine.js';
 import type { Score } from '../lifecycle/score.js';
@@ -9,6 +9,7 @@ import { findAssignmentById, type AssignmentRow } from './find-assignment.js';
 import { readAssignment } from './assignments-repo.js';
 import type { AssignmentsContext } from './context.js';
 import type { LinkSigner } from './start-links.js';
+import { releasedFeedback, type CandidateFeedback } from './candidate-feedback.js';
 
 export interface AssignmentView {
   assignmentId: string;
@@ -17,11 +18,13 @@ export interface AssignmentView {
   testId: string;
   startUrl: string | null;
   startUrlExpiresAt: Date | null;
-  /** reportUrl: only once the result is available (a signed link valid 15 minutes, report-links.ts). */
-  result: { available: boolean; score: Score | null; reportUrl?: string };
+  /** reportUrl and feedback: only once the result is available (a signed link valid 15 minutes, report-links.ts); feedback only when some was written (candidate-feedback.ts). */
+  result: { available: boolean; score: Score | null; reportUrl?: string; feedback?: CandidateFeedback };
   metadata: Record<string, unknown>;
   dueAt: Date | null;
   accommodations: Accommodations | null;
+  /** The partner's `locale` as sent at creation, or null. */
+  locale: string | null;
   createdAt: Date;
   startedAt: Date | null;
   submittedAt: Date | null;
@@ -71,7 +74,11 @@ export async function assignmentView(
     startUrlExpiresAt = signer.expiryFor(now, row.status === 'assigned' ? row.dueAt : null);
     startUrl = signer.issue(row.id, row.linkVersion, startUrlExpiresAt).url;
   }
-  const proctoring = await proctoringSummary(db, row.institutionId, row.id, row.testVersionId, proctoringCounts);
+  const [proctoring, feedback] = await readAll(db, [
+    () => proctoringSummary(db, row.institutionId, row.id, row.testVersionId, proctoringCounts),
+    // Released with the result only: a completed assignment's one extra lookup by primary key.
+    () => releasedFeedback(db, row),
+  ] as const);
   return {
     assignmentId: row.id,
     status: row.status,
@@ -81,12 +88,13 @@ export async function assignmentView(
     startUrlExpiresAt,
     result:
       row.status === 'completed'
-        ? { available: true, score: row.score, reportUrl: signer.report.issue(row.id, signer.report.expiryFor(now)) }
+        ? { available: true, score: row.score, reportUrl: signer.report.issue(row.id, signer.report.expiryFor(now)), ...(feedback ? { feedback } : {}) }
         : { available: false, score: row.score },
     metadata: row.metadata,
     metadataJson: row.metadataJson,
     dueAt: row.dueAt,
     accommodations: row.accommodations,
+    locale: row.locale,
     createdAt: row.createdAt,
     startedAt: row.startedAt,
     submittedAt: row.submittedAt,

@@ -5,6 +5,8 @@ import { ScoreSchema } from '../lifecycle/score.js';
 import { PROCTORED_MODES } from '../catalog/test-settings.js';
 import { REVIEW_STATUSES } from './proctoring-summary.js';
 import { AccommodationsSchema } from './accommodations.js';
+import { LOCALE_MAX_LENGTH } from './partner-locale.js';
+import { CandidateFeedbackSchema } from './candidate-feedback.js';
 
 export const AssignmentStatusSchema = StringEnum(ASSIGNMENT_STATUSES, {
   description:
@@ -36,6 +38,14 @@ export const CreateAssignmentBody = Type.Object(
     dueAt: Type.Optional(Type.String({ format: 'date-time', description: 'Expires if not started by then; must be in the future' })),
     metadata: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Opaque JSON object, at most 1 KB compact' })),
     accommodations: Type.Optional(AccommodationsSchema),
+    locale: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: LOCALE_MAX_LENGTH,
+        description:
+          "The candidate's language as a BCP 47 tag (`fr-CA`, `pt-BR`, `ar`): the pages are shown in the nearest language offered, with dates and numbers for its region. A well-formed tag with no nearest language (`nl`) is kept, and the pages say which language they fall back to; a malformed one is refused with 400",
+      }),
+    ),
   },
   { additionalProperties: false, title: 'CreateAssignment' },
 );
@@ -77,10 +87,18 @@ export const AssignmentView = Type.Object(
           description: "Once the result is available: a signed link, valid 15 minutes, to the candidate's printable report (HTML; add ?format=pdf for a PDF). A fresh one on every read; it carries no API key",
         }),
       ),
+      feedback: Type.Optional(
+        Type.Object(CandidateFeedbackSchema.properties, {
+          title: 'CandidateFeedback',
+          description:
+            "Once the result is available, and only when a reviewer wrote some: the feedback for the candidate (plain text), as the candidate sees it on the completion page and the report. Absent before the result is available and when there is none",
+        }),
+      ),
     }),
     metadata: Type.Object({}, { additionalProperties: true }),
     dueAt: NullableTimestamp,
     accommodations: Nullable(AccommodationsSchema, { description: 'As granted at creation or by the latest PATCH; null for none' }),
+    locale: Nullable(Type.String(), { description: 'The `locale` given at creation, exactly as sent; null when none was given' }),
     createdAt: Timestamp,
     startedAt: NullableTimestamp,
     submittedAt: NullableTimestamp,

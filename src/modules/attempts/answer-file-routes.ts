@@ -3,13 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../platform/context.js';
 import { errors } from '../../platform/http/schemas.js';
+import { contentDisposition } from '../../platform/http/content-disposition.js';
 import { INLINE_TYPES, openAnswerFile } from './answer-file-urls.js';
-
-/** RFC 6266/5987: an ASCII fallback and the UTF-8 name. */
-function disposition(kind: 'inline' | 'attachment', name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 /**
  * `GET /answer-files/{token}`: an answer file through its signed link
@@ -35,7 +30,7 @@ export const answerFileDownloadRoutes: FastifyPluginAsyncTypebox<{ ctx: AppConte
       );
       return reply
         .type(inline ? type : type.startsWith('text/') ? 'text/plain; charset=utf-8' : type)
-        .header('content-disposition', disposition(inline ? 'inline' : 'attachment', opened.file.fileName))
+        .header('content-disposition', contentDisposition(opened.file.fileName, inline ? 'inline' : 'attachment', 'file'))
         .header('content-length', String(opened.size))
         .send(opened.body);
     },

@@ -11,6 +11,8 @@ import { scheduleAutoSubmit } from './auto-submit-job.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import { deadlineFor } from './timing.js';
 import { drawDelivery } from '../catalog/delivery.js';
+import { chooseContentLanguage } from '../catalog/translations/localize.js';
+import { acceptLanguageTags } from '../../platform/i18n/locales.js';
 
 export type BeginOutcome = 'started' | 'expired' | 'unchanged';
 
@@ -22,9 +24,16 @@ export type BeginOutcome = 'started' | 'expired' | 'unchanged';
  * CSPRNG, and stored with the attempt: an assignment never started draws
  * nothing, and every later reader sees the stored one. The assignment row lock makes a
  * second press or a second tab a no-op (`unchanged`). Past dueAt the lazy
- * expiry check applies instead (`expired`).
+ * expiry check applies instead (`expired`). A test with translations has
+ * its content language chosen here, as the intro page showed it, and kept
+ * in the delivery (docs/test-format.md "Languages").
  */
-export async function beginAttempt(ctx: AppContext, session: StudentSession, assignmentId: string): Promise<BeginOutcome> {
+export async function beginAttempt(
+  ctx: AppContext,
+  session: StudentSession,
+  assignmentId: string,
+  request: { acceptLanguage?: string | undefined } = {},
+): Promise<BeginOutcome> {
   const row = await findAssignment(ctx.pool, session.institutionId, assignmentId);
   if (!row || row.userId !== session.userId) throw notFound('assignment');
   const test = await loadTestVersion(ctx.pool, row.testVersionId);
@@ -44,6 +53,9 @@ export async function beginAttempt(ctx: AppContext, session: StudentSession, ass
         deadlineAt,
         delivery: drawDelivery(test, randomInt),
       };
+      if (Object.keys(test.translations).length > 0) {
+        attempt.delivery.contentLanguage = chooseContentLanguage(test, [row.candidateLocale, row.locale, ...acceptLanguageTags(request.acceptLanguage)]);
+      }
       await insertAttempt(tx, attempt);
       await scheduleAutoSubmit(tx, row.id, deadlineAt);
       return attempt;

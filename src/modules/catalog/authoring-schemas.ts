@@ -28,6 +28,11 @@ export const Draft = Type.Object({
   updatedAt: Nullable(Timestamp),
   nextVersion: Type.Integer(),
   problems: Type.Array(Problem, { description: 'What publishing would refuse now, each at its field path; empty: publishable' }),
+  translationStatus: Type.Optional(
+    Type.Record(Type.String(), Type.Object({ missing: Type.Array(Type.String()), stale: Type.Array(Type.String()) }), {
+      description: "Per translation in the content: the texts' paths not translated, and those whose source changed since they were translated (absent: no translations)",
+    }),
+  ),
 });
 
 export const Published = Type.Object({
@@ -41,7 +46,7 @@ export const VersionList = Type.Object({
   data: Type.Array(Type.Object({ version: Type.Integer(), title: Type.String(), questionCount: Type.Integer(), createdAt: Timestamp })),
 });
 
-const Change = Type.Object({
+export const Change = Type.Object({
   kind: StringEnum([
     'test_changed',
     'section_added',

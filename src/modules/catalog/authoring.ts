@@ -12,6 +12,9 @@ import { compositePoints, inputPoints } from './composite.js';
 import { checkCriteria } from './question-types/ai-marking-fields.js';
 import { isParametrised } from './question-types/parameters/schema.js';
 import { uniqueIds } from './question-types/unique-ids.js';
+import { checkTranslations } from './translations/translation-checks.js';
+import { stampTranslations } from './translations/translation-store.js';
+import type { StoredTranslations } from './translations/translation-schema.js';
 
 /**
  * Authoring rules the schema cannot express (issue: "Authoring rules"):
@@ -39,6 +42,8 @@ import { uniqueIds } from './question-types/unique-ids.js';
  *   `points`, when given, equal to the parts' sum;
  * - markdown content (content/content-checks.ts): every formula parses, images have alt text and name
  *   one of `knownAssets` (the owner's existing assets; not checked when absent), links are https;
+ * - `language` and `translations` (translations/translation-checks.ts): canonical BCP 47 tags, paths
+ *   naming the test's texts by id, each text bounded and checked as its source is;
  * Returns the questions (and sections) with ids filled in, or throws 400 with every violation in `details`.
  */
 export interface CheckedContent {
@@ -50,6 +55,8 @@ export interface CheckedContent {
   assetIds: string[];
   /** The test's passages as given ([] for none). */
   passages: Passage[];
+  /** The translations, each text stamped with its source's hash as of now (translations/translation-store.ts). */
+  translations: StoredTranslations;
 }
 
 export function checkTestInput(input: TestInput, knownAssets?: ReadonlySet<string>): CheckedContent {
@@ -78,12 +85,15 @@ export function checkTestInput(input: TestInput, knownAssets?: ReadonlySet<strin
     sectionIds.add(sec.id);
   });
   checkTestContent(input, details, knownAssets);
+  checkTranslations(input, details, knownAssets);
   if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
 
   const assetIds = testAssetIds(input);
   const passages = input.passages ?? [];
+  // A translation names texts by ids the input gives: a question without one yet has none translated.
+  const translations = stampTranslations(input.translations, input);
   const withIds = (qs: TestInput['questions'] & object) => qs.map((q) => withDefaults({ ...q, id: q.id ?? newId('q') } as Question));
-  if (!input.sections) return { questions: withIds(input.questions!), sections: null, assetIds, passages };
+  if (!input.sections) return { questions: withIds(input.questions!), sections: null, assetIds, passages, translations };
   const questions: Question[] = [];
   const sections = input.sections.map((sec): StoredSection => {
     const qs = withIds(sec.questions);
@@ -97,7 +107,7 @@ export function checkTestInput(input: TestInput, knownAssets?: ReadonlySet<strin
       questionIds: qs.map((q) => q.id),
     };
   });
-  return { questions, sections, assetIds, passages };
+  return { questions, sections, assetIds, passages, translations };
 }
 
 function checkSection(sec: SectionInput, at: string, details: ErrorDetail[]): void {

@@ -26,6 +26,12 @@ export interface Delivery {
   itemOrder: Record<string, string[]>;
   /** The values drawn for each parametrised question's variables (absent in attempts begun before there were any). */
   values?: { [questionId: string]: DrawnValues };
+  /**
+   * The language the candidate reads the test in (translations/localize.ts),
+   * fixed when the attempt begins; absent for a test without translations
+   * (and attempts begun before there were any): the test's own language.
+   */
+  contentLanguage?: string;
 }
 
 /** A uniform integer in [0, n). */

@@ -1,5 +1,6 @@
 import { newId } from '../../platform/ids.js';
 import type { Queryable } from '../../platform/db.js';
+import type { StoredTranslations } from './translations/translation-schema.js';
 
 /** A test as authoring sees it: who owns it, its current version (0: none yet), deleted or not. */
 export interface TestHead {
@@ -16,6 +17,8 @@ export interface StoredDraft {
   updatedAt: Date;
   auditActor: string | null;
   auditedAt: Date | null;
+  /** The source hashes of the content's translations (translations/translation-store.ts): what tells a stale text after the source changed. */
+  translations: StoredTranslations;
 }
 
 type DraftRecord = {
@@ -26,6 +29,7 @@ type DraftRecord = {
   updated_at: Date;
   audit_actor: string | null;
   audited_at: Date | null;
+  translations: StoredTranslations;
 };
 
 const toDraft = (r: DraftRecord): StoredDraft => ({
@@ -36,6 +40,7 @@ const toDraft = (r: DraftRecord): StoredDraft => ({
   updatedAt: r.updated_at,
   auditActor: r.audit_actor,
   auditedAt: r.audited_at,
+  translations: r.translations,
 });
 
 /** A test not deleted; `lock` takes its row for the rest of the transaction (publishing, deleting). */
@@ -54,17 +59,18 @@ export async function insertDraftTest(
   owner: string | null,
   content: Record<string, unknown>,
   by: { staffId: string | null; email: string | null },
+  translations: StoredTranslations,
 ): Promise<string> {
   const testId = newId('tst');
   await db.query('INSERT INTO tests (id, current_version, owner_institution_id) VALUES ($1, 0, $2)', [testId, owner]);
   await db.query(
-    `INSERT INTO test_drafts (test_id, content, revision, updated_by, updated_by_email) VALUES ($1, $2, 1, $3, $4)`,
-    [testId, JSON.stringify(content), by.staffId, by.email],
+    `INSERT INTO test_drafts (test_id, content, revision, updated_by, updated_by_email, translations) VALUES ($1, $2, 1, $3, $4, $5)`,
+    [testId, JSON.stringify(content), by.staffId, by.email, JSON.stringify(translations)],
   );
   return testId;
 }
 
-const DRAFT_COLUMNS = 'content, revision, updated_by, updated_by_email, updated_at, audit_actor, audited_at';
+const DRAFT_COLUMNS = 'content, revision, updated_by, updated_by_email, updated_at, audit_actor, audited_at, translations';
 
 export async function getDraft(db: Queryable, testId: string, lock = false): Promise<StoredDraft | null> {
   const { rows } = await db.query<DraftRecord>(`SELECT ${DRAFT_COLUMNS} FROM test_drafts WHERE test_id = $1${lock ? ' FOR UPDATE' : ''}`, [testId]);
@@ -73,7 +79,12 @@ export async function getDraft(db: Queryable, testId: string, lock = false): Pro
 
 /**
  * Writes the draft if it is still at `fromRevision` (0: there is no draft
- * row yet), as revision fromRevision + 1; null when another save came first.
+ * row yet), as the next revision; null when another save came first. With
+ * an editor `instance`, a save from an older revision still goes through
+ * when every revision since `fromRevision` was written by that same
+ * instance (its run of saves started at or before `fromRevision`): a
+ * browser tab reloaded while its own last save was on the way is not in
+ * conflict with itself.
  */
 export async function writeDraft(
   db: Queryable,
@@ -81,19 +92,26 @@ export async function writeDraft(
   fromRevision: number,
   content: Record<string, unknown>,
   by: { staffId: string | null; email: string | null },
+  translations: StoredTranslations,
+  instance: string | null = null,
 ): Promise<StoredDraft | null> {
-  const { rows } =
-    fromRevision === 0
-      ? await db.query<DraftRecord>(
-          `INSERT INTO test_drafts (test_id, content, revision, updated_by, updated_by_email) VALUES ($1, $2, 1, $3, $4)
-           ON CONFLICT (test_id) DO NOTHING RETURNING ${DRAFT_COLUMNS}`,
-          [testId, JSON.stringify(content), by.staffId, by.email],
-        )
-      : await db.query<DraftRecord>(
-          `UPDATE test_drafts SET content = $3, revision = revision + 1, updated_by = $4, updated_by_email = $5, updated_at = clock_timestamp()
-            WHERE test_id = $1 AND revision = $2 RETURNING ${DRAFT_COLUMNS}`,
-          [testId, fromRevision, JSON.stringify(content), by.staffId, by.email],
-        );
+  const values = [testId, fromRevision, JSON.stringify(content), by.staffId, by.email, JSON.stringify(translations), instance];
+  if (fromRevision === 0) {
+    const { rows } = await db.query<DraftRecord>(
+      `INSERT INTO test_drafts (test_id, content, revision, updated_by, updated_by_email, translations, editor_instance, editor_run_from)
+       VALUES ($1, $3, 1, $4, $5, $6, $7, $2) ON CONFLICT (test_id) DO NOTHING RETURNING ${DRAFT_COLUMNS}`,
+      values,
+    );
+    if (rows[0] || instance === null) return rows[0] ? toDraft(rows[0]) : null;
+  }
+  const { rows } = await db.query<DraftRecord>(
+    `UPDATE test_drafts SET content = $3, revision = revision + 1, updated_by = $4, updated_by_email = $5, updated_at = clock_timestamp(), translations = $6,
+            editor_run_from = CASE WHEN $7::text IS NOT NULL AND editor_instance = $7 THEN editor_run_from ELSE $2 END, editor_instance = $7
+      WHERE test_id = $1
+        AND (revision = $2 OR ($7::text IS NOT NULL AND editor_instance = $7 AND editor_run_from <= $2 AND $2 < revision))
+      RETURNING ${DRAFT_COLUMNS}`,
+    values,
+  );
   return rows[0] ? toDraft(rows[0]) : null;
 }
 

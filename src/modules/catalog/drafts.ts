@@ -1,6 +1,6 @@
 import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
 import { withTransaction, type Pool, type Queryable } from '../../platform/db.js';
-import { validationDetails, validatorCompiler } from '../../platform/http/validation.js';
+import { validationProblems, validatorCompiler, type ValidationProblem } from '../../platform/http/validation.js';
 import type { ErrorObject } from 'ajv';
 import { recordAudit, type AuditContext } from '../staff/audit.js';
 import { checkTestInput, type CheckedContent } from './authoring.js';
@@ -11,6 +11,9 @@ import { existingAssetIds } from './content-assets/assets-repo.js';
 import * as drafts from './drafts-repo.js';
 import * as tests from './tests-repo.js';
 import { diffVersions, type VersionChange } from './version-diff.js';
+import type { StoredTranslations, TranslationStatus } from './translations/translation-schema.js';
+import { checkTranslations } from './translations/translation-checks.js';
+import { keepSourceHashes, plainTranslations, stampTranslations, translationStatus } from './translations/translation-store.js';
 
 /**
  * Authoring (docs/authoring.md): a test has one draft that editors save
@@ -38,8 +41,15 @@ export interface DraftView {
   updatedAt: Date | null;
   /** The version the next publish will write. */
   nextVersion: number;
-  /** What publishing would refuse now, each at its field path (empty: publishable). */
-  problems: ErrorDetail[];
+  /** What publishing would refuse now, each at its field path (empty: publishable); a schema problem with the rule it broke. */
+  problems: ValidationProblem[];
+  /** Per translation in the content, its missing and stale texts (absent when the content has none). */
+  translationStatus?: TranslationStatus;
+}
+
+/** Publishing refused: every problem at its field, in the API's envelope (field and message). */
+function refused(problems: ValidationProblem[]): AppError {
+  return new AppError('invalid_request', `${problems[0]!.field}: ${problems[0]!.message}`, problems.map(({ field, message }) => ({ field, message })));
 }
 
 /** Saves are audited at most once per editor per test within this window; publishing is always audited. */
@@ -53,10 +63,10 @@ export async function draftProblems(
   db: Queryable,
   content: unknown,
   owner: string | null,
-): Promise<{ problems: ErrorDetail[]; valid: { input: TestInput; checked: CheckedContent } | null }> {
+): Promise<{ problems: ValidationProblem[]; valid: { input: TestInput; checked: CheckedContent } | null }> {
   // ajv with defaults may fill the object it checks: check a copy, keep the draft as written.
   const copy: unknown = structuredClone(content);
-  if (!validate(copy)) return { problems: validationDetails(validate.errors ?? [], 'body'), valid: null };
+  if (!validate(copy)) return { problems: validationProblems(validate.errors ?? [], 'body'), valid: null };
   const input = copy as TestInput;
   try {
     const checked = checkTestInput(input, await existingAssetIds(db, testAssetIds(input), owner));
@@ -79,6 +89,7 @@ function refuseOverBounds(content: unknown): void {
   if (!validate(copy)) return;
   const over: ErrorDetail[] = [];
   checkTestContent(copy as TestInput, over, undefined, 'bounds');
+  checkTranslations(copy as TestInput, over, undefined, 'bounds');
   if (over.length > 0) throw new AppError('invalid_request', `${over[0]!.field}: ${over[0]!.message}`, over);
 }
 
@@ -91,6 +102,9 @@ async function authorable(db: Queryable, scope: AuthoringScope, testId: string, 
 
 const editor = (audit: AuditContext | undefined) =>
   audit?.actor.kind === 'staff' ? { staffId: audit.actor.staffId, email: audit.actor.email } : { staffId: null, email: audit ? audit.actor.kind : null };
+/** One staff member in one browser tab (the editor page's per-tab id); none for other callers, whose stale saves are always conflicts. */
+const editorInstance = (audit: AuditContext | undefined, editorId: string | undefined) =>
+  editorId && audit?.actor.kind === 'staff' ? `${audit.actor.staffId}:${editorId}` : null;
 const actorKey = (audit: AuditContext) => (audit.actor.kind === 'staff' ? `staff:${audit.actor.staffId}` : audit.actor.kind);
 
 async function audited(tx: Queryable, audit: AuditContext | undefined, head: drafts.TestHead, action: string, details: Record<string, unknown>) {
@@ -112,7 +126,21 @@ async function contentOfCurrentVersion(db: Queryable, testId: string): Promise<R
     ...(v.proctoring !== 'none' && v.proctoringRules ? { proctoringRules: v.proctoringRules } : {}),
     contentFormat: v.contentFormat,
     ...(v.sections ? { sections: sectionsWithQuestions(v.sections, v.questions) } : { questions: v.questions }),
+    ...(v.language !== null ? { language: v.language } : {}),
+    ...(Object.keys(v.translations).length > 0 ? { translations: plainTranslations(v.translations) } : {}),
   };
+}
+
+/** The source hashes a draft's translations had: the draft's, or the current version's before any draft (translations/translation-store.ts). */
+async function storedTranslations(db: Queryable, testId: string, draft: drafts.StoredDraft | null): Promise<StoredTranslations> {
+  if (draft) return draft.translations;
+  return (await tests.getCurrentTestVersion(db, testId))?.translations ?? {};
+}
+
+/** The content's translations stamped: texts saved unchanged keep their source hashes, new or edited ones take the current source's. */
+async function stampedFor(db: Queryable, testId: string, content: Record<string, unknown>, draft: drafts.StoredDraft | null): Promise<StoredTranslations> {
+  if (!content.translations || typeof content.translations !== 'object') return {};
+  return stampTranslations(content.translations, content, await storedTranslations(db, testId, draft));
 }
 
 /**
@@ -123,7 +151,7 @@ export async function createDraftTest(pool: Pool, scope: AuthoringScope, content
   const owner = scope === 'all' ? null : scope.institutionId;
   refuseOverBounds(content);
   const testId = await withTransaction(pool, async (tx) => {
-    const id = await drafts.insertDraftTest(tx, owner, content, editor(audit));
+    const id = await drafts.insertDraftTest(tx, owner, content, editor(audit), stampTranslations(content.translations, content));
     const head = { testId: id, ownerInstitutionId: owner, currentVersion: 0 };
     await audited(tx, audit, head, 'test.created', { title: typeof content.title === 'string' ? content.title.slice(0, 200) : null });
     if (audit) await drafts.markDraftAudited(tx, id, actorKey(audit));
@@ -141,9 +169,9 @@ export async function createDraftTest(pool: Pool, scope: AuthoringScope, content
  * kept, so an upload is seen at the next read.
  */
 const PROBLEMS_CACHE_SIZE = 200;
-const problemsCache = new Map<string, ErrorDetail[]>();
+const problemsCache = new Map<string, ValidationProblem[]>();
 
-async function cachedProblems(db: Queryable, key: string, content: unknown, owner: string | null): Promise<ErrorDetail[]> {
+async function cachedProblems(db: Queryable, key: string, content: unknown, owner: string | null): Promise<ValidationProblem[]> {
   const hit = problemsCache.get(key);
   if (hit) {
     problemsCache.delete(key);
@@ -164,6 +192,7 @@ export async function getDraftView(db: Queryable, scope: AuthoringScope, testId:
   const content = draft?.content ?? (await contentOfCurrentVersion(db, testId));
   const key = `${testId}:${draft?.revision ?? 0}:${head.currentVersion}:${draft?.updatedAt.getTime() ?? 0}`;
   const problems = await cachedProblems(db, key, content, head.ownerInstitutionId);
+  const stamps = content.translations ? await storedTranslations(db, testId, draft) : {};
   return {
     testId,
     ownerInstitutionId: head.ownerInstitutionId,
@@ -173,6 +202,7 @@ export async function getDraftView(db: Queryable, scope: AuthoringScope, testId:
     updatedAt: draft?.updatedAt ?? null,
     nextVersion: head.currentVersion + 1,
     problems,
+    ...(Object.keys(stamps).length > 0 ? { translationStatus: translationStatus(stamps, content) } : {}),
   };
 }
 
@@ -189,6 +219,8 @@ function staleDraft(current: drafts.StoredDraft | null, fromRevision: number): A
  * Saves the draft as it is (incomplete tests too: the problems come back
  * with it, nothing is enforced) if nobody saved since `revision`; 409
  * `invalid_state` otherwise, naming the current revision and who saved it.
+ * The portal's editor names its tab (`editorId`): the same staff member's
+ * saves from that tab are never a conflict with each other (drafts-repo.ts).
  * Audited as `test.draft_saved` at most once per editor per test per
  * DRAFT_AUDIT_WINDOW_MS (a burst of autosaves is one entry).
  */
@@ -196,13 +228,14 @@ export async function saveDraft(
   pool: Pool,
   scope: AuthoringScope,
   testId: string,
-  save: { revision: number; content: Record<string, unknown> },
+  save: { revision: number; content: Record<string, unknown>; editorId?: string | undefined },
   audit?: AuditContext,
 ): Promise<DraftView> {
   refuseOverBounds(save.content);
   await withTransaction(pool, async (tx) => {
     const head = await authorable(tx, scope, testId);
-    const written = await drafts.writeDraft(tx, testId, save.revision, save.content, editor(audit));
+    const stamps = await stampedFor(tx, testId, save.content, save.content.translations ? await drafts.getDraft(tx, testId) : null);
+    const written = await drafts.writeDraft(tx, testId, save.revision, save.content, editor(audit), stamps, editorInstance(audit, save.editorId));
     if (!written) throw staleDraft(await drafts.getDraft(tx, testId), save.revision);
     if (!audit) return;
     const key = actorKey(audit);
@@ -236,13 +269,14 @@ export async function publishDraft(pool: Pool, scope: AuthoringScope, testId: st
     const draft = await drafts.getDraft(tx, testId, true);
     if (!draft || draft.revision !== revision) throw staleDraft(draft, revision);
     const { problems, valid } = await draftProblems(tx, draft.content, head.ownerInstitutionId);
-    if (!valid) throw new AppError('invalid_request', `${problems[0]!.field}: ${problems[0]!.message}`, problems);
-    const { input, checked } = valid;
+    if (!valid) throw refused(problems);
+    const { input } = valid;
+    const checked = { ...valid.checked, translations: keepSourceHashes(valid.checked.translations, draft.translations) };
     const version = await tests.appendVersion(tx, testId, input, checked);
     if (head.ownerInstitutionId !== null) await drafts.publishToOwner(tx, testId, head.ownerInstitutionId);
     // The draft becomes the version as stored (generated ids and defaults filled in), so the next
     // version's questions and sections keep their ids and the diff matches them.
-    const next = await drafts.writeDraft(tx, testId, revision, await contentOfCurrentVersion(tx, testId), editor(audit));
+    const next = await drafts.writeDraft(tx, testId, revision, await contentOfCurrentVersion(tx, testId), editor(audit), checked.translations);
     await audited(tx, audit, head, 'test.version_published', { version, revision, title: input.title });
     return { testId, version, publishedRevision: revision, revision: next!.revision };
   });
@@ -261,7 +295,7 @@ export async function versionChanges(db: Queryable, scope: AuthoringScope, testI
   const previousId = version > 1 ? await drafts.versionId(db, testId, version - 1) : null;
   const before = previousId
     ? (await tests.getTestVersionById(db, previousId))!
-    : { ...after, title: '', description: '', questions: [], sections: [], passPercent: null, proctoringRules: null };
+    : { ...after, title: '', description: '', questions: [], sections: [], passPercent: null, proctoringRules: null, language: null, translations: {} };
   return { version, previous: previousId ? version - 1 : null, changes: diffVersions(before, after) };
 }
 
@@ -297,8 +331,9 @@ export async function trialVersion(pool: Pool, scope: AuthoringScope, testId: st
     const draft = await drafts.getDraft(tx, testId, true);
     const content = draft?.content ?? (await contentOfCurrentVersion(tx, testId));
     const { problems, valid } = await draftProblems(tx, content, head.ownerInstitutionId);
-    if (!valid) throw new AppError('invalid_request', `${problems[0]!.field}: ${problems[0]!.message}`, problems);
-    const testVersionId = await tests.trialVersionId(tx, testId, draft?.revision ?? 0, valid.input, valid.checked);
+    if (!valid) throw refused(problems);
+    const checked = { ...valid.checked, translations: keepSourceHashes(valid.checked.translations, await storedTranslations(tx, testId, draft)) };
+    const testVersionId = await tests.trialVersionId(tx, testId, draft?.revision ?? 0, valid.input, checked);
     return { testVersionId, ownerInstitutionId: head.ownerInstitutionId, title: valid.input.title };
   });
 }

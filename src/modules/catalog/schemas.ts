@@ -4,6 +4,7 @@ import { CONTENT_FORMATS } from './content/content-format.js';
 import type { QuestionTypeDefinition } from './question-types/definition.js';
 import { QUESTION_TYPES } from './question-types/registry.js';
 import { MarkingModeSchema, ProctoringModeSchema, ResultVisibilitySchema } from './test-settings.js';
+import { languageTag, Translations } from './translations/translation-schema.js';
 
 import { ClientId, common, Part, PassageRef, Prompt, scoring } from './question-types/common-fields.js';
 export { QTI_SCORING_MAX_CHARS, QtiScoring } from './qti-scoring-schema.js';
@@ -197,6 +198,8 @@ export const TestInput = Type.Object(
         description: 'plain (default): texts shown as written; markdown: CommonMark with math ($…$, $$…$$) and asset images (docs/content.md)',
       }),
     ),
+    language: Type.Optional(languageTag("The language the test's texts are written in (BCP 47 in canonical form: en, fr, pt-BR; default en)")),
+    translations: Type.Optional(Translations),
   },
   { additionalProperties: false, title: 'TestInput' },
 );
@@ -212,6 +215,13 @@ export const PartnerTest = Type.Object(
     proctoring: ProctoringModeSchema,
     marking: MarkingModeSchema,
     resultVisibility: ResultVisibilitySchema,
+    language: Type.Union([Type.String(), Type.Null()], {
+      description: "The language the test's texts are written in (BCP 47), as its author declared it; null when undeclared (such a test is read as en)",
+    }),
+    languages: Type.Array(Type.String(), {
+      description:
+        "The languages a candidate can read the test's texts in (BCP 47): its own language first (declared, else en), then its translations' locales, sorted. An assignment's locale picks the nearest; a translation may leave some texts in the test's own language",
+    }),
   },
   { title: 'Test' },
 );
@@ -235,6 +245,13 @@ export const AdminTest = Type.Object(
       Type.Array(Type.Unsafe<SectionInput>({ type: 'object', additionalProperties: true }), { description: 'A test with sections: each with its questions' }),
     ),
     passages: Type.Optional(Type.Array(Type.Unsafe<Passage>({ type: 'object', additionalProperties: true }), { description: 'Shared passages (absent: none)' })),
+    language: Type.Optional(Type.String({ description: 'The language the texts are written in, when the test declares one (absent: en)' })),
+    translations: Type.Optional(Translations),
+    translationStatus: Type.Optional(
+      Type.Record(Type.String(), Type.Object({ missing: Type.Array(Type.String()), stale: Type.Array(Type.String()) }), {
+        description: "Per translation: the texts' paths not translated, and those whose source changed since they were translated",
+      }),
+    ),
     publishedTo: Type.Array(Type.String()),
     createdAt: Timestamp,
     updatedAt: Timestamp,

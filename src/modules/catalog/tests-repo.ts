@@ -7,6 +7,8 @@ import type { Passage, Question, SectionInput, TestInput } from './schemas.js';
 import { sectionsWithQuestions, type StoredSection } from './sections.js';
 import type { MarkingMode, ProctoringMode, ResultVisibility } from './test-settings.js';
 import type { ContentFormat } from './content/content-format.js';
+import type { StoredTranslations, TranslationStatus, Translations } from './translations/translation-schema.js';
+import { languagesOf, plainTranslations, translationStatus } from './translations/translation-store.js';
 
 /** One immutable version of a test, as stored. */
 export interface TestVersion {
@@ -30,25 +32,33 @@ export interface TestVersion {
   contentFormat: ContentFormat;
   /** Shared passages ([] for none): each shown beside the questions whose passageId names it. */
   passages: Passage[];
+  /** The language the texts are written in; null when the test declares none (read as `en`). */
+  language: string | null;
+  /** The translations as stored ({} for none): per locale, per text path, the text and its source's hash. */
+  translations: StoredTranslations;
   createdAt: Date;
 }
 
 /** The operator's read: a flat test's `questions` as always, or a sectioned test's `sections` with their questions. */
-export interface AdminTestView extends Omit<TestVersion, 'testVersionId' | 'questions' | 'sections' | 'passages'> {
+export interface AdminTestView extends Omit<TestVersion, 'testVersionId' | 'questions' | 'sections' | 'passages' | 'language' | 'translations'> {
   questions?: Question[];
   sections?: Array<SectionInput & { id: string }>;
   /** Absent for a test without passages, so such a test reads as it always has. */
   passages?: Passage[];
+  /** These three absent for a test that declares no language and has no translations, likewise. */
+  language?: string;
+  translations?: Translations;
+  translationStatus?: TranslationStatus;
   publishedTo: string[];
   updatedAt: Date;
 }
 
 const SUMMARY_COLUMNS = `tv.id AS test_version_id, tv.test_id, tv.version, tv.title, tv.description, tv.duration_minutes,
   tv.proctoring, tv.proctoring_rules, tv.marking, tv.result_visibility, tv.pass_percent, tv.created_at`;
-const VERSION_COLUMNS = `${SUMMARY_COLUMNS}, tv.questions, tv.sections, tv.content_format, tv.passages`;
+const VERSION_COLUMNS = `${SUMMARY_COLUMNS}, tv.questions, tv.sections, tv.content_format, tv.passages, tv.language, tv.translations`;
 
 /** A version without its questions: what listings and assignment creation need (questions can be large). */
-export type TestSummary = Omit<TestVersion, 'questions' | 'sections' | 'contentFormat' | 'passages'>;
+export type TestSummary = Omit<TestVersion, 'questions' | 'sections' | 'contentFormat' | 'passages' | 'language' | 'translations'>;
 
 /** A row of SUMMARY_COLUMNS as pg returns it. */
 type SummaryRecord = {
@@ -66,7 +76,14 @@ type SummaryRecord = {
   created_at: Date;
 };
 /** A row of VERSION_COLUMNS. */
-type VersionRecord = SummaryRecord & { questions: Question[]; sections: StoredSection[] | null; content_format: ContentFormat; passages: Passage[] };
+type VersionRecord = SummaryRecord & {
+  questions: Question[];
+  sections: StoredSection[] | null;
+  content_format: ContentFormat;
+  passages: Passage[];
+  language: string | null;
+  translations: StoredTranslations;
+};
 /** The operator's listings add the test's last change and where it is published. */
 type AdminRecord = { updated_at: Date; published_to: string[] };
 
@@ -90,7 +107,7 @@ function toSummary(r: SummaryRecord): TestSummary {
 /** The summary with its questions, in the same key order as always (questions before createdAt). */
 function toVersion(r: VersionRecord): TestVersion {
   const { createdAt, ...head } = toSummary(r);
-  return { ...head, questions: r.questions, sections: r.sections ?? null, contentFormat: r.content_format, passages: r.passages, createdAt };
+  return { ...head, questions: r.questions, sections: r.sections ?? null, contentFormat: r.content_format, passages: r.passages, language: r.language, translations: r.translations, createdAt };
 }
 
 const rulesJson = (rules: ProctoringRules | null) => (rules ? JSON.stringify(rules) : null);
@@ -99,8 +116,8 @@ async function insertVersion(db: Queryable, testId: string, version: number, inp
   const testVersionId = newId('tv');
   await db.query(
     `INSERT INTO test_versions (id, test_id, version, title, description, duration_minutes, proctoring, marking,
-                                result_visibility, pass_percent, questions, proctoring_rules, sections, content_format, passages)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+                                result_visibility, pass_percent, questions, proctoring_rules, sections, content_format, passages, language, translations)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
     [
       testVersionId,
       testId,
@@ -117,6 +134,8 @@ async function insertVersion(db: Queryable, testId: string, version: number, inp
       content.sections ? JSON.stringify(content.sections) : null,
       input.contentFormat ?? 'plain',
       JSON.stringify(content.passages),
+      input.language ?? null,
+      JSON.stringify(content.translations),
     ],
   );
   if (content.assetIds.length > 0) {
@@ -179,9 +198,19 @@ export async function getAdminTest(db: Queryable, testId: string): Promise<Admin
   );
   const r = rows[0];
   if (!r) return null;
-  const { testVersionId: _omit, questions, sections, passages, createdAt, ...head } = toVersion(r);
+  const { testVersionId: _omit, questions, sections, passages, language, translations, createdAt, ...head } = toVersion(r);
   const content = sections ? { sections: sectionsWithQuestions(sections, questions) } : { questions };
-  return { ...head, ...content, ...(passages.length > 0 ? { passages } : {}), createdAt, publishedTo: r.published_to, updatedAt: r.updated_at };
+  const translated = Object.keys(translations).length > 0;
+  return {
+    ...head,
+    ...content,
+    ...(passages.length > 0 ? { passages } : {}),
+    ...(language !== null ? { language } : {}),
+    ...(translated ? { translations: plainTranslations(translations), translationStatus: translationStatus(translations, { ...head, sections, questions, passages }) } : {}),
+    createdAt,
+    publishedTo: r.published_to,
+    updatedAt: r.updated_at,
+  };
 }
 
 /** The current version of a test as stored (every question, the sections), or null. */
@@ -228,12 +257,23 @@ export async function findPublishedTestAndCallbackDomains(
   return { test: r.test_version_id === null ? null : toSummary(r), callbackDomains: r.domains };
 }
 
-type TestPage = { data: TestSummary[]; total: number };
+/** A listed test: its summary, its declared language (null: read as `en`), and the languages a candidate can read it in (languagesOf). */
+export type ListedTest = TestSummary & { language: string | null; languages: string[] };
+type TestPage = { data: ListedTest[]; total: number };
+/** A listing row: the summary's columns, the declared language, and the translations' locales (not their texts). */
+type ListedRecord = SummaryRecord & { language: string | null; translation_locales: string[] };
+
+function toListed(r: ListedRecord): ListedTest {
+  return { ...toSummary(r), language: r.language, languages: languagesOf(r.language, r.translation_locales) };
+}
 type PageKey = { institutionId: string; limit: number; offset: number };
+
+/** The locales of a version's translations as text[], without sending their texts (a test with none has '{}'). */
+const TRANSLATION_LOCALES = `ARRAY(SELECT jsonb_object_keys(tv.translations))`;
 
 /** The SQL of one institution's page of published tests with the total, for the single and the batch listing. */
 function publishedPage(institutionId: string, limit: string, offset: string): string {
-  return `SELECT ${SUMMARY_COLUMNS}, count(*) OVER () AS total, p.published_at
+  return `SELECT ${SUMMARY_COLUMNS}, tv.language, ${TRANSLATION_LOCALES} AS translation_locales, count(*) OVER () AS total, p.published_at
        FROM publications p
        JOIN tests t ON t.id = p.test_id AND t.deleted_at IS NULL
        JOIN test_versions tv ON tv.test_id = t.id AND tv.version = t.current_version
@@ -244,12 +284,12 @@ function publishedPage(institutionId: string, limit: string, offset: string): st
 
 /** One institution's page of published tests, with the total, in one statement. */
 async function listPage(db: Queryable, { institutionId, limit, offset }: PageKey): Promise<TestPage> {
-  const { rows } = await db.query<SummaryRecord & { total: number }>({
+  const { rows } = await db.query<ListedRecord & { total: number }>({
     name: 'list-published-tests',
     text: publishedPage('$1', '$2', '$3'),
     values: [institutionId, limit, offset],
   });
-  return { data: rows.map(toSummary), total: rows[0] ? rows[0].total : await countPublished(db, institutionId) };
+  return { data: rows.map(toListed), total: rows[0] ? rows[0].total : await countPublished(db, institutionId) };
 }
 
 /** Past the last page the window function has no row to report on. */
@@ -269,7 +309,7 @@ async function countPublished(db: Queryable, institutionId: string): Promise<num
  * a Date per row (the costliest part of reading a listing row) for nothing.
  */
 export const LIST_PUBLISHED_TESTS_BATCH_SQL = `SELECT k.n, x.test_version_id, x.test_id, x.version, x.title, x.description, x.duration_minutes,
-        x.proctoring, x.proctoring_rules, x.marking, x.result_visibility, x.pass_percent, x.created_at, x.total
+        x.proctoring, x.proctoring_rules, x.marking, x.result_visibility, x.pass_percent, x.created_at, x.language, x.translation_locales, x.total
    FROM jsonb_to_recordset($1::jsonb) AS k (n int, institution_id text, lim int, off int)
    CROSS JOIN LATERAL (${publishedPage('k.institution_id', 'k.lim', 'k.off')}) x
   ORDER BY k.n, x.published_at, x.test_id`;
@@ -278,13 +318,13 @@ export const LIST_PUBLISHED_TESTS_BATCH_SQL = `SELECT k.n, x.test_version_id, x.
 const listBatched = batchedPerPool<PageKey, TestPage>({
   one: listPage,
   async many(pool, keys) {
-    const { rows } = await pool.query<SummaryRecord & { total: number; n: number }>({
+    const { rows } = await pool.query<ListedRecord & { total: number; n: number }>({
       name: 'list-published-tests-batch',
       text: LIST_PUBLISHED_TESTS_BATCH_SQL,
       values: [JSON.stringify(keys.map((k, n) => ({ n, institution_id: k.institutionId, lim: k.limit, off: k.offset })))],
     });
     const pages: Array<TestPage | null> = keys.map(() => null);
-    for (const r of rows) (pages[r.n] ??= { data: [] as TestSummary[], total: r.total }).data.push(toSummary(r));
+    for (const r of rows) (pages[r.n] ??= { data: [] as ListedTest[], total: r.total }).data.push(toListed(r));
     return Promise.all(pages.map(async (page, i) => page ?? { data: [], total: await countPublished(pool, keys[i]!.institutionId) }));
   },
 });

@@ -6,6 +6,7 @@ import * as repo from './tests-repo.js';
 import { existingAssetIds } from './content-assets/assets-repo.js';
 import { testAssetIds } from './content/content-checks.js';
 import { withAuditEntry, type AuditContext } from '../staff/audit.js';
+import { keepSourceHashes } from './translations/translation-store.js';
 
 export type { TestVersion, TestSummary, AdminTestView } from './tests-repo.js';
 export { findPublishedTest, findPublishedTestAndCallbackDomains, getCurrentTestVersion, getTestVersionById, listAllTests, listTestTitles } from './tests-repo.js';
@@ -31,7 +32,10 @@ export async function updateTest(pool: Pool, testId: string, input: TestInput, a
     pool,
     audit,
     async (db) => {
-      if (!(await repo.insertNewVersion(db, testId, input, content))) throw notFound('test');
+      // A translated text sent again unchanged keeps the hash of the source it was translated from, so it reads stale once that source changed.
+      const previous = input.translations ? ((await repo.getCurrentTestVersion(db, testId))?.translations ?? {}) : {};
+      const checked = { ...content, translations: keepSourceHashes(content.translations, previous) };
+      if (!(await repo.insertNewVersion(db, testId, input, checked))) throw notFound('test');
       return (await repo.getAdminTest(db, testId))!;
     },
     (t) => ({ action: 'test.updated', objectType: 'test', objectId: t.testId, institutionId: null, details: { title: t.title, version: t.version } }),

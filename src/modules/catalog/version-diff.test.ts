@@ -36,16 +36,25 @@ describe('diffVersions', () => {
     expect(diffVersions(base, reordered)).toEqual([]);
   });
 
-  it('names the test fields that changed', () => {
-    expect(diffVersions(base, { ...base, title: 'Algebra II', passPercent: null })).toEqual([{ kind: 'test_changed', fields: ['title', 'passPercent'] }]);
+  it('names the test fields that changed, each with its value before and after', () => {
+    expect(diffVersions(base, { ...base, title: 'Algebra II', passPercent: null })).toEqual([
+      {
+        kind: 'test_changed',
+        fields: ['title', 'passPercent'],
+        values: [
+          { field: 'title', from: 'Algebra', to: 'Algebra II' },
+          { field: 'passPercent', from: 50, to: null },
+        ],
+      },
+    ]);
   });
 
   it('names passages among the test fields when they change, and a question whose passage changed', () => {
     const withPassage = { ...base, passages: [{ id: 'p1', text: 'A reading' }] };
     expect(diffVersions(base, { ...base, passages: [] })).toEqual([]);
-    expect(diffVersions(base, withPassage)).toEqual([{ kind: 'test_changed', fields: ['passages'] }]);
+    expect(diffVersions(base, withPassage)).toEqual([{ kind: 'test_changed', fields: ['passages'], values: [{ field: 'passages', from: undefined, to: withPassage.passages }] }]);
     const named = { ...withPassage, questions: [q('q1', { passageId: 'p1' }), q('q2'), q('q3')] };
-    expect(diffVersions(withPassage, named)).toEqual([{ kind: 'question_changed', questionId: 'q1', fields: ['passageId'] }]);
+    expect(diffVersions(withPassage, named)).toEqual([{ kind: 'question_changed', questionId: 'q1', fields: ['passageId'], values: [{ field: 'passageId', from: undefined, to: 'p1' }] }]);
   });
 
   it('reports sections added, removed, renamed and otherwise changed', () => {
@@ -57,7 +66,15 @@ describe('diffVersions', () => {
     expect(diffVersions(base, after)).toEqual([
       { kind: 'section_removed', sectionId: 's2', title: 'Part B' },
       { kind: 'section_renamed', sectionId: 's1', from: 'Part A', to: 'Part One' },
-      { kind: 'section_changed', sectionId: 's1', fields: ['draw', 'questionOrder'] },
+      {
+        kind: 'section_changed',
+        sectionId: 's1',
+        fields: ['draw', 'questionOrder'],
+        values: [
+          { field: 'draw', from: null, to: 1 },
+          { field: 'questionOrder', from: ['q1', 'q2'], to: ['q2', 'q1'] },
+        ],
+      },
       { kind: 'section_added', sectionId: 's3', title: 'Part C' },
       { kind: 'question_removed', questionId: 'q3', sectionId: 's2' },
       { kind: 'question_added', questionId: 'q4', sectionId: 's3' },
@@ -71,7 +88,15 @@ describe('diffVersions', () => {
       sections: [section('s1', 'Part A', ['q1']), section('s2', 'Part B', ['q2', 'q3'])],
     };
     expect(diffVersions(base, after)).toEqual([
-      { kind: 'question_changed', questionId: 'q1', fields: ['points', 'prompt'] },
+      {
+        kind: 'question_changed',
+        questionId: 'q1',
+        fields: ['points', 'prompt'],
+        values: [
+          { field: 'points', from: 1, to: 2 },
+          { field: 'prompt', from: 'Prompt q1', to: 'New' },
+        ],
+      },
       { kind: 'question_moved', questionId: 'q2', from: 's1', to: 's2' },
     ]);
   });
@@ -88,6 +113,7 @@ describe('diffVersions', () => {
     const numeric = { id: 'q1', type: 'numeric', prompt: 'Prompt q1', points: 1, answer: 3, tolerance: 0 } as Question;
     const after = { ...base, questions: [numeric, q('q2'), q('q3')] };
     const [change] = diffVersions(base, after);
-    expect(change).toEqual({ kind: 'question_changed', questionId: 'q1', fields: ['acceptedAnswers', 'answer', 'caseSensitive', 'tolerance', 'type'] });
+    expect(change).toMatchObject({ kind: 'question_changed', questionId: 'q1', fields: ['acceptedAnswers', 'answer', 'caseSensitive', 'tolerance', 'type'] });
+    expect(change).toHaveProperty('values.4', { field: 'type', from: 'short_text', to: 'numeric' });
   });
 });

@@ -8,18 +8,27 @@ import { sectionsOf, type StoredSection } from './sections.js';
  * questions added, removed, moved to another section or changed (with the
  * fields that changed). Sections and questions are matched by id, which a
  * draft keeps from the version it started from. A flat test reads as one
- * unnamed section (`main`).
+ * unnamed section (`main`). A change of fields carries each field's value
+ * before and after (`values`, in the order of `fields`), so the editor can
+ * say "Duration 20 → 25 min" rather than only "durationMinutes".
  */
+export interface FieldChange {
+  field: string;
+  /** The value before (undefined: the field was absent). */
+  from: unknown;
+  to: unknown;
+}
+
 export type VersionChange =
-  | { kind: 'test_changed'; fields: string[] }
+  | { kind: 'test_changed'; fields: string[]; values: FieldChange[] }
   | { kind: 'section_added'; sectionId: string; title: string }
   | { kind: 'section_removed'; sectionId: string; title: string }
   | { kind: 'section_renamed'; sectionId: string; from: string; to: string }
-  | { kind: 'section_changed'; sectionId: string; fields: string[] }
+  | { kind: 'section_changed'; sectionId: string; fields: string[]; values: FieldChange[] }
   | { kind: 'question_added'; questionId: string; sectionId: string }
   | { kind: 'question_removed'; questionId: string; sectionId: string }
   | { kind: 'question_moved'; questionId: string; from: string; to: string }
-  | { kind: 'question_changed'; questionId: string; fields: string[] };
+  | { kind: 'question_changed'; questionId: string; fields: string[]; values: FieldChange[] };
 
 /** The parts of a version the diff compares. */
 export interface DiffableVersion {
@@ -36,9 +45,36 @@ export interface DiffableVersion {
   passages?: readonly unknown[];
   questions: readonly Question[];
   sections: StoredSection[] | null;
+  /** The declared language (null or absent: none) and the translations, compared by their texts (a source hash is no change of its own). */
+  language?: string | null;
+  translations?: Readonly<Record<string, Readonly<Record<string, { text: string }>>>>;
 }
 
-const TEST_FIELDS = ['title', 'description', 'durationMinutes', 'proctoring', 'marking', 'resultVisibility', 'passPercent', 'proctoringRules', 'contentFormat', 'passages'] as const;
+const TEST_FIELDS = [
+  'title',
+  'description',
+  'durationMinutes',
+  'proctoring',
+  'marking',
+  'resultVisibility',
+  'passPercent',
+  'proctoringRules',
+  'contentFormat',
+  'passages',
+  'language',
+  'translations',
+] as const;
+
+/** A test field as compared: an empty list or map and an absent one are the same, and translations are their texts. */
+function comparable(v: DiffableVersion, f: (typeof TEST_FIELDS)[number]): unknown {
+  if (f === 'passages') return (v.passages?.length ?? 0) === 0 ? undefined : v.passages;
+  if (f === 'language') return v.language ?? undefined;
+  if (f === 'translations') {
+    const t = v.translations ?? {};
+    return Object.keys(t).length === 0 ? undefined : Object.fromEntries(Object.entries(t).map(([l, texts]) => [l, Object.fromEntries(Object.entries(texts).map(([p, x]) => [p, x.text]))]));
+  }
+  return v[f];
+}
 
 /** Structural equality of JSON values (key order ignored). */
 function same(a: unknown, b: unknown): boolean {
@@ -57,12 +93,20 @@ function changedFields(a: object, b: object, skip: readonly string[] = []): stri
   return [...keys].filter((k) => !skip.includes(k) && !same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])).sort();
 }
 
+/** Each field's value before and after. */
+function valuesOf(fields: readonly string[], before: (field: string) => unknown, after: (field: string) => unknown): FieldChange[] {
+  return fields.map((field) => ({ field, from: before(field), to: after(field) }));
+}
+const fieldOf = (o: object) => (field: string) => (o as Record<string, unknown>)[field];
+
 export function diffVersions(before: DiffableVersion, after: DiffableVersion): VersionChange[] {
   const changes: VersionChange[] = [];
   // A version stored without passages reads as [] (none), the same as an absent list.
-  const field = (v: DiffableVersion, f: (typeof TEST_FIELDS)[number]) => (f === 'passages' && (v.passages?.length ?? 0) === 0 ? undefined : v[f]);
-  const testFields = TEST_FIELDS.filter((f) => !same(field(before, f), field(after, f)));
-  if (testFields.length > 0) changes.push({ kind: 'test_changed', fields: [...testFields] });
+  const testFields = TEST_FIELDS.filter((f) => !same(comparable(before, f), comparable(after, f)));
+  if (testFields.length > 0) {
+    const at = (v: DiffableVersion) => (f: string) => comparable(v, f as (typeof TEST_FIELDS)[number]);
+    changes.push({ kind: 'test_changed', fields: [...testFields], values: valuesOf(testFields, at(before), at(after)) });
+  }
 
   const beforeSections = sectionsOf(before);
   const afterSections = sectionsOf(after);
@@ -79,8 +123,10 @@ export function diffVersions(before: DiffableVersion, after: DiffableVersion): V
     const fields = changedFields(old, s, ['id', 'title', 'questionIds']);
     // The order of the questions both versions hold in this section (added and removed ones are reported on their own).
     const kept = (list: string[], other: string[]) => list.filter((id) => other.includes(id));
-    if (!same(kept(old.questionIds, s.questionIds), kept(s.questionIds, old.questionIds))) fields.push('questionOrder');
-    if (fields.length > 0) changes.push({ kind: 'section_changed', sectionId: s.id, fields });
+    const order = { from: kept(old.questionIds, s.questionIds), to: kept(s.questionIds, old.questionIds) };
+    if (!same(order.from, order.to)) fields.push('questionOrder');
+    const value = (section: StoredSection, end: 'from' | 'to') => (f: string) => (f === 'questionOrder' ? order[end] : fieldOf(section)(f));
+    if (fields.length > 0) changes.push({ kind: 'section_changed', sectionId: s.id, fields, values: valuesOf(fields, value(old, 'from'), value(s, 'to')) });
   }
 
   const sectionOf = (sections: StoredSection[]) => new Map(sections.flatMap((s) => s.questionIds.map((id) => [id, s.id] as const)));
@@ -101,7 +147,7 @@ export function diffVersions(before: DiffableVersion, after: DiffableVersion): V
     const to = newHome.get(q.id) ?? '';
     if (from !== to) changes.push({ kind: 'question_moved', questionId: q.id, from, to });
     const fields = changedFields(old, q, ['id']);
-    if (fields.length > 0) changes.push({ kind: 'question_changed', questionId: q.id, fields });
+    if (fields.length > 0) changes.push({ kind: 'question_changed', questionId: q.id, fields, values: valuesOf(fields, fieldOf(old), fieldOf(q)) });
   }
   return changes;
 }

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
-import type { FastifyError, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AppError } from '../../platform/errors.js';
 import { startLinkLimit } from '../../platform/http/rate-limit-requests.js';
@@ -24,6 +24,7 @@ import { LaunchRefused, startLogin, stateCookieName, verifyLaunch } from './veri
 import { bindingCookie, postedFromThisOrigin } from './browser-binding.js';
 import { sentFromAnotherSite } from '../../platform/http/fetch-site.js';
 import { launchStoragePage, loginStoragePage, storageToRead } from './platform-storage.js';
+import { launchLocale, ltiTranslator, requestTranslator } from './lti-locale.js';
 
 const FORM = ['application/x-www-form-urlencoded'];
 const hide = { hide: true } as const;
@@ -34,7 +35,8 @@ const hide = { hide: true } as const;
  * /lti/jwks (the tool's public keys), the deep-linking picker, and the page
  * a finished test returns to when the launch gave no return URL. A launch
  * refused for any reason gets one page that says it could not be verified;
- * the reason goes to the log (never a token or a secret).
+ * the reason goes to the log (never a token or a secret). A learner's pages
+ * speak the launch's locale, else the browser's language (lti-locale.ts).
  */
 export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
   await app.register(formbody);
@@ -50,19 +52,20 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
 
   app.setErrorHandler(async (err: FastifyError | AppError, request, reply) => {
     reply.headers(headers);
+    const t = requestTranslator(ctx, request);
     if (err instanceof LaunchRefused) {
       request.log.warn({ reason: err.message }, 'LTI launch refused');
-      return reply.code(err.status).send(launchRefusedPage());
+      return reply.code(err.status).send(launchRefusedPage(t));
     }
     const status = err instanceof AppError ? err.status : err.statusCode;
-    if (status === 429) return reply.headers((err as AppError).headers ?? {}).code(429).send(tooManyPage());
+    if (status === 429) return reply.headers((err as AppError).headers ?? {}).code(429).send(tooManyPage(t));
     if (status !== undefined && status < 500) {
       // A malformed login or launch (a missing or oversized parameter) is a launch that cannot be verified.
       request.log.warn({ reason: err.message, status }, 'LTI request refused');
-      return reply.code(400).send(launchRefusedPage());
+      return reply.code(400).send(launchRefusedPage(t));
     }
     request.log.error({ err }, 'LTI request failed');
-    return reply.code(500).send(errorPage(request.id));
+    return reply.code(500).send(errorPage(request.id, t));
   });
 
   app.get('/lti/jwks', { schema: { ...hide, response: { 200: Type.Object({ keys: Type.Array(Type.Object({}, { additionalProperties: true })) }) } } }, async (_request, reply) => {
@@ -70,20 +73,22 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
     return toolJwks(ctx);
   });
 
-  async function login(params: LoginRequest, reply: FastifyReply) {
+  async function login(params: LoginRequest, request: FastifyRequest, reply: FastifyReply) {
     const redirect = await startLogin(ctx, params);
     // The id_token comes back as a cross-site form post, often in the course's frame: see bindingCookie.
     reply.setCookie(redirect.cookie.name, redirect.cookie.value, bindingCookie(secure, redirect.cookie.maxAgeSeconds));
     if (redirect.storage) {
       // The platform offers its storage: the page keeps the binding there too, then goes on to the platform.
       const { name: key, value } = redirect.cookie;
-      return reply.code(200).headers(headers).send(loginStoragePage({ ...redirect.storage, key, value, next: redirect.location }));
+      // The login carries no locale: the browser's language.
+      const t = requestTranslator(ctx, request);
+      return reply.code(200).headers(headers).send(loginStoragePage({ t, ...redirect.storage, key, value, next: redirect.location }));
     }
     return reply.code(302).header('location', redirect.location).header('cache-control', 'no-store').send(null);
   }
   const loginResponses = { 200: Html, 302: Type.Null(), 400: Html, 401: Html };
-  app.get('/lti/login', { config: limit, schema: { ...hide, querystring: LoginRequest, response: loginResponses } }, (request, reply) => login(request.query, reply));
-  app.post('/lti/login', { config: limit, schema: { ...hide, consumes: FORM, body: LoginRequest, response: loginResponses } }, (request, reply) => login(request.body, reply));
+  app.get('/lti/login', { config: limit, schema: { ...hide, querystring: LoginRequest, response: loginResponses } }, (request, reply) => login(request.query, request, reply));
+  app.post('/lti/login', { config: limit, schema: { ...hide, consumes: FORM, body: LoginRequest, response: loginResponses } }, (request, reply) => login(request.body, request, reply));
 
   app.post(
     '/lti/launch',
@@ -95,13 +100,15 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
       const binding = cookie ?? (stored && postedFromThisOrigin(request.headers, ctx.config.publicBaseUrl) ? stored : undefined);
       if (!binding && idToken && state && stored === undefined) {
         const storage = await storageToRead(ctx, state);
-        if (storage) return reply.code(200).headers(headers).send(launchStoragePage({ ...storage, idToken, state }));
+        if (storage) return reply.code(200).headers(headers).send(launchStoragePage({ t: requestTranslator(ctx, request), ...storage, idToken, state }));
       }
       const launch = await verifyLaunch(ctx, { idToken, state, binding });
       // The state's cookie has served its purpose.
       if (state) reply.clearCookie(stateCookieName(state), bindingCookie(secure, 0));
       reply.headers(headers);
       const institutionName = (await getInstitution(ctx.pool, launch.platform.institutionId))?.name ?? '';
+      const acceptLanguage = request.headers['accept-language'];
+      const t = ltiTranslator(ctx, { launchLocale: launchLocale(launch.claims), acceptLanguage });
 
       if (launch.messageType === 'LtiDeepLinkingRequest') {
         const { requestId, binding } = await startDeepLinking(ctx, launch);
@@ -112,24 +119,26 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
 
       const outcome = await resourceLinkLaunch(ctx, launch);
       if (outcome.kind === 'no_test') {
-        return reply.code(422).send(noTestChosenPage({ institutionName, staff: outcome.audience === 'staff', linkTitle: outcome.linkTitle }));
+        return reply.code(422).send(noTestChosenPage({ t, institutionName, staff: outcome.audience === 'staff', linkTitle: outcome.linkTitle }));
       }
-      if (outcome.kind === 'observer') return reply.code(200).send(observerPage({ institutionName, testTitle: outcome.testTitle, contextTitle: outcome.contextTitle }));
+      if (outcome.kind === 'observer') return reply.code(200).send(observerPage({ t, institutionName, testTitle: outcome.testTitle, contextTitle: outcome.contextTitle }));
       if (outcome.kind === 'instructor') {
         const learners = await listLinkLearners(ctx.pool, outcome.platformId, outcome.resourceLinkId);
         return reply.code(200).send(instructorPage({ institutionName, test: outcome.test, linkTitle: outcome.linkTitle, contextTitle: outcome.contextTitle, learners }));
       }
       // In a frame the student pages cannot run (they refuse framing, and a browser blocking third-party cookies
       // would drop the session): the page offers the start link in a new window, where it signs in at the top level.
+      // The learner's own choice on the assignment's Language menu goes first, as on its pages.
+      const learnerT = ltiTranslator(ctx, { launchLocale: launchLocale(launch.claims), acceptLanguage, candidateLocale: outcome.candidateLocale, assignmentLocale: outcome.assignmentLocale });
       if (isFramed(request.headers['sec-fetch-dest'], launch.claims)) {
-        return reply.code(200).send(newWindowPage({ institutionName, testTitle: outcome.testTitle, href: `/s/${outcome.token}` }));
+        return reply.code(200).send(newWindowPage({ t: learnerT, institutionName, testTitle: outcome.testTitle, href: `/s/${outcome.token}` }));
       }
       const opened = await openStartLink(ctx, outcome.token);
-      if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage());
-      if (opened.kind === 'assignment_expired') return reply.code(410).send(assignmentExpiredPage(opened));
-      if (opened.kind === 'withdrawn') return reply.code(410).send(withdrawnPage(opened));
+      if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage(learnerT));
+      if (opened.kind === 'assignment_expired') return reply.code(410).send(assignmentExpiredPage({ ...opened, t: learnerT }));
+      if (opened.kind === 'withdrawn') return reply.code(410).send(withdrawnPage({ ...opened, t: learnerT }));
       if (opened.kind === 'link_expired') {
-        return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted: isSubmittedStatus(opened.status), returnUrl: opened.returnUrl, testMode: opened.testMode }));
+        return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted: isSubmittedStatus(opened.status), returnUrl: opened.returnUrl, testMode: opened.testMode, t: learnerT }));
       }
       // The student app's own session cookie, exactly as the start link sets it (student-routes.ts).
       reply.setCookie(SESSION_COOKIE, opened.sessionId, { path: '/a/', httpOnly: true, sameSite: 'lax', secure });
@@ -213,7 +222,9 @@ export const ltiRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> =
     },
   );
 
-  app.get('/lti/return', { schema: { ...hide, response: { 200: Html } } }, async (_request, reply) => reply.code(200).headers(headers).send(returnPage()));
+  app.get('/lti/return', { schema: { ...hide, response: { 200: Html } } }, async (request, reply) =>
+    reply.code(200).headers(headers).send(returnPage(requestTranslator(ctx, request))),
+  );
 };
 
 /**

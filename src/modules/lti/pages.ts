@@ -1,12 +1,19 @@
+import type { Translator } from '../../platform/i18n/catalogue.js';
 import { html, plural, timeTag, type SafeHtml } from '../../platform/web/html.js';
 import type { TestSummary } from '../catalog/tests-service.js';
 import type { LinkLearner } from './links-repo.js';
+import { staffTranslator } from './lti-locale.js';
 
 /**
  * The LTI pages for people: the refusal of a launch, the instructor's page of
  * a resource link, the deep-linking picker and its answer, and the page a
  * finished test returns to when the launch gave no return URL. Shown inside
  * the learning platform's frame, so framing is allowed (ltiPageHeaders).
+ *
+ * Each page takes its language (`t`, lti-locale.ts). What a learner, an
+ * observer or anyone refused may see is in the catalogues (`lti.*`); the
+ * pages only instructors and LMS administrators see (the link's progress, the
+ * picker and its answer, registration) are English, as the staff portal is.
  */
 export function ltiPageHeaders(opts: { allowInsecure: boolean; formAction?: string }): Record<string, string> {
   const ancestors = opts.allowInsecure ? 'https: http:' : 'https:';
@@ -20,44 +27,44 @@ export function ltiPageHeaders(opts: { allowInsecure: boolean; formAction?: stri
   };
 }
 
-export function page(p: { title: string; institutionName: string; main: SafeHtml; script?: string }): string {
+export function page(p: { t: Translator; title: string; institutionName: string; main: SafeHtml; script?: string }): string {
+  const { t } = p;
   const owner = p.institutionName || 'Assay';
-  return `<!doctype html>${html`<html lang="en">
+  return `<!doctype html>${html`<html lang="${t.lang}" dir="${t.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${p.title} – ${owner}</title>
+<title>${t.t('layout.documentTitle', { title: p.title, owner })}</title>
 <link rel="stylesheet" href="/assets/student.css">
 <link rel="stylesheet" href="/lti/assets/lti.css">
 ${p.script ? html`<script src="${p.script}" defer></script>` : ''}
 </head>
 <body>
-<a class="skip-link" href="#main">Skip to main content</a>
+<a class="skip-link" href="#main">${t.t('layout.skipLink')}</a>
 <header class="site-header"><p class="institution">${owner}</p></header>
 <main id="main" tabindex="-1">
 ${p.main}
 </main>
-<footer class="site-footer"><p>${p.institutionName ? html`Assessment delivered by Assay for ${p.institutionName}.` : 'Assessment delivered by Assay.'}</p></footer>
+<footer class="site-footer"><p>${p.institutionName ? t.t('layout.footer', { institution: p.institutionName }) : t.t('layout.footerNoName')}</p></footer>
 </body>
 </html>`}`;
 }
 
-export function launchRefusedPage(): string {
+export function launchRefusedPage(t: Translator): string {
+  const title = t.t('lti.refused.title');
   return page({
-    title: 'This launch could not be verified',
+    t,
+    title,
     institutionName: '',
-    main: html`<h1>This launch could not be verified</h1>
-<p>Assay could not confirm that this request came from your course.</p>
-<p>Go back to your course and open the activity again. If this keeps happening, tell your course administrator.</p>`,
+    main: html`<h1>${title}</h1>
+<p>${t.t('lti.refused.body')}</p>
+<p>${t.t('lti.refused.next')}</p>`,
   });
 }
 
-export function returnPage(): string {
-  return page({
-    title: 'You can return to your course',
-    institutionName: '',
-    main: html`<h1>You can return to your course</h1><p>Your test is saved. Close this tab or window to go back to your course.</p>`,
-  });
+export function returnPage(t: Translator): string {
+  const title = t.t('lti.return.title');
+  return page({ t, title, institutionName: '', main: html`<h1>${title}</h1><p>${t.t('lti.return.body')}</p>` });
 }
 
 const STATUS_WORDS: Record<string, string> = {
@@ -116,7 +123,7 @@ ${
         }</p>${gradebookLine(l.score)}</div></li>`,
       )}</ul>`
 }`;
-  return page({ title: p.test.title, institutionName: p.institutionName, main });
+  return page({ t: staffTranslator(), title: p.test.title, institutionName: p.institutionName, main });
 }
 
 export function pickerPage(p: { institutionName: string; requestId: string; tests: TestSummary[]; query: string; total: number }): string {
@@ -133,7 +140,7 @@ export function pickerPage(p: { institutionName: string; requestId: string; test
 <form method="post" action="/lti/deep-link"><input type="hidden" name="picker_token" value="${p.requestId}"><input type="hidden" name="testId" value="${t.testId}">
 <button class="button primary" type="submit" aria-describedby="t-${t.testId}">Use this test</button></form></li>`,
   )}</ul>`;
-  return page({ title: 'Choose a test', institutionName: p.institutionName, main });
+  return page({ t: staffTranslator(), title: 'Choose a test', institutionName: p.institutionName, main });
 }
 
 export function deepLinkReturnPage(p: { institutionName: string; returnUrl: string; jwt: string; testTitle: string }): string {
@@ -143,7 +150,7 @@ export function deepLinkReturnPage(p: { institutionName: string; returnUrl: stri
 <p>If your course does not open by itself, continue:</p>
 <p class="actions"><button class="button primary" type="submit">Return to your course</button></p>
 </form>`;
-  return page({ title: 'Adding the test to your course', institutionName: p.institutionName, main, script: '/lti/assets/auto-post.js' });
+  return page({ t: staffTranslator(), title: 'Adding the test to your course', institutionName: p.institutionName, main, script: '/lti/assets/auto-post.js' });
 }
 
 export function registrationPage(p: { ok: true; institutionName: string; issuer: string } | { ok: false; said: string }): string {
@@ -153,6 +160,7 @@ export function registrationPage(p: { ok: true; institutionName: string; issuer:
 <p class="actions"><button class="button primary" type="button" id="lti-close">Finish</button></p>`
     : html`<h1>Assay could not be registered</h1><p>${p.said}</p><p>Nothing was registered. Try again, or ask Assay’s operators for help.</p>`;
   return page({
+    t: staffTranslator(),
     title: p.ok ? 'Assay is registered' : 'Assay could not be registered',
     institutionName: p.ok ? p.institutionName : '',
     main,
@@ -161,35 +169,45 @@ export function registrationPage(p: { ok: true; institutionName: string; issuer:
 }
 
 /** A launch inside the course's frame: the test opens in a new window (a button-styled link, so it works without scripts). */
-export function newWindowPage(p: { institutionName: string; testTitle: string; href: string }): string {
+export function newWindowPage(p: { t: Translator; institutionName: string; testTitle: string; href: string }): string {
+  const { t } = p;
   const main = html`<h1>${p.testTitle}</h1>
-<p>Your test opens in a new window, where it has the whole screen and your answers are saved as you go.</p>
-<p class="actions"><a class="button primary" href="${p.href}" target="_blank" rel="noopener">Open the test in a new window<span class="sr-only"> (opens a new window)</span></a></p>
-<p>When you have finished, close that window and come back to your course.</p>`;
-  return page({ title: p.testTitle, institutionName: p.institutionName, main });
+<p>${t.t('lti.newWindow.body')}</p>
+<p class="actions"><a class="button primary" href="${p.href}" target="_blank" rel="noopener">${t.t('lti.newWindow.open')}<span class="sr-only"> ${t.t('lti.newWindow.opensNew')}</span></a></p>
+<p>${t.t('lti.newWindow.after')}</p>`;
+  return page({ t, title: p.testTitle, institutionName: p.institutionName, main });
 }
 
 /** An observer's launch (a mentor, a Canvas observer): the test is the student's to take; nothing was created. */
-export function observerPage(p: { institutionName: string; testTitle: string; contextTitle: string | null }): string {
+export function observerPage(p: { t: Translator; institutionName: string; testTitle: string; contextTitle: string | null }): string {
+  const { t } = p;
   const main = html`<h1>${p.testTitle}</h1>
-<p>You are following ${p.contextTitle ? html`${p.contextTitle}` : 'this course'} as an observer, so you cannot take this test. The students you follow take it from their own accounts.</p>
-<p>Their results reach you the way your course shares grades with observers.</p>`;
-  return page({ title: p.testTitle, institutionName: p.institutionName, main });
+<p>${p.contextTitle ? t.t('lti.observer.body', { course: p.contextTitle }) : t.t('lti.observer.bodyNoCourse')}</p>
+<p>${t.t('lti.observer.grades')}</p>`;
+  return page({ t, title: p.testTitle, institutionName: p.institutionName, main });
 }
 
-/** A verified launch of a link that names no test (a tool URL added by hand): what the instructor does about it. */
-export function noTestChosenPage(p: { institutionName: string; staff: boolean; linkTitle: string | null }): string {
+/**
+ * A verified launch of a link that names no test (a tool URL added by hand):
+ * what the instructor does about it (English, a staff page), or, for a
+ * learner, that the instructor has not chosen the test yet (the learner's language).
+ */
+export function noTestChosenPage(p: { t: Translator; institutionName: string; staff: boolean; linkTitle: string | null }): string {
+  if (!p.staff) {
+    const { t } = p;
+    const title = t.t('lti.noTest.title');
+    const main = html`<h1>${title}</h1>
+<p>${p.linkTitle ? t.t('lti.noTest.body', { activity: p.linkTitle }) : t.t('lti.noTest.bodyNoTitle')}</p>
+<p>${t.t('lti.noTest.tellInstructor')}</p>`;
+    return page({ t, title, institutionName: p.institutionName, main });
+  }
   const what = p.linkTitle ? html`“${p.linkTitle}”` : 'This activity';
-  const main = p.staff
-    ? html`<h1>No test is chosen for this link</h1>
+  const main = html`<h1>No test is chosen for this link</h1>
 <p>${what} opens Assay, but does not say which test to take. Nothing was created.</p>
 <h2>To choose a test</h2>
 <ul>
 <li>Add the activity again with Assay’s test picker: in your course, add an external tool activity, choose Assay, and pick the test with <strong>Use this test</strong> (the LMS calls this deep linking or content selection).</li>
 <li>Or, in the activity’s settings, set the custom parameter <code>assay_test_id=tst_…</code> to the id of a test published to your institution (your Assay admin finds it in the portal’s test list).</li>
-</ul>`
-    : html`<h1>This activity has no test yet</h1>
-<p>${what} opens Assay, but your instructor has not chosen which test it is. Nothing was started.</p>
-<p>Tell your instructor: the activity needs a test chosen with Assay’s test picker.</p>`;
-  return page({ title: p.staff ? 'No test is chosen for this link' : 'This activity has no test yet', institutionName: p.institutionName, main });
+</ul>`;
+  return page({ t: staffTranslator(), title: 'No test is chosen for this link', institutionName: p.institutionName, main });
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../platform/context.js';
 import { sha256Hex } from '../../platform/crypto.js';
+import type { Translator } from '../../platform/i18n/catalogue.js';
 import { html } from '../../platform/web/html.js';
 import { findLoginState, findPlatformById } from './lti-repo.js';
 import { page } from './pages.js';
@@ -29,25 +30,30 @@ import { stateCookieName } from './verify-launch.js';
 export const STORAGE_TIMEOUT_MS = 2000;
 
 /** The login page: store the binding in the platform's storage, then continue to the platform. */
-export function loginStoragePage(p: { target: string; platformOrigin: string; key: string; value: string; next: string }): string {
-  const main = html`<h1>Opening your course activity</h1>
+export function loginStoragePage(p: { t: Translator; target: string; platformOrigin: string; key: string; value: string; next: string }): string {
+  const { t } = p;
+  const title = t.t('lti.opening.title');
+  const main = html`<h1>${title}</h1>
 <div id="lti-storage" hidden data-mode="put" data-target="${p.target}" data-origin="${p.platformOrigin}" data-key="${p.key}" data-value="${p.value}" data-timeout="${String(STORAGE_TIMEOUT_MS)}"></div>
-<p>If nothing happens, <a id="lti-continue" href="${p.next}">continue to your course’s sign-in</a>.</p>`;
-  return page({ title: 'Opening your course activity', institutionName: '', main, script: '/lti/assets/platform-storage.js' });
+<p>${t.t('lti.opening.ifNothing')}</p>
+<p class="actions"><a class="button primary" id="lti-continue" href="${p.next}">${t.t('lti.opening.continueToSignIn')}</a></p>`;
+  return page({ t, title, institutionName: '', main, script: '/lti/assets/platform-storage.js' });
 }
 
 /** The launch page: read the binding from the platform's storage, then post the launch again with it. */
-export function launchStoragePage(p: { target: string; platformOrigin: string; key: string; idToken: string; state: string }): string {
-  const main = html`<h1>Opening your course activity</h1>
+export function launchStoragePage(p: { t: Translator; target: string; platformOrigin: string; key: string; idToken: string; state: string }): string {
+  const { t } = p;
+  const title = t.t('lti.opening.title');
+  const main = html`<h1>${title}</h1>
 <div id="lti-storage" hidden data-mode="get" data-target="${p.target}" data-origin="${p.platformOrigin}" data-key="${p.key}" data-timeout="${String(STORAGE_TIMEOUT_MS)}"></div>
 <form id="lti-continue" method="post" action="/lti/launch">
 <input type="hidden" name="id_token" value="${p.idToken}">
 <input type="hidden" name="state" value="${p.state}">
 <input type="hidden" name="browser_binding" value="">
-<p>If nothing happens, continue:</p>
-<p class="actions"><button class="button primary" type="submit">Continue</button></p>
+<p>${t.t('lti.opening.ifNothing')}</p>
+<p class="actions"><button class="button primary" type="submit">${t.t('lti.opening.continue')}</button></p>
 </form>`;
-  return page({ title: 'Opening your course activity', institutionName: '', main, script: '/lti/assets/platform-storage.js' });
+  return page({ t, title, institutionName: '', main, script: '/lti/assets/platform-storage.js' });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../platform/context.js';
-import { AppError, notFound } from '../../platform/errors.js';
+import { AppError, notFound, type ErrorDetail } from '../../platform/errors.js';
 import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 import { getInstitution } from '../institutions/institutions.js';
 import { checkEndpointUrl } from '../webhooks/url-guard.js';
@@ -72,12 +72,36 @@ function checkIssuer(ctx: AppContext, raw: string): string {
   return raw;
 }
 
+const URL_FIELDS = ['issuer', 'authLoginUrl', 'authTokenUrl', 'jwksUrl'] as const;
+type UrlField = (typeof URL_FIELDS)[number];
+
+/**
+ * Every problem of the issuer and the three URLs at once (a form shows each
+ * at its field), for the fields given: one detail per field at most.
+ */
+export function checkPlatformUrls(ctx: AppContext, input: Partial<Record<UrlField, string>>): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const field of URL_FIELDS) {
+    const raw = input[field];
+    if (raw === undefined) continue;
+    try {
+      if (field === 'issuer') checkIssuer(ctx, raw);
+      else checkUrl(ctx, field, raw);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      details.push(...(err.details ?? [{ field, message: err.message }]));
+    }
+  }
+  return details;
+}
+
 export async function registerPlatform(ctx: AppContext, institutionId: string, input: PlatformInput, audit?: AuditContext): Promise<PlatformView> {
-  const issuer = checkIssuer(ctx, input.issuer);
+  const problems = checkPlatformUrls(ctx, input);
+  if (problems.length > 0) throw new AppError('invalid_request', problems.map((d) => `${d.field}: ${d.message}`).join('; '), problems);
   const row: PlatformRow = {
     id: ltiId('ltp'),
     institutionId,
-    issuer,
+    issuer: input.issuer,
     clientId: input.clientId,
     deploymentIds: [...new Set(input.deploymentIds)],
     authLoginUrl: checkUrl(ctx, 'authLoginUrl', input.authLoginUrl),
@@ -96,7 +120,7 @@ export async function registerPlatform(ctx: AppContext, institutionId: string, i
         ]);
       }
     },
-    () => ({ action: 'lti_platform.registered', objectType: 'lti_platform', objectId: row.id, institutionId, details: { issuer, clientId: row.clientId } }),
+    () => ({ action: 'lti_platform.registered', objectType: 'lti_platform', objectId: row.id, institutionId, details: { issuer: row.issuer, clientId: row.clientId } }),
   );
   return platformView(ctx, row);
 }

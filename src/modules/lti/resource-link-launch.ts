@@ -4,6 +4,7 @@ import { findAssignmentById } from '../assignments/find-assignment.js';
 import { findPublishedTest, type TestSummary } from '../catalog/tests-service.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import { CLAIM } from './lti-context.js';
+import { launchLocale } from './lti-locale.js';
 import { consumeStateAndNonce } from './lti-repo.js';
 import { findLinkAssignment, insertLinkAssignment, updateLinkLineItem, upsertResourceLink } from './links-repo.js';
 import { launchAudience, type LaunchAudience } from './roles.js';
@@ -19,14 +20,15 @@ import { LaunchRefused, type VerifiedLaunch } from './verify-launch.js';
  * - a link that names no test (a tool URL added by hand, without deep
  *   linking) gets a page saying so and how to choose one: nothing is written;
  * - a learner gets the one assignment of (resource link, user), created
- *   through the partner API's own service on the first launch, and a fresh
+ *   through the partner API's own service on the first launch (in the
+ *   launch's language, when the platform sends a well-formed one), and a fresh
  *   start link of it, which the launch opens (open-start-link.ts) or, in a
  *   frame, offers to open in a new window.
  */
 export type ResourceLinkOutcome =
   | { kind: 'instructor'; platformId: string; resourceLinkId: string; test: TestSummary; linkTitle: string | null; contextTitle: string | null }
   /** A fresh start link of the learner's assignment: opened at once, or offered in a new window when the launch is framed. */
-  | { kind: 'learner'; assignmentId: string; token: string; testTitle: string }
+  | { kind: 'learner'; assignmentId: string; token: string; testTitle: string; candidateLocale: string | null; assignmentLocale: string | null }
   | { kind: 'observer'; testTitle: string; contextTitle: string | null }
   | { kind: 'no_test'; audience: LaunchAudience; linkTitle: string | null; contextTitle: string | null };
 
@@ -105,6 +107,7 @@ export async function resourceLinkLaunch(ctx: AssignmentsContext, launch: Verifi
     const name = str(claims.name, 200) ?? (given || null);
     const email = str(claims.email, 254);
     const key = sha256Hex(`${platform.id}\n${resourceLinkId}\n${sub}`);
+    const locale = launchLocale(claims);
     const created = await createAssignment(ctx, {
       institutionId: platform.institutionId,
       body: {
@@ -114,6 +117,7 @@ export async function resourceLinkLaunch(ctx: AssignmentsContext, launch: Verifi
         user: { email: email && /^[^\s@]+@[^\s@]+$/.test(email) ? email : `lti-${key.slice(0, 24)}@users.invalid`, ...(name ? { name } : {}) },
         callbackUrl: callbackUrl.toString(),
         metadata: metadataOf(platform.id, resourceLinkId, contextId, contextTitle),
+        ...(locale ? { locale } : {}),
       },
       idempotencyKey: `lti-launch-${key}`,
       serialize: (v) => JSON.stringify(v),
@@ -132,5 +136,5 @@ export async function resourceLinkLaunch(ctx: AssignmentsContext, launch: Verifi
   const row = await findAssignmentById(ctx.pool, assignmentId);
   if (!row) throw new Error('the assignment of an LTI launch disappeared');
   const { token } = ctx.signer.issue(row.id, row.linkVersion, ctx.signer.expiryFor(now, row.dueAt));
-  return { kind: 'learner', assignmentId: row.id, token, testTitle: test.title };
+  return { kind: 'learner', assignmentId: row.id, token, testTitle: test.title, candidateLocale: row.candidateLocale, assignmentLocale: row.locale };
 }

@@ -15,6 +15,7 @@ import { meetsDecideBar } from './ai/decide.js';
 import { listMarks, type CriterionMark, type StoredMark } from './marks-repo.js';
 import { criterionMarksView } from './criterion-marks.js';
 import type { Score } from '../lifecycle/score.js';
+import { readCandidateFeedback, type CandidateFeedback } from '../assignments/candidate-feedback.js';
 
 /** The model's suggestion for an item, with its provenance, as a reviewer sees it. */
 export interface AiSuggestionView {
@@ -85,6 +86,8 @@ export interface MarkingView {
    * flat test, whose view keeps its earlier shape.
    */
   sections?: Array<{ sectionId: string; title: string; questionIds: string[] }>;
+  /** The feedback written for the candidate (released with the result, assignments/candidate-feedback.ts); null when none. */
+  feedback: CandidateFeedback | null;
 }
 
 /**
@@ -97,13 +100,14 @@ export async function getMarkingView(db: Queryable, assignmentId: string, scope:
   const row = await findAssignmentById(db, assignmentId);
   if (!row || !tenantReaches(scope, row.institutionId)) throw notFound('assignment');
   const test = await deliveredTestOf(db, row);
-  const [answers, marks, suggestions, name] = await readAll(db, [
+  const [answers, marks, suggestions, name, feedback] = await readAll(db, [
     () => listAnswers(db, row.institutionId, row.id),
     () => listMarks(db, row.institutionId, row.id),
     () => listSuggestions(db, row.institutionId, row.id),
     () => db.query<{ name: string | null }>('SELECT name FROM users WHERE id = $1 AND institution_id = $2', [row.userId, row.institutionId]),
+    () => readCandidateFeedback(db, row.institutionId, row.id),
   ] as const);
-  return { ...buildView(row, test, answers, marks, suggestions), studentName: name.rows[0]?.name ?? null };
+  return { ...buildView(row, test, answers, marks, suggestions), studentName: name.rows[0]?.name ?? null, feedback };
 }
 
 export function buildView(
@@ -112,7 +116,7 @@ export function buildView(
   answers: Array<{ questionId: string; value: AnswerValue }>,
   marks: StoredMark[],
   suggestions: AiSuggestion[] = [],
-): MarkingView {
+): Omit<MarkingView, 'feedback'> {
   const answerOf = new Map(answers.map((a) => [a.questionId, a.value]));
   const markOf = new Map(marks.map((m) => [m.questionId, m]));
   const suggestionOf = new Map(suggestions.map((s) => [s.questionId, s]));

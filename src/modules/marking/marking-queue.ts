@@ -11,6 +11,11 @@ import { joinUserOf } from '../lifecycle/assignment-user-join.js';
  * Test-mode submissions (made with an `ak_test_` key) wait in the same
  * queue, labelled, but are counted apart: `total` and each test's `count`
  * are live work only, `testTotal` and `testCount` the sandbox's.
+ *
+ * An author's Try it run (`assignments.trial`) is never reviewers' work: a
+ * trial left open that the deadline submits waits in `marking` without
+ * entering the queue or its counts; its author still reads it on its
+ * assignment page.
  */
 export interface QueueItem {
   assignmentId: string;
@@ -40,7 +45,7 @@ export async function listMarkingQueue(
       // The page is cut from the index first; only its rows then fetch their user.
       `SELECT q.id, u.external_user_id, u.name, q.test_id, q.submitted_at, q.livemode
          FROM (SELECT id, user_id, test_id, submitted_at, livemode FROM assignments
-                WHERE institution_id = $1 AND status = 'marking' AND ($2::text IS NULL OR test_id = $2)
+                WHERE institution_id = $1 AND status = 'marking' AND NOT trial AND ($2::text IS NULL OR test_id = $2)
                 ORDER BY submitted_at, id LIMIT $3 OFFSET $4) q
          ${joinUserOf('q')}
         ORDER BY q.submitted_at, q.id`,
@@ -48,7 +53,7 @@ export async function listMarkingQueue(
     ),
     db.query<{ test_id: string; n: number; n_test: number }>(
       `SELECT test_id, (count(*) FILTER (WHERE livemode))::int AS n, (count(*) FILTER (WHERE NOT livemode))::int AS n_test
-         FROM assignments WHERE institution_id = $1 AND status = 'marking'
+         FROM assignments WHERE institution_id = $1 AND status = 'marking' AND NOT trial
         GROUP BY test_id ORDER BY count(*) FILTER (WHERE livemode) DESC, count(*) DESC, test_id`,
       [input.institutionId],
     ),

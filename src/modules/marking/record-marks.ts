@@ -14,6 +14,7 @@ import { MarksChangedError, marksVersion } from './marks-version.js';
 import { resolveCriterionMark, type CriterionInput } from './criterion-marks.js';
 import type { CriterionMark } from './marks-repo.js';
 import { auditIn, type AuditContext } from '../staff/audit.js';
+import { checkFeedback, writeCandidateFeedback, type CandidateFeedbackInput } from '../assignments/candidate-feedback.js';
 
 export interface MarksInput {
   /**
@@ -30,6 +31,12 @@ export interface MarksInput {
    * MarksChangedError is thrown: a mark is never silently overwritten.
    */
   expectedVersion?: string;
+  /**
+   * Feedback for the candidate (assignments/candidate-feedback.ts), on any
+   * question they were given and overall: replaces the stored feedback when
+   * sent, keeps it when left out. Released with the result.
+   */
+  feedback?: CandidateFeedbackInput;
 }
 
 /**
@@ -43,6 +50,8 @@ export interface MarksInput {
  * item with an AI suggestion keeps the reviewer's points beside the model's. Completing is refused while an item
  * still awaits a mark; an all-auto `after_review` test completes with no
  * marks, confirming its auto score. Any refusal stores nothing.
+ * Feedback for the candidate, when sent, is checked and stored in the same
+ * transaction (any refusal stores none of it either).
  * Shared by the operator API (every institution) and the reviewer portal
  * (its institution: another institution's assignment is not found).
  */
@@ -80,6 +89,7 @@ export async function recordMarks(
       if (mark.points > q.points) return details.push({ field: `marks.${i}.points`, message: `must be between 0 and ${q.points}, the question's points` });
       resolved.push({ questionId: m.questionId, points: roundPoints(mark.points), criteria: mark.criteria, comment: m.comment ?? null });
     });
+    const feedback = input.feedback ? checkFeedback(input.feedback, test.questions.map((q) => q.id), 'feedback', details) : null;
     if (details.length > 0) throw new AppError('invalid_request', `${details[0]!.field}: ${details[0]!.message}`, details);
 
     const existing = await listMarks(tx, row.institutionId, row.id);
@@ -109,6 +119,9 @@ export async function recordMarks(
       });
       await recordReviewerMark(tx, { institutionId: row.institutionId, assignmentId: row.id, questionId: m.questionId, points: m.points, now });
     }
+    if (feedback) {
+      await writeCandidateFeedback(tx, { assignmentId: row.id, institutionId: row.institutionId, feedback, writtenBy: input.markedBy ?? null, now });
+    }
     await auditIn(tx, audit, {
       action: input.complete ? 'marking.completed' : 'marks.recorded',
       objectType: 'assignment',
@@ -117,6 +130,8 @@ export async function recordMarks(
       details: {
         marks: resolved.map((m) => ({ questionId: m.questionId, points: m.points, ...(m.criteria ? { criteria: m.criteria.map((c) => ({ criterion: c.criterion, points: c.points })) } : {}) })),
         markedBy: input.markedBy ?? null,
+        // Which feedback was written, not its words (the audit log is read by every admin).
+        ...(feedback ? { feedback: { overall: feedback.overall !== null, questionIds: feedback.questions.map((q) => q.questionId) } } : {}),
       },
     });
     if (!input.complete) return;

@@ -11,6 +11,7 @@ import { getMarkingView, type MarkingView } from './get-marking-view.js';
 import { listMarks } from './marks-repo.js';
 import { MarksChangedError, marksVersion } from './marks-version.js';
 import { recordMarks } from './record-marks.js';
+import { checkFeedback, type CandidateFeedback, type CandidateFeedbackInput } from '../assignments/candidate-feedback.js';
 
 /**
  * Marking by a signed-in reviewer (the portal's Marking item): open an item
@@ -42,8 +43,12 @@ export interface OpenedItem {
   contentFormat: ContentFormat;
   /** The version's passages: each question shows the title of the one it names. */
   passages: Passage[];
+  /** The language the version declares (null: none) and its translations: the marking page marks the texts with it (catalog/content/content-lang.ts). */
+  language: string | null;
+  translations: Readonly<Record<string, unknown>>;
   version: string;
-  draft: { marks: DraftMark[]; baseVersion: string; updatedAt: Date } | null;
+  /** The reviewer's draft, with the feedback for the candidate it holds (null: none written). */
+  draft: { marks: DraftMark[]; feedback: CandidateFeedback | null; baseVersion: string; updatedAt: Date } | null;
   /** Other reviewers who opened the item in the last `PRESENCE_WINDOW_MS`, latest first. */
   others: Array<{ label: string; openedAt: Date }>;
 }
@@ -71,16 +76,16 @@ export async function openMarkingItem(ctx: AppContext, institutionId: string, as
       [assignmentId, institutionId, reviewer.staffId, reviewer.label, now],
     );
   }
-  return { view, questions: new Map(test.questions.map((q) => [q.id, asShown(q, test.delivery)])), contentFormat: test.contentFormat, passages: test.passages ?? [], version: marksVersion(marks), draft, others: others.rows.map((r) => ({ label: r.staff_label, openedAt: r.opened_at })) };
+  return { view, questions: new Map(test.questions.map((q) => [q.id, asShown(q, test.delivery)])), contentFormat: test.contentFormat, passages: test.passages ?? [], language: test.language, translations: test.translations, version: marksVersion(marks), draft, others: others.rows.map((r) => ({ label: r.staff_label, openedAt: r.opened_at })) };
 }
 
 async function findDraft(db: Queryable, institutionId: string, assignmentId: string, staffId: string): Promise<OpenedItem['draft']> {
-  const { rows } = await db.query<{ marks: DraftMark[]; base_version: string; updated_at: Date }>(
-    'SELECT marks, base_version, updated_at FROM marking_drafts WHERE institution_id = $1 AND assignment_id = $2 AND staff_id = $3',
+  const { rows } = await db.query<{ marks: DraftMark[]; feedback: CandidateFeedback | null; base_version: string; updated_at: Date }>(
+    'SELECT marks, feedback, base_version, updated_at FROM marking_drafts WHERE institution_id = $1 AND assignment_id = $2 AND staff_id = $3',
     [institutionId, assignmentId, staffId],
   );
   const r = rows[0];
-  return r ? { marks: r.marks, baseVersion: r.base_version, updatedAt: r.updated_at } : null;
+  return r ? { marks: r.marks, feedback: r.feedback ?? null, baseVersion: r.base_version, updatedAt: r.updated_at } : null;
 }
 
 /**
@@ -131,7 +136,7 @@ function refuse(details: ErrorDetail[]): never {
 /** Stores (replaces) the reviewer's draft. Refused when the item left `marking` or its marks changed since `baseVersion`. */
 export async function saveMarkingDraft(
   ctx: AppContext,
-  input: { institutionId: string; assignmentId: string; staffId: string; marks: DraftMark[]; baseVersion: string },
+  input: { institutionId: string; assignmentId: string; staffId: string; marks: DraftMark[]; feedback?: CandidateFeedbackInput; baseVersion: string },
   audit?: AuditContext,
 ): Promise<void> {
   await withTransaction(ctx.pool, async (tx) => {
@@ -141,25 +146,26 @@ export async function saveMarkingDraft(
     await lockAttempt(tx, input.assignmentId, 'update', { institutionId: input.institutionId });
     if (marksVersion(await listMarks(tx, input.institutionId, input.assignmentId)) !== input.baseVersion) throw new MarksChangedError();
     const details = checkDraftMarks(view, input.marks, false);
+    const feedback = input.feedback ? checkFeedback(input.feedback, view.items.map((i) => i.questionId), 'feedback', details) : null;
     if (details.length > 0) refuse(details);
     await tx.query(
-      `INSERT INTO marking_drafts (assignment_id, institution_id, staff_id, marks, base_version, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (assignment_id, staff_id) DO UPDATE SET marks = EXCLUDED.marks, base_version = EXCLUDED.base_version, updated_at = EXCLUDED.updated_at`,
-      [input.assignmentId, input.institutionId, input.staffId, JSON.stringify(input.marks), input.baseVersion, ctx.clock.now()],
+      `INSERT INTO marking_drafts (assignment_id, institution_id, staff_id, marks, feedback, base_version, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (assignment_id, staff_id) DO UPDATE SET marks = EXCLUDED.marks, feedback = EXCLUDED.feedback, base_version = EXCLUDED.base_version, updated_at = EXCLUDED.updated_at`,
+      [input.assignmentId, input.institutionId, input.staffId, JSON.stringify(input.marks), feedback ? JSON.stringify(feedback) : null, input.baseVersion, ctx.clock.now()],
     );
     await auditIn(tx, audit, { action: 'marking.draft_saved', objectType: 'assignment', objectId: input.assignmentId, institutionId: input.institutionId });
   });
 }
 
 /**
- * Finish marking: records the marks as the signed-in reviewer's and
+ * Finish marking: records the marks (and the feedback for the candidate) as the signed-in reviewer's and
  * completes the assignment through the marking service (final score,
  * `grading.done`, and its `marking.completed` audit entry), then drops
  * every reviewer's draft of it, in one transaction.
  */
 export async function finishMarking(
   ctx: AppContext,
-  input: { institutionId: string; assignmentId: string; markedBy: string; marks: DraftMark[]; baseVersion: string },
+  input: { institutionId: string; assignmentId: string; markedBy: string; marks: DraftMark[]; feedback?: CandidateFeedbackInput; baseVersion: string },
   audit?: AuditContext,
 ): Promise<MarkingView> {
   return withTransaction(ctx.pool, async (tx) => {
@@ -181,6 +187,7 @@ export async function finishMarking(
         complete: true,
         markedBy: input.markedBy,
         expectedVersion: input.baseVersion,
+        ...(input.feedback ? { feedback: input.feedback } : {}),
       },
       { institutionId: input.institutionId },
       audit,

@@ -6,6 +6,7 @@ import { ScoreSchema } from '../lifecycle/score.js';
 import { MARK_SOURCES } from './score.js';
 import { SUGGESTION_STATUSES } from './ai/suggestions-repo.js';
 import { AI_MARKING_MODES } from '../catalog/test-settings.js';
+import { CandidateFeedbackInputSchema, CandidateFeedbackSchema } from '../assignments/candidate-feedback.js';
 
 export const MarkingParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
 
@@ -114,6 +115,9 @@ export const MarkingView = Type.Object(
         description: 'A test with sections only: each section as the candidate was given it, with the ids of its items in shown order',
       }),
     ),
+    feedback: Nullable(CandidateFeedbackSchema, {
+      description: 'The feedback written for the candidate, shown to them (and in the partner read) once the result is released; null when none',
+    }),
   },
   { title: 'MarkingView' },
 );
@@ -152,6 +156,13 @@ export const RecordMarksBody = Type.Object(
         { additionalProperties: false },
       ),
       { maxItems: 500 },
+    ),
+    feedback: Type.Optional(
+      Type.Object(CandidateFeedbackInputSchema.properties, {
+        additionalProperties: false,
+        description:
+          'Feedback for the candidate (plain text), overall and per question, shown to them once the result is released. When sent it replaces the stored feedback; left out, the stored feedback is kept',
+      }),
     ),
     complete: Type.Boolean({ description: 'true: finish marking (every item awaiting a mark must have one) and release the final score' }),
     markedBy: Type.Optional(

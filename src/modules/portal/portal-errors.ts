@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, errorBody } from '../../platform/errors.js';
 import { html } from '../../platform/web/html.js';
+import { portalTranslator, richText } from './ui/portal-text.js';
 import { sendPage } from './sign-in/page-shell.js';
 import { SignInRequired } from '../staff/principal.js';
 
@@ -25,13 +26,15 @@ export function installPortalErrors(app: FastifyInstance): void {
     }
     if (json) throw err; // the shared handler: envelope, logging
     const status = err instanceof AppError ? err.status : (err as FastifyError).statusCode ?? 500;
+    const t = portalTranslator();
     if (status >= 500) {
       request.log.error({ err }, 'portal request failed');
       return sendPage(request, reply, {
         status: 500,
-        title: 'Something went wrong',
-        main: html`<h1>Something went wrong</h1>
-<p>Please try again in a moment. If it keeps happening, quote reference <strong>${request.id}</strong> when you ask for help.</p>`,
+        title: t.t('portal.error.failed.title'),
+        main: html`<h1>${t.t('portal.error.failed.title')}</h1>
+<p>${richText(t, 'portal.error.failed.text', { reference: html`<strong>${request.id}</strong>` })}</p>`,
+        t,
       });
     }
     request.log.info({ code: err instanceof AppError ? err.code : (err as FastifyError).code, status }, 'portal request refused');
@@ -39,39 +42,44 @@ export function installPortalErrors(app: FastifyInstance): void {
     if (err instanceof CsrfRefused) {
       return sendPage(request, reply, {
         status: 403,
-        title: 'This form has expired',
-        main: html`<h1>This form has expired</h1>
-<p>The page you sent it from is out of date, or it came from another site. Go back, reload the page and try again.</p>
-<p><a href="/portal">Go to the portal</a></p>`,
+        title: t.t('portal.error.csrf.title'),
+        main: html`<h1>${t.t('portal.error.csrf.title')}</h1>
+<p>${t.t('portal.error.csrf.text')}</p>
+<p><a href="/portal">${t.t('portal.error.goToPortal')}</a></p>`,
+        t,
       });
     }
     if (status === 403) {
       return sendPage(request, reply, {
         status: 403,
-        title: 'You do not have access to this page',
-        main: html`<h1>You do not have access to this page</h1>
-<p>Your role does not allow this. Ask an administrator of your institution if you need access.</p>
-<p><a href="/portal">Go to the overview</a></p>`,
+        title: t.t('portal.error.forbidden.title'),
+        main: html`<h1>${t.t('portal.error.forbidden.title')}</h1>
+<p>${t.t('portal.error.forbidden.text')}</p>
+<p><a href="/portal">${t.t('portal.error.goToOverview')}</a></p>`,
+        t,
       });
     }
     if (status === 404) {
       return sendPage(request, reply, {
         status: 404,
-        title: 'Page not found',
-        main: html`<h1>Page not found</h1><p>There is nothing at this address, or you cannot see it.</p><p><a href="/portal">Go to the overview</a></p>`,
+        title: t.t('portal.error.notFound.title'),
+        main: html`<h1>${t.t('portal.error.notFound.title')}</h1><p>${t.t('portal.error.notFound.text')}</p><p><a href="/portal">${t.t('portal.error.goToOverview')}</a></p>`,
+        t,
       });
     }
     if (status === 429) {
       return sendPage(request, reply, {
         status: 429,
-        title: 'Too many attempts',
-        main: html`<h1>Too many attempts</h1><p>${err.message}</p>`,
+        title: t.t('portal.error.tooMany.title'),
+        main: html`<h1>${t.t('portal.error.tooMany.title')}</h1><p>${err.message}</p>`,
+        t,
       });
     }
     return sendPage(request, reply, {
       status: 400,
-      title: 'This request could not be processed',
-      main: html`<h1>This request could not be processed</h1><p>${err instanceof AppError ? err.message : 'Go back, check the form and try again.'}</p>`,
+      title: t.t('portal.error.badRequest.title'),
+      main: html`<h1>${t.t('portal.error.badRequest.title')}</h1><p>${err instanceof AppError ? err.message : t.t('portal.error.badRequest.text')}</p>`,
+      t,
     });
   });
 }

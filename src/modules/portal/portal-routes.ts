@@ -26,6 +26,7 @@ import { draftPreviewPage } from './authoring/draft-preview.js';
 import { tryItRoute } from './authoring/try-it.js';
 import { statisticsPages } from './statistics/statistics-pages.js';
 import { importPages } from './authoring/import-pages.js';
+import { exportPages } from './authoring/export-pages.js';
 import { contentAssetPages } from './content-assets/content-asset-routes.js';
 import { webhookPages } from './webhooks/webhook-pages.js';
 import { ltiPlatformPages } from './lti/lti-platform-pages.js';
@@ -39,10 +40,11 @@ import { ltiPlatformPages } from './lti/lti-platform-pages.js';
 const ASSETS = [
   { file: 'portal.css', asset: loadAsset(new URL('./ui/assets/portal.css', import.meta.url), 'text/css; charset=utf-8') },
   { file: 'portal.js', asset: loadAsset(new URL('./ui/assets/portal.js', import.meta.url), 'text/javascript; charset=utf-8') },
-  ...['editor-kit.js', 'editor-questions.js', 'editor-passages.js', 'editor-form.js', 'test-editor.js'].map((file) => ({
+  ...['editor-kit.js', 'editor-questions.js', 'editor-passages.js', 'editor-form.js', 'editor-translations.js', 'editor-tab.js', 'test-editor.js'].map((file) => ({
     file,
     asset: loadAsset(new URL(`./ui/assets/${file}`, import.meta.url), 'text/javascript; charset=utf-8'),
   })),
+  { file: 'editor-problems.js', asset: loadAsset(new URL('./ui/assets/editor-problems.js', import.meta.url), 'text/javascript; charset=utf-8') },
   { file: 'editor-parameters.js', asset: loadAsset(new URL('../catalog/question-types/parameters/assets/editor-parameters.js', import.meta.url), 'text/javascript; charset=utf-8') },
   { file: 'proctoring-timeline.js', asset: loadAsset(new URL('./ui/assets/proctoring-timeline.js', import.meta.url), 'text/javascript; charset=utf-8') },
   // The registered question types' editor parts (each registers itself with window.AssayEditorTypes), as one file.
@@ -88,6 +90,7 @@ export const portalRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
       await portal.register(tryItRoute, { ctx });
       await portal.register(statisticsPages, { ctx });
       await portal.register(importPages, { ctx });
+      await portal.register(exportPages, { ctx });
       await portal.register(contentAssetPages, { ctx });
     },
     { prefix: '/portal' },

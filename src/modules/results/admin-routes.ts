@@ -4,12 +4,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../platform/context.js';
 import { errors } from '../../platform/http/schemas.js';
 import { getTestStatistics } from './get-statistics.js';
-import { exportFileName, exportFilter } from './export-filter.js';
-import { resultsCsv } from './results-csv.js';
+import { exportFilter } from './export-filter.js';
+import { CSV_HEADERS, openExport } from './open-export.js';
+import type { ExportKind } from './export-download.js';
+import { operatorTokenAudit } from '../staff/audit.js';
 import { ResultsCsvParams, ResultsCsvQuery, StatisticsParams, StatisticsQuery, TestStatisticsSchema } from './schemas.js';
 import { readOrPrimary } from '../../platform/read-replica.js';
 
-/** Results through the operator API: item statistics per test version, the results export. */
+/** Results through the operator API: item statistics per test version, the results and responses exports. */
 export const resultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/tests/:testId/statistics',
@@ -30,27 +32,37 @@ export const resultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
     },
   );
 
-  app.get(
-    '/institutions/:institutionId/results.csv',
-    {
-      schema: {
-        tags: ['Results'],
-        operationId: 'exportResults',
-        summary: "An institution's assignments as CSV, one row each, with the Assignments page's filters: ids, test, version, status, timestamps, score, section percents, proctoring flag counts (streamed)",
-        params: ResultsCsvParams,
-        querystring: ResultsCsvQuery,
-        response: { 200: Type.Unsafe<Readable>({ type: 'string', description: 'text/csv, RFC 4180, a header row first (docs/results.md)' }), ...errors(400, 401, 404) },
+  const csvRoute = (kind: ExportKind, operationId: string, summary: string, description: string) =>
+    app.get(
+      `/institutions/:institutionId/${kind}.csv`,
+      {
+        schema: {
+          tags: ['Results'],
+          operationId,
+          summary,
+          params: ResultsCsvParams,
+          querystring: ResultsCsvQuery,
+          response: { 200: Type.Unsafe<Readable>({ type: 'string', description }), ...errors(400, 401, 404) },
+        },
       },
-    },
-    async (request, reply) => {
-      // The filter's institution and test are checked where the rows are read: a miss on the replica, on the primary.
-      const { db, filter } = await readOrPrimary(ctx, async (db) => ({ db, filter: await exportFilter(db, request.params.institutionId, request.query) }));
-      const body = await resultsCsv(db, filter);
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${exportFileName(filter.institutionId, ctx.clock.now())}"`)
-        .header('cache-control', 'no-store')
-        .send(body);
-    },
+      async (request, reply) => {
+        // The filter's institution and test are checked where the rows are read: a miss on the replica, on the primary.
+        const { db, filter } = await readOrPrimary(ctx, async (db) => ({ db, filter: await exportFilter(db, request.params.institutionId, request.query) }));
+        const { body, disposition } = await openExport(db, ctx.pool, { kind, filter, audit: operatorTokenAudit(request.ip), now: ctx.clock.now() });
+        return reply.headers(CSV_HEADERS).header('content-disposition', disposition).send(body);
+      },
+    );
+
+  csvRoute(
+    'results',
+    'exportResults',
+    "An institution's assignments as CSV, one row each, with the Assignments page's filters: ids, the candidate's name and email, test, version, status, timestamps, score, section percents, proctoring flag counts (streamed, audited)",
+    'text/csv, UTF-8 with a byte order mark, RFC 4180, a header row first (docs/results.md)',
+  );
+  csvRoute(
+    'responses',
+    'exportResponses',
+    "The same assignments' responses as CSV, one row per candidate and question: section, prompt, the response in words, points, max points, criterion marks (streamed, audited)",
+    'text/csv, UTF-8 with a byte order mark, RFC 4180, a header row first (docs/results.md)',
   );
 };

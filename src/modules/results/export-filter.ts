@@ -33,8 +33,3 @@ export async function exportFilter(
     livemode: q.livemode ?? true,
   };
 }
-
-/** The file name of an export: the institution and the day, nothing a partner typed. */
-export function exportFileName(institutionId: string, now: Date): string {
-  return `results-${institutionId}-${now.toISOString().slice(0, 10)}.csv`;
-}

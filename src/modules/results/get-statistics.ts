@@ -5,6 +5,7 @@ import { sectionsOf } from '../catalog/sections.js';
 import type { Question } from '../catalog/schemas.js';
 import type { BaseQuestion } from '../catalog/question-types/definition.js';
 import { questionType } from '../catalog/question-types/registry.js';
+import type { ContentFormat } from '../catalog/content/content-format.js';
 import { markQuestion } from '../marking/auto-mark.js';
 import { findTestVersionId, institutionSeesTest, statisticsSums } from './statistics-repo.js';
 import { itemFigures, itemFlags, pointBiserial, totalFigures } from './item-statistics.js';
@@ -35,6 +36,8 @@ export interface TestStatistics {
   version: number;
   institutionId: string;
   livemode: boolean;
+  /** How the version's texts (prompts, options) are written: staff pages and the CSV show them as plain text (contentText). Not in the API's answer. */
+  contentFormat: ContentFormat;
   attempts: number;
   meanPercent: number | null;
   standardDeviation: number | null;
@@ -94,6 +97,7 @@ export async function getTestStatistics(
     version: test.version,
     institutionId: q.institutionId,
     livemode: q.livemode,
+    contentFormat: test.contentFormat ?? 'plain',
     ...totalFigures(sums.totals, sums.alpha),
     alphaItems: sums.alpha.items.length,
     items,

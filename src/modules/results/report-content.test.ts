@@ -9,6 +9,9 @@ const base: ReportData = {
   institutionName: 'Riverside',
   testTitle: 'Reading',
   testVersion: 1,
+  contentLanguage: 'en',
+  testLanguage: null,
+  translated: false,
   proctoring: 'none',
   candidateName: null,
   externalUserId: 'u1',
@@ -18,6 +21,7 @@ const base: ReportData = {
   completedAt: null,
   score: null,
   flags: [],
+  feedback: null,
   questions: [
     { n: 1, section: '', type: 'single_choice', points: 1, maxPoints: 1, passage: 'The flood' },
     { n: 2, section: '', type: 'numeric', points: 0, maxPoints: 1, passage: null },

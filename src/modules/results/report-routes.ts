@@ -7,8 +7,11 @@ import type { AssignmentsContext } from '../assignments/context.js';
 import { findReport } from './report-repo.js';
 import { reportContent } from './report-content.js';
 import { reportNotFoundPage, reportPage } from './report-page.js';
-import { reportPdf } from './report-pdf.js';
+import { pdfFonts, reportPdf } from './report-pdf.js';
+import { testModeStylesheets } from './report-assets.js';
 import { readOrPrimary } from '../../platform/read-replica.js';
+import { englishTranslator, translator } from '../../platform/i18n/catalogue.js';
+import { chooseLocale } from '../../platform/i18n/locales.js';
 
 /**
  * The candidate report behind `result.reportUrl`: `GET /reports/{token}`
@@ -16,13 +19,17 @@ import { readOrPrimary } from '../../platform/read-replica.js';
  * session, no API key. A tampered, expired or unknown token, or one for an
  * assignment that is not completed, gets the same 404 page, which names
  * nobody. Nothing is cached and no Referer leaves the page.
+ *
+ * The report is in the candidate's language, chosen as the student pages
+ * choose it: the candidate's own choice, the assignment's `locale`, then the
+ * browser's Accept-Language, else English (docs/languages.md). The refusal
+ * page knows no assignment: it follows Accept-Language alone.
  */
 const REPORT_HEADERS = { ...PAGE_HEADERS, 'x-robots-tag': 'noindex' };
 
 export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
-  for (const name of ['report.css', 'report-test-mode.css']) {
-    assetRoute(app, `/reports/assets/${name}`, loadAsset(new URL(`./assets/${name}`, import.meta.url), 'text/css; charset=utf-8'));
-  }
+  assetRoute(app, '/reports/assets/report.css', loadAsset(new URL('./assets/report.css', import.meta.url), 'text/css; charset=utf-8'));
+  for (const [name, sheet] of testModeStylesheets()) assetRoute(app, `/reports/assets/${name}`, sheet);
 
   // A wildcard, not a parameter: a token is longer than the router's parameter limit. Limited per link like start links.
   const linkLimit = signedLinkLimit(app, { perLinkPerMinute: ctx.config.requestLimits.startLinkOpensPerMinute, perAddressPerMinute: ctx.config.requestLimits.startLinksPerMinute });
@@ -39,14 +46,23 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }
     },
     async (request, reply) => {
       const now = ctx.clock.now();
+      const acceptLanguage = request.headers['accept-language'];
+      const pseudo = { pseudo: ctx.config.pseudoLocale };
       const link = ctx.signer.report.verify((request.params as { '*': string })['*'], now);
       // The report may be a little behind (the read replica's, within its bound); but a report the replica does not
       // have yet (its assignment completed moments ago: the partner opens the link on exam.completed) is asked of the primary.
       const data = link.ok ? await readOrPrimary(ctx, (db) => findReport(db, link.assignmentId), (found) => !found) : null;
-      if (!data) return reply.code(404).headers(REPORT_HEADERS).send(reportNotFoundPage());
-      const content = reportContent(data, now);
+      if (!data) return reply.code(404).headers(REPORT_HEADERS).send(reportNotFoundPage(translator(chooseLocale({ acceptLanguage }, pseudo))));
+      const t = translator(chooseLocale({ candidate: data.candidateLocale, assignment: data.locale, acceptLanguage }, pseudo));
+      let content = reportContent(data, now, t);
       if (request.query.format === 'pdf') {
-        const pdf = await reportPdf(content, data.institutionName);
+        let fonts = pdfFonts(content, data.institutionName, ctx.config.reportFontDirs, request.log);
+        if (fonts === 'language-missing') {
+          // No face for the language's script is installed (logged once): an English PDF rather than one of empty boxes.
+          content = reportContent(data, now, englishTranslator());
+          fonts = pdfFonts(content, data.institutionName, ctx.config.reportFontDirs, request.log);
+        }
+        const pdf = await reportPdf(content, data.institutionName, fonts === 'language-missing' ? undefined : fonts);
         return reply
           .code(200)
           .headers({ ...REPORT_HEADERS, 'content-type': 'application/pdf', 'content-disposition': `inline; filename="report-${data.assignmentId}.pdf"` })

@@ -1,31 +1,30 @@
-import { Readable, pipeline } from 'node:stream';
-import { stringify } from 'csv-stringify';
-import Cursor from 'pg-cursor';
+import type { Readable } from 'node:stream';
 import type { Pool } from '../../platform/db.js';
 import { assignmentFilterSql, type AssignmentListFilter } from '../assignments/list-assignments.js';
+import { cursorCsv, timestampCells, type Cell } from './csv-stream.js';
 
 /**
  * The results export: one CSV row per assignment of an institution, with the
- * Assignments page's filters, streamed from a server-side cursor (1,000 rows
- * at a time, with back-pressure: a slow reader holds the cursor, not the
- * rows in memory) through csv-stringify (RFC 4180 quoting: a field with a
- * comma, quote or line break is quoted, quotes doubled).
+ * Assignments page's filters, streamed from a server-side cursor, 1,000 rows
+ * at a time (csv-stream.ts: the byte order mark, quoting, formula injection).
  *
- * Columns (docs/results.md): the partner's ids, the test, the version, the
- * status and timestamps, the score, then one column per section and the
- * proctoring flags by severity and review outcome. Sections: filtered to
+ * Columns (docs/results.md): the partner's ids, the candidate's name and
+ * email (as the partner last sent them), the test, the version, the status
+ * and timestamps (ISO 8601, then each as a date and a time a spreadsheet
+ * reads), the score, then one column per section and the proctoring flags
+ * by severity and review outcome. Existing columns keep their names and
+ * order; added ones stand beside their kind. Sections: filtered to
  * one test, a column `section: <title> (%)` per section title of its
  * versions; otherwise one column `sections` holding `title: percent`
  * pairs joined by `; ` (tests differ in their sections).
- *
- * Formula injection: a text field that starts with `=`, `+`, `-`, `@`, a
- * tab or a carriage return is prefixed with `'`, so a spreadsheet shows it
- * as text instead of running it (OWASP's advice); numbers are written as
- * numbers.
  */
+/** The moments each row has, in column order. */
+const TIMESTAMPS = ['created', 'started', 'submitted', 'completed', 'due'] as const;
 const FIXED_COLUMNS = [
   'assignmentId',
   'externalUserId',
+  'name',
+  'email',
   'testId',
   'testTitle',
   'version',
@@ -36,6 +35,7 @@ const FIXED_COLUMNS = [
   'submittedAt',
   'completedAt',
   'dueAt',
+  ...TIMESTAMPS.flatMap((t) => [`${t}Date`, `${t}Time`]),
   'points',
   'maxPoints',
   'percent',
@@ -44,16 +44,11 @@ const FIXED_COLUMNS = [
 ] as const;
 const FLAG_COLUMNS = ['flagsInfo', 'flagsWarning', 'flagsCritical', 'flagsConfirmed', 'flagsDismissed'] as const;
 
-const DANGEROUS = /^[=+\-@\t\r]/;
-
-/** A text cell as a spreadsheet will read it: formulas neutralised. */
-export function safeCell(value: string): string {
-  return DANGEROUS.test(value) ? `'${value}` : value;
-}
-
 interface ExportRow {
   id: string;
   external_user_id: string;
+  name: string | null;
+  email: string;
   test_id: string;
   title: string;
   version: number;
@@ -76,7 +71,7 @@ interface ExportRow {
 export function exportQuery(filter: AssignmentListFilter): { text: string; values: unknown[] } {
   const { where, values } = assignmentFilterSql(filter);
   return {
-    text: `SELECT a.id, u.external_user_id, a.test_id, tv.title, tv.version, a.livemode, a.status, a.created_at, a.started_at, a.submitted_at,
+    text: `SELECT a.id, u.external_user_id, u.name, u.email, a.test_id, tv.title, tv.version, a.livemode, a.status, a.created_at, a.started_at, a.submitted_at,
                   a.completed_at, a.due_at, a.score, f.info, f.warning, f.critical, f.confirmed, f.dismissed
              FROM assignments a
              JOIN users u ON u.id = a.user_id
@@ -106,19 +101,14 @@ async function sectionTitles(pool: Pool, testId: string): Promise<string[]> {
   return rows.map((r) => r.title);
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : '');
-
-/**
- * The export as a stream of CSV text. The cursor's connection is held while
- * the stream is read and given back when it ends, fails or is abandoned.
- */
+/** The export as a stream of CSV text (csv-stream.ts: the first batch is read before it resolves). */
 export async function resultsCsv(pool: Pool, filter: AssignmentListFilter, opts: { batch?: number } = {}): Promise<Readable> {
   const perSection = filter.testId ? await sectionTitles(pool, filter.testId) : null;
   const header = [...FIXED_COLUMNS, ...(perSection ? perSection.map((t) => `section: ${t} (%)`) : ['sections']), ...FLAG_COLUMNS];
   const { text, values } = exportQuery(filter);
   const batch = opts.batch ?? 1_000;
 
-  const toRecord = (r: ExportRow): Array<string | number> => {
+  const toRecord = (r: ExportRow): Cell[] => {
     const s = r.score;
     const sections = s?.sections ?? [];
     const sectionCells = perSection
@@ -127,19 +117,19 @@ export async function resultsCsv(pool: Pool, filter: AssignmentListFilter, opts:
           return found ? found.percent : '';
         })
       : [sections.map((x) => `${x.title}: ${x.percent}`).join('; ')];
+    const moments = [r.created_at, r.started_at, r.submitted_at, r.completed_at, r.due_at].map(timestampCells);
     return [
       r.id,
       r.external_user_id,
+      r.name ?? '',
+      r.email,
       r.test_id,
       r.title,
       r.version,
       r.livemode ? 'true' : 'false',
       r.status,
-      iso(r.created_at),
-      iso(r.started_at),
-      iso(r.submitted_at),
-      iso(r.completed_at),
-      iso(r.due_at),
+      ...moments.map((m) => m[0]),
+      ...moments.flatMap((m) => [m[1], m[2]]),
       s ? s.points : '',
       s ? s.maxPoints : '',
       s ? s.percent : '',
@@ -151,40 +141,8 @@ export async function resultsCsv(pool: Pool, filter: AssignmentListFilter, opts:
       r.critical,
       r.confirmed,
       r.dismissed,
-    ].map((v) => (typeof v === 'string' ? safeCell(v) : v));
+    ];
   };
 
-  // The first batch is read before the response starts, so a failing statement is an error response, not a cut file.
-  const client = await pool.connect();
-  const cursor = client.query(new Cursor<ExportRow>(text, values));
-  let first: ExportRow[];
-  try {
-    first = await cursor.read(batch);
-  } catch (err) {
-    await cursor.close().catch(() => undefined);
-    client.release(true);
-    throw err;
-  }
-
-  async function* records(): AsyncGenerator<Array<string | number>> {
-    let failed = false;
-    try {
-      yield header.map(safeCell);
-      for (let rows = first; rows.length > 0; rows = await cursor.read(batch)) {
-        for (const r of rows) yield toRecord(r);
-      }
-    } catch (err) {
-      failed = true;
-      throw err;
-    } finally {
-      // An abandoned or failed read closes its cursor before the connection goes back to the pool.
-      await cursor.close().catch(() => (failed = true));
-      client.release(failed ? true : undefined);
-    }
-  }
-
-  const out = stringify({ eof: true, record_delimiter: '\r\n' });
-  // pipeline, not pipe: a reader that goes away destroys the source too, which closes the cursor.
-  pipeline(Readable.from(records(), { objectMode: true, highWaterMark: 64 }), out, () => undefined);
-  return out;
+  return cursorCsv<ExportRow>(pool, { text, values }, header, (r) => [toRecord(r)], batch);
 }

@@ -192,7 +192,7 @@ const CENTRED = `
 export async function statisticsSums(db: Queryable, set: AttemptSet, fixedIds: string[]): Promise<StatisticsSums> {
   const sql = set.livemode
     ? `WITH raw AS (SELECT * FROM result_rollup WHERE institution_id = $1 AND test_version_id = $2) ${CENTRED}`
-    : `WITH att AS MATERIALIZED (SELECT ${ATT_COLUMNS} FROM assignments a WHERE a.institution_id = $1 AND a.test_version_id = $2 AND NOT a.livemode AND ${FINAL}),
+    : `WITH att AS MATERIALIZED (SELECT ${ATT_COLUMNS} FROM assignments a WHERE a.institution_id = $1 AND a.test_version_id = $2 AND NOT a.livemode AND NOT a.trial AND ${FINAL}),
        ${RAW_SUMS} ${CENTRED}`;
   const { rows } = await db.query<{ kind: string; q: string; o: string; n: string; a: string; b: string; c: string; d: string; e: string; f: string }>(sql, [
     set.institutionId,

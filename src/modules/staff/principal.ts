@@ -86,6 +86,11 @@ const PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   viewer: ['read'],
 };
 
+/** What a role may do, in the order the Staff page lists it. */
+export function permissionsOf(role: StaffRole): readonly Permission[] {
+  return PERMISSIONS[role];
+}
+
 /** The one place roles map to permissions. */
 export function can(p: StaffPrincipal, permission: Permission): boolean {
   return PERMISSIONS[p.role].includes(permission);

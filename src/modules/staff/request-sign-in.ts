@@ -16,14 +16,14 @@ export type SignInRequestResult =
  * has an account (the job finds out). So the answer — "If that address has
  * an account, we've emailed a sign-in link" — and its timing say nothing.
  */
-export async function requestSignIn(ctx: AppContext, input: { email: string; next?: string | null; ip: string }): Promise<SignInRequestResult> {
+export async function requestSignIn(ctx: AppContext, input: { email: string; next?: string | null; ip: string; acceptLanguage?: string | undefined }): Promise<SignInRequestResult> {
   const email = normaliseEmail(input.email);
   if (!email) return { kind: 'invalid_email' };
   const next = safeNextPath(input.next);
   return withTransaction(ctx.pool, async (tx) => {
     const throttle = await takeSignInAttempt(tx, { email, ip: input.ip, now: ctx.clock.now() });
     if (!throttle.allowed) return { kind: 'rate_limited', retryAfterSeconds: throttle.retryAfterSeconds };
-    await enqueueSignInMail(tx, { kind: 'sign_in', email, next });
+    await enqueueSignInMail(tx, { kind: 'sign_in', email, next, ...(input.acceptLanguage ? { acceptLanguage: input.acceptLanguage.slice(0, 500) } : {}) });
     return { kind: 'accepted' };
   });
 }

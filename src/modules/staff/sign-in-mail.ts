@@ -5,6 +5,8 @@ import { defineJob, enqueueJob } from '../../platform/jobs.js';
 import type { Mailer } from '../../platform/mail.js';
 import { deleteSignInLinks, issueSignInLink, LINK_TTL_MS, signInUrl } from './sign-in-links.js';
 import { findStaffByEmail, findStaffById, type StaffRow } from './staff-repo.js';
+import { englishTranslator, translator, type Translator } from '../../platform/i18n/catalogue.js';
+import { chooseLocale } from '../../platform/i18n/locales.js';
 
 /**
  * Sign-in and invitation mail, sent by a durable job rather than inside the
@@ -17,7 +19,16 @@ import { findStaffByEmail, findStaffById, type StaffRow } from './staff-repo.js'
  * The cost: a worker must run (`npm start` runs one).
  */
 const SignInMailPayload = Type.Union([
-  Type.Object({ kind: Type.Literal('sign_in'), email: Type.String({ minLength: 1 }), next: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      kind: Type.Literal('sign_in'),
+      email: Type.String({ minLength: 1 }),
+      next: Type.Union([Type.String(), Type.Null()]),
+      /** The sign-in form's `Accept-Language`: the mail is written in the language of the browser that asked for it (absent in jobs queued before: English). */
+      acceptLanguage: Type.Optional(Type.String({ maxLength: 500 })),
+    },
+    { additionalProperties: false },
+  ),
   Type.Object({ kind: Type.Literal('invite'), staffId: Type.String({ minLength: 1 }), invitedBy: Type.String() }, { additionalProperties: false }),
 ]);
 export type SignInMailPayload = Static<typeof SignInMailPayload>;
@@ -34,32 +45,38 @@ export async function enqueueSignInMail(db: Queryable, payload: SignInMailPayloa
   await enqueueJob(db, signInMailJob, payload);
 }
 
-const TIME = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'UTC' });
-
-function accountLine(a: StaffRow): string {
-  return a.role === 'operator' ? 'Assay operator' : `${a.institutionName ?? 'Institution'} (${a.role})`;
+function accountLine(t: Translator, a: StaffRow): string {
+  return a.role === 'operator' ? t.t('mail.signIn.operatorAccount') : t.t('mail.signIn.institutionAccount', { institution: a.institutionName ?? t.t('mail.signIn.institution'), role: a.role });
 }
 
+/**
+ * The sign-in or invitation mail in the staff member's language (docs/languages.md):
+ * a sign-in mail in the language of the browser that asked for it, an
+ * invitation in English (nobody has told Assay the invitee's language yet).
+ */
 export function composeSignInMail(
   ctx: AppContext,
-  p: { kind: 'sign_in' | 'invite'; invitedBy?: string; links: Array<{ account: StaffRow; url: string }>; expiresAt: Date },
+  p: { kind: 'sign_in' | 'invite'; invitedBy?: string; links: Array<{ account: StaffRow; url: string }>; expiresAt: Date; t?: Translator },
 ): { subject: string; text: string } {
+  const t = p.t ?? englishTranslator();
   const first = p.links[0]!.account;
-  const greeting = first.name ? `Hello ${first.name},` : 'Hello,';
-  const until = `${TIME.format(p.expiresAt)} UTC`;
+  const greeting = first.name ? t.t('mail.greetingName', { name: first.name }) : t.t('mail.greeting');
   const again = `${ctx.config.publicBaseUrl}/portal/sign-in`;
   const linkLines =
     p.links.length === 1
       ? [p.links[0]!.url]
-      : p.links.flatMap((l) => [`${accountLine(l.account)}:`, l.url, '']);
+      : p.links.flatMap((l) => [t.t('mail.signIn.accountLine', { account: accountLine(t, l.account) }), l.url, '']);
+  const institution = first.institutionName ?? '';
   const intro =
     p.kind === 'invite'
       ? [
-          `${p.invitedBy} invited you to the Assay portal${first.institutionName ? ` of ${first.institutionName}` : ''} as ${first.role === 'operator' ? 'an operator' : `${/^[aeiou]/.test(first.role) ? 'an' : 'a'} ${first.role}`}.`,
+          institution
+            ? t.t('mail.invite.intro', { invitedBy: p.invitedBy ?? '', institution, role: first.role })
+            : t.t('mail.invite.introNoInstitution', { invitedBy: p.invitedBy ?? '', role: first.role }),
           '',
-          'Sign in with this link:',
+          t.t('mail.signIn.withThisLink'),
         ]
-      : ['Someone (we hope you) asked to sign in to the Assay portal with this address.', '', p.links.length === 1 ? 'Sign in with this link:' : 'Sign in with the link of the account you want:'];
+      : [t.t('mail.signIn.intro'), '', p.links.length === 1 ? t.t('mail.signIn.withThisLink') : t.t('mail.signIn.withYourLink')];
   const text = [
     greeting,
     '',
@@ -67,13 +84,19 @@ export function composeSignInMail(
     '',
     ...linkLines,
     '',
-    `Each link works once and until ${until} (15 minutes). After that, ask for a new one at ${again} with this address.`,
+    t.t('mail.signIn.validity', { until: t.timeOfDay(p.expiresAt), url: again }),
     '',
-    p.kind === 'invite' ? 'If you do not know why you were invited, ignore this message.' : 'If you did not ask for this, ignore this message: nobody can sign in without the link.',
+    p.kind === 'invite' ? t.t('mail.invite.ignore') : t.t('mail.signIn.ignore'),
     '',
-    '— Assay',
+    t.t('mail.signature'),
   ].join('\n');
-  return { subject: p.kind === 'invite' ? `You are invited to the Assay portal${first.institutionName ? ` of ${first.institutionName}` : ''}` : 'Your sign-in link for Assay', text };
+  const subject =
+    p.kind === 'invite'
+      ? institution
+        ? t.t('mail.invite.subject', { institution })
+        : t.t('mail.invite.subjectNoInstitution')
+      : t.t('mail.signIn.subject');
+  return { subject, text };
 }
 
 /**
@@ -99,6 +122,7 @@ export async function runSignInMailJob(ctx: AppContext, mailer: Mailer, payload:
     invitedBy: payload.kind === 'invite' ? payload.invitedBy : undefined,
     links,
     expiresAt: new Date(now.getTime() + LINK_TTL_MS),
+    t: payload.kind === 'sign_in' ? translator(chooseLocale({ acceptLanguage: payload.acceptLanguage })) : englishTranslator(),
   });
   try {
     await mailer.send({ to: accounts[0]!.email, ...mail });

@@ -15,6 +15,11 @@ import type { StudentSession } from '../assignments/student-sessions.js';
 import { submitAttempt } from '../marking/submit-attempt.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import { acceptsSaves, timeAllowedMs } from '../attempts/timing.js';
+import { translator, type Translator } from '../../platform/i18n/catalogue.js';
+import { acceptLanguageTags, chooseLocale } from '../../platform/i18n/locales.js';
+import { chooseContentLanguage, localizeTest } from '../catalog/translations/localize.js';
+import { contentMark } from '../catalog/content/content-lang.js';
+import { releasedFeedback, type CandidateFeedback } from '../assignments/candidate-feedback.js';
 
 interface Common {
   assignmentId: string;
@@ -26,13 +31,28 @@ interface Common {
   proctoring: ProctoringPageState | null;
   /** A test-mode assignment (livemode false): every page says so. */
   testMode: boolean;
+  /** The language the page is shown in (docs/languages.md). */
+  t: Translator;
+  /**
+   * The language the test's texts are shown in (docs/test-format.md "Languages"), with its
+   * direction, when it is not the page's: the page marks the test's content with it; null otherwise.
+   */
+  contentLang: { lang: string; dir: 'ltr' | 'rtl' } | null;
 }
 
 /** What the student sees at /a/{assignmentId}, by status. */
 export type StudentPage =
   | (Common & { kind: 'intro'; dueAt: Date | null })
   | (Common & { kind: 'test'; deadlineAt: Date; serverNow: Date; answers: StoredAnswer[]; files: Record<string, AnswerFileSummary>; directUploads: boolean })
-  | (Common & { kind: 'done'; status: SubmittedStatus; submittedAt: Date | null; score: Score | null; returnUrl: string })
+  | (Common & {
+      kind: 'done';
+      status: SubmittedStatus;
+      submittedAt: Date | null;
+      score: Score | null;
+      returnUrl: string;
+      /** The reviewer's feedback once the result is released (null before, and when none); each question with its number as the candidate saw it. */
+      feedback: (Omit<CandidateFeedback, 'questions'> & { questions: Array<{ n: number; feedback: string }> }) | null;
+    })
   | (Common & { kind: 'expired'; dueAt: Date | null; returnUrl: string })
   | (Common & { kind: 'withdrawn'; returnUrl: string });
 
@@ -42,7 +62,12 @@ export type StudentPage =
  * dueAt expires, and a `started` one past its deadline plus grace is
  * submitted now if the deadline job has not run yet.
  */
-export async function loadStudentPage(ctx: AppContext, session: StudentSession, assignmentId: string): Promise<StudentPage> {
+export async function loadStudentPage(
+  ctx: AppContext,
+  session: StudentSession,
+  assignmentId: string,
+  request: { acceptLanguage?: string | undefined } = {},
+): Promise<StudentPage> {
   const now = ctx.clock.now();
   const reload = async () => (await findAssignment(ctx.pool, session.institutionId, assignmentId))!;
   let row: AssignmentRow | null = await findAssignment(ctx.pool, session.institutionId, assignmentId);
@@ -57,7 +82,14 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
   }
 
   const [version, institution] = await Promise.all([loadTestVersion(ctx.pool, row.testVersionId), getInstitution(ctx.pool, row.institutionId)]);
-  const test = deliver(version, attempt?.delivery ?? null);
+  // The content language: fixed with the attempt once it began (a finished attempt's page too); before, what the candidate, the partner or the browser asks for.
+  const translated = Object.keys(version.translations).length > 0;
+  const begun = attempt ?? (translated && row.status !== 'assigned' ? await findAttempt(ctx.pool, row.institutionId, row.id) : null);
+  const language =
+    begun?.delivery?.contentLanguage ??
+    (translated && !begun ? chooseContentLanguage(version, [row.candidateLocale, row.locale, ...acceptLanguageTags(request.acceptLanguage)]) : (version.language ?? 'en'));
+  const test = deliver(translated ? localizeTest(version, language) : version, attempt?.delivery ?? null);
+  const t = candidateTranslator(ctx, row, request.acceptLanguage, version.language);
   const common: Common = {
     assignmentId: row.id,
     institutionName: institution?.name ?? '',
@@ -65,6 +97,9 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
     csrfToken: session.csrfToken,
     proctoring: proctoringPageState(test, ctx.config, effectiveProctoringRelaxations(row)),
     testMode: !row.livemode,
+    t,
+    // A test that declares no language is not claimed to be English: only a declared or translated one is marked.
+    contentLang: contentMark({ language: version.language, translated }, language, t.lang) ?? null,
   };
   const back = returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status });
 
@@ -90,7 +125,33 @@ export async function loadStudentPage(ctx: AppContext, session: StudentSession, 
       return { ...common, kind: 'expired', dueAt: row.dueAt, returnUrl: back };
     case 'cancelled':
       return { ...common, kind: 'withdrawn', returnUrl: back };
-    default:
-      return { ...common, kind: 'done', status: row.status, submittedAt: row.submittedAt, score: row.score, returnUrl: back };
+    default: {
+      const feedback = await releasedFeedback(ctx.pool, row);
+      // Numbered as the candidate saw the questions: the attempt's draw and order.
+      const shown = feedback?.questions.length ? deliver(version, (begun ?? (await findAttempt(ctx.pool, row.institutionId, row.id)))?.delivery ?? null).questions.map((q) => q.id) : [];
+      return {
+        ...common,
+        kind: 'done',
+        status: row.status,
+        submittedAt: row.submittedAt,
+        score: row.score,
+        returnUrl: back,
+        feedback: feedback && { overall: feedback.overall, questions: feedback.questions.map((q) => ({ n: shown.indexOf(q.questionId) + 1, feedback: q.feedback })).filter((q) => q.n > 0) },
+      };
+    }
   }
 }
+
+/**
+ * The candidate's language for an assignment's pages: their own choice, the partner's `locale`, the test's
+ * declared language, then the browser's (docs/languages.md).
+ */
+export function candidateTranslator(
+  ctx: AppContext,
+  row: Pick<AssignmentRow, 'locale' | 'candidateLocale'>,
+  acceptLanguage: string | undefined,
+  testLanguage: string | null = null,
+): Translator {
+  return translator(chooseLocale({ candidate: row.candidateLocale, assignment: row.locale, test: testLanguage, acceptLanguage }, { pseudo: ctx.config.pseudoLocale }));
+}
+

@@ -6,15 +6,26 @@ import type { AssignmentStatus } from '../lifecycle/state-machine.js';
 import { returnUrl } from './return-url.js';
 import { createSessionForLink } from '../assignments/student-sessions.js';
 
+/** What the pages for a known assignment need: its partner, the way back, test mode, and the candidate's language (docs/languages.md). */
+interface KnownAssignment {
+  institutionName: string;
+  returnUrl: string;
+  testMode: boolean;
+  /** The partner's `locale` for the assignment, or null. */
+  locale: string | null;
+  /** The candidate's own choice on the Language menu, or null. */
+  candidateLocale: string | null;
+}
+
 export type OpenedLink =
   | { kind: 'signed_in'; assignmentId: string; sessionId: string }
   | { kind: 'invalid' }
   /** The token was genuine but is past its expiry. */
-  | { kind: 'link_expired'; institutionName: string; status: AssignmentStatus; returnUrl: string; testMode: boolean }
+  | (KnownAssignment & { kind: 'link_expired'; status: AssignmentStatus })
   /** The link is out of date because the assignment itself expired (not begun by dueAt). */
-  | { kind: 'assignment_expired'; institutionName: string; dueAt: Date | null; returnUrl: string; testMode: boolean }
+  | (KnownAssignment & { kind: 'assignment_expired'; dueAt: Date | null })
   /** The institution cancelled the assignment. */
-  | { kind: 'withdrawn'; institutionName: string; returnUrl: string; testMode: boolean };
+  | (KnownAssignment & { kind: 'withdrawn' });
 
 /**
  * GET /s/{token}: verify signature, expiry and link version; sign the
@@ -36,10 +47,10 @@ export async function openStartLink(ctx: AssignmentsContext, token: string): Pro
     const institutionName = (await getInstitution(ctx.pool, row.institutionId))?.name ?? '';
     const back = returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status });
     // The pages for these know the assignment: a test-mode one says so.
-    const testMode = !row.livemode;
-    if (row.status === 'cancelled') return { kind: 'withdrawn', institutionName, returnUrl: back, testMode };
-    if (row.status === 'expired') return { kind: 'assignment_expired', institutionName, dueAt: row.dueAt, returnUrl: back, testMode };
-    return { kind: 'link_expired', institutionName, status: row.status, returnUrl: back, testMode };
+    const known: KnownAssignment = { institutionName, returnUrl: back, testMode: !row.livemode, locale: row.locale, candidateLocale: row.candidateLocale };
+    if (row.status === 'cancelled') return { ...known, kind: 'withdrawn' };
+    if (row.status === 'expired') return { ...known, kind: 'assignment_expired', dueAt: row.dueAt };
+    return { ...known, kind: 'link_expired', status: row.status };
   }
   const session = await createSessionForLink(ctx.pool, {
     institutionId: row.institutionId,

@@ -3,7 +3,9 @@ import type { AppContext } from '../../platform/context.js';
 import { AppError } from '../../platform/errors.js';
 import { isClientAbort } from '../../platform/http/error-handler.js';
 import { PAGE_HEADERS } from '../../platform/web/html.js';
-import { errorPage, formExpiredPage, messagePage, notAvailablePage, tooManyPage } from './pages/message-pages.js';
+import { badRequestPage, errorPage, formExpiredPage, notAvailablePage, tooManyPage } from './pages/message-pages.js';
+import { translator, type Translator } from '../../platform/i18n/catalogue.js';
+import { chooseLocale } from '../../platform/i18n/locales.js';
 import { authenticateStudent } from './student-auth.js';
 
 /**
@@ -23,18 +25,27 @@ export function installPageErrors(app: FastifyInstance, ctx: AppContext): void {
     const e = refusal ?? err;
     if (!request.routeOptions.config?.page) throw e;
     reply.headers(PAGE_HEADERS);
-    if (e instanceof AppError && e.status === 404) return reply.code(404).send(notAvailablePage());
-    if (e instanceof AppError && e.status === 403) return reply.code(403).send(formExpiredPage());
-    if (e instanceof AppError && e.status === 429) return reply.headers(e.headers ?? {}).code(429).send(tooManyPage());
+    const t = browserTranslator(ctx, request);
+    if (e instanceof AppError && e.status === 404) return reply.code(404).send(notAvailablePage(t));
+    if (e instanceof AppError && e.status === 403) return reply.code(403).send(formExpiredPage(t));
+    if (e instanceof AppError && e.status === 429) return reply.headers(e.headers ?? {}).code(429).send(tooManyPage(t));
     const status = e instanceof AppError ? e.status : e.statusCode;
     if (status !== undefined && status < 500) {
       request.log.info({ code: e.code, status }, 'page request refused');
-      const page = messagePage({ title: 'This request could not be processed', paragraphs: ['Go back, reload the page and try again.'] });
-      return reply.code(400).send(page);
+      return reply.code(400).send(badRequestPage(t));
     }
     request.log.error({ err: e }, 'page request failed');
-    return reply.code(500).send(errorPage(request.id));
+    return reply.code(500).send(errorPage(request.id, t));
   });
+}
+
+/**
+ * The language of a page shown before (or without) the assignment being known: the browser's
+ * `Accept-Language`, else English. These pages never read the database, so a failing one still speaks
+ * the candidate's language.
+ */
+export function browserTranslator(ctx: AppContext, request: FastifyRequest): Translator {
+  return translator(chooseLocale({ acceptLanguage: request.headers['accept-language'] }, { pseudo: ctx.config.pseudoLocale }));
 }
 
 async function csrfRefusal(ctx: AppContext, request: FastifyRequest, err: FastifyError | AppError): Promise<AppError | null> {

@@ -13,7 +13,8 @@ import { onStatusChange } from '../lifecycle/status-changes.js';
  * Events, in place of a status poll every 10 s. A stream sends
  * `event: status` with the JSON `GET /a/{id}/status` returns, once when it
  * opens and again after every change to the assignment's status or the
- * attempt's deadline, wherever it was made: the writers NOTIFY in their own
+ * attempt's deadline, wherever it was made (a refresh that finds neither
+ * changed, say after someone else's notification, sends nothing): the writers NOTIFY in their own
  * transaction (lifecycle/status-changes.ts) and this process's one LISTEN
  * connection (server.ts) hands each notification here. The stream ends
  * after sending a status other than `started` (submitted, cancelled,
@@ -45,6 +46,8 @@ interface Stream {
   out: PassThrough;
   assignmentId: string;
   session: StudentSession;
+  /** What the last frame said (status and deadline): a refresh that says the same again is not sent. */
+  said: string;
 }
 
 export interface StatusStreams {
@@ -54,6 +57,10 @@ export interface StatusStreams {
   open(reply: FastifyReply, session: StudentSession, assignmentId: string, first: AttemptStatus, mark: number): PassThrough;
   /** Ends every stream (shutdown): the pages reconnect, through the balancer, to another process. */
   close(): void;
+}
+
+function saying(s: AttemptStatus): string {
+  return `${s.status} ${s.deadline ? s.deadline.toISOString() : ''}`;
 }
 
 function frame(s: AttemptStatus): string {
@@ -85,7 +92,10 @@ export function createStatusStreams(ctx: AppContext, limits: StatusStreamLimits)
     const set = byAssignment.get(assignmentId);
     if (!set) return;
     const text = frame(status);
+    const said = saying(status);
     for (const stream of [...set]) {
+      if (stream.said === said) continue;
+      stream.said = said;
       stream.out.write(text);
       if (status.status !== 'started') remove(stream);
     }
@@ -166,7 +176,7 @@ export function createStatusStreams(ctx: AppContext, limits: StatusStreamLimits)
         out.end();
         return out;
       }
-      const stream: Stream = { out, assignmentId, session };
+      const stream: Stream = { out, assignmentId, session, said: saying(first) };
       let set = byAssignment.get(assignmentId);
       if (!set) byAssignment.set(assignmentId, (set = new Set()));
       set.add(stream);

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -8,9 +10,9 @@ import { errors } from '../../platform/http/schemas.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { beginAttempt } from '../attempts/begin-attempt.js';
 import { isSubmittedStatus } from '../lifecycle/state-machine.js';
-import { loadStudentPage } from './load-student-page.js';
+import { candidateTranslator, loadStudentPage } from './load-student-page.js';
 import { openStartLink } from './open-start-link.js';
-import { installPageErrors } from './page-errors.js';
+import { browserTranslator, installPageErrors } from './page-errors.js';
 import { assignmentExpiredPage, invalidLinkPage, linkExpiredPage, withdrawnPage } from './pages/message-pages.js';
 import { PAGE_HEADERS } from '../../platform/web/html.js';
 import type { AppContext } from '../../platform/context.js';
@@ -20,7 +22,8 @@ import { renderStudentPage } from './pages/render-student-page.js';
 import { saveAnswers } from '../attempts/save-answers.js';
 import { SESSION_COOKIE } from '../assignments/student-sessions.js';
 import { sessionOf, studentSession } from './student-auth.js';
-import { AssignmentParams, AttemptStatusResponse, CsrfForm, CsrfHeader, Html, SaveAnswersBody, SaveAnswersResponse } from './student-schemas.js';
+import { AssignmentParams, AttemptStatusResponse, CsrfForm, CsrfHeader, Html, LanguageForm, SaveAnswersBody, SaveAnswersResponse } from './student-schemas.js';
+import { chooseCandidateLocale } from './candidate-locale.js';
 import { getAttemptStatus } from '../attempts/attempt-status.js';
 import { submitOwnAttempt } from '../marking/submit-attempt.js';
 import { proctoringStudentRoutes } from './proctoring-routes.js';
@@ -29,6 +32,8 @@ import { answerFileDirectRoutes } from './answer-file-direct-routes.js';
 import { createStatusStreams } from './status-streams.js';
 
 const FORM = ['application/x-www-form-urlencoded'];
+/** The browser build of intl-messageformat: a single ES module beside the package's entry point (its exports name only the entry). */
+const INTL_MESSAGEFORMAT_BROWSER = path.join(path.dirname(createRequire(import.meta.url).resolve('intl-messageformat')), 'intl-messageformat.iife.js');
 const hide = { hide: true } as const;
 
 /**
@@ -46,12 +51,19 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
 
   const pageAssets = [
     ['student.js', 'text/javascript; charset=utf-8'],
+    // The test page's parts that student.js wires together (classic scripts, loaded before it: html.ts `layout`).
+    ['test-saving.js', 'text/javascript; charset=utf-8'],
+    ['test-timer.js', 'text/javascript; charset=utf-8'],
+    ['test-status.js', 'text/javascript; charset=utf-8'],
     ['question-fields.js', 'text/javascript; charset=utf-8'],
+    ['i18n.js', 'text/javascript; charset=utf-8'],
     ['student.css', 'text/css; charset=utf-8'],
   ] as const;
   for (const [name, type] of pageAssets) {
     assetRoute(app, `/assets/${name}`, loadAsset(new URL(`./assets/${name}`, import.meta.url), type));
   }
+  // The ICU MessageFormat library the page's scripts format their messages with (assets/i18n.js), as its package ships it for browsers.
+  assetRoute(app, '/assets/vendor/intl-messageformat.js', loadAsset(INTL_MESSAGEFORMAT_BROWSER, 'text/javascript; charset=utf-8', { gzip: true }));
   // The registered question types' page scripts (each registers itself with window.AssayQuestionTypes), as one file.
   assetRoute(app, '/assets/question-types.js', loadAssetBundle(questionTypeScripts('student'), 'text/javascript; charset=utf-8'));
   assetRoute(app, '/assets/question-types.css', loadAssetBundle(questionTypeStyles('student'), 'text/css; charset=utf-8'));
@@ -62,15 +74,17 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
   app.get('/s/*', { exposeHeadRoute: false, onRequest: linkLimit.onRequest, config: { page: true, ...linkLimit.config }, schema: { ...hide, response: { 303: Type.Null(), 404: Html, 410: Html } } }, async (request, reply) => {
     const opened = await openStartLink(ctx, (request.params as { '*': string })['*']);
     reply.headers(PAGE_HEADERS);
-    if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage());
-    if (opened.kind === 'assignment_expired') return reply.code(410).send(assignmentExpiredPage(opened));
-    if (opened.kind === 'withdrawn') return reply.code(410).send(withdrawnPage(opened));
-    if (opened.kind === 'link_expired') {
-      const submitted = isSubmittedStatus(opened.status);
-      return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted, returnUrl: opened.returnUrl, testMode: opened.testMode }));
+    // No assignment behind the link: the browser's language. Otherwise the candidate's, as on the assignment's pages.
+    if (opened.kind === 'invalid') return reply.code(404).send(invalidLinkPage(browserTranslator(ctx, request)));
+    if (opened.kind === 'signed_in') {
+      reply.setCookie(SESSION_COOKIE, opened.sessionId, { path: '/a/', httpOnly: true, sameSite: 'lax', secure });
+      return reply.code(303).header('location', `/a/${opened.assignmentId}`).send(null);
     }
-    reply.setCookie(SESSION_COOKIE, opened.sessionId, { path: '/a/', httpOnly: true, sameSite: 'lax', secure });
-    return reply.code(303).header('location', `/a/${opened.assignmentId}`).send(null);
+    const t = candidateTranslator(ctx, opened, request.headers['accept-language']);
+    if (opened.kind === 'assignment_expired') return reply.code(410).send(assignmentExpiredPage({ ...opened, t }));
+    if (opened.kind === 'withdrawn') return reply.code(410).send(withdrawnPage({ ...opened, t }));
+    const submitted = isSubmittedStatus(opened.status);
+    return reply.code(410).send(linkExpiredPage({ institutionName: opened.institutionName, submitted, returnUrl: opened.returnUrl, testMode: opened.testMode, t }));
   });
 
   const testPageHeaders = studentPageHeaders(ctx);
@@ -83,7 +97,7 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
       '/a/:assignmentId',
       { config: { page: true }, schema: { ...hide, params: AssignmentParams, response: { 200: Html, 404: Html, 410: Html } } },
       async (request, reply) => {
-        const page = renderStudentPage(await loadStudentPage(ctx, sessionOf(request), request.params.assignmentId));
+        const page = renderStudentPage(await loadStudentPage(ctx, sessionOf(request), request.params.assignmentId, { acceptLanguage: request.headers['accept-language'] }));
         return reply.code(page.status as 200).headers(testPageHeaders).send(page.html);
       },
     );
@@ -92,7 +106,17 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
       '/a/:assignmentId/begin',
       { config: { page: true }, schema: { ...hide, consumes: FORM, params: AssignmentParams, body: CsrfForm, response: { 303: Type.Null(), 403: Html, 404: Html } } },
       async (request, reply) => {
-        await beginAttempt(ctx, sessionOf(request), request.params.assignmentId);
+        await beginAttempt(ctx, sessionOf(request), request.params.assignmentId, { acceptLanguage: request.headers['accept-language'] });
+        return reply.code(303).header('location', `/a/${request.params.assignmentId}`).send(null);
+      },
+    );
+
+    // The intro page's Language menu: the candidate's choice, kept on the assignment for every later page, report and mail.
+    student.post(
+      '/a/:assignmentId/language',
+      { config: { page: true }, schema: { ...hide, consumes: FORM, params: AssignmentParams, body: LanguageForm, response: { 303: Type.Null(), 403: Html, 404: Html } } },
+      async (request, reply) => {
+        await chooseCandidateLocale(ctx, sessionOf(request), request.params.assignmentId, request.body.locale);
         return reply.code(303).header('location', `/a/${request.params.assignmentId}`).send(null);
       },
     );

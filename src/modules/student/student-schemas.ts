@@ -1,3 +1,4 @@
+import { LOCALES } from '../../platform/i18n/locales.js';
 import { Type } from '@sinclair/typebox';
 import { NullableTimestamp, Timestamp } from '../../platform/http/schemas.js';
 import { AssignmentStatusSchema } from '../assignments/schemas.js';
@@ -10,6 +11,12 @@ export const Html = Type.String({ description: 'An HTML page' });
 
 /** Every form the pages post carries the session's CSRF token (checked before the handler; a missing one is refused as a wrong one). */
 export const CsrfForm = Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
+
+/** The intro page's Language menu: one of the catalogues' tags. */
+export const LanguageForm = Type.Object(
+  { csrf: Type.Optional(Type.String({ maxLength: 200 })), locale: Type.Union(LOCALES.map((l) => Type.Literal(l.tag))) },
+  { additionalProperties: false },
+);
 
 export const CsrfHeader = Type.Object({ 'x-csrf-token': Type.Optional(Type.String({ maxLength: 200 })) });
 

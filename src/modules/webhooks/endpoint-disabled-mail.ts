@@ -5,6 +5,7 @@ import { defineJob, enqueueJob } from '../../platform/jobs.js';
 import { findAdmin, listAdmins, type StaffView } from '../staff/staff-service.js';
 import { DISABLE_AFTER_FAILING_MS } from './retry-policy.js';
 import { AUTO_DISABLED_REASONS } from './webhook-statuses.js';
+import { englishTranslator, type Translator } from '../../platform/i18n/catalogue.js';
 
 /**
  * The mail half of the endpoint-disabled notice: one durable job per admin
@@ -47,35 +48,40 @@ export async function enqueueEndpointDisabledMails(db: Queryable, notice: Omit<E
   return admins.length;
 }
 
-const WHEN = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-const at = (iso: string) => `${WHEN.format(new Date(iso))} UTC`;
-
-export function composeEndpointDisabledMail(publicBaseUrl: string, admin: StaffView, p: EndpointDisabledMail): { subject: string; text: string } {
+/**
+ * The notice, its words from the message catalogue. In English: no admin has
+ * told Assay their language yet (docs/languages.md), and the portal they are
+ * sent to is English.
+ */
+export function composeEndpointDisabledMail(publicBaseUrl: string, admin: StaffView, p: EndpointDisabledMail, t: Translator = englishTranslator()): { subject: string; text: string } {
   const days = DISABLE_AFTER_FAILING_MS / (24 * 3600_000);
+  const at = (iso: string) => t.dateTimeShort(new Date(iso));
   const why =
     p.reason === 'gone'
-      ? 'It answered 410 Gone, which asks senders to stop for good.'
-      : `Every delivery to it has failed for ${days} days${p.failingSince ? ` (since ${at(p.failingSince)})` : ''}.`;
-  const institution = admin.institutionName ?? 'your institution';
+      ? t.t('mail.endpointDisabled.gone')
+      : p.failingSince
+        ? t.t('mail.endpointDisabled.failingSince', { days, since: at(p.failingSince) })
+        : t.t('mail.endpointDisabled.failing', { days });
+  const institution = admin.institutionName ?? t.t('mail.endpointDisabled.yourInstitution');
   const text = [
-    admin.name ? `Hello ${admin.name},` : 'Hello,',
+    admin.name ? t.t('mail.greetingName', { name: admin.name }) : t.t('mail.greeting'),
     '',
-    `Assay disabled a webhook endpoint of ${institution} on ${at(p.disabledAt)}:`,
+    t.t('mail.endpointDisabled.intro', { institution, at: at(p.disabledAt) }),
     '',
     p.url,
     '',
     why,
     '',
-    'Assay sends it nothing until it is enabled again. Events keep being recorded, and your integration can list them through the events API. Once the receiver works, enable the endpoint on the portal’s Webhooks page and redeliver the events it missed:',
+    t.t('mail.endpointDisabled.whatNow'),
     '',
     `${publicBaseUrl}/portal/webhooks`,
-    `(this endpoint: ${publicBaseUrl}/portal/webhooks/${p.endpointId})`,
+    t.t('mail.endpointDisabled.thisEndpoint', { url: `${publicBaseUrl}/portal/webhooks/${p.endpointId}` }),
     '',
-    `You receive this because you are an admin of ${institution} on Assay.`,
+    t.t('mail.endpointDisabled.why', { institution }),
     '',
-    '— Assay',
+    t.t('mail.signature'),
   ].join('\n');
-  return { subject: `Assay disabled a webhook endpoint of ${institution}`, text };
+  return { subject: t.t('mail.endpointDisabled.subject', { institution }), text };
 }
 
 async function sendEndpointDisabledMail(ctx: JobContext, p: EndpointDisabledMail): Promise<void> {

@@ -113,15 +113,36 @@ const FORMAT_LIMIT = 1_000;
  * closely: a body can make tens of thousands.
  */
 export function validationDetails(errors: ErrorObject[], part: string | undefined): ErrorDetail[] {
+  return validationProblems(errors, part).map(({ field, message }) => ({ field, message }));
+}
+
+/**
+ * The rule a detail broke, for a client that words it in its own language
+ * (the portal's test editor): the ajv keyword and its bound, type, format,
+ * pattern or allowed values. The API's envelopes carry the message only.
+ */
+export interface BrokenRule {
+  keyword: string;
+  limit?: number;
+  type?: string;
+  format?: string;
+  pattern?: string;
+  allowed?: string[];
+}
+export type ValidationProblem = ErrorDetail & { rule?: BrokenRule };
+
+/** validationDetails, each detail with the rule it broke (none on the "and N more problems" line). */
+export function validationProblems(errors: ErrorObject[], part: string | undefined): ValidationProblem[] {
   const collapsed = collapseUnions(errors as AjvError[]);
   const misspelt = new Set<string>(); // fields of the required fields a misspelling stands for
   const seen = new Set<string>(); // field + message: one line per problem
-  const details: Array<ErrorDetail & { order: number }> = [];
+  const details: Array<ValidationProblem & { order: number }> = [];
+  let rule: BrokenRule = { keyword: '' };
   const add = (field: string, message: string, order: number) => {
     const key = `${field}\u0000${message}`;
     if (seen.has(key)) return;
     seen.add(key);
-    details.push({ field, message, order });
+    details.push({ field, message, order, rule });
   };
   // Past the first FORMAT_LIMIT errors the rest are counted, not read: they would not be shown anyway.
   const unread = Math.max(0, collapsed.length - FORMAT_LIMIT);
@@ -129,6 +150,7 @@ export function validationDetails(errors: ErrorObject[], part: string | undefine
     const segments = pathOf(e.instancePath);
     let message = e.message ?? 'is not valid';
     let order = 1;
+    rule = brokenRule(e);
     if (e.keyword === 'required') {
       segments.push(String((e.params as { missingProperty: string }).missingProperty));
       message = 'is required';
@@ -169,8 +191,22 @@ export function validationDetails(errors: ErrorObject[], part: string | undefine
   const all = details
     .filter((d) => !(d.message === 'is required' && misspelt.has(d.field)))
     .sort((a, b) => a.order - b.order)
-    .map(({ field, message }) => ({ field, message }));
+    .map(({ field, message, rule }) => ({ field, message, rule }));
   return capDetails(all, fieldName([], part), unread);
+}
+
+function brokenRule(e: AjvError): BrokenRule {
+  const params = (e.params ?? {}) as Record<string, unknown>;
+  const rule: BrokenRule = { keyword: e.keyword };
+  if (typeof params.limit === 'number') rule.limit = params.limit;
+  if (typeof params.type === 'string') rule.type = params.type;
+  if (typeof params.format === 'string') rule.format = params.format;
+  if (typeof params.pattern === 'string') rule.pattern = params.pattern;
+  if (Array.isArray(params.allowedValues)) rule.allowed = params.allowedValues.map(String);
+  if (e.keyword === 'const') rule.allowed = [String(params.allowedValue)];
+  // A union of types collapsed into one "must be string or null" (collapseUnions): its types are in the message.
+  if (e.keyword === 'type' && rule.type === undefined && typeof e.message === 'string' && e.message.startsWith('must be ')) rule.type = e.message.slice(8);
+  return rule;
 }
 
 /**
@@ -179,7 +215,7 @@ export function validationDetails(errors: ErrorObject[], part: string | undefine
  * were. A body wrong in thousands of places needs its first few problems, not
  * a megabyte of them. `unread`: problems counted but not turned into details.
  */
-export function capDetails(details: ErrorDetail[], field: string, unread = 0): ErrorDetail[] {
+export function capDetails<D extends ErrorDetail>(details: D[], field: string, unread = 0): Array<D | ErrorDetail> {
   if (details.length + unread <= MAX_DETAILS) return details;
   const shown = details.slice(0, MAX_DETAILS - 1);
   const more = details.length + unread - shown.length;
@@ -231,7 +267,7 @@ function collapseUnions(errors: AjvError[]): AjvError[] {
     const deeper = inside.filter((e) => e.instancePath.length > union.instancePath.length || e.keyword === 'not');
     const branches = Array.isArray(union.schema) ? (union.schema as Array<Record<string, unknown>>) : [];
     if (deeper.length > 0) {
-      out.push(...deeper); // the value matched a branch in type: its own errors are the ones that matter
+      out.push(...ofTaggedBranch(deeper, union)); // the value matched a branch in type: its own errors are the ones that matter
     } else if (branches.length > 0 && branches.every((b) => 'const' in b)) {
       out.push({ ...union, keyword: 'enum', params: { allowedValues: branches.map((b) => b.const) } });
     } else {
@@ -240,6 +276,19 @@ function collapseUnions(errors: AjvError[]): AjvError[] {
     }
   }
   return out;
+}
+
+/**
+ * A union of objects told apart by a literal field (a blank's `kind`: text
+ * or choice): the errors of the branches whose literal the value has, not
+ * those of the others, which would only say that `kind` must be the other
+ * value. When no branch's literal matches, every branch's errors stand.
+ */
+function ofTaggedBranch(deeper: AjvError[], union: AjvError): AjvError[] {
+  const branchOf = (e: AjvError) => e.schemaPath.slice(union.schemaPath.length + 1).split('/')[0]!;
+  const tagMissed = new Set(deeper.filter((e) => e.keyword === 'const' && e.instancePath.split('/').length === union.instancePath.split('/').length + 1).map(branchOf));
+  const kept = deeper.filter((e) => !tagMissed.has(branchOf(e)));
+  return kept.length > 0 ? kept : deeper;
 }
 
 /** Whether `e` arose while ajv tried `union`'s branches: under its schema path, at or under its value. */

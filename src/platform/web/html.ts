@@ -1,3 +1,5 @@
+import { englishTranslator, type MessageKey, type Translator } from '../i18n/catalogue.js';
+
 /**
  * A minimal HTML template: `html\`…\`` escapes every interpolated value
  * unless it is already SafeHtml (the result of another `html` call), and
@@ -52,6 +54,10 @@ export const PAGE_HEADERS: Record<string, string> = {
 };
 
 export interface LayoutInput {
+  /** The page's language: every text the layout adds, `<html lang dir>`, and the messages its scripts format. */
+  t: Translator;
+  /** Keys of the messages the page's scripts show (formatted in the browser by the same library), sent with the page. */
+  clientMessages?: readonly MessageKey[];
   /** The document title, before " – <institution>". */
   title: string;
   institutionName: string;
@@ -69,40 +75,45 @@ export interface LayoutInput {
  * banner landmark so it is read first and seen before anything else: a
  * developer or tester must never take a sandbox run for a real exam.
  */
-export function testModeNotice(institutionName: string): SafeHtml {
-  const who = institutionName ? `${institutionName}’s developers` : 'the institution’s developers';
-  return html`<div class="test-mode-banner" id="test-mode-notice"><p><strong class="test-mode-tag">Test mode<span class="sr-only">:</span></strong> This attempt is a sandbox run by ${who}; nothing here counts.</p></div>`;
+export function testModeNotice(t: Translator, institutionName: string): SafeHtml {
+  const notice = institutionName ? t.t('layout.testModeNotice', { institution: institutionName }) : t.t('layout.testModeNoticeNoName');
+  return html`<div class="test-mode-banner" id="test-mode-notice"><p><strong class="test-mode-tag">${t.t('layout.testModeTag')}<span class="sr-only">${t.t('layout.testModeTagEnd')}</span></strong> ${notice}</p></div>`;
 }
 
 export function layout(p: LayoutInput): string {
+  const { t } = p;
   const owner = p.institutionName || 'Assay';
-  const title = p.testMode ? `Test mode: ${p.title}` : p.title;
-  return `<!doctype html>${html`<html lang="en">
+  const title = t.t(p.testMode ? 'layout.documentTitleTestMode' : 'layout.documentTitle', { title: p.title, owner });
+  return `<!doctype html>${html`<html lang="${t.lang}" dir="${t.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} – ${owner}</title>
+<title>${title}</title>
 <link rel="stylesheet" href="/assets/student.css">
 <link rel="stylesheet" href="/assets/question-types.css">
-${p.script ? html`<script src="/assets/question-fields.js" defer></script><script src="/assets/question-types.js" defer></script><script src="/assets/student.js" defer></script>` : ''}
+<script type="application/json" id="assay-messages">${jsonForScript({ locale: t.lang, messages: t.messages(p.clientMessages ?? []) })}</script><script type="module" src="/assets/i18n.js"></script>
+${p.script ? html`<script src="/assets/question-fields.js" defer></script><script src="/assets/question-types.js" defer></script><script src="/assets/test-saving.js" defer></script><script src="/assets/test-timer.js" defer></script><script src="/assets/test-status.js" defer></script><script src="/assets/student.js" defer></script>` : ''}
 ${(p.moduleScripts ?? []).map((src) => html`<script type="module" src="${src}"></script>`)}
 </head>
 <body>
-<a class="skip-link" href="#main">Skip to main content</a>
-<header class="site-header">${p.testMode ? testModeNotice(p.institutionName) : ''}<p class="institution">${owner}</p></header>
+<a class="skip-link" href="#main">${t.t('layout.skipLink')}</a>
+<header class="site-header">${p.testMode ? testModeNotice(t, p.institutionName) : ''}<p class="institution">${owner}</p></header>
 <main id="main" tabindex="-1">
 ${p.main}
 </main>
-<footer class="site-footer"><p>${p.institutionName ? html`Assessment delivered by Assay for ${p.institutionName}.` : 'Assessment delivered by Assay.'}</p></footer>
+<footer class="site-footer"><p>${p.institutionName ? t.t('layout.footer', { institution: p.institutionName }) : t.t('layout.footerNoName')}</p></footer>
 </body>
 </html>`}`;
 }
 
-const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
-
-/** A date for people, in UTC and said so; the machine-readable value is in `datetime`. */
-export function timeTag(d: Date): SafeHtml {
-  return html`<time datetime="${d.toISOString()}">${DATE_FORMAT.format(d)} UTC</time>`;
+/**
+ * A date for people in the page's language, in UTC and said so; the
+ * machine-readable value is in `datetime`. `data-local` asks the page's
+ * script (assets/i18n.js) to show it in the candidate's own time zone, which
+ * the browser knows and the server does not; without the script it stays UTC.
+ */
+export function timeTag(d: Date, t: Translator = englishTranslator()): SafeHtml {
+  return html`<time datetime="${d.toISOString()}" data-local>${t.dateTime(d)}</time>`;
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

@@ -315,6 +315,10 @@ export interface components {
              * @enum {string}
              */
             resultVisibility: "immediate" | "after_review";
+            /** @description The language the test's texts are written in (BCP 47), as its author declared it; null when undeclared (such a test is read as en) */
+            language: string | null;
+            /** @description The languages a candidate can read the test's texts in (BCP 47): its own language first (declared, else en), then its translations' locales, sorted. An assignment's locale picks the nearest; a translation may leave some texts in the test's own language */
+            languages: string[];
         };
         /** Error */
         Error: {
@@ -369,6 +373,8 @@ export interface components {
                 [key: string]: unknown;
             };
             accommodations?: components["schemas"]["Accommodations"];
+            /** @description The candidate's language as a BCP 47 tag (`fr-CA`, `pt-BR`, `ar`): the pages are shown in the nearest language offered, with dates and numbers for its region. A well-formed tag with no nearest language (`nl`) is kept, and the pages say which language they fall back to; a malformed one is refused with 400 */
+            locale?: string;
         };
         /** AssignmentCreated */
         AssignmentCreated: {
@@ -420,6 +426,22 @@ export interface components {
             /** @description Added with AI marking, on scores released by marking (grading.done): who marked what the answer key could not: 'auto', 'reviewer', 'ai:<model>' or 'mixed' */
             markedBy?: string;
         };
+        /** QuestionFeedback */
+        QuestionFeedback: {
+            questionId: string;
+            /** @description Plain text; line breaks kept (a blank line separates paragraphs) */
+            feedback: string;
+        };
+        /**
+         * CandidateFeedback
+         * @description Once the result is available, and only when a reviewer wrote some: the feedback for the candidate (plain text), as the candidate sees it on the completion page and the report. Absent before the result is available and when there is none
+         */
+        CandidateFeedback: {
+            /** @description Plain text for the attempt as a whole; null when the reviewer wrote none */
+            overall: string | null;
+            /** @description Feedback on single questions, only those the reviewer wrote on, in the order the candidate saw them */
+            questions: components["schemas"]["QuestionFeedback"][];
+        };
         /**
          * AssignmentProctoring
          * @description Null when the test is not proctored
@@ -467,6 +489,7 @@ export interface components {
                  * @description Once the result is available: a signed link, valid 15 minutes, to the candidate's printable report (HTML; add ?format=pdf for a PDF). A fresh one on every read; it carries no API key
                  */
                 reportUrl?: string;
+                feedback?: components["schemas"]["CandidateFeedback"];
             };
             metadata: {
                 [key: string]: unknown;
@@ -477,6 +500,8 @@ export interface components {
              */
             dueAt: string | null;
             accommodations: components["schemas"]["Accommodations"] | null;
+            /** @description The `locale` given at creation, exactly as sent; null when none was given */
+            locale: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC

@@ -4,6 +4,7 @@ import type { BaseQuestion } from '../question-types/definition.js';
 import { questionType } from '../question-types/registry.js';
 import { testMathBudget } from './math-limits.js';
 import { checkContent, contentAssetIds } from './render-content.js';
+import { flatTexts } from '../translations/translation-store.js';
 
 type InputQuestion = NonNullable<TestInput['questions']>[number];
 
@@ -55,7 +56,9 @@ export function questionAssets(input: TestInput): Array<{ field: string; assetId
 export function testAssetIds(input: TestInput): string[] {
   const own = questionAssets(input).map((a) => a.assetId);
   if ((input.contentFormat ?? 'plain') === 'plain') return [...new Set(own)];
-  return [...new Set([...contentFields(input).flatMap((f) => contentAssetIds(f.source, 'markdown')), ...own])];
+  // A translation may show its own images (a chart with translated labels): they are the version's assets too.
+  const translated = Object.values(input.translations ?? {}).flatMap((t) => [...flatTexts(t).values()]);
+  return [...new Set([...contentFields(input).flatMap((f) => contentAssetIds(f.source, 'markdown')), ...translated.flatMap((text) => contentAssetIds(text, 'markdown')), ...own])];
 }
 
 /**

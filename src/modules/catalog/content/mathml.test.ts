@@ -10,7 +10,7 @@ const EMC2 = '<math><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></ms
 describe('MathML in Markdown content', () => {
   it('a <math> element in a Markdown text is shown as MathML (an msup, not "E = m c 2"), the rest still Markdown', () => {
     const out = md(`Energy: ${EMC2} is **famous**`);
-    expect(out).toBe(`<p>Energy: ${EMC2} is <strong>famous</strong></p>\n`);
+    expect(out).toBe(`<p>Energy: ${EMC2.replace('<math>', '<math dir="ltr">')} is <strong>famous</strong></p>\n`);
     expect(contentText(`Energy: ${EMC2}`, 'markdown')).toBe('Energy: E = m c 2');
   });
 
@@ -25,7 +25,7 @@ describe('MathML in Markdown content', () => {
       '<mtext mathcolor="url(https://evil.example/)">t</mtext><semantics><mn>1</mn><annotation-xml encoding="text/html"><img src="x" onerror="alert(4)"/></annotation-xml>' +
       '<annotation encoding="text/html">&lt;b&gt;</annotation></semantics><mglyph src="https://evil.example/g.png"/></math>';
     const out = md(hostile);
-    expect(out).toBe('<p><math><mi>x</mi><mtext>t</mtext><semantics><mn>1</mn></semantics></math></p>\n');
+    expect(out).toBe('<p><math dir="ltr"><mi>x</mi><mtext>t</mtext><semantics><mn>1</mn></semantics></math></p>\n');
     for (const bad of ['script', 'href', 'javascript', 'style', 'onclick', 'onerror', 'annotation-xml', 'mglyph', 'url(', 'alert']) expect(out).not.toContain(bad);
   });
 
@@ -43,6 +43,16 @@ describe('MathML in Markdown content', () => {
     expect(checkContent(deep, 'markdown')[0]).toMatchObject({ line: 1, column: 1, bound: true, message: expect.stringContaining('nested 42 deep') });
     const long = `<math><mtext>${'a'.repeat(MATH_LIMITS.mathmlChars)}</mtext></math>`;
     expect(sanitizeMathml(long)).toMatchObject({ ok: false, bound: true, reason: expect.stringContaining(`MathML holds at most ${MATH_LIMITS.mathmlChars}`) });
+  });
+
+  it('a formula reads left to right on a right-to-left page (dir="ltr" on its <math>), unless its MathML says otherwise', () => {
+    expect(md('$$x^2$$')).toMatch(/^<div class="math-block"><math display="block" class="tml-display" dir="ltr"><semantics>/);
+    expect(md(EMC2)).toBe(`<p>${EMC2.replace('<math>', '<math dir="ltr">')}</p>\n`);
+    // Arabic mathematical notation is written right to left: an author's own dir is kept, not doubled.
+    const arabic = '<math dir="rtl"><mi>س</mi><mo>+</mo><mn>٢</mn></math>';
+    expect(md(arabic)).toBe(`<p>${arabic}</p>\n`);
+    // What is stored on import stays as written; the direction is the page's concern.
+    expect(sanitizeMathml(EMC2)).toMatchObject({ ok: true, mathml: EMC2 });
   });
 
   it('MathML that is not one well-formed <math> element is refused', () => {

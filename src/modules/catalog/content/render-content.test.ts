@@ -16,7 +16,7 @@ describe('renderContent: plain', () => {
 describe('renderContent: markdown', () => {
   it('renders inline math as a MathML element', () => {
     const out = md('Area: $\\pi r^2$.');
-    expect(out).toMatch(/^<p>Area: <math>.*<mi>π<\/mi>.*<\/math>\.<\/p>/);
+    expect(out).toMatch(/^<p>Area: <math dir="ltr">.*<mi>π<\/mi>.*<\/math>\.<\/p>/);
     expect(out).not.toContain('display="block"');
     expect(out).toContain('<annotation encoding="application/x-tex">\\pi r^2</annotation>');
   });
@@ -34,7 +34,7 @@ describe('renderContent: markdown', () => {
     const out = md('Bad $\\frac{1$ and $\\nosuchcommand$ then $x$');
     expect(out).toContain('<code class="math-error" title="This formula could not be shown">$\\frac{1$</code>');
     expect(out).toContain('<code class="math-error" title="This formula could not be shown">$\\nosuchcommand$</code>');
-    expect(out).toContain('<math><semantics><mi>x</mi>');
+    expect(out).toContain('<math dir="ltr"><semantics><mi>x</mi>');
   });
 
   it('refuses formulas that reach outside (\\href) without throwing', () => {
@@ -62,7 +62,7 @@ describe('renderContent: markdown', () => {
   });
 
   it('renders tables, code, lists and emphasis', () => {
-    expect(md('| x | x² |\n|---|---|\n| 2 | $4$ |')).toMatch(/<table>\n<thead>\n<tr>\n<th>x<\/th>[\s\S]*<td><math>/);
+    expect(md('| x | x² |\n|---|---|\n| 2 | $4$ |')).toMatch(/<table>\n<thead>\n<tr>\n<th>x<\/th>[\s\S]*<td><math dir="ltr">/);
     expect(md('```js\nif (a < b) {}\n```')).toBe('<pre><code class="language-js">if (a &lt; b) {}\n</code></pre>\n');
     expect(md('Use `$x$` here')).toBe('<p>Use <code>$x$</code> here</p>\n');
     expect(md('- *one*\n- **two**')).toBe('<ul>\n<li><em>one</em></li>\n<li><strong>two</strong></li>\n</ul>\n');
@@ -73,7 +73,7 @@ describe('renderContent: markdown', () => {
   });
 
   it('inline mode gives phrasing content only (for labels)', () => {
-    expect(md('**B** is $b$', true)).toMatch(/^<strong>B<\/strong> is <math>.*<\/math>$/);
+    expect(md('**B** is $b$', true)).toMatch(/^<strong>B<\/strong> is <math dir="ltr">.*<\/math>$/);
   });
 });
 
@@ -86,7 +86,7 @@ describe('dollar signs', () => {
 
   it('takes \\$ as a literal dollar, also inside a formula', () => {
     expect(md('Pay \\$x$ now')).toBe('<p>Pay $x$ now</p>\n');
-    expect(md('$a\\$b$')).toContain('<math>');
+    expect(md('$a\\$b$')).toContain('<math dir="ltr">');
   });
 });
 
@@ -135,7 +135,7 @@ describe('content cache', () => {
     // (a parametrised question's, with a candidate's values) is rendered as it is, the cached one kept.
     expect(cache.render(v1, 'q1.prompt', '$x$')).toBe(first);
     expect(cache.render(v1, 'q1.prompt', 'changed').value).toBe('<p>changed</p>\n');
-    expect(cache.render(v1, 'q1.prompt', '$x$', { inline: true }).value).toMatch(/^<math>/);
+    expect(cache.render(v1, 'q1.prompt', '$x$', { inline: true }).value).toMatch(/^<math dir="ltr">/);
     cache.render({ testVersionId: 'tv_2', contentFormat: 'plain' }, 'q1.prompt', 'a');
     cache.render(v1, 'q1.prompt', '$x$');
     cache.render({ testVersionId: 'tv_3', contentFormat: 'plain' }, 'q1.prompt', 'a');
@@ -182,7 +182,7 @@ describe('bounds on formulas (math-limits.ts)', () => {
     expect(problems.map((p) => p.message.replace(/^.*cannot be shown: /, ''))).toEqual(["a text's formulas together render to at most 64 KB of MathML"]);
     expect(checkContent(`$${'\\LaTeX '.repeat(140).trim()}$`, 'markdown')[0]!.message).toMatch(/it renders to \d+ KB of MathML; a formula renders to at most 32 KB$/);
     const out = md(`${logos} ${logos} ${logos} ${logos} ${logos} ${logos}`);
-    expect(out.match(/<math>/g)).toHaveLength(2);
+    expect(out.match(/<math dir="ltr">/g)).toHaveLength(2);
     expect(out).toContain('class="math-error"');
   });
 

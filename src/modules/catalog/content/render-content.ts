@@ -122,9 +122,22 @@ function mathmlOf(source: string, field: FieldMath): MathOutcome {
   return { html: out.mathml, oversize: removed };
 }
 
+/**
+ * A formula reads left to right on every page, a right-to-left one too
+ * (`dir="ltr"` on its `<math>`, after its other attributes): an Arabic or
+ * Hebrew page must not reverse x² − 1. MathML written with its own `dir`
+ * (Arabic mathematical notation is written right to left) keeps it. Added
+ * after the bounds are counted: they measure the formula's MathML.
+ */
+function leftToRight(mathml: string): string {
+  const open = /^<math\b[^>]*>/.exec(mathml);
+  if (!open || /\sdir="/.test(open[0])) return mathml;
+  return `${open[0].slice(0, -1)} dir="ltr">${mathml.slice(open[0].length)}`;
+}
+
 function renderMath(tex: string, displayMode: boolean, delimiter: string, env: RenderEnv): string {
   const out = mathOf(tex, displayMode, env.math);
-  if ('html' in out) return out.html;
+  if ('html' in out) return leftToRight(out.html);
   return `<code class="math-error" title="This formula could not be shown">${escapeHtml(delimiter + tex + delimiter)}</code>`;
 }
 
@@ -134,7 +147,7 @@ rules.math_inline = (tokens, i, _o, env) => renderMath(tokens[i]!.content, false
 rules.math_display = (tokens, i, _o, env) => renderMath(tokens[i]!.content, true, '$$', envOf(env));
 rules.mathml = (tokens, i, _o, env) => {
   const out = mathmlOf(tokens[i]!.content, envOf(env).math);
-  if ('html' in out) return out.html;
+  if ('html' in out) return leftToRight(out.html);
   return `<code class="math-error" title="This formula could not be shown">${escapeHtml(tokens[i]!.content)}</code>`;
 };
 rules.math_block = (tokens, i, _o, env) => `<div class="math-block">${renderMath(tokens[i]!.content, true, '$$', envOf(env))}</div>\n`;

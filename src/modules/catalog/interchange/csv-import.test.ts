@@ -35,7 +35,7 @@ describe('CSV import', () => {
 
   it('a pool of unequal points in the template would be reported at the row of its section', () => {
     const details = errorsOf(TEMPLATE.replace('Pool,numeric,,What is 9 × 6?,1,', 'Pool,numeric,,What is 9 × 6?,2,'));
-    expect(details).toEqual([{ field: 'row 6, draw', message: expect.stringMatching(/equal points/) }]);
+    expect(details).toEqual([{ field: 'row 6, draw', message: expect.stringMatching(/equal points/), prompt: 'What is 7 × 8?' }]);
   });
 
   it('lists are split on | with \\| for a literal bar; empty parts dropped', () => {
@@ -44,9 +44,9 @@ describe('CSV import', () => {
 
   it('reports each problem by row and column: a missing column, bad booleans, a choice blank without its mark, a CSV that does not parse', () => {
     expect(errorsOf('prompt\nHello')).toEqual([{ field: 'row 1, type', message: 'is a required column' }]);
-    expect(errorsOf('type,prompt,options,correct,shuffle_options\nsingle_choice,P,A|B,1,maybe')).toEqual([{ field: 'row 2, shuffle_options', message: '"maybe" is not true or false' }]);
-    expect(errorsOf('type,prompt,text\nfill_blanks,P,"a {{x|*y|*z}} b"')).toEqual([{ field: 'row 2, text', message: 'blank 1 marks 2 choices with *; mark exactly one' }]);
+    expect(errorsOf('type,prompt,options,correct,shuffle_options\nsingle_choice,P,A|B,1,maybe')).toEqual([{ field: 'row 2, shuffle_options', message: '"maybe" is not true or false', prompt: 'P' }]);
+    expect(errorsOf('type,prompt,text\nfill_blanks,P,"a {{x|*y|*z}} b"')).toEqual([{ field: 'row 2, text', message: 'blank 1 marks 2 choices with *; mark exactly one', prompt: 'P' }]);
     expect(errorsOf('type,prompt\nessay,"unclosed')![0]!.field).toMatch(/^row|body/);
-    expect(errorsOf('type,prompt,points\nessay,P,0')).toEqual([{ field: 'row 2, points', message: expect.stringMatching(/must be > 0/) }]);
+    expect(errorsOf('type,prompt,points\nessay,P,0')).toEqual([{ field: 'row 2, points', message: expect.stringMatching(/must be > 0/), prompt: 'P' }]);
   });
 });

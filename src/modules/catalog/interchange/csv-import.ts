@@ -94,8 +94,11 @@ export function importCsv(text: string, title: string): { input: TestInput; repo
 
   const sections = new Map<string, { section: Omit<SectionInput, 'questions'>; questions: QuestionInput[]; rows: number[] }>();
   const rowOf: Array<{ section: string; row: number }> = [];
+  const prompts = new Map<number, string>();
   rows.slice(1).forEach((cells, k) => {
     const row = k + 2;
+    const promptAt = header.indexOf('prompt');
+    if (promptAt >= 0 && unstorableCharacter(cells[promptAt] ?? '') === null) prompts.set(row, shortPrompt(cells[promptAt] ?? ''));
     // PostgreSQL cannot store a NUL (or a lone surrogate): refused here by row and column, never a 500 at the insert.
     const bad = cells.findIndex((c) => unstorableCharacter(c) !== null);
     if (bad >= 0) {
@@ -154,13 +157,13 @@ export function importCsv(text: string, title: string): { input: TestInput; repo
     s.rows.push(row);
     rowOf.push({ section: secTitle, row });
   });
-  if (details.length > 0) throw invalidCsv(details);
+  if (details.length > 0) throw invalidCsv(details, prompts);
 
   const list = [...sections.values()];
   const flat = list.length === 1 && list[0]!.section.title === '' && list[0]!.section.draw === undefined && !list[0]!.section.shuffleQuestions;
   if (!flat && list.some((s) => s.section.title === '')) {
     const s = list.find((x) => x.section.title === '')!;
-    throw invalidCsv([{ field: `row ${s.rows[0]}, section`, message: 'is empty, but other rows name sections (or this one draws or shuffles): give every row a section' }]);
+    throw invalidCsv([{ field: `row ${s.rows[0]}, section`, message: 'is empty, but other rows name sections (or this one draws or shuffles): give every row a section' }], prompts);
   }
   const all = list.flatMap((s) => s.questions);
   const input: TestInput = {
@@ -176,16 +179,30 @@ export function importCsv(text: string, title: string): { input: TestInput; repo
     checkTestInput(input);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    throw invalidCsv((err.details ?? []).map((d) => toRow(d, flat, list)));
+    throw invalidCsv((err.details ?? []).map((d) => toRow(d, flat, list)), prompts);
   }
   const report = emptyReport();
   report.imported = all.length;
-  list.forEach((s) => s.rows.forEach((row, i) => report.items.push({ file: 'csv', identifier: `row ${row}`, title: '', questionId: s.questions[i]!.id ?? null, type: s.questions[i]!.type })));
+  list.forEach((s) => s.rows.forEach((row, i) => report.items.push({ file: 'csv', identifier: `row ${row}`, title: prompts.get(row) ?? '', questionId: s.questions[i]!.id ?? null, type: s.questions[i]!.type })));
   return { input, report };
 }
 
-const invalidCsv = (details: ErrorDetail[]) =>
-  new AppError('invalid_request', `The CSV has ${details.length} problem${details.length === 1 ? '' : 's'}; the first: ${details[0]!.field}: ${details[0]!.message}`, capDetails(details));
+/** A problem of a CSV row, with the row's prompt (shortened) so that a person can find the question: the portal shows it beside the problem. */
+export type CsvProblem = ErrorDetail & { prompt?: string };
+
+/** A row's prompt as the report and the problems show it: on one line, at most 80 characters. */
+export function shortPrompt(prompt: string): string {
+  const line = prompt.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 79).trimEnd()}…` : line;
+}
+
+const invalidCsv = (details: ErrorDetail[], prompts: ReadonlyMap<number, string> = new Map()) => {
+  const withPrompts: CsvProblem[] = details.map((d) => {
+    const prompt = prompts.get(Number(/^row (\d+)/.exec(d.field)?.[1]));
+    return prompt ? { ...d, prompt } : d;
+  });
+  return new AppError('invalid_request', `The CSV has ${details.length} problem${details.length === 1 ? '' : 's'}; the first: ${details[0]!.field}: ${details[0]!.message}`, capDetails(withPrompts));
+};
 
 /** A schema problem's field (`options.0.text`) as the CSV column it came from. */
 function columnOf(problem: string): string {

@@ -8,7 +8,7 @@ import { allQuestions } from '../sections.js';
 import type { TestInput } from '../schemas.js';
 import { createTest, getTest } from '../tests-service.js';
 import type { AssetSink } from './asset-sink.js';
-import { assetIdsOf, exportQti3, type ExportAsset } from './qti-export.js';
+import { assetIdsOf, exportQti3, type ExportableTest, type ExportAsset } from './qti-export.js';
 import { findAsset, openAsset } from '../content-assets/assets-service.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { ParsedImport, ParseImportArgs, PendingImage } from './parse-import-task.js';
@@ -99,7 +99,11 @@ export async function importTest(pool: Pool, req: ImportRequest): Promise<Import
 
 /** The current version of a test as a QTI 3.0 package, with the images its questions show. */
 export async function exportTest(ctx: AppContext, testId: string): Promise<Uint8Array> {
-  const test = await getTest(ctx.pool, testId);
+  return qtiPackageOf(ctx, await getTest(ctx.pool, testId));
+}
+
+/** A test (a version, or a checked draft) as a QTI 3.0 package, with the images its questions show. */
+export async function qtiPackageOf(ctx: AppContext, test: ExportableTest): Promise<Uint8Array> {
   const assets = new Map<string, ExportAsset>();
   for (const assetId of assetIdsOf(test)) {
     const row = await findAsset(ctx.pool, assetId);

@@ -32,6 +32,14 @@ export interface ExportableTest {
   passages?: Passage[];
   /** `markdown`: every text is written as XHTML, formulas as MathML (markdown-xhtml.ts); plain (the default) as escaped paragraphs. */
   contentFormat?: ContentFormat;
+  /** The language the texts are written in, when the test declares one: written as `xml:lang` on the test, each item and each stimulus. */
+  language?: string | null;
+}
+
+/** A document with `xml:lang` on its root QTI element (the test, an item, a stimulus); unchanged without a language. */
+function withLanguage(xml: string, language: string | null | undefined): string {
+  if (!language) return xml;
+  return xml.replace(/<(qti-assessment-(?:test|item|stimulus)) /, (_m, name: string) => `<${name} xml:lang="${esc(language)}" `);
 }
 
 /** An image a question shows (`![alt](asset:ast_…)`), to be written into the package. */
@@ -82,7 +90,7 @@ export function exportQti3(test: ExportableTest, assets: Map<string, ExportAsset
   const stimuli: typeof itemRefs = [];
   for (const p of passages.values()) {
     const used: string[] = [];
-    const data = withImages(stimulusXml(p, w.block(p.text), { qti: QTI3_NS, xsi: XSI, xsd: ASI_XSD }), used);
+    const data = withLanguage(withImages(stimulusXml(p, w.block(p.text), { qti: QTI3_NS, xsi: XSI, xsd: ASI_XSD }), used), test.language);
     files.push({ path: stimulusPath(p), data });
     stimuli.push({ id: stimulusResourceId(p), path: stimulusPath(p), assets: used, type: STIMULUS_TYPE });
   }
@@ -91,13 +99,13 @@ export function exportQti3(test: ExportableTest, assets: Map<string, ExportAsset
       const path = `items/${q.id}.xml`;
       const used: string[] = [];
       const passage = q.passageId !== undefined ? passages.get(q.passageId) : undefined;
-      const data = withImages(passage ? withStimulusRef(itemXml(q, w), passage) : itemXml(q, w), used);
+      const data = withLanguage(withImages(passage ? withStimulusRef(itemXml(q, w), passage) : itemXml(q, w), used), test.language);
       files.push({ path, data });
       itemRefs.push({ id: q.id, path, assets: used, ...(passage ? { dependsOn: stimulusResourceId(passage) } : {}) });
     }
   }
   const testPath = 'assessment-test.xml';
-  const testXml = assessmentTestXml(test, sections, !test.sections, w);
+  const testXml = withLanguage(assessmentTestXml(test, sections, !test.sections, w), test.language);
   const manifest = manifestXml(test.testId, testPath, [...itemRefs, ...stimuli], itemRefs);
   const images = [...written].map(([id, path]) => ({ path, data: assets.get(id)!.bytes }));
   return writeZip([{ path: 'imsmanifest.xml', data: manifest }, { path: testPath, data: testXml }, ...files, ...images]);

@@ -1,6 +1,8 @@
 import { posix } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { AppError } from '../../../platform/errors.js';
+import { canonicalTag } from '../../../platform/i18n/locales.js';
+import { LANGUAGE_MAX_CHARS } from '../translations/translation-schema.js';
 import type { QuestionInput, SectionInput, TestInput } from '../schemas.js';
 import { checkImage, imageType, type AssetSink } from './asset-sink.js';
 import { mapItem, type ImageRef } from './qti-items.js';
@@ -87,10 +89,14 @@ export async function importQtiPackage(
   let groups: Group[];
   let title = 'Imported test';
   let maxTimeSeconds: number | null = null;
+  // The test's xml:lang is its language; without one, the language its imported items agree on.
+  let language: string | null = null;
+  const itemLanguages = new Set<string>();
 
   if (testRoot) {
     const { file: testFile, root: test } = testRoot;
     title = test.attrs['title']?.trim() || title;
+    language = declaredLanguage(test);
     const limits = [...elements(test, 'qti-time-limits'), ...descendants(test).filter((e) => e.name === 'qti-test-part').flatMap((p) => elements(p, 'qti-time-limits'))][0];
     maxTimeSeconds = limits ? Number(limits.attrs['max-time']) || null : null;
     if (descendants(test).some((e) => e.name === 'qti-assessment-section-ref')) note('section references (qti-assessment-section-ref) are not followed: their items are not imported');
@@ -229,6 +235,8 @@ export async function importQtiPackage(
         usedIds.add(identifier);
       }
       for (const n of mapped.notes) note(`${ref.file}: ${n}`);
+      const itemLanguage = declaredLanguage(item);
+      if (itemLanguage) itemLanguages.add(itemLanguage);
       questions.push(q);
       count++;
       report.items.push({ file: ref.file, identifier, title: item.attrs['title'] ?? '', questionId: q.id ?? null, type: q.type });
@@ -267,6 +275,8 @@ export async function importQtiPackage(
   const all = outSections.flatMap((s) => s.questions);
   const sections = outSections.map((s, i) => ({ ...s, title: s.title || `Section ${i + 1}` }));
   const passages = reader.passagesUsed(all);
+  if (!language && itemLanguages.size === 1) language = [...itemLanguages][0]!;
+  else if (!language && itemLanguages.size > 1) note(`the items are written in several languages (${[...itemLanguages].sort().join(', ')}), so the test declares none`);
   const input: TestInput = {
     title: title.slice(0, 200),
     description: '',
@@ -275,6 +285,7 @@ export async function importQtiPackage(
     ...settingsFor(all),
     ...(flat ? { questions: all } : { sections }),
     ...(passages.length > 0 ? { passages } : {}),
+    ...(language ? { language } : {}),
     // Images are shown as Markdown (`![alt](asset:…)`): a test with any is a Markdown test, so they render (docs/content.md).
     ...(markdown || JSON.stringify([all, passages]).includes('](asset:') ? { contentFormat: 'markdown' as const } : {}),
   };
@@ -316,4 +327,12 @@ async function placeImages(
     out.set(f.img.href, `![${f.img.alt.replace(/[[\]\n]/g, ' ').replace(/\s+/g, ' ').trim()}](asset:${assetId})`);
   }
   return out;
+}
+
+/** An element's `xml:lang` as a canonical BCP 47 tag (`en-us` → `en-US`); null when absent or not well-formed. */
+function declaredLanguage(el: XElement): string | null {
+  // The parser drops namespace prefixes: `xml:lang` reads as `lang`.
+  const raw = el.attrs['lang'] ?? el.attrs['xml:lang'];
+  const tag = raw ? canonicalTag(raw) : null;
+  return tag && tag.length <= LANGUAGE_MAX_CHARS ? tag : null;
 }

@@ -2,6 +2,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import type { ErrorDetail } from '../../../platform/errors.js';
 import type { SafeHtml } from '../../../platform/web/html.js';
 import type { PageTexts } from '../content/page-texts.js';
+import type { MessageKey } from '../../../platform/i18n/catalogue.js';
 import type { Ctx } from '../interchange/qti-item-context.js';
 import type { Decl, TextWriter } from '../interchange/qti-writer.js';
 import type { XElement } from '../interchange/xml.js';
@@ -150,6 +151,13 @@ export interface QuestionTypeDefinition<Q extends BaseQuestion = BaseQuestion> {
   /** The question's texts in the test's content format (rendered on pages, bounded, images found), as `[field path under the question, text]`. */
   contentFields(q: Q): Array<[string, string]>;
   /**
+   * The texts a translation may give (catalog/translations/translatable.ts),
+   * as `[field path under the question, text]`, each path naming the string
+   * in the question (list elements by index or by id). Absent: the
+   * `contentFields` that name a string of the question, plus the prompt.
+   */
+  translatableFields?(q: Q): Array<[string, string]>;
+  /**
    * The content assets the question shows outside its texts (an image type's
    * `image`), as `[field path under the question, asset id]`: checked to
    * exist, listed with the version (whatever its content format) so the
@@ -194,6 +202,22 @@ export interface QuestionTypeDefinition<Q extends BaseQuestion = BaseQuestion> {
    * `editor` the form editor's fields for the type (window.AssayEditorTypes.register).
    */
   readonly scripts: { student?: URL; editor?: URL };
+  /**
+   * The catalogue's keys the `student` script formats in the browser
+   * (window.AssayI18n.t): the test page sends them with the page when a
+   * question of this type is on it. Prefixed `question.<type>.` (or the
+   * `question.` words the types share).
+   */
+  readonly clientMessages?: readonly MessageKey[];
+  /**
+   * The catalogue's keys the `editor` script formats in the browser
+   * (window.AssayI18n.t), `portal.editor.*` (the staff portal's words): the
+   * editor page sends every registered type's, as it loads every type's
+   * editor part. A part drawn with another type's kit (graphic_order and
+   * select_point with hotspot's image fields) lists only what its own script
+   * formats; the kit's type lists the rest.
+   */
+  readonly editorMessages?: readonly MessageKey[];
   /**
    * The type's styles in its folder: `student` for the test page (and the
    * preview), `portal` for the staff's answer view and the editor; served

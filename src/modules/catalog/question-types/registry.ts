@@ -1,5 +1,6 @@
 import { associateType } from './associate/associate.js';
 import type { BaseQuestion, QuestionTypeDefinition } from './definition.js';
+import type { MessageKey } from '../../../platform/i18n/catalogue.js';
 import { multipleChoiceType } from './multiple-choice/multiple-choice.js';
 import { essayType } from './essay/essay.js';
 import { fileUploadType } from './file-upload/file-upload.js';
@@ -55,6 +56,16 @@ export function questionTypeNames(): string[] {
 /** The registered types' browser scripts of one kind (`student`: the test page's parts; `editor`: the form editor's), in registry order. */
 export function questionTypeScripts(kind: 'student' | 'editor'): URL[] {
   return [...byType.values()].flatMap((d) => (d.scripts[kind] ? [d.scripts[kind]] : []));
+}
+
+/** The message keys the browser scripts of the given types format (each once): what a test page with those types sends. */
+export function questionTypeClientMessages(types: Iterable<string>): MessageKey[] {
+  return [...new Set([...types].flatMap((type) => byType.get(type)?.clientMessages ?? []))];
+}
+
+/** The message keys every registered type's editor part formats (each once): what the editor page, which loads them all, sends. */
+export function questionTypeEditorMessages(): MessageKey[] {
+  return [...new Set([...byType.values()].flatMap((d) => d.editorMessages ?? []))];
 }
 
 /** The registered types' style sheets of one kind (`student`: the test page's; `portal`: the staff's), each once, in registry order. */

@@ -23,6 +23,8 @@ import {
   sendHtml,
   type Scope,
 } from '../ui/page.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 
 /**
  * API keys (admins and operators: manage_integration). A new key is shown
@@ -30,10 +32,10 @@ import {
  * redirect), with a copy button; the list shows prefixes only.
  */
 const KeyParams = Type.Object({ keyId: Type.String({ maxLength: 64 }) });
-const TITLE = 'API keys';
 
 export const apiKeyPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  institutionPage(app, ctx, { path: '/api-keys', nav: 'api-keys', title: TITLE, permission: 'manage_integration' }, (scope, flash) =>
+  const title = portalTranslator().t('portal.nav.apiKeys');
+  institutionPage(app, ctx, { path: '/api-keys', nav: 'api-keys', title, permission: 'manage_integration' }, (scope, flash) =>
     keysPage(ctx, scope, { flash }),
   );
 
@@ -53,11 +55,11 @@ export const apiKeyPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       const label = (request.body.label ?? '').trim();
       const mode = request.body.mode ?? 'live';
       if (label.length > 200) {
-        const errors = [{ field: 'label', message: 'The label must be at most 200 characters.' }];
+        const errors = [{ field: 'label', message: scope.t.t('portal.apiKeys.error.label') }];
         return sendHtml(reply, await keysPage(ctx, scope, { errors, label }), 400);
       }
       if (mode !== 'live' && mode !== 'test') {
-        return sendHtml(reply, await keysPage(ctx, scope, { errors: [{ field: 'mode', message: 'Choose live or test.' }], label }), 400);
+        return sendHtml(reply, await keysPage(ctx, scope, { errors: [{ field: 'mode', message: scope.t.t('portal.apiKeys.error.mode') }], label }), 400);
       }
       try {
         const created = await createApiKey(ctx.pool, scope.institutionId, label || null, auditContext(request), mode);
@@ -77,16 +79,19 @@ export const apiKeyPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       if (!scope) throw notFound('institution');
       const key = (await listApiKeys(ctx.pool, scope.institutionId)).find((k) => k.keyId === request.params.keyId && !k.revokedAt);
       if (!key) throw notFound('API key');
-      const main = html`<h1>Revoke API key ${key.prefix}…?</h1>
-<p>${key.label ? html`The key labelled <strong>${key.label}</strong>` : 'This key'} was created ${ago(key.createdAt, ctx.clock.now())}${
-        key.lastUsedAt ? html` and last used ${ago(key.lastUsedAt, ctx.clock.now())}` : ' and has never been used'
-      }.</p>
-<p>Every request made with it will be refused from the moment you revoke it. This cannot be undone: create a new key first if a system still needs one.</p>
+      const { t } = scope;
+      const now = ctx.clock.now();
+      const which = key.label ? richText(t, 'portal.apiKeys.revoke.keyLabelled', { label: html`<strong>${key.label}</strong>` }) : t.t('portal.apiKeys.revoke.thisKey');
+      const main = html`<h1>${t.t('portal.apiKeys.revoke.heading', { prefix: key.prefix })}</h1>
+<p>${key.lastUsedAt
+        ? richText(t, 'portal.apiKeys.revoke.usedKey', { key: which, created: ago(key.createdAt, now, t), used: ago(key.lastUsedAt, now, t) })
+        : richText(t, 'portal.apiKeys.revoke.unusedKey', { key: which, created: ago(key.createdAt, now, t) })}</p>
+<p>${t.t('portal.apiKeys.revoke.text')}</p>
 <div class="actions">
-${postButton({ action: `/portal/api-keys/${key.keyId}/revoke`, label: 'Revoke key', csrf: scope.p.sessionCsrf, variant: 'danger', fields: operatorField(scope) })}
-<a href="${scope.link('/portal/api-keys')}" class="button">Cancel</a>
+${postButton({ action: `/portal/api-keys/${key.keyId}/revoke`, label: t.t('portal.apiKeys.revoke.button'), csrf: scope.p.sessionCsrf, variant: 'danger', fields: operatorField(scope) })}
+<a href="${scope.link('/portal/api-keys')}" class="button">${t.t('portal.staff.remove.cancel')}</a>
 </div>`;
-      return sendHtml(reply, layoutFor(scope, { title: `Revoke API key ${key.prefix}…`, current: 'api-keys', main }));
+      return sendHtml(reply, layoutFor(scope, { title: t.t('portal.apiKeys.revoke.title', { prefix: key.prefix }), current: 'api-keys', main }));
     },
   );
 
@@ -108,58 +113,70 @@ async function keysPage(
   scope: Scope,
   opts: { flash?: ReturnType<typeof flashFrom>; errors?: ErrorDetail[]; label?: string; created?: { apiKey: string; record: ApiKeyRecord } },
 ): Promise<string> {
+  const { t } = scope;
   const keys = await listApiKeys(ctx.pool, scope.institutionId);
   const now = ctx.clock.now();
   const active = keys.filter((k) => !k.revokedAt);
   const main = html`
-${opts.created ? createdKey(opts.created.apiKey, opts.created.record) : ''}
-<h1>API keys</h1>
-<p class="lede">Your servers call the Assay partner API with these keys (<code>Authorization: Bearer ak_live_…</code>). Each key is shown once, when it is created; Assay stores only a hash. Keep several keys to rotate without downtime.
-A <strong>test</strong> key (<code>ak_test_…</code>) works on separate test-mode data: assignments, events and webhook endpoints that live keys never see, and simulated student actions for development.</p>
-${errorSummary(opts.errors)}
+${opts.created ? createdKey(t, opts.created.apiKey, opts.created.record) : ''}
+<h1>${t.t('portal.nav.apiKeys')}</h1>
+<p class="lede">${richText(t, 'portal.apiKeys.lede', { header: html`<code>Authorization: Bearer ak_live_…</code>` })}
+${richText(t, 'portal.apiKeys.ledeTest', { test: html`<strong>${t.t('portal.apiKeys.ledeTestWord')}</strong>`, prefix: html`<code>ak_test_…</code>` })}</p>
+${errorSummary(opts.errors, t)}
 <form method="post" action="/portal/api-keys" class="panel" novalidate>
-<h2>Create a key</h2>
+<h2>${t.t('portal.apiKeys.create.heading')}</h2>
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields(operatorField(scope))}
-${textField({ name: 'label', label: 'Label', value: opts.label ?? '', hint: 'What uses the key, for example "LMS production". Optional.', error: errorFor(opts.errors, 'label'), maxlength: 200 })}
+${textField({ name: 'label', label: t.t('portal.apiKeys.label'), value: opts.label ?? '', hint: t.t('portal.apiKeys.create.labelHint'), error: errorFor(opts.errors, 'label'), maxlength: 200, t })}
 ${selectField({
   name: 'mode',
-  label: 'Mode',
+  label: t.t('portal.apiKeys.mode'),
   value: 'live',
   options: [
-    { value: 'live', label: 'Live (real students)' },
-    { value: 'test', label: 'Test (sandbox data for development)' },
+    { value: 'live', label: t.t('portal.apiKeys.create.modeLive') },
+    { value: 'test', label: t.t('portal.apiKeys.create.modeTest') },
   ],
-  hint: 'A test key sees only test-mode data and can simulate student actions.',
+  hint: t.t('portal.apiKeys.create.modeHint'),
 })}
-<button type="submit" class="button primary">Create API key</button>
+<button type="submit" class="button primary">${t.t('portal.apiKeys.create.submit')}</button>
 </form>
 ${dataTable({
-  caption: html`Keys of ${scope.institutionName} (${active.length} active)`,
+  caption: t.t('portal.apiKeys.caption', { institution: scope.institutionName, active: String(active.length) }),
   stack: true,
-  columns: [{ label: 'Prefix' }, { label: 'Label' }, { label: 'Mode' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Status' }, { label: 'Action' }],
+  columns: [
+    { label: t.t('portal.apiKeys.prefix') },
+    { label: t.t('portal.apiKeys.label') },
+    { label: t.t('portal.apiKeys.mode') },
+    { label: t.t('portal.assignments.created') },
+    { label: t.t('portal.apiKeys.lastUsed') },
+    { label: t.t('portal.assignments.status') },
+    { label: t.t('portal.marking.queue.action') },
+  ],
   rows: keys.map((k) => [
     html`<code>${k.prefix}…</code>`,
-    k.label ?? html`<span class="empty">No label</span>`,
-    k.mode === 'test' ? testBadge() : 'Live',
-    whenShort(k.createdAt),
-    k.lastUsedAt ? html`${whenShort(k.lastUsedAt)} <span class="hint">(${ago(k.lastUsedAt, now)})</span>` : 'Never',
-    statusBadge(k.revokedAt ? 'revoked' : 'active'),
+    k.label ?? html`<span class="empty">${t.t('portal.apiKeys.noLabel')}</span>`,
+    k.mode === 'test' ? testBadge(t) : t.t('portal.apiKeys.live'),
+    whenShort(k.createdAt, t),
+    k.lastUsedAt ? html`${whenShort(k.lastUsedAt, t)} <span class="hint">${t.t('portal.marking.queue.ago', { ago: ago(k.lastUsedAt, now, t) })}</span>` : t.t('portal.apiKeys.never'),
+    statusBadge(k.revokedAt ? 'revoked' : 'active', t),
     k.revokedAt
-      ? html`Revoked ${whenShort(k.revokedAt)}`
-      : html`<a href="${scope.link(`/portal/api-keys/${k.keyId}/revoke`)}">Revoke<span class="sr-only"> key ${k.prefix}…</span></a>`,
+      ? richText(t, 'portal.apiKeys.revokedAt', { when: whenShort(k.revokedAt, t) })
+      : html`<a href="${scope.link(`/portal/api-keys/${k.keyId}/revoke`)}">${t.t('portal.apiKeys.revoke')}<span class="sr-only"> ${t.t('portal.apiKeys.revokeWhich', { prefix: k.prefix })}</span></a>`,
   ]),
-  empty: 'There are no API keys yet.',
+  empty: t.t('portal.apiKeys.none'),
 })}`;
-  return layoutFor(scope, { title: TITLE, current: 'api-keys', main, flash: opts.flash ?? null });
+  return layoutFor(scope, { title: t.t('portal.nav.apiKeys'), current: 'api-keys', main, flash: opts.flash ?? null });
 }
 
-function createdKey(apiKey: string, record: ApiKeyRecord): SafeHtml {
+function createdKey(t: Translator, apiKey: string, record: ApiKeyRecord): SafeHtml {
+  const heading = record.label
+    ? t.t('portal.apiKeys.created.headingLabelled', { mode: record.mode, label: record.label })
+    : t.t('portal.apiKeys.created.heading', { mode: record.mode });
   return html`<section class="secret" aria-labelledby="new-key-title">
-<h2 id="new-key-title">Your new ${record.mode === 'test' ? 'test ' : ''}API key${record.label ? html` “${record.label}”` : ''}</h2>
-<p>Copy it now and store it in your server's secret store. <strong>It will not be shown again.</strong></p>
+<h2 id="new-key-title">${heading}</h2>
+<p>${richText(t, 'portal.apiKeys.created.text', { notAgain: html`<strong>${t.t('portal.webhooks.rotated.notAgain')}</strong>` })}</p>
 <div class="secret-value">
-<code id="new-key" tabindex="0" aria-label="The new API key">${apiKey}</code>
-<button type="button" class="button" data-copy="new-key" data-copy-status="copy-status" hidden>Copy key</button>
+<code id="new-key" tabindex="0" aria-label="${t.t('portal.apiKeys.created.label')}">${apiKey}</code>
+<button type="button" class="button" data-copy="new-key" data-copy-status="copy-status" hidden>${t.t('portal.apiKeys.created.copy')}</button>
 </div>
 <p class="copy-status" id="copy-status" role="status"></p>
 </section>`;

@@ -1,5 +1,7 @@
 import type { AppContext } from '../../../platform/context.js';
+import type { MessageKey, Translator } from '../../../platform/i18n/catalogue.js';
 import { html, PAGE_HEADERS, type SafeHtml } from '../../../platform/web/html.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 import type { AnswerFileSummary } from '../../attempts/answer-files.js';
 import type { Scope } from '../ui/page.js';
 
@@ -14,42 +16,45 @@ import type { Scope } from '../ui/page.js';
  * type and size are shown.
  */
 export function fileAnswerView(scope: Scope, file: AnswerFileSummary | undefined, opts: { preview: boolean; download: boolean }): SafeHtml {
-  if (!file) return html`<p class="empty">No file uploaded.</p>`;
-  const facts = html`<span class="hint">(${typeLabel(file.contentType)}, ${formatBytes(file.bytes)})</span>`;
-  if (!opts.download) return html`<p class="answer-file">File: ${file.fileName} ${facts}</p><p class="hint">Reviewers and admins can open the file.</p>`;
+  const { t } = scope;
+  if (!file) return html`<p class="empty">${t.t('portal.file.none')}</p>`;
+  const facts = html`<span class="hint">${t.t('portal.file.facts', { type: typeLabel(file.contentType, t), size: formatBytes(file.bytes, t) })}</span>`;
+  if (!opts.download) return html`<p class="answer-file">${t.t('portal.file.name', { name: file.fileName })} ${facts}</p><p class="hint">${t.t('portal.file.reviewersOnly')}</p>`;
   const href = scope.link(`/portal/files/${file.fileId}`);
-  const link = html`<a href="${href}" download="${file.fileName}">Download ${file.fileName}</a> ${facts}`;
+  const link = html`<a href="${href}" download="${file.fileName}">${t.t('portal.file.download', { name: file.fileName })}</a> ${facts}`;
   if (opts.preview && file.contentType.startsWith('image/')) {
-    return html`<figure class="answer-file"><img src="${href}" alt="The student's file: ${file.fileName}" class="answer-file-image"><figcaption>${link}</figcaption></figure>`;
+    return html`<figure class="answer-file"><img src="${href}" alt="${richText(t, 'portal.file.imageAlt', { name: file.fileName })}" class="answer-file-image"><figcaption>${link}</figcaption></figure>`;
   }
   if (opts.preview && file.contentType === 'application/pdf') {
-    return html`<div class="answer-file"><iframe src="${href}" title="The student's file: ${file.fileName} (PDF)" class="answer-file-pdf"></iframe><p>${link}</p></div>`;
+    return html`<div class="answer-file"><iframe src="${href}" title="${richText(t, 'portal.file.pdfTitle', { name: file.fileName })}" class="answer-file-pdf"></iframe><p>${link}</p></div>`;
   }
   return html`<p class="answer-file">${link}</p>`;
 }
 
-const TYPE_LABELS: Record<string, string> = {
-  'application/pdf': 'PDF',
-  'application/zip': 'ZIP archive',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word document',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'Excel spreadsheet',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'PowerPoint presentation',
-  'application/vnd.oasis.opendocument.text': 'OpenDocument text',
-  'application/vnd.oasis.opendocument.spreadsheet': 'OpenDocument spreadsheet',
-  'application/vnd.oasis.opendocument.presentation': 'OpenDocument presentation',
+const TYPE_LABELS: Record<string, MessageKey> = {
+  'application/pdf': 'portal.file.type.pdf',
+  'application/zip': 'portal.file.type.zip',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'portal.file.type.word',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'portal.file.type.excel',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'portal.file.type.powerPoint',
+  'application/vnd.oasis.opendocument.text': 'portal.file.type.odText',
+  'application/vnd.oasis.opendocument.spreadsheet': 'portal.file.type.odSpreadsheet',
+  'application/vnd.oasis.opendocument.presentation': 'portal.file.type.odPresentation',
 };
 
-export function typeLabel(type: string): string {
-  if (TYPE_LABELS[type]) return TYPE_LABELS[type];
-  if (type.startsWith('image/')) return `${type.slice(6).toUpperCase()} image`;
-  if (type.startsWith('text/')) return type === 'text/plain' ? 'plain text' : `text (${type})`;
+export function typeLabel(type: string, t: Translator = portalTranslator()): string {
+  const key = TYPE_LABELS[type];
+  if (key) return t.t(key);
+  if (type.startsWith('image/')) return t.t('portal.file.type.image', { format: type.slice(6).toUpperCase() });
+  if (type.startsWith('text/')) return type === 'text/plain' ? t.t('portal.file.type.plainText') : t.t('portal.file.type.text', { type });
   return type;
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 102.4) / 10} KB`;
-  return `${Math.round(bytes / (1024 * 104.8576)) / 10} MB`;
+/** Sizes as the student's page shows them; the numbers stay as digits without grouping. */
+export function formatBytes(bytes: number, t: Translator = portalTranslator()): string {
+  if (bytes < 1024) return t.t('portal.file.bytes', { n: String(bytes) });
+  if (bytes < 1024 * 1024) return t.t('portal.file.kilobytes', { n: String(Math.round(bytes / 102.4) / 10) });
+  return t.t('portal.file.megabytes', { n: String(Math.round(bytes / (1024 * 104.8576)) / 10) });
 }
 
 /**

@@ -1,4 +1,6 @@
-import { formatPoints, html, plural, SafeHtml } from '../../../platform/web/html.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
+import { formatPoints, html, SafeHtml } from '../../../platform/web/html.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 import type { AnswerValue } from '../../attempts/answer-values.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
 import type { Score } from '../../lifecycle/score.js';
@@ -24,16 +26,22 @@ export function contentBlock(texts: PageTexts, className: string, field: string,
  * disclosure (a reviewer mostly needs to know which passage; the text is
  * there when they do). Nothing for a question without one.
  */
-export function passageNote(texts: PageTexts, question: { passageId?: string } | undefined, passages: readonly Passage[]): SafeHtml | '' {
+export function passageNote(
+  texts: PageTexts,
+  question: { passageId?: string } | undefined,
+  passages: readonly Passage[],
+  t: Translator = portalTranslator(),
+): SafeHtml | '' {
   const p = question?.passageId !== undefined ? passages.find((x) => x.id === question.passageId) : undefined;
   if (!p) return '';
-  return html`<details class="passage-note"><summary>Passage: ${passageName(p)}</summary>${contentBlock(texts, 'passage-text', `passages.${p.id}.text`, p.text)}</details>`;
+  return html`<details class="passage-note"><summary>${t.t('portal.answer.passage', { name: passageName(p) })}</summary>${contentBlock(texts, 'passage-text', `passages.${p.id}.text`, p.text)}</details>`;
 }
 
-const notAnswered = html`<p class="empty">Not answered.</p>`;
+const notAnswered = (t: Translator) => html`<p class="empty">${t.t('portal.answer.notAnswered')}</p>`;
 const isRecord = (v: AnswerValue): v is Readonly<Record<string, string>> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** "right" or "wrong" in words beside each part, so the verdict never rests on colour. */
-const verdict = (right: boolean) => (right ? html`<span class="badge badge-right">right</span>` : html`<span class="badge badge-wrong">wrong</span>`);
+const verdict = (right: boolean, t: Translator = portalTranslator()) =>
+  right ? html`<span class="badge badge-right">${t.t('portal.answer.right')}</span>` : html`<span class="badge badge-wrong">${t.t('portal.answer.wrong')}</span>`;
 
 /**
  * A student's answer as people read it, never bare ids: for choice
@@ -46,78 +54,91 @@ const verdict = (right: boolean) => (right ? html`<span class="badge badge-right
  * rendered in its content format through `texts` (staff's cache, asset URLs
  * under /portal); the student's own answer is always shown as typed.
  */
-export function answerView(q: Question | undefined, answer: AnswerValue, file?: SafeHtml, texts: PageTexts = plainTexts): SafeHtml {
-  const shown = answerBody(q, answer, file, texts);
+export function answerView(q: Question | undefined, answer: AnswerValue, file?: SafeHtml, texts: PageTexts = plainTexts, t: Translator = portalTranslator()): SafeHtml {
+  const shown = answerBody(q, answer, file, texts, t);
   // The key beside the answer is the item's declared correct response; the mark comes from running its processing, which may give other answers points too.
-  if (q && 'scoring' in q && q.scoring) return html`<p class="hint">Marked by its imported QTI response processing: the correct answer shown is the item's declared one, and the mark may differ from it.</p>${shown}`;
+  if (q && 'scoring' in q && q.scoring) return html`<p class="hint">${richText(t, 'portal.answer.qtiScoring')}</p>${shown}`;
   return shown;
 }
 
-function answerBody(question: Question | undefined, answer: AnswerValue, file: SafeHtml | undefined, texts: PageTexts): SafeHtml {
+function answerBody(question: Question | undefined, answer: AnswerValue, file: SafeHtml | undefined, texts: PageTexts, t: Translator): SafeHtml {
   // A registered type shows its own answer (catalog/question-types).
   const def = question ? questionType(question.type) : undefined;
   // A file answer's file is drawn by the caller, who knows the file and the reader (answer-file-view.ts).
   if (question && def) return def.review(question as BaseQuestion, (answer ?? null) as AnswerJson, file ? { texts, file } : { texts });
   const q = question as BuiltInQuestion | undefined;
-  if (q?.type === 'composite') return compositeView(q, answer, texts);
-  if (answer === null || (typeof answer === 'string' && answer.trim() === '')) return notAnswered;
+  if (q?.type === 'composite') return compositeView(q, answer, texts, t);
+  if (answer === null || (typeof answer === 'string' && answer.trim() === '')) return notAnswered(t);
   const text = Array.isArray(answer) ? answer.join(', ') : isRecord(answer) ? Object.values(answer).join(', ') : answer;
-  return html`<p class="answer">${text}</p>`;
+  // The candidate's own words run in their own direction, whatever the page's and the test's language.
+  return html`<p class="answer" dir="auto">${text}</p>`;
 }
 
 /** Each part in a list item: its name, its points of its points (none when kept QTI processing marks the parts together), its prompt and the answer as its own type shows it. */
-function compositeView(q: Of<'composite'>, answer: AnswerValue, texts: PageTexts): SafeHtml {
+function compositeView(q: Of<'composite'>, answer: AnswerValue, texts: PageTexts, t: Translator): SafeHtml {
   const given = isRecord(answer) ? (answer as Readonly<Record<string, AnswerValue>>) : {};
   return html`<ol class="answer-parts">${q.parts.map((part, k) => {
     const shown = partQuestion(q, part);
     const value = given[part.id] ?? null;
     const mark = markQuestion(shown, value);
-    const points = mark.kind === 'auto' ? `${formatPoints(mark.points)} of ${plural(Number(formatPoints(part.points)), 'point')}` : `of ${plural(Number(formatPoints(part.points)), 'point')}`;
+    const max = Number(formatPoints(part.points));
+    const points =
+      mark.kind === 'auto'
+        ? t.t('portal.answer.partPoints', { points: formatPoints(mark.points), n: max, max: String(max) })
+        : t.t('portal.answer.partPointsUnmarked', { n: max, max: String(max) });
     // Kept QTI processing marks the parts together: a part has no points of its own to show.
-    const title = q.scoring ? html`<strong>Part ${k + 1}</strong>` : html`<strong>Part ${k + 1}</strong> <span class="hint">(${points})</span>`;
+    const name = html`<strong>${t.t('portal.answer.part', { n: k + 1 })}</strong>`;
+    const title = q.scoring ? name : html`${name} <span class="hint">${points}</span>`;
     return html`<li class="answer-part"><p class="answer-part-title">${title}</p>
 ${contentBlock(texts, 'prompt', `${shown.id}.prompt`, part.prompt)}
-${answerView(shown, value, undefined, texts)}</li>`;
+${answerView(shown, value, undefined, texts, t)}</li>`;
   })}</ol>`;
 }
 
-export function markView(item: MarkingItem): SafeHtml {
-  if (!item.mark) return item.needsMarking ? html`<p><strong>Awaiting a reviewer’s mark</strong> (out of ${formatPoints(item.maxPoints)}).</p>` : html``;
+export function markView(item: MarkingItem, t: Translator = portalTranslator()): SafeHtml {
+  if (!item.mark) {
+    return item.needsMarking
+      ? html`<p>${richText(t, 'portal.answer.awaitingMark', { awaiting: html`<strong>${t.t('portal.answer.awaiting')}</strong>`, max: formatPoints(item.maxPoints) })}</p>`
+      : html``;
+  }
   const m = item.mark;
-  const by = m.source === 'auto' ? 'marked automatically' : `marked by ${m.markedBy ?? 'a reviewer'}`;
-  return html`<p><strong>${formatPoints(m.points)} of ${plural(Number(formatPoints(item.maxPoints)), 'point')}</strong>, ${by}, ${when(m.markedAt)}.</p>
+  const max = Number(formatPoints(item.maxPoints));
+  const points = html`<strong>${t.t('portal.answer.markPoints', { points: formatPoints(m.points), n: max, max: String(max) })}</strong>`;
+  const by = m.source === 'auto' ? t.t('portal.answer.markedAutomatically') : t.t('portal.answer.markedBy', { by: m.markedBy ?? t.t('portal.marking.item.aReviewer') });
+  return html`<p>${richText(t, 'portal.answer.mark', { points, by, when: when(m.markedAt, t) })}</p>
 ${m.criteria && m.criteria.length > 0
   ? dataTable({
-      caption: html`Marks per criterion<span class="sr-only"> for “${item.prompt}”</span>`,
+      caption: html`${t.t('portal.answer.criteria.caption')}<span class="sr-only"> ${t.t('portal.marking.item.forPrompt', { prompt: item.prompt })}</span>`,
       stack: true,
-      columns: [{ label: 'Criterion' }, { label: 'Points', numeric: true }, { label: 'Comment' }],
-      rows: m.criteria.map((c) => [c.criterion, `${formatPoints(c.points)} of ${formatPoints(c.maxPoints)}`, c.comment ?? '–']),
+      columns: [{ label: t.t('portal.ai.criteria.criterion') }, { label: t.t('portal.ai.criteria.points'), numeric: true }, { label: t.t('portal.marking.item.comment') }],
+      rows: m.criteria.map((c) => [c.criterion, t.t('portal.ai.criteria.pointsOf', { points: formatPoints(c.points), max: formatPoints(c.maxPoints) }), c.comment ?? '–']),
     })
   : ''}
-${m.comment ? html`<p class="hint">Comment: ${m.comment}</p>` : ''}`;
+${m.comment ? html`<p class="hint">${t.t('portal.answer.comment', { comment: m.comment })}</p>` : ''}`;
 }
 
 /** A score in a table cell: "7/8 (87.5%)", or "2/10 so far" while a reviewer has still to mark. */
-export function formatScore(s: Score): string {
-  return s.gradingStatus === 'pending_review'
-    ? `${formatPoints(s.points)}/${formatPoints(s.maxPoints)} so far`
-    : `${formatPoints(s.points)}/${formatPoints(s.maxPoints)} (${s.percent}%)`;
+export function formatScore(s: Score, t: Translator = portalTranslator()): string {
+  const values = { points: formatPoints(s.points), max: formatPoints(s.maxPoints), percent: String(s.percent) };
+  return s.gradingStatus === 'pending_review' ? t.t('portal.score.shortSoFar', values) : t.t('portal.score.short', values);
 }
 
-export function scoreFacts(s: Score | null): SafeHtml {
-  if (!s) return html`<dt>Score</dt><dd>None yet</dd>`;
+export function scoreFacts(s: Score | null, t: Translator = portalTranslator()): SafeHtml {
+  const label = t.t('portal.assignments.score');
+  if (!s) return html`<dt>${label}</dt><dd>${t.t('portal.score.none')}</dd>`;
+  const values = { points: formatPoints(s.points), max: formatPoints(s.maxPoints), percent: String(s.percent) };
   if (s.gradingStatus === 'pending_review') {
-    return html`<dt>Score</dt><dd>${formatPoints(s.points)} of ${formatPoints(s.maxPoints)} points so far, from the automatically marked items; waiting for a reviewer</dd>${sectionFacts(s)}`;
+    return html`<dt>${label}</dt><dd>${t.t('portal.score.soFar', values)}</dd>${sectionFacts(s, t)}`;
   }
-  const passed = s.passed === null ? 'no pass mark' : s.passed ? 'passed' : 'not passed';
-  return html`<dt>Score</dt><dd>${formatPoints(s.points)} of ${formatPoints(s.maxPoints)} points (${s.percent}%), ${passed}; final</dd>${sectionFacts(s)}`;
+  const passed = s.passed === null ? 'none' : s.passed ? 'passed' : 'failed';
+  return html`<dt>${label}</dt><dd>${t.t('portal.score.final', { ...values, passed })}</dd>${sectionFacts(s, t)}`;
 }
 
 /** A sectioned test's score per section (absent for a flat test). */
-function sectionFacts(s: Score): SafeHtml | string {
+function sectionFacts(s: Score, t: Translator): SafeHtml | string {
   if (!s.sections || s.sections.length === 0) return '';
-  return html`<dt>Score per section${s.gradingStatus === 'pending_review' ? ' so far' : ''}</dt><dd><ul class="section-scores">${s.sections.map(
-    (x) => html`<li>${x.title}: ${formatPoints(x.points)} of ${formatPoints(x.maxPoints)} points (${x.percent}%)</li>`,
+  return html`<dt>${s.gradingStatus === 'pending_review' ? t.t('portal.score.perSectionSoFar') : t.t('portal.score.perSection')}</dt><dd><ul class="section-scores">${s.sections.map(
+    (x) => html`<li>${t.t('portal.score.section', { section: x.title, points: formatPoints(x.points), max: formatPoints(x.maxPoints), percent: String(x.percent) })}</li>`,
   )}</ul></dd>`;
 }
 

@@ -11,6 +11,7 @@ import { withControlAudit } from '../../assignment-controls/control-audit.js';
 import { reissueStartLink } from '../../assignment-controls/reissue-start-link.js';
 import { updateAssignment } from '../../assignment-controls/update-assignment.js';
 import { postButton, when } from '../ui/components.js';
+import { richText } from '../ui/portal-text.js';
 import { CsrfBody, FORM, Html, InstitutionQuery, Redirect, auditContext, formErrors, institutionScope, layoutFor, pageRoute, redirect, sendHtml, operatorField, type Scope } from '../ui/page.js';
 import { assignmentDetail } from './assignment-detail-view.js';
 import { controlsSection, type ControlForm } from './assignment-controls-view.js';
@@ -35,7 +36,8 @@ export const assignmentControlPages: FastifyPluginAsyncTypebox<{ ctx: Assignment
   async function refused(reply: FastifyReply, scope: Scope, assignmentId: string, form: ControlForm) {
     const record = await loadAssignmentRecord(ctx, scope.institutionId, assignmentId);
     const main = assignmentDetail(scope, record, controlsSection(scope, record.assignment, form));
-    return sendHtml(reply, layoutFor(scope, { title: `Assignment of ${record.assignment.externalUserId}`, current: 'assignments', main }), 400);
+    const title = scope.t.t('portal.assignment.title', { student: record.assignment.externalUserId });
+    return sendHtml(reply, layoutFor(scope, { title, current: 'assignments', main }), 400);
   }
 
   app.post(
@@ -50,7 +52,7 @@ export const assignmentControlPages: FastifyPluginAsyncTypebox<{ ctx: Assignment
       const max = unit === 'minutes' ? 1440 : 400;
       const values = { unit, amount: raw };
       if (!Number.isInteger(amount) || amount > max || (unit !== 'minutes' && unit !== 'percent')) {
-        return refused(reply, scope, assignmentId, { values, errors: [{ field: 'amount', message: `Enter a whole number from 0 to ${max}.` }] });
+        return refused(reply, scope, assignmentId, { values, errors: [{ field: 'amount', message: scope.t.t('portal.controls.error.amount', { max: String(max) }) }] });
       }
       const current = (await loadAssignmentRecord(ctx, scope.institutionId, assignmentId)).assignment.accommodations;
       // Extra time replaces the other kind; proctoring relaxations stay as they are.
@@ -76,12 +78,12 @@ export const assignmentControlPages: FastifyPluginAsyncTypebox<{ ctx: Assignment
       const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})?$/.exec(raw);
       const dueAt = m ? new Date(`${m[1]}T${m[2]}${m[3] ?? ':00'}Z`) : null;
       if (!dueAt || Number.isNaN(dueAt.getTime())) {
-        return refused(reply, scope, assignmentId, { values: { dueAt: raw }, errors: [{ field: 'dueAt', message: 'Enter a date and time, for example 2026-12-01 17:00.' }] });
+        return refused(reply, scope, assignmentId, { values: { dueAt: raw }, errors: [{ field: 'dueAt', message: scope.t.t('portal.controls.error.dueAtFormat') }] });
       }
       try {
         await controlled(request, scope, assignmentId, 'assignment.updated', (c) => updateAssignment(c, { scope: actor(scope), assignmentId, body: { dueAt: dueAt.toISOString() }, idempotencyKey: undefined, serialize: JSON.stringify }), { changes: { dueAt: dueAt.toISOString() } });
       } catch (err) {
-        return refused(reply, scope, assignmentId, { values: { dueAt: raw }, errors: formErrors(err, 'dueAt').map((d) => ({ ...d, field: 'dueAt', message: /^must /.test(d.message) ? `The due date ${d.message}.` : d.message })) });
+        return refused(reply, scope, assignmentId, { values: { dueAt: raw }, errors: formErrors(err, 'dueAt').map((d) => ({ ...d, field: 'dueAt', message: /^must /.test(d.message) ? scope.t.t('portal.controls.error.dueAt', { reason: d.message }) : d.message })) });
       }
       return redirect(reply, scope.link(`/portal/assignments/${assignmentId}`, { done: 'due-date-saved' }));
     },
@@ -94,14 +96,17 @@ export const assignmentControlPages: FastifyPluginAsyncTypebox<{ ctx: Assignment
       const scope = await institutionScope(ctx, request, 'manage_integration');
       if (!scope) throw notFound('assignment');
       const { assignment: a, test } = await loadAssignmentRecord(ctx, scope.institutionId, request.params.assignmentId);
-      const main = html`<h1>Cancel ${test.title} for ${a.externalUserId}?</h1>
-${a.status === 'started' ? html`<p><strong>The student is taking this test now</strong> (started ${when(a.startedAt)}). Their page will say that the test was withdrawn; the answers saved so far are kept.</p>` : html`<p>The student has not started. Their start link will stop working.</p>`}
-<p>The partner is sent <code>assignment.cancelled</code>. This cannot be undone: to test the student again, your integration creates a new assignment.</p>
+      const { t } = scope;
+      const main = html`<h1>${t.t('portal.cancel.heading', { test: test.title, student: a.externalUserId })}</h1>
+${a.status === 'started'
+  ? html`<p>${richText(t, 'portal.cancel.started', { takingNow: html`<strong>${t.t('portal.cancel.takingNow')}</strong>`, when: when(a.startedAt, t) })}</p>`
+  : html`<p>${t.t('portal.cancel.notStarted')}</p>`}
+<p>${richText(t, 'portal.cancel.partnerIsSent', { event: html`<code>assignment.cancelled</code>` })}</p>
 <div class="actions">
-${postButton({ action: `/portal/assignments/${a.assignmentId}/cancel`, label: 'Cancel the assignment', csrf: scope.p.sessionCsrf, variant: 'danger', fields: operatorField(scope) })}
-<a href="${scope.link(`/portal/assignments/${a.assignmentId}`)}" class="button">Keep it</a>
+${postButton({ action: `/portal/assignments/${a.assignmentId}/cancel`, label: t.t('portal.cancel.button'), csrf: scope.p.sessionCsrf, variant: 'danger', fields: operatorField(scope) })}
+<a href="${scope.link(`/portal/assignments/${a.assignmentId}`)}" class="button">${t.t('portal.cancel.keep')}</a>
 </div>`;
-      return sendHtml(reply, layoutFor(scope, { title: `Cancel the assignment of ${a.externalUserId}`, current: 'assignments', main }));
+      return sendHtml(reply, layoutFor(scope, { title: t.t('portal.cancel.title', { student: a.externalUserId }), current: 'assignments', main }));
     },
   );
 
@@ -135,19 +140,22 @@ ${postButton({ action: `/portal/assignments/${a.assignmentId}/cancel`, label: 'C
         return refused(reply, scope, assignmentId, { values: {}, errors: formErrors(err, 'controls-title') as ErrorDetail[] });
       }
       // Shown once, like a new API key: the page is not stored (no-store) and the link is never in the URL.
-      const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li><a href="${scope.link(`/portal/assignments/${assignmentId}`)}">${a.externalUserId}</a></li><li aria-current="page">New start link</li></ol></nav>
-<h1>New start link for ${a.externalUserId}</h1>
+      const { t } = scope;
+      const main = html`<nav class="breadcrumbs" aria-label="${t.t('portal.breadcrumb')}"><ol><li><a href="${scope.link('/portal/assignments')}">${t.t('portal.nav.assignments')}</a></li><li><a href="${scope.link(
+        `/portal/assignments/${assignmentId}`,
+      )}">${a.externalUserId}</a></li><li aria-current="page">${t.t('portal.startLink.crumb')}</li></ol></nav>
+<h1>${t.t('portal.startLink.title', { student: a.externalUserId })}</h1>
 <section class="secret" aria-labelledby="new-link-title">
-<h2 id="new-link-title">The new start link</h2>
-<p>Every earlier link now opens a “link not valid” page. Send this one to the student; it is valid until ${when(a.startUrlExpiresAt)}. <strong>It is shown only here</strong>: your integration can also read a fresh link from the partner API.</p>
+<h2 id="new-link-title">${t.t('portal.startLink.heading')}</h2>
+<p>${richText(t, 'portal.startLink.text', { until: when(a.startUrlExpiresAt, t), shownOnce: html`<strong>${t.t('portal.startLink.shownOnce')}</strong>` })}</p>
 <div class="secret-value">
-<code id="new-link" tabindex="0" aria-label="The new start link">${a.startUrl ?? ''}</code>
-<button type="button" class="button" data-copy="new-link" data-copy-status="copy-status" hidden>Copy link</button>
+<code id="new-link" tabindex="0" aria-label="${t.t('portal.startLink.heading')}">${a.startUrl ?? ''}</code>
+<button type="button" class="button" data-copy="new-link" data-copy-status="copy-status" hidden>${t.t('portal.startLink.copy')}</button>
 </div>
 <p class="copy-status" id="copy-status" role="status"></p>
 </section>
-<p><a href="${scope.link(`/portal/assignments/${assignmentId}`)}">Back to the assignment</a></p>`;
-      return sendHtml(reply, layoutFor(scope, { title: `New start link for ${a.externalUserId}`, current: 'assignments', main }));
+<p><a href="${scope.link(`/portal/assignments/${assignmentId}`)}">${t.t('portal.startLink.back')}</a></p>`;
+      return sendHtml(reply, layoutFor(scope, { title: t.t('portal.startLink.title', { student: a.externalUserId }), current: 'assignments', main }));
     },
   );
 };

@@ -1,6 +1,8 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
 import type { AssignmentListFilter } from '../../assignments/list-assignments.js';
 import { isAssignmentStatus } from '../../lifecycle/state-machine.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
+import { portalTranslator } from '../ui/portal-text.js';
 
 /**
  * The mode filter, like a payment dashboard's "view test data" switch: live
@@ -39,13 +41,17 @@ function parseDay(raw: string | undefined): Date | null | undefined {
  * Unknown statuses and modes are ignored (a mode other than test or all is
  * live); malformed dates are reported.
  */
-export function parseFilters(institutionId: string, q: FilterQuery): { filter: AssignmentListFilter; errors: ErrorDetail[] } {
+export function parseFilters(
+  institutionId: string,
+  q: FilterQuery,
+  t: Translator = portalTranslator(),
+): { filter: AssignmentListFilter; errors: ErrorDetail[] } {
   const errors: ErrorDetail[] = [];
   const from = parseDay(q.from);
   const to = parseDay(q.to);
-  if (from === null) errors.push({ field: 'from', message: 'Enter the “Created from” date as a date, for example 2025-03-01.' });
-  if (to === null) errors.push({ field: 'to', message: 'Enter the “Created to” date as a date, for example 2025-03-31.' });
-  if (from && to && from.getTime() > to.getTime()) errors.push({ field: 'to', message: '“Created to” must be on or after “Created from”.' });
+  if (from === null) errors.push({ field: 'from', message: t.t('portal.assignments.error.from') });
+  if (to === null) errors.push({ field: 'to', message: t.t('portal.assignments.error.to') });
+  if (from && to && from.getTime() > to.getTime()) errors.push({ field: 'to', message: t.t('portal.assignments.error.order') });
   const status = isAssignmentStatus(q.status) ? q.status : undefined;
   const search = q.q?.trim();
   const mode = modeOf(q.mode);

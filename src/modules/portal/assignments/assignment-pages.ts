@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../../platform/errors.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
 import { html } from '../../../platform/web/html.js';
 import type { AssignmentsContext } from '../../assignments/context.js';
 import { listAssignments } from '../../assignments/list-assignments.js';
 import { listTestsForPartner, listTestTitles } from '../../catalog/tests-service.js';
-import { dataTable, errorFor, errorSummary, hiddenFields, pager, selectField, statusBadge, testBadge, textField, whenShort } from '../ui/components.js';
+import { dataTable, errorFor, errorSummary, hiddenFields, pager, selectField, statusBadge, statusLabel, testBadge, textField, whenShort } from '../ui/components.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 import { DoneQuery, Html, InstitutionQuery, chooseInstitution, flashFrom, institutionScope, layoutFor, operatorField, pageRoute, sendHtml } from '../ui/page.js';
 import { ASSIGNMENT_STATUSES } from '../../lifecycle/state-machine.js';
 import { modeOf, parseFilters, type AssignmentMode, type FilterQuery } from './assignment-filters.js';
@@ -24,18 +26,17 @@ import { portalReadPool } from '../portal-reads.js';
 const PAGE_SIZE = 50;
 const Text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
 
-const MODE_OPTIONS = [
-  { value: 'live', label: 'Live' },
-  { value: 'test', label: 'Test' },
-  { value: 'all', label: 'All (live and test)' },
+const modeOptions = (t: Translator) => [
+  { value: 'live', label: t.t('portal.assignments.mode.live') },
+  { value: 'test', label: t.t('portal.assignments.mode.test') },
+  { value: 'all', label: t.t('portal.assignments.mode.all') },
 ];
 
 /** What the table holds, in the caption and the empty message: the mode shown changes both. */
-function listWording(mode: AssignmentMode, filtered: boolean): { caption: string; empty: string } {
-  const what = { live: 'Assignments', test: 'Test-mode assignments', all: 'Live and test-mode assignments' }[mode];
-  if (filtered) return { caption: `Matching ${what.toLowerCase()}, newest first`, empty: 'No assignment matches this search.' };
-  if (mode === 'test') return { caption: `${what}, newest first`, empty: 'No test-mode assignments. They appear here when your integration creates them with a test key (ak_test_…).' };
-  return { caption: `${what}, newest first`, empty: 'No assignments yet. They appear here when your integration creates them.' };
+function listWording(t: Translator, mode: AssignmentMode, filtered: boolean): { caption: string; empty: string } {
+  if (filtered) return { caption: t.t('portal.assignments.captionMatching', { mode }), empty: t.t('portal.assignments.emptyMatching') };
+  if (mode === 'test') return { caption: t.t('portal.assignments.caption', { mode }), empty: t.t('portal.assignments.emptyTest') };
+  return { caption: t.t('portal.assignments.caption', { mode }), empty: t.t('portal.assignments.empty') };
 }
 
 export const assignmentPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
@@ -60,9 +61,13 @@ export const assignmentPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContex
     },
     async (request, reply) => {
       const scope = await institutionScope(ctx, request, 'read');
-      if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'assignments', 'Assignments', '/portal/assignments'));
+      if (!scope) {
+        const t = portalTranslator();
+        return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'assignments', t.t('portal.nav.assignments'), '/portal/assignments', t));
+      }
+      const { t } = scope;
       const q = request.query;
-      const { filter, errors } = parseFilters(scope.institutionId, q);
+      const { filter, errors } = parseFilters(scope.institutionId, q, t);
       // A list that may be a little behind: the read replica's, once it has this browser's own writes (portal-reads.ts).
       const db = portalReadPool(ctx, request);
       const [page, published] = await Promise.all([
@@ -75,46 +80,61 @@ export const assignmentPages: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContex
       const filterQuery: FilterQuery = { q: q.q, mode: mode === 'live' ? undefined : mode, status: q.status, testId: q.testId, from: q.from, to: q.to };
       const here = (extra: Record<string, string | undefined>) => scope.link('/portal/assignments', { ...filterQuery, ...extra } as Record<string, string | undefined>);
       const filtered = Object.entries(filterQuery).some(([k, v]) => v && k !== 'mode');
-      const wording = listWording(mode, filtered);
-      const testOptions = [{ value: '', label: 'Any test' }, ...published.data.map((t) => ({ value: t.testId, label: t.title }))];
+      const wording = listWording(t, mode, filtered);
+      const testOptions = [{ value: '', label: t.t('portal.assignments.anyTest') }, ...published.data.map((p) => ({ value: p.testId, label: p.title }))];
       if (q.testId && !testOptions.some((o) => o.value === q.testId)) testOptions.push({ value: q.testId, label: titles.get(q.testId) ?? q.testId });
 
-      const main = html`<h1>Assignments</h1>
-<p class="lede">Every test assigned through your integration, newest first. Search by your own user id, or narrow by status, test and creation date (UTC). Test-mode assignments (made with a test key) are shown under Mode: Test or All, labelled Test.${can(scope.p, 'review_proctoring') ? html` Proctored attempts waiting for review are listed under <a href="${scope.link('/portal/proctoring')}">Proctoring review</a>.` : ''}</p>
-${errorSummary(errors)}
-<form method="get" action="/portal/assignments" class="filters" role="search" aria-label="Find assignments">
+      const main = html`<h1>${t.t('portal.nav.assignments')}</h1>
+<p class="lede">${t.t('portal.assignments.lede')}${can(scope.p, 'review_proctoring')
+  ? html` ${richText(t, 'portal.assignments.proctoringLink', { link: html`<a href="${scope.link('/portal/proctoring')}">${t.t('portal.proctoring.queue.title')}</a>` })}`
+  : ''}</p>
+${errorSummary(errors, t)}
+<form method="get" action="/portal/assignments" class="filters" role="search" aria-label="${t.t('portal.assignments.search.label')}">
 ${hiddenFields(operatorField(scope))}
-${textField({ name: 'q', label: 'External user id', type: 'search', value: q.q ?? '', hint: 'Starts with', maxlength: 128, autocomplete: 'off' })}
-${selectField({ name: 'mode', label: 'Mode', value: mode, options: MODE_OPTIONS })}
-${selectField({ name: 'status', label: 'Status', value: q.status ?? '', options: [{ value: '', label: 'Any status' }, ...ASSIGNMENT_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) }))] })}
-${selectField({ name: 'testId', label: 'Test', value: q.testId ?? '', options: testOptions })}
-${textField({ name: 'from', label: 'Created from', type: 'date', value: q.from ?? '', error: errorFor(errors, 'from') })}
-${textField({ name: 'to', label: 'Created to', type: 'date', value: q.to ?? '', error: errorFor(errors, 'to') })}
-<div class="actions"><button type="submit" class="button primary">Search</button>${filtered ? html` <a href="${scope.link('/portal/assignments')}">Clear</a>` : ''}</div>
+${textField({ name: 'q', label: t.t('portal.assignments.externalUserId'), type: 'search', value: q.q ?? '', hint: t.t('portal.assignments.search.startsWith'), maxlength: 128, autocomplete: 'off', t })}
+${selectField({ name: 'mode', label: t.t('portal.assignments.search.mode'), value: mode, options: modeOptions(t) })}
+${selectField({
+  name: 'status',
+  label: t.t('portal.assignments.status'),
+  value: q.status ?? '',
+  options: [{ value: '', label: t.t('portal.assignments.anyStatus') }, ...ASSIGNMENT_STATUSES.map((s) => ({ value: s, label: statusLabel(s, t) }))],
+})}
+${selectField({ name: 'testId', label: t.t('portal.assignments.test'), value: q.testId ?? '', options: testOptions })}
+${textField({ name: 'from', label: t.t('portal.assignments.search.from'), type: 'date', value: q.from ?? '', error: errorFor(errors, 'from'), t })}
+${textField({ name: 'to', label: t.t('portal.assignments.search.to'), type: 'date', value: q.to ?? '', error: errorFor(errors, 'to'), t })}
+<div class="actions"><button type="submit" class="button primary">${t.t('portal.assignments.search.submit')}</button>${filtered ? html` <a href="${scope.link('/portal/assignments')}">${t.t('portal.assignments.search.clear')}</a>` : ''}</div>
 </form>
-<p class="actions"><a class="button" href="${scope.link('/portal/assignments/results.csv', filterQuery as Record<string, string | undefined>)}" download>Export CSV</a> <span class="hint">Every assignment that matches these filters, one row each: scores, section percents and proctoring flags.</span></p>
+<p class="actions"><a class="button" href="${scope.link('/portal/assignments/results.csv', filterQuery as Record<string, string | undefined>)}" download>${t.t('portal.assignments.export')}</a> <a class="button" href="${scope.link('/portal/assignments/responses.csv', filterQuery as Record<string, string | undefined>)}" download>${t.t('portal.assignments.exportResponses')}</a> <span class="hint">${t.t('portal.assignments.exportHint')}</span></p>
 ${page
   ? html`${dataTable({
       caption: wording.caption,
       stack: true,
-      columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Status' }, { label: 'Score', numeric: true }, { label: 'Created' }, { label: 'Completed' }],
+      columns: [
+        { label: t.t('portal.assignments.externalUserId') },
+        { label: t.t('portal.assignments.test') },
+        { label: t.t('portal.assignments.status') },
+        { label: t.t('portal.assignments.score'), numeric: true },
+        { label: t.t('portal.assignments.created') },
+        { label: t.t('portal.assignments.completed') },
+      ],
       rows: page.data.map((r) => [
         html`<a href="${scope.link(`/portal/assignments/${r.assignmentId}`)}">${r.externalUserId}</a>`,
         titles.get(r.testId) ?? r.testId,
-        r.livemode ? statusBadge(r.status) : html`${testBadge()} ${statusBadge(r.status)}`,
+        r.livemode ? statusBadge(r.status, t) : html`${testBadge(t)} ${statusBadge(r.status, t)}`,
         r.score ? formatScore(r.score) : '–',
-        whenShort(r.createdAt),
-        whenShort(r.completedAt),
+        whenShort(r.createdAt, t),
+        whenShort(r.completedAt, t),
       ]),
       empty: wording.empty,
     })}
 ${pager({
-  label: 'Assignment pages',
+  label: t.t('portal.assignments.pages'),
   newerHref: page.newer ? here({ cursor: page.newer, dir: 'newer' }) : null,
   olderHref: page.older ? here({ cursor: page.older, dir: 'older' }) : null,
+  t,
 })}`
   : ''}`;
-      return sendHtml(reply, layoutFor(scope, { title: 'Assignments', current: 'assignments', main }), errors.length > 0 ? 400 : 200);
+      return sendHtml(reply, layoutFor(scope, { title: t.t('portal.nav.assignments'), current: 'assignments', main }), errors.length > 0 ? 400 : 200);
     },
   );
 
@@ -127,7 +147,8 @@ ${pager({
       const record = await loadAssignmentRecord(ctx, scope.institutionId, request.params.assignmentId);
       const controls = can(scope.p, 'manage_integration') ? controlsSection(scope, record.assignment) : '';
       const main = assignmentDetail(scope, record, controls);
-      return sendHtml(reply, layoutFor(scope, { title: `Assignment of ${record.assignment.externalUserId}`, current: 'assignments', main, flash: flashFrom(request) }));
+      const title = scope.t.t('portal.assignment.title', { student: record.assignment.externalUserId });
+      return sendHtml(reply, layoutFor(scope, { title, current: 'assignments', main, flash: flashFrom(request, scope.t) }));
     },
   );
 };

@@ -1,4 +1,6 @@
+import type { MessageKey, Translator } from '../../../platform/i18n/catalogue.js';
 import { html, type SafeHtml } from '../../../platform/web/html.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 import type { ScorePostLogEntry } from '../../lti/score-log.js';
 import { when } from '../ui/components.js';
 
@@ -7,43 +9,47 @@ import { when } from '../ui/components.js';
  * Assay posted to the course's gradebook column (one per exam.completed and
  * grading.done), its every attempt in words, and the next retry.
  */
-const STATUS_WORDS: Record<ScorePostLogEntry['status'], string> = {
-  delivered: 'Accepted',
-  pending: 'Sending',
-  failed: 'Not accepted',
+const STATUS_WORDS: Record<ScorePostLogEntry['status'], MessageKey> = {
+  delivered: 'portal.ltiScores.status.delivered',
+  pending: 'portal.ltiScores.status.pending',
+  failed: 'portal.ltiScores.status.failed',
 };
 const BADGE: Record<ScorePostLogEntry['status'], string> = { delivered: 'completed', pending: 'pending', failed: 'failed' };
 
-function scoreText(p: ScorePostLogEntry): string {
-  const points = p.scoreGiven !== null && p.scoreMaximum !== null ? `${p.scoreGiven} of ${p.scoreMaximum} points, ` : '';
-  const progress = p.gradingProgress === 'FullyGraded' ? 'final (FullyGraded)' : p.gradingProgress === 'PendingManual' ? 'waiting for marking (PendingManual)' : p.gradingProgress;
-  return `${points}${progress}`;
+function scoreText(t: Translator, p: ScorePostLogEntry): string {
+  const progress = t.t('portal.ltiScores.progress', { progress: p.gradingProgress });
+  return p.scoreGiven !== null && p.scoreMaximum !== null
+    ? t.t('portal.ltiScores.pointsAndProgress', { given: String(p.scoreGiven), maximum: String(p.scoreMaximum), progress })
+    : progress;
 }
 
-function post(p: ScorePostLogEntry): SafeHtml {
+function post(t: Translator, p: ScorePostLogEntry): SafeHtml {
   const next =
     p.status === 'pending'
       ? p.nextAttemptAt
-        ? html`<p class="meta">${p.attempts.length === 0 ? 'First attempt' : 'Next attempt'} ${when(p.nextAttemptAt)}.</p>`
-        : html`<p class="meta">Waiting for the job queue.</p>`
+        ? html`<p class="meta">${richText(t, p.attempts.length === 0 ? 'portal.ltiScores.firstAttempt' : 'portal.ltiScores.nextAttempt', { when: when(p.nextAttemptAt, t) })}</p>`
+        : html`<p class="meta">${t.t('portal.ltiScores.waitingForQueue')}</p>`
       : p.status === 'failed'
-        ? html`<p class="meta">Assay stopped trying: the LMS refused this score or did not accept it after every retry.</p>`
+        ? html`<p class="meta">${t.t('portal.ltiScores.stopped')}</p>`
         : '';
+  const made = { issuer: html`<code>${p.issuer}</code>`, made: when(p.createdAt, t) };
   return html`<li>
-<p class="what">${scoreText(p)} <span class="badge badge-${BADGE[p.status]}">${STATUS_WORDS[p.status]}</span></p>
-<p class="meta">To <code>${p.issuer}</code>, made ${when(p.createdAt)}${p.deliveredAt ? html`, accepted ${when(p.deliveredAt)}` : ''}.</p>
+<p class="what">${scoreText(t, p)} <span class="badge badge-${BADGE[p.status]}">${t.t(STATUS_WORDS[p.status])}</span></p>
+<p class="meta">${p.deliveredAt ? richText(t, 'portal.ltiScores.toAccepted', { ...made, accepted: when(p.deliveredAt, t) }) : richText(t, 'portal.ltiScores.to', made)}</p>
 ${next}
 ${p.attempts.length > 0
-  ? html`<ol class="attempts">${p.attempts.map((a) => html`<li>${when(a.attemptedAt)}: ${a.outcome} <span class="hint">(${a.durationMs} ms)</span></li>`)}</ol>`
+  ? html`<ol class="attempts">${p.attempts.map(
+      (a) => html`<li>${richText(t, 'portal.ltiScores.attempt', { when: when(a.attemptedAt, t), outcome: a.outcome })} <span class="hint">${t.t('portal.ltiScores.duration', { ms: String(a.durationMs) })}</span></li>`,
+    )}</ol>`
   : ''}
 </li>`;
 }
 
-export function ltiScoresPanel(scores: ScorePostLogEntry[]): SafeHtml | string {
+export function ltiScoresPanel(scores: ScorePostLogEntry[], t: Translator = portalTranslator()): SafeHtml | string {
   if (scores.length === 0) return '';
   return html`<section class="panel" aria-labelledby="lti-scores-title">
-<h2 id="lti-scores-title">Grades sent to the LMS</h2>
-<p class="hint">Launched from a learning platform (LTI): each score is sent to the course's gradebook column and retried until the LMS accepts it.</p>
-<ol class="timeline">${scores.map(post)}</ol>
+<h2 id="lti-scores-title">${t.t('portal.ltiScores.heading')}</h2>
+<p class="hint">${richText(t, 'portal.ltiScores.hint')}</p>
+<ol class="timeline">${scores.map((p) => post(t, p))}</ol>
 </section>`;
 }

@@ -8,6 +8,8 @@ import { dataTable, pager, whenShort } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
 import { Html, InstitutionQuery, institutionScope, layoutFor, pageRoute, sendHtml } from '../ui/page.js';
 import { portalReadPool } from '../portal-reads.js';
+import type { MessageKey, Translator } from '../../../platform/i18n/catalogue.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 
 /**
  * The audit log, newest first: every change made in the portal or through
@@ -17,11 +19,11 @@ import { portalReadPool } from '../portal-reads.js';
  */
 const PAGE_SIZE = 50;
 
-const ACTOR: Record<AuditEntry['actorKind'], string> = {
-  staff: 'Staff',
-  operator_token: 'Operator API token',
-  partner_key: 'Partner API key',
-  cli: 'Command line',
+const ACTOR: Record<AuditEntry['actorKind'], MessageKey> = {
+  staff: 'portal.audit.actor.staff',
+  operator_token: 'portal.audit.actor.operatorToken',
+  partner_key: 'portal.audit.actor.partnerKey',
+  cli: 'portal.audit.actor.cli',
 };
 
 function detailsText(d: Record<string, unknown>): string {
@@ -30,21 +32,28 @@ function detailsText(d: Record<string, unknown>): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
-function auditTable(entries: AuditEntry[], caption: string, withInstitution: boolean): SafeHtml {
+function auditTable(t: Translator, entries: AuditEntry[], caption: string, withInstitution: boolean): SafeHtml {
   return dataTable({
     caption,
     stack: true,
     className: 'audit-table',
-    columns: [{ label: 'When' }, { label: 'Who, from where' }, { label: 'Action' }, { label: 'Object' }, ...(withInstitution ? [{ label: 'Institution' }] : []), { label: 'Details' }],
+    columns: [
+      { label: t.t('portal.audit.when') },
+      { label: t.t('portal.audit.who') },
+      { label: t.t('portal.marking.queue.action') },
+      { label: t.t('portal.audit.object') },
+      ...(withInstitution ? [{ label: t.t('portal.chooseInstitution.institution') }] : []),
+      { label: t.t('portal.audit.details') },
+    ],
     rows: entries.map((e) => [
-      whenShort(e.at),
-      html`${e.actorEmail ?? ACTOR[e.actorKind]}${e.ip ? html`<br><span class="hint">${e.ip}</span>` : ''}`,
+      whenShort(e.at, t),
+      html`${e.actorEmail ?? t.t(ACTOR[e.actorKind])}${e.ip ? html`<br><span class="hint">${e.ip}</span>` : ''}`,
       html`<code>${e.action}</code>`,
       html`${e.objectType}${e.objectId ? html`<br><code>${e.objectId}</code>` : ''}`,
-      ...(withInstitution ? [e.institutionId ? html`<code>${e.institutionId}</code>` : 'Platform'] : []),
+      ...(withInstitution ? [e.institutionId ? html`<code>${e.institutionId}</code>` : t.t('portal.audit.platform')] : []),
       detailsText(e.details),
     ]),
-    empty: 'Nothing has been recorded yet.',
+    empty: t.t('portal.audit.none'),
   });
 }
 
@@ -66,24 +75,33 @@ export const auditPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       if (!scope) {
         // An operator without a chosen institution: the whole platform's log.
         const p = requirePermission(request, 'operate');
+        const t = portalTranslator();
         const page = await listAudit(db, { institutionId: null, limit: PAGE_SIZE, before });
-        const main = html`<h1>Audit log</h1>
-<p class="lede">Every change on the platform, newest first. Open an institution's audit log from its page to see only its entries.</p>
-${auditTable(page.data, 'All audit entries, newest first', true)}
-${pager({ label: 'Audit log pages', newerHref: before ? '/portal/audit' : null, newerText: 'Newest', olderHref: page.nextBefore ? `/portal/audit?before=${page.nextBefore}` : null })}`;
-        return sendHtml(reply, portalLayout({ title: 'Audit log', principal: p, current: 'audit', main }));
-      }
-      const page = await listAudit(db, { institutionId: scope.institutionId, limit: PAGE_SIZE, before });
-      const main = html`<h1>Audit log</h1>
-<p class="lede">Every change to ${scope.institutionName}'s keys, domains, webhooks, marks and staff, made in the portal or by the Assay operator, newest first.</p>
-${auditTable(page.data, `Audit entries of ${scope.institutionName}, newest first`, false)}
+        const main = html`<h1>${t.t('portal.nav.audit')}</h1>
+<p class="lede">${richText(t, 'portal.audit.ledePlatform')}</p>
+${auditTable(t, page.data, t.t('portal.audit.captionPlatform'), true)}
 ${pager({
-  label: 'Audit log pages',
-  newerHref: before ? scope.link('/portal/audit') : null,
-  newerText: 'Newest',
-  olderHref: page.nextBefore ? scope.link('/portal/audit', { before: String(page.nextBefore) }) : null,
+  label: t.t('portal.audit.pages'),
+  newerHref: before ? '/portal/audit' : null,
+  newerText: t.t('portal.webhooks.log.newest'),
+  olderHref: page.nextBefore ? `/portal/audit?before=${page.nextBefore}` : null,
+  t,
 })}`;
-      return sendHtml(reply, layoutFor(scope, { title: 'Audit log', current: 'audit', main }));
+        return sendHtml(reply, portalLayout({ title: t.t('portal.nav.audit'), principal: p, current: 'audit', main, t }));
+      }
+      const { t } = scope;
+      const page = await listAudit(db, { institutionId: scope.institutionId, limit: PAGE_SIZE, before });
+      const main = html`<h1>${t.t('portal.nav.audit')}</h1>
+<p class="lede">${richText(t, 'portal.audit.lede', { institution: scope.institutionName })}</p>
+${auditTable(t, page.data, t.t('portal.audit.caption', { institution: scope.institutionName }), false)}
+${pager({
+  label: t.t('portal.audit.pages'),
+  newerHref: before ? scope.link('/portal/audit') : null,
+  newerText: t.t('portal.webhooks.log.newest'),
+  olderHref: page.nextBefore ? scope.link('/portal/audit', { before: String(page.nextBefore) }) : null,
+  t,
+})}`;
+      return sendHtml(reply, layoutFor(scope, { title: t.t('portal.nav.audit'), current: 'audit', main }));
     },
   );
 };

@@ -3,6 +3,8 @@ import { validationDetails, validatorCompiler } from '../../../platform/http/val
 import type { ErrorObject } from 'ajv';
 import { TestInput } from '../../catalog/schemas.js';
 import type { AdminTestView } from '../../catalog/tests-service.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
+import { portalTranslator } from '../ui/portal-text.js';
 import { lineOf, scanJson } from './json-locations.js';
 
 /**
@@ -15,6 +17,8 @@ import { lineOf, scanJson } from './json-locations.js';
  */
 export interface LineError {
   line: number | null;
+  /** A syntax error's column on its line. */
+  column?: number;
   field: string;
   message: string;
 }
@@ -24,10 +28,10 @@ export type CheckedTest = { ok: true; input: TestInput; lines: Map<string, numbe
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 const validate = validatorCompiler({ schema: TestInput, method: 'POST', url: '/portal/tests', httpPart: 'body' }) as unknown as Validate;
 
-export function checkTestJson(text: string): CheckedTest {
-  if (text.trim() === '') return { ok: false, errors: [{ line: null, field: 'json', message: 'Paste or write the test as JSON.' }] };
-  const scan = scanJson(text);
-  if (!scan.ok) return { ok: false, errors: [{ line: scan.line, field: 'json', message: `Line ${scan.line}, column ${scan.column}: ${scan.message}` }] };
+export function checkTestJson(text: string, t: Translator = portalTranslator()): CheckedTest {
+  if (text.trim() === '') return { ok: false, errors: [{ line: null, field: 'json', message: t.t('portal.authoring.json.empty') }] };
+  const scan = scanJson(text, t);
+  if (!scan.ok) return { ok: false, errors: [{ line: scan.line, column: scan.column, field: 'json', message: scan.message }] };
   const value: unknown = JSON.parse(text);
   if (!validate(value)) return { ok: false, errors: locate(validationDetails(validate.errors ?? [], 'body'), scan.lines) };
   return { ok: true, input: value as TestInput, lines: scan.lines };
@@ -62,30 +66,33 @@ export function testToJson(t: AdminTestView): string {
   return JSON.stringify(input, null, 2);
 }
 
-export const NEW_TEST_TEMPLATE = JSON.stringify(
-  {
-    title: 'New test',
-    description: 'What the student is told before beginning.',
-    durationMinutes: 30,
-    proctoring: 'none',
-    marking: 'hybrid',
-    resultVisibility: 'after_review',
-    passPercent: 50,
-    questions: [
-      {
-        id: 'q1',
-        type: 'single_choice',
-        prompt: 'Which of these is a prime number?',
-        points: 1,
-        options: [
-          { id: 'a', text: '9' },
-          { id: 'b', text: '11' },
-        ],
-        correctOptionId: 'b',
-      },
-      { id: 'q2', type: 'essay', prompt: 'Explain your reasoning in a few sentences.', points: 5, rubric: 'Full marks for a correct, clear argument.', maxWords: 200 },
-    ],
-  },
-  null,
-  2,
-);
+/** What the JSON editor starts from: a small complete test, its words in the author's language. */
+export function newTestTemplate(t: Translator): string {
+  return JSON.stringify(
+    {
+      title: t.t('portal.authoring.template.title'),
+      description: t.t('portal.authoring.template.description'),
+      durationMinutes: 30,
+      proctoring: 'none',
+      marking: 'hybrid',
+      resultVisibility: 'after_review',
+      passPercent: 50,
+      questions: [
+        {
+          id: 'q1',
+          type: 'single_choice',
+          prompt: t.t('portal.authoring.template.choicePrompt'),
+          points: 1,
+          options: [
+            { id: 'a', text: '9' },
+            { id: 'b', text: '11' },
+          ],
+          correctOptionId: 'b',
+        },
+        { id: 'q2', type: 'essay', prompt: t.t('portal.authoring.template.essayPrompt'), points: 5, rubric: t.t('portal.authoring.template.essayRubric'), maxWords: 200 },
+      ],
+    },
+    null,
+    2,
+  );
+}

@@ -9,8 +9,11 @@ import { staffAssetUrl } from '../../catalog/content/content-format.js';
 import type { StoredSection } from '../../catalog/sections.js';
 import type { Question } from '../../catalog/schemas.js';
 import type { TestVersion } from '../../catalog/tests-service.js';
-import type { ErrorDetail } from '../../../platform/errors.js';
+import type { ValidationProblem } from '../../../platform/http/validation.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
+import { portalTranslator } from '../ui/portal-text.js';
 import { previewOfVersion } from './preview-page.js';
+import { problemText } from './problem-words.js';
 import { Html, pageRoute } from '../ui/page.js';
 import { scopeOf } from './authoring-api.js';
 import { PREVIEW_HEADERS } from './test-pages.js';
@@ -30,29 +33,32 @@ const TestParams = Type.Object({ testId: Type.String({ maxLength: 64 }) });
 
 interface Held {
   question: Question | null;
-  label: string;
-  problems: ErrorDetail[];
+  /** Its place in the draft, counted from 1 across sections. */
+  n: number;
+  problems: ValidationProblem[];
 }
 
 const text = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() !== '' ? v : fallback);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+/** An unfinished draft's pool size as written, when it is one the preview can state (a whole number below the questions shown). */
+const poolSize = (v: unknown, shown: number): number | null => (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v < shown ? v : null);
 
 /** One question checked on its own (in a test that lets every type through); null when it cannot be shown. */
-async function checkedQuestion(db: Queryable, q: unknown, owner: string | null, contentFormat: unknown): Promise<{ question: Question | null; problems: ErrorDetail[] }> {
+async function checkedQuestion(db: Queryable, q: unknown, owner: string | null, contentFormat: unknown): Promise<{ question: Question | null; problems: ValidationProblem[] }> {
   const alone = { title: 'Preview', description: '', durationMinutes: 1, proctoring: 'none', marking: 'hybrid', resultVisibility: 'after_review', contentFormat, questions: [q] };
   const { problems, valid } = await draftProblems(db, alone, owner);
   return { question: valid ? valid.checked.questions[0]! : null, problems: problems.map((p) => ({ ...p, field: p.field.replace(/^questions\.0\.?/, '') })) };
 }
 
-/** The draft as a version to render: the whole test when it is publishable, else question by question. */
-export async function previewVersion(db: Queryable, draft: DraftView): Promise<{ version: TestVersion; held: Held[] }> {
+/** The draft as a version to render: the whole test when it is publishable, else question by question (what it lacks named in the author's language). */
+export async function previewVersion(db: Queryable, draft: DraftView, t: Translator = portalTranslator()): Promise<{ version: TestVersion; held: Held[] }> {
   const c = draft.content;
   const whole = await draftProblems(db, c, draft.ownerInstitutionId);
   const head = {
     testVersionId: `preview:${draft.testId}:${draft.revision}`,
     testId: draft.testId,
     version: draft.nextVersion,
-    title: text(c.title, 'Untitled test'),
+    title: text(c.title, t.t('portal.authoring.untitled')),
     description: typeof c.description === 'string' ? c.description : '',
     durationMinutes: typeof c.durationMinutes === 'number' && c.durationMinutes > 0 ? c.durationMinutes : 30,
     proctoring: 'none' as const,
@@ -61,6 +67,9 @@ export async function previewVersion(db: Queryable, draft: DraftView): Promise<{
     passPercent: null,
     proctoringRules: null,
     contentFormat: c.contentFormat === 'markdown' ? ('markdown' as const) : ('plain' as const),
+    // The preview shows the source texts; the translations are the editor's Translations panel's.
+    language: typeof c.language === 'string' ? c.language : null,
+    translations: {},
     createdAt: new Date(0),
   };
   if (whole.valid) return { version: { ...head, questions: whole.valid.checked.questions, sections: whole.valid.checked.sections, passages: whole.valid.checked.passages }, held: [] };
@@ -83,7 +92,7 @@ export async function previewVersion(db: Queryable, draft: DraftView): Promise<{
       n += 1;
       const { question, problems } = await checkedQuestion(db, q, draft.ownerInstitutionId, c.contentFormat);
       if (!question) {
-        held.push({ question: null, label: `Question ${n}`, problems });
+        held.push({ question: null, n, problems });
         continue;
       }
       // Two questions with one id would be one to the page: the preview names the second apart.
@@ -93,28 +102,29 @@ export async function previewVersion(db: Queryable, draft: DraftView): Promise<{
       questionIds.push(id);
     }
     if (g.s) {
-      sections.push({ id: `sec-${g.k}`, title: text(g.s.title, `Section ${g.k + 1}`), instructions: typeof g.s.instructions === 'string' ? g.s.instructions : null, shuffleQuestions: false, draw: null, questionIds });
+      sections.push({ id: `sec-${g.k}`, title: text(g.s.title, t.t('portal.authoring.sectionN', { n: g.k + 1 })), instructions: typeof g.s.instructions === 'string' ? g.s.instructions : null, shuffleQuestions: false, draw: poolSize(g.s.draw, questionIds.length), questionIds });
     }
   }
   return { version: { ...head, questions, sections: Array.isArray(c.sections) ? sections : null, passages }, held };
 }
 
-function heldNotice(held: Held[]): string {
+function heldNotice(held: Held[], t: Translator): string {
   if (held.length === 0) return '';
-  return html`<div class="notice" role="note"><h2>Not shown yet</h2><ul>${held.map(
-    (h) => html`<li>${h.label} cannot be previewed yet: ${h.problems.map((p) => (p.field ? `${p.field} ${p.message}` : p.message)).join('; ')}.</li>`,
+  return html`<div class="notice" role="note"><h2>${t.t('portal.authoring.preview.heldHeading')}</h2><ul>${held.map(
+    (h) => html`<li>${t.t('portal.authoring.preview.held', { n: h.n, problems: h.problems.map((p) => problemText(p, t)).join('; ') })}</li>`,
   )}</ul></div>`.toString();
 }
 
 export const draftPreviewPage: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const t = portalTranslator();
   app.get(
     '/tests/:testId/draft/preview',
     { schema: { ...pageRoute, params: TestParams, querystring: Type.Object({ revision: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_000_000_000 })) }), response: { 200: Html } } },
     async (request, reply) => {
       const draft = await getDraftView(ctx.pool, scopeOf(request), request.params.testId);
-      const { version, held } = await previewVersion(ctx.pool, draft);
+      const { version, held } = await previewVersion(ctx.pool, draft, t);
       // Say what is not shown yet at the top.
-      const page = previewOfVersion(version, previewContent, ctx.clock.now()).replace(/(<main[^>]*>)/, `$1${heldNotice(held)}`);
+      const page = previewOfVersion(version, previewContent, ctx.clock.now(), t).replace(/<main[^>]*>/, (main) => main + heldNotice(held, t));
       return reply.code(200).headers(PREVIEW_HEADERS).send(page);
     },
   );

@@ -4,8 +4,11 @@ import type { AppContext } from '../../../platform/context.js';
 import { PAGE_HEADERS } from '../../../platform/web/html.js';
 import { createDraftTest, getDraftView, listVersions } from '../../catalog/drafts.js';
 import { FORM, Html, Redirect, auditContext, flashFrom, pageRoute, redirect, DoneQuery } from '../ui/page.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
+import { portalTranslator } from '../ui/portal-text.js';
 import { scopeOf } from './authoring-api.js';
 import { testEditorPage } from './editor-view.js';
+import { latestTrialRun } from '../../assignments/trial-runs.js';
 
 /**
  * The form editor (docs/authoring.md "Writing a test in the portal"): the
@@ -21,8 +24,8 @@ const EDITOR_HEADERS = {
   'content-security-policy': `${PAGE_HEADERS['content-security-policy']}; frame-src 'self'`,
 };
 
-/** What a new test starts from: complete enough to read, not yet publishable (no questions). */
-export function newTestContent(title: string): Record<string, unknown> {
+/** What a new test starts from: complete enough to read, not yet publishable (no questions); its first section named in the author's language. */
+export function newTestContent(title: string, t: Translator): Record<string, unknown> {
   return {
     title,
     description: '',
@@ -32,11 +35,12 @@ export function newTestContent(title: string): Record<string, unknown> {
     resultVisibility: 'immediate',
     passPercent: null,
     contentFormat: 'markdown',
-    sections: [{ title: 'Section 1', questions: [] }],
+    sections: [{ title: t.t('portal.authoring.sectionN', { n: 1 }), questions: [] }],
   };
 }
 
 export const editorPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const t = portalTranslator();
   app.post(
     '/tests/drafts',
     {
@@ -49,8 +53,8 @@ export const editorPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
     },
     async (request, reply) => {
       const scope = scopeOf(request);
-      const title = request.body.title?.trim() || 'Untitled test';
-      const draft = await createDraftTest(ctx.pool, scope, newTestContent(title), auditContext(request));
+      const title = request.body.title?.trim() || t.t('portal.authoring.untitled');
+      const draft = await createDraftTest(ctx.pool, scope, newTestContent(title, t), auditContext(request));
       return redirect(reply, `/portal/tests/${draft.testId}/edit?done=draft-created`);
     },
   );
@@ -62,10 +66,12 @@ export const editorPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
       const scope = scopeOf(request);
       const draft = await getDraftView(ctx.pool, scope, request.params.testId);
       const versions = await listVersions(ctx.pool, scope, draft.testId);
+      const owner = draft.ownerInstitutionId;
+      const lastTrial = owner ? await latestTrialRun(ctx.pool, { institutionId: owner, testId: draft.testId, staffId: request.staff!.staffId }) : null;
       return reply
         .code(200)
         .headers(EDITOR_HEADERS)
-        .send(testEditorPage({ principal: request.staff!, draft, versions, flash: flashFrom(request) }));
+        .send(testEditorPage({ principal: request.staff!, draft, versions, lastTrial, flash: flashFrom(request, t), t }));
     },
   );
 };

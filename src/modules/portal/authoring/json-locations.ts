@@ -5,18 +5,31 @@
  * scanner that follows RFC 8259; it only locates, the value itself comes
  * from JSON.parse once the scan found no error.
  */
+import type { MessageKey, MessageValues, Translator } from '../../../platform/i18n/catalogue.js';
+import { portalTranslator } from '../ui/portal-text.js';
+
 export type JsonScan = { ok: true; lines: Map<string, number> } | { ok: false; line: number; column: number; message: string };
 
 class ScanError extends Error {
   constructor(
-    message: string,
+    readonly key: MessageKey,
+    readonly values: MessageValues,
     readonly at: number,
   ) {
-    super(message);
+    super(key);
   }
 }
 
-export function scanJson(text: string): JsonScan {
+/** What was expected where the text went wrong, in the reader's words. */
+type Expected = 'string' | 'colon' | 'commaOrBrace' | 'commaOrBracket';
+const EXPECTED: Record<Expected, MessageKey> = {
+  string: 'portal.authoring.json.expected.string',
+  colon: 'portal.authoring.json.expected.colon',
+  commaOrBrace: 'portal.authoring.json.expected.commaOrBrace',
+  commaOrBracket: 'portal.authoring.json.expected.commaOrBracket',
+};
+
+export function scanJson(text: string, t: Translator = portalTranslator()): JsonScan {
   const lines = new Map<string, number>();
   let i = 0;
   // Positions are asked for in increasing order, so lines are counted once, incrementally.
@@ -33,33 +46,36 @@ export function scanJson(text: string): JsonScan {
   const ws = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
   };
-  const fail = (message: string): never => {
-    throw new ScanError(message, i);
+  const fail = (key: MessageKey, values: MessageValues = {}): never => {
+    throw new ScanError(key, values, i);
   };
-  const expect = (c: string, what: string) => {
-    if (text[i] !== c) fail(i >= text.length ? `The text ends where ${what} was expected.` : `Expected ${what} but found “${text[i]}”.`);
+  // The text ended, or holds something else, where `expected` should be.
+  const missing = (expected: string): never =>
+    i >= text.length ? fail('portal.authoring.json.endsWhere', { expected }) : fail('portal.authoring.json.expectedFound', { expected, found: text[i]! });
+  const expect = (c: string, what: Expected) => {
+    if (text[i] !== c) missing(t.t(EXPECTED[what]));
     i++;
   };
   const string = (): string => {
     const start = i;
-    expect('"', 'a string');
+    expect('"', 'string');
     while (i < text.length && text[i] !== '"') {
       const c = text.charCodeAt(i);
-      if (c < 0x20) fail('A string cannot contain a line break or control character; write \\n instead.');
+      if (c < 0x20) fail('portal.authoring.json.controlCharacter');
       if (text[i] === '\\') {
         i++;
         if (text[i] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail('A \\u escape needs four hexadecimal digits.');
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail('portal.authoring.json.unicodeEscape');
           i += 5;
           continue;
         }
-        if (!'"\\/bfnrt'.includes(text[i] ?? '')) fail('Unknown escape in a string.');
+        if (!'"\\/bfnrt'.includes(text[i] ?? '')) fail('portal.authoring.json.unknownEscape');
       }
       i++;
     }
     if (i >= text.length) {
       i = start;
-      fail('This string is never closed with a double quote.');
+      fail('portal.authoring.json.unclosedString');
     }
     i++;
     return JSON.parse(text.slice(start, i)) as string;
@@ -74,11 +90,12 @@ export function scanJson(text: string): JsonScan {
       if (text[i] === '}') return void i++;
       for (;;) {
         ws();
-        if (text[i] !== '"') fail(text[i] === '}' ? 'A comma cannot come before “}”.' : 'Expected a property name in double quotes.');
+        if (text[i] === '}') fail('portal.authoring.json.commaBefore', { close: '}' });
+        if (text[i] !== '"') fail('portal.authoring.json.propertyName');
         const keyLine = lineAt(i);
         const key = string();
         ws();
-        expect(':', '“:” after the property name');
+        expect(':', 'colon');
         const child = path ? `${path}.${key}` : key;
         value(child);
         lines.set(child, keyLine);
@@ -87,7 +104,7 @@ export function scanJson(text: string): JsonScan {
           i++;
           continue;
         }
-        expect('}', '“,” or “}”');
+        expect('}', 'commaOrBrace');
         return;
       }
     }
@@ -101,28 +118,28 @@ export function scanJson(text: string): JsonScan {
         if (text[i] === ',') {
           i++;
           ws();
-          if (text[i] === ']') fail('A comma cannot come before “]”.');
+          if (text[i] === ']') fail('portal.authoring.json.commaBefore', { close: ']' });
           continue;
         }
-        expect(']', '“,” or “]”');
+        expect(']', 'commaOrBracket');
         return;
       }
     }
     if (c === '"') return void string();
     const literal = /^(true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?)/.exec(text.slice(i, i + 400));
-    if (!literal) fail(i >= text.length ? 'The text ends where a value was expected.' : `Expected a value but found “${c}”.`);
+    if (!literal) missing(t.t('portal.authoring.json.expected.value'));
     i += literal![0].length;
   };
   try {
     value('');
     ws();
-    if (i < text.length) fail('Unexpected text after the end of the JSON value.');
+    if (i < text.length) fail('portal.authoring.json.afterEnd');
     return { ok: true, lines };
   } catch (err) {
     if (!(err instanceof ScanError)) throw err;
     const line = lineAt(err.at);
     const column = err.at - text.lastIndexOf('\n', err.at - 1);
-    return { ok: false, line, column, message: err.message };
+    return { ok: false, line, column, message: t.t(err.key, err.values) };
   }
 }
 

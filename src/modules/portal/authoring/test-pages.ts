@@ -15,11 +15,13 @@ import { previewOfVersion } from './preview-page.js';
 import { createTest, getCurrentTestVersion, getTest, listAllTests, publishTest, unpublishTest, updateTest } from '../../catalog/tests-service.js';
 import { pager } from '../ui/components.js';
 import { DoneQuery, FORM, Html, Redirect, auditContext, flashFrom, pageRoute, redirect } from '../ui/page.js';
-import { NEW_TEST_TEMPLATE, checkTestJson, locate, testToJson, type LineError } from './check-test-json.js';
+import { newTestTemplate, checkTestJson, locate, testToJson, type LineError } from './check-test-json.js';
 import { editorPage, testsListPage } from './test-views.js';
 import { getAiAgreement } from '../../marking/ai/get-ai-agreement.js';
 import { portalReadPool } from '../portal-reads.js';
 import type { Pool } from '../../../platform/db.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
+import { portalTranslator } from '../ui/portal-text.js';
 
 /**
  * Tests (operators only): list, create and edit from the JSON format (the
@@ -56,13 +58,14 @@ export const PREVIEW_HEADERS = {
 };
 
 /** The Tests page's Previous / Next links, for either list. */
-function testsPager(page: number, total: number) {
+function testsPager(page: number, total: number, t: Translator) {
   return pager({
-    label: 'Test pages',
+    label: t.t('portal.authoring.tests.pagerLabel'),
     newerHref: page > 1 ? `/portal/tests?page=${page - 1}` : null,
-    newerText: 'Previous',
+    newerText: t.t('portal.pager.previous'),
     olderHref: page * PAGE_SIZE < total ? `/portal/tests?page=${page + 1}` : null,
-    olderText: 'Next',
+    olderText: t.t('portal.pager.next'),
+    t,
   });
 }
 
@@ -71,6 +74,8 @@ function sendEditor(reply: FastifyReply, body: string, status = 200) {
 }
 
 export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // The portal's language (English until staff can choose theirs).
+  const t = portalTranslator();
   const institutions = async () => (await listInstitutions(ctx.pool, { limit: 100, offset: 0 })).data;
 
   app.get(
@@ -81,23 +86,23 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       const page = request.query.page ?? 1;
       // The list may be a little behind: the read replica's, once it has this browser's own edits (portal-reads.ts).
       const db = portalReadPool(ctx, request);
-      if (!can(principal, 'operate')) return sendEditor(reply, await ownTests(db, principal, page, flashFrom(request)));
+      if (!can(principal, 'operate')) return sendEditor(reply, await ownTests(db, principal, page, flashFrom(request, t)));
       const [{ data, total }, insts] = await Promise.all([listAllTests(db, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }), institutions()]);
-      const nav = testsPager(page, total);
+      const nav = testsPager(page, total, t);
       const names = new Map(insts.map((i) => [i.institutionId, i.name]));
-      return sendEditor(reply, testsListPage({ principal, tests: data, total, names, pager: nav, flash: flashFrom(request) }));
+      return sendEditor(reply, testsListPage({ principal, tests: data, total, names, pager: nav, flash: flashFrom(request, t), t }));
     },
   );
 
   /** An author's or admin's list: their institution's own tests. */
   async function ownTests(db: Pool, principal: StaffPrincipal, page: number, flash: ReturnType<typeof flashFrom>) {
     const { data, total } = await listAuthoredTests(db, { institutionId: principal.institutionId! }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
-    return ownTestsPage({ principal, tests: data, total, pager: testsPager(page, total), flash });
+    return ownTestsPage({ principal, tests: data, total, pager: testsPager(page, total, t), flash, t });
   }
 
   app.get('/tests/new', { schema: { ...pageRoute, response: { 200: Html } } }, async (request, reply) => {
     const principal = requirePermission(request, 'operate');
-    return sendEditor(reply, editorPage({ principal, test: null, json: NEW_TEST_TEMPLATE, errors: [], institutions: [] }));
+    return sendEditor(reply, editorPage({ principal, test: null, json: newTestTemplate(t), errors: [], institutions: [], t }));
   });
 
   app.post(
@@ -106,8 +111,8 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     async (request, reply) => {
       const principal = requirePermission(request, 'operate');
       const json = request.body.json;
-      const result = await saveTest(json, (input) => createTest(ctx.pool, input, auditContext(request)));
-      if ('errors' in result) return sendEditor(reply, editorPage({ principal, test: null, json, errors: result.errors, institutions: [] }), 400);
+      const result = await saveTest(json, t, (input) => createTest(ctx.pool, input, auditContext(request)));
+      if ('errors' in result) return sendEditor(reply, editorPage({ principal, test: null, json, errors: result.errors, institutions: [], t }), 400);
       return redirect(reply, `/portal/tests/${result.testId}?done=test-created`);
     },
   );
@@ -115,7 +120,7 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
   app.get('/tests/:testId', { schema: { ...pageRoute, params: TestParams, querystring: Type.Object(DoneQuery), response: { 200: Html } } }, async (request, reply) => {
     const principal = requirePermission(request, 'operate');
     const [test, insts, agreement] = await Promise.all([getTest(ctx.pool, request.params.testId), institutions(), getAiAgreement(ctx.pool, request.params.testId, tenantOf(principal))]);
-    return sendEditor(reply, editorPage({ principal, test, json: testToJson(test), errors: [], institutions: insts, flash: flashFrom(request), agreement }));
+    return sendEditor(reply, editorPage({ principal, test, json: testToJson(test), errors: [], institutions: insts, flash: flashFrom(request, t), agreement, t }));
   });
 
   app.post(
@@ -126,8 +131,8 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
       const { testId } = request.params;
       const current = await getTest(ctx.pool, testId);
       const json = request.body.json;
-      const result = await saveTest(json, (input) => updateTest(ctx.pool, testId, input, auditContext(request)));
-      if ('errors' in result) return sendEditor(reply, editorPage({ principal, test: current, json, errors: result.errors, institutions: await institutions() }), 400);
+      const result = await saveTest(json, t, (input) => updateTest(ctx.pool, testId, input, auditContext(request)));
+      if ('errors' in result) return sendEditor(reply, editorPage({ principal, test: current, json, errors: result.errors, institutions: await institutions(), t }), 400);
       return redirect(reply, `/portal/tests/${testId}?done=test-saved`);
     },
   );
@@ -137,7 +142,7 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     const test = await getCurrentTestVersion(ctx.pool, request.params.testId);
     if (!test) throw notFound('test');
     // Staff are signed in to the portal, not to an assignment: images load from the staff path.
-    const page = previewOfVersion(test, staffContent, ctx.clock.now());
+    const page = previewOfVersion(test, staffContent, ctx.clock.now(), t);
     return reply.code(200).headers(PREVIEW_HEADERS).send(page);
   });
 
@@ -167,10 +172,11 @@ export const testPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
 /** Checks the JSON, then saves through the tests service; its refusals come back placed on their lines. */
 async function saveTest(
   json: string,
+  t: Translator,
   save: (input: TestInput) => Promise<{ testId: string }>,
 ): Promise<{ testId: string } | { errors: LineError[] }> {
-  if (json.length > JSON_LIMIT) return { errors: [{ line: null, field: 'json', message: `The test is ${Math.ceil(json.length / 1024)} KB; at most 64 KB is accepted.` }] };
-  const checked = checkTestJson(json);
+  if (json.length > JSON_LIMIT) return { errors: [{ line: null, field: 'json', message: t.t('portal.authoring.json.tooLarge', { kb: Math.ceil(json.length / 1024), max: JSON_LIMIT / 1024 }) }] };
+  const checked = checkTestJson(json, t);
   if (!checked.ok) return { errors: checked.errors };
   try {
     return { testId: (await save(checked.input)).testId };

@@ -1,13 +1,15 @@
+import type { Translator } from '../../../platform/i18n/catalogue.js';
 import { html, type SafeHtml } from '../../../platform/web/html.js';
 import type { Institution } from '../../institutions/institutions.js';
 import type { StaffPrincipal } from '../../staff/principal.js';
 import type { AdminTestView } from '../../catalog/tests-service.js';
 import { csrfField, dataTable, fieldId, postButton, statusBadge, when, whenShort, type Flash } from '../ui/components.js';
 import { portalLayout } from '../ui/layout.js';
+import { richText } from '../ui/portal-text.js';
 import type { LineError } from './check-test-json.js';
 import type { AiAgreement } from '../../marking/ai/get-ai-agreement.js';
 import { agreementSection } from './agreement-view.js';
-import { newTestForm } from './own-tests-view.js';
+import { newTestForm, statisticsLink } from './own-tests-view.js';
 import { questionTypeNames } from '../../catalog/question-types/registry.js';
 
 /** The types the JSON hint names in its own words; a registered type beyond them is added after. */
@@ -16,17 +18,21 @@ const LISTED = ['single_choice', 'multiple_choice', 'short_text', 'numeric', 'es
 /** The test editor: JSON with its problems listed by line, a sandboxed preview of the student page, publications. */
 
 /** Each problem with its line number and that line of the JSON, linked to the editor (portal.js moves the caret there). */
-function problems(errors: LineError[], json: string): SafeHtml {
+function problems(errors: LineError[], json: string, t: Translator): SafeHtml {
   if (errors.length === 0) return html``;
   const lines = json.split('\n');
   const excerpt = (line: number | null) =>
     line !== null && lines[line - 1] !== undefined ? html`<code class="excerpt"><span class="line-no">${line}</span> ${lines[line - 1]!.trim().slice(0, 160)}</code>` : '';
+  const said = (e: LineError) => {
+    const problem = html`${e.field !== 'json' ? html`<code>${e.field}</code> ` : ''}${e.message}`;
+    if (e.line === null) return problem;
+    return e.column === undefined
+      ? richText(t, 'portal.authoring.problems.atLine', { line: e.line, problem })
+      : richText(t, 'portal.authoring.problems.atColumn', { line: e.line, column: e.column, problem });
+  };
   return html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary">
-<h2>There ${errors.length === 1 ? 'is a problem' : `are ${errors.length} problems`} in the JSON</h2>
-<ul>${errors.map(
-    (e) =>
-      html`<li><a href="#${fieldId('json')}" data-line="${e.line ?? ''}">${e.line !== null && !e.message.startsWith('Line ') ? `Line ${e.line}: ` : ''}${e.field !== 'json' ? html`<code>${e.field}</code> ` : ''}${e.message}</a>${excerpt(e.line)}</li>`,
-  )}</ul>
+<h2>${t.t('portal.authoring.problems.heading', { count: errors.length })}</h2>
+<ul>${errors.map((e) => html`<li><a href="#${fieldId('json')}" data-line="${e.line ?? ''}">${said(e)}</a>${excerpt(e.line)}</li>`)}</ul>
 </div>`;
 }
 
@@ -38,54 +44,58 @@ export function editorPage(p: {
   institutions: Institution[];
   flash?: Flash | null;
   agreement?: AiAgreement | null;
+  t: Translator;
 }): string {
-  const t = p.test;
-  const action = t ? `/portal/tests/${t.testId}` : '/portal/tests';
-  const title = t ? `Edit ${t.title}` : 'New test';
-  const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="/portal/tests">Tests</a></li><li aria-current="page">${t ? t.title : 'New test'}</li></ol></nav>
+  const { t, test } = p;
+  const action = test ? `/portal/tests/${test.testId}` : '/portal/tests';
+  const title = test ? t.t('portal.authoring.editTitle', { title: test.title }) : t.t('portal.authoring.newTest');
+  const types = [...LISTED, ...questionTypeNames().filter((type) => !LISTED.includes(type)), 'composite'].join(', ');
+  const main = html`<nav class="breadcrumbs" aria-label="${t.t('portal.breadcrumb')}"><ol><li><a href="/portal/tests">${t.t('portal.nav.tests')}</a></li><li aria-current="page">${test ? test.title : t.t('portal.authoring.newTest')}</li></ol></nav>
 <h1>${title}</h1>
-${t ? html`<p class="lede">Version ${t.version}, last changed ${when(t.updatedAt)}. Saving writes version ${t.version + 1}; assignments already made keep the version they pinned.</p>` : html`<p class="lede">Write the test in the operator API's JSON format. Problems are listed by line.</p>`}
-${problems(p.errors, p.json)}
+${test
+  ? html`<p class="lede">${richText(t, 'portal.authoring.json.versionLede', { version: test.version, changed: when(test.updatedAt, t), next: test.version + 1 })}</p>`
+  : html`<p class="lede">${richText(t, 'portal.authoring.json.newLede')}</p>`}
+${problems(p.errors, p.json, t)}
 <form method="post" action="${action}" class="panel">
 ${csrfField(p.principal.sessionCsrf)}
 <div class="field${p.errors.length > 0 ? ' has-error' : ''}">
-<label for="${fieldId('json')}">Test JSON</label>
-<p class="hint" id="json-hint">Fields: title, description, durationMinutes, proctoring (none, record, live_ai), marking (auto, manual, hybrid), resultVisibility (immediate, after_review), passPercent, and questions (a flat test) or sections (each with title, instructions, shuffleQuestions, draw, questions). Question types: single_choice, multiple_choice, short_text, numeric, essay, matching, ordering, fill_blanks, file_upload, ${questionTypeNames().filter((t) => !LISTED.includes(t)).map((t) => `${t}, `).join('')}composite (docs/test-format.md).</p>
+<label for="${fieldId('json')}">${t.t('portal.authoring.json.label')}</label>
+<p class="hint" id="json-hint">${t.t('portal.authoring.json.hint', { types })}</p>
 <textarea id="${fieldId('json')}" name="json" class="code" rows="30" spellcheck="false" autocapitalize="off" aria-describedby="json-hint"${p.errors.length > 0 ? html` aria-invalid="true"` : ''}>
 ${p.json}</textarea>
 </div>
-<button type="submit" class="button primary">${t ? 'Save new version' : 'Create test'}</button>
+<button type="submit" class="button primary">${test ? t.t('portal.authoring.json.saveVersion') : t.t('portal.authoring.json.create')}</button>
 </form>
-${t ? publications(p.principal, t, p.institutions) : ''}
-${p.agreement ? agreementSection(p.agreement) : ''}
-${t
-  ? html`<h2 id="preview-title">Preview of the student page</h2>
-<p class="hint">How the current version looks to a student (without its script: nothing can be answered or submitted here).</p>
-<iframe class="preview-frame" src="/portal/tests/${t.testId}/preview" sandbox="allow-same-origin" title="Preview of the student page for ${t.title}"></iframe>`
+${test ? publications(p.principal, test, p.institutions, t) : ''}
+${p.agreement ? agreementSection(p.agreement, t) : ''}
+${test
+  ? html`<h2 id="preview-title">${t.t('portal.authoring.json.previewHeading')}</h2>
+<p class="hint">${t.t('portal.authoring.json.previewHint')}</p>
+<iframe class="preview-frame" src="/portal/tests/${test.testId}/preview" sandbox="allow-same-origin" title="${t.t('portal.authoring.json.previewFrame', { title: test.title })}"></iframe>`
   : ''}`;
-  return portalLayout({ title, principal: p.principal, current: 'tests', main, flash: p.flash ?? null });
+  return portalLayout({ title, principal: p.principal, current: 'tests', main, flash: p.flash ?? null, t });
 }
 
-function publications(principal: StaffPrincipal, t: AdminTestView, institutions: Institution[]): SafeHtml {
-  const published = new Set(t.publishedTo);
-  return html`<h2>Publications</h2>
-<p class="hint">A published test can be assigned by the institution's integration. Unpublishing stops new assignments; started ones continue.</p>
+function publications(principal: StaffPrincipal, test: AdminTestView, institutions: Institution[], t: Translator): SafeHtml {
+  const published = new Set(test.publishedTo);
+  return html`<h2>${t.t('portal.authoring.publications.heading')}</h2>
+<p class="hint">${richText(t, 'portal.authoring.publications.hint')}</p>
 ${dataTable({
-  caption: 'Institutions this test is published to',
+  caption: t.t('portal.authoring.publications.caption'),
   stack: true,
-  columns: [{ label: 'Institution' }, { label: 'Published' }, { label: 'Action' }],
+  columns: [{ label: t.t('portal.authoring.publications.institution') }, { label: t.t('portal.authoring.publications.published') }, { label: t.t('portal.authoring.publications.action') }],
   rows: institutions.map((i) => [
-    html`${i.name}${i.status === 'suspended' ? html` ${statusBadge('suspended')}` : ''}`,
-    published.has(i.institutionId) ? 'Yes' : 'No',
+    html`${i.name}${i.status === 'suspended' ? html` ${statusBadge('suspended', t)}` : ''}`,
+    published.has(i.institutionId) ? t.t('portal.authoring.publications.yes') : t.t('portal.authoring.publications.no'),
     postButton({
-      action: `/portal/tests/${t.testId}/publications`,
-      label: html`${published.has(i.institutionId) ? 'Unpublish' : 'Publish'}<span class="sr-only"> for ${i.name}</span>`,
+      action: `/portal/tests/${test.testId}/publications`,
+      label: html`${published.has(i.institutionId) ? t.t('portal.authoring.publications.unpublish') : t.t('portal.authoring.publications.publish')}<span class="sr-only"> ${t.t('portal.authoring.publications.forInstitution', { institution: i.name })}</span>`,
       csrf: principal.sessionCsrf,
       fields: { institution: i.institutionId, action: published.has(i.institutionId) ? 'unpublish' : 'publish' },
       variant: published.has(i.institutionId) ? 'secondary' : 'primary',
     }),
   ]),
-  empty: 'No institutions yet.',
+  empty: t.t('portal.authoring.publications.none'),
 })}`;
 }
 
@@ -96,22 +106,30 @@ export function testsListPage(p: {
   names: Map<string, string>;
   pager: SafeHtml;
   flash?: Flash | null;
+  t: Translator;
 }): string {
-  const main = html`<div class="page-head"><h1>Tests</h1><p class="page-actions">${newTestForm(p.principal.sessionCsrf)} <a href="/portal/tests/import" class="button secondary">Import a test</a> <a href="/portal/tests/new" class="button secondary">New test from JSON</a></p></div>
-<p class="lede">Every test on the platform (${p.total}), newest first. Open one to edit it in the form; its JSON page previews the current version and publishes it to institutions.</p>
+  const { t } = p;
+  const main = html`<div class="page-head"><h1>${t.t('portal.nav.tests')}</h1><p class="page-actions">${newTestForm(p.principal.sessionCsrf, t)} <a href="/portal/tests/import" class="button secondary">${t.t('portal.authoring.tests.import')}</a> <a href="/portal/tests/new" class="button secondary">${t.t('portal.authoring.tests.newFromJson')}</a></p></div>
+<p class="lede">${t.t('portal.authoring.tests.allLede', { total: p.total })}</p>
 ${dataTable({
-  caption: 'Tests, newest first',
+  caption: t.t('portal.authoring.tests.allCaption'),
   stack: true,
-  columns: [{ label: 'Title' }, { label: 'Version', numeric: true }, { label: 'Marking' }, { label: 'Published to' }, { label: 'Last changed' }],
-  rows: p.tests.map((t) => [
-    html`<a href="/portal/tests/${t.testId}/edit">${t.title}</a><br><span class="hint"><code>${t.testId}</code> · <a href="/portal/tests/${t.testId}">JSON, publications</a> · <a href="/portal/tests/${t.testId}/statistics">Statistics<span class="sr-only"> of ${t.title}</span></a></span>`,
-    t.version,
-    `${t.marking}, results ${t.resultVisibility === 'immediate' ? 'at once' : 'after review'}`,
-    t.publishedTo.length === 0 ? 'Nobody' : t.publishedTo.map((id) => p.names.get(id) ?? id).join(', '),
-    whenShort(t.updatedAt),
+  columns: [
+    { label: t.t('portal.authoring.tests.title') },
+    { label: t.t('portal.authoring.tests.version'), numeric: true },
+    { label: t.t('portal.authoring.tests.marking') },
+    { label: t.t('portal.authoring.tests.publishedTo') },
+    { label: t.t('portal.authoring.tests.lastChanged') },
+  ],
+  rows: p.tests.map((row) => [
+    html`<a href="/portal/tests/${row.testId}/edit">${row.title}</a><br><span class="hint"><code>${row.testId}</code> · <a href="/portal/tests/${row.testId}">${t.t('portal.authoring.tests.jsonAndPublications')}</a> · ${statisticsLink(row, t)}</span>`,
+    row.version,
+    t.t('portal.authoring.tests.markingResults', { marking: row.marking, results: row.resultVisibility === 'immediate' ? 'immediate' : 'review' }),
+    row.publishedTo.length === 0 ? t.t('portal.authoring.tests.nobody') : row.publishedTo.map((id) => p.names.get(id) ?? id).join(', '),
+    whenShort(row.updatedAt, t),
   ]),
-  empty: 'No tests yet.',
+  empty: t.t('portal.authoring.tests.none'),
 })}
 ${p.pager}`;
-  return portalLayout({ title: 'Tests', principal: p.principal, current: 'tests', main, flash: p.flash ?? null });
+  return portalLayout({ title: t.t('portal.nav.tests'), principal: p.principal, current: 'tests', main, flash: p.flash ?? null, t });
 }

@@ -6,6 +6,7 @@ import { html } from '../../../platform/web/html.js';
 import { trialVersion } from '../../catalog/drafts.js';
 import { createTrialAssignment } from '../../assignments/create-trial-assignment.js';
 import { portalLayout } from '../ui/layout.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 import { FORM, Html, Redirect, pageRoute, redirect, sendHtml } from '../ui/page.js';
 import { scopeOf } from './authoring-api.js';
 
@@ -20,6 +21,7 @@ import { scopeOf } from './authoring-api.js';
 const TestParams = Type.Object({ testId: Type.String({ maxLength: 64 }) });
 
 export const tryItRoute: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> = async (app, { ctx }) => {
+  const t = portalTranslator();
   app.post(
     '/tests/:testId/try',
     { schema: { ...pageRoute, consumes: FORM, params: TestParams, body: Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 200 })) }), response: { 303: Redirect, 400: Html, 409: Html } } },
@@ -29,16 +31,16 @@ export const tryItRoute: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext }> 
       const { testId } = request.params;
       const editor = `/portal/tests/${testId}/edit`;
       const page = (title: string, body: ReturnType<typeof html>) =>
-        portalLayout({ title, principal, current: 'tests', main: html`<h1>${title}</h1>${body}<p><a href="${editor}">Back to the editor</a></p>` });
+        portalLayout({ title, principal, current: 'tests', main: html`<h1>${title}</h1>${body}<p><a href="${editor}">${t.t('portal.authoring.tryIt.back')}</a></p>`, t });
       let trial: Awaited<ReturnType<typeof trialVersion>>;
       try {
         trial = await trialVersion(ctx.pool, scope, testId);
       } catch (err) {
         if (err instanceof AppError && err.code === 'invalid_state') {
-          return sendHtml(reply, page('Try it needs an institution', html`<p>This is a catalogue test: it belongs to no institution, so there is no test mode to try it in. Publish it to an institution and assign it with that institution's test key (<code>ak_test_…</code>).</p>`), 409);
+          return sendHtml(reply, page(t.t('portal.authoring.tryIt.needsInstitution'), html`<p>${richText(t, 'portal.authoring.tryIt.catalogueTest', { key: html`<code>ak_test_…</code>` })}</p>`), 409);
         }
         if (!(err instanceof AppError) || err.code !== 'invalid_request') throw err;
-        return sendHtml(reply, page('The draft cannot be tried yet', html`<p>Try it opens the test as a student takes it, so it needs what publishing needs. Fix these in the editor first:</p><ul>${(err.details ?? []).map((d) => html`<li><code>${d.field}</code> ${d.message}</li>`)}</ul>`), 400);
+        return sendHtml(reply, page(t.t('portal.authoring.tryIt.notYet'), html`<p>${t.t('portal.authoring.tryIt.fixFirst')}</p><ul>${(err.details ?? []).map((d) => html`<li><code>${d.field}</code> ${d.message}</li>`)}</ul>`), 400);
       }
       const startUrl = await createTrialAssignment(ctx, {
         institutionId: trial.ownerInstitutionId,

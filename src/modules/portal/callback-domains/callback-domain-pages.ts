@@ -22,16 +22,17 @@ import {
   sendHtml,
   type Scope,
 } from '../ui/page.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 
 /**
  * Callback domains: the hosts a partner's `callbackUrl` may point at
  * (docs/api-rules.md "Assignments"), with the operator API's validation rules
  * (normaliseDomain): a host name, or `*.host` for any subdomain of it.
  */
-const TITLE = 'Callback domains';
 
 export const callbackDomainPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  institutionPage(app, ctx, { path: '/callback-domains', nav: 'callback-domains', title: TITLE, permission: 'read' }, (scope, flash) =>
+  const title = portalTranslator().t('portal.nav.callbackDomains');
+  institutionPage(app, ctx, { path: '/callback-domains', nav: 'callback-domains', title, permission: 'read' }, (scope, flash) =>
     domainsPage(ctx, scope, { flash }),
   );
 
@@ -43,7 +44,7 @@ export const callbackDomainPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
       if (!scope) throw notFound('institution');
       const entry = (request.body.domain ?? '').trim();
       if (!entry) {
-        const errors = [{ field: 'domain', message: 'Enter a domain, for example partner.example or *.partner.example.' }];
+        const errors = [{ field: 'domain', message: scope.t.t('portal.domains.error.missing') }];
         return sendHtml(reply, await domainsPage(ctx, scope, { errors, value: entry }), 400);
       }
       try {
@@ -82,29 +83,45 @@ export const callbackDomainPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
 
 async function domainsPage(ctx: AppContext, scope: Scope, opts: { flash?: Flash | null; errors?: ErrorDetail[]; value?: string }): Promise<string> {
   const domains = await getCallbackDomains(ctx.pool, scope.institutionId);
+  const { t } = scope;
   const manage = can(scope.p, 'manage_integration');
-  const main = html`<h1>Callback domains</h1>
-<p class="lede">When a student finishes, Assay sends them back to the assignment's <code>callbackUrl</code>. Its host must be one of these domains: <code>partner.example</code> allows exactly that host; <code>*.partner.example</code> allows any subdomain of it (not partner.example itself). Only <code>https:</code> URLs are accepted.</p>
-${errorSummary(opts.errors)}
+  const code = (s: string) => html`<code>${s}</code>`;
+  const main = html`<h1>${t.t('portal.nav.callbackDomains')}</h1>
+<p class="lede">${richText(t, 'portal.domains.lede', { callbackUrl: code('callbackUrl'), exact: code('partner.example'), wildcard: code('*.partner.example'), https: code('https:') })}</p>
+${errorSummary(opts.errors, t)}
 ${manage
   ? html`<form method="post" action="/portal/callback-domains" class="panel" novalidate>
-<h2>Add a domain</h2>
+<h2>${t.t('portal.domains.add.heading')}</h2>
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields(operatorField(scope))}
-${textField({ name: 'domain', label: 'Domain', value: opts.value ?? '', hint: 'A host name such as lms.partner.example, or *.partner.example for every subdomain.', error: errorFor(opts.errors, 'domain'), maxlength: 260, autocomplete: 'off' })}
-<button type="submit" class="button primary">Add domain</button>
+${textField({ name: 'domain', label: t.t('portal.domains.domain'), value: opts.value ?? '', hint: t.t('portal.domains.add.hint'), error: errorFor(opts.errors, 'domain'), maxlength: 260, autocomplete: 'off', t })}
+<button type="submit" class="button primary">${t.t('portal.domains.add.submit')}</button>
 </form>`
   : ''}
 ${dataTable({
-  caption: html`Allowed callback domains of ${scope.institutionName}`,
+  caption: t.t('portal.domains.caption', { institution: scope.institutionName }),
   stack: true,
-  columns: manage ? [{ label: 'Domain' }, { label: 'Allows' }, { label: 'Action' }] : [{ label: 'Domain' }, { label: 'Allows' }],
+  columns: [
+    { label: t.t('portal.domains.domain') },
+    { label: t.t('portal.domains.allows') },
+    ...(manage ? [{ label: t.t('portal.marking.queue.action') }] : []),
+  ],
   rows: domains.map((d) => {
-    const allows = d.startsWith('*.') ? `any subdomain of ${d.slice(2)}` : 'this host only';
+    const allows = d.startsWith('*.') ? t.t('portal.domains.anySubdomain', { domain: d.slice(2) }) : t.t('portal.domains.thisHostOnly');
     return manage
-      ? [html`<code>${d}</code>`, allows, postButton({ action: '/portal/callback-domains/remove', label: html`Remove<span class="sr-only"> ${d}</span>`, csrf: scope.p.sessionCsrf, fields: { domain: d, ...operatorField(scope) }, variant: 'danger' })]
+      ? [
+          html`<code>${d}</code>`,
+          allows,
+          postButton({
+            action: '/portal/callback-domains/remove',
+            label: html`${t.t('portal.staff.removeLink')}<span class="sr-only"> ${d}</span>`,
+            csrf: scope.p.sessionCsrf,
+            fields: { domain: d, ...operatorField(scope) },
+            variant: 'danger',
+          }),
+        ]
       : [html`<code>${d}</code>`, allows];
   }),
-  empty: 'No callback domains yet: assignments cannot be created until one is added.',
+  empty: t.t('portal.domains.none'),
 })}`;
-  return layoutFor(scope, { title: TITLE, current: 'callback-domains', main, flash: opts.flash ?? null });
+  return layoutFor(scope, { title: t.t('portal.nav.callbackDomains'), current: 'callback-domains', main, flash: opts.flash ?? null });
 }

@@ -10,18 +10,22 @@ import { listStaff } from '../../staff/staff-service.js';
 import { csrfField, dataTable, errorFor, errorSummary, pager, postButton, statusBadge, textArea, textField, when, whenShort, type Flash } from '../ui/components.js';
 import { portalLayout, scopedHref } from '../ui/layout.js';
 import { CsrfBody, DoneQuery, FORM, Html, Redirect, auditContext, flashFrom, formErrors, pageRoute, redirect, sendHtml } from '../ui/page.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 
 /** Institutions (operators only): list, create, suspend and reactivate, and each one's staff and pages. */
 const PAGE_SIZE = 50;
 const Params = Type.Object({ institutionId: Type.String({ maxLength: 64 }) });
 
 export const institutionPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  // Operators' pages: English until staff can choose their language.
+  const t = portalTranslator();
   app.get(
     '/institutions',
     { schema: { ...pageRoute, querystring: Type.Object({ ...DoneQuery, page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })) }), response: { 200: Html } } },
     async (request, reply) => {
       const p = requirePermission(request, 'operate');
-      return sendHtml(reply, await listPage(ctx, p, { page: request.query.page ?? 1, flash: flashFrom(request) }));
+      return sendHtml(reply, await listPage(ctx, p, { page: request.query.page ?? 1, flash: flashFrom(request, t), t }));
     },
   );
 
@@ -40,9 +44,9 @@ export const institutionPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const form = { name: (request.body.name ?? '').trim(), domains: request.body.domains ?? '' };
       const entries = form.domains.split(/[\s,]+/).filter(Boolean);
       const errors: ErrorDetail[] = [];
-      if (!form.name) errors.push({ field: 'name', message: 'Enter the institution’s name.' });
-      if (form.name.length > 200) errors.push({ field: 'name', message: 'The name must be at most 200 characters.' });
-      if (entries.length > 100) errors.push({ field: 'domains', message: 'At most 100 callback domains.' });
+      if (!form.name) errors.push({ field: 'name', message: t.t('portal.institutions.error.nameMissing') });
+      if (form.name.length > 200) errors.push({ field: 'name', message: t.t('portal.staff.error.nameTooLong') });
+      if (entries.length > 100) errors.push({ field: 'domains', message: t.t('portal.institutions.error.tooManyDomains') });
       if (errors.length === 0) {
         try {
           const created = await createInstitution(ctx.pool, { name: form.name, callbackDomains: entries }, auditContext(request));
@@ -51,7 +55,7 @@ export const institutionPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
           errors.push(...formErrors(err, 'domains').map((d) => ({ field: d.field.startsWith('callbackDomains') ? 'domains' : d.field, message: d.message })));
         }
       }
-      return sendHtml(reply, await listPage(ctx, p, { page: 1, errors, form }), 400);
+      return sendHtml(reply, await listPage(ctx, p, { page: 1, errors, form, t }), 400);
     },
   );
 
@@ -61,38 +65,38 @@ export const institutionPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
     if (!inst) throw notFound('institution');
     const staff = await listStaff(ctx.pool, inst.institutionId);
     const on = (path: string) => scopedHref(path, inst.institutionId);
-    const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="/portal/institutions">Institutions</a></li><li aria-current="page">${inst.name}</li></ol></nav>
-<div class="page-head"><h1>${inst.name}</h1><p>${statusBadge(inst.status)}</p></div>
+    const main = html`<nav class="breadcrumbs" aria-label="${t.t('portal.breadcrumb')}"><ol><li><a href="/portal/institutions">${t.t('portal.nav.institutions')}</a></li><li aria-current="page">${inst.name}</li></ol></nav>
+<div class="page-head"><h1>${inst.name}</h1><p>${statusBadge(inst.status, t)}</p></div>
 <dl class="facts">
-<dt>Institution id</dt><dd><code>${inst.institutionId}</code></dd>
-<dt>Created</dt><dd>${when(inst.createdAt)}</dd>
-<dt>Callback domains</dt><dd>${inst.callbackDomains.length > 0 ? inst.callbackDomains.join(', ') : 'None'}</dd>
+<dt>${t.t('portal.institutions.id')}</dt><dd><code>${inst.institutionId}</code></dd>
+<dt>${t.t('portal.assignments.created')}</dt><dd>${when(inst.createdAt, t)}</dd>
+<dt>${t.t('portal.nav.callbackDomains')}</dt><dd>${inst.callbackDomains.length > 0 ? inst.callbackDomains.join(', ') : t.t('portal.institutions.noDomains')}</dd>
 </dl>
 <div class="actions panel">
 ${inst.status === 'active'
-  ? postButton({ action: `/portal/institutions/${inst.institutionId}/status`, label: 'Suspend institution', csrf: p.sessionCsrf, variant: 'danger', fields: { status: 'suspended' } })
-  : postButton({ action: `/portal/institutions/${inst.institutionId}/status`, label: 'Reactivate institution', csrf: p.sessionCsrf, variant: 'primary', fields: { status: 'active' } })}
-<p class="hint">A suspended institution's API keys are refused (403) until it is reactivated; its portal stays readable.</p>
+  ? postButton({ action: `/portal/institutions/${inst.institutionId}/status`, label: t.t('portal.institutions.suspend'), csrf: p.sessionCsrf, variant: 'danger', fields: { status: 'suspended' } })
+  : postButton({ action: `/portal/institutions/${inst.institutionId}/status`, label: t.t('portal.institutions.reactivate'), csrf: p.sessionCsrf, variant: 'primary', fields: { status: 'active' } })}
+<p class="hint">${richText(t, 'portal.institutions.suspendHint')}</p>
 </div>
-<h2>Work on this institution</h2>
+<h2>${t.t('portal.institutions.workOn')}</h2>
 <ul>
-<li><a href="${on('/portal')}">Overview</a></li>
-<li><a href="${on('/portal/assignments')}">Assignments</a></li>
-<li><a href="${on('/portal/marking')}">Marking</a></li>
-<li><a href="${on('/portal/api-keys')}">API keys</a></li>
-<li><a href="${on('/portal/callback-domains')}">Callback domains</a></li>
-<li><a href="${on('/portal/webhooks')}">Webhooks</a></li>
-<li><a href="${on('/portal/audit')}">Audit log</a></li>
+<li><a href="${on('/portal')}">${t.t('portal.nav.overview')}</a></li>
+<li><a href="${on('/portal/assignments')}">${t.t('portal.nav.assignments')}</a></li>
+<li><a href="${on('/portal/marking')}">${t.t('portal.nav.marking')}</a></li>
+<li><a href="${on('/portal/api-keys')}">${t.t('portal.nav.apiKeys')}</a></li>
+<li><a href="${on('/portal/callback-domains')}">${t.t('portal.nav.callbackDomains')}</a></li>
+<li><a href="${on('/portal/webhooks')}">${t.t('portal.nav.webhooks')}</a></li>
+<li><a href="${on('/portal/audit')}">${t.t('portal.nav.audit')}</a></li>
 </ul>
 ${dataTable({
-  caption: html`Staff of ${inst.name}`,
+  caption: t.t('portal.institutions.staffOf', { institution: inst.name }),
   stack: true,
-  columns: [{ label: 'Email' }, { label: 'Name' }, { label: 'Role' }, { label: 'Last sign-in' }],
-  rows: staff.map((s) => [s.email, s.name ?? '–', s.role, s.lastSignInAt ? whenShort(s.lastSignInAt) : 'Not yet']),
-  empty: 'No staff yet: invite the first admin.',
+  columns: [{ label: t.t('portal.staff.email') }, { label: t.t('portal.staff.name') }, { label: t.t('portal.staff.role') }, { label: t.t('portal.staff.lastSignIn') }],
+  rows: staff.map((s) => [s.email, s.name ?? '–', s.role, s.lastSignInAt ? whenShort(s.lastSignInAt, t) : t.t('portal.staff.notYet')]),
+  empty: t.t('portal.institutions.noStaff'),
 })}
-<p><a href="${on('/portal/staff')}" class="button">Manage staff</a></p>`;
-    return sendHtml(reply, portalLayout({ title: inst.name, principal: p, current: 'institutions', main, flash: flashFrom(request) }));
+<p><a href="${on('/portal/staff')}" class="button">${t.t('portal.institutions.manageStaff')}</a></p>`;
+    return sendHtml(reply, portalLayout({ title: inst.name, principal: p, current: 'institutions', main, flash: flashFrom(request, t), t }));
   });
 
   app.post(
@@ -116,31 +120,45 @@ ${dataTable({
   );
 };
 
-async function listPage(ctx: AppContext, p: StaffPrincipal, opts: { page: number; flash?: Flash | null; errors?: ErrorDetail[]; form?: { name: string; domains: string } }): Promise<string> {
+async function listPage(
+  ctx: AppContext,
+  p: StaffPrincipal,
+  opts: { page: number; flash?: Flash | null; errors?: ErrorDetail[]; form?: { name: string; domains: string }; t: Translator },
+): Promise<string> {
+  const { t } = opts;
   const { data, total } = await listInstitutions(ctx.pool, { limit: PAGE_SIZE, offset: (opts.page - 1) * PAGE_SIZE });
-  const main = html`<h1>Institutions</h1>
-<p class="lede">Every institution on the platform (${total}). Open one to suspend it, see its staff, or work on its pages.</p>
-${errorSummary(opts.errors)}
+  const main = html`<h1>${t.t('portal.nav.institutions')}</h1>
+<p class="lede">${t.t('portal.institutions.lede', { total: String(total) })}</p>
+${errorSummary(opts.errors, t)}
 ${dataTable({
-  caption: 'Institutions, oldest first',
+  caption: t.t('portal.institutions.caption'),
   stack: true,
-  columns: [{ label: 'Name' }, { label: 'Status' }, { label: 'Callback domains' }, { label: 'Created' }],
-  rows: data.map((i) => [html`<a href="/portal/institutions/${i.institutionId}">${i.name}</a>`, statusBadge(i.status), i.callbackDomains.join(', ') || '–', whenShort(i.createdAt)]),
-  empty: 'No institutions yet.',
+  columns: [{ label: t.t('portal.staff.name') }, { label: t.t('portal.assignments.status') }, { label: t.t('portal.nav.callbackDomains') }, { label: t.t('portal.assignments.created') }],
+  rows: data.map((i) => [html`<a href="/portal/institutions/${i.institutionId}">${i.name}</a>`, statusBadge(i.status, t), i.callbackDomains.join(', ') || '–', whenShort(i.createdAt, t)]),
+  empty: t.t('portal.institutions.none'),
 })}
 ${pager({
-  label: 'Institution pages',
+  label: t.t('portal.institutions.pages'),
   newerHref: opts.page > 1 ? `/portal/institutions?page=${opts.page - 1}` : null,
-  newerText: 'Previous',
+  newerText: t.t('portal.pager.previous'),
   olderHref: opts.page * PAGE_SIZE < total ? `/portal/institutions?page=${opts.page + 1}` : null,
-  olderText: 'Next',
+  olderText: t.t('portal.pager.next'),
+  t,
 })}
 <form method="post" action="/portal/institutions" class="panel" novalidate>
-<h2>Create an institution</h2>
+<h2>${t.t('portal.institutions.create.heading')}</h2>
 ${csrfField(p.sessionCsrf)}
-${textField({ name: 'name', label: 'Name', value: opts.form?.name ?? '', error: errorFor(opts.errors, 'name'), maxlength: 200 })}
-${textArea({ name: 'domains', label: 'Callback domains', value: opts.form?.domains ?? '', hint: 'Optional: one per line, like lms.partner.example or *.partner.example.', error: errorFor(opts.errors, 'domains'), rows: 3 })}
-<button type="submit" class="button primary">Create institution</button>
+${textField({ name: 'name', label: t.t('portal.staff.name'), value: opts.form?.name ?? '', error: errorFor(opts.errors, 'name'), maxlength: 200, t })}
+${textArea({
+  name: 'domains',
+  label: t.t('portal.nav.callbackDomains'),
+  value: opts.form?.domains ?? '',
+  hint: t.t('portal.institutions.create.domainsHint'),
+  error: errorFor(opts.errors, 'domains'),
+  rows: 3,
+  t,
+})}
+<button type="submit" class="button primary">${t.t('portal.institutions.create.submit')}</button>
 </form>`;
-  return portalLayout({ title: 'Institutions', principal: p, current: 'institutions', main, flash: opts.flash ?? null });
+  return portalLayout({ title: t.t('portal.nav.institutions'), principal: p, current: 'institutions', main, flash: opts.flash ?? null, t });
 }

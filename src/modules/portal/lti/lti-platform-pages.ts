@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
-import { changeDeployments, getPlatform, listInstitutionPlatforms, registerPlatform, removePlatform } from '../../lti/platforms.js';
+import { changeDeployments, checkPlatformUrls, getPlatform, listInstitutionPlatforms, registerPlatform, removePlatform } from '../../lti/platforms.js';
 import { createRegistrationInvite } from '../../lti/dynamic-registration.js';
 import { toolUrls } from '../../lti/lti-context.js';
 import { refusedScores } from '../../lti/score-log.js';
@@ -23,7 +23,9 @@ import {
   sendHtml,
   type Scope,
 } from '../ui/page.js';
-import { EMPTY_FORM, TITLE, platformPage, platformsPage, type PlatformForm } from './lti-platform-views.js';
+import { EMPTY_FORM, platformPage, platformsPage, type PlatformForm } from './lti-platform-views.js';
+import { portalTranslator } from '../ui/portal-text.js';
+import type { MessageKey, Translator } from '../../../platform/i18n/catalogue.js';
 
 /**
  * LTI platforms (docs/lti.md): an institution's admins (and operators, for
@@ -33,13 +35,13 @@ import { EMPTY_FORM, TITLE, platformPage, platformsPage, type PlatformForm } fro
 const Params = Type.Object({ ltiPlatformId: Type.String({ maxLength: 64 }) });
 const Field = Type.Optional(Type.String({ maxLength: 4096 }));
 
-const FIELD_WORDS: Record<keyof PlatformForm, string> = {
-  issuer: "Enter the platform's issuer, for example https://canvas.instructure.com.",
-  clientId: 'Enter the client id the LMS gave Assay.',
-  deploymentIds: 'Enter at least one deployment id.',
-  authLoginUrl: "Enter the platform's authentication request URL.",
-  authTokenUrl: "Enter the platform's access token URL.",
-  jwksUrl: "Enter the platform's public keyset URL.",
+const FIELD_WORDS: Record<keyof PlatformForm, MessageKey> = {
+  issuer: 'portal.lti.error.issuer',
+  clientId: 'portal.lti.error.clientId',
+  deploymentIds: 'portal.lti.error.deploymentIds',
+  authLoginUrl: 'portal.lti.error.authLoginUrl',
+  authTokenUrl: 'portal.lti.error.authTokenUrl',
+  jwksUrl: 'portal.lti.error.jwksUrl',
 };
 
 /** Deployment ids as typed: one per line (commas also separate), blanks dropped. */
@@ -50,23 +52,23 @@ export function parseDeploymentIds(raw: string): string[] {
     .filter(Boolean);
 }
 
-function checkDeploymentIds(ids: string[]): ErrorDetail[] {
-  if (ids.length === 0) return [{ field: 'deploymentIds', message: FIELD_WORDS.deploymentIds }];
-  if (ids.length > 100) return [{ field: 'deploymentIds', message: 'Enter at most 100 deployment ids.' }];
+function checkDeploymentIds(ids: string[], t: Translator): ErrorDetail[] {
+  if (ids.length === 0) return [{ field: 'deploymentIds', message: t.t(FIELD_WORDS.deploymentIds) }];
+  if (ids.length > 100) return [{ field: 'deploymentIds', message: t.t('portal.lti.error.tooManyDeploymentIds') }];
   const long = ids.find((d) => d.length > 255);
-  return long ? [{ field: 'deploymentIds', message: 'A deployment id is at most 255 characters.' }] : [];
+  return long ? [{ field: 'deploymentIds', message: t.t('portal.lti.error.deploymentIdTooLong') }] : [];
 }
 
-function checkForm(form: PlatformForm): ErrorDetail[] {
+function checkForm(form: PlatformForm, t: Translator): ErrorDetail[] {
   const errors: ErrorDetail[] = [];
-  for (const field of ['issuer', 'clientId'] as const) if (!form[field]) errors.push({ field, message: FIELD_WORDS[field] });
-  if (form.clientId.length > 255) errors.push({ field: 'clientId', message: 'The client id is at most 255 characters.' });
-  errors.push(...checkDeploymentIds(parseDeploymentIds(form.deploymentIds)));
+  for (const field of ['issuer', 'clientId'] as const) if (!form[field]) errors.push({ field, message: t.t(FIELD_WORDS[field]) });
+  if (form.clientId.length > 255) errors.push({ field: 'clientId', message: t.t('portal.lti.error.clientIdTooLong') });
+  errors.push(...checkDeploymentIds(parseDeploymentIds(form.deploymentIds), t));
   for (const field of ['authLoginUrl', 'authTokenUrl', 'jwksUrl'] as const) {
-    if (!form[field]) errors.push({ field, message: FIELD_WORDS[field] });
-    else if (form[field].length > 2048) errors.push({ field, message: 'The URL is at most 2048 characters.' });
+    if (!form[field]) errors.push({ field, message: t.t(FIELD_WORDS[field]) });
+    else if (form[field].length > 2048) errors.push({ field, message: t.t('portal.lti.error.urlTooLong') });
   }
-  if (form.issuer.length > 2048) errors.push({ field: 'issuer', message: 'The issuer is at most 2048 characters.' });
+  if (form.issuer.length > 2048) errors.push({ field: 'issuer', message: t.t('portal.lti.error.issuerTooLong') });
   return errors;
 }
 
@@ -78,7 +80,8 @@ async function listPage(ctx: AppContext, scope: Scope, p: Omit<Parameters<typeof
 }
 
 export const ltiPlatformPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  institutionPage(app, ctx, { path: '/lti', nav: 'lti', title: TITLE, permission: 'manage_integration' }, (scope, flash) => listPage(ctx, scope, { flash }));
+  const title = portalTranslator().t('portal.nav.lti');
+  institutionPage(app, ctx, { path: '/lti', nav: 'lti', title, permission: 'manage_integration' }, (scope, flash) => listPage(ctx, scope, { flash }));
 
   app.post(
     '/lti',
@@ -96,7 +99,11 @@ export const ltiPlatformPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const b = request.body;
       const form: PlatformForm = { ...EMPTY_FORM };
       for (const k of Object.keys(EMPTY_FORM) as Array<keyof PlatformForm>) form[k] = (b[k] ?? '').trim();
-      let errors = checkForm(form);
+      // Every problem at once, each at its field: what is missing or too long, then what is wrong with the URLs typed.
+      let errors = checkForm(form, scope.t);
+      const typed = Object.fromEntries((['issuer', 'authLoginUrl', 'authTokenUrl', 'jwksUrl'] as const).filter((f) => form[f] && !errors.some((e) => e.field === f)).map((f) => [f, form[f]]));
+      const label: Record<string, MessageKey> = { issuer: 'portal.lti.issuer', authLoginUrl: 'portal.lti.authLoginUrl', authTokenUrl: 'portal.lti.authTokenUrl', jwksUrl: 'portal.lti.jwksUrl' };
+      errors.push(...checkPlatformUrls(ctx, typed).map((d) => ({ field: d.field, message: scope.t.t('portal.lti.error.url', { field: scope.t.t(label[d.field]!), problem: d.message }) })));
       if (errors.length === 0) {
         try {
           const input = { issuer: form.issuer, clientId: form.clientId, deploymentIds: parseDeploymentIds(form.deploymentIds), authLoginUrl: form.authLoginUrl, authTokenUrl: form.authTokenUrl, jwksUrl: form.jwksUrl };
@@ -130,7 +137,7 @@ export const ltiPlatformPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const scope = await institutionScope(ctx, request, 'manage_integration');
       if (!scope) throw notFound('LTI platform');
       const platform = await getPlatform(ctx, scope.institutionId, request.params.ltiPlatformId);
-      return sendHtml(reply, platformPage(scope, platform, { refused: await refusedScores(ctx.pool, scope.institutionId, platform.ltiPlatformId, ctx.clock.now()), flash: flashFrom(request) }));
+      return sendHtml(reply, platformPage(scope, platform, { refused: await refusedScores(ctx.pool, scope.institutionId, platform.ltiPlatformId, ctx.clock.now()), flash: flashFrom(request, scope.t) }));
     },
   );
 
@@ -151,7 +158,7 @@ export const ltiPlatformPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       const platform = await getPlatform(ctx, scope.institutionId, request.params.ltiPlatformId);
       const typed = request.body.deploymentIds ?? '';
       const ids = parseDeploymentIds(typed);
-      const errors = checkDeploymentIds(ids);
+      const errors = checkDeploymentIds(ids, scope.t);
       if (errors.length > 0) {
         const refused = await refusedScores(ctx.pool, scope.institutionId, platform.ltiPlatformId, ctx.clock.now());
         return sendHtml(reply, platformPage(scope, platform, { refused, errors, deploymentIds: typed }), 400);

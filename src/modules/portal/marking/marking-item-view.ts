@@ -1,4 +1,5 @@
 import type { AppContext } from '../../../platform/context.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
 import type { ErrorDetail } from '../../../platform/errors.js';
 import { formatPoints, html, type SafeHtml } from '../../../platform/web/html.js';
 import type { MarkingItem } from '../../marking/get-marking-view.js';
@@ -9,9 +10,12 @@ import type { AnswerFileSummary } from '../../attempts/answer-files.js';
 import { ago, csrfField, errorFor, errorSummary, hiddenFields, statusBadge, textArea, textField, when, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
 import { staffContent } from '../../catalog/content/rendered-content.js';
-import { pageTexts, type PageTexts } from '../../student/pages/page-content.js';
+import { pageTexts } from '../../student/pages/page-content.js';
+import { markedTexts, ownText, type MarkedTexts } from '../../catalog/content/content-lang.js';
 import { aiMarkingStatus } from '../../marking/ai/ai-status.js';
 import { acceptForm, aiStatusNotice, aiSuggestionPanel } from './ai-suggestion-view.js';
+import { richText } from '../ui/portal-text.js';
+import { feedbackSummary, feedbackValues, overallFeedbackPanel, questionFeedbackField } from './feedback-fields.js';
 
 /**
  * The marking form: each item's question, rubric and points beside the
@@ -30,50 +34,59 @@ export function markingItemPage(
     files?: ReadonlyMap<string, AnswerFileSummary>;
   },
 ): string {
+  const { t } = scope;
   const fileOf = (questionId: string) => fileAnswerView(scope, opts.files?.get(questionId), { preview: true, download: true });
   const v = opened.view;
   const now = ctx.clock.now();
-  const title = `Marking: ${v.title} for ${studentText(v)}`;
-  const values = opts.submitted?.values ?? draftValues(opened.draft?.marks ?? []);
+  const title = t.t('portal.marking.item.title', { test: v.title, student: studentText(v) });
+  // The feedback fields start from the reviewer's draft, else from the feedback stored (sent through the operator API, say).
+  const values = opts.submitted?.values ?? { ...draftValues(opened.draft?.marks ?? []), ...feedbackValues(opened.draft?.feedback ?? v.feedback) };
+  const numberOf = (questionId: string) => v.items.findIndex((i) => i.questionId === questionId) + 1;
   const baseVersion = opts.submitted?.baseVersion ?? opened.version;
   const manual = v.items.filter((i) => i.needsMarking);
-  const head = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/marking')}">Marking</a></li><li aria-current="page">${studentText(v)}</li></ol></nav>
-<div class="page-head"><h1>${v.title} <span class="hint">for</span> ${studentLabel(v)}</h1><p>${statusBadge(v.status)}</p></div>`;
+  const head = html`<nav class="breadcrumbs" aria-label="${t.t('portal.breadcrumb')}"><ol><li><a href="${scope.link('/portal/marking')}">${t.t('portal.marking.title')}</a></li><li aria-current="page">${studentText(v)}</li></ol></nav>
+<div class="page-head"><h1>${richText(t, 'portal.marking.item.heading', {
+    test: html`${ownText(textsOf(opened), v.title)}`,
+    for: html`<span class="hint">${t.t('portal.marking.item.headingFor')}</span>`,
+    student: studentLabel(v),
+  })}</h1><p>${statusBadge(v.status, t)}</p></div>`;
 
   if (v.status !== 'marking') {
     const main = html`${head}
-<p class="notice">This submission is not waiting for marking: it is ${v.status}. The marks below are final.</p>
-<dl class="facts">${scoreFacts(v.score)}</dl>
-${grouped(opened, (item) => markView(item), fileOf)}
-<p><a href="${scope.link(`/portal/assignments/${v.assignmentId}`)}">Open the assignment</a></p>`;
+<p class="notice">${t.t('portal.marking.item.notWaiting', { status: v.status })}</p>
+<dl class="facts">${scoreFacts(v.score, t)}</dl>
+${grouped(t, opened, (item) => markView(item, t), fileOf)}
+${feedbackSummary(t, v.feedback, numberOf)}
+<p><a href="${scope.link(`/portal/assignments/${v.assignmentId}`)}">${t.t('portal.marking.item.openAssignment')}</a></p>`;
     return layoutFor(scope, { title, current: 'marking', main, flash: opts.flash ?? null });
   }
 
   const main = html`${head}
 ${opened.others.length > 0
-  ? html`<div class="notice" role="status"><h2>Someone else is marking this</h2>${opened.others.map(
-      (o) => html`<p><strong>${o.label}</strong> opened this ${ago(o.openedAt, now)}.</p>`,
-    )}<p>Agree who marks it: if they finish first, your marks will not be saved and you will be shown theirs.</p></div>`
+  ? html`<div class="notice" role="status"><h2>${t.t('portal.marking.item.someoneElse')}</h2>${opened.others.map(
+      (o) => html`<p>${richText(t, 'portal.marking.item.openedBy', { who: html`<strong>${o.label}</strong>`, ago: ago(o.openedAt, now, t) })}</p>`,
+    )}<p>${t.t('portal.marking.item.agreeWhoMarks')}</p></div>`
   : ''}
 ${opened.draft && !opts.submitted
-  ? html`<p class="notice">Your draft from ${ago(opened.draft.updatedAt, now)} is filled in below.${
-      opened.draft.baseVersion !== opened.version ? ' The marks changed since you saved it: check them before you finish.' : ''
+  ? html`<p class="notice">${t.t('portal.marking.item.draftFrom', { ago: ago(opened.draft.updatedAt, now, t) })}${
+      opened.draft.baseVersion !== opened.version ? html` ${t.t('portal.marking.item.draftOutdated')}` : ''
     }</p>`
   : ''}
 <dl class="facts">
-<dt>Submitted</dt><dd>${when(v.submittedAt)}</dd>
-${scoreFacts(v.score)}
-<dt>To mark</dt><dd>${manual.length} item${manual.length === 1 ? '' : 's'}</dd>
+<dt>${t.t('portal.marking.item.submitted')}</dt><dd>${when(v.submittedAt, t)}</dd>
+${scoreFacts(v.score, t)}
+<dt>${t.t('portal.marking.item.toMark')}</dt><dd>${t.t('portal.marking.item.items', { items: manual.length })}</dd>
 </dl>
-${v.items.some((i) => i.ai) ? aiStatusNotice(aiMarkingStatus(ctx.config)) : ''}
-${errorSummary(opts.errors)}
+${v.items.some((i) => i.ai) ? aiStatusNotice(aiMarkingStatus(ctx.config), t) : ''}
+${errorSummary(opts.errors, t)}
 <form method="post" action="/portal/marking/${v.assignmentId}" novalidate>
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields({ ...operatorField(scope), version: baseVersion })}
-${grouped(opened, (item) => (item.needsMarking ? markFields(item, values, opts.errors) : markView(item)), fileOf)}
+${grouped(t, opened, (item) => (item.needsMarking ? html`${markFields(t, item, values, opts.errors)}${questionFeedbackField(t, item, values, opts.errors)}` : markView(item, t)), fileOf)}
+${overallFeedbackPanel(t, values, opts.errors)}
 <div class="actions panel">
-<button type="submit" name="action" value="save" class="button">Save draft</button>
-<button type="submit" name="action" value="finish" class="button primary">Finish marking</button>
-<p class="hint">Finish marking releases the final score to the partner (<code>grading.done</code>). Every item needs points first.</p>
+<button type="submit" name="action" value="save" class="button">${t.t('portal.marking.item.saveDraft')}</button>
+<button type="submit" name="action" value="finish" class="button primary">${t.t('portal.marking.item.finish')}</button>
+<p class="hint">${richText(t, 'portal.marking.item.finishHint', { event: html`<code>grading.done</code>` })}</p>
 </div>
 </form>
 ${acceptForm(scope, v.assignmentId, baseVersion, v.items)}`;
@@ -106,24 +119,24 @@ function draftValues(marks: DraftMark[]): Record<string, string> {
  * The items in the order the candidate saw them (only the questions drawn
  * for them); a test with sections puts each section's items under its title.
  */
-function grouped(opened: OpenedItem, rightOf: (item: MarkingItem) => SafeHtml, fileOf: (questionId: string) => SafeHtml): SafeHtml {
+function grouped(t: Translator, opened: OpenedItem, rightOf: (item: MarkingItem) => SafeHtml, fileOf: (questionId: string) => SafeHtml): SafeHtml {
   const groups = sectionGroups(opened.view);
   // The fields name their item by its prompt in plain text (an accessible name holds no markup).
   const texts = textsOf(opened);
   const right = (item: MarkingItem) => rightOf({ ...item, prompt: texts.text(item.prompt) });
-  if (groups.length === 1 && groups[0]!.title === null) return html`${groups[0]!.items.map(({ item, index }) => itemBlock(item, index, opened, right(item), 2, fileOf))}`;
+  if (groups.length === 1 && groups[0]!.title === null) return html`${groups[0]!.items.map(({ item, index }) => itemBlock(t, item, index, opened, right(item), 2, fileOf))}`;
   return html`${groups.map(
     (g, n) => html`<section aria-labelledby="section-${n + 1}">
-<h2 class="section-head" id="section-${n + 1}">${g.title}</h2>
-${g.items.map(({ item, index }) => itemBlock(item, index, opened, right(item), 3, fileOf))}
+<h2 class="section-head" id="section-${n + 1}">${ownText(texts, g.title)}</h2>
+${g.items.map(({ item, index }) => itemBlock(t, item, index, opened, right(item), 3, fileOf))}
 </section>`,
   )}`;
 }
 
-/** The version's texts for staff: rendered once per version, images from /portal/content-assets. */
-const textsOf = (opened: OpenedItem): PageTexts => pageTexts({ testVersionId: opened.view.testVersionId, contentFormat: opened.contentFormat }, staffContent);
+/** The version's texts for staff: rendered once per version, images from /portal/content-assets; marked with the test's language where it is not the page's. */
+const textsOf = (opened: OpenedItem): MarkedTexts => markedTexts(pageTexts({ testVersionId: opened.view.testVersionId, contentFormat: opened.contentFormat }, staffContent), opened);
 
-function itemBlock(item: MarkingItem, i: number, opened: OpenedItem, right: SafeHtml, level: 2 | 3, fileOf: (questionId: string) => SafeHtml): SafeHtml {
+function itemBlock(t: Translator, item: MarkingItem, i: number, opened: OpenedItem, right: SafeHtml, level: 2 | 3, fileOf: (questionId: string) => SafeHtml): SafeHtml {
   const q = opened.view.items[i]!;
   const texts = textsOf(opened);
   const question = opened.questions.get(item.questionId);
@@ -131,32 +144,43 @@ function itemBlock(item: MarkingItem, i: number, opened: OpenedItem, right: Safe
   return html`<section class="question" aria-labelledby="item-${i + 1}">
 <div class="side-by-side">
 <div>
-<h${level} id="item-${i + 1}">Question ${i + 1} <span class="hint">(${formatPoints(q.maxPoints)} point${q.maxPoints === 1 ? '' : 's'}${q.needsMarking ? ', marked by a reviewer' : ', marked automatically'})</span></h${level}>
-${passageNote(texts, question, opened.passages)}
+<h${level} id="item-${i + 1}">${t.t('portal.marking.item.question', { n: i + 1 })} <span class="hint">${t.t('portal.marking.item.questionPoints', {
+  max: q.maxPoints,
+  points: formatPoints(q.maxPoints),
+  by: q.needsMarking ? 'reviewer' : 'automatic',
+})}</span></h${level}>
+${passageNote(texts, question, opened.passages, t)}
 ${contentBlock(texts, 'prompt', `${item.questionId}.prompt`, item.prompt)}
 ${item.scoring ? html`<p class="hint scoring-note">${item.scoring.note}</p>` : ''}
-${item.rubric ? html`<h${sub}>Rubric</h${sub}>${contentBlock(texts, 'rubric', `${item.questionId}.rubric`, item.rubric)}` : ''}
+${item.rubric ? html`<h${sub}>${t.t('portal.marking.item.rubric')}</h${sub}>${contentBlock(texts, 'rubric', `${item.questionId}.rubric`, item.rubric)}` : ''}
 </div>
 <div>
-<h${sub}>Answer${item.wordCount !== null ? html` <span class="hint">(${item.wordCount} word${item.wordCount === 1 ? '' : 's'}${item.maxWords ? ` of at most ${item.maxWords}` : ''})</span>` : ''}</h${sub}>
-${answerView(question, item.answer, question?.type === 'file_upload' ? fileOf(item.questionId) : undefined, texts)}
-${item.ai ? aiSuggestionPanel(item, i + 1) : ''}
+<h${sub}>${t.t('portal.marking.item.answer')}${item.wordCount !== null ? html` <span class="hint">${wordCount(t, item.wordCount, item.maxWords)}</span>` : ''}</h${sub}>
+${answerView(question, item.answer, question?.type === 'file_upload' ? fileOf(item.questionId) : undefined, texts, t)}
+${item.ai ? aiSuggestionPanel(item, i + 1, t) : ''}
 ${right}
 </div>
 </div>
 </section>`;
 }
 
-function markFields(item: MarkingItem, values: Record<string, string>, errors: ErrorDetail[] | undefined): SafeHtml {
-  if (item.criteria) return criteriaFields(item, item.criteria, values, errors);
+/** "(120 words of at most 300)": counts as digits without grouping, as the candidate's counter shows them. */
+function wordCount(t: Translator, words: number, maxWords: number | null | undefined): string {
+  return maxWords
+    ? t.t('portal.marking.item.wordCountOf', { words, count: String(words), max: String(maxWords) })
+    : t.t('portal.marking.item.wordCount', { words, count: String(words) });
+}
+
+function markFields(t: Translator, item: MarkingItem, values: Record<string, string>, errors: ErrorDetail[] | undefined): SafeHtml {
+  if (item.criteria) return criteriaFields(t, item, item.criteria, values, errors);
   const points = `points-${item.questionId}`;
   const comment = `comment-${item.questionId}`;
   return html`<div class="mark-fields">
 ${textField({
   name: points,
   // The prompt is in the accessible name (which item these points are for); the eye has it beside the field.
-  label: html`Points<span class="sr-only"> for “${item.prompt}”</span>`,
-  hint: `0 to ${formatPoints(item.maxPoints)}`,
+  label: html`${t.t('portal.marking.item.points')}<span class="sr-only"> ${t.t('portal.marking.item.forPrompt', { prompt: item.prompt })}</span>`,
+  hint: t.t('portal.marking.item.pointsRange', { max: formatPoints(item.maxPoints) }),
   type: 'number',
   // Prefilled with the model's suggestion: the reviewer confirms or changes it.
   value: values[points] ?? (item.mark ? String(item.mark.points) : item.ai?.status === 'suggested' && item.ai.points !== null ? String(item.ai.points) : ''),
@@ -165,10 +189,27 @@ ${textField({
   max: String(item.maxPoints),
   step: 'any',
   inputmode: 'decimal',
+  t,
 })}
-${textArea({ name: comment, label: html`Comment<span class="sr-only"> on “${item.prompt}”</span>`, value: values[comment] ?? item.mark?.comment ?? '', hint: 'Optional. Kept with the mark.', error: errorFor(errors, comment), rows: 3, maxlength: 10_000 })}
+${textArea({
+  name: comment,
+  label: html`${t.t('portal.marking.item.comment')}<span class="sr-only"> ${t.t('portal.marking.item.onPrompt', { prompt: item.prompt })}</span>`,
+  value: values[comment] ?? item.mark?.comment ?? '',
+  hint: t.t('portal.marking.item.commentHint'),
+  error: errorFor(errors, comment),
+  rows: 3,
+  maxlength: 10_000,
+  t,
+})}
 </div>
-${item.mark ? html`<p class="hint">Currently: ${formatPoints(item.mark.points)} points, by ${item.mark.markedBy ?? 'a reviewer'}.</p>` : ''}`;
+${currentMark(t, item)}`;
+}
+
+/** The mark stored now, under the fields that may change it. */
+function currentMark(t: Translator, item: MarkingItem): SafeHtml | string {
+  return item.mark
+    ? html`<p class="hint">${t.t('portal.marking.item.currently', { points: formatPoints(item.mark.points), by: item.mark.markedBy ?? t.t('portal.marking.item.aReviewer') })}</p>`
+    : '';
 }
 
 /**
@@ -180,6 +221,7 @@ ${item.mark ? html`<p class="hint">Currently: ${formatPoints(item.mark.points)} 
  * shows the sum of the values the page was drawn with.
  */
 function criteriaFields(
+  t: Translator,
   item: MarkingItem,
   criteria: NonNullable<MarkingItem['criteria']>,
   values: Record<string, string>,
@@ -200,13 +242,15 @@ function criteriaFields(
   const total = numbers.every((x) => x !== null) ? formatPoints(numbers.reduce<number>((a, x) => a + x!, 0)) : null;
   const fieldIds = shown.map((s) => `f-${s.field}`).join(' ');
   return html`<fieldset class="mark-fields criteria-marks" data-total="total-${q}">
-<legend>Points per criterion<span class="sr-only"> for “${item.prompt}”</span></legend>
+<legend>${t.t('portal.marking.item.pointsPerCriterion')}<span class="sr-only"> ${t.t('portal.marking.item.forPrompt', { prompt: item.prompt })}</span></legend>
 ${shown.map(
   (s) => html`<div class="criterion-mark">
 ${textField({
   name: s.field,
-  label: html`${s.c.criterion}<span class="sr-only"> points for “${item.prompt}”</span>`,
-  hint: html`0 to ${formatPoints(s.c.points)}${s.c.description ? html`. ${s.c.description}` : ''}`,
+  label: html`${s.c.criterion}<span class="sr-only"> ${t.t('portal.marking.item.pointsForPrompt', { prompt: item.prompt })}</span>`,
+  hint: s.c.description
+    ? t.t('portal.marking.item.pointsRangeDescribed', { max: formatPoints(s.c.points), description: s.c.description })
+    : t.t('portal.marking.item.pointsRange', { max: formatPoints(s.c.points) }),
   type: 'number',
   value: s.points,
   error: errorFor(errors, s.field),
@@ -215,37 +259,72 @@ ${textField({
   step: 'any',
   inputmode: 'decimal',
   className: 'criterion-points',
+  t,
 })}
-${textArea({ name: s.comment, label: html`Comment on ${s.c.criterion}<span class="sr-only"> for “${item.prompt}”</span>`, value: s.note, hint: 'Optional.', error: errorFor(errors, s.comment), rows: 2, maxlength: 10_000 })}
+${textArea({
+  name: s.comment,
+  label: html`${t.t('portal.marking.item.commentOnCriterion', { criterion: s.c.criterion })}<span class="sr-only"> ${t.t('portal.marking.item.forPrompt', { prompt: item.prompt })}</span>`,
+  value: s.note,
+  hint: t.t('portal.marking.item.optional'),
+  error: errorFor(errors, s.comment),
+  rows: 2,
+  maxlength: 10_000,
+  t,
+})}
 </div>`,
 )}
-<p class="criteria-total">Total: <output id="total-${q}" for="${fieldIds}" aria-live="polite">${total ?? '–'}</output> of ${formatPoints(item.maxPoints)} points <span class="hint">(the sum of the criteria)</span></p>
-${textArea({ name: `comment-${q}`, label: html`Overall comment<span class="sr-only"> on “${item.prompt}”</span>`, value: values[`comment-${q}`] ?? item.mark?.comment ?? '', hint: 'Optional. Kept with the mark.', error: errorFor(errors, `comment-${q}`), rows: 3, maxlength: 10_000 })}
+<p class="criteria-total">${richText(t, 'portal.marking.item.criteriaTotal', {
+    total: html`<output id="total-${q}" for="${fieldIds}" aria-live="polite">${total ?? '–'}</output>`,
+    max: formatPoints(item.maxPoints),
+  })} <span class="hint">${t.t('portal.marking.item.sumOfCriteria')}</span></p>
+${textArea({
+  name: `comment-${q}`,
+  label: html`${t.t('portal.marking.item.overallComment')}<span class="sr-only"> ${t.t('portal.marking.item.onPrompt', { prompt: item.prompt })}</span>`,
+  value: values[`comment-${q}`] ?? item.mark?.comment ?? '',
+  hint: t.t('portal.marking.item.commentHint'),
+  error: errorFor(errors, `comment-${q}`),
+  rows: 3,
+  maxlength: 10_000,
+  t,
+})}
 </fieldset>
-${item.mark ? html`<p class="hint">Currently: ${formatPoints(item.mark.points)} points, by ${item.mark.markedBy ?? 'a reviewer'}.</p>` : ''}`;
+${currentMark(t, item)}`;
 }
 
 /** A save or finish refused because the marks changed meanwhile: what is stored now, beside what this reviewer entered. */
 export function conflictPage(scope: Scope, now: OpenedItem, mine: DraftMark[]): string {
+  const { t } = scope;
   const v = now.view;
   const texts = textsOf(now);
   const main = html`<div class="conflict" role="alert">
-<h1>Your marks were not saved</h1>
-<p>The marks of this submission changed after you opened it${v.status === 'marking' ? '' : html`, and marking has been finished (it is now ${v.status})`}. Nothing you entered was stored, and nothing of the other marks was replaced.</p>
+<h1>${t.t('portal.marking.conflict.title')}</h1>
+<p>${v.status === 'marking' ? t.t('portal.marking.conflict.changed') : t.t('portal.marking.conflict.changedAndFinished', { status: v.status })}</p>
 </div>
-<h2>The marks now</h2>
-<dl class="facts">${scoreFacts(v.score)}</dl>
+<h2>${t.t('portal.marking.conflict.marksNow')}</h2>
+<dl class="facts">${scoreFacts(v.score, t)}</dl>
 ${v.items.filter((i) => i.needsMarking).map((shown) => {
   // A heading and the marks' caption name the item by its prompt in plain words.
   const item = { ...shown, prompt: texts.text(shown.prompt) };
   const m = mine.find((x) => x.questionId === item.questionId);
   return html`<section class="question"><h3>${item.prompt}</h3>
-${markView(item)}
-<p class="hint">You entered: ${m && m.points !== null ? `${formatPoints(m.points)} points` : 'no points'}${
-    m?.criteria ? html` (${m.criteria.map((c, n) => html`${n > 0 ? '; ' : ''}${c.criterion}: ${c.points === null ? 'no points' : formatPoints(c.points)}`)})` : ''
-  }${m?.comment ? html`, comment “${m.comment}”` : ''}.</p></section>`;
+${markView(item, t)}
+<p class="hint">${t.t('portal.marking.conflict.youEntered', { entered: entered(t, m) })}</p></section>`;
 })}
-<p class="actions">${v.status === 'marking' ? html`<a class="button primary" href="${scope.link(`/portal/marking/${v.assignmentId}`)}">Open it again with the current marks</a>` : ''}
-<a class="button" href="${scope.link('/portal/marking')}">Back to the queue</a></p>`;
-  return layoutFor(scope, { title: 'Your marks were not saved', current: 'marking', main });
+<p class="actions">${v.status === 'marking' ? html`<a class="button primary" href="${scope.link(`/portal/marking/${v.assignmentId}`)}">${t.t('portal.marking.conflict.openAgain')}</a>` : ''}
+<a class="button" href="${scope.link('/portal/marking')}">${t.t('portal.marking.conflict.backToQueue')}</a></p>`;
+  return layoutFor(scope, { title: t.t('portal.marking.conflict.title'), current: 'marking', main });
+}
+
+/** What the refused form held for one item: its points, each criterion's, and the comment. */
+function entered(t: Translator, m: DraftMark | undefined): string {
+  const points = m && m.points !== null ? t.t('portal.marking.conflict.points', { points: formatPoints(m.points) }) : t.t('portal.marking.conflict.noPoints');
+  const criteria = m?.criteria
+    ? t.t('portal.marking.conflict.criteria', {
+        points,
+        criteria: m.criteria
+          .map((c) => t.t('portal.marking.conflict.criterion', { criterion: c.criterion, points: c.points === null ? t.t('portal.marking.conflict.noPoints') : formatPoints(c.points) }))
+          .join('; '),
+      })
+    : points;
+  return m?.comment ? t.t('portal.marking.conflict.withComment', { marks: criteria, comment: m.comment }) : criteria;
 }

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { AppError, notFound, type ErrorDetail } from '../../../platform/errors.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
 import { html } from '../../../platform/web/html.js';
 import { listMarkingQueue } from '../../marking/marking-queue.js';
 import { MarksChangedError } from '../../marking/marks-version.js';
@@ -38,6 +39,8 @@ import { filePageHeaders } from '../assignments/answer-file-view.js';
 import type { FastifyReply } from 'fastify';
 import type { OpenedItem } from '../../marking/reviewer-marking.js';
 import { portalReadPool } from '../portal-reads.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
+import { readFeedback } from './feedback-fields.js';
 
 /**
  * Marking: the queue of the institution's assignments in `marking`, oldest
@@ -48,10 +51,10 @@ import { portalReadPool } from '../portal-reads.js';
 const PAGE_SIZE = 50;
 
 /** The queue's headline: live submissions are the count; test-mode ones (labelled Test below) get their own sentence. */
-function queueSummary(live: number, test: number) {
-  const tests = test > 0 ? html` Also ${test} test-mode submission${test === 1 ? '' : 's'} (labelled Test), not counted.` : '';
-  if (live === 0) return html`${test > 0 ? 'No live submission is waiting for marking.' : 'Nothing is waiting for marking.'}${tests}`;
-  return html`<strong>${live}</strong> submission${live === 1 ? ' waits' : 's wait'} for a reviewer, oldest first.${tests}`;
+function queueSummary(t: Translator, live: number, test: number) {
+  const tests = test > 0 ? html` ${t.t('portal.marking.queue.testMode', { test, count: String(test) })}` : '';
+  if (live === 0) return html`${test > 0 ? t.t('portal.marking.queue.noLive') : t.t('portal.marking.queue.nothing')}${tests}`;
+  return html`${richText(t, 'portal.marking.queue.waiting', { live, count: html`<strong>${live}</strong>` })}${tests}`;
 }
 const ItemParams = Type.Object({ assignmentId: Type.String({ maxLength: 64 }) });
 
@@ -75,55 +78,71 @@ export const markingPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     },
     async (request, reply) => {
       const scope = await institutionScope(ctx, request, 'mark');
-      if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'marking', 'Marking', '/portal/marking'));
+      if (!scope) {
+        const t = portalTranslator();
+        return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'marking', t.t('portal.marking.title'), '/portal/marking', t));
+      }
+      const { t } = scope;
       const pageNo = request.query.page ?? 1;
       const testId = request.query.testId || undefined;
       // The queue may be a little behind: the read replica's, once it has this browser's own marks (portal-reads.ts).
       const db = portalReadPool(ctx, request);
       const queue = await listMarkingQueue(db, { institutionId: scope.institutionId, testId, limit: PAGE_SIZE, offset: (pageNo - 1) * PAGE_SIZE });
-      const titles = await listTestTitles(db, queue.byTest.map((t) => t.testId));
+      const titles = await listTestTitles(db, queue.byTest.map((w) => w.testId));
       // Admins decide whether to let the model decide alone: the agreement of the chosen test, on their institution's marks.
       const agreement = testId && can(scope.p, 'manage_integration') ? await getAiAgreement(ctx.pool, testId, { institutionId: scope.institutionId }).catch(notFoundAsNull) : null;
       const now = ctx.clock.now();
       // The list holds both modes, so its pages follow both counts.
-      const chosen = testId ? queue.byTest.find((t) => t.testId === testId) : undefined;
+      const chosen = testId ? queue.byTest.find((w) => w.testId === testId) : undefined;
       const shown = testId ? (chosen?.count ?? 0) + (chosen?.testCount ?? 0) : queue.total + queue.testTotal;
-      const main = html`<h1>Marking</h1>
-<p class="lede">${queueSummary(queue.total, queue.testTotal)}</p>
-${aiStatusNotice(aiMarkingStatus(ctx.config))}
+      const main = html`<h1>${t.t('portal.marking.title')}</h1>
+<p class="lede">${queueSummary(t, queue.total, queue.testTotal)}</p>
+${aiStatusNotice(aiMarkingStatus(ctx.config), t)}
 ${queue.byTest.length > 0
   ? dataTable({
-      caption: 'Waiting, per test',
-      columns: [{ label: 'Test' }, { label: 'Waiting', numeric: true }, ...(queue.testTotal > 0 ? [{ label: 'Test mode', numeric: true }] : [])],
-      rows: queue.byTest.map((t) => [
-        t.testId === testId ? html`${titles.get(t.testId) ?? t.testId} <span class="hint">(shown below)</span>` : html`<a href="${scope.link('/portal/marking', { testId: t.testId })}">${titles.get(t.testId) ?? t.testId}</a>`,
-        t.count,
-        ...(queue.testTotal > 0 ? [t.testCount] : []),
+      caption: t.t('portal.marking.perTest.caption'),
+      columns: [
+        { label: t.t('portal.marking.perTest.test') },
+        { label: t.t('portal.marking.perTest.waiting'), numeric: true },
+        ...(queue.testTotal > 0 ? [{ label: t.t('portal.marking.perTest.testMode'), numeric: true }] : []),
+      ],
+      rows: queue.byTest.map((w) => [
+        w.testId === testId
+          ? html`${titles.get(w.testId) ?? w.testId} <span class="hint">${t.t('portal.marking.perTest.shownBelow')}</span>`
+          : html`<a href="${scope.link('/portal/marking', { testId: w.testId })}">${titles.get(w.testId) ?? w.testId}</a>`,
+        w.count,
+        ...(queue.testTotal > 0 ? [w.testCount] : []),
       ]),
     })
   : ''}
-${testId ? html`<p><a href="${scope.link('/portal/marking')}">Show every test</a></p>` : ''}
-${agreement ? agreementSection(agreement, 'your institution’s') : ''}
+${testId ? html`<p><a href="${scope.link('/portal/marking')}">${t.t('portal.marking.showEveryTest')}</a></p>` : ''}
+${agreement ? agreementSection(agreement, t, 'institution') : ''}
 ${dataTable({
-  caption: testId ? `Queue for ${titles.get(testId) ?? testId}, oldest first` : 'Queue, oldest first',
+  caption: testId ? t.t('portal.marking.queue.captionForTest', { test: titles.get(testId) ?? testId }) : t.t('portal.marking.queue.caption'),
   stack: true,
-  columns: [{ label: 'Student' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Action' }],
+  columns: [
+    { label: t.t('portal.marking.queue.student') },
+    { label: t.t('portal.marking.queue.test') },
+    { label: t.t('portal.marking.queue.submitted') },
+    { label: t.t('portal.marking.queue.action') },
+  ],
   rows: queue.data.map((item) => [
-    item.livemode ? studentLabel(item) : html`${testBadge()} ${studentLabel(item)}`,
+    item.livemode ? studentLabel(item) : html`${testBadge(t)} ${studentLabel(item)}`,
     titles.get(item.testId) ?? item.testId,
-    item.submittedAt ? html`${whenShort(item.submittedAt)} <span class="hint">(${ago(item.submittedAt, now)})</span>` : '–',
-    html`<a href="${scope.link(`/portal/marking/${item.assignmentId}`)}">Mark<span class="sr-only"> the submission of ${studentText(item)}</span></a>`,
+    item.submittedAt ? html`${whenShort(item.submittedAt, t)} <span class="hint">${t.t('portal.marking.queue.ago', { ago: ago(item.submittedAt, now, t) })}</span>` : '–',
+    html`<a href="${scope.link(`/portal/marking/${item.assignmentId}`)}">${t.t('portal.marking.queue.mark')}<span class="sr-only"> ${t.t('portal.marking.queue.markWhose', { student: studentText(item) })}</span></a>`,
   ]),
-  empty: 'The queue is empty.',
+  empty: t.t('portal.marking.queue.empty'),
 })}
 ${pager({
-  label: 'Queue pages',
+  label: t.t('portal.marking.queue.pages'),
   newerHref: pageNo > 1 ? scope.link('/portal/marking', { testId, page: String(pageNo - 1) }) : null,
-  newerText: 'Previous',
+  newerText: t.t('portal.pager.previous'),
   olderHref: pageNo * PAGE_SIZE < shown ? scope.link('/portal/marking', { testId, page: String(pageNo + 1) }) : null,
-  olderText: 'Next',
+  olderText: t.t('portal.pager.next'),
+  t,
 })}`;
-      return sendHtml(reply, layoutFor(scope, { title: 'Marking', current: 'marking', main, flash: flashFrom(request) }));
+      return sendHtml(reply, layoutFor(scope, { title: t.t('portal.marking.title'), current: 'marking', main, flash: flashFrom(request, t) }));
     },
   );
 
@@ -134,7 +153,7 @@ ${pager({
       const scope = await institutionScope(ctx, request, 'mark');
       if (!scope) throw notFound('assignment');
       const opened = await openMarkingItem(ctx, scope.institutionId, request.params.assignmentId, reviewerOf(scope));
-      return sendFilePage(reply, await itemPage(scope, opened, { flash: flashFrom(request) }));
+      return sendFilePage(reply, await itemPage(scope, opened, { flash: flashFrom(request, scope.t) }));
     },
   );
 
@@ -145,7 +164,7 @@ ${pager({
         ...pageRoute,
         consumes: FORM,
         params: ItemParams,
-        // One points-<questionId> and comment-<questionId> field per item awaiting a reviewer.
+        // One points-<questionId>, comment-<questionId> and feedback-<questionId> field per item awaiting a reviewer, and feedback-overall.
         body: Type.Object(
           {
             csrf: Type.Optional(Type.String({ maxLength: 200 })),
@@ -164,15 +183,22 @@ ${pager({
       const { assignmentId } = request.params;
       const body = request.body as Record<string, string>;
       const opened = await openMarkingItem(ctx, scope.institutionId, assignmentId, reviewerOf(scope));
-      const { marks, errors } = readMarks(opened.view.items.filter((i) => i.needsMarking), body);
+      const manual = opened.view.items.filter((i) => i.needsMarking);
+      const read = readMarks(manual, body, scope.t);
+      const { feedback, errors: feedbackErrors } = readFeedback(manual.map((i) => i.questionId), body, scope.t);
+      // The form replaces the stored feedback: keep what the operator API wrote on questions the form has no field for.
+      const fielded = new Set(manual.map((i) => i.questionId));
+      feedback.questions = [...(feedback.questions ?? []), ...(opened.view.feedback?.questions ?? []).filter((q) => !fielded.has(q.questionId))];
+      const marks = read.marks;
+      const errors = [...read.errors, ...feedbackErrors];
       const submitted = { values: body, baseVersion: request.body.version };
       if (errors.length > 0) return sendFilePage(reply, await itemPage(scope, opened, { errors, submitted }), 400);
       try {
         if (request.body.action === 'save') {
-          await saveMarkingDraft(ctx, { institutionId: scope.institutionId, assignmentId, staffId: scope.p.staffId, marks, baseVersion: request.body.version }, auditContext(request));
+          await saveMarkingDraft(ctx, { institutionId: scope.institutionId, assignmentId, staffId: scope.p.staffId, marks, feedback, baseVersion: request.body.version }, auditContext(request));
           return redirect(reply, scope.link(`/portal/marking/${assignmentId}`, { done: 'draft-saved' }));
         }
-        await finishMarking(ctx, { institutionId: scope.institutionId, assignmentId, markedBy: scope.p.email, marks, baseVersion: request.body.version }, auditContext(request));
+        await finishMarking(ctx, { institutionId: scope.institutionId, assignmentId, markedBy: scope.p.email, marks, feedback, baseVersion: request.body.version }, auditContext(request));
         return redirect(reply, scope.link('/portal/marking', { done: 'marking-finished' }));
       } catch (err) {
         if (err instanceof MarksChangedError) {
@@ -241,18 +267,19 @@ function reviewerOf(scope: Scope) {
 export function readMarks(
   items: Array<{ questionId: string; criteria: Array<{ criterion: string }> | null }>,
   body: Record<string, string>,
+  t: Translator = portalTranslator(),
 ): { marks: DraftMark[]; errors: ErrorDetail[] } {
   const errors: ErrorDetail[] = [];
   const number = (field: string): number | null => {
     const raw = (body[field] ?? '').trim().replace(',', '.');
     if (raw === '') return null;
     const points = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isFinite(points)) errors.push({ field, message: 'Enter the points as a number, for example 7 or 7.5.' });
+    if (!Number.isFinite(points)) errors.push({ field, message: t.t('portal.marking.error.pointsNumber') });
     return Number.isFinite(points) ? points : null;
   };
   const text = (field: string): string => {
     const value = (body[field] ?? '').trim();
-    if (value.length > 10_000) errors.push({ field, message: 'The comment must be at most 10,000 characters.' });
+    if (value.length > 10_000) errors.push({ field, message: t.t('portal.marking.error.commentTooLong') });
     return value;
   };
   const marks = items.map(({ questionId, criteria }): DraftMark => {

@@ -1,4 +1,6 @@
+import type { Translator } from '../../../platform/i18n/catalogue.js';
 import { html, type SafeHtml } from '../../../platform/web/html.js';
+import { portalTranslator } from '../ui/portal-text.js';
 
 /**
  * A bar chart drawn on the server as SVG: no script, no inline style (the
@@ -6,7 +8,8 @@ import { html, type SafeHtml } from '../../../platform/web/html.js';
  * is decorative to assistive technology: the caller shows the same figures
  * as a table beside it, which is the chart's text alternative.
  */
-export function barChart(p: { bars: Array<{ label: string; short: string; value: number }>; valueLabel: string }): SafeHtml {
+export function barChart(p: { bars: Array<{ label: string; short: string; value: number }>; valueLabel: string; t?: Translator }): SafeHtml {
+  const t = p.t ?? portalTranslator();
   const width = 640;
   const height = 220;
   const top = 22;
@@ -22,7 +25,7 @@ ${p.bars.map((b, i) => {
   const h = Math.round((b.value / max) * plot);
   const x = Math.round(left + i * slot + (slot - barWidth) / 2);
   const cx = Math.round(left + i * slot + slot / 2);
-  return html`<g><rect class="bar" x="${x}" y="${top + plot - h}" width="${Math.round(barWidth)}" height="${h}"><title>${b.label}: ${b.value} ${p.valueLabel}</title></rect>
+  return html`<g><rect class="bar" x="${x}" y="${top + plot - h}" width="${Math.round(barWidth)}" height="${h}"><title>${t.t('portal.overview.barTitle', { label: b.label, value: String(b.value), unit: p.valueLabel })}</title></rect>
 <text class="value" x="${cx}" y="${top + plot - h - 6}" text-anchor="middle">${b.value}</text>
 <text x="${cx}" y="${height - 9}" text-anchor="middle">${b.short}</text></g>`;
 })}

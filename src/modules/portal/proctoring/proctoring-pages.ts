@@ -11,6 +11,8 @@ import { listTestTitles } from '../../catalog/tests-service.js';
 import { can } from '../../staff/principal.js';
 import { CsrfBody, DoneQuery, FORM, Html, InstitutionQuery, Redirect, audited, chooseInstitution, flashFrom, formErrors, institutionScope, layoutFor, pageRoute, redirect, sendHtml, type Scope } from '../ui/page.js';
 import { html } from '../../../platform/web/html.js';
+import type { Translator } from '../../../platform/i18n/catalogue.js';
+import { portalTranslator } from '../ui/portal-text.js';
 import { dataTable, testBadge, whenShort } from '../ui/components.js';
 import { listProctoringReviewQueue } from '../../proctoring/list-review-queue.js';
 import { proctoringPage, type ReviewFormState } from './proctoring-view.js';
@@ -49,11 +51,11 @@ async function load(ctx: AppContext, scope: Scope, assignmentId: string): Promis
 }
 
 /** Test-mode attempts in the queue are labelled Test and counted apart from the live ones, which are the real work. */
-function testModeCount(queue: Array<{ livemode: boolean }>) {
+function testModeCount(t: Translator, queue: Array<{ livemode: boolean }>) {
   const test = queue.filter((q) => !q.livemode).length;
   if (test === 0) return '';
   const live = queue.length - test;
-  return html` ${live} live; ${test} test-mode attempt${test === 1 ? '' : 's'} from your integration’s sandbox, labelled Test.`;
+  return html` ${t.t('portal.proctoring.queue.testMode', { live, test })}`;
 }
 
 export const proctoringPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -62,28 +64,40 @@ export const proctoringPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
     { schema: { ...pageRoute, querystring: Type.Object(InstitutionQuery), response: { 200: Html } } },
     async (request, reply) => {
       const scope = await institutionScope(ctx, request, 'review_proctoring');
-      if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'assignments', 'Proctoring review', '/portal/proctoring'));
+      if (!scope) {
+        const t = portalTranslator();
+        return sendHtml(reply, await chooseInstitution(ctx, request.staff!, 'assignments', t.t('portal.proctoring.queue.title'), '/portal/proctoring', t));
+      }
+      const { t } = scope;
       // The queue may be a little behind: the read replica's, once it has this browser's own reviews (portal-reads.ts).
       const db = portalReadPool(ctx, request);
       const queue = await listProctoringReviewQueue(db, scope.institutionId);
       const titles = await listTestTitles(db, [...new Set(queue.map((q) => q.testId))]);
-      const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li aria-current="page">Proctoring review</li></ol></nav>
-<h1>Proctoring review</h1>
-<p class="lede">${queue.length === 0 ? 'No submitted attempt has a critical flag waiting for review.' : html`Submitted proctored attempts with critical flags still to review, oldest first${queue.length === 100 ? ' (the first 100)' : ''}.${testModeCount(queue)}`}</p>
+      const main = html`<nav class="breadcrumbs" aria-label="${t.t('portal.breadcrumb')}"><ol><li><a href="${scope.link('/portal/assignments')}">${t.t('portal.nav.assignments')}</a></li><li aria-current="page">${t.t('portal.proctoring.queue.title')}</li></ol></nav>
+<h1>${t.t('portal.proctoring.queue.title')}</h1>
+<p class="lede">${queue.length === 0
+  ? t.t('portal.proctoring.queue.none')
+  : html`${queue.length === 100 ? t.t('portal.proctoring.queue.ledeFirst100') : t.t('portal.proctoring.queue.lede')}${testModeCount(t, queue)}`}</p>
 ${dataTable({
-  caption: 'Attempts waiting for a proctoring review',
+  caption: t.t('portal.proctoring.queue.caption'),
   stack: true,
-  columns: [{ label: 'External user id' }, { label: 'Test' }, { label: 'Submitted' }, { label: 'Critical flags to review', numeric: true }, { label: 'Action' }],
+  columns: [
+    { label: t.t('portal.proctoring.queue.externalUserId') },
+    { label: t.t('portal.proctoring.queue.test') },
+    { label: t.t('portal.proctoring.queue.submitted') },
+    { label: t.t('portal.proctoring.queue.criticalToReview'), numeric: true },
+    { label: t.t('portal.proctoring.queue.action') },
+  ],
   rows: queue.map((q) => [
-    q.livemode ? q.externalUserId : html`${testBadge()} ${q.externalUserId}`,
+    q.livemode ? q.externalUserId : html`${testBadge(t)} ${q.externalUserId}`,
     titles.get(q.testId) ?? q.testId,
-    whenShort(q.submittedAt),
-    `${q.criticalUnreviewed} of ${q.critical}`,
-    html`<a href="${scope.link(`/portal/assignments/${q.assignmentId}/proctoring`)}">Review<span class="sr-only"> the attempt of ${q.externalUserId}</span></a>`,
+    whenShort(q.submittedAt, t),
+    t.t('portal.proctoring.queue.countOf', { unreviewed: String(q.criticalUnreviewed), critical: String(q.critical) }),
+    html`<a href="${scope.link(`/portal/assignments/${q.assignmentId}/proctoring`)}">${t.t('portal.proctoring.queue.review')}<span class="sr-only"> ${t.t('portal.proctoring.queue.reviewWhose', { student: q.externalUserId })}</span></a>`,
   ]),
-  empty: 'The queue is empty.',
+  empty: t.t('portal.proctoring.queue.empty'),
 })}`;
-      return sendHtml(reply, layoutFor(scope, { title: 'Proctoring review', current: 'assignments', main }));
+      return sendHtml(reply, layoutFor(scope, { title: t.t('portal.proctoring.queue.title'), current: 'assignments', main }));
     },
   );
 
@@ -94,7 +108,7 @@ ${dataTable({
       const scope = await institutionScope(ctx, request, 'review_proctoring');
       if (!scope) throw notFound('assignment');
       const { report, who } = await load(ctx, scope, request.params.assignmentId);
-      const body = proctoringPage(scope, report, who, { canReview: can(scope.p, 'review_proctoring'), flash: flashFrom(request) });
+      const body = proctoringPage(scope, report, who, { canReview: can(scope.p, 'review_proctoring'), flash: flashFrom(request, scope.t) });
       return reply.code(200).headers(pageHeaders(ctx)).send(body);
     },
   );
@@ -123,9 +137,10 @@ ${dataTable({
       const outcome = request.body.outcome;
       const note = (request.body.note ?? '').trim();
       const errors: ErrorDetail[] = [];
-      if (!(REVIEW_OUTCOMES as readonly unknown[]).includes(outcome)) errors.push({ field: 'outcome', message: 'Choose whether the flag is confirmed or dismissed.' });
-      if (note === '') errors.push({ field: 'note', message: 'Write a note saying why.' });
-      if (note.length > 2000) errors.push({ field: 'note', message: 'The note must be at most 2,000 characters.' });
+      const { t } = scope;
+      if (!(REVIEW_OUTCOMES as readonly unknown[]).includes(outcome)) errors.push({ field: 'outcome', message: t.t('portal.proctoring.error.outcome') });
+      if (note === '') errors.push({ field: 'note', message: t.t('portal.proctoring.error.noteMissing') });
+      if (note.length > 2000) errors.push({ field: 'note', message: t.t('portal.proctoring.error.noteTooLong') });
       const refuse = async (details: ErrorDetail[]) => {
         const { report, who } = await load(ctx, scope, assignmentId);
         const form: ReviewFormState = { flagId, errors: details, values: { outcome, note } };

@@ -1,4 +1,6 @@
+import type { MessageKey, Translator } from '../../../platform/i18n/catalogue.js';
 import { html, jsonForScript, type SafeHtml } from '../../../platform/web/html.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 import type { FlagView, ProctoringReport } from '../../proctoring/get-proctoring-report.js';
 
 /**
@@ -11,21 +13,26 @@ import type { FlagView, ProctoringReport } from '../../proctoring/get-proctoring
  * their own in Assay yet, so every time here is UTC, to the second, and says so.
  */
 
-const SECONDS = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
-const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const SECONDS = { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' } as const;
+/** What proctoring-timeline.js formats in the browser (window.AssayI18n.t): the record page sends them with the timeline. */
+export const TIMELINE_SCRIPT_MESSAGES: readonly MessageKey[] = [
+  'portal.timeline.clock', 'portal.timeline.snapshotAlt', 'portal.timeline.snapshotTakenReceived', 'portal.timeline.snapshotTaken',
+  'portal.timeline.playingFrom', 'portal.timeline.linksExpired', 'portal.timeline.segmentUnplayable', 'portal.timeline.loadingProgress',
+  'portal.timeline.loadedExcept', 'portal.timeline.loaded', 'portal.timeline.cannotJoin', 'portal.timeline.loading',
+];
 
-/** "11:12:23 UTC". */
-export const clockTime = (d: Date) => `${SECONDS.format(d)} UTC`;
+/** "11:12:23 UTC" in English. */
+export const clockTime = (d: Date, t: Translator = portalTranslator()) => t.dateWith(d, SECONDS);
 
-/** A time to the second for tables: "26 Nov 2026, 11:12:23 UTC", machine-readable in `datetime`. */
-export function whenExact(d: Date | null | undefined): SafeHtml {
-  return d ? html`<time datetime="${d.toISOString()}">${DAY.format(d)}, ${clockTime(d)}</time>` : html`<span class="none">–</span>`;
+/** A time to the second for tables: "26 Nov 2026, 11:12:23 UTC" in English, machine-readable in `datetime`. */
+export function whenExact(d: Date | null | undefined, t: Translator = portalTranslator()): SafeHtml {
+  return d ? html`<time datetime="${d.toISOString()}">${t.dateWith(d, { day: 'numeric', month: 'short', year: 'numeric', ...SECONDS })}</time>` : html`<span class="none">–</span>`;
 }
 
 /** Severity by shape and word, never colour alone. */
 const SHAPES = { critical: '◆', warning: '▲', info: '●' } as const;
-export function severityBadge(severity: FlagView['severity']): SafeHtml {
-  return html`<span class="badge badge-severity-${severity}"><span class="shape" aria-hidden="true">${SHAPES[severity]}</span> ${severity[0]!.toUpperCase()}${severity.slice(1)}</span>`;
+export function severityBadge(severity: FlagView['severity'], t: Translator = portalTranslator()): SafeHtml {
+  return html`<span class="badge badge-severity-${severity}"><span class="shape" aria-hidden="true">${SHAPES[severity]}</span> ${t.t('portal.proctoring.severity', { severity })}</span>`;
 }
 
 /** A stretch longer than this between one segment's end and the next one's start is shown as a gap. */
@@ -68,7 +75,7 @@ export function flagOffset(plan: TimelinePlan, f: FlagView): number {
  * buttons are the keyboard's way in. The CSP forbids style attributes, so
  * the script places the marks (and shows the bar) from their data-*.
  */
-export function timelineSection(r: ProctoringReport, plan: TimelinePlan, kindLabel: (k: string) => string): SafeHtml {
+export function timelineSection(r: ProctoringReport, plan: TimelinePlan, kindLabel: (k: string) => string, t: Translator = portalTranslator()): SafeHtml {
   const first = plan.segments[0]!;
   const data = {
     origin: plan.origin.toISOString(),
@@ -79,44 +86,50 @@ export function timelineSection(r: ProctoringReport, plan: TimelinePlan, kindLab
     snapshots: r.snapshots.map((s) => ({
       url: s.url,
       at: (s.takenAt.getTime() - plan.origin.getTime()) / 1000,
-      taken: clockTime(s.takenAt),
-      received: s.receivedAt ? clockTime(s.receivedAt) : null,
+      taken: clockTime(s.takenAt, t),
+      received: s.receivedAt ? clockTime(s.receivedAt, t) : null,
     })),
   };
   return html`<section class="timeline" aria-labelledby="timeline-title" data-timeline>
-<h2 id="timeline-title">Timeline</h2>
-<p class="hint">The whole recording in one player, ${clockTime(plan.origin)} onwards. Times are UTC, to the second, as the student’s page stamped them (corrected to the server’s clock). Use <strong>Jump to</strong> in the flags table to play from a flag’s moment.</p>
+<h2 id="timeline-title">${t.t('portal.proctoring.timeline.title')}</h2>
+<p class="hint">${richText(t, 'portal.proctoring.timeline.hint', { from: clockTime(plan.origin, t), jumpTo: html`<strong>${t.t('portal.proctoring.jumpTo')}</strong>` })}</p>
 <div class="timeline-media">
 <div class="timeline-player">
-<video controls preload="none" src="${first.url}" id="timeline-video" width="320" height="240" aria-label="Recording of the attempt" aria-describedby="timeline-clock"></video>
-<p class="timeline-clock" id="timeline-clock">At <span id="timeline-now">${clockTime(plan.origin)}</span></p>
-<p class="hint" id="timeline-status" role="status" aria-live="polite" data-fallback>Without the page’s script the player plays the first segment only; every segment is listed under Recording.</p>
+<video controls preload="none" src="${first.url}" id="timeline-video" width="320" height="240" aria-label="${t.t('portal.proctoring.timeline.videoLabel')}" aria-describedby="timeline-clock"></video>
+<p class="timeline-clock" id="timeline-clock">${richText(t, 'portal.proctoring.timeline.at', { time: html`<span id="timeline-now">${clockTime(plan.origin, t)}</span>` })}</p>
+<p class="hint" id="timeline-status" role="status" aria-live="polite" data-fallback>${t.t('portal.proctoring.timeline.noScript')}</p>
 </div>
 <figure class="timeline-snapshot" id="timeline-snapshot" hidden>
 <img id="timeline-snapshot-img" alt="" width="160" height="120">
-<figcaption id="timeline-snapshot-caption">No snapshot yet.</figcaption>
+<figcaption id="timeline-snapshot-caption">${t.t('portal.proctoring.timeline.noSnapshotYet')}</figcaption>
 </figure>
 </div>
 <div class="timeline-bar" id="timeline-bar" aria-hidden="true" hidden>
 <div class="timeline-track">
-${plan.gaps.map((g) => html`<span class="timeline-gap" data-from="${String(g.from)}" data-to="${String(g.to)}" title="Not recorded"></span>`)}
+${plan.gaps.map((g) => html`<span class="timeline-gap" data-from="${String(g.from)}" data-to="${String(g.to)}" title="${t.t('portal.proctoring.timeline.notRecorded')}"></span>`)}
 ${r.flags.map(
   (f, i) => html`<button type="button" tabindex="-1" class="timeline-flag timeline-flag-${f.severity}" data-jump="${String(
     Math.max(0, flagOffset(plan, f)),
-  )}" data-flag="${String(i + 1)}" title="${kindLabel(f.kind)}, ${f.severity}, ${clockTime(f.startedAt)}">${SHAPES[f.severity]}</button>`,
+  )}" data-flag="${String(i + 1)}" title="${t.t('portal.proctoring.timeline.flagTitle', { kind: kindLabel(f.kind), severity: f.severity, time: clockTime(f.startedAt, t) })}">${SHAPES[f.severity]}</button>`,
 )}
 <span class="timeline-playhead" id="timeline-playhead"></span>
 </div>
-<div class="timeline-scale"><span>${clockTime(plan.origin)}</span><span>${clockTime(new Date(plan.origin.getTime() + plan.span * 1000))}</span></div>
-<ul class="timeline-legend"><li><span class="timeline-flag-critical">◆</span> Critical</li><li><span class="timeline-flag-warning">▲</span> Warning</li><li><span class="timeline-flag-info">●</span> Info</li><li><span class="timeline-gap-key"></span> Not recorded</li></ul>
+<div class="timeline-scale"><span>${clockTime(plan.origin, t)}</span><span>${clockTime(new Date(plan.origin.getTime() + plan.span * 1000), t)}</span></div>
+<ul class="timeline-legend"><li><span class="timeline-flag-critical">◆</span> ${t.t('portal.proctoring.severity', { severity: 'critical' })}</li><li><span class="timeline-flag-warning">▲</span> ${t.t(
+  'portal.proctoring.severity',
+  { severity: 'warning' },
+)}</li><li><span class="timeline-flag-info">●</span> ${t.t('portal.proctoring.severity', { severity: 'info' })}</li><li><span class="timeline-gap-key"></span> ${t.t('portal.proctoring.timeline.notRecorded')}</li></ul>
 </div>
 ${plan.gaps.length > 0
-  ? html`<p class="notice">Not recorded: ${plan.gaps.map(
-      (g, i) =>
-        html`${i > 0 ? '; ' : ''}${clockTime(new Date(plan.origin.getTime() + g.from * 1000))} to ${clockTime(new Date(plan.origin.getTime() + g.to * 1000))}${
-          g.missing > 0 ? ` (${g.missing} segment${g.missing === 1 ? '' : 's'} missing)` : ''
-        }`,
-    )}. The player skips these stretches.</p>`
+  ? html`<p class="notice">${t.t('portal.proctoring.timeline.gaps', {
+      gaps: plan.gaps
+        .map((g) => {
+          const from = clockTime(new Date(plan.origin.getTime() + g.from * 1000), t);
+          const to = clockTime(new Date(plan.origin.getTime() + g.to * 1000), t);
+          return g.missing > 0 ? t.t('portal.proctoring.timeline.gapMissing', { from, to, missing: g.missing }) : t.t('portal.proctoring.timeline.gap', { from, to });
+        })
+        .join('; '),
+    })}</p>`
   : ''}
 <script type="application/json" id="timeline-data">${jsonForScript(data)}</script>
 <script src="/portal/assets/proctoring-timeline.js" defer></script>
@@ -124,9 +137,10 @@ ${plan.gaps.length > 0
 }
 
 /** The flag's Jump to button (shown by the script; the time beside it works without). */
-export function jumpButton(plan: TimelinePlan | null, f: FlagView, kind: string): SafeHtml | string {
+export function jumpButton(plan: TimelinePlan | null, f: FlagView, kind: string, t: Translator = portalTranslator()): SafeHtml | string {
   if (!plan) return '';
-  return html` <button type="button" class="button small jump" data-jump="${String(Math.max(0, flagOffset(plan, f)))}" hidden>Jump to<span class="sr-only"> ${kind} at ${clockTime(
-    f.startedAt,
+  return html` <button type="button" class="button small jump" data-jump="${String(Math.max(0, flagOffset(plan, f)))}" hidden>${t.t('portal.proctoring.jumpTo')}<span class="sr-only"> ${t.t(
+    'portal.proctoring.kindAt',
+    { kind, time: clockTime(f.startedAt, t) },
   )}</span></button>`;
 }

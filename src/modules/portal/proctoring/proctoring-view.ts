@@ -1,9 +1,11 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
+import type { MessageKey, Translator } from '../../../platform/i18n/catalogue.js';
 import { html, type SafeHtml } from '../../../platform/web/html.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 import type { FlagView, ProctoringReport } from '../../proctoring/get-proctoring-report.js';
 import { csrfField, dataTable, errorFor, errorSummary, hiddenFields, when, type Flash } from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
-import { clockTime, jumpButton, planTimeline, severityBadge, timelineSection, whenExact } from './proctoring-timeline.js';
+import { TIMELINE_SCRIPT_MESSAGES, clockTime, jumpButton, planTimeline, severityBadge, timelineSection, whenExact } from './proctoring-timeline.js';
 
 /**
  * The proctoring record of one attempt for reviewers: one timeline (a
@@ -13,30 +15,33 @@ import { clockTime, jumpButton, planTimeline, severityBadge, timelineSection, wh
  * form per critical flag not yet decided. File URLs are the report's signed
  * ones (15 minutes), so the page says when they stop working.
  */
-const KIND_LABELS: Record<string, string> = {
-  no_face: 'No face in view',
-  multiple_faces: 'More than one face',
-  left_test: 'Left the test page',
-  fullscreen_exit: 'Left full screen',
-  copy_paste: 'Copy or paste',
-  camera_stopped: 'Camera stopped',
-  second_screen: 'Second screen',
-  proctoring_interrupted: 'Supervision interrupted',
+const KIND_LABELS: Record<string, MessageKey> = {
+  no_face: 'portal.proctoring.kind.noFace',
+  multiple_faces: 'portal.proctoring.kind.multipleFaces',
+  left_test: 'portal.proctoring.kind.leftTest',
+  fullscreen_exit: 'portal.proctoring.kind.fullscreenExit',
+  copy_paste: 'portal.proctoring.kind.copyPaste',
+  camera_stopped: 'portal.proctoring.kind.cameraStopped',
+  second_screen: 'portal.proctoring.kind.secondScreen',
+  proctoring_interrupted: 'portal.proctoring.kind.proctoringInterrupted',
 };
 
-export const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind;
-
-function duration(seconds: number): string {
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  const m = Math.floor(seconds / 60);
-  return `${m} min ${Math.round(seconds - m * 60)} s`;
+export function kindLabel(kind: string, t: Translator = portalTranslator()): string {
+  const key = KIND_LABELS[kind];
+  return key ? t.t(key) : kind;
 }
 
-function reviewCell(f: FlagView): SafeHtml | string {
-  if (f.review) return html`<span class="badge badge-${f.review.outcome === 'confirmed' ? 'failed' : 'completed'}">${f.review.outcome === 'confirmed' ? 'Confirmed' : 'Dismissed'}</span>${
-    f.review.reviewer ? html` <span class="hint">by ${f.review.reviewer}</span>` : ''
+function duration(t: Translator, seconds: number): string {
+  if (seconds < 60) return t.t('portal.proctoring.seconds', { s: String(Math.round(seconds)) });
+  const m = Math.floor(seconds / 60);
+  return t.t('portal.proctoring.minutesSeconds', { m: String(m), s: String(Math.round(seconds - m * 60)) });
+}
+
+function reviewCell(t: Translator, f: FlagView): SafeHtml | string {
+  if (f.review) return html`<span class="badge badge-${f.review.outcome === 'confirmed' ? 'failed' : 'completed'}">${f.review.outcome === 'confirmed' ? t.t('portal.proctoring.review.confirmed') : t.t('portal.proctoring.review.dismissed')}</span>${
+    f.review.reviewer ? html` <span class="hint">${t.t('portal.proctoring.review.by', { reviewer: f.review.reviewer })}</span>` : ''
   }`;
-  return f.severity === 'critical' ? html`<span class="badge badge-pending">Needs review</span>` : 'Not reviewed (not critical)';
+  return f.severity === 'critical' ? html`<span class="badge badge-pending">${t.t('portal.proctoring.review.needed')}</span>` : t.t('portal.proctoring.review.notCritical');
 }
 
 export interface ReviewFormState {
@@ -51,75 +56,108 @@ export function proctoringPage(
   who: { externalUserId: string; title: string; status: string },
   opts: { canReview: boolean; flash?: Flash | null; form?: ReviewFormState },
 ): string {
+  const { t } = scope;
+  const kind = (k: string) => kindLabel(k, t);
   const pending = r.flags.filter((f) => f.severity === 'critical' && !f.review);
   const snapshotsOf = new Map(r.flags.map((f, i) => [f.id, i + 1]));
   const plan = r.purgedAt ? null : planTimeline(r);
-  const main = html`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/assignments')}">Assignments</a></li><li><a href="${scope.link(
+  const main = html`<nav class="breadcrumbs" aria-label="${t.t('portal.breadcrumb')}"><ol><li><a href="${scope.link('/portal/assignments')}">${t.t('portal.nav.assignments')}</a></li><li><a href="${scope.link(
     `/portal/assignments/${r.assignmentId}`,
-  )}">${who.externalUserId}</a></li><li aria-current="page">Proctoring</li></ol></nav>
-<div class="page-head"><h1>Proctoring of ${who.title} for ${who.externalUserId}</h1><p>${reviewBadge(r.summary.reviewStatus)}</p></div>
+  )}">${who.externalUserId}</a></li><li aria-current="page">${t.t('portal.proctoring.record.crumb')}</li></ol></nav>
+<div class="page-head"><h1>${t.t('portal.proctoring.record.heading', { test: who.title, student: who.externalUserId })}</h1><p>${reviewBadge(t, r.summary.reviewStatus)}</p></div>
 <dl class="facts">
-<dt>Mode</dt><dd>${r.mode === 'live_ai' ? 'Recording with on-device face analysis' : r.mode === 'record' ? 'Recording' : 'Not proctored'}</dd>
-<dt>Flags</dt><dd>${r.summary.critical} critical, ${r.summary.warning} warning, ${r.summary.info} info</dd>
-<dt>Reviewed</dt><dd>${r.summary.confirmed} confirmed, ${r.summary.dismissed} dismissed</dd>
-${r.purgedAt ? html`<dt>Recording</dt><dd>Deleted ${when(r.purgedAt)} (retention period over)</dd>` : ''}
+<dt>${t.t('portal.proctoring.record.mode')}</dt><dd>${t.t('portal.proctoring.record.modeValue', { mode: r.mode })}</dd>
+<dt>${t.t('portal.proctoring.record.flags')}</dt><dd>${t.t('portal.proctoring.record.flagCounts', {
+    critical: String(r.summary.critical),
+    warning: String(r.summary.warning),
+    info: String(r.summary.info),
+  })}</dd>
+<dt>${t.t('portal.proctoring.record.reviewed')}</dt><dd>${t.t('portal.proctoring.record.reviewCounts', { confirmed: String(r.summary.confirmed), dismissed: String(r.summary.dismissed) })}</dd>
+${r.purgedAt ? html`<dt>${t.t('portal.proctoring.record.recording')}</dt><dd>${richText(t, 'portal.proctoring.record.deleted', { when: when(r.purgedAt, t) })}</dd>` : ''}
 </dl>
-${errorSummary(summaryErrors(r, opts.form))}
-${plan ? timelineSection(r, plan, kindLabel) : ''}
-<h2 id="flags-title">Flags</h2>
+${errorSummary(summaryErrors(r, opts.form), t)}
+${plan ? timelineSection(r, plan, kind, t) : ''}
+<h2 id="flags-title">${t.t('portal.proctoring.record.flags')}</h2>
 ${dataTable({
-  caption: 'Flags, in the order they started (times in UTC)',
+  caption: t.t('portal.proctoring.flags.caption'),
   stack: true,
-  columns: [{ label: 'Kind' }, { label: 'Severity' }, { label: 'Started' }, { label: 'Duration', numeric: true }, { label: 'Evidence' }, { label: 'Review' }],
+  columns: [
+    { label: t.t('portal.proctoring.flags.kind') },
+    { label: t.t('portal.proctoring.flags.severity') },
+    { label: t.t('portal.proctoring.flags.started') },
+    { label: t.t('portal.proctoring.flags.duration'), numeric: true },
+    { label: t.t('portal.proctoring.flags.evidence') },
+    { label: t.t('portal.proctoring.flags.review') },
+  ],
   rows: r.flags.map((f, i) => [
-    html`<span id="flag-${i + 1}">${kindLabel(f.kind)}</span>`,
-    severityBadge(f.severity),
-    html`${whenExact(f.startedAt)}${jumpButton(plan, f, kindLabel(f.kind))}`,
-    f.ongoing ? html`${duration(f.durationSeconds)} <span class="hint">(ongoing)</span>` : duration(f.durationSeconds),
-    f.evidence.url ? html`<a href="#evidence-${i + 1}">Snapshot</a>` : '–',
-    reviewCell(f),
+    html`<span id="flag-${i + 1}">${kind(f.kind)}</span>`,
+    severityBadge(f.severity, t),
+    html`${whenExact(f.startedAt, t)}${jumpButton(plan, f, kind(f.kind), t)}`,
+    f.ongoing ? html`${duration(t, f.durationSeconds)} <span class="hint">${t.t('portal.proctoring.flags.ongoing')}</span>` : duration(t, f.durationSeconds),
+    f.evidence.url ? html`<a href="#evidence-${i + 1}">${t.t('portal.proctoring.flags.snapshot')}</a>` : '–',
+    reviewCell(t, f),
   ]),
-  empty: 'Nothing was flagged during this attempt.',
+  empty: t.t('portal.proctoring.flags.none'),
 })}
 ${opts.canReview && pending.length > 0
-  ? html`<h2 id="review-title">Review critical flags</h2>
-<p class="hint">A decision is final and is sent to the partner: when every critical flag is decided, <code>integrity.reviewed</code> carries the counts. Proctoring never changes a status or a score by itself.</p>
+  ? html`<h2 id="review-title">${t.t('portal.proctoring.review.heading')}</h2>
+<p class="hint">${richText(t, 'portal.proctoring.review.hint', { event: html`<code>integrity.reviewed</code>` })}</p>
 ${pending.map((f) => reviewForm(scope, r, f, snapshotsOf.get(f.id)!, opts.form?.flagId === f.id ? opts.form : undefined))}`
   : ''}
-${!opts.canReview && pending.length > 0 ? html`<p class="notice">${pending.length} critical flag${pending.length === 1 ? ' waits' : 's wait'} for a reviewer.</p>` : ''}
-<h2 id="evidence-title">Evidence snapshots</h2>
+${!opts.canReview && pending.length > 0 ? html`<p class="notice">${t.t('portal.proctoring.review.waiting', { flags: pending.length })}</p>` : ''}
+<h2 id="evidence-title">${t.t('portal.proctoring.evidence.heading')}</h2>
 ${r.flags.some((f) => f.evidence.url)
   ? html`<ul class="evidence">${r.flags.map((f, i) =>
       f.evidence.url
-        ? html`<li id="evidence-${i + 1}"><img src="${f.evidence.url}" alt="Webcam snapshot taken for the flag “${kindLabel(f.kind)}” at ${clockTime(f.startedAt)}" width="320" height="240"><p class="hint">${kindLabel(f.kind)}, ${whenExact(f.startedAt)}${receivedNote(r, f.evidence.snapshotId)}</p></li>`
+        ? html`<li id="evidence-${i + 1}"><img src="${f.evidence.url}" alt="${t.t('portal.proctoring.evidence.alt', { kind: kind(f.kind), time: clockTime(f.startedAt, t) })}" width="320" height="240"><p class="hint">${richText(
+            t,
+            'portal.proctoring.evidence.caption',
+            { kind: kind(f.kind), when: whenExact(f.startedAt, t) },
+          )}${receivedNote(t, r, f.evidence.snapshotId)}</p></li>`
         : '',
     )}</ul>`
-  : html`<p class="empty">No flag has an evidence snapshot.</p>`}
-${r.snapshots.length > 0 ? html`<p class="hint">${r.snapshots.length} snapshot${r.snapshots.length === 1 ? ' was' : 's were'} kept in all, including the periodic ones.</p>` : ''}
-<h2 id="recording-title">Recording</h2>
+  : html`<p class="empty">${t.t('portal.proctoring.evidence.none')}</p>`}
+${r.snapshots.length > 0 ? html`<p class="hint">${t.t('portal.proctoring.evidence.kept', { snapshots: r.snapshots.length, count: String(r.snapshots.length) })}</p>` : ''}
+<h2 id="recording-title">${t.t('portal.proctoring.record.recording')}</h2>
 ${r.recording.segmentCount === 0
-  ? html`<p class="empty">No recording was uploaded for this attempt.</p>`
-  : html`<p>${r.recording.segmentCount} segment${r.recording.segmentCount === 1 ? '' : 's'}, ${duration(r.recording.totalDurationMs / 1000)} in all. The links work until ${when(r.urlsExpireAt)}; reload the page for fresh ones.</p>
-<details class="segment-files"><summary>Segment files, with the page’s and the server’s times</summary>
+  ? html`<p class="empty">${t.t('portal.proctoring.recording.none')}</p>`
+  : html`<p>${richText(t, 'portal.proctoring.recording.summary', {
+      segments: r.recording.segmentCount,
+      count: String(r.recording.segmentCount),
+      duration: duration(t, r.recording.totalDurationMs / 1000),
+      until: when(r.urlsExpireAt, t),
+    })}</p>
+<details class="segment-files"><summary>${t.t('portal.proctoring.recording.files')}</summary>
 ${dataTable({
-  caption: 'Recording segments: when the page says each began, and when the server received it (UTC)',
+  caption: t.t('portal.proctoring.recording.caption'),
   stack: true,
-  columns: [{ label: 'Segment' }, { label: 'Began (page’s clock)' }, { label: 'Received (server’s clock)' }, { label: 'Length', numeric: true }],
+  columns: [
+    { label: t.t('portal.proctoring.recording.segment') },
+    { label: t.t('portal.proctoring.recording.began') },
+    { label: t.t('portal.proctoring.recording.received') },
+    { label: t.t('portal.proctoring.recording.length'), numeric: true },
+  ],
   rows: r.recording.segments.map((s) => [
-    html`<a href="${s.url}">Segment ${s.seq + 1}</a>`,
-    whenExact(s.startedAt),
-    s.receivedAt ? whenExact(s.receivedAt) : html`<span class="hint">Not kept (stored before the server kept it)</span>`,
-    duration(s.durationMs / 1000),
+    html`<a href="${s.url}">${t.t('portal.proctoring.recording.segmentN', { n: s.seq + 1 })}</a>`,
+    whenExact(s.startedAt, t),
+    s.receivedAt ? whenExact(s.receivedAt, t) : html`<span class="hint">${t.t('portal.proctoring.recording.notKept')}</span>`,
+    duration(t, s.durationMs / 1000),
   ]),
 })}
 </details>`}`;
-  return layoutFor(scope, { title: `Proctoring of ${who.externalUserId}`, current: 'assignments', main, flash: opts.flash ?? null });
+  return layoutFor(scope, {
+    title: t.t('portal.proctoring.record.title', { student: who.externalUserId }),
+    current: 'assignments',
+    main,
+    flash: opts.flash ?? null,
+    clientMessages: plan ? TIMELINE_SCRIPT_MESSAGES : [],
+  });
 }
 
 /** When the server received a flag's evidence snapshot (the caption's first time is the page's). */
-function receivedNote(r: ProctoringReport, snapshotId: string | null): SafeHtml | string {
+function receivedNote(t: Translator, r: ProctoringReport, snapshotId: string | null): SafeHtml | string {
   const received = r.snapshots.find((s) => s.snapshotId === snapshotId)?.receivedAt;
-  return received ? html`; the server received it at ${clockTime(received)}` : '';
+  return received ? html`${t.t('portal.proctoring.evidence.received', { time: clockTime(received, t) })}` : '';
 }
 
 /** The summary links to the fields of the flag's own form (every form has an outcome and a note). */
@@ -129,35 +167,36 @@ function summaryErrors(r: ProctoringReport, form: ReviewFormState | undefined): 
   return form.errors.map((e) => ({ ...e, field: e.field === 'outcome' ? `outcome-${n}-confirmed` : e.field === 'note' ? `note-${n}` : e.field }));
 }
 
-function reviewBadge(status: string): SafeHtml {
-  if (status === 'pending') return html`<span class="badge badge-pending">Review pending</span>`;
-  if (status === 'reviewed') return html`<span class="badge badge-completed">Reviewed</span>`;
-  return html`<span class="badge">No review needed</span>`;
+function reviewBadge(t: Translator, status: string): SafeHtml {
+  if (status === 'pending') return html`<span class="badge badge-pending">${t.t('portal.proctoring.badge.pending')}</span>`;
+  if (status === 'reviewed') return html`<span class="badge badge-completed">${t.t('portal.proctoring.badge.reviewed')}</span>`;
+  return html`<span class="badge">${t.t('portal.proctoring.badge.notNeeded')}</span>`;
 }
 
 function reviewForm(scope: Scope, r: ProctoringReport, f: FlagView, n: number, state: ReviewFormState | undefined): SafeHtml {
+  const { t } = scope;
   const values = state?.values ?? {};
   const outcomeError = errorFor(state?.errors, 'outcome');
   const noteError = errorFor(state?.errors, 'note');
-  const label = `${kindLabel(f.kind)} at ${f.startedAt.toISOString().slice(11, 19)} UTC`;
+  const label = t.t('portal.proctoring.kindAt', { kind: kindLabel(f.kind, t), time: `${f.startedAt.toISOString().slice(11, 19)} UTC` });
   return html`<form method="post" action="/portal/assignments/${r.assignmentId}/proctoring/review" class="panel review-form" aria-labelledby="review-${n}-title" novalidate>
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields({ ...operatorField(scope), flagId: f.id })}
-<h3 id="review-${n}-title">${label} <span class="hint">(${duration(f.durationSeconds)})</span></h3>
+<h3 id="review-${n}-title">${label} <span class="hint">${t.t('portal.proctoring.form.duration', { duration: duration(t, f.durationSeconds) })}</span></h3>
 <fieldset${outcomeError ? html` class="has-error" aria-describedby="outcome-${n}-error"` : ''}>
-<legend>Outcome for “${label}”</legend>
-${outcomeError ? html`<p class="field-error" id="outcome-${n}-error"><span class="sr-only">Error:</span> ${outcomeError}</p>` : ''}
+<legend>${t.t('portal.proctoring.form.outcomeFor', { flag: label })}</legend>
+${outcomeError ? html`<p class="field-error" id="outcome-${n}-error"><span class="sr-only">${t.t('portal.form.errorPrefix')}</span> ${outcomeError}</p>` : ''}
 <div class="checks">
-<div class="check"><input type="radio" name="outcome" value="confirmed" id="f-outcome-${n}-confirmed"${values.outcome === 'confirmed' ? html` checked` : ''}><label for="f-outcome-${n}-confirmed">Confirmed: a breach of the rules</label></div>
-<div class="check"><input type="radio" name="outcome" value="dismissed" id="f-outcome-${n}-dismissed"${values.outcome === 'dismissed' ? html` checked` : ''}><label for="f-outcome-${n}-dismissed">Dismissed: no breach</label></div>
+<div class="check"><input type="radio" name="outcome" value="confirmed" id="f-outcome-${n}-confirmed"${values.outcome === 'confirmed' ? html` checked` : ''}><label for="f-outcome-${n}-confirmed">${t.t('portal.proctoring.form.confirmed')}</label></div>
+<div class="check"><input type="radio" name="outcome" value="dismissed" id="f-outcome-${n}-dismissed"${values.outcome === 'dismissed' ? html` checked` : ''}><label for="f-outcome-${n}-dismissed">${t.t('portal.proctoring.form.dismissed')}</label></div>
 </div>
 </fieldset>
 <div class="field${noteError ? ' has-error' : ''}">
-<label for="f-note-${n}">Note<span class="sr-only"> on “${label}”</span></label>
-<p class="hint" id="note-${n}-hint">Why you decided so. The partner sees the outcome; the note stays with this record.</p>
-${noteError ? html`<p class="field-error" id="note-${n}-error"><span class="sr-only">Error:</span> ${noteError}</p>` : ''}
+<label for="f-note-${n}">${t.t('portal.proctoring.form.note')}<span class="sr-only"> ${t.t('portal.proctoring.form.onFlag', { flag: label })}</span></label>
+<p class="hint" id="note-${n}-hint">${t.t('portal.proctoring.form.noteHint')}</p>
+${noteError ? html`<p class="field-error" id="note-${n}-error"><span class="sr-only">${t.t('portal.form.errorPrefix')}</span> ${noteError}</p>` : ''}
 <textarea id="f-note-${n}" name="note" rows="3" maxlength="2000" aria-describedby="note-${n}-hint${noteError ? ` note-${n}-error` : ''}"${noteError ? html` aria-invalid="true"` : ''}>
 ${values.note ?? ''}</textarea>
 </div>
-<button type="submit" class="button primary">Record the review<span class="sr-only"> of “${label}”</span></button>
+<button type="submit" class="button primary">${t.t('portal.proctoring.form.submit')}<span class="sr-only"> ${t.t('portal.proctoring.form.ofFlag', { flag: label })}</span></button>
 </form>`;
 }

@@ -4,8 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../platform/context.js';
 import { notFound, type ErrorDetail } from '../../../platform/errors.js';
 import { html } from '../../../platform/web/html.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 import type { AuditContext } from '../../staff/audit.js';
-import { INSTITUTION_ROLES } from '../../staff/principal.js';
+import { INSTITUTION_ROLES, permissionsOf } from '../../staff/principal.js';
 import { changeStaffRole, inviteStaff, listStaff, normaliseEmail, removeStaff } from '../../staff/staff-service.js';
 import { csrfField, dataTable, errorFor, errorSummary, hiddenFields, postButton, selectField, textField, whenShort, type Flash } from '../ui/components.js';
 import {
@@ -30,20 +31,15 @@ import {
  * change a role, remove, through the staff service, which writes each
  * change's audit entry in its own transaction.
  */
-const TITLE = 'Staff';
 const StaffParams = Type.Object({ staffId: Type.String({ maxLength: 64 }) });
-const ROLE_HELP: Record<string, string> = {
-  admin: 'everything of the institution, including keys, webhooks and staff',
-  reviewer: 'marking and proctoring review, and reading',
-  viewer: 'reading only',
-};
 
 function auditOf(scope: Scope, request: FastifyRequest): AuditContext {
   return { actor: { kind: 'staff', staffId: scope.p.staffId, email: scope.p.email }, ip: request.ip };
 }
 
 export const staffAdminPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  institutionPage(app, ctx, { path: '/staff', nav: 'staff', title: TITLE, permission: 'manage_staff' }, (scope, flash) => staffPage(ctx, scope, { flash }));
+  const title = portalTranslator().t('portal.nav.staff');
+  institutionPage(app, ctx, { path: '/staff', nav: 'staff', title, permission: 'manage_staff' }, (scope, flash) => staffPage(ctx, scope, { flash }));
 
   app.post(
     '/staff',
@@ -59,16 +55,17 @@ export const staffAdminPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       const scope = await institutionScope(ctx, request, 'manage_staff');
       if (!scope) throw notFound('institution');
       const form = { email: (request.body.email ?? '').trim(), name: (request.body.name ?? '').trim(), role: request.body.role ?? 'viewer' };
+      const { t } = scope;
       const errors: ErrorDetail[] = [];
-      if (!form.email) errors.push({ field: 'email', message: 'Enter the email address of the person to invite.' });
-      else if (!normaliseEmail(form.email)) errors.push({ field: 'email', message: 'Enter an email address like name@example.com.' });
-      if (form.name.length > 200) errors.push({ field: 'name', message: 'The name must be at most 200 characters.' });
+      if (!form.email) errors.push({ field: 'email', message: t.t('portal.staff.error.emailMissing') });
+      else if (!normaliseEmail(form.email)) errors.push({ field: 'email', message: t.t('portal.staff.error.emailInvalid') });
+      if (form.name.length > 200) errors.push({ field: 'name', message: t.t('portal.staff.error.nameTooLong') });
       if (errors.length === 0) {
         try {
           await inviteStaff(ctx, { institutionId: scope.institutionId, email: form.email, name: form.name || null, role: form.role }, auditOf(scope, request));
           return redirect(reply, scope.link('/portal/staff', { done: 'staff-invited' }));
         } catch (err) {
-          errors.push(...formErrors(err, 'email').map((d) => ({ field: d.field, message: d.field === 'email' ? `Email address ${d.message}` : d.message })));
+          errors.push(...formErrors(err, 'email').map((d) => ({ field: d.field, message: d.field === 'email' ? t.t('portal.staff.error.email', { reason: d.message }) : d.message })));
         }
       }
       return sendHtml(reply, await staffPage(ctx, scope, { errors, form }), 400);
@@ -96,13 +93,14 @@ export const staffAdminPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
     if (!scope) throw notFound('staff member');
     const member = (await listStaff(ctx.pool, scope.institutionId)).find((s) => s.staffId === request.params.staffId);
     if (!member) throw notFound('staff member');
-    const main = html`<h1>Remove ${member.name ?? member.email}?</h1>
-<p>${member.email} (${member.role}) will be signed out at once and can no longer sign in to ${scope.institutionName}'s portal. Their marks and audit entries stay. You can invite the address again later.</p>
+    const { t } = scope;
+    const main = html`<h1>${t.t('portal.staff.remove.heading', { who: member.name ?? member.email })}</h1>
+<p>${richText(t, 'portal.staff.remove.text', { email: member.email, role: member.role, institution: scope.institutionName })}</p>
 <div class="actions">
-${postButton({ action: `/portal/staff/${member.staffId}/remove`, label: 'Remove staff member', csrf: scope.p.sessionCsrf, variant: 'danger', fields: operatorField(scope) })}
-<a href="${scope.link('/portal/staff')}" class="button">Cancel</a>
+${postButton({ action: `/portal/staff/${member.staffId}/remove`, label: t.t('portal.staff.remove.button'), csrf: scope.p.sessionCsrf, variant: 'danger', fields: operatorField(scope) })}
+<a href="${scope.link('/portal/staff')}" class="button">${t.t('portal.staff.remove.cancel')}</a>
 </div>`;
-    return sendHtml(reply, layoutFor(scope, { title: `Remove ${member.email}`, current: 'staff', main }));
+    return sendHtml(reply, layoutFor(scope, { title: t.t('portal.staff.remove.title', { email: member.email }), current: 'staff', main }));
   });
 
   app.post(
@@ -122,42 +120,62 @@ ${postButton({ action: `/portal/staff/${member.staffId}/remove`, label: 'Remove 
   );
 };
 
+/**
+ * Every institution role with what it may do, read from the roles' own
+ * permissions (staff/principal.ts), so a new role or permission shows here
+ * without a text to keep in step.
+ */
+function roleList(t: Scope['t']) {
+  return html`<section class="panel" aria-labelledby="roles-heading"><h2 id="roles-heading">${t.t('portal.staff.roles.heading')}</h2>
+<dl class="facts role-list">${INSTITUTION_ROLES.map(
+    (r) => html`<dt id="role-${r}"><strong>${t.t('portal.staff.roleName', { role: r })}</strong></dt><dd aria-labelledby="role-${r}"><ul>${permissionsOf(r).map((p) => html`<li>${t.t('portal.staff.permission', { permission: p })}</li>`)}</ul></dd>`,
+  )}</dl></section>`;
+}
+
 async function staffPage(ctx: AppContext, scope: Scope, opts: { flash?: Flash | null; errors?: ErrorDetail[]; form?: { email: string; name: string; role: string } }): Promise<string> {
   const staff = await listStaff(ctx.pool, scope.institutionId);
+  const { t } = scope;
   const csrf = scope.p.sessionCsrf;
-  const roles = INSTITUTION_ROLES.map((r) => ({ value: r, label: `${r[0]!.toUpperCase()}${r.slice(1)}` }));
-  const main = html`<h1>Staff</h1>
-<p class="lede">People who sign in to ${scope.institutionName}'s portal. Roles: <strong>admin</strong> (${ROLE_HELP.admin}), <strong>reviewer</strong> (${ROLE_HELP.reviewer}), <strong>viewer</strong> (${ROLE_HELP.viewer}).</p>
-${errorSummary(opts.errors)}
+  const roles = INSTITUTION_ROLES.map((r) => ({ value: r, label: t.t('portal.staff.roleName', { role: r }) }));
+  const main = html`<h1>${t.t('portal.nav.staff')}</h1>
+<p class="lede">${t.t('portal.staff.lede', { institution: scope.institutionName })}</p>
+${roleList(t)}
+${errorSummary(opts.errors, t)}
 ${dataTable({
-  caption: html`Staff of ${scope.institutionName} (${staff.length})`,
+  caption: t.t('portal.staff.caption', { institution: scope.institutionName, count: String(staff.length) }),
   stack: true,
-  columns: [{ label: 'Name' }, { label: 'Email' }, { label: 'Role' }, { label: 'Last sign-in' }, { label: 'Actions' }],
+  columns: [
+    { label: t.t('portal.staff.name') },
+    { label: t.t('portal.staff.email') },
+    { label: t.t('portal.staff.role') },
+    { label: t.t('portal.staff.lastSignIn') },
+    { label: t.t('portal.staff.actions') },
+  ],
   rows: staff.map((s) => {
     const self = s.staffId === scope.p.staffId;
     return [
-      html`${s.name ?? html`<span class="empty">No name</span>`}${self ? html` <span class="hint">(you)</span>` : ''}`,
+      html`${s.name ?? html`<span class="empty">${t.t('portal.staff.noName')}</span>`}${self ? html` <span class="hint">${t.t('portal.staff.you')}</span>` : ''}`,
       s.email,
       html`<form method="post" action="/portal/staff/${s.staffId}/role" class="inline-form actions">
 ${csrfField(csrf)}${hiddenFields(operatorField(scope))}
-<label class="sr-only" for="role-${s.staffId}">Role of ${s.email}</label>
+<label class="sr-only" for="role-${s.staffId}">${t.t('portal.staff.roleOf', { email: s.email })}</label>
 <select id="role-${s.staffId}" name="role">${roles.map((r) => html`<option value="${r.value}"${r.value === s.role ? html` selected` : ''}>${r.label}</option>`)}</select>
-<button type="submit" class="button small">Change<span class="sr-only"> the role of ${s.email}</span></button>
+<button type="submit" class="button small">${t.t('portal.staff.change')}<span class="sr-only"> ${t.t('portal.staff.changeWhose', { email: s.email })}</span></button>
 </form>`,
-      s.lastSignInAt ? whenShort(s.lastSignInAt) : 'Not yet',
-      html`<a href="${scope.link(`/portal/staff/${s.staffId}/remove`)}">Remove<span class="sr-only"> ${s.email}</span></a>`,
+      s.lastSignInAt ? whenShort(s.lastSignInAt, t) : t.t('portal.staff.notYet'),
+      html`<a href="${scope.link(`/portal/staff/${s.staffId}/remove`)}">${t.t('portal.staff.removeLink')}<span class="sr-only"> ${s.email}</span></a>`,
     ];
   }),
-  empty: 'No staff yet.',
+  empty: t.t('portal.staff.none'),
 })}
 <form method="post" action="/portal/staff" class="panel" novalidate>
-<h2>Invite someone</h2>
-<p class="hint">They receive an email with a sign-in link, valid for 15 minutes; afterwards they sign in from the portal's sign-in page.</p>
+<h2>${t.t('portal.staff.invite.heading')}</h2>
+<p class="hint">${richText(t, 'portal.staff.invite.hint')}</p>
 ${csrfField(csrf)}${hiddenFields(operatorField(scope))}
-${textField({ name: 'email', label: 'Email', type: 'email', value: opts.form?.email ?? '', error: errorFor(opts.errors, 'email'), autocomplete: 'off', maxlength: 254 })}
-${textField({ name: 'name', label: 'Name', value: opts.form?.name ?? '', hint: 'Optional.', error: errorFor(opts.errors, 'name'), maxlength: 200 })}
-${selectField({ name: 'role', label: 'Role', value: opts.form?.role ?? 'reviewer', options: roles })}
-<button type="submit" class="button primary">Send invitation</button>
+${textField({ name: 'email', label: t.t('portal.staff.email'), type: 'email', value: opts.form?.email ?? '', error: errorFor(opts.errors, 'email'), autocomplete: 'off', maxlength: 254, t })}
+${textField({ name: 'name', label: t.t('portal.staff.name'), value: opts.form?.name ?? '', hint: t.t('portal.marking.item.optional'), error: errorFor(opts.errors, 'name'), maxlength: 200, t })}
+${selectField({ name: 'role', label: t.t('portal.staff.role'), value: opts.form?.role ?? 'reviewer', options: roles })}
+<button type="submit" class="button primary">${t.t('portal.staff.invite.submit')}</button>
 </form>`;
-  return layoutFor(scope, { title: TITLE, current: 'staff', main, flash: opts.flash ?? null });
+  return layoutFor(scope, { title: t.t('portal.nav.staff'), current: 'staff', main, flash: opts.flash ?? null });
 }

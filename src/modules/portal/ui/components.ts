@@ -1,5 +1,7 @@
+import type { MessageKey, Translator } from '../../../platform/i18n/catalogue.js';
 import { html, type SafeHtml, timeTag } from '../../../platform/web/html.js';
 import type { ErrorDetail } from '../../../platform/errors.js';
+import { portalTranslator } from './portal-text.js';
 
 /** The portal's UI kit: tables with captions, form fields tied to their errors, messages, paging. */
 
@@ -59,10 +61,10 @@ ${p.rows.map(
 }
 
 /** At the top of a form that was refused: every problem, each a link to its field. */
-export function errorSummary(details: ErrorDetail[] | undefined): SafeHtml {
+export function errorSummary(details: ErrorDetail[] | undefined, t: Translator = portalTranslator()): SafeHtml {
   if (!details || details.length === 0) return html``;
   return html`<div class="error-summary" role="alert" tabindex="-1" id="error-summary">
-<h2>There is a problem</h2>
+<h2>${t.t('portal.form.problemHeading')}</h2>
 <ul>${details.map((d) => html`<li><a href="#${fieldId(d.field)}">${d.message}</a></li>`)}</ul>
 </div>`;
 }
@@ -90,6 +92,12 @@ interface FieldInput {
   max?: string;
   maxlength?: number;
   className?: string;
+  t?: Translator;
+}
+
+/** A field's error, led by a word for screen readers (the red alone says nothing to them). */
+function fieldError(id: string, error: string, t: Translator = portalTranslator()): SafeHtml {
+  return html`<p class="field-error" id="${id}-error"><span class="sr-only">${t.t('portal.form.errorPrefix')}</span> ${error}</p>`;
 }
 
 function describedBy(id: string, hint: unknown, error: unknown): SafeHtml | string {
@@ -102,7 +110,7 @@ export function textField(f: FieldInput): SafeHtml {
   return html`<div class="field${f.error ? ' has-error' : ''}${f.className ? ` ${f.className}` : ''}">
 <label for="${id}">${f.label}</label>
 ${f.hint ? html`<p class="hint" id="${id}-hint">${f.hint}</p>` : ''}
-${f.error ? html`<p class="field-error" id="${id}-error"><span class="sr-only">Error:</span> ${f.error}</p>` : ''}
+${f.error ? fieldError(id, f.error, f.t) : ''}
 <input id="${id}" name="${f.name}" type="${f.type ?? 'text'}" value="${f.value ?? ''}"${f.required ? html` required` : ''}${
     f.autocomplete ? html` autocomplete="${f.autocomplete}"` : ''
   }${f.inputmode ? html` inputmode="${f.inputmode}"` : ''}${f.step ? html` step="${f.step}"` : ''}${f.min !== undefined ? html` min="${f.min}"` : ''}${
@@ -116,7 +124,7 @@ export function textArea(f: FieldInput & { rows?: number }): SafeHtml {
   return html`<div class="field${f.error ? ' has-error' : ''}${f.className ? ` ${f.className}` : ''}">
 <label for="${id}">${f.label}</label>
 ${f.hint ? html`<p class="hint" id="${id}-hint">${f.hint}</p>` : ''}
-${f.error ? html`<p class="field-error" id="${id}-error"><span class="sr-only">Error:</span> ${f.error}</p>` : ''}
+${f.error ? fieldError(id, f.error, f.t) : ''}
 <textarea id="${id}" name="${f.name}" rows="${f.rows ?? 4}"${f.maxlength ? html` maxlength="${f.maxlength}"` : ''}${f.error ? html` aria-invalid="true"` : ''}${describedBy(
     id,
     f.hint,
@@ -162,65 +170,73 @@ ${csrfField(p.csrf)}${hiddenFields(p.fields ?? {})}
 </form>`;
 }
 
-export function pager(p: { label: string; newerHref: string | null; olderHref: string | null; newerText?: string; olderText?: string }): SafeHtml {
+export function pager(p: {
+  label: string;
+  newerHref: string | null;
+  olderHref: string | null;
+  newerText?: string;
+  olderText?: string;
+  t?: Translator;
+}): SafeHtml {
   if (!p.newerHref && !p.olderHref) return html``;
+  const t = p.t ?? portalTranslator();
   return html`<nav class="pager" aria-label="${p.label}">
-${p.newerHref ? html`<a href="${p.newerHref}" rel="prev">← ${p.newerText ?? 'Newer'}</a>` : html`<span></span>`}
-${p.olderHref ? html`<a href="${p.olderHref}" rel="next">${p.olderText ?? 'Older'} →</a>` : ''}
+${p.newerHref ? html`<a href="${p.newerHref}" rel="prev">${t.t('portal.pager.newerLink', { text: p.newerText ?? t.t('portal.pager.newer') })}</a>` : html`<span></span>`}
+${p.olderHref ? html`<a href="${p.olderHref}" rel="next">${t.t('portal.pager.olderLink', { text: p.olderText ?? t.t('portal.pager.older') })}</a>` : ''}
 </nav>`;
 }
 
-const STATUS_LABELS: Record<string, string> = {
-  assigned: 'Assigned',
-  started: 'Started',
-  submitted: 'Submitted',
-  marking: 'Marking',
-  completed: 'Completed',
-  expired: 'Expired',
-  cancelled: 'Cancelled',
-  pending: 'Pending',
-  succeeded: 'Succeeded',
-  failed: 'Failed',
-  enabled: 'Enabled',
-  disabled: 'Disabled',
-  active: 'Active',
-  suspended: 'Suspended',
-  revoked: 'Revoked',
+/** The statuses of assignments, deliveries, endpoints, institutions and keys, in words. */
+const STATUS_LABELS: Record<string, MessageKey> = {
+  assigned: 'portal.status.assigned',
+  started: 'portal.status.started',
+  submitted: 'portal.status.submitted',
+  marking: 'portal.status.marking',
+  completed: 'portal.status.completed',
+  expired: 'portal.status.expired',
+  cancelled: 'portal.status.cancelled',
+  pending: 'portal.status.pending',
+  succeeded: 'portal.status.succeeded',
+  failed: 'portal.status.failed',
+  enabled: 'portal.status.enabled',
+  disabled: 'portal.status.disabled',
+  active: 'portal.status.active',
+  suspended: 'portal.status.suspended',
+  revoked: 'portal.status.revoked',
 };
 
-export function statusLabel(status: string): string {
-  return STATUS_LABELS[status] ?? status;
+export function statusLabel(status: string, t: Translator = portalTranslator()): string {
+  const key = STATUS_LABELS[status];
+  return key ? t.t(key) : status;
 }
 
 /** Marks a test-mode object (made with an `ak_test_` key) wherever it is listed beside live ones. */
-export function testBadge(): SafeHtml {
-  return html`<span class="badge badge-test">Test</span>`;
+export function testBadge(t: Translator = portalTranslator()): SafeHtml {
+  return html`<span class="badge badge-test">${t.t('portal.badge.test')}</span>`;
 }
 
-export function statusBadge(status: string): SafeHtml {
-  return html`<span class="badge badge-${status}">${statusLabel(status)}</span>`;
+export function statusBadge(status: string, t: Translator = portalTranslator()): SafeHtml {
+  return html`<span class="badge badge-${status}">${statusLabel(status, t)}</span>`;
 }
 
-/** A date for people (UTC, said so) or a dash. */
-export function when(d: Date | null | undefined): SafeHtml {
-  return d ? timeTag(d) : html`<span class="none">–</span>`;
+/** A date for people in the page's language (its zone said) or a dash. */
+export function when(d: Date | null | undefined, t: Translator = portalTranslator()): SafeHtml {
+  return d ? timeTag(d, t) : html`<span class="none">–</span>`;
 }
 
-const SHORT = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
-
-/** A compact date for tables: "3 May 2025, 14:05 UTC". */
-export function whenShort(d: Date | null | undefined): SafeHtml {
-  return d ? html`<time datetime="${d.toISOString()}">${SHORT.format(d)} UTC</time>` : html`<span class="none">–</span>`;
+/** A compact date for tables: "3 May 2025, 14:05 UTC" in English. */
+export function whenShort(d: Date | null | undefined, t: Translator = portalTranslator()): SafeHtml {
+  return d ? html`<time datetime="${d.toISOString()}">${t.dateTimeShort(d)}</time>` : html`<span class="none">–</span>`;
 }
 
 /** "2 minutes ago", for presence and "last used". */
-export function ago(d: Date, now: Date): string {
+export function ago(d: Date, now: Date, t: Translator = portalTranslator()): string {
   const s = Math.max(0, Math.round((now.getTime() - d.getTime()) / 1000));
-  if (s < 60) return 'just now';
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} minute${m === 1 ? '' : 's'} ago`;
-  const h = Math.round(m / 60);
-  if (h < 48) return `${h} hour${h === 1 ? '' : 's'} ago`;
-  const days = Math.round(h / 24);
-  return `${days} days ago`;
+  if (s < 60) return t.t('portal.ago.justNow');
+  const minutes = Math.round(s / 60);
+  if (minutes < 60) return t.t('portal.ago.minutes', { minutes });
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return t.t('portal.ago.hours', { hours });
+  const days = Math.round(hours / 24);
+  return t.t('portal.ago.days', { days, count: String(days) });
 }

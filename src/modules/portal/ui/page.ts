@@ -4,12 +4,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../platform/context.js';
 import { joinTransaction, withTransaction } from '../../../platform/db.js';
 import { AppError, notFound, type ErrorDetail } from '../../../platform/errors.js';
+import type { MessageKey, Translator } from '../../../platform/i18n/catalogue.js';
 import { PAGE_HEADERS, html, type SafeHtml } from '../../../platform/web/html.js';
 import { getInstitution, listInstitutions } from '../../institutions/institutions.js';
 import { recordAudit, type AuditContext, type AuditEntryInput } from '../../staff/audit.js';
 import { actingInstitution, requirePermission, requireStaff, type Permission, type StaffPrincipal } from '../../staff/principal.js';
 import { dataTable, type Flash } from './components.js';
 import { portalLayout, scopedHref, type NavKey } from './layout.js';
+import { portalTranslator } from './portal-text.js';
 
 /** Route-schema pieces and the per-request plumbing every portal page shares. */
 
@@ -33,42 +35,44 @@ export function redirect(reply: FastifyReply, location: string) {
  * Flash messages travel as a fixed key in the redirect's query (`done=…`),
  * never as text: a crafted link can only show one of these sentences.
  */
-const FLASHES: Record<string, Flash> = {
-  'key-revoked': { kind: 'success', text: 'The API key was revoked. Requests with it are refused from now on.' },
-  'domain-added': { kind: 'success', text: 'The callback domain was added.' },
-  'domain-removed': { kind: 'success', text: 'The callback domain was removed.' },
-  'endpoint-disabled': { kind: 'success', text: 'The endpoint was disabled. Its pending deliveries were stopped.' },
-  'endpoint-enabled': { kind: 'success', text: 'The endpoint was enabled.' },
-  'test-sent': { kind: 'success', text: 'A test event was sent. Its delivery appears in the log below within seconds.' },
-  redelivered: { kind: 'success', text: 'The event is being delivered again.' },
-  'draft-saved': { kind: 'success', text: 'Your draft was saved. Only you can see it until you finish marking.' },
-  'marking-finished': { kind: 'success', text: 'Marking finished. The final score was released to the partner (grading.done).' },
-  'institution-created': { kind: 'success', text: 'The institution was created.' },
-  'institution-suspended': { kind: 'success', text: 'The institution was suspended. Its API keys are refused until it is reactivated.' },
-  'institution-reactivated': { kind: 'success', text: 'The institution was reactivated.' },
-  'draft-created': { kind: 'success', text: 'The test was created as a draft. It is saved as you type; partners can assign it once you publish a version.' },
-  'test-deleted': { kind: 'success', text: 'The test was deleted. Assignments already made keep working to the end.' },
-  'test-saved': { kind: 'success', text: 'The test was saved as a new version. Existing assignments keep the version they started with.' },
-  'test-created': { kind: 'success', text: 'The test was created.' },
-  published: { kind: 'success', text: 'The test was published to the institution.' },
-  unpublished: { kind: 'success', text: 'The test was unpublished from the institution. Existing assignments continue.' },
-  'staff-invited': { kind: 'success', text: 'The invitation was sent.' },
-  'staff-updated': { kind: 'success', text: 'The role was changed.' },
-  'ai-accepted': { kind: 'success', text: 'The AI suggestions were recorded as your marks and marking finished. The final score was released to the partner (grading.done).' },
-  'ai-accepted-partly': { kind: 'success', text: 'The AI suggestions were recorded as your marks. The other items still need your points.' },
-  'extra-time-saved': { kind: 'success', text: 'The extra time was saved. A test in progress gets it at once.' },
-  'due-date-saved': { kind: 'success', text: 'The due date was changed. The start link now expires with it.' },
-  'assignment-cancelled': { kind: 'success', text: 'The assignment was cancelled. Its start link no longer works.' },
-  'flag-reviewed': { kind: 'success', text: 'Your review was recorded. When every critical flag is decided, the partner is told (integrity.reviewed).' },
-  'staff-removed': { kind: 'success', text: 'The staff member was removed and signed out.' },
-  'lti-registered': { kind: 'success', text: 'The learning platform was registered. Enter the URLs below in its tool configuration.' },
-  'lti-deployments-saved': { kind: 'success', text: 'The deployment ids were saved. Launches from a deployment no longer listed are refused from now on.' },
-  'lti-removed': { kind: 'success', text: 'The learning platform was removed. Its launches are refused from now on; assignments it made stay.' },
+/** Every flash is good news: a change went through. */
+const FLASHES: Record<string, MessageKey> = {
+  'key-revoked': 'portal.flash.keyRevoked',
+  'domain-added': 'portal.flash.domainAdded',
+  'domain-removed': 'portal.flash.domainRemoved',
+  'endpoint-disabled': 'portal.flash.endpointDisabled',
+  'endpoint-enabled': 'portal.flash.endpointEnabled',
+  'test-sent': 'portal.flash.testSent',
+  redelivered: 'portal.flash.redelivered',
+  'draft-saved': 'portal.flash.draftSaved',
+  'marking-finished': 'portal.flash.markingFinished',
+  'institution-created': 'portal.flash.institutionCreated',
+  'institution-suspended': 'portal.flash.institutionSuspended',
+  'institution-reactivated': 'portal.flash.institutionReactivated',
+  'draft-created': 'portal.flash.draftCreated',
+  'test-deleted': 'portal.flash.testDeleted',
+  'test-saved': 'portal.flash.testSaved',
+  'test-created': 'portal.flash.testCreated',
+  published: 'portal.flash.published',
+  unpublished: 'portal.flash.unpublished',
+  'staff-invited': 'portal.flash.staffInvited',
+  'staff-updated': 'portal.flash.staffUpdated',
+  'ai-accepted': 'portal.flash.aiAccepted',
+  'ai-accepted-partly': 'portal.flash.aiAcceptedPartly',
+  'extra-time-saved': 'portal.flash.extraTimeSaved',
+  'due-date-saved': 'portal.flash.dueDateSaved',
+  'assignment-cancelled': 'portal.flash.assignmentCancelled',
+  'flag-reviewed': 'portal.flash.flagReviewed',
+  'staff-removed': 'portal.flash.staffRemoved',
+  'lti-registered': 'portal.flash.ltiRegistered',
+  'lti-deployments-saved': 'portal.flash.ltiDeploymentsSaved',
+  'lti-removed': 'portal.flash.ltiRemoved',
 };
 
-export function flashFrom(request: FastifyRequest): Flash | null {
+export function flashFrom(request: FastifyRequest, t: Translator = portalTranslator()): Flash | null {
   const key = (request.query as { done?: unknown } | undefined)?.done;
-  return typeof key === 'string' ? (FLASHES[key] ?? null) : null;
+  const message = typeof key === 'string' && Object.hasOwn(FLASHES, key) ? FLASHES[key] : undefined;
+  return message ? { kind: 'success', text: t.t(message) } : null;
 }
 
 export const DoneQuery = { done: Type.Optional(Type.String({ maxLength: 40 })) };
@@ -90,7 +94,7 @@ export function institutionPage(
     const scope = await institutionScope(ctx, request, page.permission);
     const portalPath = page.path === '/' ? '/portal' : `/portal${page.path}`;
     if (!scope) return sendHtml(reply, await chooseInstitution(ctx, request.staff!, page.nav, page.title, portalPath));
-    return sendHtml(reply, await render(scope, flashFrom(request), request));
+    return sendHtml(reply, await render(scope, flashFrom(request, scope.t), request));
   });
 }
 
@@ -101,6 +105,8 @@ export interface Scope {
   institutionName: string;
   /** A portal path with the operator's institution carried along. */
   link(path: string, query?: Record<string, string | undefined>): string;
+  /** The language of the page (the portal's English until staff can choose theirs). */
+  t: Translator;
 }
 
 function requestedInstitution(request: FastifyRequest): string | null {
@@ -126,21 +132,28 @@ export async function institutionScope(ctx: AppContext, request: FastifyRequest,
     name = found.name;
   }
   const carried = p.role === 'operator' ? institutionId : null;
-  return { p, institutionId, institutionName: name, link: (path, query = {}) => scopedHref(path, carried, query) };
+  return { p, institutionId, institutionName: name, link: (path, query = {}) => scopedHref(path, carried, query), t: portalTranslator() };
 }
 
 /** For operators on an institution's page: which institution? */
-export async function chooseInstitution(ctx: AppContext, p: StaffPrincipal, current: NavKey, title: string, path: string): Promise<string> {
+export async function chooseInstitution(
+  ctx: AppContext,
+  p: StaffPrincipal,
+  current: NavKey,
+  title: string,
+  path: string,
+  t: Translator = portalTranslator(),
+): Promise<string> {
   const { data } = await listInstitutions(ctx.pool, { limit: 100, offset: 0 });
   const main = html`<h1>${title}</h1>
-<p class="lede">This page shows one institution at a time. Choose the institution to work on.</p>
+<p class="lede">${t.t('portal.chooseInstitution.lede')}</p>
 ${dataTable({
-  caption: 'Institutions',
-  columns: [{ label: 'Institution' }, { label: 'Status' }],
+  caption: t.t('portal.chooseInstitution.caption'),
+  columns: [{ label: t.t('portal.chooseInstitution.institution') }, { label: t.t('portal.chooseInstitution.status') }],
   rows: data.map((i) => [html`<a href="${scopedHref(path, i.institutionId)}">${i.name}</a>`, i.status]),
-  empty: 'There are no institutions yet. Create one on the Institutions page.',
+  empty: t.t('portal.chooseInstitution.empty'),
 })}`;
-  return portalLayout({ title, principal: p, current, main });
+  return portalLayout({ title, principal: p, current, main, t });
 }
 
 /** Operators name the institution in every form; staff of an institution never need to. */
@@ -148,8 +161,17 @@ export function operatorField(scope: Scope): Record<string, string | undefined> 
   return scope.p.role === 'operator' ? { institution: scope.institutionId } : {};
 }
 
-export function layoutFor(scope: Scope, p: { title: string; current: NavKey | null; main: SafeHtml; flash?: Flash | null }): string {
-  return portalLayout({ ...p, principal: scope.p, institutionId: scope.p.role === 'operator' ? scope.institutionId : null, institutionName: scope.institutionName });
+export function layoutFor(
+  scope: Scope,
+  p: { title: string; current: NavKey | null; main: SafeHtml; flash?: Flash | null; clientMessages?: readonly MessageKey[] },
+): string {
+  return portalLayout({
+    ...p,
+    principal: scope.p,
+    institutionId: scope.p.role === 'operator' ? scope.institutionId : null,
+    institutionName: scope.institutionName,
+    t: scope.t,
+  });
 }
 
 /** Who is acting, for services that write their own audit entry (AuditContext). */

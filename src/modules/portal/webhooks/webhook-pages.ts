@@ -25,6 +25,7 @@ import {
 } from '../ui/page.js';
 import { endpointPage, endpointsPage } from './webhook-views.js';
 import { DELIVERY_STATUSES, ENDPOINT_STATUSES, type DeliveryStatus } from '../../webhooks/webhook-statuses.js';
+import { portalTranslator } from '../ui/portal-text.js';
 
 /**
  * Webhooks: the institution's endpoints (create with the secret shown once,
@@ -32,12 +33,12 @@ import { DELIVERY_STATUSES, ENDPOINT_STATUSES, type DeliveryStatus } from '../..
  * delivery log with filters and redelivery, all through the webhooks
  * module's services. Reading needs `read`; every change `manage_integration`.
  */
-const TITLE = 'Webhooks';
 const EndpointParams = Type.Object({ endpointId: Type.String({ maxLength: 64 }) });
 const StringOrList = Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })]);
 
 export const webhookPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  institutionPage(app, ctx, { path: '/webhooks', nav: 'webhooks', title: TITLE, permission: 'read' }, (scope, flash) =>
+  const title = portalTranslator().t('portal.nav.webhooks');
+  institutionPage(app, ctx, { path: '/webhooks', nav: 'webhooks', title, permission: 'read' }, (scope, flash) =>
     endpointsPage(ctx, scope, { flash }),
   );
 
@@ -63,11 +64,12 @@ export const webhookPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       const description = (request.body.description ?? '').trim();
       const picked = ([] as string[]).concat(request.body.eventTypes ?? []);
       const form = { url, description, eventTypes: picked };
+      const { t } = scope;
       const errors = [];
-      if (!url) errors.push({ field: 'url', message: 'Enter the endpoint URL, for example https://lms.partner.example/assay/webhooks.' });
-      if (description.length > 500) errors.push({ field: 'description', message: 'The description must be at most 500 characters.' });
-      const unknown = picked.filter((t) => !(ASSIGNMENT_EVENT_TYPES as readonly string[]).includes(t));
-      if (unknown.length > 0) errors.push({ field: 'eventTypes', message: `Unknown event type: ${unknown.join(', ')}.` });
+      if (!url) errors.push({ field: 'url', message: t.t('portal.webhooks.error.url') });
+      if (description.length > 500) errors.push({ field: 'description', message: t.t('portal.webhooks.error.description') });
+      const unknown = picked.filter((type) => !(ASSIGNMENT_EVENT_TYPES as readonly string[]).includes(type));
+      if (unknown.length > 0) errors.push({ field: 'eventTypes', message: t.t('portal.webhooks.error.eventTypes', { types: unknown.join(', ') }) });
       if (errors.length > 0) return sendHtml(reply, await endpointsPage(ctx, scope, { errors, form }), 400);
       try {
         const created = await audited(

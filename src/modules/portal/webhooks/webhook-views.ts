@@ -1,36 +1,56 @@
 import type { AppContext } from '../../../platform/context.js';
 import type { ErrorDetail } from '../../../platform/errors.js';
+import type { MessageKey, Translator } from '../../../platform/i18n/catalogue.js';
 import { html, type SafeHtml } from '../../../platform/web/html.js';
+import { portalTranslator, richText } from '../ui/portal-text.js';
 import { ASSIGNMENT_EVENT_TYPES, TEST_EVENT_TYPE } from '../../lifecycle/event-types.js';
 import { can } from '../../staff/principal.js';
 import { listEndpointDeliveries } from '../../webhooks/delivery-log.js';
 import { listEndpoints, type EndpointView } from '../../webhooks/manage-endpoints.js';
-import { csrfField, dataTable, errorFor, errorSummary, fieldId, hiddenFields, pager, postButton, selectField, statusBadge, testBadge, textField, when, whenShort, type Flash } from '../ui/components.js';
+import {
+  csrfField,
+  dataTable,
+  errorFor,
+  errorSummary,
+  fieldId,
+  hiddenFields,
+  pager,
+  postButton,
+  selectField,
+  statusBadge,
+  statusLabel,
+  testBadge,
+  textField,
+  when,
+  whenShort,
+  type Flash,
+} from '../ui/components.js';
 import { layoutFor, operatorField, type Scope } from '../ui/page.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../webhooks/webhook-statuses.js';
 
 const LOG_PAGE = 25;
 
-const DISABLED_WHY: Record<string, string> = {
-  partner: 'disabled by your institution',
-  operator: 'disabled by the Assay operator',
-  gone: 'disabled because it answered 410 Gone',
-  failing: 'disabled after 5 days of failed deliveries',
+const DISABLED_WHY: Record<string, MessageKey> = {
+  partner: 'portal.webhooks.disabled.partner',
+  operator: 'portal.webhooks.disabled.operator',
+  gone: 'portal.webhooks.disabled.gone',
+  failing: 'portal.webhooks.disabled.failing',
 };
 
-export function endpointStatus(e: EndpointView): SafeHtml {
-  return html`${statusBadge(e.status)}${e.disabledReason ? html` <span class="hint">${DISABLED_WHY[e.disabledReason] ?? ''}</span>` : ''}${
-    e.status === 'enabled' && e.failingSince ? html` <span class="hint">failing since ${when(e.failingSince)}</span>` : ''
+export function endpointStatus(e: EndpointView, t: Translator = portalTranslator()): SafeHtml {
+  const why = e.disabledReason ? DISABLED_WHY[e.disabledReason] : undefined;
+  return html`${statusBadge(e.status, t)}${e.disabledReason ? html` <span class="hint">${why ? t.t(why) : ''}</span>` : ''}${
+    e.status === 'enabled' && e.failingSince ? html` <span class="hint">${richText(t, 'portal.webhooks.failingSince', { since: when(e.failingSince, t) })}</span>` : ''
   }`;
 }
 
-function secretBox(title: string, secret: string, note: SafeHtml): SafeHtml {
+function secretBox(t: Translator, title: string, secret: string, note: SafeHtml): SafeHtml {
   return html`<section class="secret" aria-labelledby="secret-title">
 <h2 id="secret-title">${title}</h2>
 ${note}
 <div class="secret-value">
-<code id="new-secret" tabindex="0" aria-label="The signing secret">${secret}</code>
-<button type="button" class="button" data-copy="new-secret" data-copy-status="copy-status" hidden>Copy secret</button>
+<code id="new-secret" tabindex="0" aria-label="${t.t('portal.webhooks.secret.label')}">${secret}</code>
+<button type="button" class="button" data-copy="new-secret" data-copy-status="copy-status" hidden>${t.t('portal.webhooks.secret.copy')}</button>
 </div>
 <p class="copy-status" id="copy-status" role="status"></p>
 </section>`;
@@ -46,6 +66,7 @@ export async function endpointsPage(
     secret?: { endpointId: string; url: string; secret: string };
   },
 ): Promise<string> {
+  const { t } = scope;
   const { data } = await listEndpoints(ctx, scope.institutionId, { limit: 100, offset: 0 });
   const manage = can(scope.p, 'manage_integration');
   const form = opts.form ?? { url: '', description: '', eventTypes: [] };
@@ -53,45 +74,51 @@ export async function endpointsPage(
   const main = html`
 ${opts.secret
   ? secretBox(
-      'Your endpoint’s signing secret',
+      t,
+      t.t('portal.webhooks.secret.title'),
       opts.secret.secret,
-      html`<p>Deliveries to <code>${opts.secret.url}</code> are signed with this secret (Standard Webhooks). Store it with your receiver now. <strong>It will not be shown again</strong>; you can rotate it later.</p>
-<p><a href="${scope.link(`/portal/webhooks/${opts.secret.endpointId}`)}">Open the endpoint</a> to send a test event.</p>`,
+      html`<p>${richText(t, 'portal.webhooks.secret.text', { url: html`<code>${opts.secret.url}</code>`, notAgain: html`<strong>${t.t('portal.webhooks.secret.notAgain')}</strong>` })}</p>
+<p>${richText(t, 'portal.webhooks.secret.openEndpoint', { link: html`<a href="${scope.link(`/portal/webhooks/${opts.secret.endpointId}`)}">${t.t('portal.webhooks.secret.openEndpointLink')}</a>` })}</p>`,
     )
   : ''}
-<h1>Webhooks</h1>
-<p class="lede">Assay posts signed events (<code>exam.started</code>, <code>exam.completed</code>, <code>grading.done</code>, …) to these endpoints, retrying for up to 5 days. Open an endpoint to see every delivery and its responses.</p>
-${errorSummary(opts.errors)}
+<h1>${t.t('portal.nav.webhooks')}</h1>
+<p class="lede">${richText(t, 'portal.webhooks.lede', { events: html`<code>exam.started</code>, <code>exam.completed</code>, <code>grading.done</code>` })}</p>
+${errorSummary(opts.errors, t)}
 ${dataTable({
-  caption: html`Endpoints of ${scope.institutionName}`,
+  caption: t.t('portal.webhooks.caption', { institution: scope.institutionName }),
   stack: true,
-  columns: [{ label: 'URL' }, { label: 'Events' }, { label: 'Status' }, { label: 'Created' }],
+  columns: [
+    { label: t.t('portal.webhooks.url') },
+    { label: t.t('portal.webhooks.events') },
+    { label: t.t('portal.assignments.status') },
+    { label: t.t('portal.assignments.created') },
+  ],
   rows: data.map((e) => [
     html`<a href="${scope.link(`/portal/webhooks/${e.endpointId}`)}">${e.url}</a>${e.description ? html`<br><span class="hint">${e.description}</span>` : ''}`,
-    e.eventTypes ? e.eventTypes.join(', ') : 'All event types',
-    e.livemode ? endpointStatus(e) : html`${testBadge()} ${endpointStatus(e)}`,
-    whenShort(e.createdAt),
+    e.eventTypes ? e.eventTypes.join(', ') : t.t('portal.webhooks.allEventTypes'),
+    e.livemode ? endpointStatus(e, t) : html`${testBadge(t)} ${endpointStatus(e, t)}`,
+    whenShort(e.createdAt, t),
   ]),
-  empty: 'No webhook endpoints yet.',
+  empty: t.t('portal.webhooks.none'),
 })}
 ${manage
   ? html`<form method="post" action="/portal/webhooks" class="panel" novalidate>
-<h2>Add an endpoint</h2>
+<h2>${t.t('portal.webhooks.add.heading')}</h2>
 ${csrfField(scope.p.sessionCsrf)}${hiddenFields(operatorField(scope))}
-${textField({ name: 'url', label: 'Endpoint URL', type: 'url', value: form.url, hint: 'An https: URL on a public host.', error: errorFor(opts.errors, 'url'), maxlength: 2048, autocomplete: 'off' })}
-${textField({ name: 'description', label: 'Description', value: form.description, hint: 'Optional, for your own reference.', error: errorFor(opts.errors, 'description'), maxlength: 500 })}
+${textField({ name: 'url', label: t.t('portal.webhooks.add.url'), type: 'url', value: form.url, hint: t.t('portal.webhooks.add.urlHint'), error: errorFor(opts.errors, 'url'), maxlength: 2048, autocomplete: 'off', t })}
+${textField({ name: 'description', label: t.t('portal.webhooks.description'), value: form.description, hint: t.t('portal.webhooks.add.descriptionHint'), error: errorFor(opts.errors, 'description'), maxlength: 500, t })}
 <fieldset id="${fieldId('eventTypes')}"${typesError ? html` aria-describedby="types-error"` : ''}>
-<legend>Events to send</legend>
-<p class="hint">Tick none to receive every event type, including types added later.</p>
+<legend>${t.t('portal.webhooks.add.events')}</legend>
+<p class="hint">${t.t('portal.webhooks.add.eventsHint')}</p>
 ${typesError ? html`<p class="field-error" id="types-error">${typesError}</p>` : ''}
 <div class="checks">${ASSIGNMENT_EVENT_TYPES.map(
-      (t) => html`<div class="check"><input type="checkbox" name="eventTypes" value="${t}" id="type-${t.replace('.', '-')}"${form.eventTypes.includes(t) ? html` checked` : ''}><label for="type-${t.replace('.', '-')}"><code>${t}</code></label></div>`,
+      (type) => html`<div class="check"><input type="checkbox" name="eventTypes" value="${type}" id="type-${type.replace('.', '-')}"${form.eventTypes.includes(type) ? html` checked` : ''}><label for="type-${type.replace('.', '-')}"><code>${type}</code></label></div>`,
     )}</div>
 </fieldset>
-<button type="submit" class="button primary">Add endpoint</button>
+<button type="submit" class="button primary">${t.t('portal.webhooks.add.submit')}</button>
 </form>`
   : ''}`;
-  return layoutFor(scope, { title: 'Webhooks', current: 'webhooks', main, flash: opts.flash ?? null });
+  return layoutFor(scope, { title: t.t('portal.nav.webhooks'), current: 'webhooks', main, flash: opts.flash ?? null });
 }
 
 export async function endpointPage(
@@ -114,6 +141,7 @@ export async function endpointPage(
     beforeId: opts.before,
     limit: LOG_PAGE,
   });
+  const { t } = scope;
   const manage = can(scope.p, 'manage_integration');
   const csrf = scope.p.sessionCsrf;
   const here = `/portal/webhooks/${e.endpointId}`;
@@ -121,68 +149,98 @@ export async function endpointPage(
   const main = html`
 ${opts.rotated
   ? secretBox(
-      'The endpoint’s new signing secret',
+      t,
+      t.t('portal.webhooks.rotated.title'),
       opts.rotated.secret,
-      html`<p>Until ${when(opts.rotated.previousSecretExpiresAt)} every delivery carries signatures by both the new and the previous secret, so you can switch your receiver at any moment in that window. <strong>This secret will not be shown again.</strong></p>`,
+      html`<p>${richText(t, 'portal.webhooks.rotated.text', {
+        until: when(opts.rotated.previousSecretExpiresAt, t),
+        notAgain: html`<strong>${t.t('portal.webhooks.rotated.notAgain')}</strong>`,
+      })}</p>`,
     )
   : ''}
-<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="${scope.link('/portal/webhooks')}">Webhooks</a></li><li aria-current="page">Endpoint</li></ol></nav>
+<nav class="breadcrumbs" aria-label="${t.t('portal.breadcrumb')}"><ol><li><a href="${scope.link('/portal/webhooks')}">${t.t('portal.nav.webhooks')}</a></li><li aria-current="page">${t.t('portal.webhooks.endpoint.crumb')}</li></ol></nav>
 <h1>${e.url}</h1>
 <dl class="facts">
-<dt>Status</dt><dd>${endpointStatus(e)}</dd>
-<dt>Events</dt><dd>${e.eventTypes ? e.eventTypes.join(', ') : 'All event types'}</dd>
-${e.description ? html`<dt>Description</dt><dd>${e.description}</dd>` : ''}
-<dt>Endpoint id</dt><dd><code>${e.endpointId}</code></dd>
-<dt>Created</dt><dd>${when(e.createdAt)}</dd>
+<dt>${t.t('portal.assignments.status')}</dt><dd>${endpointStatus(e, t)}</dd>
+<dt>${t.t('portal.webhooks.events')}</dt><dd>${e.eventTypes ? e.eventTypes.join(', ') : t.t('portal.webhooks.allEventTypes')}</dd>
+${e.description ? html`<dt>${t.t('portal.webhooks.description')}</dt><dd>${e.description}</dd>` : ''}
+<dt>${t.t('portal.webhooks.endpoint.id')}</dt><dd><code>${e.endpointId}</code></dd>
+<dt>${t.t('portal.assignments.created')}</dt><dd>${when(e.createdAt, t)}</dd>
 </dl>
 ${manage
   ? html`<div class="actions panel">
-${e.status === 'enabled' ? postButton({ action: `${here}/test`, label: 'Send test event', csrf, variant: 'primary', fields: operatorField(scope) }) : ''}
+${e.status === 'enabled' ? postButton({ action: `${here}/test`, label: t.t('portal.webhooks.endpoint.sendTest'), csrf, variant: 'primary', fields: operatorField(scope) }) : ''}
 ${e.status === 'enabled'
-  ? postButton({ action: `${here}/status`, label: 'Disable endpoint', csrf, fields: { status: 'disabled', ...operatorField(scope) } })
+  ? postButton({ action: `${here}/status`, label: t.t('portal.webhooks.endpoint.disable'), csrf, fields: { status: 'disabled', ...operatorField(scope) } })
   : e.disabledReason === 'operator'
     ? ''
-    : postButton({ action: `${here}/status`, label: 'Enable endpoint', csrf, variant: 'primary', fields: { status: 'enabled', ...operatorField(scope) } })}
-${postButton({ action: `${here}/rotate-secret`, label: 'Rotate secret', csrf, fields: operatorField(scope) })}
+    : postButton({ action: `${here}/status`, label: t.t('portal.webhooks.endpoint.enable'), csrf, variant: 'primary', fields: { status: 'enabled', ...operatorField(scope) } })}
+${postButton({ action: `${here}/rotate-secret`, label: t.t('portal.webhooks.endpoint.rotate'), csrf, fields: operatorField(scope) })}
 </div>`
   : ''}
-<h2 id="log-title">Delivery log</h2>
+<h2 id="log-title">${t.t('portal.webhooks.log.heading')}</h2>
 <form method="get" action="${here}" class="filters" aria-labelledby="log-title">
 ${hiddenFields(operatorField(scope))}
-${selectField({ name: 'status', label: 'Status', value: opts.status ?? '', options: [{ value: '', label: 'Any status' }, ...DELIVERY_STATUSES.map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) }))] })}
-${selectField({ name: 'eventType', label: 'Event type', value: opts.eventType ?? '', options: [{ value: '', label: 'Any event type' }, ...[...ASSIGNMENT_EVENT_TYPES, TEST_EVENT_TYPE].map((t) => ({ value: t, label: t }))] })}
-<div class="actions"><button type="submit" class="button">Filter</button></div>
+${selectField({
+  name: 'status',
+  label: t.t('portal.assignments.status'),
+  value: opts.status ?? '',
+  options: [{ value: '', label: t.t('portal.assignments.anyStatus') }, ...DELIVERY_STATUSES.map((s) => ({ value: s, label: statusLabel(s, t) }))],
+})}
+${selectField({
+  name: 'eventType',
+  label: t.t('portal.webhooks.log.eventType'),
+  value: opts.eventType ?? '',
+  options: [{ value: '', label: t.t('portal.webhooks.log.anyEventType') }, ...[...ASSIGNMENT_EVENT_TYPES, TEST_EVENT_TYPE].map((type) => ({ value: type, label: type }))],
+})}
+<div class="actions"><button type="submit" class="button">${t.t('portal.webhooks.log.filter')}</button></div>
 </form>
 ${dataTable({
-  caption: opts.status || opts.eventType ? 'Deliveries (filtered), newest first' : 'Deliveries, newest first',
+  caption: opts.status || opts.eventType ? t.t('portal.webhooks.log.captionFiltered') : t.t('portal.webhooks.log.caption'),
   stack: true,
-  columns: [{ label: 'Event' }, { label: 'Status' }, { label: 'Attempts', numeric: true }, { label: 'Last response' }, ...(manage ? [{ label: 'Action' }] : [])],
+  columns: [
+    { label: t.t('portal.webhooks.log.event') },
+    { label: t.t('portal.assignments.status') },
+    { label: t.t('portal.webhooks.log.attempts'), numeric: true },
+    { label: t.t('portal.webhooks.log.lastResponse') },
+    ...(manage ? [{ label: t.t('portal.marking.queue.action') }] : []),
+  ],
   rows: log.data.map((d) => [
-    html`<code>${d.eventType}</code><br><span class="hint"><code>${d.eventId}</code><br>${whenShort(d.eventCreatedAt)}</span>${
-      d.assignmentId ? html`<br><a href="${scope.link(`/portal/assignments/${d.assignmentId}`)}">Assignment<span class="sr-only"> of event ${d.eventId}</span></a>` : ''
+    html`<code>${d.eventType}</code><br><span class="hint"><code>${d.eventId}</code><br>${whenShort(d.eventCreatedAt, t)}</span>${
+      d.assignmentId
+        ? html`<br><a href="${scope.link(`/portal/assignments/${d.assignmentId}`)}">${t.t('portal.webhooks.log.assignment')}<span class="sr-only"> ${t.t('portal.webhooks.log.ofEvent', { event: d.eventId })}</span></a>`
+        : ''
     }`,
-    html`${statusBadge(d.status)}${d.nextAttemptAt ? html`<br><span class="hint">next attempt ${whenShort(d.nextAttemptAt)}</span>` : ''}`,
+    html`${statusBadge(d.status, t)}${d.nextAttemptAt ? html`<br><span class="hint">${richText(t, 'portal.webhooks.log.nextAttempt', { when: whenShort(d.nextAttemptAt, t) })}</span>` : ''}`,
     d.attemptCount,
     d.lastAttempt
-      ? html`${d.lastAttempt.statusCode !== null ? html`HTTP ${d.lastAttempt.statusCode}` : (d.lastAttempt.errorClass ?? 'no response')} in ${d.lastAttempt.durationMs} ms, ${whenShort(d.lastAttempt.attemptedAt)}${
-          d.lastAttempt.responseExcerpt ? html`<code class="excerpt">${d.lastAttempt.responseExcerpt.slice(0, 300)}</code>` : ''
-        }`
-      : 'Not attempted yet',
+      ? html`${richText(t, 'portal.webhooks.log.response', {
+          outcome: d.lastAttempt.statusCode !== null ? t.t('portal.assignment.delivery.http', { code: String(d.lastAttempt.statusCode) }) : (d.lastAttempt.errorClass ?? t.t('portal.assignment.delivery.noResponse')),
+          ms: String(d.lastAttempt.durationMs),
+          when: whenShort(d.lastAttempt.attemptedAt, t),
+        })}${d.lastAttempt.responseExcerpt ? html`<code class="excerpt">${d.lastAttempt.responseExcerpt.slice(0, 300)}</code>` : ''}`
+      : t.t('portal.webhooks.log.notAttempted'),
     ...(manage
       ? [
           e.status === 'enabled'
-            ? postButton({ action: `${here}/redeliver`, label: html`Redeliver<span class="sr-only"> ${d.eventId}</span>`, csrf, fields: { eventId: d.eventId, ...operatorField(scope) } })
-            : html`<span class="hint">Enable the endpoint to redeliver</span>`,
+            ? postButton({
+                action: `${here}/redeliver`,
+                label: html`${t.t('portal.webhooks.log.redeliver')}<span class="sr-only"> ${d.eventId}</span>`,
+                csrf,
+                fields: { eventId: d.eventId, ...operatorField(scope) },
+              })
+            : html`<span class="hint">${t.t('portal.webhooks.log.enableToRedeliver')}</span>`,
         ]
       : []),
   ]),
-  empty: opts.status || opts.eventType ? 'No delivery matches these filters.' : 'Nothing has been delivered to this endpoint yet.',
+  empty: opts.status || opts.eventType ? t.t('portal.webhooks.log.noneMatch') : t.t('portal.webhooks.log.none'),
 })}
 ${pager({
-  label: 'Delivery log pages',
+  label: t.t('portal.webhooks.log.pages'),
   newerHref: opts.before ? scope.link(here, filters) : null,
-  newerText: 'Newest',
+  newerText: t.t('portal.webhooks.log.newest'),
   olderHref: log.nextBeforeId ? scope.link(here, { ...filters, before: String(log.nextBeforeId) }) : null,
+  t,
 })}`;
-  return layoutFor(scope, { title: `Webhook endpoint ${e.url}`, current: 'webhooks', main, flash: opts.flash ?? null });
+  return layoutFor(scope, { title: t.t('portal.webhooks.endpoint.title', { url: e.url }), current: 'webhooks', main, flash: opts.flash ?? null });
 }

@@ -19,6 +19,8 @@ const stepsEl = $('camera-steps');
 const beginHint = $('begin-hint');
 const retry = $('camera-retry');
 const faceFeedback = $('face-feedback');
+// The page's messages in the candidate's language (i18n.js, a module that runs before this one).
+const t = (key, values) => window.AssayI18n.t(key, values);
 
 let ready = false;
 let stream = null;
@@ -51,10 +53,10 @@ function fail(error) {
   setReady(false);
   video.dataset.state = 'off';
   placeholder.hidden = false;
-  problemEl.textContent = 'What you can do';
+  problemEl.textContent = t('proctoring.check.whatYouCanDo');
   stepsEl.hidden = false;
   help.hidden = false;
-  setStatus('failed', `Camera not available. ${cameraProblem(error)} What you can do is listed below.`);
+  setStatus('failed', t('proctoring.check.failed', { problem: cameraProblem(error) }));
   if (faceFeedback) faceFeedback.textContent = '';
 }
 
@@ -63,9 +65,9 @@ async function check() {
   setReady(false);
   help.hidden = true;
   retry.disabled = true;
-  setStatus('checking', 'Starting your camera… If your browser asks, choose Allow.');
+  setStatus('checking', t('proctoring.check.starting'));
   try {
-    if (stream) for (const t of stream.getTracks()) t.stop();
+    if (stream) for (const track of stream.getTracks()) track.stop();
     if (!recordingType()) {
       const error = new Error('MediaRecorder cannot write WebM here');
       error.name = 'NoRecorderError';
@@ -87,22 +89,22 @@ async function check() {
   });
 
   if (state.proctoring.mode === 'live_ai' && !detector) {
-    setStatus('checking', 'Your camera works. Loading face detection…');
+    setStatus('checking', t('proctoring.check.loadingFaces'));
     try {
       detector = await loadFaceDetector(state.proctoring.modelBase);
     } catch {
       if (mine !== attemptNo) return;
       setReady(false);
-      problemEl.textContent = 'Check your internet connection, then select Try again.';
+      problemEl.textContent = t('proctoring.check.checkConnection');
       stepsEl.hidden = true;
       help.hidden = false;
-      setStatus('failed', 'Face detection could not be loaded. Check your internet connection, then select Try again.');
+      setStatus('failed', t('proctoring.check.faceDetectionFailed'));
       return;
     }
   }
   if (mine !== attemptNo || track.readyState !== 'live') return;
   setReady(true);
-  setStatus('ready', 'Your camera works. You can begin the test.');
+  setStatus('ready', t('proctoring.check.ready'));
   if (detector) watchFaces(mine);
 }
 
@@ -117,14 +119,7 @@ async function watchFaces(mine) {
     } catch {
       n = null;
     }
-    const text =
-      n === null
-        ? ''
-        : n === 0
-          ? 'No face is in view. Sit facing the camera, in good light.'
-          : n === 1
-            ? 'Your face is in view.'
-            : 'More than one face is in view. Only you should be in view during the test.';
+    const text = n === null ? '' : t(n === 0 ? 'proctoring.check.faceNone' : n === 1 ? 'proctoring.check.faceOne' : 'proctoring.check.faceMany');
     if (text !== last) {
       faceFeedback.textContent = text;
       faceFeedback.dataset.faces = n === null ? '' : String(Math.min(n, 2));

@@ -1,5 +1,6 @@
 // The camera, for the intro page's check and the test page's recording: one set of constraints, the
-// reasons a camera can fail said in words a student can act on, and still pictures.
+// reasons a camera can fail said in words a student can act on (the page's messages, assets/i18n.js), and
+// still pictures.
 
 // Low resolution and frame rate: enough for a reviewer to see who is there, small enough to upload on a
 // weak connection (a 10 s segment is about 100 kB). Browsers scale a larger camera down to this.
@@ -23,30 +24,39 @@ export function recordingType() {
   return RECORDING_TYPES.find((t) => MediaRecorder.isTypeSupported(t)) || null;
 }
 
-/** What went wrong, for the student, from a getUserMedia error (or a track that ended). */
-export function cameraProblem(error) {
+/**
+ * Why the camera failed, from a getUserMedia error (or a track that ended), as a reason the page's
+ * messages are keyed by: `proctoring.cameraProblem.<reason>` says it on its own (the intro page's check),
+ * `proctoring.cameraStopped.<reason>` as the test page's whole sentence about the camera stopping.
+ */
+export function cameraProblemReason(error) {
   switch (error && error.name) {
     case 'NotAllowedError':
     case 'PermissionDeniedError':
     case 'SecurityError':
-      return 'Your browser is not allowing this page to use the camera.';
+      return 'notAllowed';
     case 'NotFoundError':
     case 'DevicesNotFoundError':
     case 'OverconstrainedError':
-      return 'No camera was found on this device.';
+      return 'notFound';
     case 'NotReadableError':
     case 'TrackStartError':
     case 'AbortError':
-      return 'The camera could not be started. Another app may be using it.';
+      return 'notReadable';
     case 'NotSupportedError':
-      return 'This browser cannot use a camera on this page. Use an up-to-date Chrome, Edge, Firefox or Safari.';
+      return 'notSupported';
     case 'NoRecorderError':
-      return 'This browser cannot record the test. Use an up-to-date Chrome, Edge or Firefox.';
+      return 'noRecorder';
     case 'Ended':
-      return 'The camera stopped.';
+      return 'ended';
     default:
-      return 'The camera could not be started.';
+      return 'unknown';
   }
+}
+
+/** What went wrong, for the student, in the page's language. */
+export function cameraProblem(error) {
+  return window.AssayI18n.t(`proctoring.cameraProblem.${cameraProblemReason(error)}`);
 }
 
 /** Shows the stream in the video element and resolves once a frame with a size has arrived. */

@@ -5,7 +5,7 @@
 // It never blocks answering and never submits: a camera problem is explained, and the student works on.
 // What it notices is also said to the student as it happens (proctor-notices.js), before it becomes a flag.
 // Plain browser JavaScript (ES modules), no build step, under a CSP without inline script.
-import { attach, cameraProblem, liveTrack, openCamera, randomId, stillPicture } from './proctor-camera.js';
+import { attach, cameraProblemReason, liveTrack, openCamera, randomId, stillPicture } from './proctor-camera.js';
 import { loadFaceDetector } from './proctor-faces.js';
 import { createNotices } from './proctor-notices.js';
 import { createSignals } from './proctor-signals.js';
@@ -15,6 +15,8 @@ import { createRecorder, watchBrowser } from './proctor-watch.js';
 const stateEl = document.getElementById('assay-state');
 const state = stateEl ? JSON.parse(stateEl.textContent) : null;
 const cfg = state && state.proctoring;
+// The page's messages in the candidate's language (i18n.js, a module that runs before this one).
+const t = (key, values) => window.AssayI18n.t(key, values);
 if (cfg) start();
 
 async function start() {
@@ -44,7 +46,7 @@ async function start() {
     direct: Boolean(cfg.directUploads),
     onChange: ({ failing }) => {
       indicator.dataset.uploads = failing ? 'waiting' : 'ok';
-      indicator.title = failing ? 'The recording is kept on this device and sent when the connection returns.' : '';
+      indicator.title = failing ? t('proctoring.indicator.uploadsWaiting') : '';
     },
   });
   uploads.flush(); // what an earlier page load of this attempt left unsent
@@ -74,7 +76,7 @@ async function start() {
   // ---- Camera ------------------------------------------------------------------------------------------
   function setIndicator(kind) {
     indicator.dataset.state = kind;
-    indicatorText.textContent = { starting: 'Camera starting', recording: 'Recording', watching: 'Camera on', off: 'Camera off' }[kind];
+    indicatorText.textContent = t(`proctoring.indicator.${kind}`);
   }
 
   function cameraLost(error) {
@@ -86,14 +88,9 @@ async function start() {
     signals.start('camera_stopped');
     retry.hidden = false;
     retry.disabled = false;
-    message.textContent = 'Camera off: this part of the test is not being recorded.';
+    message.textContent = t('proctoring.test.cameraOffMessage');
     notices.resolve('camera_muted');
-    notices.warn(
-      'camera',
-      cameraStoppedText(error, cameraWasOn),
-      'This part of the test is not being recorded. Your answers are still saved: keep working. To turn the camera back on, allow it for this site ' +
-        '(the camera or lock icon next to the address), then select Turn the camera back on.',
-    );
+    notices.warn('camera', cameraStoppedText(error, cameraWasOn), t('proctoring.test.cameraOffTodo'));
     beatSoon();
   }
 
@@ -112,11 +109,11 @@ async function start() {
     // Muted: the source gives no picture for now (a privacy shutter, the system taking the camera).
     track.addEventListener('mute', () => {
       signals.start('camera_stopped', { key: 'camera_muted' });
-      notices.warn('camera_muted', 'Your camera stopped sending a picture.', 'Open its privacy shutter, or close other apps that may be using it. Keep working.');
+      notices.warn('camera_muted', t('proctoring.test.cameraMuted'), t('proctoring.test.cameraMutedTodo'));
     });
     track.addEventListener('unmute', () => {
       signals.stop('camera_muted');
-      notices.resolve('camera_muted', 'Your camera is sending a picture again.');
+      notices.resolve('camera_muted', t('proctoring.test.cameraUnmuted'));
     });
     const wasLost = signals.isActive('camera_stopped');
     signals.stop('camera_stopped');
@@ -125,14 +122,14 @@ async function start() {
     setIndicator('recording');
     cameraWasOn = true;
     if (wasLost) message.textContent = defaultMessage;
-    notices.resolve('camera', 'Your camera is back on. Recording continues.');
+    notices.resolve('camera', t('proctoring.test.cameraBack'));
     recorder = createRecorder(stream, cfg.segmentMs, async (segment) => {
       await uploads.addSegment({ seq: nextSeq(), type: segment.type, startedAt: segment.startedAt + offset, durationMs: segment.durationMs, blob: segment.blob });
     });
     if (!recorder.supported) {
       // The intro page's check refuses such a browser; this is a test reopened in another one.
       setIndicator('watching');
-      message.textContent = 'This browser cannot record the test, so only still pictures are taken. Keep working; to be recorded, use an up-to-date Chrome, Edge or Firefox.';
+      message.textContent = t('proctoring.test.noRecorder');
     }
     setTimeout(takeSnapshot, 2000);
   }
@@ -224,7 +221,7 @@ async function start() {
     fullscreenButton: $('proctor-fullscreen'),
     relaxations,
     // Said after the fact: while the student is away, nothing on this page can reach them.
-    onReturn: (awayMs) => notices.note(`You left the test page for ${seconds(awayMs)}; this was recorded.`, 'info'),
+    onReturn: (awayMs) => notices.note(t('proctoring.test.leftPage', { seconds: Math.max(1, Math.round(awayMs / 1000)) }), 'info'),
   });
 
   if (cfg.mode === 'live_ai') {
@@ -234,7 +231,7 @@ async function start() {
         watchFaces();
       })
       .catch(() => {
-        message.textContent = 'Face detection could not be loaded on this device; the test is still recorded. Keep working.';
+        message.textContent = t('proctoring.test.faceDetectionFailed');
       });
   }
 
@@ -266,12 +263,12 @@ async function start() {
       else signals.stop('multiple_faces', at);
 
       noFaceSince = n === 0 ? (noFaceSince ?? at) : null;
-      if (noFaceSince !== null && at - noFaceSince >= noFaceWarnMs) notices.warn('no_face', "We can't see your face.", 'Move so your face is in view of the camera.');
+      if (noFaceSince !== null && at - noFaceSince >= noFaceWarnMs) notices.warn('no_face', t('proctoring.test.noFace'), t('proctoring.test.noFaceTodo'));
       // No frame to look at (the camera stopped): the camera's own warning says so; nothing is "back".
-      else if (noFaceSince === null) notices.resolve('no_face', n !== null && n >= 1 ? 'Your face is in view again.' : null);
+      else if (noFaceSince === null) notices.resolve('no_face', n !== null && n >= 1 ? t('proctoring.test.faceBack') : null);
       facesSince = n !== null && n >= 2 ? (facesSince ?? at) : null;
-      if (facesSince !== null && at - facesSince >= facesWarnMs) notices.warn('multiple_faces', 'We can see more than one face.', 'Make sure only you are in view of the camera.');
-      else if (facesSince === null) notices.resolve('multiple_faces', n === 1 ? 'Only your face is in view again.' : null);
+      if (facesSince !== null && at - facesSince >= facesWarnMs) notices.warn('multiple_faces', t('proctoring.test.manyFaces'), t('proctoring.test.manyFacesTodo'));
+      else if (facesSince === null) notices.resolve('multiple_faces', n === 1 ? t('proctoring.test.onlyFaceBack') : null);
       await new Promise((r) => setTimeout(r, Math.max(200, 1000 - (Date.now() - started))));
     }
   }
@@ -312,14 +309,10 @@ async function start() {
   beat();
 }
 
-/** "Your camera stopped: …" from a getUserMedia error or an ended track. */
+/**
+ * "Your camera stopped: …" (or "Your camera is off: …" when it never came on) from a getUserMedia error or
+ * an ended track: one whole sentence per reason, so each language words it as it needs.
+ */
 function cameraStoppedText(error, wasOn) {
-  if (error && error.name === 'Ended') return 'Your camera stopped: it may have been unplugged, turned off, or taken by another app.';
-  const why = cameraProblem(error);
-  return `${wasOn ? 'Your camera stopped' : 'Your camera is off'}: ${why.charAt(0).toLowerCase()}${why.slice(1)}`;
-}
-
-function seconds(ms) {
-  const n = Math.max(1, Math.round(ms / 1000));
-  return n === 1 ? '1 second' : `${n} seconds`;
+  return t(`proctoring.cameraStopped.${cameraProblemReason(error)}`, { wasOn: wasOn ? 'yes' : 'no' });
 }

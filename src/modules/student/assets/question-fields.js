@@ -6,10 +6,12 @@
   'use strict';
   let hooks = null; // from student.js: { base, csrfToken, nextVersion(q), confirmed(q, version), isClosed(), ended(), sessionEnded() }
 
+  const t = (key, values) => window.AssayI18n.t(key, values);
+  // A size in the page's language through Intl's units, as the server writes it (file-upload/file-text.ts).
   const formatBytes = (n) => {
-    if (n < 1024) return `${n} ${n === 1 ? 'byte' : 'bytes'}`;
-    const [v, unit] = n < 1024 * 1024 ? [n / 1024, 'KB'] : [n / (1024 * 1024), 'MB'];
-    return `${v < 10 ? Math.round(v * 10) / 10 : Math.round(v)} ${unit}`;
+    if (n < 1024) return window.AssayI18n.number(n, { style: 'unit', unit: 'byte', unitDisplay: 'long' });
+    const [v, unit] = n < 1024 * 1024 ? [n / 1024, 'kilobyte'] : [n / (1024 * 1024), 'megabyte'];
+    return window.AssayI18n.number(v, { style: 'unit', unit, maximumFractionDigits: v < 10 ? 1 : 0 });
   };
 
   // A composite question's part groups (not those of a part inside, which has none).
@@ -59,14 +61,20 @@
     return impl ? Boolean(impl.typed) : TYPED.has(fs.dataset.type);
   };
   const TYPED = new Set(['composite']);
-  const countWords = (t) => (t.trim() === '' ? 0 : t.trim().split(/\s+/u).length);
+  // As the server counts (essay/schema.ts countWords): runs of non-space, each East Asian character one word.
+  const EAST_ASIAN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+  const countWords = (text) => {
+    const eastAsian = (text.match(EAST_ASIAN) || []).length;
+    const rest = (eastAsian === 0 ? text : text.replace(EAST_ASIAN, ' ')).trim();
+    return eastAsian + (rest === '' ? 0 : rest.split(/\s+/u).filter((run) => /[\p{L}\p{N}]/u.test(run)).length);
+  };
 
   function updateWordCount(fs) {
     const out = fs.querySelector('.word-count');
     if (!out) return;
     const words = countWords(fs.querySelector('textarea').value);
     const max = Number(out.dataset.maxWords) || null;
-    out.textContent = `${words} ${words === 1 ? 'word' : 'words'}${max ? ` of at most ${max}` : ''}`;
+    out.textContent = max ? t('question.essay.wordsOfMax', { words, max }) : t('question.essay.words', { words });
     out.dataset.over = max && words > max ? 'yes' : 'no';
   }
 
@@ -95,12 +103,25 @@
     box.querySelector('.file-saved').hidden = !file;
   }
 
-  function serverMessage(xhr) {
+  // Why an upload failed: the server's own words when it gave some (a refused type, a size), else its status.
+  // Each other reason is a whole message (question.fileUpload.failed…), with the previous file kept or not.
+  function serverFailure(xhr) {
     try {
       const body = JSON.parse(xhr.responseText);
-      if (body && body.error && body.error.message) return body.error.message;
+      if (body && body.error && body.error.message) return { key: 'question.fileUpload.failedServer', reason: body.error.message.replace(/([^.])$/, '$1.') };
     } catch { /* not JSON */ }
-    return `the server answered ${xhr.status}`;
+    return { key: 'question.fileUpload.failedStatus', status: String(xhr.status) };
+  }
+  const failure = (fileName, box, why) =>
+    t(why.key, { name: fileName, reason: why.reason || '', status: why.status || '', kept: box.dataset.fileId ? 'yes' : 'no' });
+  const SESSION = { key: 'question.fileUpload.failedSession' };
+  const CONNECTION = { key: 'question.fileUpload.failedConnection' };
+  /** A failure carried through a rejected promise (the direct upload's record step). */
+  class UploadFailure extends Error {
+    constructor(why) {
+      super(why.key);
+      this.why = why;
+    }
   }
 
   function upload(fs, input) {
@@ -115,7 +136,7 @@
     errorEl.textContent = '';
     input.value = ''; // the line "Your file: …" says what is saved; the input only picks the next file
     if (max && file.size > max) {
-      errorEl.textContent = `${file.name} is ${formatBytes(file.size)}; files can be at most ${formatBytes(max)}. Your previous file, if any, is kept.`;
+      errorEl.textContent = t('question.fileUpload.tooLarge', { name: file.name, size: formatBytes(file.size), max: formatBytes(max) });
       return;
     }
     const version = hooks.nextVersion(q);
@@ -150,7 +171,7 @@
     const failed = (why) => {
       done();
       statusEl.textContent = '';
-      errorEl.textContent = `${file.name} was not uploaded: ${why}${box.dataset.fileId ? ' Your previous file is kept.' : ''}`;
+      errorEl.textContent = failure(file.name, box, why);
     };
     xhr.addEventListener('load', async () => {
       if (xhr.status === 200) {
@@ -158,33 +179,33 @@
         try {
           body = await answerOf(direct ? null : JSON.parse(xhr.responseText));
         } catch (err) {
-          failed(err.message);
+          failed(err instanceof UploadFailure ? err.why : { key: 'question.fileUpload.failedStatus', status: String(xhr.status) });
           return;
         }
         done();
         if (!body.saved) {
-          statusEl.textContent = 'Not used: a newer answer to this question was already saved, perhaps in another tab. Reload the page to see it.';
+          statusEl.textContent = t('question.fileUpload.notUsed');
           return;
         }
         showFile(fs, body);
         hooks.confirmed(q, body.version);
-        statusEl.textContent = `Uploaded ${body.fileName}.`;
+        statusEl.textContent = t('question.fileUpload.uploaded', { name: body.fileName });
       } else if (direct) {
         // The bucket refused the PUT (its signed URL expired, or it is unavailable): nothing was saved.
-        failed('the file store refused it. Choose the file again.');
+        failed({ key: 'question.fileUpload.failedStore' });
       } else if (xhr.status === 409) {
         hooks.ended();
       } else if (xhr.status === 401 || xhr.status === 403) {
-        failed('your session has ended. Open your test link again.');
+        failed(SESSION);
       } else {
-        failed(serverMessage(xhr).replace(/([^.])$/, '$1.'));
+        failed(serverFailure(xhr));
       }
     });
-    xhr.addEventListener('error', () => failed('the connection was lost. Check your connection and choose the file again.'));
+    xhr.addEventListener('error', () => failed(CONNECTION));
     progress.value = 0;
     progress.hidden = false;
     box.setAttribute('aria-busy', 'true');
-    statusEl.textContent = `Uploading ${file.name}…`;
+    statusEl.textContent = t('question.fileUpload.uploading', { name: file.name });
   }
 
   // With S3 storage the file goes straight to the bucket: presign (the server signs this length, and the
@@ -204,21 +225,21 @@
     const q = fs.dataset.questionId;
     const box = fs.querySelector('.file-answer');
     const fail = (why) => {
-      box.querySelector('.file-error').textContent = `${file.name} was not uploaded: ${why}${box.dataset.fileId ? ' Your previous file is kept.' : ''}`;
+      box.querySelector('.file-error').textContent = failure(file.name, box, why);
       box.querySelector('.file-status').textContent = '';
     };
-    box.querySelector('.file-status').textContent = `Preparing ${file.name}…`;
+    box.querySelector('.file-status').textContent = t('question.fileUpload.preparing', { name: file.name });
     let signed;
     try {
       const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
       const sha256 = btoa(String.fromCharCode(...new Uint8Array(digest)));
       const res = await postJson(`${hooks.base}/files/${encodeURIComponent(q)}/uploads`, { bytes: file.size, contentType: file.type || 'application/octet-stream', fileName: file.name, version, sha256 });
       if (res.status === 409) return hooks.ended();
-      if (res.status === 401 || res.status === 403) return fail('your session has ended. Open your test link again.');
-      if (!res.ok) return fail(serverMessage({ responseText: await res.text(), status: res.status }).replace(/([^.])$/, '$1.'));
+      if (res.status === 401 || res.status === 403) return fail(SESSION);
+      if (!res.ok) return fail(serverFailure({ responseText: await res.text(), status: res.status }));
       signed = await res.json();
     } catch {
-      return fail('the connection was lost. Check your connection and choose the file again.');
+      return fail(CONNECTION);
     }
     const xhr = new XMLHttpRequest();
     xhr.open(signed.upload.method, signed.upload.url);
@@ -234,12 +255,12 @@
           res = null;
         }
       }
-      if (!res) throw new Error('the connection was lost. Check your connection and choose the file again.');
+      if (!res) throw new UploadFailure(CONNECTION);
       if (res.status === 409) {
         hooks.ended();
-        throw new Error('the test is over.');
+        throw new UploadFailure({ key: 'question.fileUpload.failedOver' });
       }
-      if (!res.ok) throw new Error(serverMessage({ responseText: await res.text(), status: res.status }).replace(/([^.])$/, '$1.'));
+      if (!res.ok) throw new UploadFailure(serverFailure({ responseText: await res.text(), status: res.status }));
       return res.json();
     }, true);
     xhr.send(file);
@@ -250,7 +271,7 @@
     const box = fs.querySelector('.file-answer');
     showFile(fs, null);
     box.querySelector('.file-error').textContent = '';
-    box.querySelector('.file-status').textContent = 'File removed.';
+    box.querySelector('.file-status').textContent = t('question.fileUpload.removed');
     box.querySelector('.file-input').focus();
     fs.dispatchEvent(new Event('change', { bubbles: true }));
   }

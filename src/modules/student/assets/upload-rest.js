@@ -6,6 +6,8 @@ import { createUploadQueue } from './proctor-uploads.js';
 const stateEl = document.getElementById('assay-state');
 const state = stateEl ? JSON.parse(stateEl.textContent) : null;
 const statusEl = document.getElementById('upload-rest');
+// The page's messages in the candidate's language (i18n.js, a module that runs before this one).
+const t = (key, values) => window.AssayI18n.t(key, values);
 
 if (state && statusEl) {
   let shown = false;
@@ -17,18 +19,13 @@ if (state && statusEl) {
       if (!shown && queued === 0) return; // nothing was left over: say nothing
       shown = true;
       statusEl.hidden = false;
-      statusEl.textContent =
-        queued === 0
-          ? 'The rest of your test recording has been sent. You can close this page.'
-          : failing
-            ? 'Part of your test recording is still on this device and will be sent when the connection returns. Keep this page open.'
-            : 'Sending the rest of your test recording… Keep this page open.';
+      statusEl.textContent = t(queued === 0 ? 'proctoring.uploadRest.sent' : failing ? 'proctoring.uploadRest.waiting' : 'proctoring.uploadRest.sending');
     },
   });
   if (queue.size > 0) {
     shown = true;
     statusEl.hidden = false;
-    statusEl.textContent = 'Sending the rest of your test recording… Keep this page open.';
+    statusEl.textContent = t('proctoring.uploadRest.sending');
     queue.flush();
   }
 }

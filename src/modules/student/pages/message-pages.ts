@@ -1,81 +1,94 @@
-import { html, layout, timeTag } from '../../../platform/web/html.js';
+import { englishTranslator, type Translator } from '../../../platform/i18n/catalogue.js';
+import { html, layout, timeTag, type SafeHtml } from '../../../platform/web/html.js';
+import { isolated, richMessage } from './rich-message.js';
 
-/** The short pages shown when the journey cannot go on: never a stack trace, always a next step. */
-export function messagePage(p: { title: string; paragraphs: string[]; institutionName?: string; link?: { href: string; text: string }; testMode?: boolean }): string {
+/**
+ * The short pages shown when the journey cannot go on: never a stack trace, always a next step.
+ * Each takes the page's language (`t`); English when the caller knows none.
+ */
+export function messagePage(p: {
+  title: string;
+  paragraphs: Array<string | SafeHtml>;
+  institutionName?: string;
+  link?: { href: string; text: string };
+  testMode?: boolean;
+  t?: Translator;
+}): string {
   const main = html`
 <h1>${p.title}</h1>
-${p.paragraphs.map((t) => html`<p>${t}</p>`)}
+${p.paragraphs.map((text) => html`<p>${text}</p>`)}
 ${p.link ? html`<p class="actions"><a class="button primary" href="${p.link.href}">${p.link.text}</a></p>` : ''}`;
-  return layout({ title: p.title, institutionName: p.institutionName ?? '', main, testMode: p.testMode });
+  return layout({ t: p.t ?? englishTranslator(), title: p.title, institutionName: p.institutionName ?? '', main, testMode: p.testMode });
 }
 
-export const invalidLinkPage = () =>
+/** A page that knows only its language: its title and its one paragraph. */
+function simplePage(t: Translator, title: string, body: string): string {
+  return messagePage({ t, title, paragraphs: [body] });
+}
+
+export const invalidLinkPage = (t: Translator = englishTranslator()) => simplePage(t, t.t('message.invalidLink.title'), t.t('message.invalidLink.body'));
+
+export const notAvailablePage = (t: Translator = englishTranslator()) => simplePage(t, t.t('message.notAvailable.title'), t.t('message.notAvailable.body'));
+
+export const formExpiredPage = (t: Translator = englishTranslator()) => simplePage(t, t.t('message.formExpired.title'), t.t('message.formExpired.body'));
+
+export const tooManyPage = (t: Translator = englishTranslator()) => simplePage(t, t.t('message.tooMany.title'), t.t('message.tooMany.body'));
+
+/** A refused request (its body or form was not what the page sends). */
+export const badRequestPage = (t: Translator = englishTranslator()) => simplePage(t, t.t('message.badRequest.title'), t.t('message.badRequest.body'));
+
+/** The request id is quoted as the log keeps it: isolated, so a right-to-left sentence cannot reorder it. */
+export const errorPage = (requestId: string, t: Translator = englishTranslator()) =>
   messagePage({
-    title: 'This link is not valid',
-    paragraphs: ['Check that you opened the whole link, or start the test again from the site that sent you here.'],
+    t,
+    title: t.t('message.error.title'),
+    paragraphs: [t.t('message.error.retry'), richMessage(t, 'message.error.reference', {}, { requestId: isolated(t, requestId) })],
   });
 
-export const notAvailablePage = () =>
-  messagePage({
-    title: 'This page is not available',
-    paragraphs: ['Open your test from the link you were given. If you were in the middle of a test, opening the link again takes you back to it.'],
-  });
+/** The Return link, shown only when the partner has a name to return to. */
+function returnLink(t: Translator, institutionName: string, returnUrl: string): { href: string; text: string } | undefined {
+  return institutionName ? { href: returnUrl, text: t.t('message.returnTo', { institution: institutionName }) } : undefined;
+}
 
 /** The pages below know the assignment, so a test-mode one says so (`testMode`). */
-export function linkExpiredPage(p: { institutionName: string; submitted: boolean; returnUrl: string; testMode?: boolean }): string {
-  const who = p.institutionName || 'the site that sent you here';
+export function linkExpiredPage(p: { institutionName: string; submitted: boolean; returnUrl: string; testMode?: boolean; t?: Translator }): string {
+  const t = p.t ?? englishTranslator();
+  const again = p.institutionName ? t.t('message.linkExpired.openAgain', { institution: p.institutionName }) : t.t('message.linkExpired.openAgainNoName');
   return messagePage({
-    title: 'This link has expired',
+    t,
+    title: t.t('message.linkExpired.title'),
     institutionName: p.institutionName,
-    paragraphs: p.submitted
-      ? ['Your test has already been submitted, so there is nothing more to do here.']
-      : [`Go back to ${who} and open the test again: it will give you a fresh link.`],
-    link: p.institutionName ? { href: p.returnUrl, text: `Return to ${p.institutionName}` } : undefined,
+    paragraphs: [p.submitted ? t.t('message.linkExpired.submitted') : again],
+    link: returnLink(t, p.institutionName, p.returnUrl),
     testMode: p.testMode,
   });
 }
 
-export function assignmentExpiredPage(p: { institutionName: string; dueAt: Date | null; returnUrl: string; testMode?: boolean }): string {
+export function assignmentExpiredPage(p: { institutionName: string; dueAt: Date | null; returnUrl: string; testMode?: boolean; t?: Translator }): string {
+  const t = p.t ?? englishTranslator();
+  const title = t.t('message.assignmentExpired.title');
+  const when = p.dueAt ? richMessage(t, 'message.assignmentExpired.dueBy', {}, { date: timeTag(p.dueAt, t) }) : t.t('message.assignmentExpired.noLonger');
+  const ask = p.institutionName ? t.t('message.assignmentExpired.askAgain', { institution: p.institutionName }) : t.t('message.assignmentExpired.askAgainNoName');
   const main = html`
-<h1>This assignment has expired</h1>
-<p>${p.dueAt ? html`It had to be begun by ${timeTag(p.dueAt)}.` : 'It can no longer be begun.'}
-If you still need to take this test, ask ${p.institutionName} to assign it to you again.</p>
-<p class="actions"><a class="button primary" href="${p.returnUrl}">Return to ${p.institutionName}</a></p>`;
-  return layout({ title: 'This assignment has expired', institutionName: p.institutionName, main, testMode: p.testMode });
+<h1>${title}</h1>
+<p>${when}
+${ask}</p>
+<p class="actions"><a class="button primary" href="${p.returnUrl}">${t.t('message.returnTo', { institution: p.institutionName })}</a></p>`;
+  return layout({ t, title, institutionName: p.institutionName, main, testMode: p.testMode });
 }
 
 /** The institution cancelled the assignment: nothing to take; what was saved is kept. */
-export function withdrawnPage(p: { institutionName: string; returnUrl: string; testMode?: boolean }): string {
-  const who = p.institutionName || 'The institution';
+export function withdrawnPage(p: { institutionName: string; returnUrl: string; testMode?: boolean; t?: Translator }): string {
+  const t = p.t ?? englishTranslator();
   return messagePage({
-    title: 'This test has been withdrawn',
+    t,
+    title: t.t('message.withdrawn.title'),
     institutionName: p.institutionName,
     paragraphs: [
-      `${who} withdrew this test, so it can no longer be taken. Any answers you saved before are kept.`,
-      'If you think this is a mistake, contact the people who sent you the test.',
+      p.institutionName ? t.t('message.withdrawn.body', { institution: p.institutionName }) : t.t('message.withdrawn.bodyNoName'),
+      t.t('message.withdrawn.mistake'),
     ],
-    link: p.institutionName ? { href: p.returnUrl, text: `Return to ${p.institutionName}` } : undefined,
+    link: returnLink(t, p.institutionName, p.returnUrl),
     testMode: p.testMode,
   });
 }
-
-export const formExpiredPage = () =>
-  messagePage({
-    title: 'This form has expired',
-    paragraphs: ['Your session changed since this page was loaded. Open the test link again and try once more; your saved answers are kept.'],
-  });
-
-export const tooManyPage = () =>
-  messagePage({
-    title: 'Too many attempts',
-    paragraphs: ['This address has opened too many links in a short time. Wait a minute, then open your test link again.'],
-  });
-
-export const errorPage = (requestId: string) =>
-  messagePage({
-    title: 'Something went wrong',
-    paragraphs: [
-      'Please try again in a moment. Your saved answers are kept.',
-      `If it keeps happening, quote reference ${requestId} when you ask for help.`,
-    ],
-  });

@@ -8,7 +8,7 @@ describe('pageTexts', () => {
     const cache = createContentCache({ assetUrl: staffAssetUrl });
     const texts = pageTexts({ testVersionId: 'tv_md', contentFormat: 'markdown' }, cache);
     const first = texts.block('q1.prompt', 'Is $x^2$ ![a square](asset:ast_abc) <b>?</b>');
-    expect(first.value).toMatch(/^<p>Is <math><semantics>[\s\S]*<\/math> <img src="\/portal\/content-assets\/ast_abc" alt="a square"> &lt;b&gt;\?&lt;\/b&gt;<\/p>\n$/);
+    expect(first.value).toMatch(/^<p>Is <math dir="ltr"><semantics>[\s\S]*<\/math> <img src="\/portal\/content-assets\/ast_abc" alt="a square"> &lt;b&gt;\?&lt;\/b&gt;<\/p>\n$/);
     expect(texts.block('q1.prompt', 'Is $x^2$ ![a square](asset:ast_abc) <b>?</b>')).toBe(first);
     expect(texts.inline('q1.options.a', '**a**').value).toBe('<strong>a</strong>');
     expect(texts.text('power $2$ and ![a square](asset:ast_abc)')).toBe('power 2 and a square');

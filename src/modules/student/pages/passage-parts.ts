@@ -1,6 +1,6 @@
 import type { Passage, Question } from '../../catalog/schemas.js';
-import { passageName } from '../../catalog/passages.js';
 import { html, type SafeHtml } from '../../../platform/web/html.js';
+import { messageWithMarkup } from '../../../platform/web/message-markup.js';
 import type { PageTexts } from './page-content.js';
 
 /**
@@ -39,18 +39,20 @@ export function passageRuns(questions: ReadonlyArray<{ q: Question; n: number }>
 const anchor = (p: Passage) => `passage-${p.id}`;
 
 /** A run's markup: its questions alone, or the passage's region and its questions side by side. */
-export function passageRun(run: QuestionRun, texts: PageTexts, block: (q: Question, n: number) => SafeHtml): SafeHtml {
+export function passageRun(run: QuestionRun, texts: PageTexts, block: (q: Question, n: number) => SafeHtml, mark: SafeHtml | '' = ''): SafeHtml {
   const blocks = run.questions.map(({ q, n }) => block(q, n));
   if (!run.passage) return html`${blocks}`;
   const p = run.passage;
-  const name = passageName(p);
+  // An untitled passage is named by the page's word for one (staff views say "Passage", catalog/passages.ts).
+  const name = p.title?.trim() || texts.t.t('test.passage');
   if (!run.firstShowing) {
-    return html`<div class="passage-group passage-again"><p class="passage-link">These questions use <a href="#${anchor(p)}">${name}</a>, shown above.</p>${blocks}</div>`;
+    const link = html`<a href="#${anchor(p)}">${name}</a>`;
+    return html`<div class="passage-group passage-again"><p class="passage-link">${messageWithMarkup(texts.t, 'test.passageShownAbove', {}, { passage: link })}</p>${blocks}</div>`;
   }
   const text = texts.block(`passages.${p.id}.text`, p.text);
   // tabindex: a region that scrolls on its own must be reachable by keyboard to scroll it.
   return html`<div class="passage-group">
-<section class="passage" id="${anchor(p)}" aria-labelledby="${anchor(p)}-title" tabindex="0">
+<section class="passage" id="${anchor(p)}" aria-labelledby="${anchor(p)}-title" tabindex="0"${mark}>
 <h3 class="passage-title" id="${anchor(p)}-title">${name}</h3>
 <div class="passage-text${texts.markdown ? ' content' : ''}">${text}</div>
 </section>

@@ -43,7 +43,9 @@ describe('the intro page of a proctored test', () => {
 
   it('gives its script the assignment, the CSRF token and the proctoring state, as JSON that cannot close the element', () => {
     const page = intro('live_ai', { ...PROCTORING, rules: { note: '</script><script>alert(1)</script>' } });
-    expect(page.match(/<\/script>/g)!.length).toBe(2); // the state block's and the module script's own
+    // The state block's and the module script's own, besides the page's messages and their formatter (every page has those).
+    expect(page.match(/<\/script>/g)!.length).toBe(4);
+    expect(page).toContain('<script type="module" src="/assets/i18n.js"></script>');
     const state = stateOf(page);
     expect(state).toMatchObject({ assignmentId: 'asg_1', csrfToken: 'csrf-token', proctoring: { mode: 'live_ai', retentionDays: 45 } });
   });
@@ -59,7 +61,7 @@ describe('the intro page of a proctored test', () => {
     const page = intro('none', null);
     expect(page).toContain('<button type="submit" class="button primary" id="begin-button">Begin test</button>');
     expect(page).not.toContain('camera');
-    expect(page).not.toContain('type="module"');
+    expect([...page.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1])).toEqual(['/assets/i18n.js']);
     expect(page).not.toContain('assay-state');
   });
 });
@@ -118,9 +120,9 @@ describe('the completion page of a proctored test', () => {
     expect(stateOf(html)).toEqual({ assignmentId: 'asg_1', csrfToken: 'csrf-token', directUploads: true });
   });
 
-  it('has no script at all without proctoring', () => {
+  it('has no script but the page’s language (its messages and local times) without proctoring', () => {
     const html = page('none', null);
     expect(html).not.toContain('upload-rest');
-    expect(html).not.toContain('<script');
+    expect([...html.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual(['<script type="application/json" id="assay-messages">', '<script type="module" src="/assets/i18n.js">']);
   });
 });

@@ -1,4 +1,6 @@
-import { html, plural, type SafeHtml } from '../../../platform/web/html.js';
+import { englishTranslator, type MessageKey, type MessageValues, type Translator } from '../../../platform/i18n/catalogue.js';
+import { html, type SafeHtml } from '../../../platform/web/html.js';
+import { richMessage } from './rich-message.js';
 import type { ProctoredMode } from '../../catalog/test-settings.js';
 
 /**
@@ -30,87 +32,158 @@ export const CAMERA_CHECK_SCRIPT = '/assets/proctoring/camera-check.js';
 export const UPLOAD_REST_SCRIPT = '/assets/proctoring/upload-rest.js';
 
 /**
+ * The messages the proctoring scripts show or announce, sent with the page that loads them so the browser
+ * formats them in the candidate's language (assets/i18n.js, loaded first). The intro page's camera check
+ * (camera-check.js, proctor-camera.js):
+ */
+export const CAMERA_CHECK_CLIENT_MESSAGES = [
+  'proctoring.cameraProblem.ended',
+  'proctoring.cameraProblem.noRecorder',
+  'proctoring.cameraProblem.notAllowed',
+  'proctoring.cameraProblem.notFound',
+  'proctoring.cameraProblem.notReadable',
+  'proctoring.cameraProblem.notSupported',
+  'proctoring.cameraProblem.unknown',
+  'proctoring.check.checkConnection',
+  'proctoring.check.faceDetectionFailed',
+  'proctoring.check.faceMany',
+  'proctoring.check.faceNone',
+  'proctoring.check.faceOne',
+  'proctoring.check.failed',
+  'proctoring.check.loadingFaces',
+  'proctoring.check.ready',
+  'proctoring.check.starting',
+  'proctoring.check.whatYouCanDo',
+] as const satisfies readonly MessageKey[];
+
+/** The test page's supervision (proctor.js and proctor-notices.js). */
+export const PROCTORING_CLIENT_MESSAGES = [
+  'proctoring.cameraStopped.ended',
+  'proctoring.cameraStopped.noRecorder',
+  'proctoring.cameraStopped.notAllowed',
+  'proctoring.cameraStopped.notFound',
+  'proctoring.cameraStopped.notReadable',
+  'proctoring.cameraStopped.notSupported',
+  'proctoring.cameraStopped.unknown',
+  'proctoring.indicator.off',
+  'proctoring.indicator.recording',
+  'proctoring.indicator.starting',
+  'proctoring.indicator.uploadsWaiting',
+  'proctoring.indicator.watching',
+  'proctoring.notice.joined',
+  'proctoring.notice.noteLabel',
+  'proctoring.notice.resolvedLabel',
+  'proctoring.notice.warningLabel',
+  'proctoring.test.cameraBack',
+  'proctoring.test.cameraMuted',
+  'proctoring.test.cameraMutedTodo',
+  'proctoring.test.cameraOffMessage',
+  'proctoring.test.cameraOffTodo',
+  'proctoring.test.cameraUnmuted',
+  'proctoring.test.faceBack',
+  'proctoring.test.faceDetectionFailed',
+  'proctoring.test.leftPage',
+  'proctoring.test.manyFaces',
+  'proctoring.test.manyFacesTodo',
+  'proctoring.test.noFace',
+  'proctoring.test.noFaceTodo',
+  'proctoring.test.noRecorder',
+  'proctoring.test.onlyFaceBack',
+] as const satisfies readonly MessageKey[];
+
+/** The completion page's upload of what the browser still holds of the recording (upload-rest.js). */
+export const UPLOAD_REST_CLIENT_MESSAGES = ['proctoring.uploadRest.sending', 'proctoring.uploadRest.sent', 'proctoring.uploadRest.waiting'] as const satisfies readonly MessageKey[];
+
+/**
  * The intro page's check step: what is recorded and why, how long it is kept,
  * who sees it, the consent sentence naming the institution, and the camera
  * preview whose script (camera-check.js) enables Begin once the camera works.
+ * Every sentence naming the institution has a twin for a partner without a
+ * name (`…NoName`), so no language has to fit "the institution" into a slot.
  */
-export function cameraCheckStep(p: { proctoring: ProctoringPageState; institutionName: string }): SafeHtml {
-  const who = p.institutionName || 'the institution';
+export function cameraCheckStep(p: { proctoring: ProctoringPageState; institutionName: string; t?: Translator }): SafeHtml {
+  const t = p.t ?? englishTranslator();
+  const institution = p.institutionName;
+  /** The message naming the institution, or its twin without a name. */
+  const named = (key: NamedKey, values: MessageValues = {}) => (institution ? t.t(key, { ...values, institution }) : t.t(`${key}NoName`, values));
   const live = p.proctoring.mode === 'live_ai';
   const { fullscreenRequired, copyPasteAllowed } = p.proctoring.relaxations ?? STRICT;
   // The list says only what is recorded for this student: a relaxed signal is neither sent nor flagged.
-  const moments = [
-    'leave the test page or window',
-    ...(fullscreenRequired ? ['leave full screen'] : []),
-    ...(copyPasteAllowed ? [] : ['copy or paste in an answer']),
-    'when the camera stops',
-  ].join(', ');
-  const noticed = live ? 'your face is out of view, someone else is in view, or the camera stops' : 'the camera stops';
+  const signals = fullscreenRequired ? (copyPasteAllowed ? 'noCopyPaste' : 'all') : copyPasteAllowed ? 'pageOnly' : 'noFullscreen';
   // The test page warns at half the threshold, when the server's flag turns `warning` (proctor.js).
   const noFace = thresholdSeconds(p.proctoring.rules, 'noFaceSeconds', 10);
+  const begin = html`<strong>${t.t('intro.beginButton')}</strong>`;
+  const consent = institution
+    ? richMessage(t, 'proctoring.consent.statement', { institution }, { button: begin })
+    : richMessage(t, 'proctoring.consent.statementNoName', {}, { button: begin });
+  const arrangedBy = html`<strong>${t.t('proctoring.consent.accommodationsTitle')}</strong>`;
+  const accommodations = institution
+    ? richMessage(t, 'proctoring.consent.accommodationsBy', { institution }, { accommodations: arrangedBy })
+    : richMessage(t, 'proctoring.consent.accommodationsByNoName', {}, { accommodations: arrangedBy });
   return html`<section class="camera-check" aria-labelledby="check-title">
-<h2 id="check-title">Before you begin: supervision and camera check</h2>
-<p>This test is supervised. ${who} asks for your camera to be on while you take it.</p>
+<h2 id="check-title">${t.t('proctoring.check.title')}</h2>
+<p>${named('proctoring.check.supervised')}</p>
 <div class="check-grid">
 <div class="camera-column">
-<h3 id="preview-title">Your camera</h3>
+<h3 id="preview-title">${t.t('proctoring.check.yourCamera')}</h3>
 <div class="camera-preview">
   <video id="camera-preview" muted playsinline aria-labelledby="preview-title" data-state="off"></video>
-  <p class="camera-placeholder" id="camera-placeholder" aria-hidden="true">No picture yet</p>
+  <p class="camera-placeholder" id="camera-placeholder" aria-hidden="true">${t.t('proctoring.check.noPicture')}</p>
 </div>
-<p id="camera-status" class="camera-status" role="status" data-state="checking" tabindex="-1">Starting your camera… If your browser asks, choose Allow.</p>
+<p id="camera-status" class="camera-status" role="status" data-state="checking" tabindex="-1">${t.t('proctoring.check.starting')}</p>
 ${live ? html`<p id="face-feedback" class="face-feedback" aria-live="polite"></p>` : ''}
 <div id="camera-help" class="camera-help" hidden>
-  <p id="camera-problem" class="camera-problem">What you can do</p>
+  <p id="camera-problem" class="camera-problem">${t.t('proctoring.check.whatYouCanDo')}</p>
   <ul id="camera-steps">
-    <li>Allow the camera for this site: select the camera or lock icon next to the address, set Camera to Allow, then select Try again.</li>
-    <li>Close other apps that may be using the camera (video calls, for example).</li>
-    <li>No camera on this device? Open your test link on another device that has one, such as a laptop with a webcam.</li>
+    <li>${t.t('proctoring.check.stepAllow')}</li>
+    <li>${t.t('proctoring.check.stepCloseApps')}</li>
+    <li>${t.t('proctoring.check.stepOtherDevice')}</li>
   </ul>
-  <button type="button" class="button" id="camera-retry">Try again</button>
+  <button type="button" class="button" id="camera-retry">${t.t('proctoring.check.tryAgain')}</button>
 </div>
 </div>
 <div class="consent">
-<h3>What is recorded, and why</h3>
+<h3>${t.t('proctoring.consent.recordedTitle')}</h3>
 <ul>
-  <li>Video from your camera, without sound, at low resolution, and a still picture about every minute.</li>
-  ${live ? html`<li>While you work, this browser checks that one face, and only one, is in view. That check runs on your device; only its findings are sent.</li>` : ''}
-  <li>Moments when you ${moments}, and whether a second screen is connected.</li>
-  <li>Nothing else: no sound, no keystrokes, no pictures of your screen.</li>
+  <li>${t.t('proctoring.consent.video')}</li>
+  ${live ? html`<li>${t.t('proctoring.consent.faceCheck')}</li>` : ''}
+  <li>${t.t('proctoring.consent.moments', { signals })}</li>
+  <li>${t.t('proctoring.consent.nothingElse')}</li>
 </ul>
 ${!fullscreenRequired || copyPasteAllowed ? html`<div class="accommodation" id="proctoring-accommodations">
-<p><strong>Your accommodations</strong>, arranged by ${who}:</p>
+<p>${accommodations}</p>
 <ul>
-  ${fullscreenRequired ? '' : html`<li>Full screen is not required for you: you are not asked to use it, and leaving it is not recorded.</li>`}
-  ${copyPasteAllowed ? html`<li>Copy and paste are allowed for you (for dictation or text-to-speech tools, for example): they are not recorded.</li>` : ''}
+  ${fullscreenRequired ? '' : html`<li>${t.t('proctoring.consent.fullscreenRelaxed')}</li>`}
+  ${copyPasteAllowed ? html`<li>${t.t('proctoring.consent.copyPasteRelaxed')}</li>` : ''}
 </ul>
 </div>` : ''}
-<p>This lets ${who} check that the test was taken fairly. Nothing recorded changes your answers or your score by itself:
-a person at ${who} reviews anything that was flagged.</p>
-<h3>While you take the test</h3>
+<p>${named('proctoring.consent.fairness')}</p>
+<h3>${t.t('proctoring.consent.duringTitle')}</h3>
 <ul id="warnings-explained">
-  <li>If ${noticed}, a message on this page tells you at once what was noticed and what to do, and again when it is resolved. It never stops you answering.</li>
-  ${live ? html`<li>If your face is out of view for ${plural(noFace / 2, 'second')}, you are warned; from ${plural(noFace, 'second')} it is flagged for a reviewer.</li>` : ''}
-  <li>If you leave the test page, this is recorded; when you come back, the page says for how long you were away.</li>
+  <li>${t.t(live ? 'proctoring.consent.noticedLive' : 'proctoring.consent.noticedRecord')}</li>
+  ${live ? html`<li>${t.t('proctoring.consent.faceWarning', { warnSeconds: noFace / 2, flagSeconds: noFace })}</li>` : ''}
+  <li>${t.t('proctoring.consent.leavePage')}</li>
 </ul>
-<h3>How long it is kept</h3>
-<p>The recording, the pictures and the findings are deleted ${plural(p.proctoring.retentionDays, 'day')} after you submit.</p>
-<h3>Who sees it</h3>
-<p>Reviewers at ${who}. Assay, the service that delivers this test for ${who}, stores it for them and shares it with no one else.</p>
-<p class="consent-statement">By selecting <strong>Begin test</strong>, you agree that ${who} records this test as described above.
-If you do not agree, do not begin: contact ${who} about other arrangements.</p>
+<h3>${t.t('proctoring.consent.keptTitle')}</h3>
+<p>${t.t('proctoring.consent.kept', { days: p.proctoring.retentionDays })}</p>
+<h3>${t.t('proctoring.consent.whoTitle')}</h3>
+<p>${named('proctoring.consent.who')}</p>
+<p class="consent-statement">${consent}</p>
 </div>
 </div>
-<noscript><p class="notice">The camera check needs JavaScript. Turn JavaScript on and reload this page.</p></noscript>
+<noscript><p class="notice">${t.t('proctoring.check.noscript')}</p></noscript>
 </section>`;
 }
+
+/** Messages with a twin for a nameless institution (`<key>NoName`). */
+type NamedKey = 'proctoring.check.supervised' | 'proctoring.consent.fairness' | 'proctoring.consent.who';
 
 /**
  * The test page's small "Recording" indicator, for the sticky status bar, with a thumbnail of what the
  * camera sends: beside the timer, where the student looks, so they can see whether their face is in view.
  */
-export function recordingIndicator(): SafeHtml {
-  return html`<p class="recording-indicator" id="recording-indicator" data-state="starting"><video id="proctor-video" class="proctor-video" muted playsinline aria-hidden="true"></video><span class="recording-dot" aria-hidden="true"></span><span id="recording-text">Camera starting</span></p>`;
+export function recordingIndicator(t: Translator = englishTranslator()): SafeHtml {
+  return html`<p class="recording-indicator" id="recording-indicator" data-state="starting"><video id="proctor-video" class="proctor-video" muted playsinline aria-hidden="true"></video><span class="recording-dot" aria-hidden="true"></span><span id="recording-text">${t.t('proctoring.indicator.starting')}</span></p>`;
 }
 
 /**
@@ -129,16 +202,16 @@ export function supervisionNotices(): SafeHtml {
  * the camera's state, the button that turns a stopped camera back on, and the
  * optional full-screen button. Nothing here blocks answering.
  */
-export function supervisionPanel(mode: ProctoringPageState['mode'], relaxations: ProctoringPageState['relaxations'] = STRICT): SafeHtml {
+export function supervisionPanel(mode: ProctoringPageState['mode'], relaxations: ProctoringPageState['relaxations'] = STRICT, t: Translator = englishTranslator()): SafeHtml {
   const live = mode === 'live_ai';
   // No full-screen button when full screen is not required: nothing to offer, nothing watched.
   return html`<section class="supervision" aria-labelledby="supervision-title" data-mode="${mode}">
-<h2 id="supervision-title" class="sr-only">Supervision</h2>
+<h2 id="supervision-title" class="sr-only">${t.t('proctoring.panel.title')}</h2>
 <div class="supervision-body">
-  <p id="proctor-message" class="proctor-message" role="status">${live ? 'This test is recorded and checked for your face while you work. If your face is out of view, a warning appears at the top.' : 'This test is recorded while you work.'}</p>
+  <p id="proctor-message" class="proctor-message" role="status">${t.t(live ? 'proctoring.panel.messageLive' : 'proctoring.panel.messageRecord')}</p>
   <div class="supervision-actions">
-    <button type="button" class="button" id="proctor-camera-retry" hidden>Turn the camera back on</button>
-    ${relaxations.fullscreenRequired ? html`<button type="button" class="button" id="proctor-fullscreen" hidden>Enter full screen</button>` : ''}
+    <button type="button" class="button" id="proctor-camera-retry" hidden>${t.t('proctoring.panel.cameraRetry')}</button>
+    ${relaxations.fullscreenRequired ? html`<button type="button" class="button" id="proctor-fullscreen" hidden>${t.t('proctoring.panel.fullscreen')}</button>` : ''}
   </div>
 </div>
 </section>`;

@@ -1,7 +1,7 @@
 import type { AnswerValue } from '../../attempts/answer-values.js';
 import type { Question } from '../../catalog/schemas.js';
 import { partQuestion, type CompositeQuestion } from '../../catalog/composite.js';
-import { formatPoints, html, plural, SafeHtml } from '../../../platform/web/html.js';
+import { formatPoints, html, SafeHtml } from '../../../platform/web/html.js';
 import type { PageTexts } from './page-content.js';
 
 /**
@@ -40,10 +40,11 @@ export function compositeInput(
     const shown = partQuestion(q, part);
     const partId = `${id}-p${k + 1}`;
     const prompt = texts.block(`${shown.id}.prompt`, part.prompt);
+    const { t } = texts;
     return html`<fieldset class="part" id="${partId}" data-part-id="${part.id}" data-type="${part.type}" aria-describedby="${partId}-prompt">
-<legend class="part-legend">Part ${k + 1}${q.scoring ? '' : html` <span class="question-points">(${plural(Number(formatPoints(part.points)), 'point')})</span>`}</legend>
+<legend class="part-legend">${t.t('test.part', { n: k + 1 })}${q.scoring ? '' : html` <span class="question-points">${t.t('test.points', { points: Number(formatPoints(part.points)) })}</span>`}</legend>
 ${texts.markdown ? html`<div class="prompt part-prompt content" id="${partId}-prompt">${prompt}</div>` : html`<p class="prompt part-prompt" id="${partId}-prompt">${prompt}</p>`}
-${field(shown, partId, `${where}, part ${k + 1}`, given[part.id] ?? null)}
+${field(shown, partId, t.t('test.wherePart', { question: where, n: k + 1 }), given[part.id] ?? null)}
 </fieldset>`;
   })}</div>`;
 }

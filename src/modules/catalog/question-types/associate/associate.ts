@@ -12,6 +12,8 @@ export const associateType = defineQuestionType<AssociateQuestion>({
   autoMarkable: true,
   check: checkAssociate,
   contentFields: (q) => q.items.map((it): [string, string] => [`items.${it.id}`, it.text]),
+  // contentFields names an item by its id alone; a translation names the item's text.
+  translatableFields: (q) => q.items.map((it): [string, string] => [`items.${it.id}.text`, it.text]),
   answer: {
     schema: AssociateAnswer,
     check: checkAnswer,
@@ -52,6 +54,27 @@ export const associateType = defineQuestionType<AssociateQuestion>({
   review: associateReview,
   answerText: associateAnswerText,
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.associate.item', 'portal.editor.remove', 'portal.editor.associate.itemName', 'portal.editor.associate.addItem',
+    'portal.editor.associate.chooseItem', 'portal.editor.associate.pairFirst', 'portal.editor.associate.pairSecond',
+    'portal.editor.associate.pairPoints', 'portal.editor.associate.pairPointsHint', 'portal.editor.associate.pairName',
+    'portal.editor.associate.addPair', 'portal.editor.type.associate', 'portal.editor.associate.items', 'portal.editor.associate.pairs',
+    'portal.editor.associate.pairsHint', 'portal.editor.associate.maxAssociations', 'portal.editor.associate.maxAssociationsHint',
+  ],
+  clientMessages: [
+    'question.associate.alreadyPaired',
+    'question.associate.chooseBoth',
+    'question.associate.chooseDifferent',
+    'question.associate.countOfMax',
+    'question.associate.mostPairs',
+    'question.associate.noneYet',
+    'question.associate.pair',
+    'question.associate.pairJoin',
+    'question.associate.pairMade',
+    'question.associate.pairRemoved',
+    'question.associate.remove',
+    'question.associate.removeLabel',
+  ],
   styles: { student: new URL('./student.css', import.meta.url) },
   qti: associateQti,
 });

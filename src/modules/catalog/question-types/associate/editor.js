@@ -3,6 +3,7 @@
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
+  var t = window.AssayI18n.t;
   var el = K.el, field = K.field, bind = K.bind, input = K.input, select = K.select, button = K.button;
 
   function items(q, path, ui) {
@@ -11,15 +12,15 @@
     list.forEach(function (item, k) {
       var n = k + 1;
       wrap.appendChild(el('div', { className: 'entry' }, [
-        field('Item ' + n, bind(input(path + '.items.' + k + '.text'), item, 'text', 'text', ui.changed)),
-        el('div', { className: 'entry-actions' }, [button('Remove', function () {
+        field(t('portal.editor.associate.item', { n: n }), bind(input(path + '.items.' + k + '.text'), item, 'text', 'text', ui.changed)),
+        el('div', { className: 'entry-actions' }, [button(t('portal.editor.remove'), function () {
           list.splice(k, 1);
           q.pairs = (q.pairs || []).filter(function (p) { return p.a !== item.id && p.b !== item.id; });
           ui.structure(list.length ? path + '.items.' + Math.max(0, k - 1) + '.text' : path + '.add-item');
-        }, { sr: ' item ' + n })]),
+        }, { sr: K.srAfterSpace(t('portal.editor.associate.itemName', { n: n })) })]),
       ]));
     });
-    wrap.appendChild(button('Add item', function () {
+    wrap.appendChild(button(t('portal.editor.associate.addItem'), function () {
       list.push({ id: K.freshId(list, 'i'), text: '' });
       ui.structure(path + '.items.' + (list.length - 1) + '.text');
     }, { focus: path + '.add-item' }));
@@ -28,26 +29,26 @@
 
   function pairs(q, path, ui) {
     var list = q.pairs || (q.pairs = []);
-    var options = [['', 'Choose an item']].concat((q.items || []).map(function (it, j) { return [it.id, it.text || 'Item ' + (j + 1)]; }));
+    var options = [['', t('portal.editor.associate.chooseItem')]].concat((q.items || []).map(function (it, j) { return [it.id, it.text || t('portal.editor.associate.item', { n: j + 1 })]; }));
     var wrap = el('div', { className: 'entry-list', 'data-path': path + '.pairs' });
     list.forEach(function (pair, k) {
       var n = k + 1, base = path + '.pairs.' + k;
       var side = function (key, label) {
         var s = select(base + '.' + key, options, pair[key] || '');
         s.addEventListener('change', function () { pair[key] = s.value; ui.changed(); });
-        return field('Pair ' + n + ' ' + label, s);
+        return field(label, s);
       };
       wrap.appendChild(el('div', { className: 'entry' }, [
-        side('a', 'first item'),
-        side('b', 'second item'),
-        field('Pair ' + n + ' points', bind(input(base + '.points', { inputmode: 'decimal' }), pair, 'points', 'number', ui.changed), "Optional: the question's points ÷ the number of pairs when empty."),
-        el('div', { className: 'entry-actions' }, [button('Remove', function () {
+        side('a', t('portal.editor.associate.pairFirst', { n: n })),
+        side('b', t('portal.editor.associate.pairSecond', { n: n })),
+        field(t('portal.editor.associate.pairPoints', { n: n }), bind(input(base + '.points', { inputmode: 'decimal' }), pair, 'points', 'number', ui.changed), t('portal.editor.associate.pairPointsHint')),
+        el('div', { className: 'entry-actions' }, [button(t('portal.editor.remove'), function () {
           list.splice(k, 1);
           ui.structure(list.length ? path + '.pairs.' + Math.max(0, k - 1) + '.a' : path + '.add-pair');
-        }, { sr: ' pair ' + n })]),
+        }, { sr: K.srAfterSpace(t('portal.editor.associate.pairName', { n: n })) })]),
       ]));
     });
-    wrap.appendChild(button('Add pair', function () {
+    wrap.appendChild(button(t('portal.editor.associate.addPair'), function () {
       list.push({ a: '', b: '' });
       ui.structure(path + '.pairs.' + (list.length - 1) + '.a');
     }, { focus: path + '.add-pair' }));
@@ -55,15 +56,15 @@
   }
 
   window.AssayEditorTypes.register('associate', {
-    label: 'Associate',
+    label: t('portal.editor.type.associate'),
     defaults: function () { return { items: [{ id: 'i1', text: '' }, { id: 'i2', text: '' }], pairs: [{ a: 'i1', b: 'i2' }] }; },
     fields: function (q, path, ui) {
       return [
-        el('h4', { text: 'Items' }), items(q, path, ui),
-        el('h4', { text: 'Correct pairs' }),
-        el('p', { className: 'hint', text: 'Each pair made earns its points; other pairs earn nothing. An item may be in several pairs.' }),
+        el('h3', { text: t('portal.editor.associate.items') }), items(q, path, ui),
+        el('h3', { text: t('portal.editor.associate.pairs') }),
+        el('p', { className: 'hint', text: t('portal.editor.associate.pairsHint') }),
         pairs(q, path, ui),
-        field('Max associations', bind(input(path + '.maxAssociations', { inputmode: 'numeric' }), q, 'maxAssociations', 'number', ui.changed), 'Optional: the most pairs a candidate may make, at least the number of correct pairs.'),
+        field(t('portal.editor.associate.maxAssociations'), bind(input(path + '.maxAssociations', { inputmode: 'numeric' }), q, 'maxAssociations', 'number', ui.changed), t('portal.editor.associate.maxAssociationsHint')),
       ];
     },
   });

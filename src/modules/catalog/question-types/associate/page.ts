@@ -1,4 +1,5 @@
-import { html, plural, type SafeHtml } from '../../../../platform/web/html.js';
+import { html, type SafeHtml } from '../../../../platform/web/html.js';
+import type { Translator } from '../../../../platform/i18n/catalogue.js';
 import type { PageTexts } from '../../content/page-texts.js';
 import type { AnswerJson, FieldContext, ReviewContext } from '../definition.js';
 import { chosenKeys, pairKey, type AssociateQuestion } from './rules.js';
@@ -16,29 +17,32 @@ export function associatePage(q: AssociateQuestion, ctx: FieldContext): SafeHtml
   const { id, texts } = ctx;
   const made = pairsOf(q, ctx.value);
   const max = q.maxAssociations;
+  const { t } = texts;
   const choose = (cls: string, label: string) =>
-    html`<div class="assoc-field"><label for="${id}-${cls}">${label}</label><select id="${id}-${cls}" class="assoc-${cls}"><option value="">Choose…</option>${q.items.map(
+    html`<div class="assoc-field"><label for="${id}-${cls}">${label}</label><select id="${id}-${cls}" class="assoc-${cls}"><option value="">${t.t('question.choose')}</option>${q.items.map(
       (it) => html`<option value="${it.id}">${texts.text(it.text)}</option>`,
     )}</select></div>`;
-  return html`<p class="hint" id="${id}-assoc-hint">Choose a first and a second item, then Add pair. An item may be in more than one pair.${max !== undefined ? ` You can make at most ${plural(max, 'pair')}.` : ''}</p>
+  return html`<p class="hint" id="${id}-assoc-hint">${max !== undefined ? t.t('question.associate.hintMax', { max }) : t.t('question.associate.hint')}</p>
 <div class="assoc"${max !== undefined ? html` data-max="${max}"` : ''}>
-<ul class="assoc-items" aria-label="Items to pair">${q.items.map(
+<ul class="assoc-items" aria-label="${t.t('question.associate.itemsLabel')}">${q.items.map(
     (it) => html`<li data-item-id="${it.id}" data-text="${texts.text(it.text)}"><span class="assoc-item-text">${texts.inline(`${q.id}.items.${it.id}`, it.text)}</span></li>`,
   )}</ul>
-<div class="assoc-builder" role="group" aria-label="Make a pair" aria-describedby="${id}-assoc-hint">${choose('first', 'First item')}${choose('second', 'Second item')}<button type="button" class="button assoc-add"${max !== undefined && made.length >= max ? html` aria-disabled="true"` : ''}>Add pair</button></div>
-<p class="assoc-made" id="${id}-made">Your pairs: <span class="assoc-count">${countText(made.length, max)}</span></p>
+<div class="assoc-builder" role="group" aria-label="${t.t('question.associate.builderLabel')}" aria-describedby="${id}-assoc-hint">${choose('first', t.t('question.associate.first'))}${choose('second', t.t('question.associate.second'))}<button type="button" class="button assoc-add"${max !== undefined && made.length >= max ? html` aria-disabled="true"` : ''}>${t.t('question.associate.add')}</button></div>
+<p class="assoc-made" id="${id}-made">${t.t('question.associate.yourPairs')} <span class="assoc-count">${countText(t, made.length, max)}</span></p>
 <ul class="assoc-pairs" aria-labelledby="${id}-made">${made.map(([a, b]) => pairRow(q, texts, a, b))}</ul>
 <p class="assoc-status" role="status" aria-live="polite"></p>
 </div>`;
 }
 
 /** "none yet", "1 of at most 3": the count beside "Your pairs". student.js writes the same words. */
-const countText = (n: number, max: number | undefined) => (n === 0 ? 'none yet' : max !== undefined ? `${n} of at most ${max}` : String(n));
+const countText = (t: Translator, n: number, max: number | undefined) =>
+  n === 0 ? t.t('question.associate.noneYet') : max !== undefined ? t.t('question.associate.countOfMax', { n, max }) : t.number(n);
 
 function pairRow(q: AssociateQuestion, texts: PageTexts, a: string, b: string): SafeHtml {
   const item = (itemId: string) => q.items.find((it) => it.id === itemId)!;
-  const name = `${texts.text(item(a).text)} and ${texts.text(item(b).text)}`;
-  return html`<li class="assoc-pair" data-a="${a}" data-b="${b}"><span class="assoc-pair-text"><span class="assoc-a">${texts.inline(`${q.id}.items.${a}`, item(a).text)}</span> <span aria-hidden="true">↔</span><span class="sr-only"> and</span> <span class="assoc-b">${texts.inline(`${q.id}.items.${b}`, item(b).text)}</span></span><button type="button" class="assoc-remove" aria-label="Remove pair: ${name}">Remove</button></li>`;
+  const { t } = texts;
+  const name = t.t('question.associate.pair', { a: texts.text(item(a).text), b: texts.text(item(b).text) });
+  return html`<li class="assoc-pair" data-a="${a}" data-b="${b}"><span class="assoc-pair-text"><span class="assoc-a">${texts.inline(`${q.id}.items.${a}`, item(a).text)}</span> <span aria-hidden="true">↔</span><span class="sr-only">${t.t('question.associate.pairJoin')}</span> <span class="assoc-b">${texts.inline(`${q.id}.items.${b}`, item(b).text)}</span></span><button type="button" class="assoc-remove" aria-label="${t.t('question.associate.removeLabel', { pair: name })}">${t.t('question.associate.remove')}</button></li>`;
 }
 
 /** The saved pairs that still name two of the question's items (a stored answer is normalised already). */

@@ -9,6 +9,9 @@
   const rows = (box) => [...box.querySelectorAll('.assoc-pairs .assoc-pair')];
   const maxOf = (box) => (box.dataset.max ? Number(box.dataset.max) : null);
   const textOf = (li) => li.dataset.text || li.textContent.trim();
+  const t = (key, values) => window.AssayI18n.t(key, values);
+  // "A and B": a pair named by its items' plain texts, as page.ts names it.
+  const pairName = (items, a, b) => t('question.associate.pair', { a: textOf(items.get(a)), b: textOf(items.get(b)) });
 
   /** A pair's row: each item's shown content copied from the items list (formulas and images as rendered). */
   function row(box, a, b) {
@@ -31,13 +34,13 @@
     arrow.textContent = '↔';
     const and = document.createElement('span');
     and.className = 'sr-only';
-    and.textContent = ' and';
+    and.textContent = t('question.associate.pairJoin');
     text.append(side(a, 'assoc-a'), ' ', arrow, and, ' ', side(b, 'assoc-b'));
     const remove = document.createElement('button');
     remove.type = 'button';
     remove.className = 'assoc-remove';
-    remove.setAttribute('aria-label', `Remove pair: ${textOf(items.get(a))} and ${textOf(items.get(b))}`);
-    remove.textContent = 'Remove';
+    remove.setAttribute('aria-label', t('question.associate.removeLabel', { pair: pairName(items, a, b) }));
+    remove.textContent = t('question.associate.remove');
     li.append(text, remove);
     return li;
   }
@@ -46,7 +49,8 @@
   function refresh(box) {
     const n = rows(box).length;
     const max = maxOf(box);
-    box.querySelector('.assoc-count').textContent = n === 0 ? 'none yet' : max !== null ? `${n} of at most ${max}` : String(n);
+    box.querySelector('.assoc-count').textContent =
+      n === 0 ? t('question.associate.noneYet') : max !== null ? t('question.associate.countOfMax', { n, max }) : window.AssayI18n.number(n);
     box.querySelector('.assoc-add').setAttribute('aria-disabled', String(max !== null && n >= max));
   }
 
@@ -60,32 +64,32 @@
     const second = box.querySelector('.assoc-second');
     const items = itemsOf(box);
     const max = maxOf(box);
-    if (max !== null && rows(box).length >= max) return say(box, `You have made the most pairs allowed (${max}). Remove a pair to make another.`);
-    if (!first.value || !second.value) return say(box, 'Choose a first and a second item, then Add pair.');
-    if (first.value === second.value) return say(box, 'Choose two different items: an item cannot be paired with itself.');
+    if (max !== null && rows(box).length >= max) return say(box, t('question.associate.mostPairs', { max }));
+    if (!first.value || !second.value) return say(box, t('question.associate.chooseBoth'));
+    if (first.value === second.value) return say(box, t('question.associate.chooseDifferent'));
     // Shown as the server stores it (and a reload shows it): the pair's items in item order, the pairs sorted so.
     const order = [...items.keys()];
     const [a, b] = order.indexOf(first.value) < order.indexOf(second.value) ? [first.value, second.value] : [second.value, first.value];
-    const names = `${textOf(items.get(a))} and ${textOf(items.get(b))}`;
-    if (rows(box).some((r) => r.dataset.a === a && r.dataset.b === b)) return say(box, `${names} are already a pair.`);
+    const pair = pairName(items, a, b);
+    if (rows(box).some((r) => r.dataset.a === a && r.dataset.b === b)) return say(box, t('question.associate.alreadyPaired', { pair }));
     const rank = (x, y) => order.indexOf(x) * order.length + order.indexOf(y);
     const after = rows(box).find((r) => rank(r.dataset.a, r.dataset.b) > rank(a, b));
     box.querySelector('.assoc-pairs').insertBefore(row(box, a, b), after || null);
     first.value = '';
     second.value = '';
     refresh(box);
-    say(box, `Pair made: ${names}.`);
+    say(box, t('question.associate.pairMade', { pair }));
     changed(box);
   }
 
   function remove(box, button) {
     const li = button.closest('.assoc-pair');
     const next = li.nextElementSibling || li.previousElementSibling;
-    const name = button.getAttribute('aria-label').replace(/^Remove pair: /, '');
+    const pair = pairName(itemsOf(box), li.dataset.a, li.dataset.b);
     li.remove();
     refresh(box);
     (next ? next.querySelector('.assoc-remove') : box.querySelector('.assoc-first')).focus();
-    say(box, `Pair removed: ${name}.`);
+    say(box, t('question.associate.pairRemoved', { pair }));
     changed(box);
   }
 

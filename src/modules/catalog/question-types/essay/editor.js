@@ -2,12 +2,13 @@
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
+  var t = window.AssayI18n.t;
   window.AssayEditorTypes.register('essay', {
-    label: 'Essay',
+    label: t('portal.editor.type.essay'),
     defaults: function () { return { rubric: '' }; },
     fields: function (q, path, ui) {
-      return [K.rubric(q, path, ui, 'Shown to reviewers (and the model) when marking.'),
-        K.field('Word limit', K.bind(K.input(path + '.maxWords', { inputmode: 'numeric' }), q, 'maxWords', 'number', ui.changed), 'Optional guidance shown to the candidate.'),
+      return [K.rubric(q, path, ui, t('portal.editor.essay.rubricHint')),
+        K.field(t('portal.editor.essay.maxWords'), K.bind(K.input(path + '.maxWords', { inputmode: 'numeric' }), q, 'maxWords', 'number', ui.changed), t('portal.editor.essay.maxWordsHint')),
         K.aiMarking(q, path, ui), K.criteria(q, path, ui)];
     },
   });

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { html, plural } from '../../../../platform/web/html.js';
+import { html } from '../../../../platform/web/html.js';
+import { answerLabel } from '../answer-label.js';
 import { defineQuestionType } from '../definition.js';
 import { countWords, Essay, ESSAY_TEXT_MAX, type EssayQuestion } from './schema.js';
 import { readEssay, writeEssay } from './qti.js';
@@ -30,22 +31,27 @@ export const essayType = defineQuestionType<EssayQuestion>({
 
   simulate: { correct: () => null },
 
-  page(q, { id, where, value }) {
+  page(q, { id, where, value, texts: { t } }) {
     const text = typeof value === 'string' ? value : '';
-    const limit = q.maxWords ? ` of at most ${q.maxWords}` : '';
-    return html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to ${where}</span></label>
+    const words = countWords(text);
+    return html`${answerLabel(t, `${id}-input`, where)}
 <textarea id="${id}-input" name="${id}" rows="10" maxlength="${ESSAY_TEXT_MAX}" aria-describedby="${id}-words">
 ${text}</textarea>
-<p class="word-count" id="${id}-words" data-max-words="${q.maxWords ?? ''}">${plural(countWords(text), 'word')}${limit}</p>`;
+<p class="word-count" id="${id}-words" data-max-words="${q.maxWords ?? ''}">${q.maxWords ? t.t('question.essay.wordsOfMax', { words, max: q.maxWords }) : t.t('question.essay.words', { words })}</p>`;
   },
 
   review(_q, value) {
     if (typeof value !== 'string' || value.trim() === '') return html`<p class="empty">Not answered.</p>`;
-    return html`<p class="answer">${value}</p>`;
+    return html`<p class="answer" dir="auto">${value}</p>`;
   },
   answerText: (_q, value) => (typeof value === 'string' ? value : ''),
 
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.type.essay', 'portal.editor.essay.rubricHint', 'portal.editor.essay.maxWords', 'portal.editor.essay.maxWordsHint',
+  ],
+  // The word count is the page's question-fields.js's (student.js calls it on every edit).
+  clientMessages: ['question.essay.words', 'question.essay.wordsOfMax'],
 
   qti: {
     interactions: ['qti-extended-text-interaction'],

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { html } from '../../../../platform/web/html.js';
+import { messageWithMarkup } from '../../../../platform/web/message-markup.js';
 import { checkCriteria } from '../ai-marking-fields.js';
 import { defineQuestionType, type AnswerJson } from '../definition.js';
 import { acceptedTypesText, formatBytes } from './file-text.js';
@@ -50,20 +51,23 @@ export const fileUploadType = defineQuestionType<FileUploadQuestion>({
    * (POST /a/{id}/files/{questionId}). The current file, if any, is shown with
    * a Remove file button; errors and progress go to the status lines below.
    */
-  page(q, { id, value, file }) {
+  page(q, { id, value, file, texts: { t } }) {
     const fileId = fileIdOf(value);
     const current = fileId && file && file.fileId === fileId ? file : null;
     const maxBytes = q.maxBytes ?? UPLOAD_DEFAULT_BYTES;
     return html`<div class="file-answer" data-file-id="${current?.fileId ?? ''}" data-max-bytes="${maxBytes}">
-<label class="answer-label" for="${id}-file">Your file</label>
-<p class="hint" id="${id}-file-hint">${acceptedTypesText(q.accept)}, up to ${formatBytes(maxBytes)}.</p>
+<label class="answer-label" for="${id}-file">${t.t('question.fileUpload.label')}</label>
+<p class="hint" id="${id}-file-hint">${t.t('question.fileUpload.hint', { types: acceptedTypesText(q.accept, t), size: formatBytes(maxBytes, t) })}</p>
 <input type="file" id="${id}-file" class="file-input" accept="${q.accept.join(',')}" aria-describedby="${id}-file-hint ${id}-file-error">
 <div class="file-saved"${current ? '' : html` hidden`}>
-<p class="file-current">Your file: <span class="file-name">${current?.fileName ?? ''}</span> (<span class="file-size">${current ? formatBytes(current.bytes) : ''}</span>)</p>
-<button type="button" class="button file-remove">Remove file</button>
-<p class="file-replace">Choosing another file replaces it.</p>
+<p class="file-current">${messageWithMarkup(t, 'question.fileUpload.current', {}, {
+      name: html`<span class="file-name">${current?.fileName ?? ''}</span>`,
+      size: html`<span class="file-size">${current ? formatBytes(current.bytes, t) : ''}</span>`,
+    })}</p>
+<button type="button" class="button file-remove">${t.t('question.fileUpload.remove')}</button>
+<p class="file-replace">${t.t('question.fileUpload.replace')}</p>
 </div>
-<progress class="file-progress" max="100" value="0" aria-label="Upload progress" hidden></progress>
+<progress class="file-progress" max="100" value="0" aria-label="${t.t('question.fileUpload.progress')}" hidden></progress>
 <p class="file-status" role="status" aria-live="polite"></p>
 <p class="file-error" id="${id}-file-error" role="alert"></p>
 </div>`;
@@ -77,6 +81,27 @@ export const fileUploadType = defineQuestionType<FileUploadQuestion>({
   answerText: (_q, value) => fileIdOf(value) ?? '',
 
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.type.fileUpload', 'portal.editor.fileUpload.accept', 'portal.editor.fileUpload.acceptHint', 'portal.editor.fileUpload.maxBytes',
+    'portal.editor.fileUpload.maxBytesHint', 'portal.editor.fileUpload.rubricHint', 'portal.editor.fileUpload.group.pdf',
+    'portal.editor.fileUpload.group.images', 'portal.editor.fileUpload.group.word', 'portal.editor.fileUpload.group.text',
+    'portal.editor.fileUpload.group.spreadsheets', 'portal.editor.fileUpload.other', 'portal.editor.fileUpload.otherHint',
+  ],
+  // The upload itself is the page's question-fields.js, which shows these.
+  clientMessages: [
+    'question.fileUpload.failedConnection',
+    'question.fileUpload.failedOver',
+    'question.fileUpload.failedServer',
+    'question.fileUpload.failedSession',
+    'question.fileUpload.failedStatus',
+    'question.fileUpload.failedStore',
+    'question.fileUpload.notUsed',
+    'question.fileUpload.preparing',
+    'question.fileUpload.removed',
+    'question.fileUpload.tooLarge',
+    'question.fileUpload.uploaded',
+    'question.fileUpload.uploading',
+  ],
   styles: { student: new URL('./student.css', import.meta.url) },
 
   qti: {

@@ -95,6 +95,14 @@ export const fillBlanksType = defineQuestionType<FillBlanksQuestion>({
   },
 
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.fillBlanks.kindText', 'portal.editor.fillBlanks.kindChoice', 'portal.editor.fillBlanks.blank', 'portal.editor.fillBlanks.kind',
+    'portal.editor.fillBlanks.accepted', 'portal.editor.fillBlanks.acceptedHint', 'portal.editor.fillBlanks.caseSensitive',
+    'portal.editor.fillBlanks.option', 'portal.editor.fillBlanks.optionName', 'portal.editor.option.add', 'portal.editor.fillBlanks.addOptionSr',
+    'portal.editor.fillBlanks.optionCorrect', 'portal.editor.remove', 'portal.editor.fillBlanks.blankName', 'portal.editor.fillBlanks.add',
+    'portal.editor.fillBlanks.text', 'portal.editor.fillBlanks.textHint', 'portal.editor.type.fillBlanks', 'portal.editor.fillBlanks.added',
+    'portal.editor.fillBlanks.addedWithAnswer',
+  ],
   styles: { student: new URL('./student.css', import.meta.url), portal: new URL('./portal.css', import.meta.url) },
 
   qti: {

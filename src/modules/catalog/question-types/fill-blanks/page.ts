@@ -22,19 +22,18 @@ export function fillBlanksPage(q: FillBlanksQuestion, { id, value, texts }: Fiel
     const blank = blanks.get(blankId);
     if (!blank) return `{{${blankId}}}`;
     n++;
-    const name = `Blank ${n}`;
+    const name = texts.t.t('question.fillBlanks.blank', { n });
     const fieldId = `${id}-b${n}`;
     if (blank.kind === 'choice') {
-      return html`<select class="blank" id="${fieldId}" data-blank-id="${blank.id}" aria-label="${name}"><option value="">Choose…</option>${blank.options.map(
+      return html`<select class="blank" id="${fieldId}" data-blank-id="${blank.id}" aria-label="${name}"><option value="">${texts.t.t('question.choose')}</option>${blank.options.map(
         (o) => html`<option value="${o.id}"${given[blank.id] === o.id ? html` selected` : ''}>${texts.text(o.text)}</option>`,
       )}</select>`.toString();
     }
     return html`<input type="text" class="blank" id="${fieldId}" data-blank-id="${blank.id}" aria-label="${name}" value="${given[blank.id] ?? ''}" autocomplete="off" maxlength="${BLANK_MAX}">`.toString();
   });
   const body = new SafeHtml(out);
-  return texts.markdown
-    ? html`<p class="hint">Fill in each blank.</p><div class="blank-text content">${body}</div>`
-    : html`<p class="hint">Fill in each blank.</p><p class="blank-text">${body}</p>`;
+  const hint = texts.t.t('question.fillBlanks.hint');
+  return texts.markdown ? html`<p class="hint">${hint}</p><div class="blank-text content">${body}</div>` : html`<p class="hint">${hint}</p><p class="blank-text">${body}</p>`;
 }
 
 const ONE_BLANK = new RegExp(BLANK_PLACEHOLDER.source);

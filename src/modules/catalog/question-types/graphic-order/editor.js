@@ -4,16 +4,17 @@
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
+  var t = window.AssayI18n.t;
   window.AssayEditorTypes.register('graphic_order', {
-    label: 'Graphic order',
+    label: t('portal.editor.type.graphicOrder'),
     defaults: function () {
       return { image: '', imageAlt: '', regions: [{ id: 'r1', label: '', shape: 'rect', coords: [] }, { id: 'r2', label: '', shape: 'rect', coords: [] }] };
     },
     fields: function (q, path, ui) {
       var R = window.AssayImageRegionsEditor;
       return R.imageFields(q, path, ui).concat(R.regionList(q, path, ui, { ordered: true }), [
-        K.el('p', { className: 'hint', text: 'List the regions in the correct order; each candidate sees them shuffled.' }),
-        K.checkField('Partial credit for each region in place', K.bind(K.el('input', { type: 'checkbox', 'data-path': path + '.partialCredit' }), q, 'partialCredit', 'bool', ui.changed)),
+        K.el('p', { className: 'hint', text: t('portal.editor.graphicOrder.hint') }),
+        K.checkField(t('portal.editor.graphicOrder.partialCredit'), K.bind(K.el('input', { type: 'checkbox', 'data-path': path + '.partialCredit' }), q, 'partialCredit', 'bool', ui.changed)),
       ]);
     },
   });

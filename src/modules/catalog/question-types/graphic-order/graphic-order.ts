@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { html } from '../../../../platform/web/html.js';
 import { defineQuestionType } from '../definition.js';
+import { moveButtons } from '../move-buttons.js';
 import { checkRegions, imageMarkdown, regionPicture } from '../image-regions/region-picture.js';
 import { regionIdList, regionLabels } from '../image-regions/question-fields.js';
 import { graphicOrderQti } from './graphic-order-qti.js';
@@ -70,11 +71,12 @@ export const graphicOrderType = defineQuestionType<GraphicOrderQuestion>({
     const place = new Map(order.map((id, i) => [id, i + 1]));
     const last = order.length - 1;
     const hint = `${ctx.id}-order-hint`;
-    return html`<p class="hint" id="${hint}">Put the regions of the image in order, first at the top, with the Move up and Move down buttons. The image shows each region's place in the list.</p>
+    const { t } = ctx.texts;
+    return html`<p class="hint" id="${hint}">${t.t('question.graphicOrder.hint')}</p>
 <div class="region-question">${regionPicture(q, q.regions, ctx.texts, { mark: (r) => String(place.get(r.id) ?? '') })}
 <ol class="order-list region-order" data-ordered="${saved ? 'yes' : 'no'}" aria-describedby="${hint}">${order.map((id, j) => {
       const label = byId.get(id)!.label;
-      return html`<li class="order-item" data-item-id="${id}"><span class="order-text">${label}</span><span class="order-buttons"><button type="button" class="order-move" data-region-move="up" aria-label="Move up: ${label}"${j === 0 ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↑</span> Move up</button><button type="button" class="order-move" data-region-move="down" aria-label="Move down: ${label}"${j === last ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↓</span> Move down</button></span></li>`;
+      return html`<li class="order-item" data-item-id="${id}"><span class="order-text">${label}</span>${moveButtons(t, 'data-region-move', label, j === 0, j === last)}</li>`;
     })}</ol></div>
 <p class="sr-only order-live" role="status" aria-live="polite"></p>`;
   },
@@ -94,6 +96,10 @@ export const graphicOrderType = defineQuestionType<GraphicOrderQuestion>({
   answerText: (q, value) => regionLabels(q.regions, value),
 
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.type.graphicOrder', 'portal.editor.graphicOrder.hint', 'portal.editor.graphicOrder.partialCredit',
+  ],
+  clientMessages: ['question.order.moved'],
 
   styles: { student: new URL('../image-regions/student.css', import.meta.url), portal: new URL('../image-regions/portal.css', import.meta.url) },
 

@@ -45,7 +45,11 @@
     refresh(fs);
     button.focus();
     const items = [...list(fs).children];
-    fs.querySelector('.order-live').textContent = `${li.querySelector('.order-text').textContent} moved to position ${items.indexOf(li) + 1} of ${items.length}`;
+    fs.querySelector('.order-live').textContent = window.AssayI18n.t('question.order.moved', {
+      item: li.querySelector('.order-text').textContent,
+      position: items.indexOf(li) + 1,
+      total: items.length,
+    });
     button.dispatchEvent(new Event('change', { bubbles: true }));
   }
 

@@ -4,6 +4,7 @@
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
+  var t = window.AssayI18n.t;
   var el = K.el, field = K.field, checkField = K.checkField, bind = K.bind, input = K.input, textarea = K.textarea, button = K.button;
 
   function fields(q, path, ui) {
@@ -23,18 +24,18 @@
         ui.changed();
       });
       wrap.appendChild(el('div', { className: 'entry' }, [
-        el('p', { className: 'blank-name' }, ['Hotspot ' + n + ': ', el('code', { text: '{{' + h.id + '}}' })]),
-        field('Hotspot ' + n + ' phrase', bind(input(base + '.phrase'), h, 'phrase', 'text', ui.changed)),
-        checkField('Hotspot ' + n + ' is correct', box),
-        el('div', { className: 'entry-actions' }, [button('Remove', function () {
+        el('p', { className: 'blank-name' }, [t('portal.editor.hotText.hotspot', { n: n }), el('code', { text: '{{' + h.id + '}}' })]),
+        field(t('portal.editor.hotText.phrase', { n: n }), bind(input(base + '.phrase'), h, 'phrase', 'text', ui.changed)),
+        checkField(t('portal.editor.hotText.correct', { n: n }), box),
+        el('div', { className: 'entry-actions' }, [button(t('portal.editor.remove'), function () {
           hotspots.splice(k, 1);
           q.correct = q.correct.filter(function (id) { return id !== h.id; });
           q.text = (q.text || '').split('{{' + h.id + '}}').join('');
           ui.structure(hotspots.length ? path + '.hotspots.' + Math.max(0, k - 1) + '.phrase' : path + '.add-hotspot');
-        }, { sr: ' hotspot ' + n })]),
+        }, { sr: K.srAfterSpace(t('portal.editor.hotText.hotspotName', { n: n })) })]),
       ]));
     });
-    wrap.appendChild(button('Add hotspot', function () {
+    wrap.appendChild(button(t('portal.editor.hotText.add'), function () {
       var id = K.freshId(hotspots, 'h');
       // The text's cursor as it left it: pressing the button has moved the focus to the button, and a text
       // drawn afresh has its cursor at the end.
@@ -45,15 +46,15 @@
       ui.structure(path + '.hotspots.' + (hotspots.length - 1) + '.phrase');
     }, { focus: path + '.add-hotspot' }));
     return [
-      field('Text with hotspots', text, 'Each hotspot is written {{id}} where its phrase goes; Add hotspot puts a new one at the cursor, or at the end of the text.'),
+      field(t('portal.editor.hotText.text'), text, t('portal.editor.hotText.textHint')),
       wrap,
-      field('Most phrases to choose', bind(input(path + '.maxChoices', { inputmode: 'numeric' }), q, 'maxChoices', 'number', ui.changed),
-        'Optional; at least the number of correct phrases. Empty: any number. One correct phrase is all or nothing; several give partial credit.'),
+      field(t('portal.editor.hotText.maxChoices'), bind(input(path + '.maxChoices', { inputmode: 'numeric' }), q, 'maxChoices', 'number', ui.changed),
+        t('portal.editor.hotText.maxChoicesHint')),
     ];
   }
 
   window.AssayEditorTypes.register('hot_text', {
-    label: 'Hot text',
+    label: t('portal.editor.type.hotText'),
     defaults: function () { return { text: '', hotspots: [], correct: [] }; },
     fields: fields,
   });

@@ -1,4 +1,5 @@
-import { html, plural, SafeHtml } from '../../../../platform/web/html.js';
+import { html, SafeHtml } from '../../../../platform/web/html.js';
+import type { Translator } from '../../../../platform/i18n/catalogue.js';
 import type { PageTexts } from '../../content/page-texts.js';
 import type { AnswerJson, FieldContext } from '../definition.js';
 import { HOTSPOT_PLACEHOLDER, type HotTextQuestion } from './hot-text-schema.js';
@@ -25,10 +26,9 @@ function withHotspots(q: HotTextQuestion, texts: PageTexts, className: string, p
 }
 
 /** How many may be chosen, in the page's words. */
-export function choiceHint(maxChoices: number | undefined): string {
-  const how = 'Press a phrase in the text to choose it; press it again to unchoose it.';
-  if (maxChoices === undefined) return `Choose every phrase that applies. ${how}`;
-  return maxChoices === 1 ? `Choose 1 phrase. ${how}` : `Choose up to ${plural(maxChoices, 'phrase')}. ${how}`;
+export function choiceHint(maxChoices: number | undefined, t: Translator): string {
+  if (maxChoices === undefined) return t.t('question.hotText.hintAll');
+  return maxChoices === 1 ? t.t('question.hotText.hintOne') : t.t('question.hotText.hintUpTo', { max: maxChoices });
 }
 
 /**
@@ -47,9 +47,11 @@ export function hotTextPage(q: HotTextQuestion, ctx: FieldContext): SafeHtml {
     (h) =>
       html`<button type="button" class="hot-phrase" data-hotspot-id="${h.id}" aria-pressed="${chosen.has(h.id) ? 'true' : 'false'}"${texts.markdown ? html` aria-label="${texts.text(h.phrase)}"` : ''}>${texts.inline(`${q.id}.hotspots.${h.id}`, h.phrase)}</button>`,
   );
-  return html`<p class="hint" id="${id}-hot-hint">${choiceHint(q.maxChoices)}</p>
-<div class="hot-text-box" data-max-choices="${q.maxChoices ?? ''}" role="group" aria-label="Phrases to choose in ${ctx.where}" aria-describedby="${id}-hot-hint">${text}</div>
-<p class="hot-count" id="${id}-hot-count">${plural(chosen.size, 'phrase')} chosen${q.maxChoices !== undefined ? ` of at most ${q.maxChoices}` : ''}.</p>
+  const { t } = texts;
+  const count = q.maxChoices !== undefined ? t.t('question.hotText.countOfMax', { count: chosen.size, max: q.maxChoices }) : t.t('question.hotText.count', { count: chosen.size });
+  return html`<p class="hint" id="${id}-hot-hint">${choiceHint(q.maxChoices, t)}</p>
+<div class="hot-text-box" data-max-choices="${q.maxChoices ?? ''}" role="group" aria-label="${t.t('question.hotText.groupLabel', { where: ctx.where })}" aria-describedby="${id}-hot-hint">${text}</div>
+<p class="hot-count" id="${id}-hot-count">${count}</p>
 <p class="sr-only hot-live" role="status" aria-live="polite"></p>`;
 }
 

@@ -96,6 +96,12 @@ export const hotTextType = defineQuestionType<HotTextQuestion>({
       .join('; ');
   },
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.hotText.hotspot', 'portal.editor.hotText.phrase', 'portal.editor.hotText.correct', 'portal.editor.remove',
+    'portal.editor.hotText.hotspotName', 'portal.editor.hotText.add', 'portal.editor.hotText.text', 'portal.editor.hotText.textHint',
+    'portal.editor.hotText.maxChoices', 'portal.editor.hotText.maxChoicesHint', 'portal.editor.type.hotText',
+  ],
+  clientMessages: ['question.hotText.chosen', 'question.hotText.count', 'question.hotText.countOfMax', 'question.hotText.most', 'question.hotText.unchosen'],
   styles: { student: new URL('./student.css', import.meta.url) },
   qti: hotTextQti,
 });

@@ -5,12 +5,14 @@
   'use strict';
   const phrases = (fs) => [...fs.querySelectorAll('.hot-phrase')];
   const pressed = (fs) => phrases(fs).filter((b) => b.getAttribute('aria-pressed') === 'true');
-  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  const t = (key, values) => window.AssayI18n.t(key, values);
 
+  // The words the server writes (hot-text-page.ts).
   function showCount(fs) {
     const box = fs.querySelector('.hot-text-box');
     const max = Number(box.dataset.maxChoices) || null;
-    fs.querySelector('.hot-count').textContent = `${plural(pressed(fs).length, 'phrase', 'phrases')} chosen${max ? ` of at most ${max}` : ''}.`;
+    const count = pressed(fs).length;
+    fs.querySelector('.hot-count').textContent = max ? t('question.hotText.countOfMax', { count, max }) : t('question.hotText.count', { count });
   }
 
   function toggle(fs, button) {
@@ -20,12 +22,12 @@
     const on = button.getAttribute('aria-pressed') === 'true';
     const name = button.getAttribute('aria-label') || button.textContent.trim();
     if (!on && max && pressed(fs).length >= max) {
-      live.textContent = `You can choose at most ${plural(max, 'phrase', 'phrases')}. Press a chosen phrase to unchoose it first.`;
+      live.textContent = t('question.hotText.most', { max });
       return;
     }
     button.setAttribute('aria-pressed', on ? 'false' : 'true');
     showCount(fs);
-    live.textContent = `${name} ${on ? 'unchosen' : 'chosen'}.`;
+    live.textContent = t(on ? 'question.hotText.unchosen' : 'question.hotText.chosen', { phrase: name });
     button.dispatchEvent(new Event('change', { bubbles: true }));
   }
 

@@ -5,9 +5,10 @@
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
+  var t = window.AssayI18n.t;
   var el = K.el;
   var ASSET = /^asset:(ast_[0-9A-Za-z]{1,64})$/;
-  var SHAPES = [['rect', 'Rectangle (left, top, right, bottom)'], ['circle', 'Circle (centre x, centre y, radius)'], ['poly', 'Polygon (x1, y1, x2, y2, …)']];
+  var SHAPES = [['rect', t('portal.editor.regions.shapeRect')], ['circle', t('portal.editor.regions.shapeCircle')], ['poly', t('portal.editor.regions.shapePoly')]];
 
   // Coordinates as typed: numbers when every part is one, else the text (the server names the problem beside the field).
   function coordsControl(path, region, changed) {
@@ -38,25 +39,25 @@
         if (!q.imageAlt) q.imageAlt = alt.value = m[1];
         setTimeout(function () {
           var note = control.querySelector('[role=status]');
-          if (note) note.textContent = 'Image uploaded: it is the question\'s image now.';
+          if (note) note.textContent = t('portal.editor.regions.imageUploaded');
           ui.structure(path + '.image');
         }, 0);
       },
     });
-    control = ui.imageControl(sink, holder, 'md', 'the question\'s image');
+    control = ui.imageControl(sink, holder, 'md', t('portal.editor.regions.imageSrName'));
     return control;
   }
 
   function imageFields(q, path, ui) {
     var image = K.bind(K.input(path + '.image', { autocomplete: 'off', placeholder: 'asset:ast_…' }), q, 'image', 'text', ui.changed);
     var alt = K.bind(K.input(path + '.imageAlt'), q, 'imageAlt', 'text', ui.changed);
-    var out = [K.field('Image', image, 'The picture as asset:ast_…: upload one with Add image, or paste the reference of an uploaded asset.')];
+    var out = [K.field(t('portal.editor.regions.image'), image, t('portal.editor.regions.imageHint'))];
     var upload = uploadControl(q, path, ui, image, alt);
     if (upload) out.push(upload);
-    out.push(K.field('Image description', alt, 'Required: what the image shows, read to those who cannot see it.'));
+    out.push(K.field(t('portal.editor.regions.imageAlt'), alt, t('portal.editor.regions.imageAltHint')));
     out.push(el('div', { className: 'field-row' }, [
-      K.field('Image width (px)', K.bind(K.input(path + '.imageWidth', { inputmode: 'numeric' }), q, 'imageWidth', 'number', ui.changed), 'Optional; with the height, coordinates are checked against the image.'),
-      K.field('Image height (px)', K.bind(K.input(path + '.imageHeight', { inputmode: 'numeric' }), q, 'imageHeight', 'number', ui.changed)),
+      K.field(t('portal.editor.regions.imageWidth'), K.bind(K.input(path + '.imageWidth', { inputmode: 'numeric' }), q, 'imageWidth', 'number', ui.changed), t('portal.editor.regions.imageWidthHint')),
+      K.field(t('portal.editor.regions.imageHeight'), K.bind(K.input(path + '.imageHeight', { inputmode: 'numeric' }), q, 'imageHeight', 'number', ui.changed)),
     ]));
     return out;
   }
@@ -107,7 +108,7 @@
     });
     draw();
     return el('div', { className: 'field' }, [
-      el('p', { className: 'hint', text: 'Drag on the image to draw a rectangle for the region last edited; its coordinates are filled in.' }),
+      el('p', { className: 'hint', text: t('portal.editor.regions.drawHint') }),
       el('div', { className: 'region-draw-box' }, [img, svg]),
       status,
     ]);
@@ -120,29 +121,29 @@
     var wrap = el('div', { className: 'entry-list', 'data-path': path + '.regions' });
     list.forEach(function (region, k) {
       var n = k + 1;
-      var name = 'Region ' + n;
+      var name = t('portal.editor.regions.region', { n: n });
       var row = el('div', { className: 'entry' }, [el('p', { className: 'entry-title', text: name })]);
       row.addEventListener('focusin', function () { state.last = k; });
-      row.appendChild(K.field(name + ' label', K.bind(K.input(path + '.regions.' + k + '.label'), region, 'label', 'text', ui.changed), 'Names the region\'s button for the candidate.'));
+      row.appendChild(K.field(t('portal.editor.regions.label', { n: n }), K.bind(K.input(path + '.regions.' + k + '.label'), region, 'label', 'text', ui.changed), t('portal.editor.regions.labelHint')));
       var shape = K.select(path + '.regions.' + k + '.shape', SHAPES, region.shape);
       shape.addEventListener('change', function () { region.shape = shape.value; ui.changed(); });
-      row.appendChild(K.field(name + ' shape', shape));
-      row.appendChild(K.field(name + ' coordinates', coordsControl(path + '.regions.' + k + '.coords', region, ui.changed), 'Numbers in image pixels, separated by commas.'));
+      row.appendChild(K.field(t('portal.editor.regions.shape', { n: n }), shape));
+      row.appendChild(K.field(t('portal.editor.regions.coords', { n: n }), coordsControl(path + '.regions.' + k + '.coords', region, ui.changed), t('portal.editor.regions.coordsHint')));
       if (opts.extra) opts.extra(row, region, k, n);
       var actions = el('div', { className: 'entry-actions' });
       if (opts.ordered) {
-        actions.appendChild(K.button('Move up', function () { if (K.move(list, k, k - 1)) ui.structure(path + '.regions.' + (k - 1) + '.label'); }, { sr: ': ' + name }));
-        actions.appendChild(K.button('Move down', function () { if (K.move(list, k, k + 1)) ui.structure(path + '.regions.' + (k + 1) + '.label'); }, { sr: ': ' + name }));
+        actions.appendChild(K.button(t('portal.editor.moveUp'), function () { if (K.move(list, k, k - 1)) ui.structure(path + '.regions.' + (k - 1) + '.label'); }, { sr: K.srAfterColon(name) }));
+        actions.appendChild(K.button(t('portal.editor.moveDown'), function () { if (K.move(list, k, k + 1)) ui.structure(path + '.regions.' + (k + 1) + '.label'); }, { sr: K.srAfterColon(name) }));
       }
-      actions.appendChild(K.button('Remove', function () {
+      actions.appendChild(K.button(t('portal.editor.remove'), function () {
         list.splice(k, 1);
         if (opts.onRemove) opts.onRemove(region);
         ui.structure(list.length ? path + '.regions.' + Math.max(0, k - 1) + '.label' : path + '.add-region');
-      }, { sr: ' region ' + n }));
+      }, { sr: K.srAfterSpace(t('portal.editor.regions.regionName', { n: n })) }));
       row.appendChild(actions);
       wrap.appendChild(row);
     });
-    wrap.appendChild(K.button('Add region', function () {
+    wrap.appendChild(K.button(t('portal.editor.regions.add'), function () {
       list.push({ id: K.freshId(list, 'r'), label: '', shape: 'rect', coords: [] });
       ui.structure(path + '.regions.' + (list.length - 1) + '.label');
     }, { focus: path + '.add-region' }));
@@ -152,7 +153,7 @@
   window.AssayImageRegionsEditor = { imageFields: imageFields, uploadControl: uploadControl, regionList: regionList };
 
   window.AssayEditorTypes.register('hotspot', {
-    label: 'Hotspot',
+    label: t('portal.editor.type.hotspot'),
     defaults: function () {
       return { image: '', imageAlt: '', regions: [{ id: 'r1', label: '', shape: 'rect', coords: [] }, { id: 'r2', label: '', shape: 'rect', coords: [] }], correctRegionIds: [] };
     },
@@ -167,11 +168,11 @@
             q.correctRegionIds = q.regions.map(function (r) { return r.id; }).filter(function (id) { return ids.indexOf(id) >= 0; });
             ui.changed();
           });
-          row.appendChild(K.checkField('Region ' + n + ' is correct', box));
+          row.appendChild(K.checkField(t('portal.editor.hotspot.correct', { n: n }), box));
         },
         onRemove: function (region) { q.correctRegionIds = (q.correctRegionIds || []).filter(function (id) { return id !== region.id; }); },
       }), [
-        K.field('Max choices', K.bind(K.input(path + '.maxChoices', { inputmode: 'numeric' }), q, 'maxChoices', 'number', ui.changed), 'Optional: at most this many regions may be chosen. Several correct regions earn partial credit.'),
+        K.field(t('portal.editor.hotspot.maxChoices'), K.bind(K.input(path + '.maxChoices', { inputmode: 'numeric' }), q, 'maxChoices', 'number', ui.changed), t('portal.editor.hotspot.maxChoicesHint')),
       ]);
     },
   });

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { html } from '../../../../platform/web/html.js';
+import type { Translator } from '../../../../platform/i18n/catalogue.js';
 import { defineQuestionType } from '../definition.js';
 import { checkRegions, imageMarkdown, regionPicture } from '../image-regions/region-picture.js';
 import { regionIdList, regionLabels } from '../image-regions/question-fields.js';
@@ -8,10 +9,11 @@ import { HotspotQuestion } from './hotspot-schema.js';
 
 const HINT_ID = (id: string) => `${id}-regions-hint`;
 
-function hint(q: HotspotQuestion): string {
-  if (q.maxChoices === 1) return 'Choose one region of the image.';
-  if (q.maxChoices !== undefined) return `Choose up to ${q.maxChoices} regions of the image.`;
-  return 'Choose all the regions that apply.';
+/** How many regions may be chosen and how, in the page's words. */
+function hint(q: HotspotQuestion, t: Translator): string {
+  if (q.maxChoices === 1) return t.t('question.hotspot.hintOne');
+  if (q.maxChoices !== undefined) return t.t('question.hotspot.hintUpTo', { max: q.maxChoices });
+  return t.t('question.hotspot.hintAll');
 }
 
 /**
@@ -88,7 +90,7 @@ export const hotspotType = defineQuestionType<HotspotQuestion>({
 
   page(q, ctx) {
     const chosen = new Set(Array.isArray(ctx.value) ? ctx.value.map(String) : []);
-    return html`<p class="hint" id="${HINT_ID(ctx.id)}">${hint(q)} Press a region's button, or the region on the image, to choose it; press again to clear it.</p>
+    return html`<p class="hint" id="${HINT_ID(ctx.id)}">${hint(q, ctx.texts.t)}</p>
 <div class="region-question" data-max-choices="${q.maxChoices ?? ''}">${regionPicture(q, q.regions, ctx.texts, { state: (r) => (chosen.has(r.id) ? 'on' : 'off') })}
 <ul class="region-list" aria-describedby="${HINT_ID(ctx.id)}">${q.regions.map(
       (r) => html`<li><button type="button" class="region-toggle" data-region-id="${r.id}" aria-pressed="${chosen.has(r.id) ? 'true' : 'false'}">${r.label}</button></li>`,
@@ -113,6 +115,16 @@ export const hotspotType = defineQuestionType<HotspotQuestion>({
   answerText: (q, value) => regionLabels(q.regions, value),
 
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.regions.shapeRect', 'portal.editor.regions.shapeCircle', 'portal.editor.regions.shapePoly', 'portal.editor.regions.imageUploaded',
+    'portal.editor.regions.imageSrName', 'portal.editor.regions.image', 'portal.editor.regions.imageHint', 'portal.editor.regions.imageAlt',
+    'portal.editor.regions.imageAltHint', 'portal.editor.regions.imageWidth', 'portal.editor.regions.imageWidthHint',
+    'portal.editor.regions.imageHeight', 'portal.editor.regions.drawHint', 'portal.editor.regions.region', 'portal.editor.regions.label',
+    'portal.editor.regions.labelHint', 'portal.editor.regions.shape', 'portal.editor.regions.coords', 'portal.editor.regions.coordsHint',
+    'portal.editor.moveUp', 'portal.editor.moveDown', 'portal.editor.remove', 'portal.editor.regions.regionName', 'portal.editor.regions.add',
+    'portal.editor.type.hotspot', 'portal.editor.hotspot.correct', 'portal.editor.hotspot.maxChoices', 'portal.editor.hotspot.maxChoicesHint',
+  ],
+  clientMessages: ['question.hotspot.most'],
 
   styles: { student: new URL('../image-regions/student.css', import.meta.url), portal: new URL('../image-regions/portal.css', import.meta.url) },
 

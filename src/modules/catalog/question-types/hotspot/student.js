@@ -39,7 +39,7 @@
       // One region to choose: choosing another moves the choice, as a radio button does.
       if (max === 1) for (const b of pressed) b.setAttribute('aria-pressed', 'false');
       else if (pressed.length >= max) {
-        live.textContent = `You can choose at most ${max} regions. Clear one first.`;
+        live.textContent = window.AssayI18n.t('question.hotspot.most', { max });
         return;
       }
     }

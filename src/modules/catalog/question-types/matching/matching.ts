@@ -75,6 +75,11 @@ export const matchingType = defineQuestionType<MatchingQuestion>({
   },
 
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.type.matching', 'portal.editor.matching.stem', 'portal.editor.matching.stemName', 'portal.editor.matching.addStem',
+    'portal.editor.matching.chooseChoice', 'portal.editor.matching.choice', 'portal.editor.matching.correct', 'portal.editor.matching.choiceName',
+    'portal.editor.matching.addChoice', 'portal.editor.matching.stems', 'portal.editor.matching.choices', 'portal.editor.matching.partialCredit',
+  ],
   styles: { student: new URL('./student.css', import.meta.url) },
 
   qti: {

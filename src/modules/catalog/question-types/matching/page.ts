@@ -11,9 +11,10 @@ const asRecord = (v: AnswerJson): Readonly<Record<string, AnswerJson>> => (v !==
  */
 export function matchingPage(q: MatchingQuestion, { id, value, texts }: FieldContext): SafeHtml {
   const chosen = asRecord(value);
-  return html`<p class="hint">Choose a match for each item.</p><div class="matches">${q.stems.map(
+  const { t } = texts;
+  return html`<p class="hint">${t.t('question.matching.hint')}</p><div class="matches">${q.stems.map(
     (s, j) => html`<div class="match"><label for="${id}-m${j + 1}">${texts.inline(`${q.id}.stems.${s.id}`, s.text)}</label><select id="${id}-m${j + 1}" data-stem-id="${s.id}"${texts.markdown ? html` aria-label="${texts.text(s.text)}"` : ''}>
-<option value="">Choose…</option>${q.choices.map((c) => html`<option value="${c.id}"${chosen[s.id] === c.id ? html` selected` : ''}>${texts.text(c.text)}</option>`)}
+<option value="">${t.t('question.choose')}</option>${q.choices.map((c) => html`<option value="${c.id}"${chosen[s.id] === c.id ? html` selected` : ''}>${texts.text(c.text)}</option>`)}
 </select></div>`,
   )}</div>`;
 }

@@ -70,11 +70,14 @@ export const multipleChoiceType = defineQuestionType<MultipleChoiceQuestion>({
     chosen: (q, value) => (Array.isArray(value) ? q.options.map((o) => o.id).filter((id) => value.includes(id)) : []),
   },
 
-  page: (q, ctx) => html`<p class="hint">Choose all that apply.</p>${optionsInput(q, ctx, 'checkbox', new Set(Array.isArray(ctx.value) ? ctx.value : []))}`,
+  page: (q, ctx) => html`<p class="hint">${ctx.texts.t.t('question.multipleChoice.hint')}</p>${optionsInput(q, ctx, 'checkbox', new Set(Array.isArray(ctx.value) ? ctx.value : []))}`,
   review: (q, value, { texts }) => optionsReview(q, new Set(Array.isArray(value) ? value : []), new Set(q.correctOptionIds), texts),
   answerText: (q, value) => (Array.isArray(value) ? chosenText(q.options, value) : ''),
 
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.type.multipleChoice', 'portal.editor.shuffleOptions', 'portal.editor.multipleChoice.partialCredit',
+  ],
 
   qti: {
     // The choice interaction is read by qti-items.ts, which gives a several-choice interaction to readMultipleChoice; this type claims none of its own.

@@ -2,12 +2,13 @@
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
+  var t = window.AssayI18n.t;
   window.AssayEditorTypes.register('numeric', {
-    label: 'Numeric',
+    label: t('portal.editor.type.numeric'),
     defaults: function () { return { tolerance: 0 }; },
     fields: function (q, path, ui) {
-      return [K.field('Correct answer', K.bind(K.input(path + '.answer', { inputmode: 'decimal' }), q, 'answer', 'number', ui.changed)),
-        K.field('Tolerance', K.bind(K.input(path + '.tolerance', { inputmode: 'decimal' }), q, 'tolerance', 'number', ui.changed), 'An answer this far from the correct one, either side, still gets the points.')]
+      return [K.field(t('portal.editor.numeric.answer'), K.bind(K.input(path + '.answer', { inputmode: 'decimal' }), q, 'answer', 'number', ui.changed)),
+        K.field(t('portal.editor.numeric.tolerance'), K.bind(K.input(path + '.tolerance', { inputmode: 'decimal' }), q, 'tolerance', 'number', ui.changed), t('portal.editor.numeric.toleranceHint'))]
         .concat(window.AssayEditorParameters.fields(q, path, ui));
     },
   });

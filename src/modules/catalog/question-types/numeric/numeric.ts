@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { html } from '../../../../platform/web/html.js';
+import { answerLabel } from '../answer-label.js';
 import { defineQuestionType } from '../definition.js';
 import { checkParameters } from '../parameters/check.js';
 import { NUMERIC_TEXT_MAX, NumericQ, type NumericQuestion } from './schema.js';
@@ -43,9 +44,9 @@ export const numericType = defineQuestionType<NumericQuestion>({
 
   simulate: { correct: (q) => String(q.answer) },
 
-  page: (_q, { id, where, value }) =>
-    html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to ${where}</span></label>
-<p class="hint" id="${id}-hint">A number; use a dot or a comma for decimals.</p>
+  page: (_q, { id, where, value, texts: { t } }) =>
+    html`${answerLabel(t, `${id}-input`, where)}
+<p class="hint" id="${id}-hint">${t.t('question.numeric.hint')}</p>
 <input type="text" id="${id}-input" name="${id}" value="${typeof value === 'string' ? value : ''}" inputmode="decimal" autocomplete="off" maxlength="${NUMERIC_TEXT_MAX}" aria-describedby="${id}-hint">`,
 
   review(q, value) {
@@ -55,6 +56,9 @@ export const numericType = defineQuestionType<NumericQuestion>({
   answerText: (_q, value) => (typeof value === 'string' ? value : ''),
 
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.type.numeric', 'portal.editor.numeric.answer', 'portal.editor.numeric.tolerance', 'portal.editor.numeric.toleranceHint',
+  ],
 
   qti: {
     // A text entry is read by qti-items.ts, which gives a numeric response to readNumeric; this type claims no interaction of its own.

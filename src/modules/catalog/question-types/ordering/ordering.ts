@@ -60,6 +60,11 @@ export const orderingType = defineQuestionType<OrderingQuestion>({
   },
 
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.type.ordering', 'portal.editor.ordering.item', 'portal.editor.ordering.itemName', 'portal.editor.ordering.add',
+    'portal.editor.ordering.hint', 'portal.editor.ordering.partialCredit',
+  ],
+  clientMessages: ['question.order.moved'],
   styles: { student: new URL('./student.css', import.meta.url) },
 
   qti: {

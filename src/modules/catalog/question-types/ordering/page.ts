@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from '../../../../platform/web/html.js';
 import type { AnswerJson, FieldContext, ReviewContext } from '../definition.js';
 import type { OrderingQuestion } from './schema.js';
+import { moveButtons } from '../move-buttons.js';
 
 /**
  * The items in the order the student left them, else in the shown order
@@ -12,12 +13,13 @@ export function orderingPage(q: OrderingQuestion, { id, value, texts, shown }: F
   const saved = Array.isArray(value) && value.length === q.items.length && value.every((v) => byId.has(v as string)) ? (value as readonly string[]) : null;
   const order = saved ?? shown.itemOrder[q.id] ?? q.items.map((i) => i.id);
   const last = order.length - 1;
-  return html`<p class="hint" id="${id}-order-hint">Put the items in order, first at the top, with the Move up and Move down buttons.</p>
+  const { t } = texts;
+  return html`<p class="hint" id="${id}-order-hint">${t.t('question.ordering.hint')}</p>
 <ol class="order-list" data-ordered="${saved ? 'yes' : 'no'}" aria-describedby="${id}-order-hint">${order.map((itemId, j) => {
     const source = byId.get(itemId)!.text;
     // The buttons' names and the move announcement are plain text (formulas as TeX, images as their alt text).
     const text = texts.text(source);
-    return html`<li class="order-item" data-item-id="${itemId}"${texts.markdown ? html` data-text="${text}"` : ''}><span class="order-text">${texts.inline(`${q.id}.items.${itemId}`, source)}</span><span class="order-buttons"><button type="button" class="order-move" data-move="up" aria-label="Move up: ${text}"${j === 0 ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↑</span> Move up</button><button type="button" class="order-move" data-move="down" aria-label="Move down: ${text}"${j === last ? html` aria-disabled="true"` : ''}><span aria-hidden="true">↓</span> Move down</button></span></li>`;
+    return html`<li class="order-item" data-item-id="${itemId}"${texts.markdown ? html` data-text="${text}"` : ''}><span class="order-text">${texts.inline(`${q.id}.items.${itemId}`, source)}</span>${moveButtons(t, 'data-move', text, j === 0, j === last)}</li>`;
   })}</ol>
 <p class="sr-only order-live" role="status" aria-live="polite"></p>`;
 }

@@ -29,7 +29,11 @@
     // The live region of the part (a composite question) or of the question the list is in.
     const fs = l.closest('fieldset.part, fieldset.question');
     const position = [...l.children].indexOf(li) + 1;
-    fs.querySelector('.order-live').textContent = `${li.dataset.text || li.querySelector('.order-text').textContent} moved to position ${position} of ${l.children.length}`;
+    fs.querySelector('.order-live').textContent = window.AssayI18n.t('question.order.moved', {
+      item: li.dataset.text || li.querySelector('.order-text').textContent,
+      position,
+      total: l.children.length,
+    });
     fs.dispatchEvent(new Event('change', { bubbles: true }));
   }
 

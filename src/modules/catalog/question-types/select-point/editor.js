@@ -3,9 +3,10 @@
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
+  var t = window.AssayI18n.t;
   var el = K.el;
-  var SHAPES = [['rect', 'Rectangle'], ['circle', 'Circle'], ['poly', 'Polygon']];
-  var COORDS_HINT = { rect: 'left, top, right, bottom', circle: 'centre x, centre y, radius', poly: 'x1, y1, x2, y2, x3, y3, … (3 points or more)' };
+  var SHAPES = [['rect', t('portal.editor.selectPoint.shapeRect')], ['circle', t('portal.editor.selectPoint.shapeCircle')], ['poly', t('portal.editor.selectPoint.shapePoly')]];
+  var COORDS_HINT = { rect: 'portal.editor.selectPoint.coordsRect', circle: 'portal.editor.selectPoint.coordsCircle', poly: 'portal.editor.selectPoint.coordsPoly' };
 
   // Coordinates typed as "100, 100, 200, 200": numbers when every part is one, else the text (the server names the problem).
   function bindCoords(control, area, changed) {
@@ -21,37 +22,37 @@
 
   function areaRow(q, path, area, k, ui) {
     var n = k + 1;
-    var name = 'Area ' + n;
+    var name = t('portal.editor.selectPoint.area', { n: n });
     var at = path + '.areas.' + k;
     var coords = bindCoords(K.input(at + '.coords', { inputmode: 'decimal' }), area, ui.changed);
     var shape = K.select(at + '.shape', SHAPES, area.shape);
-    var hint = K.field(name + ' coordinates', coords, 'In image pixels: ' + COORDS_HINT[area.shape || 'rect'] + '.');
+    var hint = K.field(t('portal.editor.selectPoint.coords', { n: n }), coords, t(COORDS_HINT[area.shape] || COORDS_HINT.rect));
     shape.addEventListener('change', function () {
       area.shape = shape.value;
       ui.structure(at + '.shape');
     });
     return el('fieldset', { className: 'entry' }, [
       el('legend', { text: name }),
-      K.field(name + ' label', K.bind(K.input(at + '.label'), area, 'label', 'text', ui.changed), 'Names the area to screen-reader users ("in Aorta").'),
-      K.field(name + ' shape', shape),
+      K.field(t('portal.editor.selectPoint.label', { n: n }), K.bind(K.input(at + '.label'), area, 'label', 'text', ui.changed), t('portal.editor.selectPoint.labelHint')),
+      K.field(t('portal.editor.selectPoint.shape', { n: n }), shape),
       hint,
-      K.field(name + ' points', K.bind(K.input(at + '.points', { inputmode: 'decimal' }), area, 'points', 'number', ui.changed), 'Earned once when a point falls in the area; 0 for an area that earns nothing.'),
-      el('div', { className: 'entry-actions' }, [K.button('Remove', function () {
+      K.field(t('portal.editor.selectPoint.points', { n: n }), K.bind(K.input(at + '.points', { inputmode: 'decimal' }), area, 'points', 'number', ui.changed), t('portal.editor.selectPoint.pointsHint')),
+      el('div', { className: 'entry-actions' }, [K.button(t('portal.editor.remove'), function () {
         q.areas.splice(k, 1);
         ui.structure(q.areas.length ? path + '.areas.' + Math.max(0, k - 1) + '.label' : path + '.add-area');
-      }, { sr: ' area ' + n })]),
+      }, { sr: K.srAfterSpace(t('portal.editor.selectPoint.areaName', { n: n })) })]),
     ]);
   }
 
   window.AssayEditorTypes.register('select_point', {
-    label: 'Select point',
+    label: t('portal.editor.type.selectPoint'),
     defaults: function () {
       return { image: '', imageAlt: '', areas: [{ id: 'a1', label: '', shape: 'rect', coords: [], points: 1 }], maxPoints: 1 };
     },
     fields: function (q, path, ui) {
       var areas = q.areas || (q.areas = []);
       var list = el('div', { className: 'entry-list', 'data-path': path + '.areas' }, areas.map(function (area, k) { return areaRow(q, path, area, k, ui); }));
-      list.appendChild(K.button('Add area', function () {
+      list.appendChild(K.button(t('portal.editor.selectPoint.add'), function () {
         areas.push({ id: K.freshId(areas, 'a'), label: '', shape: 'rect', coords: [], points: 1 });
         ui.structure(path + '.areas.' + (areas.length - 1) + '.label');
       }, { focus: path + '.add-area' }));
@@ -61,12 +62,12 @@
       // portal had no way to get an image's asset: reference.
       var R = window.AssayImageRegionsEditor;
       return [
-        K.field('Image', image, 'An uploaded image: upload one with Add image, or paste asset: and its id, such as asset:ast_3Fh9.'),
+        K.field(t('portal.editor.regions.image'), image, t('portal.editor.selectPoint.imageHint')),
         R ? R.uploadControl(q, path, ui, image, alt) : null,
-        K.field('Image description', alt, 'What the image shows, for candidates who cannot see it.'),
+        K.field(t('portal.editor.regions.imageAlt'), alt, t('portal.editor.selectPoint.imageAltHint')),
         list,
-        el('p', { className: 'hint', text: 'Where areas overlap, a point counts for the area listed first. Each area earns its points once; the total is capped at the question\'s points.' }),
-        K.field('Max points', K.bind(K.input(path + '.maxPoints', { inputmode: 'numeric' }), q, 'maxPoints', 'number', ui.changed), 'How many points a candidate may place.'),
+        el('p', { className: 'hint', text: t('portal.editor.selectPoint.overlapHint') }),
+        K.field(t('portal.editor.selectPoint.maxPoints'), K.bind(K.input(path + '.maxPoints', { inputmode: 'numeric' }), q, 'maxPoints', 'number', ui.changed), t('portal.editor.selectPoint.maxPointsHint')),
       ];
     },
   });

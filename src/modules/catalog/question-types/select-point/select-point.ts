@@ -61,6 +61,26 @@ export const selectPointType = defineQuestionType<SelectPointQuestion & { id: st
     return `${points.map((p) => `(${p.x}, ${p.y})`).join('; ')}${hit.length > 0 ? ` in ${hit.map((a) => a.label).join(', ')}` : ''}`;
   },
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.selectPoint.shapeRect', 'portal.editor.selectPoint.shapeCircle', 'portal.editor.selectPoint.shapePoly',
+    'portal.editor.selectPoint.coordsRect', 'portal.editor.selectPoint.coordsCircle', 'portal.editor.selectPoint.coordsPoly',
+    'portal.editor.selectPoint.area', 'portal.editor.selectPoint.coords', 'portal.editor.selectPoint.label', 'portal.editor.selectPoint.labelHint',
+    'portal.editor.selectPoint.shape', 'portal.editor.selectPoint.points', 'portal.editor.selectPoint.pointsHint', 'portal.editor.remove',
+    'portal.editor.selectPoint.areaName', 'portal.editor.type.selectPoint', 'portal.editor.selectPoint.add', 'portal.editor.regions.image',
+    'portal.editor.selectPoint.imageHint', 'portal.editor.regions.imageAlt', 'portal.editor.selectPoint.imageAltHint',
+    'portal.editor.selectPoint.overlapHint', 'portal.editor.selectPoint.maxPoints', 'portal.editor.selectPoint.maxPointsHint',
+  ],
+  clientMessages: [
+    'question.selectPoint.allPlaced',
+    'question.selectPoint.count',
+    'question.selectPoint.notLoaded',
+    'question.selectPoint.point',
+    'question.selectPoint.pointIn',
+    'question.selectPoint.pointNear',
+    'question.selectPoint.placed',
+    'question.selectPoint.remove',
+    'question.selectPoint.removed',
+  ],
   styles: { student: new URL('./student.css', import.meta.url), portal: new URL('./portal.css', import.meta.url) },
   qti: selectPointQti,
 });

@@ -49,9 +49,11 @@
     }
     return { x: cx / (6 * area), y: cy / (6 * area) };
   }
-  function where(areas, p) {
+  const t = (key, values) => window.AssayI18n.t(key, values);
+  // The area that counts the point, else the one whose centre is nearest; null without areas.
+  function placeOf(areas, p) {
     const inside = areas.find((a) => contains(a, p));
-    if (inside) return `in ${inside.label}`;
+    if (inside) return { area: inside, inside: true };
     let near = null;
     let best = Infinity;
     for (const a of areas) {
@@ -59,9 +61,14 @@
       const d = (c.x - p.x) ** 2 + (c.y - p.y) ** 2;
       if (d < best) [best, near] = [d, a];
     }
-    return near ? `near ${near.label}` : '';
+    return near ? { area: near, inside: false } : null;
   }
-  const words = (areas, p, n) => `Point ${n} at ${Math.round(p.x)}, ${Math.round(p.y)} — ${where(areas, p)}`;
+  function words(areas, p, n) {
+    const place = placeOf(areas, p);
+    const values = { n, x: String(Math.round(p.x)), y: String(Math.round(p.y)) };
+    if (!place) return t('question.selectPoint.point', values);
+    return t(place.inside ? 'question.selectPoint.pointIn' : 'question.selectPoint.pointNear', { ...values, area: place.area.label });
+  }
 
   // The image's own size; null until it has loaded.
   function sizeOf(root) {
@@ -115,12 +122,12 @@
         remove.type = 'button';
         remove.className = 'sp-remove';
         remove.dataset.index = String(i);
-        remove.textContent = `Remove point ${i + 1}`;
+        remove.textContent = t('question.selectPoint.remove', { n: i + 1 });
         li.append(text, ' ', remove);
         return li;
       }),
     );
-    root.querySelector('.sp-count').textContent = `${points.length} of ${max} ${max === 1 ? 'point' : 'points'} placed`;
+    root.querySelector('.sp-count').textContent = t('question.selectPoint.count', { placed: points.length, max });
     const add = root.querySelector('.sp-add');
     if (points.length >= max) add.setAttribute('aria-disabled', 'true');
     else add.removeAttribute('aria-disabled');
@@ -140,18 +147,18 @@
     const points = pointsOf(root);
     const max = maxOf(root);
     if (points.length >= max) {
-      announce(root, `All ${max} ${max === 1 ? 'point is' : 'points are'} placed: remove one to place another.`);
+      announce(root, t('question.selectPoint.allPlaced', { max }));
       return;
     }
     points.push(p);
-    update(root, points, `${words(areasOf(root), p, points.length)}. Placed.`, focus ? points.length - 1 : undefined);
+    update(root, points, t('question.selectPoint.placed', { point: words(areasOf(root), p, points.length) }), focus ? points.length - 1 : undefined);
   }
 
   function remove(root, index) {
     const points = pointsOf(root);
     points.splice(index, 1);
     const next = points.length === 0 ? 'add' : Math.min(index, points.length - 1);
-    update(root, points, `Point ${index + 1} removed. ${points.length} of ${maxOf(root)} placed.`, next);
+    update(root, points, t('question.selectPoint.removed', { n: index + 1, placed: points.length, max: maxOf(root) }), next);
   }
 
   function setup(fs) {
@@ -165,7 +172,7 @@
 
     root.querySelector('.sp-add').addEventListener('click', () => {
       const size = sizeOf(root);
-      if (!size) return announce(root, 'The image has not loaded yet.');
+      if (!size) return announce(root, t('question.selectPoint.notLoaded'));
       place(root, { x: Math.round(size.w / 2), y: Math.round(size.h / 2) }, true);
     });
     root.querySelector('.sp-figure').addEventListener('click', (event) => {

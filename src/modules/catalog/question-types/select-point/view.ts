@@ -1,4 +1,5 @@
-import { formatPoints, html, plural, type SafeHtml } from '../../../../platform/web/html.js';
+import { formatPoints, html, type SafeHtml } from '../../../../platform/web/html.js';
+import { englishTranslator, type Translator } from '../../../../platform/i18n/catalogue.js';
 import { ASSET_REF, staffAssetUrl } from '../../content/content-format.js';
 import type { AnswerJson, FieldContext, ReviewContext } from '../definition.js';
 import { centre, type Point } from '../image-regions/geometry.js';
@@ -18,10 +19,10 @@ import type { SelectPointQuestion } from './schema.js';
 const imageAsset = (image: string) => ASSET_REF.exec(image)?.[1] ?? '';
 const coord = (n: number) => String(Math.round(n));
 
-/** "in Left ventricle" / "near Aorta": the area that counts the point, else the one whose centre is nearest. */
-export function where(areas: readonly Area[], p: Point): string {
+/** The area that counts the point ("in Left ventricle"), else the one whose centre is nearest ("near Aorta"); none without areas. */
+function placeOf(areas: readonly Area[], p: Point): { area: Area; inside: boolean } | null {
   const inside = areaOf(areas, p);
-  if (inside) return `in ${inside.label}`;
+  if (inside) return { area: inside, inside: true };
   let near: Area | undefined;
   let best = Infinity;
   for (const a of areas) {
@@ -29,22 +30,28 @@ export function where(areas: readonly Area[], p: Point): string {
     const d = (c.x - p.x) ** 2 + (c.y - p.y) ** 2;
     if (d < best) [best, near] = [d, a];
   }
-  return near ? `near ${near.label}` : '';
+  return near ? { area: near, inside: false } : null;
 }
 
-export const pointWords = (areas: readonly Area[], p: Point, n: number) => `Point ${n} at ${coord(p.x)}, ${coord(p.y)} — ${where(areas, p)}`;
+/** "Point 1 at 120, 80 — in Left ventricle" (or, with no areas, "Point 1 at 120, 80"): a placed point in words (student.js says the same); staff's views in English. */
+export function pointWords(areas: readonly Area[], p: Point, n: number, t: Translator = englishTranslator()): string {
+  const place = placeOf(areas, p);
+  const values = { n, x: coord(p.x), y: coord(p.y) };
+  if (!place) return t.t('question.selectPoint.point', values);
+  return t.t(place.inside ? 'question.selectPoint.pointIn' : 'question.selectPoint.pointNear', { ...values, area: place.area.label });
+}
 
 export function selectPointInput(q: SelectPointQuestion, ctx: FieldContext): SafeHtml {
   const id = ctx.id;
+  const { t } = ctx.texts;
   const placed = pointsOf(ctx.value).slice(0, q.maxPoints);
   const shapes = q.areas.map((a) => ({ label: a.label, shape: a.shape, coords: a.coords }));
-  const most = q.maxPoints === 1 ? 'one point' : `up to ${q.maxPoints} points`;
   return html`<div class="sp" data-max-points="${q.maxPoints}" data-areas="${JSON.stringify(shapes)}" data-points="${JSON.stringify(placed)}">
-<p class="hint" id="${id}-sp-hint">Place ${most} on the image: tap or click it, or press Add point and move the point with the arrow keys (10 pixels a press, 1 with Shift). Delete removes the point.</p>
+<p class="hint" id="${id}-sp-hint">${q.maxPoints === 1 ? t.t('question.selectPoint.hintOne') : t.t('question.selectPoint.hintMany', { max: q.maxPoints })}</p>
 <div class="sp-figure"><img class="sp-image" id="${id}-sp-image" src="${ctx.texts.assetUrl(imageAsset(q.image))}" alt="${q.imageAlt}"><div class="sp-markers"></div></div>
-<p class="sp-tools"><button type="button" class="sp-add" aria-describedby="${id}-sp-hint"${placed.length >= q.maxPoints ? html` aria-disabled="true"` : ''}>Add point</button> <span class="sp-count">${placed.length} of ${plural(q.maxPoints, 'point')} placed</span></p>
-<ol class="sp-list" aria-label="Points placed on ${ctx.where}">${placed.map(
-    (p, i) => html`<li><span class="sp-where">${pointWords(q.areas, p, i + 1)}</span> <button type="button" class="sp-remove" data-index="${i}">Remove point ${i + 1}</button></li>`,
+<p class="sp-tools"><button type="button" class="sp-add" aria-describedby="${id}-sp-hint"${placed.length >= q.maxPoints ? html` aria-disabled="true"` : ''}>${t.t('question.selectPoint.add')}</button> <span class="sp-count">${t.t('question.selectPoint.count', { placed: placed.length, max: q.maxPoints })}</span></p>
+<ol class="sp-list" aria-label="${t.t('question.selectPoint.listLabel', { where: ctx.where })}">${placed.map(
+    (p, i) => html`<li><span class="sp-where">${pointWords(q.areas, p, i + 1, t)}</span> <button type="button" class="sp-remove" data-index="${i}">${t.t('question.selectPoint.remove', { n: i + 1 })}</button></li>`,
   )}</ol>
 <p class="sr-only sp-live" role="status" aria-live="polite"></p>
 </div>`;

@@ -6,11 +6,12 @@
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
+  var t = window.AssayI18n.t;
   var el = K.el, field = K.field, checkField = K.checkField, input = K.input, button = K.button;
 
-  var LIST_HINT = 'A student gets the points of the best answer they match. Spaces at the ends and doubled spaces do not matter.';
-  var POINTS_HINT = 'Empty: full points. Fewer points give partial credit.';
-  var PATTERN_HINT = 'Optional: the whole answer must fit this pattern instead. colou?r takes color or colour; [Cc] either letter. Capitals count as written; the answer above must fit it.';
+  var LIST_HINT = t('portal.editor.shortText.listHint');
+  var POINTS_HINT = t('portal.editor.shortText.pointsHint');
+  var PATTERN_HINT = t('portal.editor.shortText.patternHint');
 
   // The plainest form of each row: a string when it only has a text.
   function store(q, rows) {
@@ -35,9 +36,9 @@
     var points = input(at + '.points', { inputmode: 'decimal' });
     points.value = r.points === undefined ? '' : String(r.points);
     points.addEventListener('input', function () {
-      var t = points.value.trim().replace(',', '.');
+      var typed = points.value.trim().replace(',', '.');
       // A half-typed number stays as text: the server names the problem next to the field.
-      if (t === '') delete r.points; else r.points = isNaN(Number(t)) ? points.value : Number(t);
+      if (typed === '') delete r.points; else r.points = isNaN(Number(typed)) ? points.value : Number(typed);
       changed();
     });
 
@@ -65,28 +66,28 @@
     });
 
     var options = el('details', { className: 'answer-options', open: r.points !== undefined || r.caseSensitive !== undefined || r.pattern !== undefined }, [
-      el('summary', { text: 'Options for answer ' + n }),
-      field('Answer ' + n + ' points', points, POINTS_HINT, 'narrow'),
-      checkField('Answer ' + n + ' is case-sensitive', exact),
-      field('Answer ' + n + ' pattern', pattern, PATTERN_HINT),
+      el('summary', { text: t('portal.editor.shortText.options', { n: n }) }),
+      field(t('portal.editor.shortText.points', { n: n }), points, POINTS_HINT, 'narrow'),
+      checkField(t('portal.editor.shortText.caseSensitive', { n: n }), exact),
+      field(t('portal.editor.shortText.pattern', { n: n }), pattern, PATTERN_HINT),
     ]);
     return el('div', { className: 'entry', 'data-path': at }, [
-      field('Answer ' + n, text),
+      field(t('portal.editor.shortText.answer', { n: n }), text),
       options,
-      el('div', { className: 'entry-actions' }, [button('Remove', function () {
+      el('div', { className: 'entry-actions' }, [button(t('portal.editor.remove'), function () {
         rows.splice(k, 1);
         store(q, rows);
         ui.structure(rows.length ? base + '.' + Math.max(0, k - 1) + '.text' : base + '.add');
-      }, { sr: ' answer ' + n })]),
+      }, { sr: K.srAfterSpace(t('portal.editor.shortText.answerName', { n: n })) })]),
     ]);
   }
 
   function acceptedAnswers(q, path, ui) {
     var base = path + '.acceptedAnswers';
     var rows = (q.acceptedAnswers || []).map(function (a) { return typeof a === 'string' ? { text: a } : Object.assign({}, a); });
-    var list = el('div', { className: 'entry-list answer-list', 'data-path': base }, [el('h4', { text: 'Accepted answers' }), el('p', { className: 'hint', text: LIST_HINT })]);
+    var list = el('div', { className: 'entry-list answer-list', 'data-path': base }, [el('h3', { text: t('portal.editor.shortText.accepted') }), el('p', { className: 'hint', text: LIST_HINT })]);
     rows.forEach(function (r, k) { list.appendChild(answerRow(q, rows, r, k, base, ui)); });
-    list.appendChild(button('Add answer', function () {
+    list.appendChild(button(t('portal.editor.shortText.add'), function () {
       rows.push({ text: '' });
       store(q, rows);
       ui.structure(base + '.' + (rows.length - 1) + '.text');
@@ -96,15 +97,15 @@
     var caseBox = el('input', { type: 'checkbox', 'data-path': path + '.caseSensitive' });
     caseBox.checked = q.caseSensitive === true;
     caseBox.addEventListener('change', function () { q.caseSensitive = caseBox.checked; ui.structure(path + '.caseSensitive'); });
-    return [list, checkField('Case-sensitive (answers without their own setting)', caseBox)];
+    return [list, checkField(t('portal.editor.shortText.caseDefault'), caseBox)];
   }
 
   window.AssayEditorTypes.register('short_text', {
-    label: 'Short text',
+    label: t('portal.editor.type.shortText'),
     defaults: function () { return { acceptedAnswers: [] }; },
     fields: function (q, path, ui) {
       return acceptedAnswers(q, path, ui).concat([
-        K.rubric(q, path, ui, 'Optional: for reviewers and AI marking of answers that match none.'), K.aiMarking(q, path, ui), K.criteria(q, path, ui)])
+        K.rubric(q, path, ui, t('portal.editor.shortText.rubricHint')), K.aiMarking(q, path, ui), K.criteria(q, path, ui)])
         .concat(window.AssayEditorParameters.fields(q, path, ui));
     },
   });

@@ -41,7 +41,8 @@ describe('the short_text definition', () => {
     const page = shortTextType.page(q, { id: 'q1', where: 'question 1', value: 'Par', texts: plainTexts, shown: { optionOrder: {}, itemOrder: {} } }).value;
     expect(page).toContain('<input type="text" id="q1-input" name="q1" value="Par" autocomplete="off" maxlength="1000">');
     const review = shortTextType.review(q, 'paris', { texts: plainTexts }).value;
-    expect(review).toContain('<p class="answer">paris</p>');
+    // The candidate's typed text takes its own direction (an Arabic answer in an English portal).
+    expect(review).toContain('<p class="answer" dir="auto">paris</p>');
     expect(review).toContain('<li>Paris — 2 points, any case</li>');
     expect(review).toContain('<li>Lutetia — 1 point, pattern [Ll]ut[eè]tia</li>');
     expect(shortTextType.simulate.correct(q)).toBe('Paris');

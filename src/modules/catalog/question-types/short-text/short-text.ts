@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { html, type SafeHtml } from '../../../../platform/web/html.js';
+import { answerLabel } from '../answer-label.js';
 import { answerEntries, describeEntry, fullPointsText } from '../../accepted-answers.js';
 import { defineQuestionType } from '../definition.js';
 import { checkParameters } from '../parameters/check.js';
@@ -51,17 +52,23 @@ export const shortTextType = defineQuestionType<ShortTextQuestion>({
   // A parametrised question's answers are the candidate's (catalog/delivery.ts's deliver), the formula's value first.
   simulate: { correct: (q) => fullPointsText(q) },
 
-  page: (_q, { id, where, value }) =>
-    html`<label class="answer-label" for="${id}-input">Your answer<span class="sr-only"> to ${where}</span></label>
+  page: (_q, { id, where, value, texts: { t } }) =>
+    html`${answerLabel(t, `${id}-input`, where)}
 <input type="text" id="${id}-input" name="${id}" value="${typeof value === 'string' ? value : ''}" autocomplete="off" maxlength="${SHORT_TEXT_MAX}">`,
 
   review(q, value) {
     if (value === null || (typeof value === 'string' && value.trim() === '')) return html`<p class="empty">Not answered.</p>`;
-    return html`<p class="answer">${answerText(value)}</p>${acceptedList(q)}`;
+    return html`<p class="answer" dir="auto">${answerText(value)}</p>${acceptedList(q)}`;
   },
   answerText: (_q, value) => answerText(value),
 
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.shortText.listHint', 'portal.editor.shortText.pointsHint', 'portal.editor.shortText.patternHint',
+    'portal.editor.shortText.options', 'portal.editor.shortText.points', 'portal.editor.shortText.caseSensitive', 'portal.editor.shortText.pattern',
+    'portal.editor.shortText.answer', 'portal.editor.remove', 'portal.editor.shortText.answerName', 'portal.editor.shortText.accepted',
+    'portal.editor.shortText.add', 'portal.editor.shortText.caseDefault', 'portal.editor.type.shortText', 'portal.editor.shortText.rubricHint',
+  ],
   styles: { portal: new URL('./portal.css', import.meta.url) },
 
   qti: {

@@ -3,12 +3,13 @@
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
+  var t = window.AssayI18n.t;
   window.AssayEditorTypes.register('single_choice', {
-    label: 'Single choice',
+    label: t('portal.editor.type.singleChoice'),
     defaults: function () { return { options: [{ id: 'a', text: '' }, { id: 'b', text: '' }] }; },
     fields: function (q, path, ui) {
       return [K.choiceOptions(q, path, ui, false),
-        K.checkField('Shuffle the options for each candidate', K.bind(K.el('input', { type: 'checkbox', 'data-path': path + '.shuffleOptions' }), q, 'shuffleOptions', 'bool', ui.changed))];
+        K.checkField(t('portal.editor.shuffleOptions'), K.bind(K.el('input', { type: 'checkbox', 'data-path': path + '.shuffleOptions' }), q, 'shuffleOptions', 'bool', ui.changed))];
     },
   });
 })();

@@ -49,6 +49,9 @@ export const singleChoiceType = defineQuestionType<SingleChoiceQuestion>({
   answerText: (q, value) => (typeof value === 'string' ? chosenText(q.options, [value]) : ''),
 
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.type.singleChoice', 'portal.editor.shuffleOptions',
+  ],
 
   qti: {
     // The choice interaction is read by qti-items.ts, which gives a one-choice interaction to readSingleChoice; this type claims none of its own.

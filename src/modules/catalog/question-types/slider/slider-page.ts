@@ -25,11 +25,12 @@ export function sliderPage(q: SliderQuestion, ctx: FieldContext): SafeHtml {
   // Unanswered, the thumb rests on the scale point nearest the middle; it is no answer until moved.
   const rest = saved ?? onScale(q, q.min + Math.round((q.max - q.min) / q.step / 2) * q.step) ?? q.min;
   const answered = saved !== null;
+  const { t } = ctx.texts;
   return html`<div class="slider" data-answered="${answered ? 'yes' : 'no'}">
-<p class="hint" id="${id}-scale">From ${shown(q.min)} to ${shown(q.max)}, in steps of ${shown(q.step)}. Use the arrow keys or drag to set a value.</p>
+<p class="hint" id="${id}-scale">${t.t('question.slider.hint', { min: shown(q.min), max: shown(q.max), step: shown(q.step) })}</p>
 <div class="slider-track"><span class="slider-end" aria-hidden="true">${shown(q.min)}</span><input type="range" class="slider-input" id="${id}-range" min="${q.min}" max="${q.max}" step="${q.step}" value="${rest}" aria-labelledby="${promptIdOf(id)}" aria-describedby="${id}-scale ${id}-state"><span class="slider-end" aria-hidden="true">${shown(q.max)}</span></div>
-<p class="slider-reading">Your answer: <output class="slider-value" for="${id}-range">${answered ? shown(saved!) : ''}</output> <span class="slider-state" id="${id}-state" role="status">${answered ? '' : 'Not answered yet'}</span></p>
-<button type="button" class="button slider-clear">Clear<span class="sr-only"> the answer to ${ctx.where}</span></button>
+<p class="slider-reading">${t.t('question.slider.yourAnswer')} <output class="slider-value" for="${id}-range">${answered ? shown(saved!) : ''}</output> <span class="slider-state" id="${id}-state" role="status">${answered ? '' : t.t('question.slider.notAnswered')}</span></p>
+<button type="button" class="button slider-clear">${t.t('question.slider.clear')}<span class="sr-only">${t.t('question.slider.clearFor', { where: ctx.where })}</span></button>
 </div>`;
 }
 

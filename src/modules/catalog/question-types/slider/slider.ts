@@ -62,6 +62,12 @@ export const sliderType = defineQuestionType<SliderQuestion>({
   review: (q, value) => sliderReview(q, value),
   answerText: (_q, value) => (typeof value === 'number' ? shown(value) : ''),
   scripts: { student: new URL('./student.js', import.meta.url), editor: new URL('./editor.js', import.meta.url) },
+  editorMessages: [
+    'portal.editor.type.slider', 'portal.editor.slider.min', 'portal.editor.slider.max', 'portal.editor.slider.step',
+    'portal.editor.slider.stepHint', 'portal.editor.slider.correct', 'portal.editor.slider.correctHint', 'portal.editor.slider.tolerance',
+    'portal.editor.slider.toleranceHint',
+  ],
+  clientMessages: ['question.slider.notAnswered'],
   styles: { student: new URL('./student.css', import.meta.url) },
   qti: sliderQti,
 });

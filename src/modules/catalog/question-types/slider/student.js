@@ -11,7 +11,7 @@
     const input = b.querySelector('.slider-input');
     b.dataset.answered = answered ? 'yes' : 'no';
     b.querySelector('.slider-value').textContent = answered ? trim(Number(input.value)) : '';
-    b.querySelector('.slider-state').textContent = answered ? '' : 'Not answered yet';
+    b.querySelector('.slider-state').textContent = answered ? '' : window.AssayI18n.t('question.slider.notAnswered');
   }
 
   window.AssayQuestionTypes.register('slider', {

@@ -5,6 +5,7 @@
 // test-editor.js the page.
 (function () {
   'use strict';
+  var t = window.AssayI18n.t;
 
   var uid = 0;
   function nextId(prefix) { uid += 1; return prefix + '-' + uid; }
@@ -57,10 +58,10 @@
       if (kind === 'bool') obj[key] = control.checked;
       else if (kind === 'lines') obj[key] = raw.split('\n').map(function (s) { return s.trim(); }).filter(function (s) { return s !== ''; });
       else if (kind === 'number' || kind === 'optional-number' || kind === 'mb') {
-        var t = raw.trim().replace(',', '.');
-        if (t === '') { if (kind === 'number') delete obj[key]; else if (kind === 'mb') delete obj[key]; else obj[key] = null; }
+        var typed = raw.trim().replace(',', '.');
+        if (typed === '') { if (kind === 'number') delete obj[key]; else if (kind === 'mb') delete obj[key]; else obj[key] = null; }
         else {
-          var n = Number(t);
+          var n = Number(typed);
           // A half-typed number stays as text: the server names the problem next to the field.
           obj[key] = isNaN(n) ? raw : kind === 'mb' ? Math.round(n * 1048576) : n;
         }
@@ -101,7 +102,12 @@
     return true;
   }
 
-  // A list of { id, text } entries: one text field each, with remove (and move when ordered).
+  // The hidden words after a visible button label that name what it acts on: "Move up" + ": Option 2", "Remove" + " option 2".
+  function srAfterColon(name) { return t('portal.editor.srAfterColon', { name: name }); }
+  function srAfterSpace(name) { return t('portal.editor.srAfterSpace', { name: name }); }
+
+  // A list of { id, text } entries: one text field each, with remove (and move when ordered). `label(n)` names an
+  // entry's field ("Option 2"), `srName(n)` the entry inside a sentence ("option 2"; the label when absent).
   function entryList(p, ui) {
     var list = p.owner[p.key] || (p.owner[p.key] = []);
     var wrap = el('div', { className: 'entry-list', 'data-path': p.path });
@@ -112,14 +118,14 @@
       if (p.extra) p.extra(row, entry, k, n);
       var actions = el('div', { className: 'entry-actions' });
       if (p.ordered) {
-        actions.appendChild(button('Move up', function () { if (move(list, k, k - 1)) ui.structure(p.path + '.' + (k - 1) + '.text'); }, { sr: ': ' + p.label(n) }));
-        actions.appendChild(button('Move down', function () { if (move(list, k, k + 1)) ui.structure(p.path + '.' + (k + 1) + '.text'); }, { sr: ': ' + p.label(n) }));
+        actions.appendChild(button(t('portal.editor.moveUp'), function () { if (move(list, k, k - 1)) ui.structure(p.path + '.' + (k - 1) + '.text'); }, { sr: srAfterColon(p.label(n)) }));
+        actions.appendChild(button(t('portal.editor.moveDown'), function () { if (move(list, k, k + 1)) ui.structure(p.path + '.' + (k + 1) + '.text'); }, { sr: srAfterColon(p.label(n)) }));
       }
-      actions.appendChild(button('Remove', function () {
+      actions.appendChild(button(t('portal.editor.remove'), function () {
         list.splice(k, 1);
         if (p.onRemove) p.onRemove(entry);
         ui.structure(list.length ? p.path + '.' + Math.max(0, k - 1) + '.text' : p.addFocus);
-      }, { sr: ' ' + p.label(n).toLowerCase() }));
+      }, { sr: srAfterSpace(p.srName ? p.srName(n) : p.label(n)) }));
       row.appendChild(actions);
       wrap.appendChild(row);
     });
@@ -133,7 +139,8 @@
   function choiceOptions(q, path, ui, multiple) {
     var radioName = nextId('correct');
     return entryList({
-      owner: q, key: 'options', path: path + '.options', idPrefix: 'o', label: function (n) { return 'Option ' + n; }, addLabel: 'Add option', addFocus: path + '.add-option',
+      owner: q, key: 'options', path: path + '.options', idPrefix: 'o', label: function (n) { return t('portal.editor.option.label', { n: n }); }, srName: function (n) { return t('portal.editor.option.name', { n: n }); },
+      addLabel: t('portal.editor.option.add'), addFocus: path + '.add-option',
       extra: function (row, option, k, n) {
         var box = el('input', { type: multiple ? 'checkbox' : 'radio', name: radioName, 'data-path': path + (multiple ? '.correctOptionIds' : '.correctOptionId') });
         box.checked = multiple ? (q.correctOptionIds || []).indexOf(option.id) >= 0 : q.correctOptionId === option.id;
@@ -145,9 +152,9 @@
           } else if (box.checked) q.correctOptionId = option.id;
           ui.changed();
         });
-        row.appendChild(checkField('Option ' + n + ' is correct', box));
+        row.appendChild(checkField(t('portal.editor.option.correct', { n: n }), box));
         var fixed = bind(el('input', { type: 'checkbox', 'data-path': path + '.options.' + k + '.fixed' }), option, 'fixed', 'bool', ui.changed);
-        row.appendChild(checkField('Keep option ' + n + ' in place when shuffling', fixed));
+        row.appendChild(checkField(t('portal.editor.option.fixed', { n: n }), fixed));
       },
       onRemove: function (option) {
         if (multiple) q.correctOptionIds = (q.correctOptionIds || []).filter(function (id) { return id !== option.id; });
@@ -157,32 +164,32 @@
   }
 
   function aiMarking(q, path, ui) {
-    var mode = select(path + '.aiMarking', [['', 'Off'], ['suggest', 'Suggest a mark to the reviewer'], ['decide', 'Decide confident marks']], q.aiMarking ? q.aiMarking.mode : '');
+    var mode = select(path + '.aiMarking', [['', t('portal.editor.ai.off')], ['suggest', t('portal.editor.ai.suggest')], ['decide', t('portal.editor.ai.decide')]], q.aiMarking ? q.aiMarking.mode : '');
     mode.addEventListener('change', function () {
       if (mode.value === '') delete q.aiMarking;
       else q.aiMarking = { mode: mode.value, minConfidence: q.aiMarking ? q.aiMarking.minConfidence : 0.8 };
       ui.structure(path + '.aiMarking');
     });
-    var parts = [field('AI marking', mode, 'The model marks free-text answers against the rubric and criteria (see the AI marking guide).')];
+    var parts = [field(t('portal.editor.ai.label'), mode, t('portal.editor.ai.hint'))];
     if (q.aiMarking) {
-      parts.push(field('Minimum confidence', bind(input(path + '.aiMarking.minConfidence', { inputmode: 'decimal' }), q.aiMarking, 'minConfidence', 'number', ui.changed), 'From 0 to 1: a suggestion less sure than this goes to a reviewer.'));
+      parts.push(field(t('portal.editor.ai.minConfidence'), bind(input(path + '.aiMarking.minConfidence', { inputmode: 'decimal' }), q.aiMarking, 'minConfidence', 'number', ui.changed), t('portal.editor.ai.minConfidenceHint')));
     }
     return el('div', { className: 'subgroup' }, parts);
   }
 
   function criteria(q, path, ui) {
     var list = q.criteria || [];
-    var wrap = el('div', { className: 'entry-list', 'data-path': path + '.criteria' }, [el('p', { className: 'hint', text: 'Optional. Criteria split the points; reviewers (and the model) mark each one.' })]);
+    var wrap = el('div', { className: 'entry-list', 'data-path': path + '.criteria' }, [el('p', { className: 'hint', text: t('portal.editor.criteria.hint') })]);
     list.forEach(function (c, k) {
       var n = k + 1, base = path + '.criteria.' + k;
       wrap.appendChild(el('div', { className: 'entry' }, [
-        field('Criterion ' + n + ' name', bind(input(base + '.criterion'), c, 'criterion', 'text', ui.changed)),
-        field('Criterion ' + n + ' points', bind(input(base + '.points', { inputmode: 'decimal' }), c, 'points', 'number', ui.changed)),
-        field('Criterion ' + n + ' description', bind(textarea(base + '.description', 2), c, 'description', 'text', ui.changed)),
-        el('div', { className: 'entry-actions' }, [button('Remove', function () { list.splice(k, 1); if (!list.length) delete q.criteria; ui.structure(path + '.add-criterion'); }, { sr: ' criterion ' + n })]),
+        field(t('portal.editor.criteria.name', { n: n }), bind(input(base + '.criterion'), c, 'criterion', 'text', ui.changed)),
+        field(t('portal.editor.criteria.points', { n: n }), bind(input(base + '.points', { inputmode: 'decimal' }), c, 'points', 'number', ui.changed)),
+        field(t('portal.editor.criteria.description', { n: n }), bind(textarea(base + '.description', 2), c, 'description', 'text', ui.changed)),
+        el('div', { className: 'entry-actions' }, [button(t('portal.editor.remove'), function () { list.splice(k, 1); if (!list.length) delete q.criteria; ui.structure(path + '.add-criterion'); }, { sr: srAfterSpace(t('portal.editor.criteria.srName', { n: n })) })]),
       ]));
     });
-    wrap.appendChild(button('Add criterion', function () {
+    wrap.appendChild(button(t('portal.editor.criteria.add'), function () {
       q.criteria = list;
       list.push({ criterion: '', points: 1, description: '' });
       ui.structure(path + '.criteria.' + (list.length - 1) + '.criterion');
@@ -191,7 +198,7 @@
   }
 
   function rubric(q, path, ui, hint) {
-    return field('Rubric', bind(textarea(path + '.rubric', 4), q, 'rubric', 'optional-text', ui.changed), hint);
+    return field(t('portal.editor.rubric'), bind(textarea(path + '.rubric', 4), q, 'rubric', 'optional-text', ui.changed), hint);
   }
 
   // The registered question types' editor parts (/portal/assets/question-type-editors.js, loaded after this
@@ -226,7 +233,7 @@
   window.AssayEditorTypes = editorTypes;
   window.AssayEditorKit = {
     el: el, srOnly: srOnly, field: field, checkField: checkField, bind: bind, input: input, textarea: textarea, select: select,
-    button: button, freshId: freshId, move: move, nextId: nextId, changeType: changeType, newQuestion: newQuestion,
+    button: button, srAfterColon: srAfterColon, srAfterSpace: srAfterSpace, freshId: freshId, move: move, nextId: nextId, changeType: changeType, newQuestion: newQuestion,
     entryList: entryList, choiceOptions: choiceOptions, rubric: rubric, aiMarking: aiMarking, criteria: criteria,
   };
 })();

@@ -6,17 +6,16 @@
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
+  var t = window.AssayI18n.t;
   var el = K.el, field = K.field, checkField = K.checkField, bind = K.bind, input = K.input, textarea = K.textarea, select = K.select, button = K.button;
 
-  var TYPES = [
-    ['single_choice', 'Single choice'], ['multiple_choice', 'Multiple choice'], ['short_text', 'Short text'], ['numeric', 'Numeric'],
-    ['essay', 'Essay'], ['matching', 'Matching'], ['ordering', 'Ordering'], ['fill_blanks', 'Fill in the blanks'], ['file_upload', 'File upload'],
-  ];
-  // A type moved into its folder keeps its place in the menu; a new registered type follows the built-in ones.
-  TYPES = TYPES.concat(window.AssayEditorTypes.list().filter(function (r) {
-    return !TYPES.some(function (t) { return t[0] === r[0]; });
-  }).map(function (r) { return [r[0], r[1].label]; }));
-  var PROMPT_HINT = 'Markdown: **bold**, lists, tables, `code`, https links. Formulas between $…$ (inline) or $$…$$ (display), in LaTeX. Images with Add image.';
+  // The menu's first types in their long-standing order, then every other registered type; each named by its
+  // editor part's label (the catalogue's words).
+  var FIRST = ['single_choice', 'multiple_choice', 'short_text', 'numeric', 'essay', 'matching', 'ordering', 'fill_blanks', 'file_upload'];
+  var registered = window.AssayEditorTypes.list();
+  var TYPES = FIRST.concat(registered.map(function (r) { return r[0]; }).filter(function (type) { return FIRST.indexOf(type) < 0; }))
+    .map(function (type) { var impl = window.AssayEditorTypes.get(type); return [type, impl ? impl.label : type]; });
+  var PROMPT_HINT = t('portal.editor.question.promptHint');
 
   function typeFields(q, path, ui) {
     var impl = window.AssayEditorTypes.get(q.type);
@@ -27,17 +26,19 @@
   function compositeForm(q, path, n, ctx, ui) {
     var prompt = bind(textarea(path + '.prompt', 3), q, 'prompt', 'text', ui.changed);
     var names = {};
-    TYPES.forEach(function (t) { names[t[0]] = t[1]; });
+    TYPES.forEach(function (x) { names[x[0]] = x[1]; });
     var parts = el('ol', { className: 'composite-parts', 'data-path': path + '.parts' }, (q.parts || []).map(function (part, k) {
-      var pts = part.points === 1 ? '1 point' : part.points + ' points';
-      return el('li', {}, [el('strong', { text: 'Part ' + (k + 1) + ': ' }), el('span', { text: (names[part.type] || part.type) + ', ' + pts + '. ' + part.prompt })]);
+      return el('li', {}, [
+        el('strong', { text: t('portal.editor.composite.part', { n: k + 1 }) }),
+        el('span', { text: t('portal.editor.composite.partDetail', { type: names[part.type] || part.type, points: part.points, prompt: part.prompt }) }),
+      ]);
     }));
-    var box = el('fieldset', { className: 'editor-question', 'data-path': path }, [
-      el('legend', { text: 'Question ' + n + ' (Composite)' }),
-      field('Prompt', prompt, PROMPT_HINT),
-      ui.imageControl(prompt, q, 'prompt', 'question ' + n),
-      el('p', { className: 'hint', text: 'Points: ' + q.points + ', the sum of the parts.' }),
-      el('p', { className: 'notice composite-note', text: 'The parts of a composite question are shown here read-only: edit them in the JSON view. Saving this form keeps them unchanged.' }),
+    var box = el('fieldset', { className: 'editor-question', 'data-path': path, 'data-name': t('portal.editor.question.name', { n: n }) }, [
+      el('legend', { text: t('portal.editor.question.legend', { n: n, type: t('portal.editor.type.composite') }) }),
+      field(t('portal.editor.question.prompt'), prompt, PROMPT_HINT),
+      ui.imageControl(prompt, q, 'prompt', t('portal.editor.question.srName', { n: n })),
+      el('p', { className: 'hint', text: t('portal.editor.composite.points', { points: q.points }) }),
+      el('p', { className: 'notice composite-note', text: t('portal.editor.composite.readOnly') }),
       parts,
     ]);
     box.appendChild(ctx.actions);
@@ -50,13 +51,13 @@
     var type = select(path + '.type', TYPES, q.type);
     type.addEventListener('change', function () { K.changeType(q, type.value); ui.structure(path + '.type'); });
     var prompt = bind(textarea(path + '.prompt', 3), q, 'prompt', 'text', ui.changed);
-    var typeName = (TYPES.filter(function (t) { return t[0] === q.type; })[0] || [q.type, q.type])[1];
-    var box = el('fieldset', { className: 'editor-question', 'data-path': path }, [
-      el('legend', { text: 'Question ' + n + ' (' + typeName + ')' }),
-      field('Question type', type),
-      field('Prompt', prompt, PROMPT_HINT),
-      ui.imageControl(prompt, q, 'prompt', 'question ' + n),
-      field('Points', bind(input(path + '.points', { inputmode: 'decimal' }), q, 'points', 'number', ui.changed)),
+    var typeName = (TYPES.filter(function (x) { return x[0] === q.type; })[0] || [q.type, q.type])[1];
+    var box = el('fieldset', { className: 'editor-question', 'data-path': path, 'data-name': t('portal.editor.question.name', { n: n }) }, [
+      el('legend', { text: t('portal.editor.question.legend', { n: n, type: typeName }) }),
+      field(t('portal.editor.question.type'), type),
+      field(t('portal.editor.question.prompt'), prompt, PROMPT_HINT),
+      ui.imageControl(prompt, q, 'prompt', t('portal.editor.question.srName', { n: n })),
+      field(t('portal.editor.question.points'), bind(input(path + '.points', { inputmode: 'decimal' }), q, 'points', 'number', ui.changed)),
       ctx.passage,
     ].concat(typeFields(q, path, ui)));
     box.appendChild(ctx.actions);

@@ -10,7 +10,7 @@
     if (!target) return;
     var text = target.textContent.trim();
     var done = function (ok) {
-      if (status) status.textContent = ok ? 'Copied to the clipboard.' : 'Copy failed: select the text and copy it yourself.';
+      if (status) status.textContent = window.AssayI18n.t(ok ? 'portal.script.copied' : 'portal.script.copyFailed');
     };
     if (navigator.clipboard && navigator.clipboard.writeText) {
       navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(false); });
@@ -43,7 +43,7 @@
             if (!/^\d+(\.\d+)?$/.test(raw)) { output.textContent = '–'; return; }
             sum += Number(raw);
           }
-          output.textContent = String(Math.round(sum * 100) / 100);
+          output.textContent = window.AssayI18n.number(Math.round(sum * 100) / 100, { maximumFractionDigits: 2 });
         };
         for (var k = 0; k < inputs.length; k++) inputs[k].addEventListener('input', update);
       })(groups[g]);

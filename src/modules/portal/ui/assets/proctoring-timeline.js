@@ -24,10 +24,11 @@
   var snapImg = document.getElementById('timeline-snapshot-img');
   var snapCap = document.getElementById('timeline-snapshot-caption');
 
-  var pad = function (n) { return (n < 10 ? '0' : '') + n; };
+  var t = window.AssayI18n.t;
+  // The page's stamps are in UTC and say so, as the server's clockTime writes them.
+  var seconds = new Intl.DateTimeFormat(window.AssayI18n.locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
   function clock(offsetSeconds) {
-    var d = new Date(origin + Math.round(offsetSeconds * 1000));
-    return pad(d.getUTCHours()) + ':' + pad(d.getUTCMinutes()) + ':' + pad(d.getUTCSeconds()) + ' UTC';
+    return t('portal.timeline.clock', { time: seconds.format(new Date(origin + Math.round(offsetSeconds * 1000))) });
   }
   function say(text) { if (statusEl) statusEl.textContent = text; }
   var pct = function (x) { return Math.min(100, Math.max(0, (x / Math.max(data.span, 1)) * 100)) + '%'; };
@@ -86,8 +87,10 @@
       shownSnapshot = best;
       snapFig.hidden = false;
       snapImg.src = best.url;
-      snapImg.alt = 'Webcam snapshot nearest the playhead, taken at ' + best.taken;
-      snapCap.textContent = 'Nearest snapshot: taken ' + best.taken + (best.received ? ', received ' + best.received : '');
+      snapImg.alt = t('portal.timeline.snapshotAlt', { taken: best.taken });
+      snapCap.textContent = best.received
+        ? t('portal.timeline.snapshotTakenReceived', { taken: best.taken, received: best.received })
+        : t('portal.timeline.snapshotTaken', { taken: best.taken });
     }
   }
   video.addEventListener('timeupdate', follow);
@@ -97,7 +100,7 @@
   function jumpTo(offset) {
     video.currentTime = mediaOf(offset);
     follow();
-    say('Playing from ' + clock(offset) + '.');
+    say(t('portal.timeline.playingFrom', { time: clock(offset) }));
     var played = video.play();
     if (played && played.catch) played.catch(function () { /* the reader pressed pause meanwhile */ });
   }
@@ -182,7 +185,7 @@
         try {
           bytes = await fetchSegment(s);
         } catch (err) {
-          if (err && err.expired) return say('The file links have expired: reload the page to play the rest of the recording.');
+          if (err && err.expired) return say(t('portal.timeline.linksExpired'));
         }
       }
       if (mine !== generation || ms.readyState !== 'open') return;
@@ -202,7 +205,7 @@
       } catch (err) {
         if (mine !== generation) return;
         unplayable[i] = true;
-        return restart('Segment ' + (s.seq + 1) + ' (' + clock(s.at) + ') cannot be played in this browser; the player goes on without it.');
+        return restart(t('portal.timeline.segmentUnplayable', { segment: s.seq + 1, time: clock(s.at) }));
       }
       if (mine !== generation) return;
       placed[i] = at;
@@ -210,12 +213,12 @@
       if (resumeAt && end > resumeAt) { video.currentTime = resumeAt; resumeAt = 0; }
       if (i === 0 || (i + 1) % 10 === 0) follow();
       // The status is a live region: progress every 30 segments (5 minutes of recording), not every file.
-      if (i + 1 < data.segments.length && (i + 1) % 30 === 0) say('Loading the recording: ' + (i + 1) + ' of ' + data.segments.length + ' segments.');
+      if (i + 1 < data.segments.length && (i + 1) % 30 === 0) say(t('portal.timeline.loadingProgress', { loaded: i + 1, total: data.segments.length }));
     }
     if (mine !== generation || ms.readyState !== 'open') return;
     try { ms.endOfStream(); } catch (e) { /* already ended */ }
     var lost = Object.keys(unplayable).length;
-    say('The whole recording is loaded' + (missing ? ', except ' + missing + ' segment file' + (missing === 1 ? '' : 's') + ' that could not be ' + (lost ? 'read or played' : 'read') : '') + '.');
+    say(missing ? t('portal.timeline.loadedExcept', { missing: missing, played: lost ? 'yes' : 'no' }) : t('portal.timeline.loaded'));
   }
 
   function attach() {
@@ -233,11 +236,11 @@
 
   var type = 'video/webm; codecs="vp8"';
   if (!window.MediaSource || !MediaSource.isTypeSupported(type) || data.segments.length === 0) {
-    say('This browser cannot join the segments into one player: it plays the first segment; every segment is listed under Recording.');
+    say(t('portal.timeline.cannotJoin'));
     return;
   }
   video.removeAttribute('src');
   video.preload = 'auto'; // the fallback's "none" would leave the source unattached
   attach();
-  say('Loading the recording…');
+  say(t('portal.timeline.loading'));
 })();

@@ -6,6 +6,7 @@
 (function () {
   'use strict';
   var K = window.AssayEditorKit;
+  var t = window.AssayI18n.t;
   var el = K.el;
   var data = JSON.parse(document.getElementById('editor-data').textContent);
   var form = document.getElementById('test-editor');
@@ -19,11 +20,15 @@
   var frame = document.getElementById('preview-frame');
   var base = '/portal/authoring/tests/' + encodeURIComponent(data.testId);
   var localKey = 'assay-draft:' + data.testId;
+  // This tab's own id (editor-tab.js): the server never counts this tab's saves as conflicting with each other.
+  var editorId = window.AssayEditorTab.id;
 
   var state = { content: data.content, revision: data.revision, problems: data.problems, dirty: false, saving: false, again: false, timer: null, retry: 1000, conflict: false };
+  // The Translations panel (editor-translations.js), drawn at the end of the form and saved with it.
+  var translations = window.AssayEditorTranslations ? window.AssayEditorTranslations.create({ data: data, changed: function () { changed(); } }) : null;
 
   function say(text) { statusLine.textContent = text; }
-  function clock(d) { return new Date(d).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }); }
+  function clock(d) { return window.AssayI18n.time(new Date(d), { hour: '2-digit' }); }
 
   function api(method, url, body, type) {
     var headers = { accept: 'application/json' };
@@ -45,6 +50,7 @@
 
   function render(focus) {
     window.AssayEditorForm.render(form, state.content, ui);
+    if (translations) form.appendChild(translations.panel(state.content));
     showProblems(state.problems, false);
     if (focus) {
       var target = form.querySelector('[data-path="' + focus + '"]:not(fieldset):not(section):not(div)') || form.querySelector('[data-focus="' + focus + '"]');
@@ -61,7 +67,7 @@
   function changed() {
     state.dirty = true;
     keepLocally();
-    say('Unsaved changes…');
+    say(t('portal.editor.save.unsaved'));
     clearTimeout(state.timer);
     state.timer = setTimeout(save, 1000);
   }
@@ -70,37 +76,39 @@
     clearTimeout(state.timer);
     if (state.conflict) return Promise.resolve(false);
     if (state.saving) { state.again = true; return state.saving; }
+    if (translations) translations.prepare(state.content);
     var sent = JSON.stringify(state.content);
-    say('Saving…');
-    state.saving = api('PUT', base + '/draft', { revision: state.revision, content: state.content }).then(function (r) {
+    say(t('portal.editor.save.saving'));
+    state.saving = api('PUT', base + '/draft', { revision: state.revision, content: state.content, editorId: editorId }).then(function (r) {
       state.saving = false;
       if (r.status === 200) {
         state.retry = 1000;
         state.revision = r.body.revision;
         state.problems = r.body.problems;
+        if (translations) translations.saved(r.body);
         if (JSON.stringify(state.content) === sent) { state.dirty = false; forgetLocal(); } else keepLocally();
-        say('Saved at ' + clock(r.body.updatedAt || Date.now()) + ' (revision ' + state.revision + ')' + (state.problems.length ? '; ' + plural(state.problems.length, 'problem') + ' to fix before publishing.' : '; ready to publish.'));
+        say(t('portal.editor.save.saved', { time: clock(r.body.updatedAt || Date.now()), revision: state.revision, problems: state.problems.length }));
         showProblems(state.problems, false);
         refreshPreview();
         if (state.again || state.dirty) { state.again = false; if (state.dirty) return save(); }
         return true;
       }
       if (r.status === 409) { conflict(r.body); return false; }
-      if (r.status === 401 || r.status === 403) { say('Not saved: you are signed out. Your changes are kept in this browser; sign in again in another tab, then press Save draft.'); return false; }
-      var message = r.body && r.body.error ? r.body.error.message : 'the server answered ' + r.status + '.';
+      if (r.status === 401 || r.status === 403) { say(t('portal.editor.save.signedOut')); return false; }
+      var message = r.body && r.body.error ? r.body.error.message : t('portal.editor.serverAnswered', { status: r.status });
       if (r.status === 400 && r.body && r.body.error && r.body.error.details) {
         // Content over a bound (a formula too long or too large): refused before it is written, shown at its field.
         keepLocally();
         state.problems = r.body.error.details;
-        say('Not saved: ' + message + ' Your changes are kept in this browser until you fix it.');
+        say(t('portal.editor.save.refusedKept', { message: message }));
         showProblems(state.problems, true);
         return false;
       }
-      say('Not saved: ' + message);
+      say(t('portal.editor.save.refused', { message: message }));
       return false;
     }, function () {
       state.saving = false;
-      say('Not saved: the connection was lost. Your changes are kept in this browser; trying again…');
+      say(t('portal.editor.save.offline'));
       state.timer = setTimeout(save, state.retry);
       state.retry = Math.min(state.retry * 2, 30000);
       return false;
@@ -108,21 +116,19 @@
     return state.saving;
   }
 
-  function plural(n, word) { return n + ' ' + word + (n === 1 ? '' : 's'); }
-
   // ---- another editor saved first: say so, and let the person choose
   function conflict(body) {
     state.conflict = true;
-    var message = body && body.error ? body.error.message : 'Someone else saved this draft.';
-    say('Not saved: someone else changed this draft.');
+    var message = body && body.error ? body.error.message : t('portal.editor.conflict.fallback');
+    say(t('portal.editor.conflict.status'));
     alertBox.textContent = '';
     var box = el('div', { className: 'notice warning editor-conflict', role: 'alert' }, [
-      el('h2', { text: 'Another editor saved this draft' }),
+      el('h2', { text: t('portal.editor.conflict.heading') }),
       el('p', { text: message }),
-      el('p', { text: 'Your changes are not saved and are kept in this browser. Load their version (yours are dropped), or keep yours and save it over theirs.' }),
+      el('p', { text: t('portal.editor.conflict.choose') }),
       el('div', { className: 'entry-actions' }, [
-        K.button('Load their version', function () { resolve(false); }, { variant: 'secondary' }),
-        K.button('Keep my version', function () { resolve(true); }, { variant: 'primary' }),
+        K.button(t('portal.editor.conflict.loadTheirs'), function () { resolve(false); }, { variant: 'secondary' }),
+        K.button(t('portal.editor.conflict.keepMine'), function () { resolve(true); }, { variant: 'primary' }),
       ]),
     ]);
     alertBox.appendChild(box);
@@ -130,7 +136,7 @@
 
   function resolve(keepMine) {
     api('GET', base + '/draft').then(function (r) {
-      if (r.status !== 200) { say('Could not load the draft (' + r.status + ').'); return; }
+      if (r.status !== 200) { say(t('portal.editor.conflict.loadFailed', { status: r.status })); return; }
       state.conflict = false;
       alertBox.textContent = '';
       state.revision = r.body.revision;
@@ -139,62 +145,15 @@
       state.problems = r.body.problems;
       state.dirty = false;
       forgetLocal();
+      if (translations) translations.saved(r.body);
       render('title');
       refreshPreview();
-      say('Loaded revision ' + state.revision + ', saved by ' + (r.body.updatedBy || 'another editor') + '.');
+      say(t('portal.editor.conflict.loaded', { revision: state.revision, by: r.body.updatedBy || t('portal.editor.conflict.anotherEditor') }));
     });
   }
 
-  // ---- problems next to their fields, and the list above the form
-  function controlFor(path) {
-    var parts = path.split('.');
-    while (parts.length) {
-      var found = form.querySelector('[data-path="' + parts.join('.') + '"]');
-      if (found) return found;
-      parts.pop();
-    }
-    return form.querySelector('[data-path="title"]');
-  }
-
-  function showProblems(problems, announce) {
-    Array.prototype.forEach.call(form.querySelectorAll('.field-error.generated'), function (n) { n.remove(); });
-    Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid]'), function (n) {
-      n.removeAttribute('aria-invalid');
-      var d = (n.getAttribute('aria-describedby') || '').split(' ').filter(function (x) { return x.indexOf('err-') !== 0; }).join(' ');
-      if (d) n.setAttribute('aria-describedby', d); else n.removeAttribute('aria-describedby');
-    });
-    summaryBox.textContent = '';
-    if (!problems || !problems.length) return;
-    var items = el('ul');
-    problems.forEach(function (p, i) {
-      var control = controlFor(p.field);
-      var id = 'err-' + i;
-      var focusable = control && /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(control.tagName) ? control : control && control.querySelector('input, select, textarea, button');
-      var text = describe(p, focusable);
-      var note = el('p', { className: 'field-error generated', id: id, text: text });
-      if (focusable) {
-        if (!focusable.id) focusable.id = K.nextId('f');
-        focusable.setAttribute('aria-invalid', 'true');
-        focusable.setAttribute('aria-describedby', ((focusable.getAttribute('aria-describedby') || '') + ' ' + id).trim());
-        var holder = focusable.closest('.field') || focusable.parentNode;
-        holder.appendChild(note);
-      } else if (control) control.appendChild(note);
-      items.appendChild(el('li', null, [el('a', { href: '#' + (focusable ? focusable.id : ''), onclick: function (e) { e.preventDefault(); if (focusable) focusable.focus(); } , text: text })]));
-    });
-    var box = el('div', { className: 'error-summary', id: 'problem-summary', tabindex: '-1', role: announce ? 'alert' : null }, [
-      el('h2', { text: plural(problems.length, 'problem') + ' to fix before publishing' }), items,
-    ]);
-    summaryBox.appendChild(box);
-    if (announce) box.focus();
-  }
-
-  // "Question 2, Points: must be greater than 0": the field's label, then the server's words.
-  function describe(p, control) {
-    var label = control && control.labels && control.labels[0] ? control.labels[0].textContent : p.field;
-    var group = control && control.closest('fieldset.editor-question');
-    var where = group ? group.querySelector('legend').textContent.replace(/ \(.*\)$/, '') + ', ' : '';
-    return where + label + ': ' + p.message;
-  }
+  // ---- problems next to their fields, in words, and the list above the form (editor-problems.js)
+  function showProblems(problems, announce) { window.AssayEditorProblems.show(form, summaryBox, problems, announce); }
 
   // ---- images in a prompt: upload, then ![alt](asset:…) at the cursor
   function imageControl(target, obj, key, name) {
@@ -202,32 +161,32 @@
     var alt = el('input', { type: 'text' });
     var note = el('p', { className: 'hint', role: 'status' });
     var panel = el('div', { className: 'image-panel', hidden: true }, [
-      K.field('Image file', file, 'PNG, JPEG, GIF, WebP or SVG, at most 5 MB.'),
-      K.field('Alt text', alt, 'Required: what a screen reader says, describing what the question needs from the image.'),
-      K.button('Upload image', function () {
-        if (!file.files || !file.files[0]) { note.textContent = 'Choose an image file first.'; file.focus(); return; }
-        if (!alt.value.trim()) { note.textContent = 'Write the alt text first: images without it are not shown.'; alt.focus(); return; }
-        note.textContent = 'Uploading…';
+      K.field(t('portal.editor.image.file'), file, t('portal.editor.image.fileHint')),
+      K.field(t('portal.editor.image.alt'), alt, t('portal.editor.image.altHint')),
+      K.button(t('portal.editor.image.upload'), function () {
+        if (!file.files || !file.files[0]) { note.textContent = t('portal.editor.image.chooseFirst'); file.focus(); return; }
+        if (!alt.value.trim()) { note.textContent = t('portal.editor.image.altFirst'); alt.focus(); return; }
+        note.textContent = t('portal.editor.image.uploading');
         var f = file.files[0];
         api('POST', '/portal/authoring/assets', f, f.type || 'application/octet-stream').then(function (r) {
-          if (r.status !== 201) { note.textContent = 'Not uploaded: ' + (r.body && r.body.error ? r.body.error.message : 'the server answered ' + r.status + '.'); return; }
+          if (r.status !== 201) { note.textContent = t('portal.editor.image.notUploaded', { message: r.body && r.body.error ? r.body.error.message : t('portal.editor.serverAnswered', { status: r.status }) }); return; }
           var md = '![' + alt.value.trim().replace(/[\[\]]/g, '') + '](asset:' + r.body.assetId + ')';
           var at = typeof target.selectionStart === 'number' ? target.selectionEnd : target.value.length;
           target.value = target.value.slice(0, at) + md + target.value.slice(at);
           obj[key] = target.value;
           changed();
-          note.textContent = 'Image added to the prompt.';
+          note.textContent = t('portal.editor.image.added');
           file.value = ''; alt.value = '';
           target.focus();
-        }, function () { note.textContent = 'Not uploaded: the connection was lost.'; });
+        }, function () { note.textContent = t('portal.editor.image.offline'); });
       }, { variant: 'primary' }),
       note,
     ]);
-    var toggle = K.button('Add image', function () {
+    var toggle = K.button(t('portal.editor.image.add'), function () {
       panel.hidden = !panel.hidden;
       toggle.setAttribute('aria-expanded', String(!panel.hidden));
       if (!panel.hidden) file.focus();
-    }, { sr: ' to ' + name });
+    }, { sr: t('portal.editor.image.addSr', { name: name }) });
     toggle.setAttribute('aria-expanded', 'false');
     return el('div', { className: 'image-control' }, [toggle, panel]);
   }
@@ -252,14 +211,14 @@
   jsonText.addEventListener('input', function () {
     try {
       var parsed = JSON.parse(jsonText.value);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('The test must be a JSON object ({ … }).');
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(t('portal.editor.json.notObject'));
       jsonError.hidden = true; jsonText.removeAttribute('aria-invalid');
       state.content = parsed;
       changed();
     } catch (e) {
       var m = /position (\d+)/.exec(e.message);
       var line = m ? jsonText.value.slice(0, Number(m[1])).split('\n').length : null;
-      jsonError.textContent = (line ? 'Line ' + line + ': ' : '') + 'not valid JSON yet (' + e.message + '). Nothing is saved until it is.';
+      jsonError.textContent = line ? t('portal.editor.json.invalidAtLine', { line: line, error: e.message }) : t('portal.editor.json.invalid', { error: e.message });
       jsonError.hidden = false; jsonText.setAttribute('aria-invalid', 'true');
     }
   });
@@ -268,9 +227,9 @@
   document.getElementById('save-draft').addEventListener('click', function () { save(); });
   document.getElementById('publish-version').addEventListener('click', publish);
   document.getElementById('delete-test').addEventListener('click', function () {
-    if (!window.confirm('Delete this test? It leaves every list and cannot be assigned; assignments already made keep working.')) return;
+    if (!window.confirm(t('portal.editor.deleteTest.confirm'))) return;
     api('DELETE', '/portal/authoring/tests/' + encodeURIComponent(data.testId)).then(function (r) {
-      if (r.status === 204) { forgetLocal(); window.location.href = '/portal/tests?done=test-deleted'; } else say('Not deleted: ' + (r.body && r.body.error ? r.body.error.message : r.status));
+      if (r.status === 204) { forgetLocal(); window.location.href = '/portal/tests?done=test-deleted'; } else say(t('portal.editor.deleteTest.refused', { message: r.body && r.body.error ? r.body.error.message : r.status }));
     });
   });
 
@@ -278,49 +237,38 @@
     var ready = state.dirty || state.saving ? Promise.resolve(save()) : Promise.resolve(true);
     ready.then(function (ok) {
       if (ok === false || state.dirty) return;
-      if (state.problems.length) { say('Not published: fix the problems listed first.'); showProblems(state.problems, true); return; }
-      say('Publishing…');
+      if (state.problems.length) { say(t('portal.editor.publish.problemsFirst')); showProblems(state.problems, true); return; }
+      say(t('portal.editor.publish.publishing'));
       api('POST', base + '/versions', { revision: state.revision }).then(function (r) {
         if (r.status === 201) {
           state.revision = r.body.revision;
-          say('Version ' + r.body.version + ' published. Partners can assign it now; you can go on editing the draft.');
+          say(t('portal.editor.publish.published', { version: r.body.version }));
           addVersion(r.body.version);
-          api('GET', base + '/draft').then(function (d) { if (d.status === 200 && !state.dirty) { state.content = d.body.content; state.revision = d.body.revision; state.problems = d.body.problems; render(); } });
+          api('GET', base + '/draft').then(function (d) { if (d.status === 200 && !state.dirty) { state.content = d.body.content; state.revision = d.body.revision; state.problems = d.body.problems; if (translations) translations.saved(d.body); render(); } });
         } else if (r.status === 400) {
           state.problems = (r.body.error && r.body.error.details) || [];
-          say('Not published: fix the problems listed first.');
+          say(t('portal.editor.publish.problemsFirst'));
           showProblems(state.problems, true);
         } else if (r.status === 409) conflict(r.body);
-        else say('Not published: ' + (r.body && r.body.error ? r.body.error.message : r.status));
+        else say(t('portal.editor.publish.refused', { message: r.body && r.body.error ? r.body.error.message : r.status }));
       });
     });
   }
 
-  // ---- versions and what each changed
-  var CHANGE = {
-    test_changed: function (c) { return 'Test settings changed: ' + c.fields.join(', ') + '.'; },
-    section_added: function (c) { return 'Section added: ' + (c.title || c.sectionId) + '.'; },
-    section_removed: function (c) { return 'Section removed: ' + (c.title || c.sectionId) + '.'; },
-    section_renamed: function (c) { return 'Section renamed from "' + c.from + '" to "' + c.to + '".'; },
-    section_changed: function (c) { return 'Section ' + c.sectionId + ' changed: ' + c.fields.join(', ') + '.'; },
-    question_added: function (c) { return 'Question ' + c.questionId + ' added.'; },
-    question_removed: function (c) { return 'Question ' + c.questionId + ' removed.'; },
-    question_moved: function (c) { return 'Question ' + c.questionId + ' moved from section ' + c.from + ' to ' + c.to + '.'; },
-    question_changed: function (c) { return 'Question ' + c.questionId + ' changed: ' + c.fields.join(', ') + '.'; },
-  };
+  // ---- versions and what each changed (the server words each change, with its values before and after)
   function watchVersion(details) {
     details.addEventListener('toggle', function () {
       var out = details.querySelector('.version-changes');
       if (!details.open || out.getAttribute('data-loaded')) return;
-      out.textContent = 'Loading…';
+      out.textContent = t('portal.editor.versions.loading');
       api('GET', base + '/versions/' + details.getAttribute('data-version') + '/diff').then(function (r) {
         out.textContent = '';
-        if (r.status !== 200) { out.textContent = 'The changes could not be loaded (' + r.status + ').'; return; }
+        if (r.status !== 200) { out.textContent = t('portal.editor.versions.loadFailed', { status: r.status }); return; }
         out.setAttribute('data-loaded', '1');
-        var intro = r.body.previous ? 'Changes from version ' + r.body.previous + ':' : 'The first version: everything was added.';
+        var intro = r.body.previous ? t('portal.editor.versions.changesFrom', { version: r.body.previous }) : t('portal.editor.versions.first');
         out.appendChild(el('p', { text: intro }));
-        if (r.body.previous && !r.body.changes.length) out.appendChild(el('p', { text: 'No changes.' }));
-        else if (r.body.previous) out.appendChild(el('ul', null, r.body.changes.map(function (c) { return el('li', { text: (CHANGE[c.kind] || function () { return c.kind; })(c) }); })));
+        if (r.body.previous && !r.body.changes.length) out.appendChild(el('p', { text: t('portal.editor.versions.noChanges') }));
+        else if (r.body.previous) out.appendChild(el('ul', null, r.body.changes.map(function (c) { return el('li', { text: c.text }); })));
       });
     });
   }
@@ -331,30 +279,46 @@
       list = el('ul', { className: 'version-list', id: 'version-list' });
       empty.parentNode.replaceChild(list, empty);
     }
-    var details = el('details', { 'data-version': String(version) }, [el('summary', { text: 'Version ' + version + ': ' + (state.content.title || '') + ', just now' }), el('div', { className: 'version-changes', 'aria-live': 'polite', text: 'Open to see what changed.' })]);
+    var details = el('details', { 'data-version': String(version) }, [el('summary', { text: t('portal.editor.versions.justNow', { version: version, title: state.content.title || '' }) }), el('div', { className: 'version-changes', 'aria-live': 'polite', text: t('portal.editor.versions.openToSee') })]);
     list.insertBefore(el('li', null, [details]), list.firstChild);
     watchVersion(details);
   }
   Array.prototype.forEach.call(document.querySelectorAll('details[data-version]'), watchVersion);
 
-  window.addEventListener('beforeunload', function (e) { if (state.dirty) { e.preventDefault(); e.returnValue = ''; } });
+  // Leaving or reloading with changes not yet saved: they go now, in a request that outlives the page (keepalive), and
+  // the copy kept in this browser stays until a page sees them saved. No "leave the page?" question: nothing is lost.
+  window.addEventListener('pagehide', function () {
+    if (!state.dirty || state.conflict) return;
+    clearTimeout(state.timer);
+    if (translations) translations.prepare(state.content);
+    try {
+      fetch(base + '/draft', {
+        method: 'PUT',
+        keepalive: true,
+        credentials: 'same-origin',
+        headers: { accept: 'application/json', 'content-type': 'application/json', 'x-csrf-token': data.csrf },
+        body: JSON.stringify({ revision: state.revision, content: state.content, editorId: editorId }),
+      }).catch(function () { /* offline or over the browser's keepalive size: the kept copy comes back on the next visit */ });
+    } catch (e) { /* the same */ }
+  });
+
 
   // ---- start: a copy this browser kept of changes never saved comes back
   var kept = null;
   try { kept = JSON.parse(localStorage.getItem(localKey) || 'null'); } catch (e) { kept = null; }
-  if (kept && kept.content && JSON.stringify(kept.content) !== JSON.stringify(state.content)) {
+  if (kept && kept.content && !window.AssayEditorTab.sameJson(kept.content, state.content)) {
     if (kept.base === state.revision) {
       state.content = kept.content;
       render();
       changed();
-      say('Your unsaved changes from this browser were restored; saving them now.');
+      say(t('portal.editor.restore.restored'));
     } else {
       render();
       alertBox.appendChild(el('div', { className: 'notice warning', role: 'alert' }, [
-        el('p', { text: 'This browser kept changes to revision ' + kept.base + ' that were never saved; the draft has since moved on to revision ' + state.revision + '.' }),
+        el('p', { text: t('portal.editor.restore.outdated', { kept: kept.base, revision: state.revision }) }),
         el('div', { className: 'entry-actions' }, [
-          K.button('Restore my unsaved changes', function () { alertBox.textContent = ''; state.content = kept.content; render('title'); changed(); }, { variant: 'primary' }),
-          K.button('Discard them', function () { alertBox.textContent = ''; forgetLocal(); }, { variant: 'secondary' }),
+          K.button(t('portal.editor.restore.restore'), function () { alertBox.textContent = ''; state.content = kept.content; render('title'); changed(); }, { variant: 'primary' }),
+          K.button(t('portal.editor.restore.discard'), function () { alertBox.textContent = ''; forgetLocal(); }, { variant: 'secondary' }),
         ]),
       ]));
     }
@@ -362,4 +326,14 @@
     if (kept) forgetLocal();
     render();
   }
+
+  // ---- the sticky bar never covers the focus (WCAG 2.4.11)
+  // Where the bar sticks to the top (wide screens), a field the keyboard brings into view (Shift+Tab, a problem's
+  // link) stops below the bar, however tall its status and actions make it now; on phones it scrolls away.
+  var bar = document.querySelector('.editor-bar');
+  function clearOfBar() {
+    var sticky = getComputedStyle(bar).position === 'sticky';
+    document.documentElement.style.scrollPaddingTop = sticky ? Math.ceil(bar.getBoundingClientRect().height) + 12 + 'px' : '';
+  }
+  if (bar && window.ResizeObserver) new ResizeObserver(clearOfBar).observe(bar);
 })();
