@@ -93,3 +93,23 @@ export async function cursorCsv<R>(
   pipeline(Readable.from(records(), { objectMode: true, highWaterMark: 64 }), out, () => undefined);
   return out;
 }
+
+/** The columns that name an assignment, first in both exports (results.csv and responses.csv). */
+export const ASSIGNMENT_COLUMNS = ['assignmentId', 'externalUserId', 'name', 'email', 'testId', 'testTitle', 'version', 'livemode'] as const;
+
+/** The row fields behind ASSIGNMENT_COLUMNS, as both exports' queries select them. */
+export interface AssignmentCellsRow {
+  id: string;
+  external_user_id: string;
+  name: string | null;
+  email: string;
+  test_id: string;
+  title: string;
+  version: number;
+  livemode: boolean;
+}
+
+/** An assignment's cells under ASSIGNMENT_COLUMNS. */
+export function assignmentCells(r: AssignmentCellsRow): Cell[] {
+  return [r.id, r.external_user_id, r.name ?? '', r.email, r.test_id, r.title, r.version, r.livemode ? 'true' : 'false'];
+}

@@ -3,7 +3,7 @@ import type { Pool } from '../../platform/db.js';
 import { assignmentFilterSql, type AssignmentListFilter } from '../assignments/list-assignments.js';
 import { deliver, deliveredSections, type Delivery } from '../catalog/delivery.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
-import { cursorCsv, timestampCells, type Cell } from './csv-stream.js';
+import { ASSIGNMENT_COLUMNS, assignmentCells, cursorCsv, timestampCells, type Cell, type AssignmentCellsRow } from './csv-stream.js';
 import { PlainTexts, criteriaText, responseCell, responseText, type StoredMarkJson } from './item-responses.js';
 
 /**
@@ -22,14 +22,7 @@ import { PlainTexts, criteriaText, responseCell, responseText, type StoredMarkJs
  * candidate may have read: staff compare candidates question by question.
  */
 export const RESPONSE_COLUMNS = [
-  'assignmentId',
-  'externalUserId',
-  'name',
-  'email',
-  'testId',
-  'testTitle',
-  'version',
-  'livemode',
+  ...ASSIGNMENT_COLUMNS,
   'submittedAt',
   'submittedDate',
   'submittedTime',
@@ -45,15 +38,7 @@ export const RESPONSE_COLUMNS = [
   'comment',
 ] as const;
 
-interface ItemRow {
-  id: string;
-  external_user_id: string;
-  name: string | null;
-  email: string;
-  test_id: string;
-  title: string;
-  version: number;
-  livemode: boolean;
+interface ItemRow extends AssignmentCellsRow {
   test_version_id: string;
   submitted_at: Date | null;
   delivery: Delivery | null;
@@ -98,14 +83,7 @@ export async function responsesCsv(pool: Pool, filter: AssignmentListFilter, opt
     return test.questions.map((q, i) => {
       const mark = marks[q.id];
       return [
-        r.id,
-        r.external_user_id,
-        r.name ?? '',
-        r.email,
-        r.test_id,
-        r.title,
-        r.version,
-        r.livemode ? 'true' : 'false',
+        ...assignmentCells(r),
         submittedAt,
         submittedDate,
         submittedTime,

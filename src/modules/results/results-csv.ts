@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Pool } from '../../platform/db.js';
 import { assignmentFilterSql, type AssignmentListFilter } from '../assignments/list-assignments.js';
-import { cursorCsv, timestampCells, type Cell } from './csv-stream.js';
+import { ASSIGNMENT_COLUMNS, assignmentCells, cursorCsv, timestampCells, type Cell, type AssignmentCellsRow } from './csv-stream.js';
 
 /**
  * The results export: one CSV row per assignment of an institution, with the
@@ -21,14 +21,7 @@ import { cursorCsv, timestampCells, type Cell } from './csv-stream.js';
 /** The moments each row has, in column order. */
 const TIMESTAMPS = ['created', 'started', 'submitted', 'completed', 'due'] as const;
 const FIXED_COLUMNS = [
-  'assignmentId',
-  'externalUserId',
-  'name',
-  'email',
-  'testId',
-  'testTitle',
-  'version',
-  'livemode',
+  ...ASSIGNMENT_COLUMNS,
   'status',
   'createdAt',
   'startedAt',
@@ -44,15 +37,7 @@ const FIXED_COLUMNS = [
 ] as const;
 const FLAG_COLUMNS = ['flagsInfo', 'flagsWarning', 'flagsCritical', 'flagsConfirmed', 'flagsDismissed'] as const;
 
-interface ExportRow {
-  id: string;
-  external_user_id: string;
-  name: string | null;
-  email: string;
-  test_id: string;
-  title: string;
-  version: number;
-  livemode: boolean;
+interface ExportRow extends AssignmentCellsRow {
   status: string;
   created_at: Date;
   started_at: Date | null;
@@ -119,14 +104,7 @@ export async function resultsCsv(pool: Pool, filter: AssignmentListFilter, opts:
       : [sections.map((x) => `${x.title}: ${x.percent}`).join('; ')];
     const moments = [r.created_at, r.started_at, r.submitted_at, r.completed_at, r.due_at].map(timestampCells);
     return [
-      r.id,
-      r.external_user_id,
-      r.name ?? '',
-      r.email,
-      r.test_id,
-      r.title,
-      r.version,
-      r.livemode ? 'true' : 'false',
+      ...assignmentCells(r),
       r.status,
       ...moments.map((m) => m[0]),
       ...moments.flatMap((m) => [m[1], m[2]]),
