@@ -2,13 +2,12 @@ import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { openBenchDatabase } from './bench-database.js';
-import { postgresCpuUs } from './postgres-cpu.js';
+import { drive as driveOne, type Measured, type Target } from './drive.js';
 import { startBenchServers } from './start-servers.js';
 
 /**
- * `npm run bench [-- --duration 5 --rounds 3 --connections 32 --only <text> --profile --seed-assignments N]`
+ * `npm run bench:cases [-- --duration 5 --rounds 3 --connections 32 --only <text> --profile --seed-assignments N]`
  * (the reads are also driven against the raised baselines of bench/batched-baseline.ts:
  * a bare route batched per event-loop turn, and the HTTP ceiling; each gets its own ratio)
  * (--only runs the cases whose name contains the text; --profile writes a
@@ -48,14 +47,6 @@ for (const [name, v] of Object.entries({ duration: DURATION, rounds: ROUNDS, con
   if (!Number.isInteger(v) || v < (name === 'warmup' ? 0 : 1)) throw new Error(`--${name} must be a whole number`);
 }
 
-interface Target {
-  url: string;
-  method: 'GET' | 'POST';
-  path: string;
-  headers: Record<string, string>;
-  /** Called per request: a new body (and extra headers) each time. */
-  next?: () => { body: string; headers?: Record<string, string> };
-}
 interface Case {
   name: string;
   /** Minimum app / baseline req/s ratio; null: shown for information. */
@@ -64,16 +55,6 @@ interface Case {
   baseline: Target;
   /** Further baselines driven in the same rounds (the batched bare route, the HTTP ceiling), each with its own ratio. */
   also?: { label: string; target: number | null; t: Target; p99Target?: number }[];
-}
-interface Measured {
-  rps: number;
-  p50: number;
-  p99: number;
-  /** CPU time (user + system) of the servers' process per request, in µs. */
-  cpuUs: number;
-  /** CPU time of the embedded PostgreSQL per request, in µs (null with DATABASE_URL). */
-  pgUs: number | null;
-  failed: number;
 }
 
 // ---- database -------------------------------------------------------------
@@ -167,52 +148,20 @@ const exact = allCases.filter((c) => c.name === opts.only);
 const cases = exact.length > 0 ? exact : allCases.filter((c) => !opts.only || c.name.includes(opts.only));
 if (cases.length === 0) throw new Error(`--only "${opts.only}" matches no case`);
 
-async function serversCpu(): Promise<number> {
-  const reply = once(child, 'message') as Promise<[{ cpu: NodeJS.CpuUsage }]>;
-  child.send('cpu');
-  const [{ cpu }] = await reply;
-  return cpu.user + cpu.system;
-}
-
-async function drive(t: Target, seconds: number): Promise<Measured> {
-  const cpuBefore = await serversCpu();
-  const pgBefore = clusterDir ? postgresCpuUs(clusterDir) : null;
-  const result = await autocannon({
-    url: t.url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: t.method,
-        path: t.path,
-        headers: t.headers,
-        ...(t.next
-          ? {
-              setupRequest: (req: autocannon.Request) => {
-                const n = t.next!();
-                return { ...req, body: n.body, headers: { ...t.headers, ...n.headers } };
-              },
-            }
-          : {}),
-      },
-    ],
-  });
-  const cpuUs = (await serversCpu()) - cpuBefore;
-  const pgAfter = clusterDir ? postgresCpuUs(clusterDir) : null;
-  const pgUs = pgBefore !== null && pgAfter !== null ? (pgAfter - pgBefore) / Math.max(1, result.requests.total) : null;
-  return {
-    rps: result.requests.total / (result.duration || seconds),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    cpuUs: cpuUs / Math.max(1, result.requests.total),
-    pgUs,
-    failed: result.non2xx + result.errors + result.timeouts,
-  };
-}
+const drive = (t: Target, seconds: number) => driveOne(child, t, { seconds, connections: CONNECTIONS, clusterDir });
 
 function combine(runs: Measured[]): Measured {
   const mean = (f: (m: Measured) => number) => runs.reduce((s, m) => s + f(m), 0) / runs.length;
-  return { rps: mean((m) => m.rps), p50: mean((m) => m.p50), p99: mean((m) => m.p99), cpuUs: mean((m) => m.cpuUs), pgUs: runs[0]!.pgUs === null ? null : mean((m) => m.pgUs!), failed: runs.reduce((s, m) => s + m.failed, 0) };
+  return {
+    rps: mean((m) => m.rps),
+    p50: mean((m) => m.p50),
+    p99: mean((m) => m.p99),
+    cpuUs: mean((m) => m.cpuUs),
+    pgUs: runs[0]!.pgUs === null ? null : mean((m) => m.pgUs!),
+    gcMs: mean((m) => m.gcMs),
+    heapMb: mean((m) => m.heapMb),
+    failed: runs.reduce((s, m) => s + m.failed, 0),
+  };
 }
 
 const cpu = os.cpus();

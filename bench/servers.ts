@@ -1,3 +1,4 @@
+import { PerformanceObserver } from 'node:perf_hooks';
 import { createPool } from '../src/platform/db.js';
 import { systemClock } from '../src/platform/clock.js';
 import { migrate } from '../src/platform/migrate.js';
@@ -86,8 +87,13 @@ const batchedUrl = await batched.listen({ port: 0, host: '127.0.0.1' });
 const ready: ServersReady = { appUrl, baselineUrl, batchedUrl, noPortalUrl, apiKey, testId, assignmentId: created.json().assignmentId };
 process.send(ready);
 // CPU time of this process, asked for around each run: CPU per request, unlike req/s, barely moves when other work shares the machine.
+// And the garbage collector's pauses and the heap, which show what a burst of work leaves behind (bench/rounds.ts).
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcMs += e.duration;
+}).observe({ entryTypes: ['gc'] });
 process.on('message', (m) => {
-  if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
+  if (m === 'cpu') process.send!({ cpu: process.cpuUsage(), gcMs, heapUsed: process.memoryUsage().heapUsed });
 });
 
 async function stop() {
