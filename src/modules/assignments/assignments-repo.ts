@@ -1,19 +1,59 @@
 import type { Queryable } from '../../platform/db.js';
 import { batchedPerPool } from '../../platform/turn-batcher.js';
 import type { Accommodations } from './accommodations.js';
-import { ASSIGNMENT_COLUMNS as COLUMNS, toAssignmentRow as toRow, type AssignmentRecord, type AssignmentRow } from './find-assignment.js';
+import type { AssignmentRecord, AssignmentRow } from './find-assignment.js';
 import { JOIN_USER } from '../lifecycle/assignment-user-join.js';
 
-/** The partner read's row: the assignment and its proctoring session's count columns, which the proctoring summary reads (proctoring-summary.ts). */
-type ReadRecord = AssignmentRecord & { [proctoringColumn: string]: unknown };
+/**
+ * The partner read's row: what its answer shows, and what its expiry, link and
+ * proctoring checks need (find-assignment.ts has the whole row). Left out:
+ * the user id, the callback URL and the candidate's own language, which the
+ * read never shows, and the tenant, which the statement checks and the caller
+ * already knows.
+ */
+export type PartnerReadRow = Omit<AssignmentRow, 'userId' | 'callbackUrl' | 'candidateLocale'>;
+
+const READ_COLUMNS = `a.id, u.external_user_id, a.test_id, a.test_version_id, a.status, a.due_at, a.metadata, a.metadata_json,
+  a.link_version, a.score, a.accommodations,
+  a.created_at, a.started_at, a.submitted_at, a.completed_at, a.cancelled_at, a.livemode, a.locale,
+  ps.flags_critical, ps.flags_warning, ps.flags_info, ps.critical_unreviewed, ps.confirmed, ps.dismissed`;
+
+/** A row of READ_COLUMNS: the proctoring session's counts beside the assignment's (null when it has none). */
+type ReadRecord = Omit<AssignmentRecord, 'institution_id' | 'user_id' | 'callback_url' | 'candidate_locale'> & { [proctoringColumn: string]: unknown };
+
+function toReadRow(institutionId: string, r: ReadRecord): PartnerReadRow {
+  return {
+    id: r.id,
+    institutionId,
+    externalUserId: r.external_user_id,
+    testId: r.test_id,
+    testVersionId: r.test_version_id,
+    status: r.status,
+    dueAt: r.due_at,
+    metadata: r.metadata ?? {},
+    // Rows from before metadata_json fall back to the jsonb's own key order (as find-assignment.ts does).
+    metadataJson: r.metadata_json ?? JSON.stringify(r.metadata ?? {}),
+    linkVersion: r.link_version,
+    score: r.score,
+    accommodations: r.accommodations,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    submittedAt: r.submitted_at,
+    completedAt: r.completed_at,
+    cancelledAt: r.cancelled_at,
+    livemode: r.livemode,
+    locale: r.locale ?? null,
+  };
+}
 
 /**
- * The partner read's statement: the row as FIND_ASSIGNMENT_SQL finds it and,
- * in the same round trip, its proctoring counts (null columns when the test
- * is not proctored or the attempt has not begun).
+ * The partner read's statement: the row by primary key (the MATERIALIZED
+ * CTE, as FIND_ASSIGNMENT_SQL explains), its tenant checked on that row, and
+ * in the same round trip its proctoring counts (null columns when the test is
+ * not proctored or the attempt has not begun).
  */
 export const READ_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assignments WHERE id = $1)
-  SELECT ${COLUMNS}, ps.flags_critical, ps.flags_warning, ps.flags_info, ps.critical_unreviewed, ps.confirmed, ps.dismissed
+  SELECT ${READ_COLUMNS}
     FROM a ${JOIN_USER} LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
    WHERE a.institution_id = $2`;
 
@@ -33,13 +73,13 @@ export const READ_ASSIGNMENT_SQL = `WITH a AS MATERIALIZED (SELECT * FROM assign
 export const READ_ASSIGNMENTS_SQL = `SELECT k.n, r.*
   FROM jsonb_to_recordset($1::jsonb) AS k (n int, id text, institution_id text)
   CROSS JOIN LATERAL (
-    SELECT ${COLUMNS}, ps.flags_critical, ps.flags_warning, ps.flags_info, ps.critical_unreviewed, ps.confirmed, ps.dismissed
+    SELECT a.institution_id AS tenant, ${READ_COLUMNS}
       FROM assignments a ${JOIN_USER} LEFT JOIN proctoring_sessions ps ON ps.assignment_id = a.id
      WHERE a.id = k.id
      LIMIT 1) r
- WHERE r.institution_id = k.institution_id`;
+ WHERE r.tenant = k.institution_id`;
 
-type ReadResult = { row: AssignmentRow; proctoringCounts: Record<string, unknown> } | null;
+type ReadResult = { row: PartnerReadRow; proctoringCounts: Record<string, unknown> } | null;
 
 type ReadKey = { institutionId: string; assignmentId: string };
 
@@ -48,7 +88,7 @@ const readBatched = batchedPerPool<ReadKey, ReadResult>({
   async one(db, { institutionId, assignmentId }) {
     const { rows } = await db.query<ReadRecord>({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
     const r = rows[0];
-    return r ? { row: toRow(r), proctoringCounts: r } : null;
+    return r ? { row: toReadRow(institutionId, r), proctoringCounts: r } : null;
   },
   async many(pool, keys) {
     const { rows } = await pool.query<ReadRecord & { n: number }>({
@@ -57,7 +97,7 @@ const readBatched = batchedPerPool<ReadKey, ReadResult>({
       values: [JSON.stringify(keys.map((k, n) => ({ n, id: k.assignmentId, institution_id: k.institutionId })))],
     });
     const found: ReadResult[] = keys.map(() => null);
-    for (const r of rows) found[r.n] = { row: toRow(r), proctoringCounts: r };
+    for (const r of rows) found[r.n] = { row: toReadRow(keys[r.n]!.institutionId, r), proctoringCounts: r };
     return found;
   },
 });

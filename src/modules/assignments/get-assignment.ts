@@ -6,7 +6,7 @@ import type { Score } from '../lifecycle/score.js';
 import { proctoringSummary, type PartnerProctoring } from './proctoring-summary.js';
 import type { Accommodations } from './accommodations.js';
 import { findAssignmentById, type AssignmentRow } from './find-assignment.js';
-import { readAssignment } from './assignments-repo.js';
+import { readAssignment, type PartnerReadRow } from './assignments-repo.js';
 import type { AssignmentsContext } from './context.js';
 import type { LinkSigner } from './start-links.js';
 import { releasedFeedback, type CandidateFeedback } from './candidate-feedback.js';
@@ -39,7 +39,7 @@ export interface AssignmentView {
  * right now, in its own transaction, before anyone is shown it. The scheduled
  * job does the same at dueAt; whichever runs first wins, the other is a no-op.
  */
-export async function expireIfDue(pool: Pool, row: AssignmentRow, now: Date): Promise<boolean> {
+export async function expireIfDue(pool: Pool, row: Pick<AssignmentRow, 'id' | 'status' | 'dueAt'>, now: Date): Promise<boolean> {
   if (!isPastDue(row, now)) return false;
   const outcome = await withTransaction(pool, (tx) => applyTransition(tx, row.id, [{ type: 'expire' }], now));
   return outcome.ok || outcome.status === 'expired';
@@ -64,7 +64,8 @@ export async function getAssignment(
 export async function assignmentView(
   db: Queryable,
   signer: LinkSigner,
-  row: AssignmentRow,
+  /** The partner read's row, or a whole one (AssignmentRow has every field it needs). */
+  row: PartnerReadRow,
   now: Date,
   proctoringCounts?: Record<string, unknown>,
 ): Promise<AssignmentView & { metadataJson: string }> {
