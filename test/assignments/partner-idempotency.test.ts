@@ -195,7 +195,7 @@ describe('a keyed create with a new key', () => {
     await withKey('key-warm-up', assignmentBody(h.a, { externalUserId: 'idem-warm' })); // the API key is cached from now on
     const { res, names, checkouts } = await statementsOf(() => withKey('key-one-statement', assignmentBody(h.a, { externalUserId: 'idem-fast' })));
     expect(res.statusCode).toBe(201);
-    expect(names).toEqual(['find-published-test-and-domains', 'insert-assignment-for-user-keyed']);
+    expect(names).toEqual(['find-published-version-and-domains', 'insert-assignment-for-user-keyed']);
     expect(checkouts).toBe(2); // no transaction: BEGIN and COMMIT would be two more round trips
     expect(await keyRows('key-one-statement')).toEqual([
       { institution_id: h.a.institutionId, assignment_id: (res as unknown as { json(): { assignmentId: string } }).json().assignmentId, response_status: 201 },
