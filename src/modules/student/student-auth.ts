@@ -2,6 +2,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fast
 import fp from 'fastify-plugin';
 import type { AppContext } from '../../platform/context.js';
 import { sentFromAnotherSite } from '../../platform/http/fetch-site.js';
+import type { StudentPostLimit } from '../../platform/http/rate-limit-requests.js';
 import { AppError } from '../../platform/errors.js';
 import { csrfMatches, findSession, recentSession, SESSION_COOKIE, type StudentSession } from '../assignments/student-sessions.js';
 
@@ -79,12 +80,14 @@ const isForm = (request: FastifyRequest) => /^application\/x-www-form-urlencoded
  */
 export const studentSession = fp(installStudentSession, { name: 'student-session', dependencies: ['@fastify/cookie'] });
 
-async function installStudentSession(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+async function installStudentSession(app: FastifyInstance, { ctx, postLimit }: { ctx: AppContext; postLimit?: StudentPostLimit }): Promise<void> {
   app.decorateRequest('studentSession', null);
-  // Before the content-type parser: no body (an upload, a segment, a save) is read for a request without
-  // a session or, outside a form, without its token (review C1). Callback style: a session from this
-  // process's recent ones (the autosave's) is admitted with no promise.
+  // Before the content-type parser: no body (an upload, a segment, a save) is read for a request over the
+  // student POST limit, without a session or, outside a form, without its token (review C1). One hook for
+  // all three, callback style: a save whose session is among this process's recent ones passes with no promise.
   app.addHook('preParsing', (request, _reply, payload, done) => {
+    const refused = postLimit?.(request);
+    if (refused) return done(refused);
     const config = request.routeOptions.config;
     const form = request.method === 'POST' && isForm(request);
     const settle = (session: StudentSession | null) => {

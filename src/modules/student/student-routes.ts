@@ -90,8 +90,8 @@ export const studentRoutes: FastifyPluginAsyncTypebox<{ ctx: AssignmentsContext 
   const testPageHeaders = studentPageHeaders(ctx);
   await app.register(async (scope) => {
     const student = scope.withTypeProvider<TypeBoxTypeProvider>();
-    student.addHook('onRequest', createStudentPostLimit(limits.studentPostsPerMinute, SESSION_COOKIE));
-    await student.register(studentSession, { ctx });
+    // The student POST limit is checked by the session's hook, before the session (student-auth.ts).
+    await student.register(studentSession, { ctx, postLimit: createStudentPostLimit(limits.studentPostsPerMinute, SESSION_COOKIE) });
 
     student.get(
       '/a/:assignmentId',

@@ -110,11 +110,13 @@ export function signedLinkLimit(app: FastifyInstance, opts: { perLinkPerMinute: 
  * none): `perMinute` for the student's own actions across every POST route of
  * the student pages, and `perMinute` again, apart, for the routes marked
  * `studentBackground`. Fixed one-minute windows like the library's, counted
- * here in one `Map` without a promise: this hook runs before every autosave,
- * where the library's async limiter cost about 9 µs of CPU per save (see
- * docs/performance.md). A refused POST answers 429 with Retry-After; accepted
- * ones carry no limit headers (the page has no use for them). Returns an
- * onRequest hook.
+ * here in one `Map` without a promise: it runs before every autosave, where
+ * the library's async limiter cost about 9 µs of CPU per save (see
+ * docs/performance.md). Returns the check: the 429 (with Retry-After) for a
+ * refused POST, else undefined; accepted ones carry no limit headers (the page
+ * has no use for them). The student session's hook calls it first
+ * (student-auth.ts), so a student POST passes through one hook of the pages'
+ * own before its body is read.
  */
 export function createStudentPostLimit(perMinute: number, cookieName: string, now: () => number = Date.now) {
   // The key is a hash of the cookie (never the cookie itself), remembered per cookie: an autosave every few seconds need not hash again.
@@ -131,8 +133,8 @@ export function createStudentPostLimit(perMinute: number, cookieName: string, no
   // Per key, the requests counted in the window that ends at `resetAt`. A Map iterates in insertion order, and a
   // window is re-inserted when it starts again: the oldest window is the first to go when the table is full.
   const windows = new Map<string, { count: number; resetAt: number }>();
-  return (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void): void => {
-    if (request.method !== 'POST') return done();
+  return (request: FastifyRequest): AppError | undefined => {
+    if (request.method !== 'POST') return undefined;
     const session = request.cookies?.[cookieName];
     const budget = request.routeOptions.config?.studentBackground ? 'background:' : '';
     const key = budget + (session ? keyOf(session) : `ip:${request.ip}`);
@@ -145,7 +147,8 @@ export function createStudentPostLimit(perMinute: number, cookieName: string, no
       windows.set(key, w);
     }
     w.count += 1;
-    if (w.count > perMinute) return done(tooMany(Math.ceil((w.resetAt - t) / 1000)));
-    done();
+    return w.count > perMinute ? tooMany(Math.ceil((w.resetAt - t) / 1000)) : undefined;
   };
 }
+
+export type StudentPostLimit = ReturnType<typeof createStudentPostLimit>;
