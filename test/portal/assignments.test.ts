@@ -104,3 +104,14 @@ describe('the Overview', () => {
     expect(page.body).toContain('No delivery settled in the last 7 days');
   });
 });
+
+describe('an assignment page (after the Overview, which counts the assignments above)', () => {
+  it('shows the metadata as the partner sent it, with its keys in their order, not in the order the database keeps', async () => {
+    // jsonb orders keys by length, then bytes: it would put "b" before "zeta".
+    const a = await assign(h, h.a, { externalUserId: 'meta-order', metadata: { zeta: 1, b: 'two' } });
+    const page = await portalGet(h, viewer, `/portal/assignments/${a.assignmentId}`);
+    expect(page.statusCode).toBe(200);
+    const shown = /<pre class="answer">([\s\S]*?)<\/pre>/.exec(page.body)![1]!.replace(/&quot;/g, '"');
+    expect(shown).toBe('{\n  "zeta": 1,\n  "b": "two"\n}');
+  });
+});

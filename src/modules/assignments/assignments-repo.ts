@@ -9,12 +9,17 @@ import { JOIN_USER } from '../lifecycle/assignment-user-join.js';
  * proctoring checks need (find-assignment.ts has the whole row). Left out:
  * the user id, the callback URL and the candidate's own language, which the
  * read never shows, and the tenant, which the statement checks and the caller
- * already knows.
+ * already knows. The metadata comes as the text the partner sent
+ * (`metadata_json`), which the answer splices in as it is: no object is built
+ * for it (the jsonb is read only for rows from before that column).
  */
-export type PartnerReadRow = Omit<AssignmentRow, 'userId' | 'callbackUrl' | 'candidateLocale'>;
+export type PartnerReadRow = Omit<AssignmentRow, 'userId' | 'callbackUrl' | 'candidateLocale' | 'metadata'> & {
+  /** Present on whole rows (find-assignment.ts); the partner read has metadataJson only. */
+  metadata?: Record<string, unknown>;
+};
 
-const READ_COLUMNS = `a.id, u.external_user_id, a.test_id, a.test_version_id, a.status, a.due_at, a.metadata, a.metadata_json,
-  a.link_version, a.score, a.accommodations,
+const READ_COLUMNS = `a.id, u.external_user_id, a.test_id, a.test_version_id, a.status, a.due_at, a.metadata_json,
+  CASE WHEN a.metadata_json IS NULL THEN a.metadata END AS metadata, a.link_version, a.score, a.accommodations,
   a.created_at, a.started_at, a.submitted_at, a.completed_at, a.cancelled_at, a.livemode, a.locale,
   ps.flags_critical, ps.flags_warning, ps.flags_info, ps.critical_unreviewed, ps.confirmed, ps.dismissed`;
 
@@ -30,7 +35,6 @@ function toReadRow(institutionId: string, r: ReadRecord): PartnerReadRow {
     testVersionId: r.test_version_id,
     status: r.status,
     dueAt: r.due_at,
-    metadata: r.metadata ?? {},
     // Rows from before metadata_json fall back to the jsonb's own key order (as find-assignment.ts does).
     metadataJson: r.metadata_json ?? JSON.stringify(r.metadata ?? {}),
     linkVersion: r.link_version,

@@ -45,13 +45,23 @@ export async function expireIfDue(pool: Pool, row: Pick<AssignmentRow, 'id' | 's
   return outcome.ok || outcome.status === 'expired';
 }
 
+/**
+ * A view and the metadata's own text, which the route puts in place of the
+ * object (key order kept): the object itself only where the row had it (a
+ * whole row does; the partner read's row has the text alone).
+ */
+export type ViewOf<R extends PartnerReadRow> = Omit<AssignmentView, 'metadata'> & { metadata: R['metadata']; metadataJson: string };
+
+/** The partner read's view: the metadata as text only. */
+export type PartnerView = ViewOf<PartnerReadRow>;
+
 /** The view, and the metadata's own text for the route to put in its place (key order kept). */
 export async function getAssignment(
   ctx: AssignmentsContext,
   institutionId: string,
   assignmentId: string,
   livemode?: boolean,
-): Promise<AssignmentView & { metadataJson: string }> {
+): Promise<PartnerView> {
   const now = ctx.clock.now();
   // One round trip: the row and its proctoring counts together.
   let found = await readAssignment(ctx.pool, institutionId, assignmentId, livemode);
@@ -61,14 +71,14 @@ export async function getAssignment(
 }
 
 /** The read response of a row: a freshly signed start link while it can be used, and the proctoring summary. */
-export async function assignmentView(
+export async function assignmentView<R extends PartnerReadRow>(
   db: Queryable,
   signer: LinkSigner,
   /** The partner read's row, or a whole one (AssignmentRow has every field it needs). */
-  row: PartnerReadRow,
+  row: R,
   now: Date,
   proctoringCounts?: Record<string, unknown>,
-): Promise<AssignmentView & { metadataJson: string }> {
+): Promise<ViewOf<R>> {
   let startUrl: string | null = null;
   let startUrlExpiresAt: Date | null = null;
   if (row.status === 'assigned' || row.status === 'started') {

@@ -7,7 +7,7 @@ import { findAssignment, type AssignmentRow } from '../assignments/find-assignme
 import { writeAssignmentFields } from '../assignments/assignment-fields.js';
 import type { AssignmentsContext } from '../assignments/context.js';
 import { expireJobKey } from '../assignments/expire-job.js';
-import { expireIfDue, getAssignment, type AssignmentView } from '../assignments/get-assignment.js';
+import { expireIfDue, getAssignment, type PartnerView } from '../assignments/get-assignment.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import { deliveredTestOf } from '../attempts/delivered-test.js';
 import { beginAttempt } from '../attempts/begin-attempt.js';
@@ -91,7 +91,7 @@ export async function simulateAssignment(
   partner: { institutionId: string; livemode: boolean },
   assignmentId: string,
   body: SimulateBody,
-): Promise<AssignmentView & { metadataJson: string }> {
+): Promise<PartnerView> {
   checkFields(body);
   const { institutionId } = partner;
   const find = () => findAssignment(ctx.pool, institutionId, assignmentId, false);

@@ -2,7 +2,7 @@ import type { ErrorDetail } from '../../../platform/errors.js';
 import type { Translator } from '../../../platform/i18n/catalogue.js';
 import { html, type SafeHtml } from '../../../platform/web/html.js';
 import { richText } from '../ui/portal-text.js';
-import type { AssignmentView } from '../../assignments/get-assignment.js';
+import type { PartnerView } from '../../assignments/get-assignment.js';
 import { CHANGEABLE_STATUSES } from '../../lifecycle/state-machine.js';
 import { csrfField, errorFor, errorSummary, hiddenFields, selectField, textField, when } from '../ui/components.js';
 import { operatorField, type Scope } from '../ui/page.js';
@@ -18,7 +18,7 @@ export interface ControlForm {
   values: Record<string, string | undefined>;
 }
 
-function currentExtraTime(t: Translator, a: AssignmentView): string {
+function currentExtraTime(t: Translator, a: PartnerView): string {
   const x = a.accommodations;
   if (x?.extraTimePercent) return t.t('portal.controls.extraTime.percent', { percent: String(x.extraTimePercent) });
   if (x?.extraTimeMinutes) return t.t('portal.controls.extraTime.minutes', { minutes: String(x.extraTimeMinutes) });
@@ -28,7 +28,7 @@ function currentExtraTime(t: Translator, a: AssignmentView): string {
 /** "2026-11-30T17:00" for a datetime-local field, in UTC like every time the portal shows. */
 export const forDateTimeField = (d: Date | null) => (d ? d.toISOString().slice(0, 16) : '');
 
-export function controlsSection(scope: Scope, a: AssignmentView, form?: ControlForm): SafeHtml | string {
+export function controlsSection(scope: Scope, a: PartnerView, form?: ControlForm): SafeHtml | string {
   if (!CHANGEABLE_STATUSES.has(a.status)) return '';
   const { t } = scope;
   const v = form?.values ?? {};

@@ -20,7 +20,9 @@ import { questionTypeLabel } from '../../catalog/question-types/registry.js';
 export function assignmentDetail(scope: Scope, r: AssignmentRecord, controls: SafeHtml | string = ''): SafeHtml {
   const { t } = scope;
   const a = r.assignment;
-  const metadata = Object.keys(a.metadata).length > 0 ? JSON.stringify(a.metadata, null, 2) : null;
+  // The metadata as the partner sent it (its key order), laid out for reading.
+  const sent = JSON.parse(a.metadataJson) as Record<string, unknown>;
+  const metadata = Object.keys(sent).length > 0 ? JSON.stringify(sent, null, 2) : null;
   return html`<nav class="breadcrumbs" aria-label="${t.t('portal.breadcrumb')}"><ol><li><a href="${scope.link('/portal/assignments')}">${t.t('portal.nav.assignments')}</a></li><li aria-current="page">${a.externalUserId}</li></ol></nav>
 <div class="page-head"><h1>${richText(t, 'portal.assignment.heading', { test: html`${ownText(testTexts(r), r.test.title)}`, student: a.externalUserId })}</h1><p>${r.livemode ? '' : html`${testBadge(t)} `}${statusBadge(a.status, t)}</p></div>
 ${r.livemode ? '' : html`<p class="notice">${richText(t, 'portal.assignment.testMode')}</p>`}

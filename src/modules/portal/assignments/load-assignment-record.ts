@@ -1,6 +1,6 @@
 import type { AssignmentsContext } from '../../assignments/context.js';
 import { findAssignment } from '../../assignments/find-assignment.js';
-import { getAssignment, type AssignmentView } from '../../assignments/get-assignment.js';
+import { getAssignment, type PartnerView } from '../../assignments/get-assignment.js';
 import { deliveredTestOf } from '../../attempts/delivered-test.js';
 import { asShown } from '../../catalog/delivery.js';
 import { currentAnswerFiles, summaryOf, type AnswerFileSummary } from '../../attempts/answer-files.js';
@@ -21,7 +21,7 @@ import { scorePostLog, type ScorePostLogEntry } from '../../lti/score-log.js';
  * every webhook delivery attempt. Scoped: another institution's id is 404.
  */
 export interface AssignmentRecord {
-  assignment: AssignmentView;
+  assignment: PartnerView;
   test: TestVersion;
   questions: Map<string, Question>;
   marking: MarkingView;
