@@ -21,6 +21,7 @@ import { directUpload, uploadCounter } from './direct-upload-client.js';
 import { startS3Server } from '../test/helpers/s3-server.js';
 import { createS3Store } from '../src/platform/storage/s3-store.js';
 import { freePort, processCpuUs } from './processes.js';
+import { NODE_FLAGS } from '../bin/node-flags.js';
 
 /**
  * `npx tsx bench/exam-day.ts --candidates 1000 [--proctored [--s3]] [--faults] [--burst-only] [--ramp 60 --minutes 4 --window 15 --addresses 1 --submit deadline|self]`
@@ -222,7 +223,7 @@ try {
   };
   const processLog = fs.openSync(path.join(tmp, 'processes.log'), 'a');
   const start = (name: string, entry: 'main' | 'worker', extra: Record<string, string>) => {
-    const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', 'bin', 'run.js'), entry], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, path.join(import.meta.dirname, '..', 'bin', 'run.js'), entry], {
       env: { ...env, ...extra },
       stdio: ['ignore', 'ignore', processLog],
     });

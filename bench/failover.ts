@@ -16,6 +16,7 @@ import { createDatabase, startPrimary, startStandby, waitForReplay, type PgNode 
 import { startReceiver } from '../test/helpers/webhook-receiver.js';
 import { startHaproxy, type Haproxy } from './haproxy.js';
 import { freePort } from './processes.js';
+import { NODE_FLAGS } from '../bin/node-flags.js';
 
 /**
  * `npm run bench:failover -- [--candidates 300] [--save-every 3] [--kill-after 20] [--after 20] [--checks 3]`
@@ -99,7 +100,7 @@ try {
   };
   const processLog = fs.openSync(path.join(tmp, 'processes.log'), 'a');
   const start = (entry: 'main' | 'worker', extra: Record<string, string>) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin', 'run.js'), entry], { env: { ...env, ...extra }, stdio: ['ignore', 'ignore', processLog] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, path.join(root, 'bin', 'run.js'), entry], { env: { ...env, ...extra }, stdio: ['ignore', 'ignore', processLog] });
     children.push(child);
   };
   const apiPorts = [await freePort(), await freePort()];

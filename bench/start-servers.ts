@@ -2,18 +2,20 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { ServersReady } from './servers.js';
+import { NODE_FLAGS } from '../bin/node-flags.js';
 
 /**
  * Starts bench/servers.ts (the app and the bare baseline, seeded) in a child
  * process, so the load generator does not share their event loop, and waits
- * until they listen. `profileDir`: a V8 CPU profile of that process.
+ * until they listen, with the V8 flags the product runs with (bin/node-flags.js).
+ * `profileDir`: a V8 CPU profile of that process.
  */
 export async function startBenchServers(
   databaseUrl: string,
   opts: { seedAssignments?: number; profileDir?: string } = {},
 ): Promise<{ child: ChildProcess; ready: ServersReady }> {
   const child = fork(path.join(import.meta.dirname, 'servers.ts'), [databaseUrl, String(opts.seedAssignments ?? 0)], {
-    execArgv: ['--import', 'tsx', ...(opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : [])],
+    execArgv: [...NODE_FLAGS, '--import', 'tsx', ...(opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const [ready] = (await Promise.race([

@@ -26,3 +26,21 @@ describe('install scripts', () => {
     for (const [name, value] of Object.entries(allowScripts)) expect(typeof value, name).toBe('boolean');
   });
 });
+
+describe('the V8 flags', () => {
+  it('npm start and npm run worker pass every flag of bin/node-flags.js on the node command line, where V8 reads them', async () => {
+    const { NODE_FLAGS } = await import('../bin/node-flags.js');
+    expect(NODE_FLAGS.length).toBeGreaterThan(0);
+    const scripts = readJson('package.json').scripts as Record<string, string>;
+    for (const name of ['start', 'worker']) {
+      const words = scripts[name]!.split(/\s+/);
+      const node = words.indexOf('node');
+      const run = words.indexOf('bin/run.js');
+      expect(node, name).toBeGreaterThanOrEqual(0);
+      for (const flag of NODE_FLAGS) {
+        const at = words.indexOf(flag);
+        expect(at > node && at < run, `${name}: ${flag} between node and bin/run.js`).toBe(true);
+      }
+    }
+  });
+});
