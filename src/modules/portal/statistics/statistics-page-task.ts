@@ -1,4 +1,4 @@
-import { statisticsFrom, type StatisticsInputs } from '../../results/get-statistics.js';
+import { statisticsOf } from '../../results/statistics-task.js';
 import { portalTranslator } from '../ui/portal-text.js';
 import { statisticsBody, type StatisticsLanguage } from './statistics-body.js';
 
@@ -10,13 +10,14 @@ import { statisticsBody, type StatisticsLanguage } from './statistics-body.js';
  * are the portal's (English, as on the loop: portalTranslator).
  */
 export interface StatisticsBodyArgs {
-  inputs: StatisticsInputs;
+  /** The inputs (results/get-statistics.ts readStatisticsInputs) as JSON text: one string to copy. */
+  inputs: string;
   livemode: boolean;
   language: StatisticsLanguage | null;
   csvHref: string;
 }
 
 export function renderStatisticsBody(_input: Uint8Array, args: StatisticsBodyArgs): string {
-  const stats = statisticsFrom(args.inputs);
+  const stats = statisticsOf(args.inputs);
   return String(statisticsBody({ stats, livemode: args.livemode, language: args.language, csvHref: args.csvHref, t: portalTranslator() }));
 }

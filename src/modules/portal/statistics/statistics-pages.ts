@@ -70,7 +70,7 @@ export const statisticsPages: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
     const title = shown?.title ?? testId;
     const language = shown ? { language: shown.language, translated: shown.translated } : null;
     const csvHref = scope.link(`/portal/tests/${testId}/statistics.csv`, { version: String(inputs.version), mode: livemode ? 'live' : 'test' });
-    const body = await runForRequest(RENDER_BODY, { inputs, livemode, language, csvHref });
+    const body = await runForRequest(RENDER_BODY, { inputs: JSON.stringify(inputs), livemode, language, csvHref });
     return sendHtml(reply, statisticsPage({ scope, testId, title, version: inputs.version, versions: versions.map((v) => v.version), livemode, language, body }));
   });
 
