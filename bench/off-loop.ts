@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createPool } from '../src/platform/db.js';
 import { systemClock } from '../src/platform/clock.js';
@@ -34,8 +34,10 @@ import { benchAppConfig, openBenchDatabase } from './bench-database.js';
  * A partner reads `GET /api/partner/v1/assignments/{id}` at `reads` per
  * second from a process of its own (bench/partner-reader.ts) through every
  * phase; each phase prints the longest event-loop block
- * (`monitorEventLoopDelay`, 1 ms resolution), the read's p50 / p99 / max
- * and the load average. "on the loop" is the work as the routes did it before
+ * (`monitorEventLoopDelay`, 1 ms resolution), how busy the loop was
+ * (`eventLoopUtilization`: the main thread's own work, so a long block while
+ * the loop was idle is the machine not running it), the read's p50 / p99 /
+ * max and the load average. "on the loop" is the work as the routes did it before
  * (the same task functions, called in the request on the main thread: the
  * time of each call is the synchronous block it makes); "on the pool" is
  * the routes as they are.
@@ -108,17 +110,25 @@ async function phase(name: string, work: (p: Phase, first: boolean) => Promise<v
   await new Promise((r) => setTimeout(r, 300)); // the reader's first reads (connections) before the work
   const before = load();
   delay.reset();
+  const elu = perf.eventLoopUtilization();
   const t0 = performance.now();
   currentPhase = p;
   for (let pass = 0; pass === 0 || (opts.repeat !== false && performance.now() - t0 < SECONDS * 1000); pass++) await work(p, pass === 0);
   const seconds = (performance.now() - t0) / 1000;
   const longest = delay.max / 1e6;
+  const busy = perf.eventLoopUtilization(elu).utilization * 100;
   const { latencies, errors } = await stop();
   const sorted = latencies.sort((a, b) => a - b);
   const calls = p.blocks?.length ? `; each call on the loop: median ${ms(pct([...p.blocks].sort((a, b) => a - b), 50))} ms, max ${ms(Math.max(...p.blocks))} ms` : '';
   console.log(
-    `${name.padEnd(44)} ${seconds.toFixed(1).padStart(6)} s  longest block ${ms(longest).padStart(6)} ms  read p50 ${ms(pct(sorted, 50))} / p99 ${ms(pct(sorted, 99))} / max ${ms(sorted.at(-1) ?? NaN)} ms (${sorted.length} reads${errors.length ? `, ${errors.length} errors` : ''})  load ${before} → ${load()}${calls}`,
+    `${name.padEnd(44)} ${seconds.toFixed(1).padStart(6)} s  longest block ${ms(longest).padStart(6)} ms  loop busy ${busy.toFixed(0).padStart(3)} %  read p50 ${ms(pct(sorted, 50))} / p99 ${ms(pct(sorted, 99))} / max ${ms(sorted.at(-1) ?? NaN)} ms (${sorted.length} reads${errors.length ? `, ${errors.length} errors` : ''})  load ${before} → ${load()}${calls}`,
   );
+}
+
+/** One piece of work's line, from a phase's first pass: its answer time, size and (on the loop) its synchronous block. */
+function item(label: string, answerMs: number, bytes: number, p: Phase): void {
+  const block = p.blocks?.length ? `, synchronous block ${ms(p.blocks.at(-1)!)} ms` : '';
+  console.log(`  ${label.padEnd(14)} answered in ${ms(answerMs).padStart(6)} ms, ${(bytes / 1024).toFixed(0)} KB${block}`);
 }
 
 /** Times a synchronous (or synchronous-then-settling) call on the loop. */
@@ -193,15 +203,16 @@ try {
     await fetchOk(`${base}${reportPath(r.assignmentId)}?format=pdf`);
   }
 
-  await phase('idle: partner reads only', () => new Promise((r) => setTimeout(r, 5000)));
+  await phase('idle: partner reads only', () => new Promise((r) => setTimeout(r, Math.max(SECONDS, 1) * 1000)), { repeat: false });
 
   if (run('pdf')) {
     for (const where of ['on the loop', 'on the pool'] as const) {
-      await phase(`report PDFs ${where}`, async (_p, first) => {
+      await phase(`report PDFs ${where}`, async (p, first) => {
+        // `p.blocks` grows by one per call on the loop: the last is this request's.
         for (const r of reports) {
           const t0 = performance.now();
           const bytes = await fetchOk(where === 'on the loop' ? `${base}/bench/on-loop/report/${r.assignmentId}` : `${base}${reportPath(r.assignmentId)}?format=pdf`);
-          if (first) console.log(`  ${r.label.padEnd(14)} ${ms(performance.now() - t0).padStart(6)} ms, ${(bytes / 1024).toFixed(0)} KB`);
+          if (first) item(r.label, performance.now() - t0, bytes, p);
         }
       });
     }
@@ -231,11 +242,11 @@ try {
       };
       for (const where of ['on the loop', 'on the pool'] as const) {
         await fetchOk(urls[where]('page'), portal);
-        await phase(`statistics at ${size} questions ${where}`, async (_p, first) => {
+        await phase(`statistics at ${size} questions ${where}`, async (p, first) => {
           for (const what of ['api', 'page', 'csv']) {
             const t0 = performance.now();
             const bytes = await fetchOk(urls[where](what), what === 'api' ? auth : portal);
-            if (first) console.log(`  ${what.padEnd(5)} ${ms(performance.now() - t0).padStart(6)} ms, ${(bytes / 1024).toFixed(0)} KB`);
+            if (first) item(what, performance.now() - t0, bytes, p);
           }
         });
       }

@@ -7,10 +7,10 @@ import type { ReportData } from './report-repo.js';
 /**
  * The candidate report's PDF, drawn on a worker-pool thread
  * (platform/worker-pool): pdfkit lays out and writes the whole document in
- * one synchronous run, and a report that embeds fonts (any language
- * Helvetica cannot write: Arabic, Hindi, CJK…) subsets them at the end, so
- * one PDF held the event loop for 0.3 s (a short Arabic report) to 5 s (a
- * long Japanese one with feedback) on the 2-core machine of
+ * one synchronous run, and a report in a language Helvetica cannot write
+ * (Arabic, Hindi, CJK…) shapes every run of text through fontkit, so one PDF
+ * held the event loop for 67 ms (a short English report) to 7.6 s (a long
+ * Japanese one with feedback) on the loaded 2-core machine of
  * docs/performance.md "Report PDFs and statistics off the event loop". The
  * loop reads the report's rows and chooses its language; everything from
  * the words to the bytes happens here.
