@@ -115,7 +115,8 @@ describe('a PDF past the pool’s time limit', () => {
   let h: Harness;
   let reportPath: string;
   beforeAll(async () => {
-    // 50 ms: less than a fresh thread takes to load pdfkit, so the drawing is always stopped.
+    // 50 ms (set directly: ASSAY_WORKER_TASK_TIMEOUT_MS allows no less than 1 s): less than a fresh thread takes to
+    // load pdfkit, so the drawing is always stopped.
     h = await createHarness({ config: { workerPool: { threads: 1, queueLimit: 4, taskTimeoutMs: 50, memoryMb: 256 } } });
     ({ reportPath } = await setUp(h));
   });
