@@ -27,6 +27,20 @@ export function installPortalErrors(app: FastifyInstance): void {
     if (json) throw err; // the shared handler: envelope, logging
     const status = err instanceof AppError ? err.status : (err as FastifyError).statusCode ?? 500;
     const t = portalTranslator();
+    if (err instanceof AppError && err.code === 'unavailable') {
+      // A full worker pool (or work past its time): the page says when to try again, with the Retry-After it carries.
+      request.log.warn({ code: err.code, status }, 'portal request refused: busy');
+      const seconds = Number(err.headers?.['Retry-After'] ?? 5);
+      reply.header('Retry-After', String(seconds));
+      return sendPage(request, reply, {
+        status: 503,
+        title: t.t('portal.error.busy.title'),
+        main: html`<h1>${t.t('portal.error.busy.title')}</h1>
+<p>${t.t('portal.error.busy.text', { seconds })}</p>
+${request.method === 'GET' ? html`<p><a href="${request.url}">${t.t('portal.error.busy.retry')}</a></p>` : ''}`,
+        t,
+      });
+    }
     if (status >= 500) {
       request.log.error({ err }, 'portal request failed');
       return sendPage(request, reply, {

@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../platform/context.js';
 import { errors } from '../../platform/http/schemas.js';
-import { getTestStatistics } from './get-statistics.js';
+import { readStatisticsInputs } from './get-statistics.js';
+import { statisticsJsonOnPool } from './statistics-on-pool.js';
 import { exportFilter } from './export-filter.js';
 import { CSV_HEADERS, openExport } from './open-export.js';
 import type { ExportKind } from './export-download.js';
@@ -26,9 +27,11 @@ export const resultsAdminRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> 
       },
     },
     // Statistics and the export may be a little behind: the read replica's, within its bound (platform/read-replica.ts).
-    async (request) => {
+    // The figures are computed and serialised (the schema's fields only) on the worker pool: a full pool is 503 with Retry-After.
+    async (request, reply) => {
       const { institutionId, version } = request.query;
-      return readOrPrimary(ctx, (db) => getTestStatistics(db, { institutionId, testId: request.params.testId, version, livemode: request.query.livemode ?? true }));
+      const inputs = await readOrPrimary(ctx, (db) => readStatisticsInputs(db, { institutionId, testId: request.params.testId, version, livemode: request.query.livemode ?? true }));
+      return reply.type('application/json; charset=utf-8').send((await statisticsJsonOnPool(inputs)) as never);
     },
   );
 

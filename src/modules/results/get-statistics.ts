@@ -1,13 +1,13 @@
 import type { Queryable } from '../../platform/db.js';
 import { notFound } from '../../platform/errors.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
-import { sectionsOf } from '../catalog/sections.js';
+import { sectionsOf, type StoredSection } from '../catalog/sections.js';
 import type { Question } from '../catalog/schemas.js';
 import type { BaseQuestion } from '../catalog/question-types/definition.js';
 import { questionType } from '../catalog/question-types/registry.js';
 import type { ContentFormat } from '../catalog/content/content-format.js';
 import { markQuestion } from '../marking/auto-mark.js';
-import { findTestVersionId, institutionSeesTest, statisticsSums } from './statistics-repo.js';
+import { findTestVersionId, institutionSeesTest, statisticsSums, type StatisticsSums } from './statistics-repo.js';
 import { itemFigures, itemFlags, pointBiserial, totalFigures } from './item-statistics.js';
 
 export interface OptionStatistics {
@@ -48,27 +48,75 @@ export interface TestStatistics {
   items: ItemStatistics[];
 }
 
+/** Who asks for which statistics: one institution, one test, one version (the newest when absent), one mode. */
+export interface StatisticsQuery {
+  institutionId: string;
+  testId: string;
+  version?: number | undefined;
+  livemode: boolean;
+}
+
 /**
- * The item statistics of one version of a test for one institution and one
- * mode (docs/results.md). A test the institution cannot see, or a version
- * the test does not have, is not found (never saying which).
+ * What the statistics are computed from, as read from the database: the
+ * version's questions and sections and the sums (statistics-repo.ts). Plain
+ * data (structured-cloneable), so the computing and rendering can run on a
+ * worker-pool thread while the reads stay on the event loop.
  */
-export async function getTestStatistics(
-  db: Queryable,
-  q: { institutionId: string; testId: string; version?: number | undefined; livemode: boolean },
-): Promise<TestStatistics> {
+export interface StatisticsInputs {
+  testId: string;
+  institutionId: string;
+  livemode: boolean;
+  version: number;
+  contentFormat: ContentFormat;
+  questions: Question[];
+  sections: StoredSection[] | null;
+  sums: StatisticsSums;
+}
+
+/**
+ * The reads the item statistics of one version of a test for one institution
+ * and one mode need (docs/results.md). A test the institution cannot see, or
+ * a version the test does not have, is not found (never saying which).
+ */
+export async function readStatisticsInputs(db: Queryable, q: StatisticsQuery): Promise<StatisticsInputs> {
   if (!(await institutionSeesTest(db, q.institutionId, q.testId))) throw notFound('test');
   const versionId = await findTestVersionId(db, q.testId, q.version);
   if (!versionId) throw notFound('test version');
   const test = await loadTestVersion(db, versionId);
-  const sections = sectionsOf(test);
-  const sectionOf = new Map(sections.flatMap((s) => s.questionIds.map((id) => [id, s] as const)));
-  const fixedIds = sections.filter((s) => s.draw === null || s.draw >= s.questionIds.length).flatMap((s) => s.questionIds);
-  const sums = await statisticsSums(db, { institutionId: q.institutionId, testVersionId: versionId, livemode: q.livemode }, fixedIds);
+  const sums = await statisticsSums(db, { institutionId: q.institutionId, testVersionId: versionId, livemode: q.livemode }, fixedQuestionIds(test));
+  return {
+    testId: q.testId,
+    institutionId: q.institutionId,
+    livemode: q.livemode,
+    version: test.version,
+    contentFormat: test.contentFormat ?? 'plain',
+    questions: test.questions,
+    sections: test.sections,
+    sums,
+  };
+}
+
+/** The questions every attempt was given (outside any pool): alpha's. */
+function fixedQuestionIds(test: { sections: StoredSection[] | null; questions: readonly Question[] }): string[] {
+  return sectionsOf(test)
+    .filter((s) => s.draw === null || s.draw >= s.questionIds.length)
+    .flatMap((s) => s.questionIds);
+}
+
+/**
+ * The item statistics from their inputs: pure, and linear in the questions
+ * and options (not the attempts, which the sums have already summed). Run on
+ * a worker-pool thread by the routes (statistics-task.ts): at 500 questions
+ * it and what renders its figures held the event loop for tens to hundreds
+ * of milliseconds.
+ */
+export function statisticsFrom(inputs: StatisticsInputs): TestStatistics {
+  const { sums } = inputs;
+  const sectionOf = new Map(sectionsOf(inputs).flatMap((s) => s.questionIds.map((id) => [id, s] as const)));
   const itemSums = new Map(sums.items.map((i) => [i.questionId, i]));
   const optionSums = new Map(sums.options.map((o) => [`${o.questionId}\u0000${o.optionId}`, o]));
 
-  const items: ItemStatistics[] = test.questions.map((question) => {
+  const items: ItemStatistics[] = inputs.questions.map((question) => {
     const s = itemSums.get(question.id);
     const figures = itemFigures(s, question.points);
     let options: OptionStatistics[] | undefined;
@@ -93,15 +141,20 @@ export async function getTestStatistics(
     };
   });
   return {
-    testId: q.testId,
-    version: test.version,
-    institutionId: q.institutionId,
-    livemode: q.livemode,
-    contentFormat: test.contentFormat ?? 'plain',
+    testId: inputs.testId,
+    version: inputs.version,
+    institutionId: inputs.institutionId,
+    livemode: inputs.livemode,
+    contentFormat: inputs.contentFormat,
     ...totalFigures(sums.totals, sums.alpha),
     alphaItems: sums.alpha.items.length,
     items,
   };
+}
+
+/** The item statistics, read and computed here (on the event loop): for tests and scripts; the routes compute on the worker pool. */
+export async function getTestStatistics(db: Queryable, q: StatisticsQuery): Promise<TestStatistics> {
+  return statisticsFrom(await readStatisticsInputs(db, q));
 }
 
 /**

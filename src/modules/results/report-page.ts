@@ -91,3 +91,30 @@ export function reportNotFoundPage(t: Translator): string {
 </body>
 </html>`}`;
 }
+
+/**
+ * What the PDF link shows when the PDF cannot be drawn now (the worker pool
+ * is full, or the drawing ran past its time): 503 with Retry-After, in the
+ * report's language, a link to try again and the report as a page, which
+ * costs the server little and is ready at once.
+ */
+export function reportBusyPage(t: Translator): string {
+  return `<!doctype html>${html`<html lang="${t.lang}" dir="${t.dir}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${t.t('report.busyTitle')}</title>
+<link rel="stylesheet" href="/assets/student.css">
+</head>
+<body>
+<header class="site-header"><p class="institution">Assay</p></header>
+<main id="main">
+<h1>${t.t('report.busy')}</h1>
+<p>${t.t('report.busyBody')}</p>
+<p><a href="?format=pdf">${t.t('report.busyRetry')}</a></p>
+<p><a href="?format=html">${t.t('report.busyOpenPage')}</a></p>
+</main>
+</body>
+</html>`}`;
+}

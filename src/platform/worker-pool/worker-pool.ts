@@ -5,9 +5,10 @@ import { threadModule, type ThreadModule } from './task-module.js';
 
 /**
  * A bounded pool of worker threads for work whose cost the user controls
- * (parsing an uploaded package, later whole-test checks, PDF rendering and
- * statistics): the event loop that every tenant shares only hands bytes over
- * and gets JSON back (docs/import-export.md "The worker pool").
+ * (parsing an uploaded package, sanitising an SVG, drawing a report PDF,
+ * computing and rendering a test's statistics): the event loop that every
+ * tenant shares only hands bytes or JSON over and gets JSON back
+ * (docs/import-export.md "The worker pool").
  *
  * - `threads` threads, started on first use and kept; an idle one does not
  *   keep the process alive.
@@ -104,7 +105,7 @@ interface Slot {
   error: Error | null;
 }
 
-const busy = () => new AppError('unavailable', 'The server is busy with other uploads. Retry after the time in Retry-After.', undefined, { 'Retry-After': String(FULL_RETRY_AFTER_SECONDS) });
+const busy = () => new AppError('unavailable', 'The server is busy with other work (uploads, reports, statistics). Retry after the time in Retry-After.', undefined, { 'Retry-After': String(FULL_RETRY_AFTER_SECONDS) });
 const closing = () => new AppError('unavailable', 'The service is restarting. Retry shortly.', undefined, { 'Retry-After': '1' });
 
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
