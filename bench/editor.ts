@@ -8,6 +8,7 @@ import { inviteStaff } from '../src/modules/staff/staff-service.js';
 import { PORTAL_COOKIE, createPortalSession } from '../src/modules/staff/portal-sessions.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { benchAppConfig, openBenchDatabase } from './bench-database.js';
+import { benchTestContent } from './editor-content.js';
 
 /**
  * `npm run bench:editor -- [--requests 300]`
@@ -34,37 +35,7 @@ const REQUESTS = Number(opts.requests);
 if (!Number.isInteger(REQUESTS) || REQUESTS < 20) throw new Error('--requests: a whole number ≥ 20');
 const TARGET_MS = 150;
 
-const TYPES = ['single_choice', 'multiple_choice', 'short_text', 'numeric', 'essay', 'matching', 'ordering', 'fill_blanks', 'file_upload'] as const;
-function question(i: number): Record<string, unknown> {
-  const type = TYPES[i % TYPES.length]!;
-  const base = { id: `q${i + 1}`, type, prompt: `Question ${i + 1}: with $x_${i} = ${i}$, **explain** the following.\n\n$$\\frac{a}{b} + ${i}$$`, points: 1 };
-  const opts3 = [{ id: 'a', text: 'First' }, { id: 'b', text: 'Second' }, { id: 'c', text: 'Third' }];
-  switch (type) {
-    case 'single_choice': return { ...base, options: opts3, correctOptionId: 'a' };
-    case 'multiple_choice': return { ...base, options: opts3, correctOptionIds: ['a', 'c'] };
-    case 'short_text': return { ...base, acceptedAnswers: ['mitochondria', 'the mitochondria'] };
-    case 'numeric': return { ...base, answer: 9.81, tolerance: 0.01 };
-    case 'essay': return { ...base, rubric: 'Clear and complete.' };
-    case 'matching': return { ...base, stems: [{ id: 's1', text: 'Force' }, { id: 's2', text: 'Energy' }], choices: [{ id: 'n', text: 'newton' }, { id: 'j', text: 'joule' }], correct: { s1: 'n', s2: 'j' } };
-    case 'ordering': return { ...base, items: opts3 };
-    case 'fill_blanks': return { ...base, text: 'Water boils at {{t}} degrees.', blanks: [{ id: 't', kind: 'text', acceptedAnswers: ['100'] }] };
-    default: return { ...base, accept: ['application/pdf'] };
-  }
-}
-const content = {
-  title: 'Two hundred questions',
-  description: 'The editor benchmark.',
-  durationMinutes: 120,
-  proctoring: 'none',
-  marking: 'hybrid',
-  resultVisibility: 'after_review',
-  passPercent: 50,
-  contentFormat: 'markdown',
-  sections: [
-    { title: 'Part A', questions: Array.from({ length: 100 }, (_, i) => question(i)) },
-    { title: 'Part B', questions: Array.from({ length: 100 }, (_, i) => question(i + 100)) },
-  ],
-};
+const content = benchTestContent(200);
 
 function stats(label: string, ms: number[]): string {
   const s = [...ms].sort((a, b) => a - b);

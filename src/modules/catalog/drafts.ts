@@ -6,7 +6,9 @@ import { recordAudit, type AuditContext } from '../staff/audit.js';
 import { checkTestInput, type CheckedContent } from './authoring.js';
 import { TestInput } from './schemas.js';
 import { sectionsWithQuestions } from './sections.js';
-import { checkTestContent, testAssetIds } from './content/content-checks.js';
+import { checkTestContent, markdownTexts, testAssetIds } from './content/content-checks.js';
+import { checkTextsOffLoop } from './content/text-checks-off-loop.js';
+import { textChecks, type TextChecks } from './content/text-checks.js';
 import { existingAssetIds } from './content-assets/assets-repo.js';
 import * as drafts from './drafts-repo.js';
 import * as tests from './tests-repo.js';
@@ -58,18 +60,27 @@ export const DRAFT_AUDIT_WINDOW_MS = 10 * 60_000;
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 const validate = validatorCompiler({ schema: TestInput, method: 'PUT', url: '/draft', httpPart: 'body' }) as unknown as Validate;
 
-/** Every problem of a draft: the schema first; the authoring rules once the schema holds. */
+/**
+ * Every problem of a draft: the schema first; the authoring rules once the
+ * schema holds. The texts' content checks are kept per text
+ * (content/text-checks.ts), so after a save only the texts it changed are
+ * checked again; texts the process has not seen, past a few, are checked on
+ * the worker pool first (a full pool: 503).
+ */
 export async function draftProblems(
   db: Queryable,
   content: unknown,
   owner: string | null,
+  /** Each text's content check: the process's kept ones, or freshTextChecks for a check with nothing kept. */
+  texts: TextChecks = textChecks,
 ): Promise<{ problems: ValidationProblem[]; valid: { input: TestInput; checked: CheckedContent } | null }> {
   // ajv with defaults may fill the object it checks: check a copy, keep the draft as written.
   const copy: unknown = structuredClone(content);
   if (!validate(copy)) return { problems: validationProblems(validate.errors ?? [], 'body'), valid: null };
   const input = copy as TestInput;
+  if (texts === textChecks) await checkTextsOffLoop(markdownTexts(input));
   try {
-    const checked = checkTestInput(input, await existingAssetIds(db, testAssetIds(input), owner));
+    const checked = checkTestInput(input, await existingAssetIds(db, testAssetIds(input, texts), owner), texts);
     return { problems: [], valid: { input, checked } };
   } catch (err) {
     if (err instanceof AppError && err.code === 'invalid_request') return { problems: err.details ?? [{ field: '', message: err.message }], valid: null };
@@ -82,11 +93,15 @@ export async function draftProblems(
  * (content/math-limits.ts): those are refused (400, at their fields) before
  * anything is written, so no draft holds what would be costly to check or
  * preview. Content the schema does not yet accept has no fields to look at;
- * its questions are checked one by one where they are shown.
+ * its questions are checked one by one where they are shown. Texts the
+ * process has not seen are checked here, before anything is written (on the
+ * worker pool when they are many: a full pool refuses the save with 503, and
+ * nothing is written).
  */
-function refuseOverBounds(content: unknown): void {
+async function refuseOverBounds(content: unknown): Promise<void> {
   const copy: unknown = structuredClone(content);
   if (!validate(copy)) return;
+  await checkTextsOffLoop(markdownTexts(copy as TestInput));
   const over: ErrorDetail[] = [];
   checkTestContent(copy as TestInput, over, undefined, 'bounds');
   checkTranslations(copy as TestInput, over, undefined, 'bounds');
@@ -149,7 +164,7 @@ async function stampedFor(db: Queryable, testId: string, content: Record<string,
  */
 export async function createDraftTest(pool: Pool, scope: AuthoringScope, content: Record<string, unknown>, audit?: AuditContext): Promise<DraftView> {
   const owner = scope === 'all' ? null : scope.institutionId;
-  refuseOverBounds(content);
+  await refuseOverBounds(content);
   const testId = await withTransaction(pool, async (tx) => {
     const id = await drafts.insertDraftTest(tx, owner, content, editor(audit), stampTranslations(content.translations, content));
     const head = { testId: id, ownerInstitutionId: owner, currentVersion: 0 };
@@ -188,7 +203,12 @@ async function cachedProblems(db: Queryable, key: string, content: unknown, owne
 
 export async function getDraftView(db: Queryable, scope: AuthoringScope, testId: string): Promise<DraftView> {
   const head = await authorable(db, scope, testId);
-  const draft = await drafts.getDraft(db, testId);
+  return viewOf(db, head, await drafts.getDraft(db, testId));
+}
+
+/** The view of a test's draft as stored (none: the current version's content, revision 0). */
+async function viewOf(db: Queryable, head: drafts.TestHead, draft: drafts.StoredDraft | null): Promise<DraftView> {
+  const testId = head.testId;
   const content = draft?.content ?? (await contentOfCurrentVersion(db, testId));
   const key = `${testId}:${draft?.revision ?? 0}:${head.currentVersion}:${draft?.updatedAt.getTime() ?? 0}`;
   const problems = await cachedProblems(db, key, content, head.ownerInstitutionId);
@@ -231,20 +251,22 @@ export async function saveDraft(
   save: { revision: number; content: Record<string, unknown>; editorId?: string | undefined },
   audit?: AuditContext,
 ): Promise<DraftView> {
-  refuseOverBounds(save.content);
-  await withTransaction(pool, async (tx) => {
+  await refuseOverBounds(save.content);
+  const { head, written } = await withTransaction(pool, async (tx) => {
     const head = await authorable(tx, scope, testId);
     const stamps = await stampedFor(tx, testId, save.content, save.content.translations ? await drafts.getDraft(tx, testId) : null);
     const written = await drafts.writeDraft(tx, testId, save.revision, save.content, editor(audit), stamps, editorInstance(audit, save.editorId));
     if (!written) throw staleDraft(await drafts.getDraft(tx, testId), save.revision);
-    if (!audit) return;
+    if (!audit) return { head, written };
     const key = actorKey(audit);
     const recent = written.auditActor === key && written.auditedAt !== null && Date.now() - written.auditedAt.getTime() < DRAFT_AUDIT_WINDOW_MS;
-    if (recent) return;
+    if (recent) return { head, written };
     await audited(tx, audit, head, 'test.draft_saved', { revision: written.revision });
     await drafts.markDraftAudited(tx, testId, key);
+    return { head, written };
   });
-  return getDraftView(pool, scope, testId);
+  // The draft as written (the row the UPDATE returned: the content as stored), not read again.
+  return viewOf(pool, head, written);
 }
 
 export interface PublishedVersion {
