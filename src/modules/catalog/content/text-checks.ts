@@ -63,12 +63,27 @@ export interface KeptTextChecks extends TextChecks {
 
 /**
  * A kept-checks store bounded by weight (the characters of the texts and of
- * their problems' messages), the least recently used out first. Kept checks
- * are frozen: callers read them, never change them.
+ * their problems' messages). Out first when it is full: the oldest text not
+ * read since it was last passed over (a second chance, as the CLOCK page
+ * replacement gives: a read only marks the text, so a whole test's texts can
+ * be read on every save without reordering the store). Kept checks are
+ * frozen: callers read them, never change them.
  */
 export function createTextChecks(maxWeight: number): KeptTextChecks {
-  const kept = new Map<string, { check: TextCheck; weight: number }>();
+  const kept = new Map<string, { check: TextCheck; weight: number; read: boolean }>();
   let weight = 0;
+  const evict = () => {
+    // Each text is passed over at most twice: once to clear its mark, once to go.
+    let budget = 2 * kept.size;
+    while (weight > maxWeight && kept.size > 1 && budget-- > 0) {
+      const [oldest, entry] = kept.entries().next().value!;
+      kept.delete(oldest);
+      if (entry.read) {
+        entry.read = false;
+        kept.set(oldest, entry);
+      } else weight -= entry.weight;
+    }
+  };
   const put = (source: string, check: TextCheck) => {
     const old = kept.get(source);
     if (old) {
@@ -79,21 +94,15 @@ export function createTextChecks(maxWeight: number): KeptTextChecks {
     Object.freeze(check.problems);
     Object.freeze(check.assetIds);
     const w = source.length + check.problems.reduce((n, p) => n + p.message.length + 16, 0) + check.assetIds.length * 32 + 64;
-    kept.set(source, { check, weight: w });
+    kept.set(source, { check, weight: w, read: false });
     weight += w;
-    while (weight > maxWeight && kept.size > 1) {
-      const [oldest, entry] = kept.entries().next().value!;
-      kept.delete(oldest);
-      weight -= entry.weight;
-    }
+    evict();
     return check;
   };
   const get = (source: string): TextCheck => {
     const hit = kept.get(source);
     if (!hit) return put(source, checkText(source));
-    // Refresh its place: the map's order is the recency order.
-    kept.delete(source);
-    kept.set(source, hit);
+    hit.read = true;
     return hit.check;
   };
   return {
