@@ -6,6 +6,7 @@ import { validatorCompiler } from '../src/platform/http/validation.js';
 import { TestInput } from '../src/modules/catalog/schemas.js';
 import { createTest, updateTest } from '../src/modules/catalog/tests-service.js';
 import { createDraftTest, getDraftView, publishDraft, saveDraft } from '../src/modules/catalog/drafts.js';
+import { checkTestInput } from '../src/modules/catalog/authoring.js';
 import { openBenchDatabase } from './bench-database.js';
 import { benchTestContent } from './editor-content.js';
 
@@ -28,10 +29,14 @@ import { benchTestContent } from './editor-content.js';
  * - open: getDraftView of that draft from a second test never seen (`GET …/draft`, the editor page);
  * - publish: publishDraft (`POST …/versions`) of the draft just saved.
  *
+ * - idle: a 20 ms timer and no work, the probe's floor on this machine now.
+ *
  * For each: the call's time and the longest the event loop was held during
  * it (the largest gap between the runs of a 1 ms interval timer: synchronous
  * work, or the process waiting for a core on a loaded machine), p50 and max
- * over the rounds. The aim: no path holds the loop more than 10 ms.
+ * over the rounds. The aim: no path holds the loop more than 10 ms. Then the
+ * whole-test check's own work on the loop for a test checked once before
+ * (the schema check of a copy, then checkTestInput), timed directly.
  */
 const { values: opts } = parseArgs({ options: { sizes: { type: 'string', default: '200,500' }, rounds: { type: 'string', default: '8' } } });
 const SIZES = opts.sizes.split(',').map(Number);
@@ -81,8 +86,9 @@ try {
   }
   console.log(`Whole-test checks and the event loop; Node ${process.version}, PostgreSQL ${db.version}${db.embedded ? ' (embedded)' : ''}, ${ROUNDS} rounds per figure`);
   for (const n of SIZES) {
-    const figures: Record<string, Array<{ ms: number; held: number }>> = { create: [], replace: [], draft: [], save: [], open: [], publish: [] };
+    const figures: Record<string, Array<{ ms: number; held: number }>> = { create: [], replace: [], draft: [], save: [], open: [], publish: [], idle: [] };
     for (let r = 0; r < ROUNDS; r++) {
+      figures.idle!.push(await timed(() => new Promise((resolve) => setTimeout(resolve, 20))));
       const content = benchTestContent(n, ` (round ${++tags})`);
       const created = await timed(() => createTest(pool, asInput(content)));
       figures.create!.push(created);
@@ -110,6 +116,22 @@ try {
       const max = (k: 'ms' | 'held') => sorted(k).at(-1)!;
       console.log(`  ${path.padEnd(8)} call p50 ${p50('ms').toFixed(1).padStart(6)} ms  max ${max('ms').toFixed(1).padStart(6)} ms   loop held p50 ${p50('held').toFixed(1).padStart(6)} ms  max ${max('held').toFixed(1).padStart(6)} ms`);
     }
+    // The check's own work on the loop for a test checked once before (every path after a test's first check).
+    const input = asInput(benchTestContent(n, ` (round ${tags})`));
+    checkTestInput(structuredClone(input), new Set());
+    const schema: number[] = [];
+    const rules: number[] = [];
+    for (let r = 0; r < 30; r++) {
+      let t = performance.now();
+      const copy = structuredClone(input);
+      validate(copy);
+      schema.push(performance.now() - t);
+      t = performance.now();
+      checkTestInput(copy, new Set());
+      rules.push(performance.now() - t);
+    }
+    const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(1);
+    console.log(`  the check on the loop, the test checked once before: schema (a copy, ajv) p50 ${mid(schema)} ms, rules and texts (checkTestInput) p50 ${mid(rules)} ms`);
   }
 } finally {
   clearInterval(probe);

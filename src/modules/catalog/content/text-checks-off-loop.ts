@@ -32,7 +32,7 @@ export async function checkTextsOffLoop(sources: Iterable<string>, kept: KeptTex
     checks = await workerPool().run(CHECK_TEXTS, new Uint8Array(0), { sources: missing });
   } catch (err) {
     if (err instanceof AppError && err.code === 'unavailable') {
-      throw new AppError('unavailable', 'The server is busy checking other tests. Retry after the time in Retry-After.', undefined, err.headers);
+      throw new AppError('unavailable', 'The server is busy checking other tests: try again in a few seconds.', undefined, err.headers);
     }
     if (!(err instanceof WorkerTaskError) || err.reason === 'crashed') throw err;
     // The bounds on formulas (math-limits.ts) keep any test's check far below the pool's time and memory limits.
