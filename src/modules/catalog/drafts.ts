@@ -76,6 +76,15 @@ async function schemaChecked(content: unknown, texts: TextChecks): Promise<{ inp
   return { input: copy as TestInput };
 }
 
+/** The Markdown texts of content not yet held to the schema, as far as they can be found (none where it is not shaped like a test yet). */
+function textsOf(content: unknown): string[] {
+  try {
+    return markdownTexts(content as TestInput).filter((t) => typeof t === 'string');
+  } catch {
+    return [];
+  }
+}
+
 /** The authoring rules of content the schema accepts, with the owner's assets that it names looked up. */
 async function ruleChecked(db: Queryable, input: TestInput, owner: string | null, texts: TextChecks): Promise<Checked> {
   try {
@@ -264,6 +273,9 @@ export async function saveDraft(
   save: { revision: number; content: Record<string, unknown>; editorId?: string | undefined },
   audit?: AuditContext,
 ): Promise<DraftView> {
+  // Texts not seen yet are checked before the transaction (on the worker pool when many), so it never
+  // holds a connection and the draft's row while waiting for the pool, and a full pool refuses at once.
+  await checkTextsOffLoop(textsOf(save.content));
   const { head, written, problems } = await withTransaction(pool, async (tx) => {
     const head = await authorable(tx, scope, testId);
     const stamps = await stampedFor(tx, testId, save.content, save.content.translations ? await drafts.getDraft(tx, testId) : null);
