@@ -8,12 +8,14 @@ import { inviteStaff } from '../src/modules/staff/staff-service.js';
 import { PORTAL_COOKIE, createPortalSession } from '../src/modules/staff/portal-sessions.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { benchAppConfig, openBenchDatabase } from './bench-database.js';
+import { benchTestContent } from './editor-content.js';
 
 /**
  * `npm run bench:editor -- [--requests 300]`
  *
- * The form editor of a 200-question test (two sections, every question
- * type; issue 22 wants opening and saving under 150 ms p99), through the
+ * The form editor of a 200-question test (bench/editor-content.ts: two
+ * sections, the nine basic types; opening under 150 ms p99, and a save of
+ * one changed question under 50 ms p99), through the
  * real app and database (`app.inject`, one request at a time, signed in as
  * an author):
  *
@@ -21,55 +23,27 @@ import { benchAppConfig, openBenchDatabase } from './bench-database.js';
  *   problems and the versions, in the page);
  * - load: the draft alone (`GET /portal/authoring/tests/{id}/draft`);
  * - save: an autosave (`PUT …/draft` naming the current revision, one
- *   prompt changed: the whole draft is checked and stored);
+ *   prompt changed: the draft is stored and checked, only the changed text's
+ *   content afresh, docs/authoring.md "How a save is checked");
  * - preview: the saved draft rendered by the student page's renderer
  *   (`GET /portal/tests/{id}/draft/preview`);
  * - baseline: the same app answering the portal's stylesheet (a route that
  *   does no work), measured in the same run, so the figures read as a ratio.
  *
- * Prints p50 / p99 / max in milliseconds and p99 ÷ the target.
+ * Prints p50 / p99 / max in milliseconds and p99 ÷ the target, where there is one.
  */
 const { values: opts } = parseArgs({ options: { requests: { type: 'string', default: '300' } } });
 const REQUESTS = Number(opts.requests);
 if (!Number.isInteger(REQUESTS) || REQUESTS < 20) throw new Error('--requests: a whole number ≥ 20');
-const TARGET_MS = 150;
+const TARGETS_MS: Record<string, number> = { open: 150, load: 150, save: 50 };
 
-const TYPES = ['single_choice', 'multiple_choice', 'short_text', 'numeric', 'essay', 'matching', 'ordering', 'fill_blanks', 'file_upload'] as const;
-function question(i: number): Record<string, unknown> {
-  const type = TYPES[i % TYPES.length]!;
-  const base = { id: `q${i + 1}`, type, prompt: `Question ${i + 1}: with $x_${i} = ${i}$, **explain** the following.\n\n$$\\frac{a}{b} + ${i}$$`, points: 1 };
-  const opts3 = [{ id: 'a', text: 'First' }, { id: 'b', text: 'Second' }, { id: 'c', text: 'Third' }];
-  switch (type) {
-    case 'single_choice': return { ...base, options: opts3, correctOptionId: 'a' };
-    case 'multiple_choice': return { ...base, options: opts3, correctOptionIds: ['a', 'c'] };
-    case 'short_text': return { ...base, acceptedAnswers: ['mitochondria', 'the mitochondria'] };
-    case 'numeric': return { ...base, answer: 9.81, tolerance: 0.01 };
-    case 'essay': return { ...base, rubric: 'Clear and complete.' };
-    case 'matching': return { ...base, stems: [{ id: 's1', text: 'Force' }, { id: 's2', text: 'Energy' }], choices: [{ id: 'n', text: 'newton' }, { id: 'j', text: 'joule' }], correct: { s1: 'n', s2: 'j' } };
-    case 'ordering': return { ...base, items: opts3 };
-    case 'fill_blanks': return { ...base, text: 'Water boils at {{t}} degrees.', blanks: [{ id: 't', kind: 'text', acceptedAnswers: ['100'] }] };
-    default: return { ...base, accept: ['application/pdf'] };
-  }
-}
-const content = {
-  title: 'Two hundred questions',
-  description: 'The editor benchmark.',
-  durationMinutes: 120,
-  proctoring: 'none',
-  marking: 'hybrid',
-  resultVisibility: 'after_review',
-  passPercent: 50,
-  contentFormat: 'markdown',
-  sections: [
-    { title: 'Part A', questions: Array.from({ length: 100 }, (_, i) => question(i)) },
-    { title: 'Part B', questions: Array.from({ length: 100 }, (_, i) => question(i + 100)) },
-  ],
-};
+const content = benchTestContent(200);
 
 function stats(label: string, ms: number[]): string {
+  const target = TARGETS_MS[label];
   const s = [...ms].sort((a, b) => a - b);
   const at = (p: number) => s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-  return `  ${label.padEnd(10)} n=${s.length}  p50 ${at(50).toFixed(2)} ms  p99 ${at(99).toFixed(2)} ms  max ${s.at(-1)!.toFixed(2)} ms  (p99 ÷ ${TARGET_MS} ms target: ${(at(99) / TARGET_MS).toFixed(2)})`;
+  return `  ${label.padEnd(10)} n=${s.length}  p50 ${at(50).toFixed(2)} ms  p99 ${at(99).toFixed(2)} ms  max ${s.at(-1)!.toFixed(2)} ms${target ? `  (p99 ÷ ${target} ms target: ${(at(99) / target).toFixed(2)})` : ''}`;
 }
 
 const db = await openBenchDatabase('assay_bench_editor');
@@ -100,9 +74,14 @@ try {
   const load = () => app.inject({ method: 'GET', url: `/portal/authoring/tests/${testId}/draft`, headers: { cookie } });
   const preview = () => app.inject({ method: 'GET', url: `/portal/tests/${testId}/draft/preview?revision=${revision}`, headers: { cookie } });
   const baseline = () => app.inject({ method: 'GET', url: '/portal/assets/portal.css' });
+  // The process's CPU time during each save (the app's and this client's, one process): what a save costs whatever the machine's load.
+  const saveCpu: number[] = [];
   const save = async (i: number) => {
     content.sections[0]!.questions[i % 100]!.prompt = `Question ${i}: edited $y = ${i}$.`;
+    const cpu = process.cpuUsage();
     const { ms, res } = await timed(() => app.inject({ method: 'PUT', url: `/portal/authoring/tests/${testId}/draft`, headers: json, payload: JSON.stringify({ revision, content }) }), 200);
+    const spent = process.cpuUsage(cpu);
+    saveCpu.push((spent.user + spent.system) / 1000);
     revision = res.json().revision;
     return ms;
   };
@@ -127,6 +106,8 @@ try {
   console.log(stats('save', figures.save));
   console.log(stats('preview', figures.preview));
   console.log(stats('baseline', figures.baseline));
+  const cpu = [...saveCpu.slice(20)].sort((a, b) => a - b);
+  console.log(`  save CPU (app and client, one process): p50 ${cpu[Math.floor(cpu.length / 2)]!.toFixed(2)} ms, mean ${(cpu.reduce((n, x) => n + x, 0) / cpu.length).toFixed(2)} ms`);
   const p99 = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.ceil(0.99 * ms.length) - 1]!;
   console.log(`  open p99 ÷ baseline p99: ${(p99(figures.open) / p99(figures.baseline)).toFixed(1)}×;  save p99 ÷ baseline p99: ${(p99(figures.save) / p99(figures.baseline)).toFixed(1)}×`);
   await app.close();

@@ -17,8 +17,10 @@ let h: Harness;
 
 beforeAll(async () => {
   h = await createHarness();
-  // The first request of a process compiles schemas and routes: not what the timings below are about.
+  // The first request of a process compiles schemas and routes, and the first test with many new texts starts the
+  // worker-pool thread that checks them (content/text-checks-off-loop.ts): not what the timings below are about.
   expect((await h.admin('POST', `${A}/tests`, markdownTest('Warm: $x$'))).statusCode).toBe(201);
+  expect((await h.admin('POST', `${A}/tests`, markdownTest(`Warm: $y$ ${'and more words '.repeat(300)}`))).statusCode).toBe(201);
 });
 afterAll(() => h.close());
 

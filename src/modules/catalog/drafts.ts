@@ -6,7 +6,9 @@ import { recordAudit, type AuditContext } from '../staff/audit.js';
 import { checkTestInput, type CheckedContent } from './authoring.js';
 import { TestInput } from './schemas.js';
 import { sectionsWithQuestions } from './sections.js';
-import { checkTestContent, testAssetIds } from './content/content-checks.js';
+import { checkTestContent, markdownTexts, testAssetIds } from './content/content-checks.js';
+import { checkTextsOffLoop } from './content/text-checks-off-loop.js';
+import { textChecks, type TextChecks } from './content/text-checks.js';
 import { existingAssetIds } from './content-assets/assets-repo.js';
 import * as drafts from './drafts-repo.js';
 import * as tests from './tests-repo.js';
@@ -58,18 +60,35 @@ export const DRAFT_AUDIT_WINDOW_MS = 10 * 60_000;
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 const validate = validatorCompiler({ schema: TestInput, method: 'PUT', url: '/draft', httpPart: 'body' }) as unknown as Validate;
 
-/** Every problem of a draft: the schema first; the authoring rules once the schema holds. */
-export async function draftProblems(
-  db: Queryable,
-  content: unknown,
-  owner: string | null,
-): Promise<{ problems: ValidationProblem[]; valid: { input: TestInput; checked: CheckedContent } | null }> {
-  // ajv with defaults may fill the object it checks: check a copy, keep the draft as written.
+type Checked = { problems: ValidationProblem[]; valid: { input: TestInput; checked: CheckedContent } | null };
+
+/**
+ * The content checked against the schema, as a copy (ajv with defaults fills
+ * the object it checks; the draft stays as written), or its problems. The
+ * texts' content checks are kept per text (content/text-checks.ts), so after
+ * a save only the texts it changed are checked again; texts the process has
+ * not seen, past a few, are checked here on the worker pool (a full pool: 503).
+ */
+async function schemaChecked(content: unknown, texts: TextChecks): Promise<{ input: TestInput } | { input: null; problems: ValidationProblem[] }> {
   const copy: unknown = structuredClone(content);
-  if (!validate(copy)) return { problems: validationProblems(validate.errors ?? [], 'body'), valid: null };
-  const input = copy as TestInput;
+  if (!validate(copy)) return { input: null, problems: validationProblems(validate.errors ?? [], 'body') };
+  if (texts === textChecks) await checkTextsOffLoop(markdownTexts(copy as TestInput));
+  return { input: copy as TestInput };
+}
+
+/** The Markdown texts of content not yet held to the schema, as far as they can be found (none where it is not shaped like a test yet). */
+function textsOf(content: unknown): string[] {
   try {
-    const checked = checkTestInput(input, await existingAssetIds(db, testAssetIds(input), owner));
+    return markdownTexts(content as TestInput).filter((t) => typeof t === 'string');
+  } catch {
+    return [];
+  }
+}
+
+/** The authoring rules of content the schema accepts, with the owner's assets that it names looked up. */
+async function ruleChecked(db: Queryable, input: TestInput, owner: string | null, texts: TextChecks): Promise<Checked> {
+  try {
+    const checked = checkTestInput(input, await existingAssetIds(db, testAssetIds(input, texts), owner), texts);
     return { problems: [], valid: { input, checked } };
   } catch (err) {
     if (err instanceof AppError && err.code === 'invalid_request') return { problems: err.details ?? [{ field: '', message: err.message }], valid: null };
@@ -77,19 +96,29 @@ export async function draftProblems(
   }
 }
 
+/** Every problem of a draft: the schema first; the authoring rules once the schema holds. */
+export async function draftProblems(
+  db: Queryable,
+  content: unknown,
+  owner: string | null,
+  /** Each text's content check: the process's kept ones, or freshTextChecks for a check with nothing kept. */
+  texts: TextChecks = textChecks,
+): Promise<Checked> {
+  const schema = await schemaChecked(content, texts);
+  return schema.input ? ruleChecked(db, schema.input, owner, texts) : { problems: schema.problems, valid: null };
+}
+
 /**
  * A draft may be unfinished, but not over the bounds on formulas
- * (content/math-limits.ts): those are refused (400, at their fields) before
- * anything is written, so no draft holds what would be costly to check or
+ * (content/math-limits.ts): those are refused (400, at their fields) and
+ * nothing is written, so no draft holds what would be costly to check or
  * preview. Content the schema does not yet accept has no fields to look at;
  * its questions are checked one by one where they are shown.
  */
-function refuseOverBounds(content: unknown): void {
-  const copy: unknown = structuredClone(content);
-  if (!validate(copy)) return;
+function refuseOverBounds(input: TestInput): void {
   const over: ErrorDetail[] = [];
-  checkTestContent(copy as TestInput, over, undefined, 'bounds');
-  checkTranslations(copy as TestInput, over, undefined, 'bounds');
+  checkTestContent(input, over, undefined, 'bounds');
+  checkTranslations(input, over, undefined, 'bounds');
   if (over.length > 0) throw new AppError('invalid_request', `${over[0]!.field}: ${over[0]!.message}`, over);
 }
 
@@ -149,7 +178,8 @@ async function stampedFor(db: Queryable, testId: string, content: Record<string,
  */
 export async function createDraftTest(pool: Pool, scope: AuthoringScope, content: Record<string, unknown>, audit?: AuditContext): Promise<DraftView> {
   const owner = scope === 'all' ? null : scope.institutionId;
-  refuseOverBounds(content);
+  const schema = await schemaChecked(content, textChecks);
+  if (schema.input) refuseOverBounds(schema.input);
   const testId = await withTransaction(pool, async (tx) => {
     const id = await drafts.insertDraftTest(tx, owner, content, editor(audit), stampTranslations(content.translations, content));
     const head = { testId: id, ownerInstitutionId: owner, currentVersion: 0 };
@@ -171,14 +201,7 @@ export async function createDraftTest(pool: Pool, scope: AuthoringScope, content
 const PROBLEMS_CACHE_SIZE = 200;
 const problemsCache = new Map<string, ValidationProblem[]>();
 
-async function cachedProblems(db: Queryable, key: string, content: unknown, owner: string | null): Promise<ValidationProblem[]> {
-  const hit = problemsCache.get(key);
-  if (hit) {
-    problemsCache.delete(key);
-    problemsCache.set(key, hit);
-    return hit;
-  }
-  const { problems } = await draftProblems(db, content, owner);
+function keepProblems(key: string, problems: ValidationProblem[]): ValidationProblem[] {
   if (!problems.some((p) => p.message.includes('does not exist'))) {
     if (problemsCache.size >= PROBLEMS_CACHE_SIZE) problemsCache.delete(problemsCache.keys().next().value!);
     problemsCache.set(key, problems);
@@ -186,12 +209,27 @@ async function cachedProblems(db: Queryable, key: string, content: unknown, owne
   return problems;
 }
 
+async function cachedProblems(db: Queryable, key: string, content: unknown, owner: string | null): Promise<ValidationProblem[]> {
+  const hit = problemsCache.get(key);
+  if (hit) {
+    problemsCache.delete(key);
+    problemsCache.set(key, hit);
+    return hit;
+  }
+  return keepProblems(key, (await draftProblems(db, content, owner)).problems);
+}
+
 export async function getDraftView(db: Queryable, scope: AuthoringScope, testId: string): Promise<DraftView> {
   const head = await authorable(db, scope, testId);
-  const draft = await drafts.getDraft(db, testId);
+  return viewOf(db, head, await drafts.getDraft(db, testId));
+}
+
+/** The view of a test's draft as stored (none: the current version's content, revision 0), with its problems when they are known. */
+async function viewOf(db: Queryable, head: drafts.TestHead, draft: drafts.StoredDraft | null, known?: ValidationProblem[]): Promise<DraftView> {
+  const testId = head.testId;
   const content = draft?.content ?? (await contentOfCurrentVersion(db, testId));
   const key = `${testId}:${draft?.revision ?? 0}:${head.currentVersion}:${draft?.updatedAt.getTime() ?? 0}`;
-  const problems = await cachedProblems(db, key, content, head.ownerInstitutionId);
+  const problems = known ? keepProblems(key, known) : await cachedProblems(db, key, content, head.ownerInstitutionId);
   const stamps = content.translations ? await storedTranslations(db, testId, draft) : {};
   return {
     testId,
@@ -222,7 +260,11 @@ function staleDraft(current: drafts.StoredDraft | null, fromRevision: number): A
  * The portal's editor names its tab (`editorId`): the same staff member's
  * saves from that tab are never a conflict with each other (drafts-repo.ts).
  * Audited as `test.draft_saved` at most once per editor per test per
- * DRAFT_AUDIT_WINDOW_MS (a burst of autosaves is one entry).
+ * DRAFT_AUDIT_WINDOW_MS (a burst of autosaves is one entry). Content over
+ * the bounds on formulas is refused (400) and nothing is written. The stored
+ * content is checked once per save, and of its texts only those the process
+ * has not checked before are checked afresh (docs/authoring.md "How a save
+ * is checked").
  */
 export async function saveDraft(
   pool: Pool,
@@ -231,20 +273,29 @@ export async function saveDraft(
   save: { revision: number; content: Record<string, unknown>; editorId?: string | undefined },
   audit?: AuditContext,
 ): Promise<DraftView> {
-  refuseOverBounds(save.content);
-  await withTransaction(pool, async (tx) => {
+  // Texts not seen yet are checked before the transaction (on the worker pool when many), so it never
+  // holds a connection and the draft's row while waiting for the pool, and a full pool refuses at once.
+  await checkTextsOffLoop(textsOf(save.content));
+  const { head, written, problems } = await withTransaction(pool, async (tx) => {
     const head = await authorable(tx, scope, testId);
     const stamps = await stampedFor(tx, testId, save.content, save.content.translations ? await drafts.getDraft(tx, testId) : null);
     const written = await drafts.writeDraft(tx, testId, save.revision, save.content, editor(audit), stamps, editorInstance(audit, save.editorId));
     if (!written) throw staleDraft(await drafts.getDraft(tx, testId), save.revision);
-    if (!audit) return;
+    // The content as stored (the row the UPDATE returned) is checked once: over a bound on formulas the
+    // save is undone; otherwise what is found is the view's problems, as a check of the stored draft finds them.
+    const schema = await schemaChecked(written.content, textChecks);
+    if (schema.input) refuseOverBounds(schema.input);
+    const { problems } = schema.input ? await ruleChecked(tx, schema.input, head.ownerInstitutionId, textChecks) : schema;
+    const done = { head, written, problems };
+    if (!audit) return done;
     const key = actorKey(audit);
     const recent = written.auditActor === key && written.auditedAt !== null && Date.now() - written.auditedAt.getTime() < DRAFT_AUDIT_WINDOW_MS;
-    if (recent) return;
+    if (recent) return done;
     await audited(tx, audit, head, 'test.draft_saved', { revision: written.revision });
     await drafts.markDraftAudited(tx, testId, key);
+    return done;
   });
-  return getDraftView(pool, scope, testId);
+  return viewOf(pool, head, written, problems);
 }
 
 export interface PublishedVersion {

@@ -4,15 +4,21 @@ import { checkTestInput } from './authoring.js';
 import type { TestInput } from './schemas.js';
 import * as repo from './tests-repo.js';
 import { existingAssetIds } from './content-assets/assets-repo.js';
-import { testAssetIds } from './content/content-checks.js';
+import { markdownTexts, testAssetIds } from './content/content-checks.js';
+import { checkTextsOffLoop } from './content/text-checks-off-loop.js';
 import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 import { keepSourceHashes } from './translations/translation-store.js';
 
 export type { TestVersion, TestSummary, AdminTestView } from './tests-repo.js';
 export { findPublishedTest, findPublishedTestAndCallbackDomains, getCurrentTestVersion, getTestVersionById, listAllTests, listTestTitles } from './tests-repo.js';
 
-/** The authoring rules, with the operators' assets that the texts name looked up first. */
+/**
+ * The authoring rules, with the operators' assets that the texts name looked
+ * up first; texts the process has not seen, past a few, are checked on the
+ * worker pool (a full pool: 503, nothing written).
+ */
 async function checkOperatorTest(db: Queryable, input: TestInput) {
+  await checkTextsOffLoop(markdownTexts(input));
   return checkTestInput(input, await existingAssetIds(db, testAssetIds(input), null));
 }
 

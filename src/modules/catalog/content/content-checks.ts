@@ -3,8 +3,8 @@ import type { BuiltInInput, TestInput } from '../schemas.js';
 import type { BaseQuestion } from '../question-types/definition.js';
 import { questionType } from '../question-types/registry.js';
 import { testMathBudget } from './math-limits.js';
-import { checkContent, contentAssetIds } from './render-content.js';
 import { flatTexts } from '../translations/translation-store.js';
+import { textChecks, type TextChecks } from './text-checks.js';
 
 type InputQuestion = NonNullable<TestInput['questions']>[number];
 
@@ -52,13 +52,22 @@ export function questionAssets(input: TestInput): Array<{ field: string; assetId
   return out;
 }
 
+/** The texts of a translation of the test, any locale (they are written in the test's content format too). */
+const translatedTexts = (input: TestInput): string[] => Object.values(input.translations ?? {}).flatMap((t) => [...flatTexts(t).values()]);
+
+/** Every text of the test that its content checks read: none for plain text, else its fields' and its translations' (each once). */
+export function markdownTexts(input: TestInput): string[] {
+  if ((input.contentFormat ?? 'plain') === 'plain') return [];
+  return [...new Set([...contentFields(input).map((f) => f.source), ...translatedTexts(input)])];
+}
+
 /** The assets a test shows (each once): those its texts name (none for plain text) and its questions' own images. */
-export function testAssetIds(input: TestInput): string[] {
+export function testAssetIds(input: TestInput, texts: TextChecks = textChecks): string[] {
   const own = questionAssets(input).map((a) => a.assetId);
   if ((input.contentFormat ?? 'plain') === 'plain') return [...new Set(own)];
   // A translation may show its own images (a chart with translated labels): they are the version's assets too.
-  const translated = Object.values(input.translations ?? {}).flatMap((t) => [...flatTexts(t).values()]);
-  return [...new Set([...contentFields(input).flatMap((f) => contentAssetIds(f.source, 'markdown')), ...translated.flatMap((text) => contentAssetIds(text, 'markdown')), ...own])];
+  const translated = translatedTexts(input);
+  return [...new Set([...contentFields(input).flatMap((f) => texts.assetIds(f.source)), ...translated.flatMap((text) => texts.assetIds(text)), ...own])];
 }
 
 /**
@@ -68,9 +77,10 @@ export function testAssetIds(input: TestInput): string[] {
  * formulas (math-limits.ts: per formula, per field, per test). Without knownAssets
  * (a check with no database at hand) asset existence is not checked.
  * `only: 'bounds'` keeps the bounds' problems alone (what a draft, which may
- * be unfinished, must still not hold).
+ * be unfinished, must still not hold). Each text's check comes from `texts`:
+ * kept per text by default (text-checks.ts), the same problems as checking afresh.
  */
-export function checkTestContent(input: TestInput, details: ErrorDetail[], knownAssets?: ReadonlySet<string>, only?: 'bounds'): void {
+export function checkTestContent(input: TestInput, details: ErrorDetail[], knownAssets?: ReadonlySet<string>, only?: 'bounds', texts: TextChecks = textChecks): void {
   if (knownAssets && !only) {
     for (const { field, assetId } of questionAssets(input)) {
       if (!knownAssets.has(assetId)) details.push({ field, message: `names asset "${assetId}", which does not exist (upload it first)` });
@@ -80,11 +90,11 @@ export function checkTestContent(input: TestInput, details: ErrorDetail[], known
   // The test's fields share one budget for formulas (math-limits.ts): past it, the field where it ran out is named.
   const budget = testMathBudget();
   for (const { field, source } of contentFields(input)) {
-    for (const p of checkContent(source, 'markdown', budget)) {
+    for (const p of texts.problems(source, budget)) {
       if (!only || p.bound) details.push({ field, message: `line ${p.line}, column ${p.column}: ${p.message}` });
     }
     if (!knownAssets) continue;
-    for (const id of contentAssetIds(source, 'markdown')) {
+    for (const id of texts.assetIds(source)) {
       if (!knownAssets.has(id)) details.push({ field, message: `the image names asset "${id}", which does not exist (upload it first)` });
     }
   }

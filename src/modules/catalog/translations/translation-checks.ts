@@ -1,7 +1,7 @@
 import type { ErrorDetail } from '../../../platform/errors.js';
 import { canonicalTag } from '../../../platform/i18n/locales.js';
 import { testMathBudget } from '../content/math-limits.js';
-import { checkContent, contentAssetIds } from '../content/render-content.js';
+import { textChecks, type TextChecks } from '../content/text-checks.js';
 import { questionType } from '../question-types/registry.js';
 import type { BaseQuestion } from '../question-types/definition.js';
 import type { TestInput } from '../schemas.js';
@@ -23,8 +23,9 @@ import { translatedQuestion } from './localize.js';
  *   text and name existing assets, links are https);
  * - a translated question still passes its type's own checks (a fill-in
  *   text keeps each blank, a hot-text text each hotspot).
+ * Each text's content check comes from `checks` (content/text-checks.ts).
  */
-export function checkTranslations(input: TestInput, details: ErrorDetail[], knownAssets?: ReadonlySet<string>, only?: 'bounds'): void {
+export function checkTranslations(input: TestInput, details: ErrorDetail[], knownAssets?: ReadonlySet<string>, only?: 'bounds', checks: TextChecks = textChecks): void {
   const markdown = (input.contentFormat ?? 'plain') === 'markdown';
   if (!only && input.language !== undefined) checkTag(input.language, 'language', details);
   const own = input.language ?? DEFAULT_LANGUAGE;
@@ -48,11 +49,11 @@ export function checkTranslations(input: TestInput, details: ErrorDetail[], know
       }
       if (!only && source && text.length > source.max) details.push({ field, message: `must be at most ${source.max} characters, as its source field` });
       if (!markdown) continue;
-      for (const p of checkContent(text, 'markdown', budget)) {
+      for (const p of checks.problems(text, budget)) {
         if (!only || p.bound) details.push({ field, message: `line ${p.line}, column ${p.column}: ${p.message}` });
       }
       if (!knownAssets || only) continue;
-      for (const id of contentAssetIds(text, 'markdown')) {
+      for (const id of checks.assetIds(text)) {
         if (!knownAssets.has(id)) details.push({ field, message: `the image names asset "${id}", which does not exist (upload it first)` });
       }
     }

@@ -96,6 +96,14 @@
       if (r.status === 409) { conflict(r.body); return false; }
       if (r.status === 401 || r.status === 403) { say(t('portal.editor.save.signedOut')); return false; }
       var message = r.body && r.body.error ? r.body.error.message : t('portal.editor.serverAnswered', { status: r.status });
+      if (r.status === 503) {
+        // Busy (a full worker pool): nothing was written; the changes are kept and sent again shortly.
+        keepLocally();
+        say(t('portal.editor.save.refused', { message: message }));
+        state.timer = setTimeout(save, state.retry);
+        state.retry = Math.min(state.retry * 2, 30000);
+        return false;
+      }
       if (r.status === 400 && r.body && r.body.error && r.body.error.details) {
         // Content over a bound (a formula too long or too large): refused before it is written, shown at its field.
         keepLocally();
