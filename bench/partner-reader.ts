@@ -6,7 +6,8 @@ import { Pool as HttpPool } from 'undici';
  * generator that is also driving hundreds of simulated students.
  * Started by a benchmark with fork(): argv = base URL, path, API key, reads
  * per second. Sends `'ready'`, reads until it is sent `'stop'`, then sends
- * `{ latencies, errors }` and exits.
+ * `{ latencies, errors, starts }` (each read's start in epoch milliseconds,
+ * in the order of `latencies`) and exits.
  */
 const [url, readPath, apiKey, rate] = process.argv.slice(2);
 if (!url || !readPath || !apiKey || !rate || !process.send) throw new Error('bench/partner-reader.ts is started by a benchmark');
@@ -14,6 +15,7 @@ const readsPerS = Number(rate);
 
 const http = new HttpPool(url, { connections: 32, pipelining: 1 });
 const latencies: number[] = [];
+const starts: number[] = [];
 const errors: string[] = [];
 const inFlight = new Set<Promise<void>>();
 let running = true;
@@ -29,6 +31,7 @@ async function read(): Promise<void> {
     errors.push(`read ${(err as Error).message}`);
   }
   latencies.push(performance.now() - t0);
+  starts.push(performance.timeOrigin + t0);
 }
 
 process.on('message', (m) => {
@@ -46,4 +49,4 @@ for (let n = 0; running; n++) {
 }
 await Promise.all([...inFlight]);
 await http.close();
-process.send({ latencies, errors }, () => process.exit(0));
+process.send({ latencies, errors, starts }, () => process.exit(0));

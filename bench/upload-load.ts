@@ -9,9 +9,11 @@ import pg from 'pg';
 import { Pool as HttpPool } from 'undici';
 import { openBenchDatabase } from './bench-database.js';
 import type { UploadServerReady, UploadSeat } from './upload-server.js';
+import { uploadPhaseReport, type Read, type Round } from './upload-phases.js';
+import type { UploadTrace } from './upload-trace.js';
 
 /**
- * `npm run bench:uploads -- [--students 50 --mb 20 --rounds 3 --reads 50 --baseline 15]`
+ * `npm run bench:uploads -- [--students 50 --mb 20 --rounds 3 --reads 50 --baseline 15] [--trace-file F] [--profile DIR]`
  *
  * File answers under load at HTTP level: `students` students each upload a
  * `mb` MB PDF to a file_upload question at the same moment, `rounds` times
@@ -22,6 +24,12 @@ import type { UploadServerReady, UploadSeat } from './upload-server.js';
  * and with the uploads are compared (target: p99 under load ≤ 1.5 × p99
  * unloaded, measured in the same run). Checks that every accepted upload is
  * the student's answer with its file on disk at its size.
+ *
+ * Then where the slow reads fell (bench/upload-phases.ts): each round cut
+ * into its start, middle and end from the uploads' own phase marks, with the
+ * event loop's delay and the pool's waits in each (bench/upload-trace.ts).
+ * `--trace-file F` writes the raw trace as JSON; `--profile DIR` runs the
+ * server under `--cpu-prof` (the trace's `clock` lines the profile up).
  */
 const { values: opts } = parseArgs({
   options: {
@@ -30,9 +38,11 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: '3' },
     reads: { type: 'string', default: '50' },
     baseline: { type: 'string', default: '15' },
+    'trace-file': { type: 'string' },
+    profile: { type: 'string' },
   },
 });
-for (const [k, v] of Object.entries(opts)) if (!/^\d+$/.test(String(v))) throw new Error(`--${k} must be a whole number`);
+for (const k of ['students', 'mb', 'rounds', 'reads', 'baseline'] as const) if (!/^\d+$/.test(opts[k])) throw new Error(`--${k} must be a whole number`);
 const STUDENTS = Number(opts.students);
 const BYTES = Number(opts.mb) * 1024 * 1024;
 const ROUNDS = Number(opts.rounds);
@@ -46,7 +56,7 @@ Buffer.from('%PDF-1.7\n').copy(body);
 
 const db = await openBenchDatabase('assay_bench_uploads');
 const child = fork(path.join(import.meta.dirname, 'upload-server.ts'), [db.url, String(STUDENTS)], {
-  execArgv: ['--import', 'tsx'],
+  execArgv: ['--import', 'tsx', ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.profile}`, '--cpu-prof-interval=250'] : [])],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 async function cleanup() {
@@ -80,20 +90,28 @@ try {
     });
     await once(reader, 'message');
     return {
-      async stop(): Promise<number[]> {
-        const result = once(reader, 'message') as Promise<[{ latencies: number[]; errors: string[] }]>;
+      async stop(): Promise<Read[]> {
+        const result = once(reader, 'message') as Promise<[{ latencies: number[]; errors: string[]; starts: number[] }]>;
         reader.send('stop');
-        const [{ latencies, errors: readErrors }] = await result;
+        const [{ latencies, errors: readErrors, starts }] = await result;
         for (const e of readErrors) countError(e);
-        return latencies;
+        return latencies.map((latency, i) => ({ latency, start: starts[i]! }));
       },
     };
   }
 
+  /** The server's trace since the last call (bench/upload-trace.ts). */
+  const takeTrace = async () => {
+    child.send('trace');
+    const [m] = (await once(child, 'message')) as [{ trace: UploadTrace }];
+    return m.trace;
+  };
   process.stdout.write(`Baseline: partner reads at ${READS_PER_S}/s for ${BASELINE_MS / 1000} s, no uploads…\n`);
+  await takeTrace();
   const base = await partnerReads();
   await sleep(BASELINE_MS);
-  const baseLatencies = sorted(await base.stop());
+  const baseLatencies = sorted((await base.stop()).map((r) => r.latency));
+  const baseTrace = await takeTrace();
 
   const uploadLatencies: number[] = [];
   const answers = new Map<string, string>();
@@ -131,9 +149,18 @@ try {
   const cpuBefore = await cpu();
   const loaded = await partnerReads();
   const started = performance.now();
-  for (let round = 1; round <= ROUNDS; round++) await Promise.all(ready.seats.map((seat) => upload(seat, round)));
+  const epoch = () => performance.timeOrigin + performance.now();
+  const rounds: Round[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const from = epoch();
+    await Promise.all(ready.seats.map((seat) => upload(seat, round)));
+    rounds.push({ from, to: epoch() });
+  }
   const elapsed = (performance.now() - started) / 1000;
-  const loadedLatencies = sorted(await loaded.stop());
+  const loadedReads = await loaded.stop();
+  const loadTrace = await takeTrace();
+  const loadedLatencies = sorted(loadedReads.map((r) => r.latency));
+  if (opts['trace-file']) fs.writeFileSync(opts['trace-file'], JSON.stringify({ loadTrace, baseTrace, loadedReads, rounds }));
   const cpuUsed = (await cpu()) - cpuBefore;
   await http.close();
 
@@ -173,6 +200,7 @@ try {
     ['answers checked', `${answers.size - wrong} of ${answers.size} name their last file, stored at full size; ${leftovers} files left over (replaced files must be gone)`],
   ];
   process.stdout.write(`\nFile uploads under load\n${out.map(([k, v]) => `  ${k!.padEnd(30)} ${v}`).join('\n')}\n`);
+  process.stdout.write(`\n${uploadPhaseReport(loadTrace, baseTrace, loadedReads, rounds, 1.5 * p99Base)}\n`);
   process.exitCode = wrong === 0 && leftovers === 0 && errorCount === 0 && ratio <= 1.5 ? 0 : 1;
 } finally {
   await cleanup();

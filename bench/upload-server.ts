@@ -12,6 +12,7 @@ import { UPLOAD_MAX_BYTES } from '../src/modules/catalog/schemas.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { seatStudent } from './seat-student.js';
 import { benchAppConfig } from './bench-database.js';
+import { traceUploads } from './upload-trace.js';
 
 /**
  * The server side of bench/upload-load.ts, in its own process so the
@@ -57,6 +58,8 @@ const test = await createTest(pool, {
 });
 await publishTest(pool, test.testId, institution.institutionId);
 
+// What bench/upload-phases.ts breaks down: each upload's phases, the loop's delay, the pool's waits.
+const trace = traceUploads(pool);
 const config = freezeConfig({ ...benchAppConfig(databaseUrl), dataDir });
 const app = await buildServer(serverContext({ config, pool, clock: systemClock }));
 
@@ -75,6 +78,7 @@ const ready: UploadServerReady = { url, apiKey, dataDir, seats: seats.map(({ ass
 process.send(ready);
 process.on('message', (m) => {
   if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
+  if (m === 'trace') process.send!({ trace: trace.take() });
 });
 
 async function stop() {

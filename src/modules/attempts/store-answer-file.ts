@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { Transform, type Readable } from 'node:stream';
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction, type Queryable } from '../../platform/db.js';
@@ -98,6 +99,19 @@ const uploadRate = new ByteRate(UPLOAD_BYTES_PER_SECOND);
  */
 const finishing = new Gate(2);
 
+/**
+ * Where each upload is in its round, for a measuring subscriber
+ * (bench/upload-server.ts): `{ assignmentId, phase, at }` with `at` in epoch
+ * milliseconds, at `checked` (the target found, streaming starts),
+ * `received` (stored whole), `hashed`, `queued` (waiting to record),
+ * `recording` (its turn), `committed` and `done` (the replaced file deleted).
+ * Nothing is built unless someone listens.
+ */
+export const uploadPhases = diagnostics.channel('assay.answer-file.phase');
+function phase(assignmentId: string, name: string): void {
+  if (uploadPhases.hasSubscribers) uploadPhases.publish({ assignmentId, phase: name, at: performance.timeOrigin + performance.now() });
+}
+
 /** The student's open attempt and its drawn file_upload question, with the question's limit; refused otherwise. */
 export async function answerFileTarget(ctx: AppContext, session: StudentSession, assignmentId: string, questionId: string, rawFileName: string, declaredBytes: number | null) {
   const attempt = await findAttempt(ctx.pool, session.institutionId, assignmentId);
@@ -155,8 +169,9 @@ export async function recordAnswerFile(
   const removeObject = () => storage.delete(file.key).catch(() => undefined);
   const now = ctx.clock.now();
   let outcome: { saved: boolean; version: number; stale: string[] };
+  phase(assignmentId, 'queued');
   try {
-    outcome = await finishing.run(() => withTransaction(ctx.pool, async (tx) => {
+    outcome = await finishing.run(() => (phase(assignmentId, 'recording'), withTransaction(ctx.pool, async (tx) => {
       const locked = await lockAttempt(tx, assignmentId, 'share', { institutionId: attempt.institutionId });
       if (!locked) throw notFound('attempt');
       const refusedNow = closed(locked, now);
@@ -172,19 +187,22 @@ export async function recordAnswerFile(
         now,
       );
       return { ...written, stale: await deleteOtherAnswerFiles(tx, attempt.institutionId, assignmentId, target.questionId, file.fileId) };
-    }));
+    })));
   } catch (err) {
     if (!(err instanceof ObjectOwnedElsewhere)) await removeObject();
     throw err;
   }
+  phase(assignmentId, 'committed');
   if (!outcome.saved) await removeObject();
   for (const old of outcome.stale) await storage.delete(old).catch(() => undefined);
+  phase(assignmentId, 'done');
   return { questionId: target.questionId, fileId: file.fileId, fileName: file.fileName, contentType: file.contentType, bytes: file.bytes, version: outcome.version, saved: outcome.saved };
 }
 
 export async function storeAnswerFile(ctx: AppContext, session: StudentSession, assignmentId: string, input: UploadInput): Promise<UploadResult> {
   const { attempt, q, fileName, maxBytes, tooLarge } = await answerFileTarget(ctx, session, assignmentId, input.questionId, input.fileName, input.declaredBytes);
 
+  phase(assignmentId, 'checked');
   const storage = storageFor(ctx.config);
   const fileId = newId('fil');
   const key = `${answerFilesPrefix(attempt.institutionId, assignmentId)}${fileId}`;
@@ -213,6 +231,7 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
     throw err;
   }
 
+  phase(assignmentId, 'received');
   const removeObject = () => storage.delete(key).catch(() => undefined);
   const judged = judgeForQuestion(q.accept, sniffer.finish(), input.claimedType);
   if (judged instanceof AppError) {
@@ -227,5 +246,6 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
     await removeObject();
     throw err;
   }
+  phase(assignmentId, 'hashed');
   return recordAnswerFile(ctx, session, { attempt, questionId: q.id }, { fileId, key, fileName, contentType: judged.type, bytes, sha256, version: input.version });
 }

@@ -1,0 +1,103 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import diagnostics from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
+import type pg from 'pg';
+import { uploadPhases } from '../src/modules/attempts/store-answer-file.js';
+
+/**
+ * What the upload bench's server records so bench/upload-phases.ts can say in
+ * which phase of a round the slow partner reads fall, and why: each upload's
+ * phases (from Node's and Fastify's diagnostics channels and the service's
+ * own, `assay.answer-file.phase`), the event loop's delay sampled every 5 ms,
+ * every wait for a pool connection (who waited: an upload's or a read's
+ * handler, or a hook before any handler), and each partner read as the server
+ * saw it. Times are epoch milliseconds, comparable with the reader process's.
+ */
+export interface UploadTrace {
+  /** [assignmentId, phase, at] */
+  phases: Array<[string, string, number]>;
+  /** [at, delay ms]: how late a 5 ms timer fired. */
+  loop: Array<[number, number]>;
+  /** [at (connection asked), wait ms, who, requests already waiting] */
+  pool: Array<[number, number, string, number]>;
+  /** [arrived, answered]: the partner reads as the server saw them. */
+  reads: Array<[number, number]>;
+  /** [monotonic µs, epoch ms] at the same moment: lines a CPU profile (--cpu-prof) up with the rest. */
+  clock: [number, number];
+}
+
+const now = () => performance.timeOrigin + performance.now();
+const UPLOAD = /^\/a\/([^/]+)\/files\/[^/]+$/;
+const READ = /^\/api\/partner\/v1\/assignments\//;
+
+export function traceUploads(pool: pg.Pool): { take(): UploadTrace } {
+  const trace: UploadTrace = { phases: [], loop: [], pool: [], reads: [], clock: [0, 0] };
+  const arrived = new WeakMap<IncomingMessage, number>();
+
+  diagnostics.subscribe('http.server.request.start', (m) => {
+    const { request } = m as { request: IncomingMessage };
+    const url = request.url ?? '';
+    const upload = UPLOAD.exec(url);
+    if (upload) trace.phases.push([upload[1]!, 'arrive', now()]);
+    else if (READ.test(url)) arrived.set(request, now());
+  });
+  diagnostics.subscribe('http.server.response.finish', (m) => {
+    const { request } = m as { request: IncomingMessage };
+    const upload = UPLOAD.exec(request.url ?? '');
+    if (upload) trace.phases.push([upload[1]!, 'finish', now()]);
+    const t0 = arrived.get(request);
+    if (t0 !== undefined) trace.reads.push([t0, now()]);
+  });
+  uploadPhases.subscribe((m) => {
+    const { assignmentId, phase, at } = m as { assignmentId: string; phase: string; at: number };
+    trace.phases.push([assignmentId, phase, at]);
+  });
+
+  // Who is asking for a connection: the handler's route, carried through its awaits.
+  const who = new AsyncLocalStorage<string>();
+  const handler = diagnostics.tracingChannel('fastify.request.handler');
+  handler.start.bindStore(who, (store) => {
+    const url = (store as { request: { url: string } }).request.url;
+    return UPLOAD.test(url) ? 'upload' : READ.test(url) ? 'read' : 'other';
+  });
+  handler.start.subscribe((m) => {
+    const url = (m as { request: { url: string } }).request.url;
+    const upload = UPLOAD.exec(url);
+    if (upload) trace.phases.push([upload[1]!, 'handler', now()]);
+  });
+
+  const connect = pool.connect.bind(pool) as (cb?: (err: Error | undefined, client: pg.PoolClient, done: () => void) => void) => Promise<pg.PoolClient> | void;
+  (pool as unknown as { connect: typeof connect }).connect = (cb) => {
+    const t0 = now();
+    const tag = who.getStore() ?? 'hook';
+    const waiting = pool.waitingCount;
+    const record = () => void trace.pool.push([t0, now() - t0, tag, waiting]);
+    if (cb) {
+      return connect((err, client, done) => {
+        record();
+        cb(err, client, done);
+      });
+    }
+    return (connect() as Promise<pg.PoolClient>).then((c) => (record(), c));
+  };
+
+  let last = performance.now();
+  const tick = () => {
+    const t = performance.now();
+    trace.loop.push([performance.timeOrigin + t, Math.max(0, t - last - 5)]);
+    last = t;
+  };
+  const timer = setInterval(tick, 5);
+  timer.unref();
+
+  return {
+    take() {
+      const taken = { ...trace, clock: [Number(process.hrtime.bigint() / 1000n), now()] as [number, number] };
+      trace.phases = [];
+      trace.loop = [];
+      trace.pool = [];
+      trace.reads = [];
+      return taken;
+    },
+  };
+}
