@@ -143,8 +143,8 @@ try {
   process.stdout.write(`Load: ${STUDENTS} students upload ${BYTES / 1024 / 1024} MB each at once, ${ROUNDS} rounds, partner reads at ${READS_PER_S}/s…\n`);
   const cpu = async () => {
     child.send('cpu');
-    const [m] = (await once(child, 'message')) as [{ cpu: NodeJS.CpuUsage }];
-    return m.cpu.user + m.cpu.system;
+    const [m] = (await once(child, 'message')) as [{ cpu: NodeJS.CpuUsage; mainThread: number | null }];
+    return { all: m.cpu.user + m.cpu.system, main: m.mainThread };
   };
   const cpuBefore = await cpu();
   const loaded = await partnerReads();
@@ -161,7 +161,9 @@ try {
   const loadTrace = await takeTrace();
   const loadedLatencies = sorted(loadedReads.map((r) => r.latency));
   if (opts['trace-file']) fs.writeFileSync(opts['trace-file'], JSON.stringify({ loadTrace, baseTrace, loadedReads, rounds }));
-  const cpuUsed = (await cpu()) - cpuBefore;
+  const cpuAfter = await cpu();
+  const cpuUsed = cpuAfter.all - cpuBefore.all;
+  const mainUsed = cpuAfter.main !== null && cpuBefore.main !== null ? cpuAfter.main - cpuBefore.main : null;
   await http.close();
 
   // Every student's answer names their last file, whose row and object exist at full size; replaced files are gone.
@@ -191,7 +193,11 @@ try {
     ['storage', 'local files (the default), temp ASSAY_DATA_DIR'],
     ['uploads', `${STUDENTS} students × ${ROUNDS} rounds of ${BYTES / 1024 / 1024} MB at once: ${(total / 1e9).toFixed(2)} GB in ${elapsed.toFixed(1)} s (${(total / 1e6 / elapsed).toFixed(0)} MB/s)`],
     ['upload p50 / p99', `${(pick(up, 50) / 1000).toFixed(2)} s / ${(pick(up, 99) / 1000).toFixed(2)} s`],
-    ['app CPU', `${((cpuUsed / 1e6 / elapsed) * 100).toFixed(0)}% of one core during the uploads`],
+    [
+      'app CPU',
+      `${((cpuUsed / 1e6 / elapsed) * 100).toFixed(0)}% of one core during the uploads` +
+        (mainUsed === null ? '' : `; the event loop's thread ${(mainUsed / 1e6).toFixed(1)} s (${((mainUsed / 1e6 / elapsed) * 100).toFixed(0)}%), ${(mainUsed / 1e3 / (total / 1e9)).toFixed(0)} ms per GB`),
+    ],
     ['partner read, no load', `p50 ${pick(baseLatencies, 50).toFixed(1)} ms, p99 ${p99Base.toFixed(1)} ms  (${baseLatencies.length} reads)`],
     ['partner read, during uploads', `p50 ${pick(loadedLatencies, 50).toFixed(1)} ms, p99 ${p99Load.toFixed(1)} ms  (${loadedLatencies.length} reads)`],
     ['ratio (p99 loaded / no load)', `${ratio.toFixed(2)}   (target ≤ 1.5: ${ratio <= 1.5 ? 'met' : 'NOT met'})`],
