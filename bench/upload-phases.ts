@@ -53,18 +53,33 @@ export function uploadPhaseReport(trace: UploadTrace, base: UploadTrace, reads: 
   const baseLoop = base.loop.map(([, d]) => d);
   lines.push(`Where the partner reads were slow (slow: over ${ms(slowMs)} ms, 1.5 × the unloaded p99)`);
   lines.push(
-    `  ${'phase'.padEnd(10)} ${'time'.padStart(7)} ${'reads'.padStart(6)} ${'slow'.padStart(5)} ${'read p99'.padStart(9)}  ${'loop delay p99 / max'.padStart(20)}  ${'pool wait p99 / max, by whom (max)'}`,
+    `  ${'phase'.padEnd(10)} ${'time'.padStart(7)} ${'reads'.padStart(6)} ${'slow'.padStart(5)} ${'read p99'.padStart(9)}  ${'loop delay p99 / max'.padStart(20)}  ${'loop thread: runs / waits for a CPU'.padStart(35)}  ${'pool wait p99 / max, by whom (max)'}`,
   );
-  const row = (name: string, time: number | null, rs: Read[], loop: number[], pool: Array<[number, number, string, number]>) => {
+  /** The share of `within`'s wall time the loop's thread ran, and waited runnable for a CPU (schedstat deltas). */
+  const sched = (t: UploadTrace, within: (at: number) => boolean) => {
+    let wall = 0;
+    let ran = 0;
+    let waited = 0;
+    for (let i = 1; i < t.sched.length; i++) {
+      const [a0, r0, w0] = t.sched[i - 1]!;
+      const [a1, r1, w1] = t.sched[i]!;
+      if (!within((a0 + a1) / 2)) continue;
+      wall += a1 - a0;
+      ran += r1 - r0;
+      waited += w1 - w0;
+    }
+    return wall > 0 ? `${((100 * ran) / wall).toFixed(0)}% / ${((100 * waited) / wall).toFixed(0)}%` : '–';
+  };
+  const row = (name: string, time: number | null, rs: Read[], loop: number[], pool: Array<[number, number, string, number]>, cpu: string) => {
     const by = new Map<string, number>();
     for (const [, w, who] of pool) by.set(who, Math.max(by.get(who) ?? 0, w));
     const whom = [...by].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${ms(v)}`).join(', ');
     const waits = pool.map(([, w]) => w);
     lines.push(
-      `  ${name.padEnd(10)} ${(time === null ? '–' : `${(time / 1000).toFixed(1)} s`).padStart(7)} ${String(rs.length).padStart(6)} ${String(rs.filter((r) => r.latency > slowMs).length).padStart(5)} ${`${ms(pick(rs.map((r) => r.latency), 99))} ms`.padStart(9)}  ${`${ms(pick(loop, 99))} / ${ms(Math.max(0, ...loop))} ms`.padStart(20)}  ${waits.length ? `${ms(pick(waits, 99))} / ${ms(Math.max(...waits))} ms (${whom}), up to ${Math.max(...pool.map(([, , , q]) => q))} waiting` : 'none'}`,
+      `  ${name.padEnd(10)} ${(time === null ? '–' : `${(time / 1000).toFixed(1)} s`).padStart(7)} ${String(rs.length).padStart(6)} ${String(rs.filter((r) => r.latency > slowMs).length).padStart(5)} ${`${ms(pick(rs.map((r) => r.latency), 99))} ms`.padStart(9)}  ${`${ms(pick(loop, 99))} / ${ms(Math.max(0, ...loop))} ms`.padStart(20)}  ${cpu.padStart(35)}  ${waits.length ? `${ms(pick(waits, 99))} / ${ms(Math.max(...waits))} ms (${whom}), up to ${Math.max(...pool.map(([, , , q]) => q))} waiting` : 'none'}`,
     );
   };
-  row('unloaded', null, [], baseLoop, base.pool);
+  row('unloaded', null, [], baseLoop, base.pool, sched(base, () => true));
   for (const p of PHASES) {
     const mine = ws.filter((w) => w.phase === p);
     if (mine.length === 0) continue;
@@ -75,6 +90,7 @@ export function uploadPhaseReport(trace: UploadTrace, base: UploadTrace, reads: 
       reads.filter((r) => phaseOf(r.start) === p),
       trace.loop.filter(([at]) => within(at)).map(([, d]) => d),
       trace.pool.filter(([at]) => within(at)),
+      sched(trace, within),
     );
   }
   const outside = reads.filter((r) => phaseOf(r.start) === null);

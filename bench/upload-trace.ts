@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
+import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type pg from 'pg';
 import { uploadPhases } from '../src/modules/attempts/store-answer-file.js';
@@ -24,6 +25,12 @@ export interface UploadTrace {
   reads: Array<[number, number]>;
   /** [monotonic µs, epoch ms] at the same moment: lines a CPU profile (--cpu-prof) up with the rest. */
   clock: [number, number];
+  /**
+   * [at, ms on a CPU, ms waiting for one] of the event loop's thread, cumulative, every 50 ms (Linux's
+   * /proc/self/task/<pid>/schedstat; empty elsewhere): a loop delay with the thread runnable but not
+   * running is the machine's other work, not this process's.
+   */
+  sched: Array<[number, number, number]>;
 }
 
 const now = () => performance.timeOrigin + performance.now();
@@ -31,7 +38,7 @@ const UPLOAD = /^\/a\/([^/]+)\/files\/[^/]+$/;
 const READ = /^\/api\/partner\/v1\/assignments\//;
 
 export function traceUploads(pool: pg.Pool): { take(): UploadTrace } {
-  const trace: UploadTrace = { phases: [], loop: [], pool: [], reads: [], clock: [0, 0] };
+  const trace: UploadTrace = { phases: [], loop: [], pool: [], reads: [], clock: [0, 0], sched: [] };
   const arrived = new WeakMap<IncomingMessage, number>();
 
   diagnostics.subscribe('http.server.request.start', (m) => {
@@ -89,6 +96,17 @@ export function traceUploads(pool: pg.Pool): { take(): UploadTrace } {
   };
   const timer = setInterval(tick, 5);
   timer.unref();
+  const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+  const sched = () => {
+    try {
+      const [onCpu, waiting] = fs.readFileSync(schedstat, 'utf8').split(' ').map(Number);
+      trace.sched.push([now(), onCpu! / 1e6, waiting! / 1e6]);
+    } catch {
+      clearInterval(schedTimer);
+    }
+  };
+  const schedTimer = setInterval(sched, 50);
+  schedTimer.unref();
 
   return {
     take() {
@@ -97,6 +115,7 @@ export function traceUploads(pool: pg.Pool): { take(): UploadTrace } {
       trace.loop = [];
       trace.pool = [];
       trace.reads = [];
+      trace.sched = [];
       return taken;
     },
   };
