@@ -1,5 +1,5 @@
 import type { AppContext } from '../../platform/context.js';
-import { withTransaction, type Queryable } from '../../platform/db.js';
+import type { Queryable } from '../../platform/db.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PresignedPut } from '../../platform/storage/object-store.js';
@@ -68,14 +68,16 @@ export async function presignAnswerFile(
   const key = `${answerFilesPrefix(attempt.institutionId, assignmentId)}${fileId}`;
   const meta: Meta = { questionId: q.id, fileId, fileName, claimedType: intent.claimedType, version: intent.version, sha256: intent.sha256 };
   const expiresAt = new Date(now.getTime() + ctx.config.directUploadSeconds * 1000);
-  const upload = await withTransaction(ctx.pool, async (tx) => {
-    await tx.query(
-      `INSERT INTO pending_uploads (storage_key, institution_id, assignment_id, kind, declared_bytes, content_type, meta, created_at, expires_at)
-       VALUES ($1, $2, $3, 'answer_file', $4, $5, $6, $7, $8)`,
-      [key, attempt.institutionId, assignmentId, intent.bytes, STORED_TYPE, JSON.stringify(meta), now, expiresAt],
-    );
-    return storage.presignPut!(key, intent.bytes, STORED_TYPE, ctx.config.directUploadSeconds, intent.sha256);
-  });
+  // Signed before the intent is written, not inside a transaction: signing may wait (the first call loads
+  // the AWS SDK, credentials may be fetched), and a transaction open meanwhile would hold a pool connection,
+  // fifty of them for a class whose first uploads start together. The URL leaves only once its intent is on
+  // record, so an object under this key is always found by the sweep.
+  const upload = await storage.presignPut!(key, intent.bytes, STORED_TYPE, ctx.config.directUploadSeconds, intent.sha256);
+  await ctx.pool.query(
+    `INSERT INTO pending_uploads (storage_key, institution_id, assignment_id, kind, declared_bytes, content_type, meta, created_at, expires_at)
+     VALUES ($1, $2, $3, 'answer_file', $4, $5, $6, $7, $8)`,
+    [key, attempt.institutionId, assignmentId, intent.bytes, STORED_TYPE, JSON.stringify(meta), now, expiresAt],
+  );
   return { direct: true, key, upload, expiresAt: expiresAt.toISOString() };
 }
 
