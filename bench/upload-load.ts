@@ -10,10 +10,11 @@ import { Pool as HttpPool } from 'undici';
 import { openBenchDatabase } from './bench-database.js';
 import type { UploadServerReady, UploadSeat } from './upload-server.js';
 import { uploadPhaseReport, type Read, type Round } from './upload-phases.js';
+import { directUpload, startBucket } from './upload-direct.js';
 import type { UploadTrace } from './upload-trace.js';
 
 /**
- * `npm run bench:uploads -- [--students 50 --mb 20 --rounds 3 --reads 50 --baseline 15] [--trace-file F] [--profile DIR]`
+ * `npm run bench:uploads -- [--students 50 --mb 20 --rounds 3 --reads 50 --baseline 15] [--s3] [--trace-file F] [--profile DIR]`
  *
  * File answers under load at HTTP level: `students` students each upload a
  * `mb` MB PDF to a file_upload question at the same moment, `rounds` times
@@ -30,6 +31,12 @@ import type { UploadTrace } from './upload-trace.js';
  * event loop's delay and the pool's waits in each (bench/upload-trace.ts).
  * `--trace-file F` writes the raw trace as JSON; `--profile DIR` runs the
  * server under `--cpu-prof` (the trace's `clock` lines the profile up).
+ *
+ * `--s3`: storage is an S3 bucket (s3rver, in a process of its own:
+ * bench/bucket-process.ts) and each student uploads as the page does then,
+ * directly: presign through the service, PUT the file to the bucket, record
+ * through the service, which reads the object's two ends only
+ * (docs/file-uploads.md, "Direct uploads to S3").
  */
 const { values: opts } = parseArgs({
   options: {
@@ -38,6 +45,7 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: '3' },
     reads: { type: 'string', default: '50' },
     baseline: { type: 'string', default: '15' },
+    s3: { type: 'boolean', default: false },
     'trace-file': { type: 'string' },
     profile: { type: 'string' },
   },
@@ -55,13 +63,15 @@ const body = randomBytes(BYTES);
 Buffer.from('%PDF-1.7\n').copy(body);
 
 const db = await openBenchDatabase('assay_bench_uploads');
-const child = fork(path.join(import.meta.dirname, 'upload-server.ts'), [db.url, String(STUDENTS)], {
+const bucket = opts.s3 ? await startBucket() : null;
+const child = fork(path.join(import.meta.dirname, 'upload-server.ts'), [db.url, String(STUDENTS), ...(bucket ? [JSON.stringify(bucket.config)] : [])], {
   execArgv: ['--import', 'tsx', ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.profile}`, '--cpu-prof-interval=250'] : [])],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 async function cleanup() {
   child.kill('SIGTERM');
   await once(child, 'exit').catch(() => undefined);
+  await bucket?.stop();
   await db.close();
 }
 
@@ -118,6 +128,12 @@ try {
   async function upload(seat: UploadSeat, version: number): Promise<void> {
     const t0 = performance.now();
     try {
+      if (bucket) {
+        const fileId = await directUpload(http, seat, version, body);
+        uploadLatencies.push(performance.now() - t0);
+        answers.set(seat.assignmentId, fileId);
+        return;
+      }
       const res = await http.request({
         method: 'POST',
         path: `/a/${seat.assignmentId}/files/portfolio`,
@@ -174,13 +190,18 @@ try {
        FROM answer_files f LEFT JOIN answers a ON a.assignment_id = f.assignment_id AND a.question_id = f.question_id`,
   );
   await c.end();
+  const storedSize = async (key: string): Promise<number | null> => {
+    if (bucket) return (await bucket.store.head(key))?.size ?? null;
+    const file = path.join(ready.dataDir, 'storage', ...key.split('/'));
+    return fs.existsSync(file) ? fs.statSync(file).size : null;
+  };
   let wrong = 0;
   for (const [assignmentId, fileId] of answers) {
     const r = rows.find((x) => x.assignment_id === assignmentId);
-    const file = r ? path.join(ready.dataDir, 'storage', ...r.storage_key.split('/')) : null;
-    if (!r || r.id !== fileId || r.answer !== fileId || !file || !fs.existsSync(file) || fs.statSync(file).size !== Number(r.bytes)) wrong++;
+    if (!r || r.id !== fileId || r.answer !== fileId || (await storedSize(r.storage_key)) !== Number(r.bytes) || Number(r.bytes) !== BYTES) wrong++;
   }
   const leftovers = rows.length - answers.size;
+  const objectsLeft = bucket ? (await bucket.store.list('answers/')).length - answers.size : 0;
 
   const up = sorted(uploadLatencies);
   const p99Base = pick(baseLatencies, 99);
@@ -190,7 +211,12 @@ try {
   const total = STUDENTS * ROUNDS * BYTES;
   const out = [
     ['PostgreSQL', `${db.version} (${db.embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}), app pool 10 connections`],
-    ['storage', 'local files (the default), temp ASSAY_DATA_DIR'],
+    [
+      'storage',
+      bucket
+        ? `S3 (s3rver, its own process): direct uploads; the bucket received ${((await bucket.bytes()) / 1e9).toFixed(2)} GB, the service only the presign and record calls`
+        : 'local files (the default), temp ASSAY_DATA_DIR',
+    ],
     ['uploads', `${STUDENTS} students × ${ROUNDS} rounds of ${BYTES / 1024 / 1024} MB at once: ${(total / 1e9).toFixed(2)} GB in ${elapsed.toFixed(1)} s (${(total / 1e6 / elapsed).toFixed(0)} MB/s)`],
     ['upload p50 / p99', `${(pick(up, 50) / 1000).toFixed(2)} s / ${(pick(up, 99) / 1000).toFixed(2)} s`],
     [
@@ -203,11 +229,15 @@ try {
     ['ratio (p99 loaded / no load)', `${ratio.toFixed(2)}   (target ≤ 1.5: ${ratio <= 1.5 ? 'met' : 'NOT met'})`],
     ['machine load average', os.loadavg().map((l) => l.toFixed(1)).join(' ') + ` on ${os.cpus().length} CPUs`],
     ['errors', `${errorCount}${errorCount ? ` (${[...errors].map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''}`],
-    ['answers checked', `${answers.size - wrong} of ${answers.size} name their last file, stored at full size; ${leftovers} files left over (replaced files must be gone)`],
+    [
+      'answers checked',
+      `${answers.size - wrong} of ${answers.size} name their last file, stored at full size; ${leftovers} files left over (replaced files must be gone)` +
+        (bucket ? `; ${objectsLeft} objects left over in the bucket` : ''),
+    ],
   ];
   process.stdout.write(`\nFile uploads under load\n${out.map(([k, v]) => `  ${k!.padEnd(30)} ${v}`).join('\n')}\n`);
   process.stdout.write(`\n${uploadPhaseReport(loadTrace, baseTrace, loadedReads, rounds, 1.5 * p99Base)}\n`);
-  process.exitCode = wrong === 0 && leftovers === 0 && errorCount === 0 && ratio <= 1.5 ? 0 : 1;
+  process.exitCode = wrong === 0 && leftovers === 0 && objectsLeft === 0 && errorCount === 0 && ratio <= 1.5 ? 0 : 1;
 } finally {
   await cleanup();
 }

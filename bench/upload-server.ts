@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createPool } from '../src/platform/db.js';
-import { freezeConfig } from '../src/platform/config.js';
+import { freezeConfig, type StorageConfig } from '../src/platform/config.js';
 import { systemClock } from '../src/platform/clock.js';
 import { migrate } from '../src/platform/migrate.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
@@ -20,7 +20,8 @@ import { traceUploads } from './upload-trace.js';
  * one sectioned test with a file_upload question (PDF, up to 20 MB), then
  * seats each student as a browser would (assignment, start link, Begin).
  * Files go to the default local storage, in a temporary ASSAY_DATA_DIR
- * removed on exit.
+ * removed on exit, or with a bucket's configuration as the third argument
+ * (`--s3`) to that bucket, uploaded directly.
  */
 export interface UploadSeat {
   assignmentId: string;
@@ -34,7 +35,7 @@ export interface UploadServerReady {
   seats: UploadSeat[];
 }
 
-const [databaseUrl, studentsArg] = process.argv.slice(2);
+const [databaseUrl, studentsArg, storageArg] = process.argv.slice(2);
 if (!databaseUrl || !process.send) throw new Error('bench/upload-server.ts is started by bench/upload-load.ts');
 const students = Number(studentsArg);
 
@@ -60,7 +61,9 @@ await publishTest(pool, test.testId, institution.institutionId);
 
 // What bench/upload-phases.ts breaks down: each upload's phases, the loop's delay, the pool's waits.
 const trace = traceUploads(pool);
-const config = freezeConfig({ ...benchAppConfig(databaseUrl), dataDir });
+// A bucket's configuration as JSON (--s3): answer files go straight to it, presigned; else local files.
+const storage = storageArg ? (JSON.parse(storageArg) as StorageConfig) : null;
+const config = freezeConfig({ ...benchAppConfig(databaseUrl), dataDir, ...(storage ? { storage } : {}) });
 const app = await buildServer(serverContext({ config, pool, clock: systemClock }));
 
 const seats: UploadSeat[] = [];

@@ -36,6 +36,16 @@ export interface UploadTrace {
 const now = () => performance.timeOrigin + performance.now();
 const UPLOAD = /^\/a\/([^/]+)\/files\/[^/]+$/;
 const READ = /^\/api\/partner\/v1\/assignments\//;
+/** A direct upload (`--s3`) in the same phases: its presign is its start (arrive → checked), its record its end (received → finish). */
+const PRESIGN = /^\/a\/([^/]+)\/files\/[^/]+\/uploads$/;
+const RECORD = /^\/a\/([^/]+)\/files\/uploads\/record$/;
+const marks = (url: string): [string, string, string] | null => {
+  let m = UPLOAD.exec(url);
+  if (m) return [m[1]!, 'arrive', 'finish'];
+  if ((m = PRESIGN.exec(url))) return [m[1]!, 'arrive', 'checked'];
+  if ((m = RECORD.exec(url))) return [m[1]!, 'received', 'finish'];
+  return null;
+};
 
 export function traceUploads(pool: pg.Pool): { take(): UploadTrace } {
   const trace: UploadTrace = { phases: [], loop: [], pool: [], reads: [], clock: [0, 0], sched: [] };
@@ -44,14 +54,14 @@ export function traceUploads(pool: pg.Pool): { take(): UploadTrace } {
   diagnostics.subscribe('http.server.request.start', (m) => {
     const { request } = m as { request: IncomingMessage };
     const url = request.url ?? '';
-    const upload = UPLOAD.exec(url);
-    if (upload) trace.phases.push([upload[1]!, 'arrive', now()]);
+    const upload = marks(url);
+    if (upload) trace.phases.push([upload[0], upload[1], now()]);
     else if (READ.test(url)) arrived.set(request, now());
   });
   diagnostics.subscribe('http.server.response.finish', (m) => {
     const { request } = m as { request: IncomingMessage };
-    const upload = UPLOAD.exec(request.url ?? '');
-    if (upload) trace.phases.push([upload[1]!, 'finish', now()]);
+    const upload = marks(request.url ?? '');
+    if (upload) trace.phases.push([upload[0], upload[2], now()]);
     const t0 = arrived.get(request);
     if (t0 !== undefined) trace.reads.push([t0, now()]);
   });
