@@ -53,7 +53,7 @@ export function uploadPhaseReport(trace: UploadTrace, base: UploadTrace, reads: 
   const baseLoop = base.loop.map(([, d]) => d);
   lines.push(`Where the partner reads were slow (slow: over ${ms(slowMs)} ms, 1.5 × the unloaded p99)`);
   lines.push(
-    `  ${'phase'.padEnd(10)} ${'time'.padStart(7)} ${'reads'.padStart(6)} ${'slow'.padStart(5)} ${'read p99'.padStart(9)}  ${'loop delay p99 / max'.padStart(20)}  ${'loop thread: runs / waits for a CPU'.padStart(35)}  ${'pool wait p99 / max, by whom (max)'}`,
+    `  ${'phase'.padEnd(10)} ${'time'.padStart(7)} ${'reads'.padStart(6)} ${'slow'.padStart(5)} ${'read p99'.padStart(9)}  ${'loop delay p99 / max'.padStart(20)}  ${'loop thread: runs / waits for a CPU'.padStart(35)}  ${'GC / s, longest'.padStart(16)}  ${'pool wait p99 / max, by whom (max)'}`,
   );
   /** The share of `within`'s wall time the loop's thread ran, and waited runnable for a CPU (schedstat deltas). */
   const sched = (t: UploadTrace, within: (at: number) => boolean) => {
@@ -70,27 +70,35 @@ export function uploadPhaseReport(trace: UploadTrace, base: UploadTrace, reads: 
     }
     return wall > 0 ? `${((100 * ran) / wall).toFixed(0)}% / ${((100 * waited) / wall).toFixed(0)}%` : '–';
   };
-  const row = (name: string, time: number | null, rs: Read[], loop: number[], pool: Array<[number, number, string, number]>, cpu: string) => {
+  /** Garbage collection per second of `within`'s wall time, and the longest pause. */
+  const gcOf = (t: UploadTrace, within: (at: number) => boolean, wall: number) => {
+    const pauses = t.gc.filter(([at]) => within(at)).map(([, d]) => d);
+    return wall > 0 ? `${ms((1000 * pauses.reduce((x, y) => x + y, 0)) / wall)} ms, ${ms(Math.max(0, ...pauses))}` : '–';
+  };
+  const row = (name: string, time: number | null, rs: Read[], loop: number[], pool: Array<[number, number, string, number]>, cpu: string, gc: string) => {
     const by = new Map<string, number>();
     for (const [, w, who] of pool) by.set(who, Math.max(by.get(who) ?? 0, w));
     const whom = [...by].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${ms(v)}`).join(', ');
     const waits = pool.map(([, w]) => w);
     lines.push(
-      `  ${name.padEnd(10)} ${(time === null ? '–' : `${(time / 1000).toFixed(1)} s`).padStart(7)} ${String(rs.length).padStart(6)} ${String(rs.filter((r) => r.latency > slowMs).length).padStart(5)} ${`${ms(pick(rs.map((r) => r.latency), 99))} ms`.padStart(9)}  ${`${ms(pick(loop, 99))} / ${ms(Math.max(0, ...loop))} ms`.padStart(20)}  ${cpu.padStart(35)}  ${waits.length ? `${ms(pick(waits, 99))} / ${ms(Math.max(...waits))} ms (${whom}), up to ${Math.max(...pool.map(([, , , q]) => q))} waiting` : 'none'}`,
+      `  ${name.padEnd(10)} ${(time === null ? '–' : `${(time / 1000).toFixed(1)} s`).padStart(7)} ${String(rs.length).padStart(6)} ${String(rs.filter((r) => r.latency > slowMs).length).padStart(5)} ${`${ms(pick(rs.map((r) => r.latency), 99))} ms`.padStart(9)}  ${`${ms(pick(loop, 99))} / ${ms(Math.max(0, ...loop))} ms`.padStart(20)}  ${cpu.padStart(35)}  ${gc.padStart(16)}  ${waits.length ? `${ms(pick(waits, 99))} / ${ms(Math.max(...waits))} ms (${whom}), up to ${Math.max(...pool.map(([, , , q]) => q))} waiting` : 'none'}`,
     );
   };
-  row('unloaded', null, [], baseLoop, base.pool, sched(base, () => true));
+  const baseWall = base.loop.length > 1 ? base.loop[base.loop.length - 1]![0] - base.loop[0]![0] : 0;
+  row('unloaded', null, [], baseLoop, base.pool, sched(base, () => true), gcOf(base, () => true, baseWall));
   for (const p of PHASES) {
     const mine = ws.filter((w) => w.phase === p);
     if (mine.length === 0) continue;
     const within = (at: number) => mine.some((w) => at >= w.from && at < w.to);
+    const wall = mine.reduce((s, w) => s + (w.to - w.from), 0);
     row(
       p,
-      mine.reduce((s, w) => s + (w.to - w.from), 0),
+      wall,
       reads.filter((r) => phaseOf(r.start) === p),
       trace.loop.filter(([at]) => within(at)).map(([, d]) => d),
       trace.pool.filter(([at]) => within(at)),
       sched(trace, within),
+      gcOf(trace, within, wall),
     );
   }
   const outside = reads.filter((r) => phaseOf(r.start) === null);

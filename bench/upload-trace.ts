@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import diagnostics from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type pg from 'pg';
 import { uploadPhases } from '../src/modules/attempts/store-answer-file.js';
 
@@ -12,7 +13,9 @@ import { uploadPhases } from '../src/modules/attempts/store-answer-file.js';
  * own, `assay.answer-file.phase`), the event loop's delay sampled every 5 ms,
  * every wait for a pool connection (who waited: an upload's or a read's
  * handler, or a hook before any handler), and each partner read as the server
- * saw it. Times are epoch milliseconds, comparable with the reader process's.
+ * saw it, the loop thread's time on and waiting for a CPU, and its garbage
+ * collections. Times are epoch milliseconds, comparable with the reader
+ * process's.
  */
 export interface UploadTrace {
   /** [assignmentId, phase, at] */
@@ -31,6 +34,8 @@ export interface UploadTrace {
    * running is the machine's other work, not this process's.
    */
   sched: Array<[number, number, number]>;
+  /** [at (start), ms]: each garbage collection's pause of the loop's thread. */
+  gc: Array<[number, number]>;
 }
 
 const now = () => performance.timeOrigin + performance.now();
@@ -48,7 +53,7 @@ const marks = (url: string): [string, string, string] | null => {
 };
 
 export function traceUploads(pool: pg.Pool): { take(): UploadTrace } {
-  const trace: UploadTrace = { phases: [], loop: [], pool: [], reads: [], clock: [0, 0], sched: [] };
+  const trace: UploadTrace = { phases: [], loop: [], pool: [], reads: [], clock: [0, 0], sched: [], gc: [] };
   const arrived = new WeakMap<IncomingMessage, number>();
 
   diagnostics.subscribe('http.server.request.start', (m) => {
@@ -117,6 +122,9 @@ export function traceUploads(pool: pg.Pool): { take(): UploadTrace } {
   };
   const schedTimer = setInterval(sched, 50);
   schedTimer.unref();
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) trace.gc.push([performance.timeOrigin + e.startTime, e.duration]);
+  }).observe({ entryTypes: ['gc'] });
 
   return {
     take() {
@@ -126,6 +134,7 @@ export function traceUploads(pool: pg.Pool): { take(): UploadTrace } {
       trace.pool = [];
       trace.reads = [];
       trace.sched = [];
+      trace.gc = [];
       return taken;
     },
   };
