@@ -5,10 +5,10 @@ import { withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { sha256OffThread } from '../../platform/off-thread-hash.js';
-import { ByteRate, Gate } from '../../platform/byte-rate.js';
+import { ByteMeter, ByteRate, Gate } from '../../platform/byte-rate.js';
 import { ObjectTooLargeError } from '../../platform/storage/object-store.js';
 import { storageFor } from '../../platform/storage/storage.js';
-import { sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
+import { forgetRecentSession, sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
 import { deliver } from '../catalog/delivery.js';
 import { UPLOAD_DEFAULT_BYTES } from '../catalog/schemas.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
@@ -91,13 +91,19 @@ function mib(bytes: number): string {
  */
 export const UPLOAD_BYTES_PER_SECOND = 128 * 1024 * 1024;
 const uploadRate = new ByteRate(UPLOAD_BYTES_PER_SECOND);
+/** Each upload takes from the allowance every 256 KiB, not every chunk (platform/byte-rate.ts: ByteMeter). */
+const RATE_STEP_BYTES = 256 * 1024;
 
 /**
- * Uploads that end together (they share the allowance, so a burst of them
- * does) record their answers two at a time, leaving the rest of the
- * connection pool to everything else.
+ * The uploads' database work, the checks before the body (session, attempt)
+ * and the record after it, runs two at a time: uploads that start together
+ * (a class told to hand in now) or end together (they share the allowance,
+ * so a burst of them does) never hold more than two of the pool's
+ * connections, nor queue in front of everyone else's statements. Fifty
+ * uploads checked at once had queued 40 statements ahead of a partner read
+ * (docs/performance.md).
  */
-const finishing = new Gate(2);
+const uploadDbTurns = new Gate(2);
 
 /**
  * Where each upload is in its round, for a measuring subscriber
@@ -112,14 +118,36 @@ function phase(assignmentId: string, name: string): void {
   if (uploadPhases.hasSubscribers) uploadPhases.publish({ assignmentId, phase: name, at: performance.timeOrigin + performance.now() });
 }
 
-/** The student's open attempt and its drawn file_upload question, with the question's limit; refused otherwise. */
-export async function answerFileTarget(ctx: AppContext, session: StudentSession, assignmentId: string, questionId: string, rawFileName: string, declaredBytes: number | null) {
-  const attempt = await findAttempt(ctx.pool, session.institutionId, assignmentId);
-  if (!attempt || attempt.userId !== session.userId) throw notFound('attempt');
-  const refused = closed(attempt, ctx.clock.now());
+/**
+ * The student's open attempt and its drawn file_upload question, with the question's limit; refused otherwise.
+ * `recheckSession`: the session may come from this process's recent ones (the upload route's
+ * `sessionRecheckedByStatement`), so it is looked up again here, before a byte of the body is read.
+ */
+export async function answerFileTarget(
+  ctx: AppContext,
+  session: StudentSession,
+  assignmentId: string,
+  questionId: string,
+  rawFileName: string,
+  declaredBytes: number | null,
+  opts: { recheckSession?: boolean } = {},
+) {
+  const now = ctx.clock.now();
+  const { live, attempt, version } = await uploadDbTurns.run(async () => {
+    const live = !opts.recheckSession || (await sessionIsLive(ctx.pool, session.idHash, now));
+    const attempt = live ? await findAttempt(ctx.pool, session.institutionId, assignmentId) : null;
+    // The version is cached (test-versions.ts): a database read only on this process's first use of it.
+    const version = attempt && attempt.userId === session.userId ? await loadTestVersion(ctx.pool, attempt.testVersionId) : null;
+    return { live, attempt, version };
+  });
+  if (!live) {
+    forgetRecentSession(session.idHash);
+    throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
+  }
+  if (!attempt || !version) throw notFound('attempt');
+  const refused = closed(attempt, now);
   if (refused) throw refused;
 
-  const version = await loadTestVersion(ctx.pool, attempt.testVersionId);
   const test = deliver(version, attempt.delivery);
   const field = 'questionId';
   const refuse = (message: string) => new AppError('invalid_request', `${field}: ${message}`, [{ field, message }]);
@@ -171,7 +199,7 @@ export async function recordAnswerFile(
   let outcome: { saved: boolean; version: number; stale: string[] };
   phase(assignmentId, 'queued');
   try {
-    outcome = await finishing.run(() => (phase(assignmentId, 'recording'), withTransaction(ctx.pool, async (tx) => {
+    outcome = await uploadDbTurns.run(() => (phase(assignmentId, 'recording'), withTransaction(ctx.pool, async (tx) => {
       const locked = await lockAttempt(tx, assignmentId, 'share', { institutionId: attempt.institutionId });
       if (!locked) throw notFound('attempt');
       const refusedNow = closed(locked, now);
@@ -200,7 +228,9 @@ export async function recordAnswerFile(
 }
 
 export async function storeAnswerFile(ctx: AppContext, session: StudentSession, assignmentId: string, input: UploadInput): Promise<UploadResult> {
-  const { attempt, q, fileName, maxBytes, tooLarge } = await answerFileTarget(ctx, session, assignmentId, input.questionId, input.fileName, input.declaredBytes);
+  const { attempt, q, fileName, maxBytes, tooLarge } = await answerFileTarget(ctx, session, assignmentId, input.questionId, input.fileName, input.declaredBytes, {
+    recheckSession: true,
+  });
 
   phase(assignmentId, 'checked');
   const storage = storageFor(ctx.config);
@@ -209,10 +239,20 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
   const sniffer = new ContentSniffer();
   // Hashed on a worker thread: 50 students' 20 MB files hashed on the event loop slowed every other request.
   const hash = sha256OffThread();
+  const meter = new ByteMeter(uploadRate, RATE_STEP_BYTES);
   const inspect = new Transform({
     transform(chunk: Buffer, _enc, done) {
-      sniffer.push(chunk);
-      Promise.all([hash.update(chunk), uploadRate.take(chunk.length)]).then(() => done(null, chunk), done);
+      let hashed: Promise<void> | undefined;
+      try {
+        sniffer.push(chunk);
+        hashed = hash.update(chunk);
+      } catch (err) {
+        return done(err as Error);
+      }
+      const allowed = meter.add(chunk.length);
+      // Most chunks go on at once: a wait (room at the hashing thread, the allowance) only every few hundred KB.
+      if (!hashed && !allowed) return done(null, chunk);
+      Promise.all([hashed, allowed]).then(() => done(null, chunk), done);
     },
   });
   input.body.on('error', (err) => inspect.destroy(err));

@@ -1,0 +1,104 @@
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestInput } from '../../src/modules/catalog/schemas.js';
+import { parseConfig } from '../../src/platform/config.js';
+import { storageFor } from '../../src/platform/storage/storage.js';
+import { createHarness, type Harness } from '../helpers/harness.js';
+import { Student, assign, createPublishedTest } from '../helpers/student.js';
+
+/**
+ * File answers sent together (a class told to hand in now): their database
+ * work, the checks before the body and the record after it, runs two at a
+ * time, so a burst of uploads never holds more than two of the pool's
+ * connections; the session, which the upload route may take from this
+ * process's recent ones, is looked up again before the body is read.
+ */
+const TEST: TestInput = {
+  title: 'Hand-in',
+  description: 'One file',
+  durationMinutes: 60,
+  proctoring: 'none',
+  marking: 'manual',
+  resultVisibility: 'after_review',
+  passPercent: null,
+  questions: [{ id: 'scan', type: 'file_upload', prompt: 'Upload your drawing', points: 5, accept: ['image/png'], maxBytes: 1024 * 1024 }],
+};
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(300_000, 7)]);
+
+let h: Harness;
+let testId: string;
+beforeAll(async () => {
+  // Rate limits kept in memory: the only statements during a burst are the uploads' own.
+  h = await createHarness({ config: { operations: { ...parseConfig({}).operations, rateLimitStore: 'memory' } } });
+  testId = await createPublishedTest(h, h.a, TEST);
+});
+afterAll(() => h.close());
+
+async function started(externalUserId: string) {
+  const a = await assign(h, h.a, { externalUserId, testId });
+  const s = new Student(h);
+  await s.start(a.startUrl);
+  // The page load looks the session up: this process now remembers it.
+  await s.page(a.assignmentId);
+  return { assignmentId: a.assignmentId, s };
+}
+
+const upload = (t: { assignmentId: string; s: Student }, body: Buffer | Readable, version = 1) =>
+  h.app.inject({
+    method: 'POST',
+    url: `/a/${t.assignmentId}/files/scan`,
+    headers: { 'content-type': 'image/png', 'x-file-name': 'drawing.png', 'x-answer-version': String(version), cookie: t.s.cookie!, 'x-csrf-token': t.s.csrf! },
+    payload: body,
+  });
+
+describe('file answers sent together', () => {
+  it('take at most two of the pool connections at any moment, and every one is stored as its answer', async () => {
+    const students = await Promise.all(Array.from({ length: 8 }, (_, i) => started(`burst-${i}`)));
+    let active = 0;
+    let most = 0;
+    const acquired = () => void (most = Math.max(most, ++active));
+    const released = () => void active--;
+    h.pool.on('acquire', acquired);
+    h.pool.on('release', released);
+    try {
+      const answers = await Promise.all(students.map((t) => upload(t, PNG)));
+      for (const res of answers) {
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json()).toMatchObject({ saved: true, bytes: PNG.length });
+      }
+    } finally {
+      h.pool.off('acquire', acquired);
+      h.pool.off('release', released);
+    }
+    expect(most).toBeLessThanOrEqual(2);
+    const { rows } = await h.pool.query(
+      `SELECT count(*)::int AS n FROM answers a JOIN answer_files f ON f.id = a.value ->> 'fileId' AND f.bytes = $2 WHERE a.assignment_id = ANY($1)`,
+      [students.map((t) => t.assignmentId), PNG.length],
+    );
+    expect(rows[0].n).toBe(8);
+  });
+
+  it('a session ended since this process last saw it (a new start link) is refused 401 before the body is read, storing nothing', async () => {
+    const t = await started('revoked');
+    const renewed = await h.partner(h.a, 'POST', `/api/partner/v1/assignments/${t.assignmentId}/start-link`);
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    let produced = 0;
+    const total = 8 * 1024 * 1024;
+    const body = new Readable({
+      read() {
+        if (produced >= total) return this.push(null);
+        const chunk = produced === 0 ? Buffer.concat([PNG.subarray(0, 8), Buffer.alloc(16 * 1024 - 8)]) : Buffer.alloc(16 * 1024);
+        produced += chunk.length;
+        this.push(chunk);
+      },
+    });
+    const res = await upload(t, body);
+    expect(res.statusCode, res.body).toBe(401);
+    expect(res.json().error.code).toBe('unauthenticated');
+    expect(produced).toBeLessThan(total / 2);
+    const { rows } = await h.pool.query('SELECT count(*)::int AS n FROM answer_files WHERE assignment_id = $1', [t.assignmentId]);
+    expect(rows[0].n).toBe(0);
+    const { rows: inst } = await h.pool.query('SELECT institution_id FROM assignments WHERE id = $1', [t.assignmentId]);
+    expect(await storageFor(h.ctx.config).list(`answers/${inst[0].institution_id}/${t.assignmentId}/`)).toEqual([]);
+  });
+});
