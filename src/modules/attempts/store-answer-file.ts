@@ -105,6 +105,17 @@ const RATE_STEP_BYTES = 256 * 1024;
  */
 const uploadDbTurns = new Gate(2);
 
+/** Runs an upload's database work in its turn (above); the direct uploads' intent and record take theirs too. */
+export function inUploadTurn<T>(work: () => Promise<T>): Promise<T> {
+  return uploadDbTurns.run(work);
+}
+
+/** The refusal of a session that ended since this process last saw it (a new start link, expiry); it is forgotten. */
+export function sessionEnded(session: StudentSession): AppError {
+  forgetRecentSession(session.idHash);
+  return new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
+}
+
 /**
  * Where each upload is in its round, for a measuring subscriber
  * (bench/upload-server.ts): `{ assignmentId, phase, at }` with `at` in epoch
@@ -120,7 +131,7 @@ function phase(assignmentId: string, name: string): void {
 
 /**
  * The student's open attempt and its drawn file_upload question, with the question's limit; refused otherwise.
- * `recheckSession`: the session may come from this process's recent ones (the upload route's
+ * `recheckSession`: the session may come from this process's recent ones (the upload routes'
  * `sessionRecheckedByStatement`), so it is looked up again here, before a byte of the body is read.
  */
 export async function answerFileTarget(
@@ -140,10 +151,7 @@ export async function answerFileTarget(
     const version = attempt && attempt.userId === session.userId ? await loadTestVersion(ctx.pool, attempt.testVersionId) : null;
     return { live, attempt, version };
   });
-  if (!live) {
-    forgetRecentSession(session.idHash);
-    throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
-  }
+  if (!live) throw sessionEnded(session);
   if (!attempt || !version) throw notFound('attempt');
   const refused = closed(attempt, now);
   if (refused) throw refused;
