@@ -101,11 +101,11 @@ try {
     await once(reader, 'message');
     return {
       async stop(): Promise<Read[]> {
-        const result = once(reader, 'message') as Promise<[{ latencies: number[]; errors: string[]; starts: number[] }]>;
+        const result = once(reader, 'message') as Promise<[{ latencies: number[]; errors: string[]; starts: number[]; ids: number[] }]>;
         reader.send('stop');
-        const [{ latencies, errors: readErrors, starts }] = await result;
+        const [{ latencies, errors: readErrors, starts, ids }] = await result;
         for (const e of readErrors) countError(e);
-        return latencies.map((latency, i) => ({ latency, start: starts[i]! }));
+        return latencies.map((latency, i) => ({ latency, start: starts[i]!, id: ids[i]! }));
       },
     };
   }

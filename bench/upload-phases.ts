@@ -15,6 +15,8 @@ export interface Round {
 export interface Read {
   start: number;
   latency: number;
+  /** The reader's number for it, as the server's trace names it. */
+  id: number;
 }
 
 const pick = (xs: number[], p: number) => {
@@ -103,6 +105,19 @@ export function uploadPhaseReport(trace: UploadTrace, base: UploadTrace, reads: 
   }
   const outside = reads.filter((r) => phaseOf(r.start) === null);
   if (outside.length) lines.push(`  (${outside.length} reads before the first round or after the last, ${outside.filter((r) => r.latency > slowMs).length} slow)`);
+
+  // Where a slow read's time went: before the server saw its request (the loop busy, or the reader's process or the
+  // kernel waiting for a CPU), in the server (arrival to the response sent), after (back to the reader).
+  const served = new Map(trace.reads.map(([arrivedAt, answeredAt, id]) => [id, { arrivedAt, answeredAt }]));
+  lines.push('Where the slow reads’ time went (medians: before the server had the request / in the server / after it answered)');
+  for (const p of PHASES) {
+    const slow = reads.filter((r) => phaseOf(r.start) === p && r.latency > slowMs && served.has(r.id));
+    if (slow.length === 0) continue;
+    const split = (f: (r: Read, s: { arrivedAt: number; answeredAt: number }) => number) => ms(pick(slow.map((r) => f(r, served.get(r.id)!)), 50));
+    lines.push(
+      `  ${p.padEnd(10)} ${String(slow.length).padStart(4)} slow reads: ${split((r, s) => s.arrivedAt - r.start)} / ${split((_r, s) => s.answeredAt - s.arrivedAt)} / ${split((r, s) => r.start + r.latency - s.answeredAt)} ms`,
+    );
+  }
 
   // Each upload's steps, from its own marks (an upload is one assignment in one round).
   const steps: Array<[string, string, string]> = [

@@ -24,8 +24,8 @@ export interface UploadTrace {
   loop: Array<[number, number]>;
   /** [at (connection asked), wait ms, who, requests already waiting] */
   pool: Array<[number, number, string, number]>;
-  /** [arrived, answered]: the partner reads as the server saw them. */
-  reads: Array<[number, number]>;
+  /** [arrived, answered, the reader's number for it (X-Bench-Read)]: the partner reads as the server saw them. */
+  reads: Array<[number, number, number]>;
   /** [monotonic µs, epoch ms] at the same moment: lines a CPU profile (--cpu-prof) up with the rest. */
   clock: [number, number];
   /**
@@ -54,21 +54,21 @@ const marks = (url: string): [string, string, string] | null => {
 
 export function traceUploads(pool: pg.Pool): { take(): UploadTrace } {
   const trace: UploadTrace = { phases: [], loop: [], pool: [], reads: [], clock: [0, 0], sched: [], gc: [] };
-  const arrived = new WeakMap<IncomingMessage, number>();
+  const arrived = new WeakMap<IncomingMessage, [number, number]>();
 
   diagnostics.subscribe('http.server.request.start', (m) => {
     const { request } = m as { request: IncomingMessage };
     const url = request.url ?? '';
     const upload = marks(url);
     if (upload) trace.phases.push([upload[0], upload[1], now()]);
-    else if (READ.test(url)) arrived.set(request, now());
+    else if (READ.test(url)) arrived.set(request, [now(), Number(request.headers['x-bench-read'] ?? -1)]);
   });
   diagnostics.subscribe('http.server.response.finish', (m) => {
     const { request } = m as { request: IncomingMessage };
     const upload = marks(request.url ?? '');
     if (upload) trace.phases.push([upload[0], upload[2], now()]);
-    const t0 = arrived.get(request);
-    if (t0 !== undefined) trace.reads.push([t0, now()]);
+    const read = arrived.get(request);
+    if (read !== undefined) trace.reads.push([read[0], now(), read[1]]);
   });
   uploadPhases.subscribe((m) => {
     const { assignmentId, phase, at } = m as { assignmentId: string; phase: string; at: number };
