@@ -6,7 +6,9 @@ import { Pool as HttpPool } from 'undici';
  * generator that is also driving hundreds of simulated students.
  * Started by a benchmark with fork(): argv = base URL, path, API key, reads
  * per second. Sends `'ready'`, reads until it is sent `'stop'`, then sends
- * `{ latencies, errors }` and exits.
+ * `{ latencies, errors, starts, ids }` (each read's start in epoch
+ * milliseconds and its number, sent as `X-Bench-Read` so a server's trace can
+ * name it, in the order of `latencies`) and exits.
  */
 const [url, readPath, apiKey, rate] = process.argv.slice(2);
 if (!url || !readPath || !apiKey || !rate || !process.send) throw new Error('bench/partner-reader.ts is started by a benchmark');
@@ -14,21 +16,25 @@ const readsPerS = Number(rate);
 
 const http = new HttpPool(url, { connections: 32, pipelining: 1 });
 const latencies: number[] = [];
+const starts: number[] = [];
+const ids: number[] = [];
 const errors: string[] = [];
 const inFlight = new Set<Promise<void>>();
 let running = true;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function read(): Promise<void> {
+async function read(id: number): Promise<void> {
   const t0 = performance.now();
   try {
-    const res = await http.request({ method: 'GET', path: readPath!, headers: { authorization: `Bearer ${apiKey}` } });
+    const res = await http.request({ method: 'GET', path: readPath!, headers: { authorization: `Bearer ${apiKey}`, 'x-bench-read': String(id) } });
     await res.body.text();
     if (res.statusCode !== 200) errors.push(`read HTTP ${res.statusCode}`);
   } catch (err) {
     errors.push(`read ${(err as Error).message}`);
   }
   latencies.push(performance.now() - t0);
+  starts.push(performance.timeOrigin + t0);
+  ids.push(id);
 }
 
 process.on('message', (m) => {
@@ -40,10 +46,10 @@ for (let n = 0; running; n++) {
   const wait = start + (n * 1000) / readsPerS - performance.now();
   if (wait > 0) await sleep(wait);
   if (!running) break;
-  const p = read();
+  const p = read(n);
   inFlight.add(p);
   void p.finally(() => inFlight.delete(p));
 }
 await Promise.all([...inFlight]);
 await http.close();
-process.send({ latencies, errors }, () => process.exit(0));
+process.send({ latencies, errors, starts, ids }, () => process.exit(0));

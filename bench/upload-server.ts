@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createPool } from '../src/platform/db.js';
-import { freezeConfig } from '../src/platform/config.js';
+import { freezeConfig, type StorageConfig } from '../src/platform/config.js';
 import { systemClock } from '../src/platform/clock.js';
 import { migrate } from '../src/platform/migrate.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
@@ -12,6 +12,7 @@ import { UPLOAD_MAX_BYTES } from '../src/modules/catalog/schemas.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { seatStudent } from './seat-student.js';
 import { benchAppConfig } from './bench-database.js';
+import { traceUploads } from './upload-trace.js';
 
 /**
  * The server side of bench/upload-load.ts, in its own process so the
@@ -19,7 +20,8 @@ import { benchAppConfig } from './bench-database.js';
  * one sectioned test with a file_upload question (PDF, up to 20 MB), then
  * seats each student as a browser would (assignment, start link, Begin).
  * Files go to the default local storage, in a temporary ASSAY_DATA_DIR
- * removed on exit.
+ * removed on exit, or with a bucket's configuration as the third argument
+ * (`--s3`) to that bucket, uploaded directly.
  */
 export interface UploadSeat {
   assignmentId: string;
@@ -33,7 +35,7 @@ export interface UploadServerReady {
   seats: UploadSeat[];
 }
 
-const [databaseUrl, studentsArg] = process.argv.slice(2);
+const [databaseUrl, studentsArg, storageArg] = process.argv.slice(2);
 if (!databaseUrl || !process.send) throw new Error('bench/upload-server.ts is started by bench/upload-load.ts');
 const students = Number(studentsArg);
 
@@ -57,7 +59,11 @@ const test = await createTest(pool, {
 });
 await publishTest(pool, test.testId, institution.institutionId);
 
-const config = freezeConfig({ ...benchAppConfig(databaseUrl), dataDir });
+// What bench/upload-phases.ts breaks down: each upload's phases, the loop's delay, the pool's waits.
+const trace = traceUploads(pool);
+// A bucket's configuration as JSON (--s3): answer files go straight to it, presigned; else local files.
+const storage = storageArg ? (JSON.parse(storageArg) as StorageConfig) : null;
+const config = freezeConfig({ ...benchAppConfig(databaseUrl), dataDir, ...(storage ? { storage } : {}) });
 const app = await buildServer(serverContext({ config, pool, clock: systemClock }));
 
 const seats: UploadSeat[] = [];
@@ -74,8 +80,20 @@ const url = await app.listen({ port: 0, host: '127.0.0.1' });
 const ready: UploadServerReady = { url, apiKey, dataDir, seats: seats.map(({ assignmentId, cookie, csrf }) => ({ assignmentId, cookie, csrf })) };
 process.send(ready);
 process.on('message', (m) => {
-  if (m === 'cpu') process.send!({ cpu: process.cpuUsage() });
+  if (m === 'cpu') process.send!({ cpu: process.cpuUsage(), mainThread: mainThreadCpu() });
+  if (m === 'trace') process.send!({ trace: trace.take() });
 });
+
+/** The event loop's own thread's CPU time in µs (Linux: /proc), apart from the hashing and file-system threads; null elsewhere. */
+function mainThreadCpu(): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return null;
+  }
+}
 
 async function stop() {
   await app.close();

@@ -30,6 +30,31 @@ export class ByteRate {
   }
 }
 
+/**
+ * One stream's share of a ByteRate, taken in steps of `stepBytes` rather than
+ * per chunk: a stream of 46 KB chunks then waits on a timer once per step,
+ * not 2,800 times a second across the streams, and goes on at once
+ * (`undefined`) in between. The rate stays the ByteRate's, give or take one
+ * step per stream.
+ */
+export class ByteMeter {
+  private owed = 0;
+
+  constructor(
+    private readonly rate: ByteRate,
+    private readonly stepBytes: number,
+  ) {}
+
+  /** Counts `bytes`; a promise when the stream must wait before its next bytes, else nothing. */
+  add(bytes: number): Promise<void> | undefined {
+    this.owed += bytes;
+    if (this.owed < this.stepBytes) return undefined;
+    const owed = this.owed;
+    this.owed = 0;
+    return this.rate.take(owed);
+  }
+}
+
 /** At most `n` callers inside `run` at once; the rest wait in arrival order. */
 export class Gate {
   private active = 0;

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sha256OffThread } from './off-thread-hash.js';
+import { HASH_BLOCK_BYTES, sha256OffThread } from './off-thread-hash.js';
 
 /** SHA-256 on the worker thread gives the digest of the main thread's, for interleaved hashes and chunks of any size. */
 describe('sha256OffThread', () => {
@@ -15,6 +15,20 @@ describe('sha256OffThread', () => {
     }
     expect(await ha.digest()).toBe(createHash('sha256').update(a).digest('hex'));
     expect(await hb.digest()).toBe(createHash('sha256').update(b).digest('hex'));
+  });
+
+  it('asks the caller to wait only once its window (four blocks of 256 KiB at the worker) is full', async () => {
+    const data = randomBytes(8 * HASH_BLOCK_BYTES);
+    const h = sha256OffThread();
+    const waited: boolean[] = [];
+    for (let at = 0; at < data.length; at += 47_616) {
+      const wait = h.update(data.subarray(at, at + 47_616));
+      waited.push(wait !== undefined);
+      if (wait) await wait;
+    }
+    // No wait (and no message to the worker) until the chunk that fills the fourth block.
+    expect(waited.indexOf(true)).toBe(Math.floor((4 * HASH_BLOCK_BYTES - 1) / 47_616));
+    expect(await h.digest()).toBe(createHash('sha256').update(data).digest('hex'));
   });
 
   it('digests nothing as the empty string does, and a discarded hash leaves the others alone', async () => {

@@ -5,24 +5,36 @@ import { Worker } from 'node:worker_threads';
  * hundred MB/s per core, so hashing large uploads on the event loop delays
  * every other request of the process (50 uploads of 20 MB at once took a
  * third of a core). One worker per process, shared by every hash, started on
- * first use and unref'd (it never keeps the process alive). Chunks are copied
- * to the worker; at most WINDOW bytes of one hash wait there unhashed, so a
- * fast upload cannot pile its file up in the worker's queue: `update`
- * resolves once the hash is within its window again.
+ * first use and unref'd (it never keeps the process alive).
+ *
+ * Bytes are copied into blocks of 256 KiB, and a block goes to the worker
+ * when full (moved, not copied again) and comes back once hashed, for the
+ * next bytes of any hash: one message each way per block, not per chunk (an
+ * upload's chunks are about 46 KB, and a message per chunk cost the event
+ * loop more than the copy), and no garbage. At most WINDOW_BLOCKS blocks of
+ * one hash wait at the worker unhashed, so a fast upload cannot pile its file
+ * up there: `update` then returns a promise that resolves once the hash is
+ * within its window again, and otherwise nothing, so a caller waits only when
+ * it must.
  */
-const WINDOW = 4 * 1024 * 1024;
+export const HASH_BLOCK_BYTES = 256 * 1024;
+const WINDOW_BLOCKS = 4;
+/** Blocks kept between hashes (4 MiB). */
+const SPARE_MAX = 16;
+const spare: ArrayBuffer[] = [];
+const takeBlock = () => spare.pop() ?? new ArrayBuffer(HASH_BLOCK_BYTES);
 
 // A plain script (eval'd), so the worker needs no file of its own next to the built or the tsx-run code.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const hashes = new Map();
-parentPort.on('message', ([op, id, chunk]) => {
+parentPort.on('message', ([op, id, block, length]) => {
   if (op === 'u') {
     let h = hashes.get(id);
     if (!h) hashes.set(id, (h = createHash('sha256')));
-    h.update(chunk);
-    parentPort.postMessage(['a', id, chunk.byteLength]);
+    h.update(new Uint8Array(block, 0, length));
+    parentPort.postMessage(['a', id, block], [block]);
   } else if (op === 'd') {
     const h = hashes.get(id) ?? createHash('sha256');
     hashes.delete(id);
@@ -34,7 +46,7 @@ parentPort.on('message', ([op, id, chunk]) => {
 `;
 
 interface Session {
-  pending: number;
+  atWorker: number;
   waiters: Array<() => void>;
   digest: ((hex: string) => void) | null;
   fail: (err: Error) => void;
@@ -48,16 +60,18 @@ function theWorker(): Worker {
   if (worker) return worker;
   const w = new Worker(WORKER_SOURCE, { eval: true });
   w.unref();
-  w.on('message', ([op, id, value]: ['a' | 'd', number, number | string]) => {
+  w.on('message', ([op, id, value]: ['a', number, ArrayBuffer] | ['d', number, string]) => {
+    if (op === 'a') {
+      // The block is back (also for a hash discarded meanwhile): ready for the next bytes.
+      if (spare.length < SPARE_MAX) spare.push(value);
+      const s = sessions.get(id);
+      if (s && --s.atWorker < WINDOW_BLOCKS) for (const wake of s.waiters.splice(0)) wake();
+      return;
+    }
     const s = sessions.get(id);
     if (!s) return;
-    if (op === 'a') {
-      s.pending -= value as number;
-      if (s.pending <= WINDOW) for (const wake of s.waiters.splice(0)) wake();
-    } else {
-      sessions.delete(id);
-      s.digest?.(value as string);
-    }
+    sessions.delete(id);
+    s.digest?.(value);
   });
   const broken = (err: Error) => {
     worker = null;
@@ -73,8 +87,8 @@ function theWorker(): Worker {
 }
 
 export interface OffThreadHash {
-  /** Sends a chunk (copied); resolves when this hash has room for more. */
-  update(chunk: Buffer): Promise<void>;
+  /** Takes a copy of the chunk; a promise when the caller must wait for room before the next one, else nothing. */
+  update(chunk: Uint8Array): Promise<void> | undefined;
   /** The hex digest of everything sent. */
   digest(): Promise<string>;
   /** Forgets the hash (an upload that failed). */
@@ -85,8 +99,10 @@ export function sha256OffThread(): OffThreadHash {
   const w = theWorker();
   const id = nextId++;
   let failed: Error | null = null;
+  let block: Uint8Array | null = null;
+  let filled = 0;
   const session: Session = {
-    pending: 0,
+    atWorker: 0,
     waiters: [],
     digest: null,
     fail: (err) => {
@@ -95,18 +111,33 @@ export function sha256OffThread(): OffThreadHash {
     },
   };
   sessions.set(id, session);
+  const send = () => {
+    const buffer = block!.buffer as ArrayBuffer;
+    w.postMessage(['u', id, buffer, filled], [buffer]);
+    session.atWorker++;
+    block = null;
+    filled = 0;
+  };
+  const room = async () => {
+    await new Promise<void>((resolve) => session.waiters.push(resolve));
+    if (failed) throw failed;
+  };
   return {
-    async update(chunk) {
+    update(chunk) {
       if (failed) throw failed;
-      session.pending += chunk.length;
-      // A copy of exactly these bytes, moved (not cloned again) to the worker: the chunk itself goes on to storage.
-      const copy = new Uint8Array(chunk);
-      w.postMessage(['u', id, copy], [copy.buffer]);
-      if (session.pending > WINDOW) await new Promise<void>((resolve) => session.waiters.push(resolve));
-      if (failed) throw failed;
+      for (let at = 0; at < chunk.length; ) {
+        block ??= new Uint8Array(takeBlock());
+        const n = Math.min(HASH_BLOCK_BYTES - filled, chunk.length - at);
+        block.set(chunk.subarray(at, at + n), filled);
+        filled += n;
+        at += n;
+        if (filled === HASH_BLOCK_BYTES) send();
+      }
+      return session.atWorker >= WINDOW_BLOCKS ? room() : undefined;
     },
     digest() {
       if (failed) return Promise.reject(failed);
+      if (filled > 0) send();
       return new Promise<string>((resolve, reject) => {
         session.digest = resolve;
         session.fail = reject;
@@ -114,6 +145,8 @@ export function sha256OffThread(): OffThreadHash {
       });
     },
     discard() {
+      if (block && spare.length < SPARE_MAX) spare.push(block.buffer as ArrayBuffer);
+      block = null;
       if (sessions.delete(id)) w.postMessage(['x', id]);
     },
   };

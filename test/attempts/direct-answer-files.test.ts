@@ -209,6 +209,37 @@ describe.runIf(withS3)('direct answer-file uploads (S3 storage)', () => {
     expect(await pending(t.assignmentId)).toBe(0);
     expect(await answerFiles(t.assignmentId)).toEqual([]);
   });
+
+  it('signing holds no database connection: a presign waiting on the signer (the SDK loading, credentials) leaves the pool alone', async () => {
+    const t = await started('direct-6');
+    const file = Buffer.concat([PNG, Buffer.alloc(100, 4)]);
+    const store = storageFor(h.ctx.config);
+    const sign = store.presignPut!;
+    let release!: () => void;
+    let entered!: () => void;
+    const signing = new Promise<void>((resolve) => (entered = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    store.presignPut = async (...args) => {
+      entered();
+      await held;
+      return sign(...args);
+    };
+    try {
+      const answer = presign(t, 'scan', file);
+      await signing;
+      // While the signer waits, no connection of this database sits in an open transaction.
+      const open = await h.pool.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'");
+      expect(open.rows[0].n).toBe(0);
+      release();
+      const signed = await answer;
+      expect(signed.statusCode, signed.body).toBe(200);
+      // The intent is on record once the URL has left.
+      expect(await pending(t.assignmentId)).toBe(1);
+    } finally {
+      release();
+      store.presignPut = sign;
+    }
+  });
 });
 
 describe('direct answer-file uploads with local storage', () => {

@@ -1,15 +1,15 @@
 import type { AppContext } from '../../platform/context.js';
-import { withTransaction, type Queryable } from '../../platform/db.js';
+import type { Queryable } from '../../platform/db.js';
 import { AppError, invalid, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PresignedPut } from '../../platform/storage/object-store.js';
 import { storageFor } from '../../platform/storage/storage.js';
-import type { StudentSession } from '../assignments/student-sessions.js';
+import { sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
 import { answerFilesPrefix } from './answer-files.js';
 import { ContentSniffer } from './file-content.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
 import { findAttempt, type Attempt } from './find-attempt.js';
-import { answerFileTarget, judgeForQuestion, ObjectOwnedElsewhere, recordAnswerFile, type UploadResult } from './store-answer-file.js';
+import { answerFileTarget, inUploadTurn, judgeForQuestion, ObjectOwnedElsewhere, recordAnswerFile, sessionEnded, type UploadResult } from './store-answer-file.js';
 
 /**
  * Answer files uploaded directly, when storage is S3: the page asks for a
@@ -62,20 +62,24 @@ export async function presignAnswerFile(
     throw new AppError('invalid_state', 'Direct uploads need S3 storage; this service takes files through its own upload route.');
   }
   if (!/^[A-Za-z0-9+/]{43}=$/.test(intent.sha256)) throw invalid('sha256', 'must be the base64 of the SHA-256 of the file (44 characters)');
-  const { attempt, q, fileName } = await answerFileTarget(ctx, session, assignmentId, intent.questionId, intent.fileName, intent.bytes);
+  const { attempt, q, fileName } = await answerFileTarget(ctx, session, assignmentId, intent.questionId, intent.fileName, intent.bytes, { recheckSession: true });
   const now = ctx.clock.now();
   const fileId = newId('fil');
   const key = `${answerFilesPrefix(attempt.institutionId, assignmentId)}${fileId}`;
   const meta: Meta = { questionId: q.id, fileId, fileName, claimedType: intent.claimedType, version: intent.version, sha256: intent.sha256 };
   const expiresAt = new Date(now.getTime() + ctx.config.directUploadSeconds * 1000);
-  const upload = await withTransaction(ctx.pool, async (tx) => {
-    await tx.query(
+  // Signed before the intent is written, not inside a transaction: signing may wait (the first call loads
+  // the AWS SDK, credentials may be fetched), and a transaction open meanwhile would hold a pool connection,
+  // fifty of them for a class whose first uploads start together. The URL leaves only once its intent is on
+  // record, so an object under this key is always found by the sweep.
+  const upload = await storage.presignPut!(key, intent.bytes, STORED_TYPE, ctx.config.directUploadSeconds, intent.sha256);
+  await inUploadTurn(() =>
+    ctx.pool.query(
       `INSERT INTO pending_uploads (storage_key, institution_id, assignment_id, kind, declared_bytes, content_type, meta, created_at, expires_at)
        VALUES ($1, $2, $3, 'answer_file', $4, $5, $6, $7, $8)`,
       [key, attempt.institutionId, assignmentId, intent.bytes, STORED_TYPE, JSON.stringify(meta), now, expiresAt],
-    );
-    return storage.presignPut!(key, intent.bytes, STORED_TYPE, ctx.config.directUploadSeconds, intent.sha256);
-  });
+    ),
+  );
   return { direct: true, key, upload, expiresAt: expiresAt.toISOString() };
 }
 
@@ -98,13 +102,18 @@ async function recordedAlready(db: Queryable, key: string): Promise<UploadResult
  */
 export async function recordDirectAnswerFile(ctx: AppContext, session: StudentSession, assignmentId: string, key: string): Promise<UploadResult> {
   const storage = storageFor(ctx.config);
-  const { rows } = await ctx.pool.query<{ storage_key: string; declared_bytes: number; meta: Meta }>(
-    `SELECT storage_key, declared_bytes, meta FROM pending_uploads
-     WHERE storage_key = $1 AND institution_id = $2 AND assignment_id = $3 AND kind = 'answer_file'`,
-    [key, session.institutionId, assignmentId],
-  );
-  const row = rows[0];
-  const attempt = await findAttempt(ctx.pool, session.institutionId, assignmentId);
+  // In the upload's turn (a class's records come together): the session, which the route may take from this
+  // process's recent ones, looked up again first; then the intent and the attempt.
+  const { live, row, attempt } = await inUploadTurn(async () => {
+    if (!(await sessionIsLive(ctx.pool, session.idHash, ctx.clock.now()))) return { live: false, row: undefined, attempt: null };
+    const { rows } = await ctx.pool.query<{ storage_key: string; declared_bytes: number; meta: Meta }>(
+      `SELECT storage_key, declared_bytes, meta FROM pending_uploads
+       WHERE storage_key = $1 AND institution_id = $2 AND assignment_id = $3 AND kind = 'answer_file'`,
+      [key, session.institutionId, assignmentId],
+    );
+    return { live: true, row: rows[0], attempt: await findAttempt(ctx.pool, session.institutionId, assignmentId) };
+  });
+  if (!live) throw sessionEnded(session);
   if (!attempt || attempt.userId !== session.userId) throw notFound('attempt');
   if (!row) {
     const done = await recordedAlready(ctx.pool, key);

@@ -1,13 +1,14 @@
+import diagnostics from 'node:diagnostics_channel';
 import { Transform, type Readable } from 'node:stream';
 import type { AppContext } from '../../platform/context.js';
 import { withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { sha256OffThread } from '../../platform/off-thread-hash.js';
-import { ByteRate, Gate } from '../../platform/byte-rate.js';
+import { ByteMeter, ByteRate, Gate } from '../../platform/byte-rate.js';
 import { ObjectTooLargeError } from '../../platform/storage/object-store.js';
 import { storageFor } from '../../platform/storage/storage.js';
-import { sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
+import { forgetRecentSession, sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
 import { deliver } from '../catalog/delivery.js';
 import { UPLOAD_DEFAULT_BYTES } from '../catalog/schemas.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
@@ -90,22 +91,71 @@ function mib(bytes: number): string {
  */
 export const UPLOAD_BYTES_PER_SECOND = 128 * 1024 * 1024;
 const uploadRate = new ByteRate(UPLOAD_BYTES_PER_SECOND);
+/** Each upload takes from the allowance every 256 KiB, not every chunk (platform/byte-rate.ts: ByteMeter). */
+const RATE_STEP_BYTES = 256 * 1024;
 
 /**
- * Uploads that end together (they share the allowance, so a burst of them
- * does) record their answers two at a time, leaving the rest of the
- * connection pool to everything else.
+ * The uploads' database work, the checks before the body (session, attempt)
+ * and the record after it, runs two at a time: uploads that start together
+ * (a class told to hand in now) or end together (they share the allowance,
+ * so a burst of them does) never hold more than two of the pool's
+ * connections, nor queue in front of everyone else's statements. Fifty
+ * uploads checked at once had queued 40 statements ahead of a partner read
+ * (docs/performance.md).
  */
-const finishing = new Gate(2);
+const uploadDbTurns = new Gate(2);
 
-/** The student's open attempt and its drawn file_upload question, with the question's limit; refused otherwise. */
-export async function answerFileTarget(ctx: AppContext, session: StudentSession, assignmentId: string, questionId: string, rawFileName: string, declaredBytes: number | null) {
-  const attempt = await findAttempt(ctx.pool, session.institutionId, assignmentId);
-  if (!attempt || attempt.userId !== session.userId) throw notFound('attempt');
-  const refused = closed(attempt, ctx.clock.now());
+/** Runs an upload's database work in its turn (above); the direct uploads' intent and record take theirs too. */
+export function inUploadTurn<T>(work: () => Promise<T>): Promise<T> {
+  return uploadDbTurns.run(work);
+}
+
+/** The refusal of a session that ended since this process last saw it (a new start link, expiry); it is forgotten. */
+export function sessionEnded(session: StudentSession): AppError {
+  forgetRecentSession(session.idHash);
+  return new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
+}
+
+/**
+ * Where each upload is in its round, for a measuring subscriber
+ * (bench/upload-server.ts): `{ assignmentId, phase, at }` with `at` in epoch
+ * milliseconds, at `checked` (the target found, streaming starts),
+ * `received` (stored whole), `hashed`, `queued` (waiting to record),
+ * `recording` (its turn), `committed` and `done` (the replaced file deleted).
+ * Nothing is built unless someone listens.
+ */
+export const uploadPhases = diagnostics.channel('assay.answer-file.phase');
+function phase(assignmentId: string, name: string): void {
+  if (uploadPhases.hasSubscribers) uploadPhases.publish({ assignmentId, phase: name, at: performance.timeOrigin + performance.now() });
+}
+
+/**
+ * The student's open attempt and its drawn file_upload question, with the question's limit; refused otherwise.
+ * `recheckSession`: the session may come from this process's recent ones (the upload routes'
+ * `sessionRecheckedByStatement`), so it is looked up again here, before a byte of the body is read.
+ */
+export async function answerFileTarget(
+  ctx: AppContext,
+  session: StudentSession,
+  assignmentId: string,
+  questionId: string,
+  rawFileName: string,
+  declaredBytes: number | null,
+  opts: { recheckSession?: boolean } = {},
+) {
+  const now = ctx.clock.now();
+  const { live, attempt, version } = await uploadDbTurns.run(async () => {
+    const live = !opts.recheckSession || (await sessionIsLive(ctx.pool, session.idHash, now));
+    const attempt = live ? await findAttempt(ctx.pool, session.institutionId, assignmentId) : null;
+    // The version is cached (test-versions.ts): a database read only on this process's first use of it.
+    const version = attempt && attempt.userId === session.userId ? await loadTestVersion(ctx.pool, attempt.testVersionId) : null;
+    return { live, attempt, version };
+  });
+  if (!live) throw sessionEnded(session);
+  if (!attempt || !version) throw notFound('attempt');
+  const refused = closed(attempt, now);
   if (refused) throw refused;
 
-  const version = await loadTestVersion(ctx.pool, attempt.testVersionId);
   const test = deliver(version, attempt.delivery);
   const field = 'questionId';
   const refuse = (message: string) => new AppError('invalid_request', `${field}: ${message}`, [{ field, message }]);
@@ -155,8 +205,9 @@ export async function recordAnswerFile(
   const removeObject = () => storage.delete(file.key).catch(() => undefined);
   const now = ctx.clock.now();
   let outcome: { saved: boolean; version: number; stale: string[] };
+  phase(assignmentId, 'queued');
   try {
-    outcome = await finishing.run(() => withTransaction(ctx.pool, async (tx) => {
+    outcome = await uploadDbTurns.run(() => (phase(assignmentId, 'recording'), withTransaction(ctx.pool, async (tx) => {
       const locked = await lockAttempt(tx, assignmentId, 'share', { institutionId: attempt.institutionId });
       if (!locked) throw notFound('attempt');
       const refusedNow = closed(locked, now);
@@ -172,29 +223,44 @@ export async function recordAnswerFile(
         now,
       );
       return { ...written, stale: await deleteOtherAnswerFiles(tx, attempt.institutionId, assignmentId, target.questionId, file.fileId) };
-    }));
+    })));
   } catch (err) {
     if (!(err instanceof ObjectOwnedElsewhere)) await removeObject();
     throw err;
   }
+  phase(assignmentId, 'committed');
   if (!outcome.saved) await removeObject();
   for (const old of outcome.stale) await storage.delete(old).catch(() => undefined);
+  phase(assignmentId, 'done');
   return { questionId: target.questionId, fileId: file.fileId, fileName: file.fileName, contentType: file.contentType, bytes: file.bytes, version: outcome.version, saved: outcome.saved };
 }
 
 export async function storeAnswerFile(ctx: AppContext, session: StudentSession, assignmentId: string, input: UploadInput): Promise<UploadResult> {
-  const { attempt, q, fileName, maxBytes, tooLarge } = await answerFileTarget(ctx, session, assignmentId, input.questionId, input.fileName, input.declaredBytes);
+  const { attempt, q, fileName, maxBytes, tooLarge } = await answerFileTarget(ctx, session, assignmentId, input.questionId, input.fileName, input.declaredBytes, {
+    recheckSession: true,
+  });
 
+  phase(assignmentId, 'checked');
   const storage = storageFor(ctx.config);
   const fileId = newId('fil');
   const key = `${answerFilesPrefix(attempt.institutionId, assignmentId)}${fileId}`;
   const sniffer = new ContentSniffer();
   // Hashed on a worker thread: 50 students' 20 MB files hashed on the event loop slowed every other request.
   const hash = sha256OffThread();
+  const meter = new ByteMeter(uploadRate, RATE_STEP_BYTES);
   const inspect = new Transform({
     transform(chunk: Buffer, _enc, done) {
-      sniffer.push(chunk);
-      Promise.all([hash.update(chunk), uploadRate.take(chunk.length)]).then(() => done(null, chunk), done);
+      let hashed: Promise<void> | undefined;
+      try {
+        sniffer.push(chunk);
+        hashed = hash.update(chunk);
+      } catch (err) {
+        return done(err as Error);
+      }
+      const allowed = meter.add(chunk.length);
+      // Most chunks go on at once: a wait (room at the hashing thread, the allowance) only every few hundred KB.
+      if (!hashed && !allowed) return done(null, chunk);
+      Promise.all([hashed, allowed]).then(() => done(null, chunk), done);
     },
   });
   input.body.on('error', (err) => inspect.destroy(err));
@@ -213,6 +279,7 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
     throw err;
   }
 
+  phase(assignmentId, 'received');
   const removeObject = () => storage.delete(key).catch(() => undefined);
   const judged = judgeForQuestion(q.accept, sniffer.finish(), input.claimedType);
   if (judged instanceof AppError) {
@@ -227,5 +294,6 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
     await removeObject();
     throw err;
   }
+  phase(assignmentId, 'hashed');
   return recordAnswerFile(ctx, session, { attempt, questionId: q.id }, { fileId, key, fileName, contentType: judged.type, bytes, sha256, version: input.version });
 }

@@ -15,9 +15,12 @@ import { AssignmentParams, CsrfHeader } from '../proctoring/schemas.js';
  */
 export const answerFileDirectRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const hide = { hide: true };
+  // As for the through-API upload: the session may come from this process's recent ones, and the service
+  // looks it up again in the upload's turn, two uploads at a time (attempts/store-answer-file.ts).
+  const config = { sessionRecheckedByStatement: true };
   app.post(
     '/a/:assignmentId/files/:questionId/uploads',
-    { schema: { ...hide, params: FileUploadParams, headers: CsrfHeader, body: AnswerFilePresignBody, response: { 200: AnswerFilePresigned, ...errors(400, 401, 403, 404, 409, 413, 429) } } },
+    { config, schema: { ...hide, params: FileUploadParams, headers: CsrfHeader, body: AnswerFilePresignBody, response: { 200: AnswerFilePresigned, ...errors(400, 401, 403, 404, 409, 413, 429) } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const b = request.body;
@@ -34,7 +37,7 @@ export const answerFileDirectRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext
 
   app.post(
     '/a/:assignmentId/files/uploads/record',
-    { schema: { ...hide, params: AssignmentParams, headers: CsrfHeader, body: AnswerFileRecordBody, response: { 200: FileUploadResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429, 500, 503) } } },
+    { config, schema: { ...hide, params: AssignmentParams, headers: CsrfHeader, body: AnswerFileRecordBody, response: { 200: FileUploadResponse, ...errors(400, 401, 403, 404, 409, 413, 415, 429, 500, 503) } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return recordDirectAnswerFile(ctx, sessionOf(request), request.params.assignmentId, request.body.key);

@@ -28,7 +28,10 @@ export const answerFileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = 
       // The service enforces the question's own limit while streaming; this only bounds what Fastify would allow.
       bodyLimit: UPLOAD_MAX_BYTES + 1,
       // A 20 MB file on a slow connection: the time to send it grows with its size (platform/http/request-time.ts).
-      config: { uploadTime: true },
+      // The session may come from this process's recent ones: the service looks it up again, with the attempt,
+      // before it reads the body, two uploads at a time (attempts/store-answer-file.ts), so fifty uploads
+      // starting together do not put fifty session queries in front of everyone else's.
+      config: { uploadTime: true, sessionRecheckedByStatement: true },
       schema: {
         hide: true,
         params: FileUploadParams,

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { randomBase62 } from '../ids.js';
+import { writeInBlocks } from './block-writer.js';
 import { checkKey, checkPrefix, limitedChunks, type ObjectStore } from './object-store.js';
 
 /**
@@ -50,21 +49,18 @@ export function createLocalStore(root: string): ObjectStore {
       const file = fileOf(key);
       await fsp.mkdir(path.dirname(file), { recursive: true });
       const tmp = path.join(path.dirname(file), `.tmp-${randomBase62(12)}`);
-      let bytes = 0;
+      let handle: fsp.FileHandle | null = null;
       try {
-        // The request is not destroyed when the limit stops the read: its error answer still has to reach the client.
-        const counted = Readable.from(
-          (async function* () {
-            for await (const chunk of limitedChunks(body, maxBytes)) {
-              bytes += chunk.length;
-              yield chunk;
-            }
-          })(),
-        );
-        await pipeline(counted, fs.createWriteStream(tmp, { flags: 'wx' }));
+        handle = await fsp.open(tmp, 'wx');
+        // In blocks of 256 KiB (block-writer.ts). The request is not destroyed when the limit stops the
+        // read: its error answer still has to reach the client.
+        const bytes = await writeInBlocks(handle, limitedChunks(body, maxBytes));
+        await handle.close();
+        handle = null;
         await fsp.rename(tmp, file);
         return bytes;
       } catch (err) {
+        await handle?.close().catch(() => undefined);
         await fsp.rm(tmp, { force: true });
         throw err;
       }
