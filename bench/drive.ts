@@ -80,3 +80,20 @@ export async function drive(child: ChildProcess, t: Target, opts: { seconds: num
     failed: result.non2xx + result.errors + result.timeouts,
   };
 }
+
+/**
+ * The create bodies both partner benches send: 1000 distinct students, cycled, so the user upsert updates as
+ * often as it inserts, for the app and the baselines alike.
+ */
+export function createBodies(testId: string): () => { body: string } {
+  let n = 0;
+  return () => ({
+    body: JSON.stringify({
+      externalUserId: `student-${n++ % 1000}`,
+      testId,
+      user: { email: 'student@bench.example', name: 'Bench Student' },
+      callbackUrl: 'https://bench.example/return',
+      metadata: { course: 'BENCH-101' },
+    }),
+  });
+}

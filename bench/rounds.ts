@@ -3,7 +3,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openBenchDatabase } from './bench-database.js';
-import { drive, type Measured, type Target } from './drive.js';
+import { createBodies, drive, type Measured, type Target } from './drive.js';
 import { startBenchServers } from './start-servers.js';
 
 /**
@@ -52,17 +52,7 @@ await stats.connect();
 
 const auth = { authorization: `Bearer ${ready.apiKey}` };
 const json = { ...auth, 'content-type': 'application/json' };
-let userCounter = 0;
-// 1000 distinct students, cycled, as bench/run.ts: the user upsert updates as often as it inserts, for both servers alike.
-const createBody = () => ({
-  body: JSON.stringify({
-    externalUserId: `student-${userCounter++ % 1000}`,
-    testId: ready.testId,
-    user: { email: 'student@bench.example', name: 'Bench Student' },
-    callbackUrl: 'https://bench.example/return',
-    metadata: { course: 'BENCH-101' },
-  }),
-});
+const createBody = createBodies(ready.testId);
 const get = (url: string, p: string): Target => ({ url, method: 'GET', path: p, headers: auth });
 const id = ready.assignmentId;
 const STEPS = [

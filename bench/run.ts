@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openBenchDatabase } from './bench-database.js';
-import { drive as driveOne, type Measured, type Target } from './drive.js';
+import { createBodies, drive as driveOne, type Measured, type Target } from './drive.js';
 import { startBenchServers } from './start-servers.js';
 
 /**
@@ -72,18 +72,8 @@ const { child, ready } = await startBenchServers(db.url, { seedAssignments: SEED
 // ---- cases ----------------------------------------------------------------
 const auth = { authorization: `Bearer ${ready.apiKey}` };
 const json = { ...auth, 'content-type': 'application/json' };
-let userCounter = 0;
 let keyCounter = 0;
-// 1000 distinct students, cycled: the user upsert updates as often as it inserts, for both servers alike.
-const createBody = () => ({
-  body: JSON.stringify({
-    externalUserId: `student-${userCounter++ % 1000}`,
-    testId: ready.testId,
-    user: { email: 'student@bench.example', name: 'Bench Student' },
-    callbackUrl: 'https://bench.example/return',
-    metadata: { course: 'BENCH-101' },
-  }),
-});
+const createBody = createBodies(ready.testId);
 
 const batched = (p: string): Target => ({ url: ready.batchedUrl, method: 'GET', path: p, headers: auth });
 const allCases: Case[] = [
