@@ -10,7 +10,8 @@ import { withAuditEntry, type AuditContext } from '../staff/audit.js';
 import { keepSourceHashes } from './translations/translation-store.js';
 
 export type { TestVersion, TestSummary, AdminTestView } from './tests-repo.js';
-export { findPublishedTest, findPublishedTestAndCallbackDomains, getCurrentTestVersion, getTestVersionById, listAllTests, listTestTitles } from './tests-repo.js';
+export { findPublishedTestAndCallbackDomains } from './published-version.js';
+export { findPublishedTest, getCurrentTestVersion, getTestVersionById, listAllTests, listTestTitles } from './tests-repo.js';
 
 /**
  * The authoring rules, with the operators' assets that the texts name looked
