@@ -32,12 +32,18 @@ const { values: opts } = parseArgs({
     duration: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
+    // Leave runs out by key (naive, batched, ceiling, read, list, bareCreate, create), to tell what a swing follows.
+    skip: { type: 'string', default: '' },
+    slices: { type: 'string', default: '4' },
+    // Run the servers through tsx instead of compiled by tsc (bench/build-servers.ts), to see what tsx costs.
+    tsx: { type: 'boolean', default: false },
   },
 });
 const DURATION = Number(opts.duration);
 const ROUNDS = Number(opts.rounds);
 const CONNECTIONS = Number(opts.connections);
-for (const [name, v] of Object.entries({ duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS })) {
+const SLICES = Number(opts.slices);
+for (const [name, v] of Object.entries({ duration: DURATION, rounds: ROUNDS, connections: CONNECTIONS, slices: SLICES })) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a whole number`);
 }
 const READ_TARGET = 0.7;
@@ -46,7 +52,7 @@ const ROUND_SPREAD = 0.1;
 
 const load = os.loadavg();
 const db = await openBenchDatabase('assay_rounds');
-const { child, ready } = await startBenchServers(db.url);
+const { child, ready } = await startBenchServers(db.url, { built: !opts.tsx });
 const stats = new pg.Client({ connectionString: db.url });
 await stats.connect();
 
@@ -65,6 +71,8 @@ const STEPS = [
   { key: 'create', label: 'Assay POST /assignments', t: { url: ready.appUrl, method: 'POST', path: '/api/partner/v1/assignments', headers: json, next: createBody } },
 ] as const satisfies readonly { key: string; label: string; t: Target }[];
 type StepKey = (typeof STEPS)[number]['key'];
+const SKIP = new Set(opts.skip.split(',').filter(Boolean));
+for (const k of SKIP) if (!STEPS.some((s) => s.key === k)) throw new Error(`--skip: no run is called ${k}`);
 
 /** The autovacuum and autoanalyze work PostgreSQL did while `during` ran, sampled every 200 ms. */
 async function autovacuumDuring<T>(during: Promise<T>): Promise<{ value: T; seen: string[] }> {
@@ -93,35 +101,93 @@ async function tableRows(): Promise<string> {
 
 const cpu = os.cpus();
 console.log(
-  `Assay bench, round by round: ${ROUNDS} rounds of ${STEPS.length} runs of ${DURATION} s, ${CONNECTIONS} connections, cold start (no warm-up)\n` +
+  `Assay bench, round by round: ${ROUNDS} rounds of ${STEPS.length} runs of ${DURATION} s (each app run in ${SLICES} slices taking turns with its baseline), ${CONNECTIONS} connections, cold start (no warm-up)\n` +
     `machine: ${cpu.length} x ${cpu[0]?.model.trim()}, Node ${process.version}, PostgreSQL ${db.version} ` +
     `(${db.embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}); load average at the start ${load.map((l) => l.toFixed(2)).join(' ')}`,
 );
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
-const rounds: Record<StepKey, Measured>[] = [];
+type Round = { m: Partial<Record<StepKey, Measured>>; pairs: Partial<Record<'read' | 'create', number[]>> };
+const rounds: Round[] = [];
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+/** A round's ratio of an app run to its baseline: the median of its slice pairs' ratios; NaN where either was skipped. */
+const ratio = (round: Round, app: 'read' | 'create') => median(round.pairs[app] ?? []);
+
+/** The slices of one run measured as one: requests summed, latencies and shares averaged, GC summed, heap at the end. */
+function combine(runs: Measured[]): Measured {
+  const mean = (f: (m: Measured) => number) => runs.reduce((s, m) => s + f(m), 0) / runs.length;
+  return {
+    rps: mean((m) => m.rps),
+    p50: mean((m) => m.p50),
+    p99: Math.max(...runs.map((m) => m.p99)),
+    cpuUs: mean((m) => m.cpuUs),
+    sysUs: mean((m) => m.sysUs),
+    syscalls: runs[0]!.syscalls === null ? null : { reads: mean((m) => m.syscalls!.reads), writes: mean((m) => m.syscalls!.writes) },
+    pgUs: runs[0]!.pgUs === null ? null : mean((m) => m.pgUs!),
+    gcMs: runs.reduce((s, m) => s + m.gcMs, 0),
+    heapMb: runs.at(-1)!.heapMb,
+    failed: runs.reduce((s, m) => s + m.failed, 0),
+    idlePct: runs[0]!.idlePct === null ? null : mean((m) => m.idlePct!),
+    stealPct: runs[0]!.stealPct === null ? null : mean((m) => m.stealPct!),
+  };
+}
+
+function line(label: string, value: Measured, seen: string[] = []): string {
+  return (
+    `  ${label.padEnd(36)}${pad(Math.round(value.rps), 8)} req/s  p50 ${pad(value.p50.toFixed(1), 5)}  p99 ${pad(value.p99.toFixed(1), 6)} ms` +
+    `  node ${pad(Math.round(value.cpuUs), 4)} µs (kernel ${pad(Math.round(value.sysUs), 3)}${value.syscalls ? `, ${value.syscalls.reads.toFixed(2)} reads ${value.syscalls.writes.toFixed(2)} writes` : ''})  gc ${pad(Math.round(value.gcMs), 5)} ms  heap ${pad(Math.round(value.heapMb), 4)} MB` +
+    (value.idlePct !== null ? `  idle ${pad(Math.round(value.idlePct), 2)} %  steal ${pad(value.stealPct!.toFixed(1), 4)} %` : '') +
+    (value.failed > 0 ? `  ! ${value.failed} non-2xx or errors` : '') +
+    (seen.length > 0 ? `\n      autovacuum during the read: ${seen.join('; ')}` : '')
+  );
+}
+
+const step = (key: StepKey) => STEPS.find((s) => s.key === key)!;
+const run = (key: StepKey, seconds: number) => drive(child, step(key).t, { seconds, connections: CONNECTIONS, clusterDir: db.clusterDir });
+// Each app run takes turns with its baseline in SLICES slices (baseline, app, baseline, app, …), so that what the
+// machine's neighbours take (the steal) falls on both alike; the round's ratio is the median of the pairs' ratios.
+const PAIRED = { batched: 'read', bareCreate: 'create' } as const;
 let failures = 0;
 try {
   for (let r = 1; r <= ROUNDS; r++) {
     console.log(`\nround ${r}  (${await tableRows()})`);
-    const m = {} as Record<StepKey, Measured>;
-    for (const step of STEPS) {
-      const run = drive(child, step.t, { seconds: DURATION, connections: CONNECTIONS, clusterDir: db.clusterDir });
-      const { value, seen } = step.key === 'read' ? await autovacuumDuring(run) : { value: await run, seen: [] };
-      m[step.key] = value;
-      failures += value.failed;
-      console.log(
-        `  ${step.label.padEnd(36)}${pad(Math.round(value.rps), 8)} req/s  p50 ${pad(value.p50.toFixed(1), 5)}  p99 ${pad(value.p99.toFixed(1), 6)} ms` +
-          `  node ${pad(Math.round(value.cpuUs), 4)} µs  gc ${pad(Math.round(value.gcMs), 5)} ms  heap ${pad(Math.round(value.heapMb), 4)} MB` +
-          (value.failed > 0 ? `  ! ${value.failed} non-2xx or errors` : '') +
-          (seen.length > 0 ? `\n      autovacuum during the read: ${seen.join('; ')}` : ''),
-      );
+    const round: Round = { m: {}, pairs: {} };
+    for (const { key } of STEPS) {
+      if (SKIP.has(key) || Object.values(PAIRED).includes(key as 'read' | 'create')) continue;
+      const app = PAIRED[key as keyof typeof PAIRED];
+      if (!app || SKIP.has(app)) {
+        const value = await run(key, DURATION);
+        round.m[key] = value;
+        failures += value.failed;
+        console.log(line(step(key).label, value));
+        continue;
+      }
+      const base: Measured[] = [];
+      const mine: Measured[] = [];
+      const seen = new Set<string>();
+      for (let i = 0; i < SLICES; i++) {
+        base.push(await run(key, DURATION / SLICES));
+        const slice = app === 'read' ? await autovacuumDuring(run(app, DURATION / SLICES)) : { value: await run(app, DURATION / SLICES), seen: [] };
+        mine.push(slice.value);
+        for (const q of slice.seen) seen.add(q);
+      }
+      round.m[key] = combine(base);
+      round.m[app] = combine(mine);
+      round.pairs[app] = mine.map((x, i) => x.rps / base[i]!.rps);
+      failures += round.m[key].failed + round.m[app].failed;
+      console.log(line(step(key).label, round.m[key]));
+      console.log(line(step(app).label, round.m[app], [...seen]));
+      console.log(`      slice pairs ${app} / ${key}: ${round.pairs[app].map((x) => x.toFixed(2)).join(' ')}`);
     }
-    rounds.push(m);
-    const read = m.read.rps / m.batched.rps;
+    rounds.push(round);
+    const { m } = round;
+    const rps = (a: StepKey, b: StepKey) => (m[a] && m[b] ? (m[a].rps / m[b].rps).toFixed(2) : '–');
     console.log(
-      `  => read / batched bare ${read.toFixed(2)} (p99 ${(m.read.p99 / Math.max(m.batched.p99, 0.001)).toFixed(2)} ×), ` +
-        `read / HTTP ceiling ${(m.read.rps / m.ceiling.rps).toFixed(2)}, create / bare transaction ${(m.create.rps / m.bareCreate.rps).toFixed(2)}`,
+      `  => read / batched bare ${ratio(round, 'read').toFixed(2)} (p99 ${m.read && m.batched ? (m.read.p99 / Math.max(m.batched.p99, 0.001)).toFixed(2) : '–'} ×), ` +
+        `read / HTTP ceiling ${rps('read', 'ceiling')}, create / bare transaction ${ratio(round, 'create').toFixed(2)}`,
     );
   }
 } finally {
@@ -131,8 +197,8 @@ try {
   await db.close();
 }
 
-const reads = rounds.map((m) => m.read.rps / m.batched.rps);
-const creates = rounds.map((m) => m.create.rps / m.bareCreate.rps);
+const reads = rounds.map((r) => ratio(r, 'read'));
+const creates = rounds.map((r) => ratio(r, 'create'));
 const spread = (xs: number[]) => (Math.max(...xs) - Math.min(...xs)) / Math.max(...xs);
 const verdicts = [
   [`read ≥ ${READ_TARGET} × the batched bare route in every round`, Math.min(...reads) >= READ_TARGET, reads],

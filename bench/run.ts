@@ -33,6 +33,8 @@ const { values: opts } = parseArgs({
     profile: { type: 'boolean', default: false },
     // Drive the app alone (no baseline rounds): with --profile, a profile of the app's work only.
     'app-only': { type: 'boolean', default: false },
+    // The servers compiled by tsc first, as production runs them (bench/build-servers.ts), not through tsx.
+    built: { type: 'boolean', default: false },
     only: { type: 'string' },
     'seed-assignments': { type: 'string', default: '0' },
   },
@@ -67,7 +69,7 @@ async function cleanup() {
 
 // ---- servers --------------------------------------------------------------
 const profileDir = path.resolve('bench/profiles');
-const { child, ready } = await startBenchServers(db.url, { seedAssignments: SEED, profileDir: opts.profile ? profileDir : undefined });
+const { child, ready } = await startBenchServers(db.url, { seedAssignments: SEED, profileDir: opts.profile ? profileDir : undefined, built: opts.built });
 
 // ---- cases ----------------------------------------------------------------
 const auth = { authorization: `Bearer ${ready.apiKey}` };
@@ -147,10 +149,14 @@ function combine(runs: Measured[]): Measured {
     p50: mean((m) => m.p50),
     p99: mean((m) => m.p99),
     cpuUs: mean((m) => m.cpuUs),
+    sysUs: mean((m) => m.sysUs),
+    syscalls: runs[0]!.syscalls === null ? null : { reads: mean((m) => m.syscalls!.reads), writes: mean((m) => m.syscalls!.writes) },
     pgUs: runs[0]!.pgUs === null ? null : mean((m) => m.pgUs!),
     gcMs: mean((m) => m.gcMs),
     heapMb: mean((m) => m.heapMb),
     failed: runs.reduce((s, m) => s + m.failed, 0),
+    idlePct: runs[0]!.idlePct === null ? null : mean((m) => m.idlePct!),
+    stealPct: runs[0]!.stealPct === null ? null : mean((m) => m.stealPct!),
   };
 }
 
