@@ -1,7 +1,12 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
+/**
+ * SHA-256 as hex in one call (`crypto.hash`, Node 20.12 and newer): no Hash
+ * object per call, about half the time of createHash for the short inputs
+ * the hot paths hash (an API key on every partner request).
+ */
 export function sha256Hex(input: string | Buffer): string {
-  return createHash('sha256').update(input).digest('hex');
+  return hash('sha256', input, 'hex');
 }
 
 export function hmacSha256(key: string | Buffer, data: string): Buffer {
