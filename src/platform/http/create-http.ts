@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } fro
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { newId } from '../ids.js';
 import { createLogger, type Logger } from '../log/log.js';
+import { lazyChildLogger } from '../log/lazy-child.js';
 import { AppError, errorBody } from '../errors.js';
 import { BODY_LIMIT, installErrorHandling } from './error-handler.js';
 import { jsonBody } from './json-body.js';
@@ -49,6 +50,8 @@ export function createHttp(opts: {
     http: { headersTimeout: 10_000, connectionsCheckingInterval: 2_000 },
     genReqId: () => newId('req'),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // A request's logger is made when it first writes a line that is logged (log/lazy-child.ts).
+    childLoggerFactory: (logger, bindings, childOptions) => lazyChildLogger(logger, bindings, childOptions),
     // Requests that still arrive while closing (pipelined or on a busy kept-alive connection) are
     // refused by the onRequest hook below, with the envelope and Retry-After that Fastify's own
     // 503 fast path would leave out.
