@@ -1,11 +1,12 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../platform/errors.js';
 import type { AppContext } from '../../platform/context.js';
 import { createRateLimitStore } from '../../platform/http/rate-limit-store.js';
+import type { RateLimitResult } from '../../platform/http/rate-limit.js';
 import { createUnauthenticatedLimit } from '../../platform/http/rate-limit-requests.js';
 import { findActiveKey, looksLikeApiKey, touchApiKey } from './api-keys.js';
-import { createKeyCache } from './key-cache.js';
+import { createKeyCache, type AuthenticatedKey } from './key-cache.js';
 import type { PartnerPrincipal } from '../../platform/principal.js';
 
 /** The partner acting on a request (platform/principal.ts): every partner service filters on its institution and its key's mode. */
@@ -51,7 +52,41 @@ async function installPartnerAuth(app: FastifyInstance, { ctx }: { ctx: AppConte
     throw (await unauthenticated.charge(request)) ?? new AppError('unauthenticated', message);
   };
 
-  app.addHook('onRequest', async (request, reply) => {
+  const INVALID = 'The API key is not valid or has been revoked.';
+
+  /**
+   * The key's request admitted: its key id on the log, its rate limit, its institution's status, and
+   * lastUsedAt once a minute. Returns a promise only when it has to wait (a shared limit store, the touch).
+   */
+  const admit = (request: FastifyRequest, reply: FastifyReply, key: AuthenticatedKey): void | Promise<void> => {
+    // The key id (never the key) goes on every later line of this request, including Fastify's
+    // "request completed" line (reply.log is the same logger).
+    (request.log as FastifyBaseLogger & { setBindings?: (b: object) => void }).setBindings?.({ keyId: key.keyId, institutionId: key.institutionId });
+    const taken = limiter.take(key.keyId);
+    return taken instanceof Promise ? taken.then((limit) => limited(request, reply, key, limit)) : limited(request, reply, key, taken);
+  };
+  const limited = (request: FastifyRequest, reply: FastifyReply, key: AuthenticatedKey, limit: RateLimitResult): void | Promise<void> => {
+    reply.headers(limit.headers);
+    if (!limit.allowed) {
+      throw new AppError('rate_limited', 'Too many requests for this API key. Retry after the time in Retry-After.', undefined, limit.headers);
+    }
+    if (key.institutionStatus !== 'active') {
+      throw new AppError('forbidden', 'This institution is suspended. Contact the Assay operator.');
+    }
+    const principal: PartnerPrincipal = { kind: 'partner', institutionId: key.institutionId, keyId: key.keyId, livemode: key.livemode };
+    const now = ctx.clock.now();
+    if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() <= TOUCH_INTERVAL_MS) {
+      request.partner = principal;
+      return;
+    }
+    return touchApiKey(ctx.pool, key.keyId, now).then(() => {
+      key.lastUsedAt = now; // the cached copy too, so the next minute's requests skip the write
+      request.partner = principal;
+    });
+  };
+
+  /** Authenticates a request; a promise only when it has to wait (a key not cached, a refusal's count, the limit store). */
+  const authenticate = (request: FastifyRequest, reply: FastifyReply): void | Promise<void> => {
     const header = request.headers.authorization;
     if (!header) return refuse(request, 'Send your API key as "Authorization: Bearer <API key>".');
     const match = /^Bearer +(\S+) *$/i.exec(header);
@@ -60,27 +95,24 @@ async function installPartnerAuth(app: FastifyInstance, { ctx }: { ctx: AppConte
     // Authenticate first (cache, negative cache, then the database), whatever the address has spent:
     // a valid key is never refused for someone else's failures from behind the same address.
     // Only a failure is counted; a malformed token never reaches the database, a repeated unknown one is refused from memory.
-    const key = looksLikeApiKey(token) ? await keys.lookup(token, () => findActiveKey(ctx.pool, token)) : null;
-    if (!key) return refuse(request, 'The API key is not valid or has been revoked.');
+    if (!looksLikeApiKey(token)) return refuse(request, INVALID);
+    const known = keys.peek(token);
+    if (known === 'unknown') return refuse(request, INVALID);
+    if (known) return admit(request, reply, known);
+    return keys.lookup(token, () => findActiveKey(ctx.pool, token)).then((key) => (key ? admit(request, reply, key) : refuse(request, INVALID)));
+  };
 
-    // The key id (never the key) goes on every later line of this request, including Fastify's
-    // "request completed" line (reply.log is the same logger). Binding in place costs a tenth of a child logger.
-    (request.log as FastifyBaseLogger & { setBindings?: (b: object) => void }).setBindings?.({ keyId: key.keyId, institutionId: key.institutionId });
-    const taken = limiter.take(key.keyId);
-    const limit = taken instanceof Promise ? await taken : taken;
-    reply.headers(limit.headers);
-    if (!limit.allowed) {
-      throw new AppError('rate_limited', 'Too many requests for this API key. Retry after the time in Retry-After.', undefined, limit.headers);
+  // Callback style, as every hook on the hot path: a partner whose key is cached, on the in-process limit
+  // store, is admitted in this turn, with no promise made (about a tenth of the read's own work before).
+  app.addHook('onRequest', (request, reply, done) => {
+    let waiting: void | Promise<void>;
+    try {
+      waiting = authenticate(request, reply);
+    } catch (e) {
+      return done(e as Error);
     }
-    if (key.institutionStatus !== 'active') {
-      throw new AppError('forbidden', 'This institution is suspended. Contact the Assay operator.');
-    }
-    const now = ctx.clock.now();
-    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
-      await touchApiKey(ctx.pool, key.keyId, now);
-      key.lastUsedAt = now; // the cached copy too, so the next minute's requests skip the write
-    }
-    request.partner = { kind: 'partner', institutionId: key.institutionId, keyId: key.keyId, livemode: key.livemode };
+    if (waiting) waiting.then(() => done(), done);
+    else done();
   });
 }
 

@@ -22,7 +22,9 @@ const VALUES = pino.levels.values as Record<string, number>;
 class LazyChild {
   #made: FastifyBaseLogger | null = null;
   readonly #parent: FastifyBaseLogger;
-  #bindings: Bindings;
+  readonly #bindings: Bindings;
+  /** Bindings set before the child was made, given to it when it is. */
+  #more: Bindings | null = null;
   readonly #opts: ChildOptions;
 
   constructor(parent: FastifyBaseLogger, bindings: Bindings, opts: ChildOptions) {
@@ -32,7 +34,7 @@ class LazyChild {
   }
 
   #child(): FastifyBaseLogger {
-    return (this.#made ??= this.#parent.child(this.#bindings, this.#opts));
+    return (this.#made ??= this.#parent.child(this.#more ? { ...this.#bindings, ...this.#more } : this.#bindings, this.#opts));
   }
 
   /** Whether a line at `level` is written: by the child's own level once made, else its options' or the parent's. */
@@ -78,11 +80,12 @@ class LazyChild {
   /** pino's: more bindings for every later line (the partner's key id, once authenticated); a logger without them (none, in tests) ignores them. */
   setBindings(more: Bindings): void {
     if (this.#made) (this.#made as FastifyBaseLogger & { setBindings?(b: Bindings): void }).setBindings?.(more);
-    else this.#bindings = { ...this.#bindings, ...more };
+    // The caller's object is kept, not copied (per request, a copy cost more than the rest of this logger).
+    else this.#more = this.#more ? { ...this.#more, ...more } : more;
   }
 
   bindings(): Bindings {
-    return this.#made ? ((this.#made as FastifyBaseLogger & { bindings?(): Bindings }).bindings?.() ?? {}) : { ...this.#bindings };
+    return this.#made ? ((this.#made as FastifyBaseLogger & { bindings?(): Bindings }).bindings?.() ?? {}) : { ...this.#bindings, ...this.#more };
   }
 
   isLevelEnabled(level: string): boolean {
