@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { NODE_FLAGS } from '../bin/node-flags.js';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -65,7 +66,7 @@ Buffer.from('%PDF-1.7\n').copy(body);
 const db = await openBenchDatabase('assay_bench_uploads');
 const bucket = opts.s3 ? await startBucket() : null;
 const child = fork(path.join(import.meta.dirname, 'upload-server.ts'), [db.url, String(STUDENTS), ...(bucket ? [JSON.stringify(bucket.config)] : [])], {
-  execArgv: ['--import', 'tsx', ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.profile}`, '--cpu-prof-interval=250'] : [])],
+  execArgv: [...NODE_FLAGS, '--import', 'tsx', ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.profile}`, '--cpu-prof-interval=250'] : [])],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 async function cleanup() {
