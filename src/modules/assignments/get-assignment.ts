@@ -3,7 +3,7 @@ import { readAll, withTransaction, type Pool, type Queryable } from '../../platf
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { isPastDue } from '../lifecycle/state-machine.js';
 import type { Score } from '../lifecycle/score.js';
-import { proctoringSummary, type PartnerProctoring } from './proctoring-summary.js';
+import { proctoringSummary, proctoringSummaryAtHand, type PartnerProctoring } from './proctoring-summary.js';
 import type { Accommodations } from './accommodations.js';
 import { findAssignmentById, type AssignmentRow } from './find-assignment.js';
 import { readAssignment, type PartnerReadRow } from './assignments-repo.js';
@@ -66,7 +66,7 @@ export async function getAssignment(
   // One round trip: the row and its proctoring counts together.
   let found = await readAssignment(ctx.pool, institutionId, assignmentId, livemode);
   if (!found) throw notFound('assignment');
-  if (await expireIfDue(ctx.pool, found.row, now)) found = (await readAssignment(ctx.pool, institutionId, assignmentId, livemode))!;
+  if (isPastDue(found.row, now) && (await expireIfDue(ctx.pool, found.row, now))) found = (await readAssignment(ctx.pool, institutionId, assignmentId, livemode))!;
   return assignmentView(ctx.pool, ctx.signer, found.row, now, found.proctoringCounts);
 }
 
@@ -85,11 +85,17 @@ export async function assignmentView<R extends PartnerReadRow>(
     startUrlExpiresAt = signer.expiryFor(now, row.status === 'assigned' ? row.dueAt : null);
     startUrl = signer.issue(row.id, row.linkVersion, startUrlExpiresAt).url;
   }
-  const [proctoring, feedback] = await readAll(db, [
-    () => proctoringSummary(db, row.institutionId, row.id, row.testVersionId, proctoringCounts),
-    // Released with the result only: a completed assignment's one extra lookup by primary key.
-    () => releasedFeedback(db, row),
-  ] as const);
+  // The usual partner read needs nothing more: the counts came with the row, the version is held in this
+  // process, and there is no feedback before completion; then no promise is made here.
+  const atHand = proctoringCounts && row.status !== 'completed' ? proctoringSummaryAtHand(row.testVersionId, proctoringCounts) : undefined;
+  const [proctoring, feedback] =
+    atHand !== undefined
+      ? [atHand, null]
+      : await readAll(db, [
+          () => proctoringSummary(db, row.institutionId, row.id, row.testVersionId, proctoringCounts),
+          // Released with the result only: a completed assignment's one extra lookup by primary key.
+          () => releasedFeedback(db, row),
+        ] as const);
   return {
     assignmentId: row.id,
     status: row.status,

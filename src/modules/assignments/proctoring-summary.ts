@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
-import { loadTestVersion } from '../catalog/test-versions.js';
+import { cachedTestVersion, loadTestVersion } from '../catalog/test-versions.js';
 import type { ProctoredMode } from '../catalog/test-settings.js';
 
 /** The flag counts kept on an attempt's proctoring_sessions row. */
@@ -79,6 +79,19 @@ export async function proctoringSummary(
   const { proctoring } = await loadTestVersion(db, testVersionId);
   if (proctoring === 'none') return null;
   // The partner read's statement selects the session's count columns beside the assignment's (READ_ASSIGNMENT_SQL).
-  const s = counts ? toSummary(counts as SessionCountsRecord) : await findSummary(db, institutionId, assignmentId);
-  return { mode: proctoring, flags: { critical: s.critical, warning: s.warning, info: s.info }, reviewStatus: reviewStatusOf(s) };
+  return summaryOf(proctoring, counts ? toSummary(counts as SessionCountsRecord) : await findSummary(db, institutionId, assignmentId));
+}
+
+/**
+ * proctoringSummary without a promise, for a read that has the session's counts and whose version this
+ * process holds (cachedTestVersion): undefined when it has not, and the caller takes the path above.
+ */
+export function proctoringSummaryAtHand(testVersionId: string, counts: Record<string, unknown>): PartnerProctoring | null | undefined {
+  const version = cachedTestVersion(testVersionId);
+  if (!version) return undefined;
+  return version.proctoring === 'none' ? null : summaryOf(version.proctoring, toSummary(counts as SessionCountsRecord));
+}
+
+function summaryOf(mode: ProctoredMode, s: ReturnType<typeof toSummary>): PartnerProctoring {
+  return { mode, flags: { critical: s.critical, warning: s.warning, info: s.info }, reviewStatus: reviewStatusOf(s) };
 }
