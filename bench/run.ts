@@ -7,14 +7,15 @@ import { createBodies, drive as driveOne, type Measured, type Target } from './d
 import { startBenchServers } from './start-servers.js';
 
 /**
- * `npm run bench:cases [-- --duration 5 --rounds 3 --connections 32 --only <text> --profile --seed-assignments N]`
+ * `npm run bench:cases [-- --duration 5 --rounds 3 --connections 32 --only <text> --profile --seed-assignments N --built]`
  * (the reads are also driven against the raised baselines of bench/batched-baseline.ts:
  * a bare route batched per event-loop turn, and the HTTP ceiling; each gets its own ratio)
  * (--only runs the cases whose name contains the text; --profile writes a
  * V8 CPU profile of the servers' process to bench/profiles/;
  * --seed-assignments fills the institution with N assignments first, with
  * scripts/seed-assignments.ts, to compare read and create latency on a large
- * table with a run on a fresh one.)
+ * table with a run on a fresh one; --built compiles the servers with tsc first,
+ * as production runs them, bench/build-servers.ts.)
  *
  * On a real PostgreSQL (DATABASE_URL's server, else an embedded one started
  * in a temp dir), in a fresh database: the real app and a bare Fastify + pg
