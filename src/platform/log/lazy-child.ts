@@ -53,23 +53,27 @@ class LazyChild {
     this.#child().level = level;
   }
 
+  #log(level: Level, args: unknown[]): void {
+    if (this.#writes(level)) (this.#child()[level] as (...a: unknown[]) => void)(...args);
+  }
+
   fatal(...args: unknown[]): void {
-    if (this.#writes('fatal')) (this.#child().fatal as (...a: unknown[]) => void)(...args);
+    this.#log('fatal', args);
   }
   error(...args: unknown[]): void {
-    if (this.#writes('error')) (this.#child().error as (...a: unknown[]) => void)(...args);
+    this.#log('error', args);
   }
   warn(...args: unknown[]): void {
-    if (this.#writes('warn')) (this.#child().warn as (...a: unknown[]) => void)(...args);
+    this.#log('warn', args);
   }
   info(...args: unknown[]): void {
-    if (this.#writes('info')) (this.#child().info as (...a: unknown[]) => void)(...args);
+    this.#log('info', args);
   }
   debug(...args: unknown[]): void {
-    if (this.#writes('debug')) (this.#child().debug as (...a: unknown[]) => void)(...args);
+    this.#log('debug', args);
   }
   trace(...args: unknown[]): void {
-    if (this.#writes('trace')) (this.#child().trace as (...a: unknown[]) => void)(...args);
+    this.#log('trace', args);
   }
   silent(): void {}
 
