@@ -103,7 +103,7 @@ async function installPartnerAuth(app: FastifyInstance, { ctx }: { ctx: AppConte
   };
 
   // Callback style, as every hook on the hot path: a partner whose key is cached, on the in-process limit
-  // store, is admitted in this turn, with no promise made (about a tenth of the read's own work before).
+  // store, is admitted in this turn, with no promise made.
   app.addHook('onRequest', (request, reply, done) => {
     let waiting: void | Promise<void>;
     try {
