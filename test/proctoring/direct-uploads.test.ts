@@ -87,6 +87,28 @@ describe.runIf(withS3)('direct uploads (S3 storage)', () => {
     expect(apiBodyBytes).toBeLessThan(2_000);
   });
 
+  it('signs before the intent is written: no pool connection is held while a signature is made', async () => {
+    const p = await startProctored(h, h.a, testId);
+    const store = storageFor(h.ctx.config);
+    const sign = store.presignPut!;
+    const held: number[] = [];
+    // Signing can wait (the SDK's first load, fetched credentials): here it waits 50 ms, and says what the pool had out.
+    store.presignPut = async (...args) => {
+      held.push(h.pool.totalCount - h.pool.idleCount);
+      await new Promise((r) => setTimeout(r, 50));
+      return sign(...args);
+    };
+    try {
+      const signed = await presignSegment(p, 0, 1000);
+      expect(signed.statusCode, signed.body).toBe(200);
+      expect(held).toEqual([0]);
+      // The URL left with its intent on record.
+      expect(await count('pending_uploads', p.assignmentId)).toBe(1);
+    } finally {
+      store.presignPut = sign;
+    }
+  });
+
   it("the test page's CSP lets it connect to the bucket's origin", async () => {
     const p = await startProctored(h, h.a, testId);
     const page = await h.app.inject({ method: 'GET', url: `/a/${p.assignmentId}`, headers: { cookie: p.student.cookie! } });

@@ -96,15 +96,16 @@ export async function presignDirectUpload(ctx: AppContext, session: StudentSessi
     meta = { snapshotId, takenAt: intent.takenAt.toISOString(), flagId: intent.flagId, clientId: intent.clientId };
   }
   const expiresAt = new Date(now.getTime() + ctx.config.directUploadSeconds * 1000);
-  // The intent is on record before the URL leaves: an object under this key is always found by the sweep.
-  const upload = await withTransaction(ctx.pool, async (tx) => {
-    await tx.query(
-      `INSERT INTO pending_uploads (storage_key, institution_id, assignment_id, kind, declared_bytes, content_type, meta, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [key, institutionId, assignmentId, intent.kind, intent.bytes, contentType, JSON.stringify(meta), now, expiresAt],
-    );
-    return storage.presignPut!(key, intent.bytes, contentType, ctx.config.directUploadSeconds);
-  });
+  // Signed before the intent is written, not inside a transaction (as answer files are, direct-answer-files.ts):
+  // signing may wait (the first call loads the AWS SDK, credentials may be fetched), and a transaction open
+  // meanwhile would hold a pool connection for every camera of a class that starts together. The URL leaves
+  // only once its intent is on record, so an object under this key is always found by the sweep.
+  const upload = await storage.presignPut!(key, intent.bytes, contentType, ctx.config.directUploadSeconds);
+  await ctx.pool.query(
+    `INSERT INTO pending_uploads (storage_key, institution_id, assignment_id, kind, declared_bytes, content_type, meta, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [key, institutionId, assignmentId, intent.kind, intent.bytes, contentType, JSON.stringify(meta), now, expiresAt],
+  );
   return { direct: true, key, upload, expiresAt: expiresAt.toISOString() };
 }
 
