@@ -74,22 +74,8 @@ ${f.items.map(
 
 /** What a link that is not valid (tampered, expired, or for no report) shows: nothing about anyone, in the browser's language. */
 export function reportNotFoundPage(t: Translator): string {
-  return `<!doctype html>${html`<html lang="${t.lang}" dir="${t.dir}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${t.t('report.linkNotValidTitle')}</title>
-<link rel="stylesheet" href="/assets/student.css">
-</head>
-<body>
-<header class="site-header"><p class="institution">Assay</p></header>
-<main id="main">
-<h1>${t.t('report.linkNotValid')}</h1>
-<p>${t.t('report.linkNotValidBody', { minutes: 15 })}</p>
-</main>
-</body>
-</html>`}`;
+  return noticePage(t, t.t('report.linkNotValidTitle'), html`<h1>${t.t('report.linkNotValid')}</h1>
+<p>${t.t('report.linkNotValidBody', { minutes: 15 })}</p>`);
 }
 
 /**
@@ -99,21 +85,26 @@ export function reportNotFoundPage(t: Translator): string {
  * costs the server little and is ready at once.
  */
 export function reportBusyPage(t: Translator): string {
+  return noticePage(t, t.t('report.busyTitle'), html`<h1>${t.t('report.busy')}</h1>
+<p>${t.t('report.busyBody')}</p>
+<p><a href="?format=pdf">${t.t('report.busyRetry')}</a></p>
+<p><a href="?format=html">${t.t('report.busyOpenPage')}</a></p>`);
+}
+
+/** A short page of the report's links, instead of a report: not indexed, in the translator's language and direction. */
+function noticePage(t: Translator, title: string, main: SafeHtml): string {
   return `<!doctype html>${html`<html lang="${t.lang}" dir="${t.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${t.t('report.busyTitle')}</title>
+<title>${title}</title>
 <link rel="stylesheet" href="/assets/student.css">
 </head>
 <body>
 <header class="site-header"><p class="institution">Assay</p></header>
 <main id="main">
-<h1>${t.t('report.busy')}</h1>
-<p>${t.t('report.busyBody')}</p>
-<p><a href="?format=pdf">${t.t('report.busyRetry')}</a></p>
-<p><a href="?format=html">${t.t('report.busyOpenPage')}</a></p>
+${main}
 </main>
 </body>
 </html>`}`;
