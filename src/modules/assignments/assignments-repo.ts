@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 import { batchedPerPool } from '../../platform/turn-batcher.js';
 import type { Accommodations } from './accommodations.js';
-import type { AssignmentRecord, AssignmentRow } from './find-assignment.js';
+import { toSharedRow, type SharedRecord, type SharedRow } from './find-assignment.js';
 import { JOIN_USER } from '../lifecycle/assignment-user-join.js';
 
 /**
@@ -13,7 +13,7 @@ import { JOIN_USER } from '../lifecycle/assignment-user-join.js';
  * (`metadata_json`), which the answer splices in as it is: no object is built
  * for it (the jsonb is read only for rows from before that column).
  */
-export type PartnerReadRow = Omit<AssignmentRow, 'userId' | 'callbackUrl' | 'candidateLocale' | 'metadata'> & {
+export type PartnerReadRow = SharedRow & {
   /** Present on whole rows (find-assignment.ts); the partner read has metadataJson only. */
   metadata?: Record<string, unknown>;
 };
@@ -24,31 +24,7 @@ const READ_COLUMNS = `a.id, u.external_user_id, a.test_id, a.test_version_id, a.
   ps.flags_critical, ps.flags_warning, ps.flags_info, ps.critical_unreviewed, ps.confirmed, ps.dismissed`;
 
 /** A row of READ_COLUMNS: the proctoring session's counts beside the assignment's (null when it has none). */
-type ReadRecord = Omit<AssignmentRecord, 'institution_id' | 'user_id' | 'callback_url' | 'candidate_locale'> & { [proctoringColumn: string]: unknown };
-
-function toReadRow(institutionId: string, r: ReadRecord): PartnerReadRow {
-  return {
-    id: r.id,
-    institutionId,
-    externalUserId: r.external_user_id,
-    testId: r.test_id,
-    testVersionId: r.test_version_id,
-    status: r.status,
-    dueAt: r.due_at,
-    // Rows from before metadata_json fall back to the jsonb's own key order (as find-assignment.ts does).
-    metadataJson: r.metadata_json ?? JSON.stringify(r.metadata ?? {}),
-    linkVersion: r.link_version,
-    score: r.score,
-    accommodations: r.accommodations,
-    createdAt: r.created_at,
-    startedAt: r.started_at,
-    submittedAt: r.submitted_at,
-    completedAt: r.completed_at,
-    cancelledAt: r.cancelled_at,
-    livemode: r.livemode,
-    locale: r.locale ?? null,
-  };
-}
+type ReadRecord = SharedRecord & { [proctoringColumn: string]: unknown };
 
 /**
  * The partner read's statement: the row by primary key (the MATERIALIZED
@@ -92,7 +68,7 @@ const readBatched = batchedPerPool<ReadKey, ReadResult>({
   async one(db, { institutionId, assignmentId }) {
     const { rows } = await db.query<ReadRecord>({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId] });
     const r = rows[0];
-    return r ? { row: toReadRow(institutionId, r), proctoringCounts: r } : null;
+    return r ? { row: toSharedRow(institutionId, r), proctoringCounts: r } : null;
   },
   async many(pool, keys) {
     const { rows } = await pool.query<ReadRecord & { n: number }>({
@@ -101,7 +77,7 @@ const readBatched = batchedPerPool<ReadKey, ReadResult>({
       values: [JSON.stringify(keys.map((k, n) => ({ n, id: k.assignmentId, institution_id: k.institutionId })))],
     });
     const found: ReadResult[] = keys.map(() => null);
-    for (const r of rows) found[r.n] = { row: toReadRow(keys[r.n]!.institutionId, r), proctoringCounts: r };
+    for (const r of rows) found[r.n] = { row: toSharedRow(keys[r.n]!.institutionId, r), proctoringCounts: r };
     return found;
   },
 });

@@ -69,18 +69,21 @@ export type AssignmentRecord = {
   candidate_locale: string | null;
 };
 
-export function toAssignmentRow(r: AssignmentRecord): AssignmentRow {
+/** What every read of a row maps alike, the partner read's narrower row and the whole one: all but the user id, the callback URL, the candidate's language and the metadata object. */
+export type SharedRow = Omit<AssignmentRow, 'userId' | 'callbackUrl' | 'candidateLocale' | 'metadata'>;
+
+/** The columns SharedRow is made from (the tenant comes from the caller, who knows it). */
+export type SharedRecord = Omit<AssignmentRecord, 'institution_id' | 'user_id' | 'callback_url' | 'candidate_locale'>;
+
+export function toSharedRow(institutionId: string, r: SharedRecord): SharedRow {
   return {
     id: r.id,
-    institutionId: r.institution_id,
-    userId: r.user_id,
+    institutionId,
     externalUserId: r.external_user_id,
     testId: r.test_id,
     testVersionId: r.test_version_id,
     status: r.status,
-    callbackUrl: r.callback_url,
     dueAt: r.due_at,
-    metadata: r.metadata ?? {},
     // Rows from before metadata_json fall back to the jsonb's own key order.
     metadataJson: r.metadata_json ?? JSON.stringify(r.metadata ?? {}),
     linkVersion: r.link_version,
@@ -93,6 +96,15 @@ export function toAssignmentRow(r: AssignmentRecord): AssignmentRow {
     cancelledAt: r.cancelled_at,
     livemode: r.livemode,
     locale: r.locale ?? null,
+  };
+}
+
+export function toAssignmentRow(r: AssignmentRecord): AssignmentRow {
+  return {
+    ...toSharedRow(r.institution_id, r),
+    userId: r.user_id,
+    callbackUrl: r.callback_url,
+    metadata: r.metadata ?? {},
     candidateLocale: r.candidate_locale ?? null,
   };
 }
