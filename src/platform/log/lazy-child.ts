@@ -39,8 +39,7 @@ class LazyChild {
 
   /** Whether a line at `level` is written: by the child's own level once made, else its options' or the parent's. */
   #writes(level: Level): boolean {
-    const current = this.#made?.level ?? this.#opts.level ?? this.#parent.level;
-    const threshold = VALUES[current];
+    const threshold = VALUES[this.level];
     // A level pino does not know (a custom logger's): let the logger decide.
     return threshold === undefined || VALUES[level]! >= threshold;
   }
