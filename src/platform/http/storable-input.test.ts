@@ -38,3 +38,25 @@ describe('the storable-input walk', () => {
     expect(findUnstorable('\u0000', 'query')?.field).toBe('query');
   });
 });
+
+describe('a flat object of strings (path parameters, a query): the quick check', () => {
+  it('passes a flat object of clean strings, as path parameters and queries are', () => {
+    expect(findUnstorable({ assignmentId: 'asg_0123456789abcdefABCDEF', cursor: 'é 😀' }, 'params')).toBeNull();
+    expect(findUnstorable({}, 'query')).toBeNull();
+  });
+
+  it('names the key of a flat value that holds NUL or a lone surrogate', () => {
+    expect(findUnstorable({ a: 'ok', limit: '1\u00002' }, 'query')).toEqual({ field: 'limit', message: 'must not contain the NUL character (U+0000)' });
+    expect(findUnstorable({ id: 'x\udc00' }, 'params')).toEqual({ field: 'id', message: 'must be valid Unicode (it holds an unpaired surrogate)' });
+  });
+
+  it('refuses a flat key that holds NUL, naming the object', () => {
+    expect(findUnstorable({ 'k\u0000': 'v' }, 'query')).toEqual({ field: 'query', message: 'has a key that must not contain the NUL character (U+0000)' });
+  });
+
+  it('still walks what is not flat: nested objects, arrays, numbers beside strings', () => {
+    expect(findUnstorable({ n: 1, meta: { note: 'x\u0000' } }, 'body')).toEqual({ field: 'meta.note', message: 'must not contain the NUL character (U+0000)' });
+    expect(findUnstorable({ tags: ['a', 'b\ud800'] }, 'query')).toEqual({ field: 'tags.1', message: 'must be valid Unicode (it holds an unpaired surrogate)' });
+    expect(findUnstorable({ n: 1, s: 'fine' }, 'body')).toBeNull();
+  });
+});

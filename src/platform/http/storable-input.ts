@@ -30,6 +30,21 @@ export function isBinary(value: object): boolean {
   return ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Blob || value instanceof Readable;
 }
 
+/**
+ * True when every value of `o` is a string and neither it nor its key needs
+ * refusing: a request's path parameters and query nearly always, checked
+ * with nothing allocated. Anything else (a nested value, a number, a
+ * problem) is left to the walk below, which also says where the problem is;
+ * so is an array, whose indexes a `for…in` would make into strings.
+ */
+function isFlatAndStorable(o: object): boolean {
+  for (const key in o) {
+    const value = (o as Record<string, unknown>)[key];
+    if (typeof value !== 'string' || UNSTORABLE.test(key) || UNSTORABLE.test(value)) return false;
+  }
+  return true;
+}
+
 /** Where a value sits: its key and its parent's place, so a path is spelled out only for the value that is refused. */
 interface Place {
   key: string;
@@ -49,6 +64,7 @@ export function findUnstorable(root: unknown, rootName: string): { field: string
     const problem = problemOf(root);
     return problem ? { field: rootName, message: problem } : null;
   }
+  if (root !== null && typeof root === 'object' && !Array.isArray(root) && isFlatAndStorable(root)) return null;
   // Runs on every request, so it costs per object and per string, nothing per number: only objects go on the
   // stack (with their place), strings are checked where they are met, other values and binary are passed over,
   // and an array is read by index (Object.keys of a long array would make a string per element).
