@@ -3,7 +3,7 @@ import { readAll, withTransaction, type Pool, type Queryable } from '../../platf
 import { applyTransition } from '../lifecycle/apply-transition.js';
 import { isPastDue } from '../lifecycle/state-machine.js';
 import type { Score } from '../lifecycle/score.js';
-import { proctoringSummary, proctoringSummaryAtHand, type PartnerProctoring } from './proctoring-summary.js';
+import { proctoringSummary, proctoringSummaryAtHand, type PartnerProctoring, type SessionCountsRecord } from './proctoring-summary.js';
 import type { Accommodations } from './accommodations.js';
 import { findAssignmentById, type AssignmentRow } from './find-assignment.js';
 import { readAssignment, type PartnerReadRow } from './assignments-repo.js';
@@ -77,7 +77,7 @@ export async function assignmentView<R extends PartnerReadRow>(
   /** The partner read's row, or a whole one (AssignmentRow has every field it needs). */
   row: R,
   now: Date,
-  proctoringCounts?: Record<string, unknown>,
+  proctoringCounts?: SessionCountsRecord,
 ): Promise<ViewOf<R>> {
   let startUrl: string | null = null;
   let startUrlExpiresAt: Date | null = null;

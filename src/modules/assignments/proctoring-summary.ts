@@ -74,22 +74,22 @@ export async function proctoringSummary(
   assignmentId: string,
   testVersionId: string,
   /** The session row's counts when the caller already read them (the partner read joins them in); else one read here. */
-  counts?: Record<string, unknown>,
+  counts?: SessionCountsRecord,
 ): Promise<PartnerProctoring | null> {
   const { proctoring } = await loadTestVersion(db, testVersionId);
   if (proctoring === 'none') return null;
   // The partner read's statement selects the session's count columns beside the assignment's (READ_ASSIGNMENT_SQL).
-  return summaryOf(proctoring, counts ? toSummary(counts as SessionCountsRecord) : await findSummary(db, institutionId, assignmentId));
+  return summaryOf(proctoring, counts ? toSummary(counts) : await findSummary(db, institutionId, assignmentId));
 }
 
 /**
  * proctoringSummary without a promise, for a read that has the session's counts and whose version this
  * process holds (cachedTestVersion): undefined when it has not, and the caller takes the path above.
  */
-export function proctoringSummaryAtHand(testVersionId: string, counts: Record<string, unknown>): PartnerProctoring | null | undefined {
+export function proctoringSummaryAtHand(testVersionId: string, counts: SessionCountsRecord): PartnerProctoring | null | undefined {
   const version = cachedTestVersion(testVersionId);
   if (!version) return undefined;
-  return version.proctoring === 'none' ? null : summaryOf(version.proctoring, toSummary(counts as SessionCountsRecord));
+  return version.proctoring === 'none' ? null : summaryOf(version.proctoring, toSummary(counts));
 }
 
 function summaryOf(mode: ProctoredMode, s: ReturnType<typeof toSummary>): PartnerProctoring {
