@@ -117,13 +117,20 @@ export const READ_ASSIGNMENTS_SQL = `SELECT k.n, r.*
 
 type ReadResult = { row: PartnerReadRow; proctoringCounts: SessionCountsRecord } | null;
 
-type ReadKey = { institutionId: string; assignmentId: string };
+/** A read: the tenant, the id, and the key's mode when a partner reads (an assignment of the other mode is missing). */
+type ReadKey = { institutionId: string; assignmentId: string; livemode: boolean | undefined };
+
+/** A read's row, or null when the row is of the other mode than the key's. */
+function ofMode(key: ReadKey, r: ReadArray, offset: number): ReadResult {
+  const found = fromReadArray(key.institutionId, r, offset);
+  return key.livemode === undefined || found.row.livemode === key.livemode ? found : null;
+}
 
 /** The partner reads of one event-loop turn, as one statement (turn-batcher.ts); a read alone, or in a transaction, runs READ_ASSIGNMENT_SQL. */
 const readBatched = batchedPerPool<ReadKey, ReadResult>({
-  async one(db, { institutionId, assignmentId }) {
-    const { rows } = await db.query<ReadArray>({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [assignmentId, institutionId], rowMode: 'array' });
-    return rows[0] ? fromReadArray(institutionId, rows[0], 0) : null;
+  async one(db, key) {
+    const { rows } = await db.query<ReadArray>({ name: 'read-assignment', text: READ_ASSIGNMENT_SQL, values: [key.assignmentId, key.institutionId], rowMode: 'array' });
+    return rows[0] ? ofMode(key, rows[0], 0) : null;
   },
   async many(pool, keys) {
     const { rows } = await pool.query<ReadArray>({
@@ -135,7 +142,7 @@ const readBatched = batchedPerPool<ReadKey, ReadResult>({
     const found: ReadResult[] = keys.map(() => null);
     for (const r of rows) {
       const n = r[0] as number;
-      found[n] = fromReadArray(keys[n]!.institutionId, r, 2);
+      found[n] = ofMode(keys[n]!, r, 2);
     }
     return found;
   },
@@ -145,15 +152,11 @@ const readBatched = batchedPerPool<ReadKey, ReadResult>({
  * findAssignment for the partner read: the row and the raw proctoring counts
  * (see proctoring-summary.ts). On a pool, the reads that arrive in one turn
  * of the event loop share one statement; in a transaction it reads alone.
+ * With `livemode` (a partner key's mode), an assignment of the other mode is
+ * missing, as in findAssignment.
  */
-export async function readAssignment(
-  db: Queryable,
-  institutionId: string,
-  assignmentId: string,
-  livemode?: boolean,
-): Promise<ReadResult> {
-  const found = await readBatched(db, { institutionId, assignmentId });
-  return found && (livemode === undefined || found.row.livemode === livemode) ? found : null;
+export function readAssignment(db: Queryable, institutionId: string, assignmentId: string, livemode?: boolean): Promise<ReadResult> {
+  return readBatched(db, { institutionId, assignmentId, livemode });
 }
 
 /**

@@ -67,7 +67,17 @@ export async function getAssignment(
   let found = await readAssignment(ctx.pool, institutionId, assignmentId, livemode);
   if (!found) throw notFound('assignment');
   if (isPastDue(found.row, now) && (await expireIfDue(ctx.pool, found.row, now))) found = (await readAssignment(ctx.pool, institutionId, assignmentId, livemode))!;
-  return assignmentView(ctx.pool, ctx.signer, found.row, now, found.proctoringCounts);
+  return assignmentViewAtHand(ctx.signer, found.row, now, found.proctoringCounts) ?? (await assignmentView(ctx.pool, ctx.signer, found.row, now, found.proctoringCounts));
+}
+
+/**
+ * The view without a promise, when all it needs is at hand: the usual partner read, whose row came with
+ * its proctoring counts, whose test version this process holds, and which has no feedback before completion.
+ * Undefined otherwise, for assignmentView to look up what is missing.
+ */
+function assignmentViewAtHand<R extends PartnerReadRow>(signer: LinkSigner, row: R, now: Date, proctoringCounts?: SessionCountsRecord): ViewOf<R> | undefined {
+  const atHand = proctoringCounts && row.status !== 'completed' ? proctoringSummaryAtHand(row.testVersionId, proctoringCounts) : undefined;
+  return atHand === undefined ? undefined : viewOf(signer, row, now, atHand, null);
 }
 
 /** The read response of a row: a freshly signed start link while it can be used, and the proctoring summary. */
@@ -79,23 +89,21 @@ export async function assignmentView<R extends PartnerReadRow>(
   now: Date,
   proctoringCounts?: SessionCountsRecord,
 ): Promise<ViewOf<R>> {
+  const [proctoring, feedback] = await readAll(db, [
+    () => proctoringSummary(db, row.institutionId, row.id, row.testVersionId, proctoringCounts),
+    // Released with the result only: a completed assignment's one extra lookup by primary key.
+    () => releasedFeedback(db, row),
+  ] as const);
+  return viewOf(signer, row, now, proctoring, feedback);
+}
+
+function viewOf<R extends PartnerReadRow>(signer: LinkSigner, row: R, now: Date, proctoring: PartnerProctoring | null, feedback: CandidateFeedback | null): ViewOf<R> {
   let startUrl: string | null = null;
   let startUrlExpiresAt: Date | null = null;
   if (row.status === 'assigned' || row.status === 'started') {
     startUrlExpiresAt = signer.expiryFor(now, row.status === 'assigned' ? row.dueAt : null);
     startUrl = signer.issue(row.id, row.linkVersion, startUrlExpiresAt).url;
   }
-  // The usual partner read needs nothing more: the counts came with the row, the version is held in this
-  // process, and there is no feedback before completion; then no promise is made here.
-  const atHand = proctoringCounts && row.status !== 'completed' ? proctoringSummaryAtHand(row.testVersionId, proctoringCounts) : undefined;
-  const [proctoring, feedback] =
-    atHand !== undefined
-      ? [atHand, null]
-      : await readAll(db, [
-          () => proctoringSummary(db, row.institutionId, row.id, row.testVersionId, proctoringCounts),
-          // Released with the result only: a completed assignment's one extra lookup by primary key.
-          () => releasedFeedback(db, row),
-        ] as const);
   return {
     assignmentId: row.id,
     status: row.status,
