@@ -85,12 +85,13 @@ export function createHttp(opts: {
     closing = true;
   });
   // Callback style, as every hook on the hot path that never awaits: no promise per request.
+  // Header names in lower case, as Fastify stores and sends them: no new name is made per request.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id);
+    reply.header('x-request-id', request.id);
     // Every response: browsers must not guess a type (an error body sniffed as HTML, say).
-    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('x-content-type-options', 'nosniff');
     // API answers carry start links, secrets, keys and results: no cache, shared or private, may keep them.
-    if (request.url.startsWith('/api/')) reply.header('Cache-Control', 'no-store');
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
     armRequestTime(request, reply, requestTime);
     if (!closing) return done();
     reply.header('Connection', 'close');

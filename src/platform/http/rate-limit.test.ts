@@ -13,11 +13,11 @@ describe('rate limiter (pure token bucket)', () => {
     const { take, advance } = limiter(2, 3);
     const first = [take('k'), take('k'), take('k')];
     expect(first.map((r) => r.allowed)).toEqual([true, true, true]);
-    expect(first.map((r) => r.headers['RateLimit-Remaining'])).toEqual(['2', '1', '0']);
+    expect(first.map((r) => r.headers['ratelimit-remaining'])).toEqual(['2', '1', '0']);
     const refused = take('k');
     expect(refused.allowed).toBe(false);
     expect(refused.headers['Retry-After']).toBe('1');
-    expect(refused.headers['RateLimit-Remaining']).toBe('0');
+    expect(refused.headers['ratelimit-remaining']).toBe('0');
     advance(499);
     expect(take('k').allowed).toBe(false);
     advance(1);
@@ -29,9 +29,9 @@ describe('rate limiter (pure token bucket)', () => {
     const { take } = limiter(1, 5);
     take('k');
     const r = take('k');
-    expect(r.headers['RateLimit-Limit']).toBe('5');
-    expect(r.headers['RateLimit-Remaining']).toBe('3');
-    expect(r.headers['RateLimit-Reset']).toBe('2');
+    expect(r.headers['ratelimit-limit']).toBe('5');
+    expect(r.headers['ratelimit-remaining']).toBe('3');
+    expect(r.headers['ratelimit-reset']).toBe('2');
     expect(r.headers['Retry-After']).toBeUndefined();
   });
 

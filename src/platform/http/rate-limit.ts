@@ -64,11 +64,12 @@ export function createRateLimiter(opts: { perSecond: number; burst: number; now?
 
 /** The answer for a bucket left with `tokens` after this request (which took one if `allowed`). */
 export function limitResult(allowed: boolean, tokens: number, opts: { perSecond: number; burst: number }): RateLimitResult {
+  // Lower-case names, as Fastify stores and sends every header: it then has no new name to make per request.
   const headers: Record<string, string> = {
-    'RateLimit-Limit': String(opts.burst),
+    'ratelimit-limit': String(opts.burst),
     // A shared bucket may be in debt (rate-limit-store.ts): nothing remains then.
-    'RateLimit-Remaining': String(Math.max(0, Math.floor(tokens))),
-    'RateLimit-Reset': String(Math.ceil((opts.burst - tokens) / opts.perSecond)),
+    'ratelimit-remaining': String(Math.max(0, Math.floor(tokens))),
+    'ratelimit-reset': String(Math.ceil((opts.burst - tokens) / opts.perSecond)),
   };
   if (!allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((1 - tokens) / opts.perSecond)));
   return { allowed, headers };
