@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, assignmentBody, createHarness, type Harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/expect-error.js';
@@ -59,6 +60,26 @@ describe('partner authentication', () => {
   it('accepts the scheme case-insensitively (RFC 9110) and extra spaces after it', async () => {
     expect((await rawAuth(`bearer ${h.a.apiKey}`)).statusCode).toBe(200);
     expect((await rawAuth(`BEARER   ${h.a.apiKey}`)).statusCode).toBe(200);
+  });
+
+  it('over a real connection: the header name in any case, and of a repeated Authorization the first counts', async () => {
+    const url = await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const send = (lines: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(new URL(url).port), '127.0.0.1', () =>
+          socket.write(`GET ${TESTS} HTTP/1.1\r\nHost: x\r\n${lines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n`),
+        );
+        let out = '';
+        socket.on('data', (d) => (out += d.toString()));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(out.slice(0, 12)));
+      });
+    expect(await send([`AUTHORIZATION: Bearer ${h.a.apiKey}`])).toBe('HTTP/1.1 200');
+    expect(await send([`aUtHoRiZaTiOn: Bearer ${h.a.apiKey}`])).toBe('HTTP/1.1 200');
+    expect(await send([`Authorization: Bearer ${h.a.apiKey}`, 'Authorization: Bearer nonsense'])).toBe('HTTP/1.1 200');
+    expect(await send(['Authorization: Bearer nonsense', `Authorization: Bearer ${h.a.apiKey}`])).toBe('HTTP/1.1 401');
+    expect(await send([`X-Authorization: Bearer ${h.a.apiKey}`])).toBe('HTTP/1.1 401');
+    // The harness's close stops the listener.
   });
 
   it('a revoked key gets 401 on the very next request while another key of the institution keeps working', async () => {

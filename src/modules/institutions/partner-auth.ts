@@ -87,7 +87,7 @@ async function installPartnerAuth(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   /** Authenticates a request; a promise only when it has to wait (a key not cached, a refusal's count, the limit store). */
   const authenticate = (request: FastifyRequest, reply: FastifyReply): void | Promise<void> => {
-    const header = request.headers.authorization;
+    const header = authorizationOf(request);
     if (!header) return refuse(request, 'Send your API key as "Authorization: Bearer <API key>".');
     const match = /^Bearer +(\S+) *$/i.exec(header);
     if (!match) return refuse(request, 'Use the Bearer scheme: "Authorization: Bearer <API key>".');
@@ -114,6 +114,21 @@ async function installPartnerAuth(app: FastifyInstance, { ctx }: { ctx: AppConte
     if (waiting) waiting.then(() => done(), done);
     else done();
   });
+}
+
+/**
+ * The request's Authorization header, read from Node's raw header list: the first of
+ * `request.headers` builds an object of every header the client sent, lower-casing each
+ * name, which a partner read otherwise never needs. A repeated Authorization header
+ * gives its first value, as that object would.
+ */
+function authorizationOf(request: FastifyRequest): string | undefined {
+  const raw = request.raw.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') return raw[i + 1];
+  }
+  return undefined;
 }
 
 /** The authenticated partner of a request in a partner scope. */
