@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db.js';
 import { batchedPerPool } from '../../platform/turn-batcher.js';
 import type { Accommodations } from './accommodations.js';
-import type { SharedRow } from './find-assignment.js';
+import { metadataText, type SharedRow } from './find-assignment.js';
 import type { SessionCountsRecord } from './proctoring-summary.js';
 import { JOIN_USER } from '../lifecycle/assignment-user-join.js';
 
@@ -48,7 +48,6 @@ type ReadArray = unknown[];
 /** The row and the proctoring session's counts (null columns when it has none) of a read's array, READ starting at `offset`. */
 function fromReadArray(institutionId: string, r: ReadArray, offset: number): NonNullable<ReadResult> {
   const v = (i: number) => r[offset + i] as never;
-  const metadataJson = v(C.metadataJson) as string | null;
   return {
     row: {
       id: v(C.id),
@@ -58,8 +57,7 @@ function fromReadArray(institutionId: string, r: ReadArray, offset: number): Non
       testVersionId: v(C.testVersionId),
       status: v(C.status),
       dueAt: v(C.dueAt),
-      // Rows from before metadata_json fall back to the jsonb's own key order.
-      metadataJson: metadataJson ?? JSON.stringify(v(C.metadata) ?? {}),
+      metadataJson: metadataText(v(C.metadataJson), v(C.metadata)),
       linkVersion: v(C.linkVersion),
       score: v(C.score),
       accommodations: v(C.accommodations),

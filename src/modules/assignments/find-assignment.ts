@@ -69,23 +69,27 @@ export type AssignmentRecord = {
   candidate_locale: string | null;
 };
 
-/** What every read of a row maps alike, the partner read's narrower row and the whole one: all but the user id, the callback URL, the candidate's language and the metadata object. */
+/** What the partner read's narrower row has of the whole one: all but the user id, the callback URL, the candidate's language and the metadata object. */
 export type SharedRow = Omit<AssignmentRow, 'userId' | 'callbackUrl' | 'candidateLocale' | 'metadata'>;
 
-/** The columns SharedRow is made from (the tenant comes from the caller, who knows it). */
-export type SharedRecord = Omit<AssignmentRecord, 'institution_id' | 'user_id' | 'callback_url' | 'candidate_locale'>;
+/** The metadata as the partner sent it; rows from before metadata_json fall back to the jsonb's own key order. */
+export function metadataText(metadataJson: string | null, metadata: Record<string, unknown> | null): string {
+  return metadataJson ?? JSON.stringify(metadata ?? {});
+}
 
-export function toSharedRow(institutionId: string, r: SharedRecord): SharedRow {
+export function toAssignmentRow(r: AssignmentRecord): AssignmentRow {
   return {
     id: r.id,
-    institutionId,
+    institutionId: r.institution_id,
+    userId: r.user_id,
     externalUserId: r.external_user_id,
     testId: r.test_id,
     testVersionId: r.test_version_id,
     status: r.status,
+    callbackUrl: r.callback_url,
     dueAt: r.due_at,
-    // Rows from before metadata_json fall back to the jsonb's own key order.
-    metadataJson: r.metadata_json ?? JSON.stringify(r.metadata ?? {}),
+    metadata: r.metadata ?? {},
+    metadataJson: metadataText(r.metadata_json, r.metadata),
     linkVersion: r.link_version,
     score: r.score,
     accommodations: r.accommodations,
@@ -96,15 +100,6 @@ export function toSharedRow(institutionId: string, r: SharedRecord): SharedRow {
     cancelledAt: r.cancelled_at,
     livemode: r.livemode,
     locale: r.locale ?? null,
-  };
-}
-
-export function toAssignmentRow(r: AssignmentRecord): AssignmentRow {
-  return {
-    ...toSharedRow(r.institution_id, r),
-    userId: r.user_id,
-    callbackUrl: r.callback_url,
-    metadata: r.metadata ?? {},
     candidateLocale: r.candidate_locale ?? null,
   };
 }

@@ -94,7 +94,7 @@ export function createHttp(opts: {
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
     armRequestTime(request, reply, requestTime);
     if (!closing) return done();
-    reply.header('Connection', 'close');
+    reply.header('connection', 'close');
     done(new AppError('unavailable', 'The service is restarting. Retry shortly.', undefined, { 'Retry-After': '1' }));
   });
   app.addHook('preValidation', rejectUnstorableInput);
