@@ -1,29 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BLOCK_BYTES, writeInBlocks } from './block-writer.js';
 
-/** A file handle that keeps what each write was given, as the write completes, after `delayMs`. */
-function fakeHandle(delayMs = 0) {
-  const writes: Array<{ bytes: Buffer; position: number }> = [];
-  let position = 0;
-  let inFlight = 0;
-  let mostInFlight = 0;
-  const handle = {
-    async write(buffer: Buffer, offset: number, length: number) {
-      inFlight++;
-      mostInFlight = Math.max(mostInFlight, inFlight);
-      const at = position;
-      position += length;
-      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
-      // Copied only now: a block reused before its write completed would show the next bytes here.
-      writes.push({ bytes: Buffer.from(buffer.subarray(offset, offset + length)), position: at });
-      inFlight--;
-      return { bytesWritten: length, buffer };
-    },
-  };
-  const file = () => Buffer.concat(writes.sort((a, b) => a.position - b.position).map((w) => w.bytes));
-  return { handle: handle as unknown as FileHandle, writes, file, mostInFlight: () => mostInFlight };
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-blocks-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+/** Writes `chunks` to a new file through writeInBlocks, closing it after as the local store does; returns the file's path and the count. */
+async function writeFile(chunks: AsyncIterable<Buffer>, flags = 'wx') {
+  const file = path.join(dir, `f${n++}`);
+  if (flags === 'r') fs.writeFileSync(file, '');
+  const handle = await fsp.open(file, flags);
+  try {
+    return { file, bytes: await writeInBlocks(handle, chunks) };
+  } finally {
+    await handle.close();
+  }
 }
 
 async function* chunksOf(data: Buffer, size: number, failAt: number | null = null) {
@@ -35,36 +31,38 @@ async function* chunksOf(data: Buffer, size: number, failAt: number | null = nul
 }
 
 describe('writeInBlocks', () => {
-  it('writes chunks of about 46 KB in blocks of 256 KiB, one write in flight at a time, the file exact', async () => {
+  it('writes chunks of about 46 KB through the byte thread, the file exact, also past a block per chunk', async () => {
     const data = randomBytes(5 * 1024 * 1024 + 12_345);
-    const f = fakeHandle(1);
-    expect(await writeInBlocks(f.handle, chunksOf(data, 47_616))).toBe(data.length);
-    expect(f.file().equals(data)).toBe(true);
-    expect(f.writes.length).toBe(Math.ceil(data.length / BLOCK_BYTES));
-    expect(f.mostInFlight()).toBe(1);
+    const small = await writeFile(chunksOf(data, 47_616));
+    expect(small.bytes).toBe(data.length);
+    expect(fs.readFileSync(small.file).equals(data)).toBe(true);
+    const large = await writeFile(chunksOf(data, BLOCK_BYTES + 100));
+    expect(fs.readFileSync(large.file).equals(data)).toBe(true);
   });
 
-  it('takes chunks larger than a block, and an empty stream writes nothing', async () => {
-    const data = randomBytes(3 * BLOCK_BYTES + 7);
-    const f = fakeHandle();
-    expect(await writeInBlocks(f.handle, chunksOf(data, BLOCK_BYTES + 100))).toBe(data.length);
-    expect(f.file().equals(data)).toBe(true);
-    const empty = fakeHandle();
-    expect(await writeInBlocks(empty.handle, chunksOf(Buffer.alloc(0), 10))).toBe(0);
-    expect(empty.writes).toEqual([]);
+  it('several files at once, each in its own order, and an empty stream writes nothing', async () => {
+    const datas = [randomBytes(3 * BLOCK_BYTES + 7), randomBytes(BLOCK_BYTES - 1), randomBytes(2 * 1024 * 1024)];
+    const written = await Promise.all(datas.map((d, i) => writeFile(chunksOf(d, 10_000 + i * 33_333))));
+    written.forEach((w, i) => expect(fs.readFileSync(w.file).equals(datas[i]!)).toBe(true));
+    const empty = await writeFile(chunksOf(Buffer.alloc(0), 10));
+    expect(empty.bytes).toBe(0);
+    expect(fs.statSync(empty.file).size).toBe(0);
   });
 
-  it('when the chunks fail, waits for the block being written before giving it back, so the next stream cannot overwrite it', async () => {
-    const first = randomBytes(2 * BLOCK_BYTES);
-    const slow = fakeHandle(30);
-    await expect(writeInBlocks(slow.handle, chunksOf(first, 64 * 1024, BLOCK_BYTES + 64 * 1024))).rejects.toThrow('client went away');
-    // The write that was in flight completed with its own bytes, before the failure came out.
-    expect(slow.writes).toHaveLength(1);
-    expect(slow.writes[0]!.bytes.equals(first.subarray(0, BLOCK_BYTES))).toBe(true);
-    // The blocks go on to serve another stream.
+  it('when the chunks fail, returns only after the blocks at the thread are written, and the blocks serve the next file', async () => {
+    const first = randomBytes(3 * BLOCK_BYTES);
+    const file = path.join(dir, 'failing');
+    const handle = await fsp.open(file, 'wx');
+    await expect(writeInBlocks(handle, chunksOf(first, 64 * 1024, 2 * BLOCK_BYTES + 64 * 1024))).rejects.toThrow('client went away');
+    // Nothing of the handle is in flight any more: closing now loses no write that had been sent.
+    await handle.close();
+    expect(fs.readFileSync(file).equals(first.subarray(0, 2 * BLOCK_BYTES))).toBe(true);
     const second = randomBytes(BLOCK_BYTES * 2);
-    const next = fakeHandle(5);
-    await writeInBlocks(next.handle, chunksOf(second, 100_000));
-    expect(next.file().equals(second)).toBe(true);
+    const next = await writeFile(chunksOf(second, 100_000));
+    expect(fs.readFileSync(next.file).equals(second)).toBe(true);
+  });
+
+  it("a write the file refuses fails the stream with the system's error", async () => {
+    await expect(writeFile(chunksOf(randomBytes(BLOCK_BYTES + 5), 50_000), 'r')).rejects.toMatchObject({ code: 'EBADF' });
   });
 });

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { BYTE_THREAD_NICE, blockBytes, giveBlockBack, hashBlock, hashDigest, newHashId, takeBlock } from './byte-thread.js';
+
+/** Each thread's nice value (field 19 of /proc/self/task/<tid>/stat, after the command name). */
+function niceOfThreads(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    const fields = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    out.set(Number(tid), Number(fields[16]));
+  }
+  return out;
+}
+
+describe('the byte thread', () => {
+  it.skipIf(process.platform !== 'linux')('runs below the event loop: one thread of the process is niced by BYTE_THREAD_NICE, the loop is not', async () => {
+    const before = niceOfThreads();
+    const n = takeBlock();
+    blockBytes(n).fill(7);
+    const id = newHashId();
+    await hashBlock(id, n, 10);
+    await hashDigest(id);
+    const after = niceOfThreads();
+    const main = after.get(process.pid)!;
+    expect([...after.values()].filter((nice) => nice === Math.min(19, main + BYTE_THREAD_NICE))).toHaveLength(1);
+    expect([...after.values()].filter((nice) => nice !== main)).toHaveLength(1);
+    expect(main).toBe(before.get(process.pid));
+  });
+
+  it('a block comes back to the spares after the thread is done with it, with the bytes the caller wrote', async () => {
+    const n = takeBlock();
+    blockBytes(n).fill(1, 0, 3);
+    const id = newHashId();
+    await hashBlock(id, n, 3);
+    expect(await hashDigest(id)).toBe('75c8fd04ad916aec3e3d5cb76a452b116b3d4d0912a0a485e9fb8e3d240e210c');
+    // Back as a spare: the next block taken is the same one.
+    expect(takeBlock()).toBe(n);
+    giveBlockBack(n);
+  });
+});
