@@ -8,7 +8,10 @@ import { Pool as HttpPool } from 'undici';
  * per second. Sends `'ready'`, reads until it is sent `'stop'`, then sends
  * `{ latencies, errors, starts, ids }` (each read's start in epoch
  * milliseconds and its number, sent as `X-Bench-Read` so a server's trace can
- * name it, in the order of `latencies`) and exits.
+ * name it, in the order of `latencies`) and exits. `'take'` sends the same
+ * for the reads finished so far and goes on reading: one reader, warmed up,
+ * can measure several phases (its own start-up, compiling and first reads
+ * otherwise fall into the first phase it measures).
  */
 const [url, readPath, apiKey, rate] = process.argv.slice(2);
 if (!url || !readPath || !apiKey || !rate || !process.send) throw new Error('bench/partner-reader.ts is started by a benchmark');
@@ -37,8 +40,10 @@ async function read(id: number): Promise<void> {
   ids.push(id);
 }
 
+const taken = () => ({ latencies: latencies.splice(0), errors: errors.splice(0), starts: starts.splice(0), ids: ids.splice(0) });
 process.on('message', (m) => {
   if (m === 'stop') running = false;
+  if (m === 'take') process.send!(taken());
 });
 process.send('ready');
 const start = performance.now();
@@ -52,4 +57,4 @@ for (let n = 0; running; n++) {
 }
 await Promise.all([...inFlight]);
 await http.close();
-process.send({ latencies, errors, starts, ids }, () => process.exit(0));
+process.send(taken(), () => process.exit(0));

@@ -57,6 +57,8 @@ const BYTES = Number(opts.mb) * 1024 * 1024;
 const ROUNDS = Number(opts.rounds);
 const READS_PER_S = Number(opts.reads);
 const BASELINE_MS = Number(opts.baseline) * 1000;
+/** The reader's first seconds, not counted (its start-up). */
+const WARM_UP_MS = 3000;
 if (STUDENTS < 1 || BYTES < 1 || BYTES > 20 * 1024 * 1024 || ROUNDS < 1 || READS_PER_S < 1) throw new Error('students, rounds and reads ≥ 1; mb 1 to 20');
 
 /** One PDF-looking body (the magic bytes, then random bytes), shared by every upload: the generator spends no CPU per upload. */
@@ -94,21 +96,22 @@ try {
   const errors = new Map<string, number>();
   const countError = (what: string) => void errors.set(what, (errors.get(what) ?? 0) + 1);
 
-  async function partnerReads() {
-    const reader = fork(path.join(import.meta.dirname, 'partner-reader.ts'), [ready.url, `/api/partner/v1/assignments/${readTarget}`, ready.apiKey, String(READS_PER_S)], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    await once(reader, 'message');
-    return {
-      async stop(): Promise<Read[]> {
-        const result = once(reader, 'message') as Promise<[{ latencies: number[]; errors: string[]; starts: number[]; ids: number[] }]>;
-        reader.send('stop');
-        const [{ latencies, errors: readErrors, starts, ids }] = await result;
-        for (const e of readErrors) countError(e);
-        return latencies.map((latency, i) => ({ latency, start: starts[i]!, id: ids[i]! }));
-      },
-    };
+  /**
+   * One reader process for the whole run, warmed up before anything is measured: a reader started just before
+   * the first round spent that round's start compiling and warming up on the same two cores.
+   */
+  const reader = fork(path.join(import.meta.dirname, 'partner-reader.ts'), [ready.url, `/api/partner/v1/assignments/${readTarget}`, ready.apiKey, String(READS_PER_S)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await once(reader, 'message');
+  /** The reads finished since the last call. */
+  async function takeReads(message: 'take' | 'stop'): Promise<Read[]> {
+    const result = once(reader, 'message') as Promise<[{ latencies: number[]; errors: string[]; starts: number[]; ids: number[] }]>;
+    reader.send(message);
+    const [{ latencies, errors: readErrors, starts, ids }] = await result;
+    for (const e of readErrors) countError(e);
+    return latencies.map((latency, i) => ({ latency, start: starts[i]!, id: ids[i]! }));
   }
 
   /** The server's trace since the last call (bench/upload-trace.ts). */
@@ -117,11 +120,12 @@ try {
     const [m] = (await once(child, 'message')) as [{ trace: UploadTrace }];
     return m.trace;
   };
-  process.stdout.write(`Baseline: partner reads at ${READS_PER_S}/s for ${BASELINE_MS / 1000} s, no uploads…\n`);
+  process.stdout.write(`Baseline: partner reads at ${READS_PER_S}/s for ${BASELINE_MS / 1000} s (after ${WARM_UP_MS / 1000} s not counted), no uploads…\n`);
+  await sleep(WARM_UP_MS);
+  await takeReads('take');
   await takeTrace();
-  const base = await partnerReads();
   await sleep(BASELINE_MS);
-  const baseLatencies = sorted((await base.stop()).map((r) => r.latency));
+  const baseLatencies = sorted((await takeReads('take')).map((r) => r.latency));
   const baseTrace = await takeTrace();
 
   const uploadLatencies: number[] = [];
@@ -164,7 +168,6 @@ try {
     return { all: m.cpu.user + m.cpu.system, main: m.mainThread };
   };
   const cpuBefore = await cpu();
-  const loaded = await partnerReads();
   const started = performance.now();
   const epoch = () => performance.timeOrigin + performance.now();
   const rounds: Round[] = [];
@@ -174,7 +177,7 @@ try {
     rounds.push({ from, to: epoch() });
   }
   const elapsed = (performance.now() - started) / 1000;
-  const loadedReads = await loaded.stop();
+  const loadedReads = await takeReads('stop');
   const loadTrace = await takeTrace();
   const loadedLatencies = sorted(loadedReads.map((r) => r.latency));
   if (opts['trace-file']) fs.writeFileSync(opts['trace-file'], JSON.stringify({ loadTrace, baseTrace, loadedReads, rounds }));

@@ -61,3 +61,68 @@ describe('Gate', () => {
     expect(order.slice(2)).toEqual([3, 4, 5]);
   });
 });
+
+describe('ByteRate giving way to a busy event loop', () => {
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** The loop's busy share the rate reads, set by the test; checked every 5 ms. */
+  function watched(rate: number, burst: number) {
+    const loop = { busy: 0.4, readings: 0 };
+    const r = new ByteRate(rate, burst, {
+      busyAbove: 0.5,
+      busyBelow: 0.3,
+      floorBytesPerSecond: rate / 10,
+      everyMs: 5,
+      loopBusy: () => (loop.readings++, loop.busy),
+    });
+    return { r, loop };
+  }
+
+  it('halves the rate while the loop is busy, down to the floor, and grows it back by a quarter at a time while it is idle, up to the rate it was made with', async () => {
+    const { r, loop } = watched(1_000_000, 100_000);
+    loop.busy = 0.9;
+    await r.take(1);
+    await wait(60);
+    expect(r.rate).toBe(100_000);
+    loop.busy = 0.1;
+    const seen = new Set<number>();
+    for (let i = 0; i < 40 && r.rate < 1_000_000; i++) {
+      seen.add(r.rate);
+      await wait(5);
+    }
+    expect(r.rate).toBe(1_000_000);
+    // It grew in steps (a quarter each), not at once.
+    expect(seen.size).toBeGreaterThan(3);
+  });
+
+  it('between the two thresholds the rate stays; takers wait at the rate of the moment', async () => {
+    const { r, loop } = watched(1_000_000, 0);
+    loop.busy = 0.9;
+    await r.take(1);
+    while (r.rate > 250_000) await wait(1);
+    loop.busy = 0.4;
+    const held = r.rate;
+    await wait(30);
+    expect(r.rate).toBe(held);
+    const t0 = performance.now();
+    // 25 kB at 250 kB/s or less: 100 ms or more (at the full rate it would be 25).
+    await r.take(25_000);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(90);
+  });
+
+  it('stops reading the loop a second after the last taker, back at the full rate; a rate made without giveWay never changes', async () => {
+    const { r, loop } = watched(1_000_000, 100_000);
+    loop.busy = 0.9;
+    await r.take(1);
+    await wait(30);
+    expect(r.rate).toBeLessThan(1_000_000);
+    await wait(1100);
+    const readings = loop.readings;
+    expect(r.rate).toBe(1_000_000);
+    await wait(30);
+    expect(loop.readings).toBe(readings);
+    const plain = new ByteRate(1_000_000);
+    await plain.take(1);
+    await wait(30);
+    expect(plain.rate).toBe(1_000_000);
+  });
+});

@@ -1,4 +1,32 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
+
+/**
+ * How a ByteRate gives way to the rest of the process: every `everyMs` while
+ * it is in use, the event loop's busy share over that time
+ * (`performance.eventLoopUtilization`) is read; above `busyAbove` the rate
+ * halves (down to `floorBytesPerSecond`), below `busyBelow` it grows by a
+ * quarter (up to the rate the ByteRate was made with).
+ */
+export interface GiveWay {
+  busyAbove: number;
+  busyBelow: number;
+  floorBytesPerSecond: number;
+  everyMs?: number;
+  /** The loop's busy share since the last call (tests give their own). */
+  loopBusy?: () => number;
+}
+
+/** The event loop's busy share since the previous call. */
+function loopBusySince(): () => number {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const share = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    return share;
+  };
+}
 
 /**
  * A process-wide allowance of bytes per second shared by every stream that
@@ -7,26 +35,57 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * it ran up), so the waits queue in arrival order. While a stream waits, its
  * transform does not ask for more, and TCP's flow control holds the client.
  * Used for uploads, so a burst of them cannot take the CPU from everything
- * else the process serves.
+ * else the process serves; with `giveWay`, the allowance also shrinks while
+ * the event loop is busy (with the uploads' own starts, other requests,
+ * anything) and grows back when it is not.
  */
 export class ByteRate {
   private tokens: number;
   private last = performance.now();
+  private current: number;
+  private lastTake = 0;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly bytesPerSecond: number,
     private readonly burstBytes = bytesPerSecond / 10,
+    private readonly giveWay?: GiveWay,
   ) {
     this.tokens = burstBytes;
+    this.current = bytesPerSecond;
+  }
+
+  /** The allowance now (bytes per second). */
+  get rate(): number {
+    return this.current;
   }
 
   /** Resolves when `bytes` may pass. */
   async take(bytes: number): Promise<void> {
     const now = performance.now();
-    this.tokens = Math.min(this.burstBytes, this.tokens + ((now - this.last) / 1000) * this.bytesPerSecond);
+    this.lastTake = now;
+    if (this.giveWay && !this.timer) this.watchLoop(this.giveWay);
+    this.tokens = Math.min(this.burstBytes, this.tokens + ((now - this.last) / 1000) * this.current);
     this.last = now;
     this.tokens -= bytes;
-    if (this.tokens < 0) await sleep((-this.tokens / this.bytesPerSecond) * 1000);
+    if (this.tokens < 0) await sleep((-this.tokens / this.current) * 1000);
+  }
+
+  /** Adjusts the rate while takers come (stopping a second after the last), as GiveWay says. */
+  private watchLoop(g: GiveWay): void {
+    const busy = g.loopBusy ?? loopBusySince();
+    busy();
+    this.timer = setInterval(() => {
+      const share = busy();
+      if (share > g.busyAbove) this.current = Math.max(g.floorBytesPerSecond, this.current / 2);
+      else if (share < g.busyBelow) this.current = Math.min(this.bytesPerSecond, this.current * 1.25);
+      if (performance.now() - this.lastTake > 1000) {
+        clearInterval(this.timer!);
+        this.timer = null;
+        this.current = this.bytesPerSecond;
+      }
+    }, g.everyMs ?? 100);
+    this.timer.unref();
   }
 }
 

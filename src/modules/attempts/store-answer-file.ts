@@ -90,7 +90,14 @@ function mib(bytes: number): string {
  * Fifty 20 MB files then take about eight seconds.
  */
 export const UPLOAD_BYTES_PER_SECOND = 128 * 1024 * 1024;
-const uploadRate = new ByteRate(UPLOAD_BYTES_PER_SECOND);
+/**
+ * And less while the event loop is busy: uploads are the work that can wait
+ * (TCP holds the clients), a partner's read or a student's save cannot. Their
+ * starts (fifty checks, files opened) alone kept the loop 65-80 % busy in
+ * bench:uploads, and nearly every read then was slow.
+ */
+const UPLOADS_GIVE_WAY = { busyAbove: 0.5, busyBelow: 0.3, floorBytesPerSecond: 8 * 1024 * 1024 };
+const uploadRate = new ByteRate(UPLOAD_BYTES_PER_SECOND, UPLOAD_BYTES_PER_SECOND / 10, UPLOADS_GIVE_WAY);
 /** Each upload takes from the allowance every 256 KiB, not every chunk (platform/byte-rate.ts: ByteMeter). */
 const RATE_STEP_BYTES = 256 * 1024;
 
