@@ -22,8 +22,10 @@ describe('the byte thread', () => {
     await hashDigest(id);
     const after = niceOfThreads();
     const main = after.get(process.pid)!;
-    expect([...after.values()].filter((nice) => nice === Math.min(19, main + BYTE_THREAD_NICE))).toHaveLength(1);
-    expect([...after.values()].filter((nice) => nice !== main)).toHaveLength(1);
+    // One byte thread per module instance (a test runner may hold another's): each lowered by BYTE_THREAD_NICE, no other thread.
+    const lowered = [...after.values()].filter((nice) => nice !== main);
+    expect(lowered.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(lowered)).toEqual(new Set([Math.min(19, main + BYTE_THREAD_NICE)]));
     expect(main).toBe(before.get(process.pid));
   });
 

@@ -81,9 +81,14 @@ parentPort.on('message', (m) => {
     h.update(blocks[n].subarray(0, length));
     parentPort.postMessage(['ok', seq, n]);
   } else if (op === 'w') {
-    const [, , fd, n, length, position] = m;
+    const [, , fd, n, length, position, id] = m;
     try {
       for (let at = 0; at < length; ) at += fs.writeSync(fd, blocks[n], at, length - at, position + at);
+      if (id !== undefined) {
+        let h = hashes.get(id);
+        if (!h) hashes.set(id, (h = createHash('sha256')));
+        h.update(blocks[n].subarray(0, length));
+      }
       parentPort.postMessage(['ok', seq, n]);
     } catch (err) {
       parentPort.postMessage(['err', seq, n, String(err && err.message), err && err.code]);
@@ -160,5 +165,9 @@ export const hashDigest = async (id: number): Promise<string> => (await call(['d
 export function hashForget(id: number): void {
   worker?.postMessage(['x', -1, id]);
 }
-/** Writes block `n`'s first `length` bytes at `position` of an open file; the block is the thread's until then (and a spare after). */
-export const writeBlock = (fd: number, n: number, length: number, position: number): Promise<unknown> => call(['w', fd, n, length, position]);
+/**
+ * Writes block `n`'s first `length` bytes at `position` of an open file, and adds them to hash `hashId` when
+ * given (one copy of the bytes for both); the block is the thread's until then (and a spare after).
+ */
+export const writeBlock = (fd: number, n: number, length: number, position: number, hashId?: number): Promise<unknown> =>
+  call(hashId === undefined ? ['w', fd, n, length, position] : ['w', fd, n, length, position, hashId]);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,10 +43,12 @@ describe('local store putStream', () => {
   const store = createLocalStore(root);
   const files = () => (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile());
 
-  it('writes the stream whole and returns its size', async () => {
+  it('writes the stream whole and returns its size and SHA-256', async () => {
     const { stream } = source(300_000);
-    expect(await store.putStream('answers/i/a/fil_1', stream, 'image/png', 300_000)).toBe(300_000);
-    expect((await read((await store.get('answers/i/a/fil_1'))!.body)).length).toBe(300_000);
+    const stored = await store.putStream('answers/i/a/fil_1', stream, 'image/png', 300_000);
+    const file = await read((await store.get('answers/i/a/fil_1'))!.body);
+    expect(file.length).toBe(300_000);
+    expect(stored).toEqual({ bytes: 300_000, sha256: createHash('sha256').update(file).digest('hex') });
   });
 
   it('stops past maxBytes with ObjectTooLargeError, leaving nothing, without reading the rest', async () => {
@@ -85,19 +88,22 @@ describe.runIf(withS3)('S3 store putStream', () => {
 
   it('sends a small object as one PUT', async () => {
     const from = s3.requests.length;
-    expect(await store().putStream('answers/i/a/small', source(100_000).stream, 'image/png', 1_000_000)).toBe(100_000);
+    const stored = await store().putStream('answers/i/a/small', source(100_000).stream, 'image/png', 1_000_000);
     expect((await store().head('answers/i/a/small'))?.size).toBe(100_000);
-    expect((await read((await store().get('answers/i/a/small'))!.body)).equals(Buffer.concat([Buffer.alloc(65536, 0), Buffer.alloc(100_000 - 65536, 65536 % 251)]))).toBe(true);
+    const expected = Buffer.concat([Buffer.alloc(65536, 0), Buffer.alloc(100_000 - 65536, 65536 % 251)]);
+    expect((await read((await store().get('answers/i/a/small'))!.body)).equals(expected)).toBe(true);
+    expect(stored).toEqual({ bytes: 100_000, sha256: createHash('sha256').update(expected).digest('hex') });
     expect(calls(from)).toEqual(['put']);
   });
 
   it('sends a large one as a multipart upload of 8 MiB parts, completed at the end', async () => {
     const total = 20 * 1024 * 1024;
     const from = s3.requests.length;
-    expect(await store().putStream('answers/i/a/large', source(total).stream, 'application/pdf', total)).toBe(total);
+    const stored = await store().putStream('answers/i/a/large', source(total).stream, 'application/pdf', total);
     expect(calls(from)).toEqual(['create', 'part', 'part', 'part', 'complete']);
     const got = await read((await store().get('answers/i/a/large'))!.body);
     expect(got.length).toBe(total);
+    expect(stored).toEqual({ bytes: total, sha256: createHash('sha256').update(got).digest('hex') });
     // Parts in order: the byte at each 64 KiB boundary is the fill of its chunk.
     for (const at of [0, 8 * 1024 * 1024, 16 * 1024 * 1024 + 65536, total - 1]) expect(got[at]).toBe((at - (at % 65536)) % 251);
   });

@@ -4,7 +4,6 @@ import type { AppContext } from '../../platform/context.js';
 import { withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { sha256OffThread } from '../../platform/off-thread-hash.js';
 import { ByteMeter, ByteRate, Gate } from '../../platform/byte-rate.js';
 import { ObjectTooLargeError } from '../../platform/storage/object-store.js';
 import { storageFor } from '../../platform/storage/storage.js';
@@ -252,22 +251,20 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
   const fileId = newId('fil');
   const key = `${answerFilesPrefix(attempt.institutionId, assignmentId)}${fileId}`;
   const sniffer = new ContentSniffer();
-  // Hashed on a worker thread: 50 students' 20 MB files hashed on the event loop slowed every other request.
-  const hash = sha256OffThread();
+  // The store hashes what it stores, off the event loop (platform/byte-thread.ts): 50 students' 20 MB files
+  // hashed on the loop slowed every other request.
   const meter = new ByteMeter(uploadRate, RATE_STEP_BYTES);
   const inspect = new Transform({
     transform(chunk: Buffer, _enc, done) {
-      let hashed: Promise<void> | undefined;
       try {
         sniffer.push(chunk);
-        hashed = hash.update(chunk);
       } catch (err) {
         return done(err as Error);
       }
       const allowed = meter.add(chunk.length);
-      // Most chunks go on at once: a wait (room at the hashing thread, the allowance) only every few hundred KB.
-      if (!hashed && !allowed) return done(null, chunk);
-      Promise.all([hashed, allowed]).then(() => done(null, chunk), done);
+      // Most chunks go on at once: a wait for the allowance only every few hundred KB.
+      if (!allowed) return done(null, chunk);
+      allowed.then(() => done(null, chunk), done);
     },
   });
   input.body.on('error', (err) => inspect.destroy(err));
@@ -275,32 +272,22 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
   input.body.on('aborted', () => inspect.destroy(new Error('upload aborted by the client')));
   input.body.pipe(inspect);
 
-  let bytes: number;
-  let sha256: string;
+  let stored: { bytes: number; sha256: string };
   try {
-    bytes = await storage.putStream(key, inspect, 'application/octet-stream', maxBytes);
+    stored = await storage.putStream(key, inspect, 'application/octet-stream', maxBytes);
   } catch (err) {
     input.body.unpipe(inspect);
-    hash.discard();
     if (err instanceof ObjectTooLargeError) throw tooLarge();
     throw err;
   }
 
   phase(assignmentId, 'received');
-  const removeObject = () => storage.delete(key).catch(() => undefined);
   const judged = judgeForQuestion(q.accept, sniffer.finish(), input.claimedType);
   if (judged instanceof AppError) {
-    hash.discard();
-    await removeObject();
+    await storage.delete(key).catch(() => undefined);
     throw judged;
   }
-
-  try {
-    sha256 = await hash.digest();
-  } catch (err) {
-    await removeObject();
-    throw err;
-  }
   phase(assignmentId, 'hashed');
+  const { bytes, sha256 } = stored;
   return recordAnswerFile(ctx, session, { attempt, questionId: q.id }, { fileId, key, fileName, contentType: judged.type, bytes, sha256, version: input.version });
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -10,13 +10,13 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-blocks-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-/** Writes `chunks` to a new file through writeInBlocks, closing it after as the local store does; returns the file's path and the count. */
+/** Writes `chunks` to a new file through writeInBlocks, closing it after as the local store does; returns the file's path, size and hash. */
 async function writeFile(chunks: AsyncIterable<Buffer>, flags = 'wx') {
   const file = path.join(dir, `f${n++}`);
   if (flags === 'r') fs.writeFileSync(file, '');
   const handle = await fsp.open(file, flags);
   try {
-    return { file, bytes: await writeInBlocks(handle, chunks) };
+    return { file, ...(await writeInBlocks(handle, chunks)) };
   } finally {
     await handle.close();
   }
@@ -31,10 +31,11 @@ async function* chunksOf(data: Buffer, size: number, failAt: number | null = nul
 }
 
 describe('writeInBlocks', () => {
-  it('writes chunks of about 46 KB through the byte thread, the file exact, also past a block per chunk', async () => {
+  it('writes chunks of about 46 KB through the byte thread, the file exact, also past a block per chunk, with its SHA-256', async () => {
     const data = randomBytes(5 * 1024 * 1024 + 12_345);
     const small = await writeFile(chunksOf(data, 47_616));
     expect(small.bytes).toBe(data.length);
+    expect(small.sha256).toBe(createHash('sha256').update(data).digest('hex'));
     expect(fs.readFileSync(small.file).equals(data)).toBe(true);
     const large = await writeFile(chunksOf(data, BLOCK_BYTES + 100));
     expect(fs.readFileSync(large.file).equals(data)).toBe(true);
@@ -44,8 +45,9 @@ describe('writeInBlocks', () => {
     const datas = [randomBytes(3 * BLOCK_BYTES + 7), randomBytes(BLOCK_BYTES - 1), randomBytes(2 * 1024 * 1024)];
     const written = await Promise.all(datas.map((d, i) => writeFile(chunksOf(d, 10_000 + i * 33_333))));
     written.forEach((w, i) => expect(fs.readFileSync(w.file).equals(datas[i]!)).toBe(true));
+    written.forEach((w, i) => expect(w.sha256).toBe(createHash('sha256').update(datas[i]!).digest('hex')));
     const empty = await writeFile(chunksOf(Buffer.alloc(0), 10));
-    expect(empty.bytes).toBe(0);
+    expect(empty).toMatchObject({ bytes: 0, sha256: createHash('sha256').digest('hex') });
     expect(fs.statSync(empty.file).size).toBe(0);
   });
 

@@ -1,5 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
-import { blockBytes, BYTE_BLOCK_BYTES, giveBlockBack, takeBlock, writeBlock } from '../byte-thread.js';
+import { blockBytes, BYTE_BLOCK_BYTES, giveBlockBack, hashDigest, hashForget, newHashId, takeBlock, writeBlock } from '../byte-thread.js';
+import type { StoredStream } from './object-store.js';
 
 /**
  * Writes a stream of chunks to a file in blocks of 256 KiB, on the process's
@@ -11,23 +12,26 @@ import { blockBytes, BYTE_BLOCK_BYTES, giveBlockBack, takeBlock, writeBlock } fr
  * promoted, which turned into full garbage collections. Blocks are reused,
  * and written by a thread below the event loop's priority: Node's own
  * file-system threads, at its priority, took the loop's CPU on a busy machine
- * each time a write woke them.
+ * each time a write woke them. The thread hashes each block after writing
+ * it, so the bytes are copied once for both.
  */
 export const BLOCK_BYTES = BYTE_BLOCK_BYTES;
 const IN_FLIGHT = 2;
 
 /**
- * Copies every chunk into blocks and writes them to `handle` in order; resolves with the bytes written.
- * Returns (or fails) only once no write of the handle is in flight, so the caller may close it then.
+ * Copies every chunk into blocks and writes them to `handle` in order; resolves with the bytes written and
+ * their SHA-256. Returns (or fails) only once no write of the handle is in flight, so the caller may close it then.
  */
-export async function writeInBlocks(handle: FileHandle, chunks: AsyncIterable<Buffer>): Promise<number> {
+export async function writeInBlocks(handle: FileHandle, chunks: AsyncIterable<Buffer>): Promise<StoredStream> {
+  const hashId = newHashId();
+  let done = false;
   let total = 0;
   let block: number | null = null;
   let filled = 0;
   const inFlight: Array<Promise<unknown>> = [];
   const write = async () => {
     if (inFlight.length >= IN_FLIGHT) await inFlight.shift();
-    const written = writeBlock(handle.fd, block!, filled, total - filled);
+    const written = writeBlock(handle.fd, block!, filled, total - filled, hashId);
     // Awaited in turn; until then a failure must not count as unhandled.
     written.catch(() => undefined);
     inFlight.push(written);
@@ -47,9 +51,13 @@ export async function writeInBlocks(handle: FileHandle, chunks: AsyncIterable<Bu
     }
     if (filled > 0) await write();
     while (inFlight.length) await inFlight.shift();
-    return total;
+    // The thread takes messages in order: the digest comes after every block written.
+    const sha256 = await hashDigest(hashId);
+    done = true;
+    return { bytes: total, sha256 };
   } finally {
     await Promise.allSettled(inFlight);
+    if (!done) hashForget(hashId);
     if (block !== null) giveBlockBack(block);
   }
 }

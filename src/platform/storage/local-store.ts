@@ -54,11 +54,11 @@ export function createLocalStore(root: string): ObjectStore {
         handle = await fsp.open(tmp, 'wx');
         // In blocks of 256 KiB (block-writer.ts). The request is not destroyed when the limit stops the
         // read: its error answer still has to reach the client.
-        const bytes = await writeInBlocks(handle, limitedChunks(body, maxBytes));
+        const stored = await writeInBlocks(handle, limitedChunks(body, maxBytes));
         await handle.close();
         handle = null;
         await fsp.rename(tmp, file);
-        return bytes;
+        return stored;
       } catch (err) {
         await handle?.close().catch(() => undefined);
         await fsp.rm(tmp, { force: true });

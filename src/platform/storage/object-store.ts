@@ -20,12 +20,13 @@ export interface ObjectStore {
   readonly kind: 'local' | 's3';
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /**
-   * Writes a stream as one object and returns its size. Once more than
-   * `maxBytes` arrive, or the stream fails (a client gone mid-upload), the
-   * write stops with the error (ObjectTooLargeError for the limit) and
-   * nothing is left behind under the key or beside it.
+   * Writes a stream as one object and returns its size and SHA-256 (hex),
+   * hashed off the event loop as it is stored. Once more than `maxBytes`
+   * arrive, or the stream fails (a client gone mid-upload), the write stops
+   * with the error (ObjectTooLargeError for the limit) and nothing is left
+   * behind under the key or beside it.
    */
-  putStream(key: string, body: Readable, contentType: string, maxBytes: number): Promise<number>;
+  putStream(key: string, body: Readable, contentType: string, maxBytes: number): Promise<StoredStream>;
   /** The object as a stream, or null when there is none. */
   get(key: string): Promise<StoredObject | null>;
   /** Deleting a missing object is not an error. */
@@ -62,6 +63,12 @@ export interface PresignedPut {
   method: 'PUT';
   url: string;
   headers: Record<string, string>;
+}
+
+/** What putStream stored: its size, and the SHA-256 of its bytes (hex). */
+export interface StoredStream {
+  bytes: number;
+  sha256: string;
 }
 
 /** A streamed object that grew past its limit (putStream); nothing was stored. */

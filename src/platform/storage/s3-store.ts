@@ -15,6 +15,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { StorageConfig } from '../config.js';
+import { sha256OffThread } from '../off-thread-hash.js';
 import { checkKey, checkPrefix, limitedChunks, type ObjectStore } from './object-store.js';
 
 /** Parts of a streamed upload: S3's multipart minimum is 5 MiB (except the last part). */
@@ -72,6 +73,7 @@ export function createS3Store(config: Extract<StorageConfig, { kind: 's3' }>): O
       let total = 0;
       let uploadId: string | undefined;
       const parts: Array<{ ETag: string | undefined; PartNumber: number }> = [];
+      const hash = sha256OffThread();
       const sendPart = async () => {
         uploadId ??= (await client.send(new CreateMultipartUploadCommand({ Bucket, Key, ContentType: contentType }))).UploadId;
         const PartNumber = parts.length + 1;
@@ -83,20 +85,25 @@ export function createS3Store(config: Extract<StorageConfig, { kind: 's3' }>): O
       };
       try {
         for await (const chunk of limitedChunks(body, maxBytes)) {
+          const room = hash.update(chunk);
+          if (room) await room;
           part.push(chunk);
           partBytes += chunk.length;
           total += chunk.length;
           if (partBytes >= PART_BYTES) await sendPart();
         }
+        // Before the object is made whole: a failed digest leaves no object behind.
+        const sha256 = await hash.digest();
         if (uploadId === undefined) {
           const Body = Buffer.concat(part, partBytes);
           await client.send(new PutObjectCommand({ Bucket, Key, Body, ContentType: contentType, ContentLength: Body.length }));
-          return total;
+          return { bytes: total, sha256 };
         }
         if (partBytes > 0) await sendPart();
         await client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
-        return total;
+        return { bytes: total, sha256 };
       } catch (err) {
+        hash.discard();
         if (uploadId !== undefined) await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId: uploadId })).catch(() => undefined);
         throw err;
       }
