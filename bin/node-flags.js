@@ -5,4 +5,12 @@
 // request's garbage (parsed rows, the answer, headers) then dies young far more often instead of being
 // promoted, so a burst of creates no longer leaves an old generation that the next reads pay to collect:
 // docs/performance.md ("The young generation") has the figures. Costs up to 48 MB more memory per process.
-export const NODE_FLAGS = ['--max-semi-space-size=32'];
+//
+// --initial-old-space-size=256: the old generation's first limit at 256 MB. With the larger young
+// generation, a process whose old generation had settled small (about 70 MB live, a limit of about 110)
+// had less room left below that limit than the young generation can promote at once, and V8 then kept
+// starting a full marking: in bench:uploads about two runs in three collected the old generation 150-170
+// times (three or four times a second) instead of 2-4, each freeing about 2 MB, and the uploads and the
+// partner read slowed with it (docs/performance.md, "Two states of the collector"). The memory is not
+// taken up front; the heap may grow to about that before its first full collection.
+export const NODE_FLAGS = ['--max-semi-space-size=32', '--initial-old-space-size=256'];

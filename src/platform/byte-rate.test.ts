@@ -71,6 +71,7 @@ describe('ByteRate giving way to a busy event loop', () => {
       busyAbove: 0.5,
       busyBelow: 0.3,
       floorBytesPerSecond: rate / 10,
+      startBytesPerSecond: rate,
       everyMs: 5,
       loopBusy: () => (loop.readings++, loop.busy),
     });

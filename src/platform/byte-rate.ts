@@ -6,12 +6,16 @@ import { performance } from 'node:perf_hooks';
  * it is in use, the event loop's busy share over that time
  * (`performance.eventLoopUtilization`) is read; above `busyAbove` the rate
  * halves (down to `floorBytesPerSecond`), below `busyBelow` it grows by a
- * quarter (up to the rate the ByteRate was made with).
+ * quarter (up to the rate the ByteRate was made with). Takers that come after
+ * a quiet second start at `startBytesPerSecond` (a slow start: the loop's
+ * share is only known a tick later), and the burst is a tenth of a second
+ * at the rate of the moment.
  */
 export interface GiveWay {
   busyAbove: number;
   busyBelow: number;
   floorBytesPerSecond: number;
+  startBytesPerSecond: number;
   everyMs?: number;
   /** The loop's busy share since the last call (tests give their own). */
   loopBusy?: () => number;
@@ -51,8 +55,12 @@ export class ByteRate {
     private readonly burstBytes = bytesPerSecond / 10,
     private readonly giveWay?: GiveWay,
   ) {
-    this.tokens = burstBytes;
-    this.current = bytesPerSecond;
+    this.current = giveWay?.startBytesPerSecond ?? bytesPerSecond;
+    this.tokens = this.burst();
+  }
+
+  private burst(): number {
+    return this.giveWay ? Math.min(this.burstBytes, this.current / 10) : this.burstBytes;
   }
 
   /** The allowance now (bytes per second). */
@@ -65,7 +73,7 @@ export class ByteRate {
     const now = performance.now();
     this.lastTake = now;
     if (this.giveWay && !this.timer) this.watchLoop(this.giveWay);
-    this.tokens = Math.min(this.burstBytes, this.tokens + ((now - this.last) / 1000) * this.current);
+    this.tokens = Math.min(this.burst(), this.tokens + ((now - this.last) / 1000) * this.current);
     this.last = now;
     this.tokens -= bytes;
     if (this.tokens < 0) await sleep((-this.tokens / this.current) * 1000);
@@ -82,7 +90,7 @@ export class ByteRate {
       if (performance.now() - this.lastTake > 1000) {
         clearInterval(this.timer!);
         this.timer = null;
-        this.current = this.bytesPerSecond;
+        this.current = g.startBytesPerSecond;
       }
     }, g.everyMs ?? 100);
     this.timer.unref();

@@ -95,7 +95,7 @@ export const UPLOAD_BYTES_PER_SECOND = 128 * 1024 * 1024;
  * starts (fifty checks, files opened) alone kept the loop 65-80 % busy in
  * bench:uploads, and nearly every read then was slow.
  */
-const UPLOADS_GIVE_WAY = { busyAbove: 0.5, busyBelow: 0.3, floorBytesPerSecond: 8 * 1024 * 1024 };
+const UPLOADS_GIVE_WAY = { busyAbove: 0.5, busyBelow: 0.3, floorBytesPerSecond: 8 * 1024 * 1024, startBytesPerSecond: 16 * 1024 * 1024 };
 const uploadRate = new ByteRate(UPLOAD_BYTES_PER_SECOND, UPLOAD_BYTES_PER_SECOND / 10, UPLOADS_GIVE_WAY);
 /** Each upload takes from the allowance every 256 KiB, not every chunk (platform/byte-rate.ts: ByteMeter). */
 const RATE_STEP_BYTES = 256 * 1024;
