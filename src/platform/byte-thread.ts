@@ -113,6 +113,8 @@ type Reply = ['ok', number, number, string?] | ['err', number, number, string, s
 interface Call {
   resolve: (value: string | undefined) => void;
   reject: (err: Error) => void;
+  /** The block the thread holds for the call, if any. */
+  block: number;
 }
 
 let worker: Worker | null = null;
@@ -136,6 +138,8 @@ function theWorker(): Worker {
     if (worker === w) worker = null;
     for (const [seq, call] of calls) {
       calls.delete(seq);
+      // The thread is gone: the blocks it held are the process's again.
+      if (call.block >= 0) giveBlockBack(call.block);
       call.reject(err);
     }
   };
@@ -145,11 +149,11 @@ function theWorker(): Worker {
   return w;
 }
 
-function call(message: Array<string | number>): Promise<string | undefined> {
+function call(block: number, message: Array<string | number>): Promise<string | undefined> {
   const w = theWorker();
   const seq = nextSeq++;
   return new Promise((resolve, reject) => {
-    calls.set(seq, { resolve, reject });
+    calls.set(seq, { resolve, reject, block });
     w.postMessage([message[0], seq, ...message.slice(1)]);
   });
 }
@@ -158,9 +162,9 @@ let nextHash = 0;
 /** A new hash's id for the calls below. */
 export const newHashId = (): number => nextHash++;
 /** Adds block `n`'s first `length` bytes to a hash; the block is the thread's until then (and a spare after). */
-export const hashBlock = (id: number, n: number, length: number): Promise<unknown> => call(['u', id, n, length]);
+export const hashBlock = (id: number, n: number, length: number): Promise<unknown> => call(n, ['u', id, n, length]);
 /** The hex SHA-256 of everything added to the hash, which is then forgotten. */
-export const hashDigest = async (id: number): Promise<string> => (await call(['d', id]))!;
+export const hashDigest = async (id: number): Promise<string> => (await call(-1, ['d', id]))!;
 /** Forgets a hash. */
 export function hashForget(id: number): void {
   worker?.postMessage(['x', -1, id]);
@@ -170,4 +174,4 @@ export function hashForget(id: number): void {
  * given (one copy of the bytes for both); the block is the thread's until then (and a spare after).
  */
 export const writeBlock = (fd: number, n: number, length: number, position: number, hashId?: number): Promise<unknown> =>
-  call(hashId === undefined ? ['w', fd, n, length, position] : ['w', fd, n, length, position, hashId]);
+  call(n, hashId === undefined ? ['w', fd, n, length, position] : ['w', fd, n, length, position, hashId]);
