@@ -127,3 +127,28 @@ describe('ByteRate giving way to a busy event loop', () => {
     expect(plain.rate).toBe(1_000_000);
   });
 });
+
+describe('ByteRate giving way, its floor', () => {
+  it('a floor given as a function is read at each tick: the rate never falls below it, and rises to it when it grows', async () => {
+    const loop = { floor: 100_000 };
+    const r = new ByteRate(1_000_000, 100_000, {
+      busyAbove: 0.5,
+      busyBelow: 0.3,
+      floorBytesPerSecond: () => loop.floor,
+      startBytesPerSecond: 1_000_000,
+      everyMs: 5,
+      loopBusy: () => 0.9,
+    });
+    await r.take(1);
+    await new Promise((res) => setTimeout(res, 60));
+    expect(r.rate).toBe(100_000);
+    // More streams (say): the floor rises, and the rate with it, though the loop is as busy.
+    loop.floor = 400_000;
+    await new Promise((res) => setTimeout(res, 20));
+    expect(r.rate).toBe(400_000);
+    // Never above the rate it was made with.
+    loop.floor = 5_000_000;
+    await new Promise((res) => setTimeout(res, 20));
+    expect(r.rate).toBe(1_000_000);
+  });
+});

@@ -5,7 +5,8 @@ import { performance } from 'node:perf_hooks';
  * How a ByteRate gives way to the rest of the process: every `everyMs` while
  * it is in use, the event loop's busy share over that time
  * (`performance.eventLoopUtilization`) is read; above `busyAbove` the rate
- * halves (down to `floorBytesPerSecond`), below `busyBelow` it grows by a
+ * halves (down to `floorBytesPerSecond`, a number or what a function says
+ * at the time), below `busyBelow` it grows by a
  * quarter (up to the rate the ByteRate was made with). Takers that come after
  * a quiet second start at `startBytesPerSecond` (a slow start: the loop's
  * share is only known a tick later), and the burst is a tenth of a second
@@ -14,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 export interface GiveWay {
   busyAbove: number;
   busyBelow: number;
-  floorBytesPerSecond: number;
+  floorBytesPerSecond: number | (() => number);
   startBytesPerSecond: number;
   everyMs?: number;
   /** The loop's busy share since the last call (tests give their own). */
@@ -85,7 +86,9 @@ export class ByteRate {
     busy();
     this.timer = setInterval(() => {
       const share = busy();
-      if (share > g.busyAbove) this.current = Math.max(g.floorBytesPerSecond, this.current / 2);
+      const floor = Math.min(this.bytesPerSecond, typeof g.floorBytesPerSecond === 'number' ? g.floorBytesPerSecond : g.floorBytesPerSecond());
+      if (share > g.busyAbove) this.current = Math.max(floor, this.current / 2);
+      else if (this.current < floor) this.current = floor;
       else if (share < g.busyBelow) this.current = Math.min(this.bytesPerSecond, this.current * 1.25);
       if (performance.now() - this.lastTake > 1000) {
         clearInterval(this.timer!);

@@ -5,6 +5,7 @@ import { withTransaction, type Queryable } from '../../platform/db.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { ByteMeter, ByteRate, Gate } from '../../platform/byte-rate.js';
+import { REQUEST_TIME } from '../../platform/http/request-time.js';
 import { ObjectTooLargeError } from '../../platform/storage/object-store.js';
 import { storageFor } from '../../platform/storage/storage.js';
 import { forgetRecentSession, sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
@@ -95,7 +96,15 @@ export const UPLOAD_BYTES_PER_SECOND = 128 * 1024 * 1024;
  * starts (fifty checks, files opened) alone kept the loop 65-80 % busy in
  * bench:uploads, and nearly every read then was slow.
  */
-const UPLOADS_GIVE_WAY = { busyAbove: 0.5, busyBelow: 0.3, floorBytesPerSecond: 8 * 1024 * 1024, startBytesPerSecond: 16 * 1024 * 1024 };
+let streaming = 0;
+const UPLOADS_GIVE_WAY = {
+  busyAbove: 0.5,
+  busyBelow: 0.3,
+  // Never so low that an upload's share falls below twice the rate its request time allows for
+  // (platform/http/request-time.ts): giving way must not turn into cutting uploads off with a 408.
+  floorBytesPerSecond: () => Math.max(8 * 1024 * 1024, streaming * 2 * REQUEST_TIME.uploadFloorBytesPerSecond),
+  startBytesPerSecond: 16 * 1024 * 1024,
+};
 const uploadRate = new ByteRate(UPLOAD_BYTES_PER_SECOND, UPLOAD_BYTES_PER_SECOND / 10, UPLOADS_GIVE_WAY);
 /** Each upload takes from the allowance every 256 KiB, not every chunk (platform/byte-rate.ts: ByteMeter). */
 const RATE_STEP_BYTES = 256 * 1024;
@@ -273,12 +282,15 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
   input.body.pipe(inspect);
 
   let stored: { bytes: number; sha256: string };
+  streaming++;
   try {
     stored = await storage.putStream(key, inspect, 'application/octet-stream', maxBytes);
   } catch (err) {
     input.body.unpipe(inspect);
     if (err instanceof ObjectTooLargeError) throw tooLarge();
     throw err;
+  } finally {
+    streaming--;
   }
 
   phase(assignmentId, 'received');
