@@ -87,16 +87,17 @@ function mib(bytes: number): string {
  * unthrottled, fifty students' 20 MB files arrived at over 500 MB/s on two
  * cores, and the partner read's p50 rose sevenfold and its p99 fourteenfold;
  * at 128 MB/s the p50 stays where it was unloaded (docs/performance.md).
- * Fifty 20 MB files then take about eight seconds.
+ * Fifty 20 MB files then take about eight seconds, on a loop with nothing else to do.
  */
 export const UPLOAD_BYTES_PER_SECOND = 128 * 1024 * 1024;
+/** Uploads of this process streaming their bodies now. */
+let streaming = 0;
 /**
  * And less while the event loop is busy: uploads are the work that can wait
  * (TCP holds the clients), a partner's read or a student's save cannot. Their
  * starts (fifty checks, files opened) alone kept the loop 65-80 % busy in
  * bench:uploads, and nearly every read then was slow.
  */
-let streaming = 0;
 const UPLOADS_GIVE_WAY = {
   busyAbove: 0.5,
   busyBelow: 0.3,
