@@ -62,21 +62,22 @@ describe('Gate', () => {
   });
 });
 
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A rate that gives way, reading the loop's busy share the test sets every 5 ms; its floor a tenth of the rate unless given. */
+function watched(rate: number, burst: number, floor: number | (() => number) = rate / 10) {
+  const loop = { busy: 0.4, readings: 0 };
+  const r = new ByteRate(rate, burst, {
+    busyAbove: 0.5,
+    busyBelow: 0.3,
+    floorBytesPerSecond: floor,
+    startBytesPerSecond: rate,
+    everyMs: 5,
+    loopBusy: () => (loop.readings++, loop.busy),
+  });
+  return { r, loop };
+}
+
 describe('ByteRate giving way to a busy event loop', () => {
-  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  /** The loop's busy share the rate reads, set by the test; checked every 5 ms. */
-  function watched(rate: number, burst: number) {
-    const loop = { busy: 0.4, readings: 0 };
-    const r = new ByteRate(rate, burst, {
-      busyAbove: 0.5,
-      busyBelow: 0.3,
-      floorBytesPerSecond: rate / 10,
-      startBytesPerSecond: rate,
-      everyMs: 5,
-      loopBusy: () => (loop.readings++, loop.busy),
-    });
-    return { r, loop };
-  }
 
   it('halves the rate while the loop is busy, down to the floor, and grows it back by a quarter at a time while it is idle, up to the rate it was made with', async () => {
     const { r, loop } = watched(1_000_000, 100_000);
@@ -130,25 +131,19 @@ describe('ByteRate giving way to a busy event loop', () => {
 
 describe('ByteRate giving way, its floor', () => {
   it('a floor given as a function is read at each tick: the rate never falls below it, and rises to it when it grows', async () => {
-    const loop = { floor: 100_000 };
-    const r = new ByteRate(1_000_000, 100_000, {
-      busyAbove: 0.5,
-      busyBelow: 0.3,
-      floorBytesPerSecond: () => loop.floor,
-      startBytesPerSecond: 1_000_000,
-      everyMs: 5,
-      loopBusy: () => 0.9,
-    });
+    const floor = { at: 100_000 };
+    const { r, loop } = watched(1_000_000, 100_000, () => floor.at);
+    loop.busy = 0.9;
     await r.take(1);
-    await new Promise((res) => setTimeout(res, 60));
+    await wait(60);
     expect(r.rate).toBe(100_000);
     // More streams (say): the floor rises, and the rate with it, though the loop is as busy.
-    loop.floor = 400_000;
-    await new Promise((res) => setTimeout(res, 20));
+    floor.at = 400_000;
+    await wait(20);
     expect(r.rate).toBe(400_000);
     // Never above the rate it was made with.
-    loop.floor = 5_000_000;
-    await new Promise((res) => setTimeout(res, 20));
+    floor.at = 5_000_000;
+    await wait(20);
     expect(r.rate).toBe(1_000_000);
   });
 });

@@ -72,23 +72,22 @@ try {
 } catch {}
 const blocks = workerData.map((b) => b && new Uint8Array(b));
 const hashes = new Map();
+const hashOf = (id) => {
+  let h = hashes.get(id);
+  if (!h) hashes.set(id, (h = createHash('sha256')));
+  return h;
+};
 parentPort.on('message', (m) => {
   const [op, seq] = m;
   if (op === 'u') {
     const [, , id, n, length] = m;
-    let h = hashes.get(id);
-    if (!h) hashes.set(id, (h = createHash('sha256')));
-    h.update(blocks[n].subarray(0, length));
+    hashOf(id).update(blocks[n].subarray(0, length));
     parentPort.postMessage(['ok', seq, n]);
   } else if (op === 'w') {
     const [, , fd, n, length, position, id] = m;
     try {
       for (let at = 0; at < length; ) at += fs.writeSync(fd, blocks[n], at, length - at, position + at);
-      if (id !== undefined) {
-        let h = hashes.get(id);
-        if (!h) hashes.set(id, (h = createHash('sha256')));
-        h.update(blocks[n].subarray(0, length));
-      }
+      if (id !== undefined) hashOf(id).update(blocks[n].subarray(0, length));
       parentPort.postMessage(['ok', seq, n]);
     } catch (err) {
       parentPort.postMessage(['err', seq, n, String(err && err.message), err && err.code]);

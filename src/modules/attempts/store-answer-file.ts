@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { ByteMeter, ByteRate, Gate } from '../../platform/byte-rate.js';
 import { REQUEST_TIME } from '../../platform/http/request-time.js';
-import { ObjectTooLargeError } from '../../platform/storage/object-store.js';
+import { ObjectTooLargeError, type StoredStream } from '../../platform/storage/object-store.js';
 import { storageFor } from '../../platform/storage/storage.js';
 import { forgetRecentSession, sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
 import { deliver } from '../catalog/delivery.js';
@@ -282,7 +282,7 @@ export async function storeAnswerFile(ctx: AppContext, session: StudentSession, 
   input.body.on('aborted', () => inspect.destroy(new Error('upload aborted by the client')));
   input.body.pipe(inspect);
 
-  let stored: { bytes: number; sha256: string };
+  let stored: StoredStream;
   streaming++;
   try {
     stored = await storage.putStream(key, inspect, 'application/octet-stream', maxBytes);
