@@ -212,6 +212,14 @@ describe('proctoring_interrupted', () => {
     const q = await startProctored(h, h.a, recordTestId, 'silent-student'); // heartbeatTimeoutSeconds: 30
     flagsOf(await q.heartbeat([]));
     const lastBeat = clock.now();
+    // An idle beat is written by the coalescer's timer (real time); the manual clock leaps ahead of it, so wait for the write
+    // a running process would have made long before the sweep (else the late flush ends the flag it finds).
+    await expect
+      .poll(async () => (await h.pool.query('SELECT last_heartbeat_at FROM proctoring_sessions WHERE assignment_id = $1', [q.assignmentId])).rows[0]?.last_heartbeat_at?.getTime(), {
+        timeout: 10_000,
+        interval: 50,
+      })
+      .toBe(lastBeat.getTime());
     clock.advance(29_000);
     await sweep();
     expect(await interruptions(q.assignmentId)).toEqual([]);
