@@ -10,6 +10,7 @@ import { createInstitution } from '../src/modules/institutions/institutions.js';
 import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
 import { UPLOAD_MAX_BYTES } from '../src/modules/catalog/schemas.js';
 import { buildServer, serverContext } from '../src/server.js';
+import { startByteThread } from '../src/platform/byte-thread.js';
 import { seatStudent } from './seat-student.js';
 import { benchAppConfig } from './bench-database.js';
 import { traceUploads } from './upload-trace.js';
@@ -65,6 +66,8 @@ const trace = traceUploads(pool);
 const storage = storageArg ? (JSON.parse(storageArg) as StorageConfig) : null;
 const config = freezeConfig({ ...benchAppConfig(databaseUrl), dataDir, ...(storage ? { storage } : {}) });
 const app = await buildServer(serverContext({ config, pool, clock: systemClock }));
+// As main.ts does: the uploads' thread starts with the process, not in the first round.
+startByteThread();
 
 const seats: UploadSeat[] = [];
 for (let i = 0; i < students; i += 25) {

@@ -9,6 +9,7 @@ import { DEMO_ADMIN_EMAIL, DEMO_OPERATOR_EMAIL, seedDemo, type DemoSeed } from '
 import { issueSignInLink, signInUrl } from './modules/staff/sign-in-links.js';
 import { startMetricsServer } from './platform/telemetry/metrics.js';
 import { startReadPools } from './platform/read-replica.js';
+import { startByteThread } from './platform/byte-thread.js';
 
 /**
  * `npm start`: the API and the background worker in one process. With no
@@ -37,6 +38,8 @@ if (booted.local) {
 }
 
 const app = await buildServer(ctx, { logger });
+// The uploads' thread (platform/byte-thread.ts) starts now, not in the first upload burst.
+startByteThread();
 const worker = config.runWorker ? await startWorker(ctx, booted.sessionUrl, logger) : null;
 const metricsServer = await startMetricsServer(config, pool);
 

@@ -15,9 +15,12 @@ import { Worker } from 'node:worker_threads';
  * (docs/performance.md). A busy machine slows the uploads instead: their
  * blocks come back later, and TCP's flow control holds the clients.
  *
- * Started on first use and unref'd (it never keeps the process alive); a
+ * Started by the API process as it boots (`startByteThread`, main.ts), or
+ * else on first use, and unref'd (it never keeps the process alive); a
  * thread that fails fails the calls in flight, and the next call starts a
- * new one.
+ * new one. Started on first use, its start-up (a V8 isolate and Node's
+ * bootstrap, about 40 ms of CPU) fell on the first upload burst's first
+ * moments, with the loop's own work for fifty new requests.
  */
 export const BYTE_BLOCK_BYTES = 256 * 1024;
 /** How much lower than the process the thread runs (nice), where the system allows it. */
@@ -146,6 +149,11 @@ function theWorker(): Worker {
   w.on('exit', (code) => broken(new Error(`the byte thread exited (code ${code})`)));
   worker = w;
   return w;
+}
+
+/** Starts the thread now, while nothing waits for it (the API process's boot). */
+export function startByteThread(): void {
+  theWorker();
 }
 
 function call(block: number, message: Array<string | number>): Promise<string | undefined> {
