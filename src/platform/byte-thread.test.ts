@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BYTE_THREAD_NICE, blockBytes, giveBlockBack, hashBlock, hashDigest, newHashId, takeBlock } from './byte-thread.js';
+import { BYTE_THREAD_NICE, blockBytes, closeFile, giveBlockBack, hashBlock, hashDigest, newHashId, openNewFile, removeFile, takeBlock, writeBlock } from './byte-thread.js';
 
 /** Each thread's nice value (field 19 of /proc/self/task/<tid>/stat, after the command name). */
 function niceOfThreads(): Map<number, number> {
@@ -38,5 +40,26 @@ describe('the byte thread', () => {
     // Back as a spare: the next block taken is the same one.
     expect(takeBlock()).toBe(n);
     giveBlockBack(n);
+  });
+
+  it('opens a new file in a new folder, refuses one that exists, closes and renames it, and deletes it (a missing file too)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-byte-thread-'));
+    try {
+      const tmp = path.join(dir, 'a', 'b', '.tmp-1');
+      const fd = await openNewFile(tmp);
+      await expect(openNewFile(tmp)).rejects.toMatchObject({ code: 'EEXIST' });
+      const n = takeBlock();
+      blockBytes(n).write('hello', 0);
+      await writeBlock(fd, n, 5, 0);
+      const final = path.join(dir, 'a', 'b', 'object');
+      await closeFile(fd, { from: tmp, to: final });
+      expect(fs.readFileSync(final, 'utf8')).toBe('hello');
+      expect(fs.existsSync(tmp)).toBe(false);
+      await removeFile(final);
+      expect(fs.existsSync(final)).toBe(false);
+      await expect(removeFile(final)).resolves.toBeUndefined();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -68,6 +68,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
+const path = require('node:path');
 try {
   // Linux: this thread's own id, so only this thread is lowered.
   const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
@@ -94,6 +95,22 @@ parentPort.on('message', (m) => {
       parentPort.postMessage(['ok', seq, n]);
     } catch (err) {
       parentPort.postMessage(['err', seq, n, String(err && err.message), err && err.code]);
+    }
+  } else if (op === 'o' || op === 'c' || op === 'r') {
+    try {
+      let fd;
+      if (op === 'o') {
+        fs.mkdirSync(path.dirname(m[2]), { recursive: true });
+        fd = String(fs.openSync(m[2], 'wx'));
+      } else if (op === 'c') {
+        fs.closeSync(m[2]);
+        if (m[4]) fs.renameSync(m[3], m[4]);
+      } else {
+        fs.rmSync(m[2], { force: true });
+      }
+      parentPort.postMessage(['ok', seq, -1, fd]);
+    } catch (err) {
+      parentPort.postMessage(['err', seq, -1, String(err && err.message), err && err.code]);
     }
   } else if (op === 'd') {
     const id = m[2];
@@ -176,6 +193,18 @@ export const hashDigest = async (id: number): Promise<string> => (await call(-1,
 export function hashForget(id: number): void {
   worker?.postMessage(['x', -1, id]);
 }
+/**
+ * An upload's file operations, on the same thread: creates `file` (and its folder) for writing, failing if it
+ * exists, and gives its descriptor. Node's own file-system threads, at the loop's priority, woken for the
+ * opening, closing, renaming and deleting of fifty uploads' files at once, took the loop's CPU at the start and
+ * end of a burst (docs/performance.md).
+ */
+export const openNewFile = async (file: string): Promise<number> => Number(await call(-1, ['o', file]));
+/** Closes a descriptor from openNewFile, then renames `from` to `to` when given (after every block written to it). */
+export const closeFile = (fd: number, rename?: { from: string; to: string }): Promise<unknown> =>
+  call(-1, rename ? ['c', fd, rename.from, rename.to] : ['c', fd]);
+/** Deletes a file, if there is one. */
+export const removeFile = (file: string): Promise<unknown> => call(-1, ['r', file]);
 /**
  * Writes block `n`'s first `length` bytes at `position` of an open file, and adds them to hash `hashId` when
  * given (one copy of the bytes for both); the block is the thread's until then (and a spare after).

@@ -16,7 +16,7 @@ async function writeFile(chunks: AsyncIterable<Buffer>, flags = 'wx') {
   if (flags === 'r') fs.writeFileSync(file, '');
   const handle = await fsp.open(file, flags);
   try {
-    return { file, ...(await writeInBlocks(handle, chunks)) };
+    return { file, ...(await writeInBlocks(handle.fd, chunks)) };
   } finally {
     await handle.close();
   }
@@ -55,7 +55,7 @@ describe('writeInBlocks', () => {
     const first = randomBytes(3 * BLOCK_BYTES);
     const file = path.join(dir, 'failing');
     const handle = await fsp.open(file, 'wx');
-    await expect(writeInBlocks(handle, chunksOf(first, 64 * 1024, 2 * BLOCK_BYTES + 64 * 1024))).rejects.toThrow('client went away');
+    await expect(writeInBlocks(handle.fd, chunksOf(first, 64 * 1024, 2 * BLOCK_BYTES + 64 * 1024))).rejects.toThrow('client went away');
     // Nothing of the handle is in flight any more: closing now loses no write that had been sent.
     await handle.close();
     expect(fs.readFileSync(file).equals(first.subarray(0, 2 * BLOCK_BYTES))).toBe(true);

@@ -1,4 +1,3 @@
-import type { FileHandle } from 'node:fs/promises';
 import { blockBytes, BYTE_BLOCK_BYTES, giveBlockBack, hashDigest, hashForget, newHashId, takeBlock, writeBlock } from '../byte-thread.js';
 import type { StoredStream } from './object-store.js';
 
@@ -19,10 +18,10 @@ export const BLOCK_BYTES = BYTE_BLOCK_BYTES;
 const IN_FLIGHT = 2;
 
 /**
- * Copies every chunk into blocks and writes them to `handle` in order; resolves with the bytes written and
- * their SHA-256. Returns (or fails) only once no write of the handle is in flight, so the caller may close it then.
+ * Copies every chunk into blocks and writes them to the file open as `fd` in order; resolves with the bytes written
+ * and their SHA-256. Returns (or fails) only once no write of the file is in flight, so the caller may close it then.
  */
-export async function writeInBlocks(handle: FileHandle, chunks: AsyncIterable<Buffer>): Promise<StoredStream> {
+export async function writeInBlocks(fd: number, chunks: AsyncIterable<Buffer>): Promise<StoredStream> {
   const hashId = newHashId();
   let done = false;
   let total = 0;
@@ -31,7 +30,7 @@ export async function writeInBlocks(handle: FileHandle, chunks: AsyncIterable<Bu
   const inFlight: Array<Promise<unknown>> = [];
   const write = async () => {
     if (inFlight.length >= IN_FLIGHT) await inFlight.shift();
-    const written = writeBlock(handle.fd, block!, filled, total - filled, hashId);
+    const written = writeBlock(fd, block!, filled, total - filled, hashId);
     // Awaited in turn; until then a failure must not count as unhandled.
     written.catch(() => undefined);
     inFlight.push(written);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBase62 } from '../ids.js';
+import { closeFile, openNewFile, removeFile } from '../byte-thread.js';
 import { writeInBlocks } from './block-writer.js';
 import { checkKey, checkPrefix, limitedChunks, type ObjectStore } from './object-store.js';
 
@@ -45,23 +46,24 @@ export function createLocalStore(root: string): ObjectStore {
         throw err;
       }
     },
+    // A streamed object's file (an upload's) is opened, written, closed and renamed by the byte thread
+    // (platform/byte-thread.ts), below the event loop's priority; objects are deleted there too.
     async putStream(key, body, _contentType, maxBytes) {
       const file = fileOf(key);
-      await fsp.mkdir(path.dirname(file), { recursive: true });
       const tmp = path.join(path.dirname(file), `.tmp-${randomBase62(12)}`);
-      let handle: fsp.FileHandle | null = null;
+      let fd: number | null = null;
       try {
-        handle = await fsp.open(tmp, 'wx');
+        fd = await openNewFile(tmp);
         // In blocks of 256 KiB (block-writer.ts). The request is not destroyed when the limit stops the
         // read: its error answer still has to reach the client.
-        const stored = await writeInBlocks(handle, limitedChunks(body, maxBytes));
-        await handle.close();
-        handle = null;
-        await fsp.rename(tmp, file);
+        const stored = await writeInBlocks(fd, limitedChunks(body, maxBytes));
+        const open = fd;
+        fd = null;
+        await closeFile(open, { from: tmp, to: file });
         return stored;
       } catch (err) {
-        await handle?.close().catch(() => undefined);
-        await fsp.rm(tmp, { force: true });
+        if (fd !== null) await closeFile(fd).catch(() => undefined);
+        await removeFile(tmp).catch(() => undefined);
         throw err;
       }
     },
@@ -78,7 +80,7 @@ export function createLocalStore(root: string): ObjectStore {
       }
     },
     async delete(key) {
-      await fsp.rm(fileOf(key), { force: true });
+      await removeFile(fileOf(key));
     },
     async deletePrefix(prefix) {
       const dir = path.join(root, ...checkPrefix(prefix).slice(0, -1).split('/'));
