@@ -92,6 +92,18 @@ try {
   ])) as [UploadServerReady];
   // One connection per student: every upload really is in flight at once.
   const http = new HttpPool(ready.url, { connections: STUDENTS, pipelining: 1 });
+  /**
+   * Each student has the test page open before uploading, as in the field: the browser's connection to the service
+   * is open from loading the page (and its autosaves keep it so). Without this, the first round alone also opened
+   * fifty connections and ran the client's upload code cold, on the same two cores as the server.
+   */
+  await Promise.all(
+    ready.seats.map(async (seat) => {
+      const res = await http.request({ method: 'GET', path: `/a/${seat.assignmentId}`, headers: { cookie: seat.cookie } });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`the test page answered ${res.statusCode}`);
+    }),
+  );
   const readTarget = ready.seats[0]!.assignmentId;
   const errors = new Map<string, number>();
   const countError = (what: string) => void errors.set(what, (errors.get(what) ?? 0) + 1);
