@@ -45,8 +45,9 @@ const unused: number[] = [];
 
 /** A block for the next bytes (a spare one or a new one), by number; `blockBytes(n)` is its memory. */
 export function takeBlock(): number {
-  const kept = spare.pop();
-  if (kept !== undefined) return kept;
+  return spare.pop() ?? newBlock();
+}
+function newBlock(): number {
   const n = unused.pop() ?? blocks.length;
   blocks[n] = Buffer.from(new SharedArrayBuffer(BYTE_BLOCK_BYTES));
   worker?.postMessage(['b', -1, n, blocks[n]!.buffer]);
@@ -168,9 +169,18 @@ function theWorker(): Worker {
   return w;
 }
 
-/** Starts the thread now, while nothing waits for it (the API process's boot). */
+/**
+ * Starts the thread now, while nothing waits for it (the API process's boot), with the spare blocks made and
+ * their memory touched: the first burst of uploads otherwise made them as it arrived, each a new mapping and
+ * 64 page faults on the event loop, which was busiest then (docs/performance.md).
+ */
 export function startByteThread(): void {
   theWorker();
+  while (spare.length < SPARE_MAX) {
+    const n = newBlock();
+    blocks[n]!.fill(0);
+    spare.push(n);
+  }
 }
 
 function call(block: number, message: Array<string | number>): Promise<string | undefined> {
