@@ -83,13 +83,17 @@ function mib(bytes: number): string {
 }
 
 /**
- * Every upload of this process shares one allowance of 128 MB a second:
+ * Every upload of this process shares one allowance of 64 MB a second:
  * unthrottled, fifty students' 20 MB files arrived at over 500 MB/s on two
- * cores, and the partner read's p50 rose sevenfold and its p99 fourteenfold;
- * at 128 MB/s the p50 stays where it was unloaded (docs/performance.md).
- * Fifty 20 MB files then take about eight seconds, on a loop with nothing else to do.
+ * cores, and the partner read's p50 rose sevenfold and its p99 fourteenfold
+ * (docs/performance.md). Why 64 and not more: every body chunk is a new
+ * ArrayBuffer, and V8 runs a young collection each time 32 MB of them have
+ * been allocated (a fixed threshold, "external memory pressure"), which
+ * stopped the loop for 2-10 ms; at 128 MB/s that was four such pauses a
+ * second, and a partner read in one of them was a slow read.
+ * Fifty 20 MB files then take about sixteen seconds, on a loop with nothing else to do.
  */
-export const UPLOAD_BYTES_PER_SECOND = 128 * 1024 * 1024;
+export const UPLOAD_BYTES_PER_SECOND = 64 * 1024 * 1024;
 /** Uploads of this process streaming their bodies now. */
 let streaming = 0;
 /**
