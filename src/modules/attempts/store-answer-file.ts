@@ -12,6 +12,7 @@ import { forgetRecentSession, liveSessionHashes, sessionIsLive, type StudentSess
 import { deliver } from '../catalog/delivery.js';
 import { UPLOAD_DEFAULT_BYTES } from '../catalog/schemas.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
+import type { TestVersion } from '../catalog/tests-repo.js';
 import { answerFilesPrefix } from './answer-files.js';
 import { deleteOtherAnswerFiles, insertAnswerFile, upsertFileAnswer } from './answer-files-repo.js';
 import { ContentSniffer, accepted, judgeContent } from './file-content.js';
@@ -136,23 +137,29 @@ interface UploadCheck {
   /** The session to look up again, or null when the caller has just read it. */
   idHash: string | null;
 }
+interface Checked {
+  live: boolean;
+  attempt: Attempt | null;
+  version: TestVersion | null;
+}
 interface Waiting {
   check: UploadCheck;
-  resolve: (found: { live: boolean; attempt: Attempt | null }) => void;
+  resolve: (found: Checked) => void;
   reject: (err: unknown) => void;
 }
 /** Per pool (a test process may run several services): the checks waiting for a turn. */
 const waitingChecks = new WeakMap<AppContext['pool'], Waiting[]>();
 
 /**
- * The checks before the body (the session still live, the attempt) of every
- * upload waiting for a turn, in one turn and two statements: fifty uploads
+ * The checks before the body (the session still live, the attempt, its
+ * test version) of every upload waiting for a turn, in one turn and two
+ * statements (the version is cached after its first use): fifty uploads
  * starting at once were a hundred statements, two at a time, and the loop's
  * writes of them to PostgreSQL's sockets (each waking a backend) were a
  * quarter of its time in a burst's first moments (docs/performance.md). A
  * check that arrives while a batch runs waits for the next one.
  */
-function checkInTurn(ctx: AppContext, check: UploadCheck): Promise<{ live: boolean; attempt: Attempt | null }> {
+function checkInTurn(ctx: AppContext, check: UploadCheck): Promise<Checked> {
   return new Promise((resolve, reject) => {
     const waiting = waitingChecks.get(ctx.pool) ?? [];
     waitingChecks.set(ctx.pool, waiting);
@@ -166,9 +173,12 @@ function checkInTurn(ctx: AppContext, check: UploadCheck): Promise<{ live: boole
         const isLive = (c: UploadCheck) => c.idHash === null || live.has(c.idHash);
         const wanted = batch.map((w) => w.check).filter(isLive);
         const attempts = wanted.length > 0 ? await findAttempts(ctx.pool, wanted) : new Map<string, Attempt>();
+        // Cached (test-versions.ts): a database read only on this process's first use of a version, once per batch.
+        const versions = new Map<string, TestVersion>();
+        for (const id of new Set([...attempts.values()].map((a) => a.testVersionId))) versions.set(id, await loadTestVersion(ctx.pool, id));
         for (const w of batch) {
-          const attempt = attempts.get(attemptKey(w.check.institutionId, w.check.assignmentId));
-          w.resolve({ live: isLive(w.check), attempt: isLive(w.check) && attempt ? attempt : null });
+          const attempt = isLive(w.check) ? (attempts.get(attemptKey(w.check.institutionId, w.check.assignmentId)) ?? null) : null;
+          w.resolve({ live: isLive(w.check), attempt, version: attempt ? versions.get(attempt.testVersionId)! : null });
         }
       } catch (err) {
         for (const w of batch) w.reject(err);
@@ -211,11 +221,9 @@ export async function answerFileTarget(
   opts: { recheckSession?: boolean } = {},
 ) {
   const now = ctx.clock.now();
-  const { live, attempt: found } = await checkInTurn(ctx, { institutionId: session.institutionId, assignmentId, idHash: opts.recheckSession ? session.idHash : null });
+  const { live, attempt: found, version } = await checkInTurn(ctx, { institutionId: session.institutionId, assignmentId, idHash: opts.recheckSession ? session.idHash : null });
   if (!live) throw sessionEnded(session);
   const attempt = found && found.userId === session.userId ? found : null;
-  // The version is cached (test-versions.ts): a database read only on this process's first use of it.
-  const version = attempt ? await loadTestVersion(ctx.pool, attempt.testVersionId) : null;
   if (!attempt || !version) throw notFound('attempt');
   const refused = closed(attempt, now);
   if (refused) throw refused;
