@@ -137,12 +137,6 @@ export async function sessionIsLive(db: Queryable, idHash: string, now: Date): P
   return rowCount === 1;
 }
 
-/** Of `idHashes`, those of sessions still live at `now` (one statement for many: the upload checks' batches). */
-export async function liveSessionHashes(db: Queryable, idHashes: readonly string[], now: Date): Promise<Set<string>> {
-  const { rows } = await db.query<{ id_hash: string }>('SELECT id_hash FROM student_sessions WHERE id_hash = ANY($1::text[]) AND expires_at > $2', [idHashes, now]);
-  return new Set(rows.map((r) => r.id_hash));
-}
-
 export function csrfMatches(session: StudentSession, token: string | undefined): boolean {
   return typeof token === 'string' && safeEqual(token, session.csrfToken);
 }

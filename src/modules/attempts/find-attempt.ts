@@ -69,19 +69,6 @@ export async function findAttempt(db: Queryable, institutionId: string, assignme
   return rows[0] ? toAttempt(rows[0]) : null;
 }
 
-/**
- * Many attempts by id, each in its own institution only, in one statement; keyed by `attemptKey` (the
- * institution and the id: two institutions' checks in one batch never see each other's rows).
- */
-export async function findAttempts(db: Queryable, wanted: ReadonlyArray<{ institutionId: string; assignmentId: string }>): Promise<Map<string, Attempt>> {
-  const { rows } = await db.query<AttemptRecord>(
-    `SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE (assignment_id, institution_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
-    [wanted.map((w) => w.assignmentId), wanted.map((w) => w.institutionId)],
-  );
-  return new Map(rows.map((r) => [attemptKey(r.institution_id, r.assignment_id), toAttempt(r)]));
-}
-export const attemptKey = (institutionId: string, assignmentId: string): string => `${institutionId}/${assignmentId}`;
-
 /** Unscoped, for the deadline job (which acts for no tenant in particular). */
 export async function findAttemptById(db: Queryable, assignmentId: string): Promise<Attempt | null> {
   const { rows } = await db.query<AttemptRecord>(`SELECT ${ATTEMPT_COLUMNS} FROM attempts WHERE assignment_id = $1`, [assignmentId]);

@@ -8,15 +8,14 @@ import { ByteMeter, ByteRate, Gate } from '../../platform/byte-rate.js';
 import { REQUEST_TIME } from '../../platform/http/request-time.js';
 import { ObjectTooLargeError, type StoredStream } from '../../platform/storage/object-store.js';
 import { storageFor } from '../../platform/storage/storage.js';
-import { forgetRecentSession, liveSessionHashes, sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
+import { forgetRecentSession, sessionIsLive, type StudentSession } from '../assignments/student-sessions.js';
 import { deliver } from '../catalog/delivery.js';
 import { UPLOAD_DEFAULT_BYTES } from '../catalog/schemas.js';
 import { loadTestVersion } from '../catalog/test-versions.js';
-import type { TestVersion } from '../catalog/tests-repo.js';
 import { answerFilesPrefix } from './answer-files.js';
 import { deleteOtherAnswerFiles, insertAnswerFile, upsertFileAnswer } from './answer-files-repo.js';
 import { ContentSniffer, accepted, judgeContent } from './file-content.js';
-import { attemptKey, findAttempts, lockAttempt, type Attempt } from './find-attempt.js';
+import { findAttempt, lockAttempt, type Attempt } from './find-attempt.js';
 import { acceptsSaves } from './timing.js';
 
 /**
@@ -131,62 +130,6 @@ export function inUploadTurn<T>(work: () => Promise<T>): Promise<T> {
   return uploadDbTurns.run(work);
 }
 
-interface UploadCheck {
-  institutionId: string;
-  assignmentId: string;
-  /** The session to look up again, or null when the caller has just read it. */
-  idHash: string | null;
-}
-interface Checked {
-  live: boolean;
-  attempt: Attempt | null;
-  version: TestVersion | null;
-}
-interface Waiting {
-  check: UploadCheck;
-  resolve: (found: Checked) => void;
-  reject: (err: unknown) => void;
-}
-/** Per pool (a test process may run several services): the checks waiting for a turn. */
-const waitingChecks = new WeakMap<AppContext['pool'], Waiting[]>();
-
-/**
- * The checks before the body (the session still live, the attempt, its
- * test version) of every upload waiting for a turn, in one turn and two
- * statements (the version is cached after its first use): fifty uploads
- * starting at once were a hundred statements, two at a time, and the loop's
- * writes of them to PostgreSQL's sockets (each waking a backend) were a
- * quarter of its time in a burst's first moments (docs/performance.md). A
- * check that arrives while a batch runs waits for the next one.
- */
-function checkInTurn(ctx: AppContext, check: UploadCheck): Promise<Checked> {
-  return new Promise((resolve, reject) => {
-    const waiting = waitingChecks.get(ctx.pool) ?? [];
-    waitingChecks.set(ctx.pool, waiting);
-    waiting.push({ check, resolve, reject });
-    if (waiting.length > 1) return;
-    void uploadDbTurns.run(async () => {
-      const batch = waiting.splice(0);
-      try {
-        const hashes = [...new Set(batch.flatMap((w) => (w.check.idHash === null ? [] : [w.check.idHash])))];
-        const live = hashes.length > 0 ? await liveSessionHashes(ctx.pool, hashes, ctx.clock.now()) : new Set<string>();
-        const isLive = (c: UploadCheck) => c.idHash === null || live.has(c.idHash);
-        const wanted = batch.map((w) => w.check).filter(isLive);
-        const attempts = wanted.length > 0 ? await findAttempts(ctx.pool, wanted) : new Map<string, Attempt>();
-        // Cached (test-versions.ts): a database read only on this process's first use of a version, once per batch.
-        const versions = new Map<string, TestVersion>();
-        for (const id of new Set([...attempts.values()].map((a) => a.testVersionId))) versions.set(id, await loadTestVersion(ctx.pool, id));
-        for (const w of batch) {
-          const attempt = isLive(w.check) ? (attempts.get(attemptKey(w.check.institutionId, w.check.assignmentId)) ?? null) : null;
-          w.resolve({ live: isLive(w.check), attempt, version: attempt ? versions.get(attempt.testVersionId)! : null });
-        }
-      } catch (err) {
-        for (const w of batch) w.reject(err);
-      }
-    });
-  });
-}
-
 /** The refusal of a session that ended since this process last saw it (a new start link, expiry); it is forgotten. */
 export function sessionEnded(session: StudentSession): AppError {
   forgetRecentSession(session.idHash);
@@ -221,9 +164,14 @@ export async function answerFileTarget(
   opts: { recheckSession?: boolean } = {},
 ) {
   const now = ctx.clock.now();
-  const { live, attempt: found, version } = await checkInTurn(ctx, { institutionId: session.institutionId, assignmentId, idHash: opts.recheckSession ? session.idHash : null });
+  const { live, attempt, version } = await uploadDbTurns.run(async () => {
+    const live = !opts.recheckSession || (await sessionIsLive(ctx.pool, session.idHash, now));
+    const attempt = live ? await findAttempt(ctx.pool, session.institutionId, assignmentId) : null;
+    // The version is cached (test-versions.ts): a database read only on this process's first use of it.
+    const version = attempt && attempt.userId === session.userId ? await loadTestVersion(ctx.pool, attempt.testVersionId) : null;
+    return { live, attempt, version };
+  });
   if (!live) throw sessionEnded(session);
-  const attempt = found && found.userId === session.userId ? found : null;
   if (!attempt || !version) throw notFound('attempt');
   const refused = closed(attempt, now);
   if (refused) throw refused;
