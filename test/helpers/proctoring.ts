@@ -135,3 +135,9 @@ export function flagsOf(res: LightMyRequestResponse): Array<{ signalId: string; 
   expect(res.statusCode, res.body).toBe(200);
   return res.json().flags;
 }
+
+/** The heartbeat time stored for an attempt (what the interruption sweep reads), or null before the first write. */
+export async function lastHeartbeatAt(h: Harness, assignmentId: string): Promise<Date | null> {
+  const { rows } = await h.pool.query('SELECT last_heartbeat_at FROM proctoring_sessions WHERE assignment_id = $1', [assignmentId]);
+  return rows[0]?.last_heartbeat_at ?? null;
+}

@@ -6,7 +6,7 @@ import { expectError } from '../helpers/expect-error.js';
 import { registerEndpoint, openWebhookRig, type Dispatcher, type WebhookRig } from '../helpers/webhook-setup.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
 import { assign, createPublishedTest, Student } from '../helpers/student.js';
-import { flagsOf, Proctored, proctoredTest, signal, startProctored } from '../helpers/proctoring.js';
+import { flagsOf, lastHeartbeatAt, Proctored, proctoredTest, signal, startProctored } from '../helpers/proctoring.js';
 
 /**
  * Heartbeat → flags → severity → violation.detected (verified at a real
@@ -214,12 +214,7 @@ describe('proctoring_interrupted', () => {
     const lastBeat = clock.now();
     // An idle beat is written by the coalescer's timer (real time); the manual clock leaps ahead of it, so wait for the write
     // a running process would have made long before the sweep (else the late flush ends the flag it finds).
-    await expect
-      .poll(async () => (await h.pool.query('SELECT last_heartbeat_at FROM proctoring_sessions WHERE assignment_id = $1', [q.assignmentId])).rows[0]?.last_heartbeat_at?.getTime(), {
-        timeout: 10_000,
-        interval: 50,
-      })
-      .toBe(lastBeat.getTime());
+    await expect.poll(async () => (await lastHeartbeatAt(h, q.assignmentId))?.getTime(), { timeout: 10_000, interval: 50 }).toBe(lastBeat.getTime());
     clock.advance(29_000);
     await sweep();
     expect(await interruptions(q.assignmentId)).toEqual([]);

@@ -6,7 +6,7 @@ import { interruptionSweepJob, SWEEP_KEY } from '../../src/modules/proctoring/pr
 import { createHarness, manualClock, type Harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/expect-error.js';
 import { createPublishedTest } from '../helpers/student.js';
-import { Proctored, proctoredTest, signal, startProctored } from '../helpers/proctoring.js';
+import { lastHeartbeatAt, Proctored, proctoredTest, signal, startProctored } from '../helpers/proctoring.js';
 
 /**
  * Idle heartbeats cost no write each: the process keeps the latest time per
@@ -37,8 +37,7 @@ afterAll(() => h?.close());
 
 const writes = () => statements.filter((s) => /\b(INSERT|UPDATE|DELETE)\b/i.test(s) && !/^\s*SELECT pg_notify/i.test(s));
 const flushes = () => statements.filter((s) => /jsonb_to_recordset/.test(s) && /INSERT INTO proctoring_sessions/.test(s));
-const lastSeen = async (assignmentId: string): Promise<Date | null> =>
-  (await h.pool.query('SELECT last_heartbeat_at FROM proctoring_sessions WHERE assignment_id = $1', [assignmentId])).rows[0]?.last_heartbeat_at ?? null;
+const lastSeen = (assignmentId: string) => lastHeartbeatAt(h, assignmentId);
 
 async function sweep() {
   await enqueueJob(h.pool, interruptionSweepJob, {}, { runAt: clock.now(), uniqueKey: SWEEP_KEY });
