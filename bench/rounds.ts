@@ -11,7 +11,9 @@ import { startBenchServers } from './start-servers.js';
  * API round by round, from a cold start, with the create bursts between
  * the reads as a partner's day has them.
  *
- * The servers start fresh (bench/servers.ts, no warm-up), then each round
+ * The servers start fresh (bench/servers.ts, no warm-up), the app in one
+ * process and the baselines in another, so that neither's garbage or
+ * compiled code lands in the other's runs; then each round
  * drives, in this order: the naive bare read (one statement per request),
  * the batched bare read, the HTTP ceiling, Assay's read, Assay's listing,
  * the bare create (the bare transaction), Assay's create. So every read
@@ -37,6 +39,14 @@ const { values: opts } = parseArgs({
     slices: { type: 'string', default: '4' },
     // Run the servers through tsx instead of compiled by tsc (bench/build-servers.ts), to see what tsx costs.
     tsx: { type: 'boolean', default: false },
+    // The app and the baselines in one process, as the bench ran them before 3 December 2026, to compare.
+    together: { type: 'boolean', default: false },
+    // The read's slices drive the batched bare route too: the bench's own spread, with no difference to find.
+    aa: { type: 'boolean', default: false },
+    // Each slice's own figures under its round's, and when each began (µs of the monotonic clock).
+    'slice-detail': { type: 'boolean', default: false },
+    // A V8 CPU profile of the app's process into this directory; with --slice-detail its slices can be cut out of it.
+    profile: { type: 'string' },
   },
 });
 const DURATION = Number(opts.duration);
@@ -52,7 +62,11 @@ const ROUND_SPREAD = 0.1;
 
 const load = os.loadavg();
 const db = await openBenchDatabase('assay_rounds');
-const { child, ready } = await startBenchServers(db.url, { built: !opts.tsx });
+const { child, baselines, ready } = await startBenchServers(db.url, {
+  built: !opts.tsx,
+  apart: !opts.together,
+  ...(opts.profile ? { profileDir: opts.profile } : {}),
+});
 const stats = new pg.Client({ connectionString: db.url });
 await stats.connect();
 
@@ -65,7 +79,9 @@ const STEPS = [
   { key: 'naive', label: 'bare read (one statement each)', t: get(ready.baselineUrl, `/assignments/${id}`) },
   { key: 'batched', label: 'batched bare read', t: get(ready.batchedUrl, `/assignments/${id}`) },
   { key: 'ceiling', label: 'HTTP ceiling (read bytes)', t: get(ready.batchedUrl, `/ceiling/assignments/${id}`) },
-  { key: 'read', label: 'Assay GET /assignments/{id}', t: get(ready.appUrl, `/api/partner/v1/assignments/${id}`) },
+  opts.aa
+    ? { key: 'read', label: 'batched bare read again (--aa)', t: get(ready.batchedUrl, `/assignments/${id}`) }
+    : { key: 'read', label: 'Assay GET /assignments/{id}', t: get(ready.appUrl, `/api/partner/v1/assignments/${id}`) },
   { key: 'list', label: 'Assay GET /tests', t: get(ready.appUrl, '/api/partner/v1/tests') },
   { key: 'bareCreate', label: 'bare create (the bare transaction)', t: { url: ready.baselineUrl, method: 'POST', path: '/assignments', headers: json, next: createBody } },
   { key: 'create', label: 'Assay POST /assignments', t: { url: ready.appUrl, method: 'POST', path: '/api/partner/v1/assignments', headers: json, next: createBody } },
@@ -101,7 +117,8 @@ async function tableRows(): Promise<string> {
 
 const cpu = os.cpus();
 console.log(
-  `Assay bench, round by round: ${ROUNDS} rounds of ${STEPS.length} runs of ${DURATION} s (each app run in ${SLICES} slices taking turns with its baseline), ${CONNECTIONS} connections, cold start (no warm-up)\n` +
+  `Assay bench, round by round: ${ROUNDS} rounds of ${STEPS.length} runs of ${DURATION} s (each app run in ${SLICES} slices taking turns with its baseline), ${CONNECTIONS} connections, cold start (no warm-up), ` +
+    `${opts.together ? 'the app and the baselines in one process (--together)' : 'the app and the baselines in two processes'}${opts.aa ? ', the read replaced by the batched bare route (--aa)' : ''}\n` +
     `machine: ${cpu.length} x ${cpu[0]?.model.trim()}, Node ${process.version}, PostgreSQL ${db.version} ` +
     `(${db.embedded ? 'embedded, temp dir' : 'DATABASE_URL server'}); load average at the start ${load.map((l) => l.toFixed(2)).join(' ')}`,
 );
@@ -146,7 +163,13 @@ function line(label: string, value: Measured, seen: string[] = []): string {
 }
 
 const step = (key: StepKey) => STEPS.find((s) => s.key === key)!;
-const run = (key: StepKey, seconds: number) => drive(child, step(key).t, { seconds, connections: CONNECTIONS, clusterDir: db.clusterDir });
+const APP_RUNS: readonly StepKey[] = opts.aa ? ['list', 'create'] : ['read', 'list', 'create'];
+const run = (key: StepKey, seconds: number) => {
+  if (opts['slice-detail']) console.log(`    ${key} begins at ${process.hrtime.bigint() / 1000n} µs`);
+  return drive(APP_RUNS.includes(key) ? child : baselines, step(key).t, { seconds, connections: CONNECTIONS, clusterDir: db.clusterDir });
+};
+const sliceLine = (key: string, m: Measured) =>
+  `        ${key.padEnd(10)} ${pad(Math.round(m.rps), 6)} req/s  p99 ${pad(m.p99.toFixed(1), 5)} ms  node ${pad(Math.round(m.cpuUs), 4)} µs  gc ${pad(Math.round(m.gcMs), 4)} ms  idle ${pad(Math.round(m.idlePct ?? NaN), 2)} %`;
 // Each app run takes turns with its baseline in SLICES slices (baseline, app, baseline, app, …), so that what the
 // machine's neighbours take (the steal) falls on both alike; the round's ratio is the median of the pairs' ratios.
 const PAIRED = { batched: 'read', bareCreate: 'create' } as const;
@@ -181,6 +204,7 @@ try {
       console.log(line(step(key).label, round.m[key]));
       console.log(line(step(app).label, round.m[app], [...seen]));
       console.log(`      slice pairs ${app} / ${key}: ${round.pairs[app].map((x) => x.toFixed(2)).join(' ')}`);
+      if (opts['slice-detail']) base.forEach((b, i) => console.log(`${sliceLine(key, b)}\n${sliceLine(app, mine[i]!)}`));
     }
     rounds.push(round);
     const { m } = round;
@@ -192,8 +216,9 @@ try {
   }
 } finally {
   await stats.end();
-  child.kill('SIGTERM');
-  await once(child, 'exit');
+  const children = [...new Set([child, baselines])];
+  for (const c of children) c.kill('SIGTERM');
+  await Promise.all(children.map((c) => once(c, 'exit')));
   await db.close();
 }
 
