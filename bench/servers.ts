@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { createPool } from '../src/platform/db.js';
 import { systemClock } from '../src/platform/clock.js';
+import { settleHeap } from '../src/platform/settle-heap.js';
 import { migrate } from '../src/platform/migrate.js';
 import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createInstitution } from '../src/modules/institutions/institutions.js';
@@ -123,10 +124,14 @@ if (role === 'baselines') {
   process.send(await startBaselines(JSON.parse(process.argv[5]!) as BaselinesSeed));
 } else if (role === 'app') {
   const { ready, seed } = await startApp();
+  // As src/main.ts does before it listens: the seed's garbage collected before the first request.
+  settleHeap();
   process.send({ ...ready, seed });
 } else {
   const { ready, seed } = await startApp();
-  process.send({ ...ready, ...(await startBaselines(seed)) } satisfies ServersReady);
+  const baselines = await startBaselines(seed);
+  settleHeap();
+  process.send({ ...ready, ...baselines } satisfies ServersReady);
 }
 // CPU time of this process, asked for around each run: CPU per request, unlike req/s, barely moves when other work shares the machine.
 // And the garbage collector's pauses and the heap, which show what a burst of work leaves behind (bench/rounds.ts).

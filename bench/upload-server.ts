@@ -11,6 +11,7 @@ import { createTest, publishTest } from '../src/modules/catalog/tests-service.js
 import { UPLOAD_MAX_BYTES } from '../src/modules/catalog/schemas.js';
 import { buildServer, serverContext } from '../src/server.js';
 import { startByteThread } from '../src/platform/byte-thread.js';
+import { settleHeap } from '../src/platform/settle-heap.js';
 import { seatStudent } from './seat-student.js';
 import { benchAppConfig } from './bench-database.js';
 import { traceUploads } from './upload-trace.js';
@@ -79,6 +80,8 @@ for (let i = 0; i < students; i += 25) {
     )),
   );
 }
+// As main.ts does before it listens: the seats' garbage collected before the first request.
+settleHeap();
 const url = await app.listen({ port: 0, host: '127.0.0.1' });
 const ready: UploadServerReady = { url, apiKey, dataDir, seats: seats.map(({ assignmentId, cookie, csrf }) => ({ assignmentId, cookie, csrf })) };
 process.send(ready);
