@@ -1,5 +1,8 @@
 import type { ErrorCode, ErrorDetail } from '../errors.js';
 
+/** How much lower than the process a pool thread runs (nice), where the system allows it (thread-main.ts). */
+export const POOL_THREAD_NICE = 10;
+
 /** What the pool sends a thread: one task. `input` is moved, not copied. */
 export interface TaskRequest {
   id: number;

@@ -1,6 +1,27 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../errors.js';
-import type { TaskReply, TaskRequest } from './protocol.js';
+import { POOL_THREAD_NICE, type TaskReply, type TaskRequest } from './protocol.js';
+
+/**
+ * The thread lowers its own scheduling priority, as the byte thread does
+ * (byte-thread.ts): on a machine whose cores are all busy, a parse, a PDF or
+ * a roll-up then waits for the event loop, which answers everyone's requests,
+ * instead of taking its core. On two cores, an import's parse at the loop's
+ * priority put the partner read's p99 at 1.6-1.7 × unloaded
+ * (docs/performance.md, "Test import"). Linux only: a thread there has an
+ * id of its own, whose priority is its own; elsewhere the thread runs as before.
+ */
+function lowerThisThread(): void {
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    os.setPriority(tid, Math.min(19, os.getPriority(tid) + POOL_THREAD_NICE));
+  } catch {
+    // No /proc/thread-self (not Linux), or the system refuses: the thread keeps the process's priority.
+  }
+}
+lowerThisThread();
 
 /**
  * The loop of one pool thread: a task names a module and one of its

@@ -1,6 +1,8 @@
+import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import { createWorkerPool, defineWorkerTask, WorkerTaskError, type WorkerPool } from './worker-pool.js';
+import { POOL_THREAD_NICE } from './protocol.js';
 
 // The tasks live with the test fixtures; each runs on a pool thread (the .ts source, through tsx).
 const tasksUrl = new URL('../../../test/fixtures/worker-pool/tasks.js', import.meta.url);
@@ -10,6 +12,7 @@ const fail = defineWorkerTask<Record<string, never>, never>(tasksUrl, 'fail');
 const spin = defineWorkerTask<{ ms?: number }, string>(tasksUrl, 'spin');
 const die = defineWorkerTask<Record<string, never>, never>(tasksUrl, 'die');
 const hog = defineWorkerTask<Record<string, never>, number>(tasksUrl, 'hog');
+const niceness = defineWorkerTask<Record<string, never>, { thread: number; process: number }>(tasksUrl, 'niceness');
 
 const pools: WorkerPool[] = [];
 const pool = (o: Partial<Parameters<typeof createWorkerPool>[0]> = {}) => {
@@ -36,6 +39,13 @@ describe('worker pool', () => {
     const bug = await p.run(fail, new Uint8Array(1), {}).catch((e: unknown) => e);
     expect(bug).not.toBeInstanceOf(AppError);
     expect((bug as Error).message).toContain('a bug in the task');
+  }, 20_000);
+
+  it.skipIf(process.platform !== 'linux')('runs below the event loop: a pool thread is niced by POOL_THREAD_NICE, the main thread is not', async () => {
+    const before = os.getPriority(process.pid);
+    const seen = await pool().run(niceness, new Uint8Array(1), {});
+    expect(seen).toEqual({ thread: Math.min(19, before + POOL_THREAD_NICE), process: before });
+    expect(os.getPriority(process.pid)).toBe(before);
   }, 20_000);
 
   it('a full queue answers 503 unavailable with Retry-After at once; the queued tasks still run', async () => {
