@@ -1,0 +1,70 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { createPool } from '../src/platform/db.js';
+import { systemClock } from '../src/platform/clock.js';
+import { migrate } from '../src/platform/migrate.js';
+import { createInstitution } from '../src/modules/institutions/institutions.js';
+import { createApiKey } from '../src/modules/institutions/api-keys.js';
+import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
+import { closeWorkerPool } from '../src/platform/worker-pool/shared-pool.js';
+import { buildServer, serverContext } from '../src/server.js';
+import { settleHeap } from '../src/platform/settle-heap.js';
+import { BENCH_QUESTIONS } from './import-500-questions.js';
+import { benchAppConfig } from './bench-database.js';
+
+/**
+ * The server side of bench/import-500.ts's second part, in a process of its
+ * own started with the product's V8 flags: it serves as `npm start` does,
+ * its heap holding nothing of the bench's first part (nine packages parsed
+ * on the bench's own loop) and its loop not shared with the partner reading
+ * and the admin importing. Seeds one institution with 20 published tests,
+ * settles the heap (src/main.ts does the same), listens, and says so over
+ * IPC. Asked `settle`, it settles the heap again (after the bench's warm-up
+ * import); asked `monitor`, it measures its longest event-loop block until
+ * asked `report`.
+ */
+export interface ImportServerReady {
+  url: string;
+  apiKey: string;
+  adminToken: string;
+}
+
+const [databaseUrl] = process.argv.slice(2);
+if (!databaseUrl || !process.send) throw new Error('bench/import-server.ts is started by bench/import-500.ts');
+
+const pool = createPool(databaseUrl, 10);
+await migrate(pool);
+const config = benchAppConfig(databaseUrl);
+const app = await buildServer(serverContext({ config, pool, clock: systemClock }), { logger: false });
+const inst = await createInstitution(pool, { name: 'Bench', callbackDomains: ['bench.example'] });
+const { apiKey } = await createApiKey(pool, inst.institutionId, 'bench');
+for (let i = 0; i < 20; i++) {
+  const t = await createTest(pool, { title: `T${i}`, description: '', durationMinutes: 30, proctoring: 'none', marking: 'auto', resultVisibility: 'immediate', questions: [BENCH_QUESTIONS[0]!] });
+  await publishTest(pool, t.testId, inst.institutionId);
+}
+settleHeap();
+await app.listen({ port: 0, host: '127.0.0.1' });
+
+let histogram: IntervalHistogram | null = null;
+process.on('message', (m) => {
+  if (m === 'monitor') {
+    histogram = monitorEventLoopDelay({ resolution: 1 });
+    histogram.enable();
+  } else if (m === 'settle') {
+    // After the bench's warm-up import: its garbage is collected now, not by the reads measured unloaded.
+    process.send!({ settled: settleHeap() });
+  } else if (m === 'report') {
+    // The histogram records a block when the loop next runs its timer: let it turn before reading it.
+    setTimeout(() => {
+      histogram?.disable();
+      process.send!({ maxBlockMs: (histogram?.max ?? 0) / 1e6 });
+    }, 20);
+  } else if (m === 'stop') {
+    void (async () => {
+      await app.close();
+      await pool.end();
+      await closeWorkerPool();
+      process.exit(0);
+    })();
+  }
+});
+process.send({ url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`, apiKey, adminToken: config.adminToken! } satisfies ImportServerReady);
