@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,6 +119,7 @@ await closeWorkerPool();
 
 console.log('\n2. Over HTTP with a database: the import while a partner reads');
 const db = await openBenchDatabase('assay_bench_import');
+const children: ChildProcess[] = [];
 try {
   const server = fork(path.join(import.meta.dirname, 'import-server.ts'), [db.url], { execArgv: [...NODE_FLAGS, ...(opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.profile}`] : []), '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = once(server, 'exit').then(() => {
@@ -129,6 +130,7 @@ try {
     if (m) server.send(m);
     return (await Promise.race([reply, exited]))[0];
   };
+  children.push(server);
   const { url: base, apiKey, adminToken } = await ask<ImportServerReady>();
   // The partner's reads come from a process of their own at a fixed rate (bench/partner-reader.ts): this process
   // parsed nine packages on its loop above, and its own pauses would count as the server's.
@@ -136,6 +138,7 @@ try {
     execArgv: [...NODE_FLAGS, '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  children.push(reader);
   await once(reader, 'message'); // 'ready'
   const take = async (m: 'take' | 'stop'): Promise<number[]> => {
     const reply = once(reader, 'message') as Promise<[{ latencies: number[]; errors: string[] }]>;
@@ -183,5 +186,7 @@ try {
   server.send('stop');
   await exited.catch(() => undefined);
 } finally {
+  // After a failure, the server and the reader would otherwise keep this process waiting.
+  for (const child of children) if (child.exitCode === null) child.kill();
   await db.close();
 }

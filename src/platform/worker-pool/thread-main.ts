@@ -8,10 +8,10 @@ import { POOL_THREAD_NICE, type TaskReply, type TaskRequest } from './protocol.j
  * The thread lowers its own scheduling priority, as the byte thread does
  * (byte-thread.ts): on a machine whose cores are all busy, a parse, a PDF or
  * a roll-up then waits for the event loop, which answers everyone's requests,
- * instead of taking its core. On two cores, an import's parse at the loop's
- * priority put the partner read's p99 at 1.6-1.7 × unloaded
- * (docs/performance.md, "Test import"). Linux only: a thread there has an
- * id of its own, whose priority is its own; elsewhere the thread runs as before.
+ * instead of taking its core; on an idle core it runs at full speed
+ * (docs/performance.md, "Test import", has the measurements). Linux only: a
+ * thread there has an id of its own, whose priority is its own; elsewhere
+ * the thread runs as before.
  */
 function lowerThisThread(): void {
   try {
