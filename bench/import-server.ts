@@ -1,3 +1,4 @@
+import { Session } from 'node:inspector';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { createPool } from '../src/platform/db.js';
 import { systemClock } from '../src/platform/clock.js';
@@ -20,7 +21,9 @@ import { benchAppConfig } from './bench-database.js';
  * settles the heap (src/main.ts does the same), listens, and says so over
  * IPC. Asked `settle`, it settles the heap again (after the bench's warm-up
  * import); asked `monitor`, it measures its longest event-loop block until
- * asked `report`.
+ * asked `report`. Asked `sample-survivors`, it starts V8's sampling heap
+ * profiler keeping only objects that outlived a young collection
+ * (bench/survivors.ts), and answers the profile when asked `sampled`.
  */
 export interface ImportServerReady {
   url: string;
@@ -45,8 +48,17 @@ settleHeap();
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 let histogram: IntervalHistogram | null = null;
+let inspector: Session | null = null;
 process.on('message', (m) => {
-  if (m === 'monitor') {
+  if (m === 'sample-survivors') {
+    inspector = new Session();
+    inspector.connect();
+    // Objects a young collection frees are dropped from the samples; those only a full collection frees are kept.
+    const sampling = { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false };
+    inspector.post('HeapProfiler.enable', () => inspector!.post('HeapProfiler.startSampling', sampling, () => process.send!({ sampling: true })));
+  } else if (m === 'sampled') {
+    inspector?.post('HeapProfiler.stopSampling', (err, r) => process.send!({ profile: err ? null : r.profile }));
+  } else if (m === 'monitor') {
     histogram = monitorEventLoopDelay({ resolution: 1 });
     histogram.enable();
   } else if (m === 'settle') {

@@ -5,7 +5,8 @@ import { Pool as HttpPool } from 'undici';
  * latencies measured are the server's, not the event-loop delay of a load
  * generator that is also driving hundreds of simulated students.
  * Started by a benchmark with fork(): argv = base URL, path, API key, reads
- * per second. Sends `'ready'`, reads until it is sent `'stop'`, then sends
+ * per second, and optionally the request's headers as JSON, sent instead of
+ * the API key (a student page's session cookie, say). Sends `'ready'`, reads until it is sent `'stop'`, then sends
  * `{ latencies, errors, starts, ids }` (each read's start in epoch
  * milliseconds and its number, sent as `X-Bench-Read` so a server's trace can
  * name it, in the order of `latencies`) and exits. `'take'` sends the same
@@ -13,9 +14,10 @@ import { Pool as HttpPool } from 'undici';
  * can measure several phases (its own start-up, compiling and first reads
  * otherwise fall into the first phase it measures).
  */
-const [url, readPath, apiKey, rate] = process.argv.slice(2);
+const [url, readPath, apiKey, rate, headersJson] = process.argv.slice(2);
 if (!url || !readPath || !apiKey || !rate || !process.send) throw new Error('bench/partner-reader.ts is started by a benchmark');
 const readsPerS = Number(rate);
+const headers: Record<string, string> = headersJson ? (JSON.parse(headersJson) as Record<string, string>) : { authorization: `Bearer ${apiKey}` };
 
 const http = new HttpPool(url, { connections: 32, pipelining: 1 });
 const latencies: number[] = [];
@@ -29,7 +31,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function read(id: number): Promise<void> {
   const t0 = performance.now();
   try {
-    const res = await http.request({ method: 'GET', path: readPath!, headers: { authorization: `Bearer ${apiKey}`, 'x-bench-read': String(id) } });
+    const res = await http.request({ method: 'GET', path: readPath!, headers: { 'x-bench-read': String(id), ...headers } });
     await res.body.text();
     if (res.statusCode !== 200) errors.push(`read HTTP ${res.statusCode}`);
   } catch (err) {
