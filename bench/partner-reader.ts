@@ -6,7 +6,8 @@ import { Pool as HttpPool } from 'undici';
  * generator that is also driving hundreds of simulated students.
  * Started by a benchmark with fork(): argv = base URL, path, API key, reads
  * per second, and optionally the request's headers as JSON, sent instead of
- * the API key (a student page's session cookie, say). Sends `'ready'`, reads until it is sent `'stop'`, then sends
+ * the API key (a student page's session cookie, say). Sends `'ready'`,
+ * reads until it is sent `'stop'`, then sends
  * `{ latencies, errors, starts, ids }` (each read's start in epoch
  * milliseconds and its number, sent as `X-Bench-Read` so a server's trace can
  * name it, in the order of `latencies`) and exits. `'take'` sends the same
