@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { openBenchDatabase } from './bench-database.js';
 import { startBenchServers } from './start-servers.js';
+import { frameName, type ProfileNode } from './heap-profile.js';
 
 /**
  * `npm run bench:allocations [-- --duration 5 --top 30]`: what the partner read allocates per request,
@@ -21,12 +22,6 @@ const DURATION = Number(opts.duration);
 const TOP = Number(opts.top);
 if (!Number.isInteger(DURATION) || DURATION < 1 || !Number.isInteger(TOP) || TOP < 1) throw new Error('--duration and --top are whole numbers ≥ 1');
 
-interface ProfileNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: ProfileNode[];
-}
-
 async function ask(child: ChildProcess, m: string): Promise<unknown> {
   for (;;) {
     const reply = once(child, 'message') as Promise<[{ allocations?: unknown }]>;
@@ -40,8 +35,7 @@ async function ask(child: ChildProcess, m: string): Promise<unknown> {
 function perFunction(head: ProfileNode, requests: number): Map<string, number> {
   const out = new Map<string, number>();
   const walk = (n: ProfileNode) => {
-    const url = n.callFrame.url.replace(/.*node_modules\//, '').replace(/.*\/bench\/\.build\//, '');
-    const key = `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber + 1}`;
+    const key = frameName(n.callFrame);
     out.set(key, (out.get(key) ?? 0) + n.selfSize / requests);
     for (const c of n.children) walk(c);
   };

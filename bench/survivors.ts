@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { NODE_FLAGS } from '../bin/node-flags.js';
 import { openBenchDatabase } from './bench-database.js';
 import type { ImportServerReady } from './import-server.js';
+import { frameName, type ProfileNode } from './heap-profile.js';
 
 /**
  * `npm run bench:survivors [-- --rate 600 --seconds 10 --only TEXT --sites N]`
@@ -46,18 +47,11 @@ const SITES = Number(opts.sites);
 if (!Number.isInteger(SITES) || SITES < 0) throw new Error('--sites is a whole number');
 const WARM_UP_MS = 3_000;
 
-interface ProfileNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: ProfileNode[];
-}
-
 /** The `n` largest allocation places of a sampled profile, each as its function and its caller, in KB per read. */
 function largestSites(head: ProfileNode, reads: number, n: number): string[] {
   const bytes = new Map<string, number>();
-  const name = (f: ProfileNode['callFrame']) => `${f.functionName || '(anonymous)'} ${f.url.replace(/.*node_modules\//, '').replace(/.*\/(src|bench)\//, '$1/')}:${f.lineNumber + 1}`;
   const walk = (node: ProfileNode, caller: string) => {
-    const here = name(node.callFrame);
+    const here = frameName(node.callFrame);
     const key = `${here} < ${caller}`;
     if (node.selfSize > 0) bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
     for (const c of node.children) walk(c, here);
