@@ -182,6 +182,12 @@ function hostVar(env: Env): string {
   return raw;
 }
 
+function isolationVar(env: Env): 'thread' | 'process' {
+  const raw = env.ASSAY_WORKER_ISOLATION || DEFAULT_WORKER_POOL.isolation!;
+  if (!isOneOf(['thread', 'process'] as const, raw)) throw new ConfigError('ASSAY_WORKER_ISOLATION', `must be thread or process, got "${raw}"`);
+  return raw;
+}
+
 function migrateVar(env: Env): MigrateMode {
   const raw = env.ASSAY_MIGRATE || 'apply';
   if (!isOneOf(MIGRATE_MODES, raw)) throw new ConfigError('ASSAY_MIGRATE', `must be apply or check, got "${raw}"`);
@@ -261,6 +267,7 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
       queueLimit: intVar(env, 'ASSAY_WORKER_QUEUE', DEFAULT_WORKER_POOL.queueLimit, 0, 10_000),
       taskTimeoutMs: intVar(env, 'ASSAY_WORKER_TASK_TIMEOUT_MS', DEFAULT_WORKER_POOL.taskTimeoutMs, 1_000, 600_000),
       memoryMb: intVar(env, 'ASSAY_WORKER_MEMORY_MB', DEFAULT_WORKER_POOL.memoryMb, 64, 16_384),
+      isolation: isolationVar(env),
     },
   };
 }

@@ -15,6 +15,7 @@ export const DEFAULT_WORKER_POOL: Readonly<WorkerPoolOptions> = Object.freeze({
   queueLimit: 16,
   taskTimeoutMs: 30_000,
   memoryMb: 512,
+  isolation: 'thread',
 });
 
 let options: WorkerPoolOptions = { ...DEFAULT_WORKER_POOL };

@@ -12,18 +12,20 @@ const fail = defineWorkerTask<Record<string, never>, never>(tasksUrl, 'fail');
 const spin = defineWorkerTask<{ ms?: number }, string>(tasksUrl, 'spin');
 const die = defineWorkerTask<Record<string, never>, never>(tasksUrl, 'die');
 const hog = defineWorkerTask<Record<string, never>, number>(tasksUrl, 'hog');
-const niceness = defineWorkerTask<Record<string, never>, { thread: number; process: number }>(tasksUrl, 'niceness');
+const environment = defineWorkerTask<Record<string, never>, string[]>(tasksUrl, 'environment');
+const niceness = defineWorkerTask<Record<string, never>, { thread: number; process: number; all: number[] }>(tasksUrl, 'niceness');
 
 const pools: WorkerPool[] = [];
-const pool = (o: Partial<Parameters<typeof createWorkerPool>[0]> = {}) => {
-  const p = createWorkerPool({ threads: 1, queueLimit: 4, taskTimeoutMs: 10_000, memoryMb: 128, ...o });
-  pools.push(p);
-  return p;
-};
 afterAll(() => Promise.all(pools.map((p) => p.close())));
 
-describe('worker pool', () => {
-  it('runs a task on a thread: bytes in (the caller keeps its own), JSON and byte arrays out', async () => {
+describe.each(['thread', 'process'] as const)('worker pool, isolation %s', (isolation) => {
+  const pool = (o: Partial<Parameters<typeof createWorkerPool>[0]> = {}) => {
+    const p = createWorkerPool({ threads: 1, queueLimit: 4, taskTimeoutMs: 10_000, memoryMb: 128, isolation, ...o });
+    pools.push(p);
+    return p;
+  };
+
+  it('runs a task: bytes in (the caller keeps its own), JSON and byte arrays out', async () => {
     const p = pool();
     const input = Buffer.from([9, 8, 7]);
     const out = await p.run(echo, input, { tag: 'x' });
@@ -41,11 +43,31 @@ describe('worker pool', () => {
     expect((bug as Error).message).toContain('a bug in the task');
   }, 20_000);
 
-  it.skipIf(process.platform !== 'linux')('runs below the event loop: a pool thread is niced by POOL_THREAD_NICE, the main thread is not', async () => {
+  it.skipIf(process.platform !== 'linux')('runs below the event loop: a pool thread (a pool process, every thread of it) is niced by POOL_THREAD_NICE, the main thread is not', async () => {
     const before = os.getPriority(process.pid);
+    const lowered = Math.min(19, before + POOL_THREAD_NICE);
     const seen = await pool().run(niceness, new Uint8Array(1), {});
-    expect(seen).toEqual({ thread: Math.min(19, before + POOL_THREAD_NICE), process: before });
+    if (isolation === 'thread') {
+      expect(seen).toMatchObject({ thread: lowered, process: before });
+    } else {
+      // The task runs on the process's main thread; V8's helper threads (garbage collection, compiling) are lowered too.
+      expect(seen).toMatchObject({ thread: lowered, process: lowered });
+      expect(seen.all.length).toBeGreaterThan(2);
+      expect(new Set(seen.all)).toEqual(new Set([lowered]));
+    }
     expect(os.getPriority(process.pid)).toBe(before);
+  }, 20_000);
+
+  it.runIf(isolation === 'process')("a pool process gets the time zone, locale and PATH of the API's environment, not its secrets", async () => {
+    process.env.ASSAY_SECRET_PROBE = 'not for the pool';
+    try {
+      const names = await pool().run(environment, new Uint8Array(1), {});
+      expect(names).not.toContain('ASSAY_SECRET_PROBE');
+      expect(names).not.toContain('DATABASE_URL');
+      if (process.env.PATH) expect(names).toContain('PATH');
+    } finally {
+      delete process.env.ASSAY_SECRET_PROBE;
+    }
   }, 20_000);
 
   it('a full queue answers 503 unavailable with Retry-After at once; the queued tasks still run', async () => {

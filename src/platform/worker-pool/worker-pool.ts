@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../errors.js';
 import type { TaskReply, TaskRequest } from './protocol.js';
+import { startProcess, type PoolRunner, type RunnerEvents } from './process-runner.js';
 import { threadModule, type ThreadModule } from './task-module.js';
 
 /**
@@ -31,6 +32,12 @@ export interface WorkerPoolOptions {
   taskTimeoutMs: number;
   /** Each thread's old-generation heap limit. */
   memoryMb: number;
+  /**
+   * Where tasks run: threads of this process (the default), or child
+   * processes, whose garbage collection and compiling also run below the
+   * event loop (process-main.ts).
+   */
+  isolation?: 'thread' | 'process';
 }
 
 /** A function `name` exported by the module at `module`, run on a pool thread as `fn(input, args)`. */
@@ -84,6 +91,24 @@ import('node:worker_threads').then(async ({ workerData }) => {
 });
 `;
 
+/** A pool thread, as a runner: the input's bytes are moved to it. */
+function startThread(main: ThreadModule, limits: { memoryMb: number; youngMb: number }, events: RunnerEvents): PoolRunner {
+  const worker = new Worker(BOOTSTRAP, {
+    eval: true,
+    workerData: { main: main.url, tsxApi: main.tsxApi },
+    resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, maxYoungGenerationSizeMb: limits.youngMb, stackSizeMb: 4 },
+  });
+  worker.on('message', (reply: TaskReply) => events.reply(reply));
+  worker.on('error', (err: Error & { code?: string }) => events.failed(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out_of_memory' : 'crashed', err));
+  worker.on('exit', () => events.exited());
+  return {
+    send: (request) => worker.postMessage(request, [request.input.buffer as ArrayBuffer]),
+    terminate: () => void worker.terminate(),
+    ref: () => worker.ref(),
+    unref: () => worker.unref(),
+  };
+}
+
 interface Job {
   id: number;
   module: ThreadModule;
@@ -96,60 +121,66 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  runner: PoolRunner;
   job: Job | null;
   timer: NodeJS.Timeout | null;
   /** Why the thread is ending, when the pool ended it or it reported an error. */
   ending: WorkerFailure | null;
   /** The error the thread died of, for the log (never for the client). */
   error: Error | null;
+  /** Settles once the thread or process has ended. */
+  gone: Promise<void>;
+  exited(): void;
 }
 
 const busy = () => new AppError('unavailable', 'The server is busy with other work (uploads, reports, statistics). Retry after the time in Retry-After.', undefined, { 'Retry-After': String(FULL_RETRY_AFTER_SECONDS) });
 const closing = () => new AppError('unavailable', 'The service is restarting. Retry shortly.', undefined, { 'Retry-After': '1' });
 
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
-  const main = threadModule(new URL('./thread-main.js', import.meta.url));
+  const threadMain = threadModule(new URL('./thread-main.js', import.meta.url));
+  const processMain = threadModule(new URL('./process-main.js', import.meta.url));
   const slots = new Set<Slot>();
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
 
   function spawn(): Slot {
-    const worker = new Worker(BOOTSTRAP, {
-      eval: true,
-      workerData: { main: main.url, tsxApi: main.tsxApi },
-      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(options.memoryMb / 8))), stackSizeMb: 4 },
-    });
-    worker.unref();
-    const slot: Slot = { worker, job: null, timer: null, ending: null, error: null };
+    let exited = () => undefined as void;
+    const gone = new Promise<void>((resolve) => (exited = resolve));
+    const slot: Slot = { runner: null as unknown as PoolRunner, job: null, timer: null, ending: null, error: null, gone, exited };
     slots.add(slot);
-    worker.on('message', (reply: TaskReply) => {
-      const job = slot.job;
-      if (!job || reply.id !== job.id) return;
-      finish(slot);
-      if (reply.ok) job.resolve(reply.value);
-      else if (reply.appError) job.reject(new AppError(reply.appError.code, reply.appError.message, reply.appError.details, reply.appError.headers));
-      else job.reject(new Error(`worker task ${job.name} failed: ${reply.message}`));
-      dispatch();
-    });
-    worker.on('error', (err: Error & { code?: string }) => {
-      slot.ending ??= err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out_of_memory' : 'crashed';
-      slot.error ??= err;
-    });
-    worker.on('exit', () => {
-      slots.delete(slot);
-      const job = slot.job;
-      finish(slot);
-      if (job) {
-        if (closed) job.reject(closing());
-        else if (slot.ending === 'timeout') job.reject(new WorkerTaskError('timeout', `worker task ${job.name} ran past its ${job.timeoutMs} ms limit and was stopped`));
-        else if (slot.ending === 'out_of_memory') job.reject(new WorkerTaskError('out_of_memory', `worker task ${job.name} went past the ${options.memoryMb} MB heap limit`));
-        else job.reject(new WorkerTaskError('crashed', `the thread running worker task ${job.name} exited${slot.error ? `: ${slot.error.message}` : ''}`));
-      }
-      // Its replacement starts when a waiting task needs it.
-      dispatch();
-    });
+    const events: RunnerEvents = {
+      reply(reply) {
+        const job = slot.job;
+        if (!job || reply.id !== job.id) return;
+        finish(slot);
+        if (reply.ok) job.resolve(reply.value);
+        else if (reply.appError) job.reject(new AppError(reply.appError.code, reply.appError.message, reply.appError.details, reply.appError.headers));
+        else job.reject(new Error(`worker task ${job.name} failed: ${reply.message}`));
+        dispatch();
+      },
+      failed(reason, err) {
+        slot.ending ??= reason;
+        slot.error ??= err;
+      },
+      exited() {
+        slots.delete(slot);
+        const job = slot.job;
+        finish(slot);
+        if (job) {
+          if (closed) job.reject(closing());
+          else if (slot.ending === 'timeout') job.reject(new WorkerTaskError('timeout', `worker task ${job.name} ran past its ${job.timeoutMs} ms limit and was stopped`));
+          else if (slot.ending === 'out_of_memory') job.reject(new WorkerTaskError('out_of_memory', `worker task ${job.name} went past the ${options.memoryMb} MB heap limit`));
+          else job.reject(new WorkerTaskError('crashed', `the ${options.isolation ?? 'thread'} running worker task ${job.name} exited${slot.error ? `: ${slot.error.message}` : ''}`));
+        }
+        slot.exited();
+        // Its replacement starts when a waiting task needs it.
+        dispatch();
+      },
+    };
+    const youngMb = Math.min(64, Math.max(8, Math.floor(options.memoryMb / 8)));
+    slot.runner = options.isolation === 'process' ? startProcess(processMain, { memoryMb: options.memoryMb, youngMb }, events) : startThread(threadMain, { memoryMb: options.memoryMb, youngMb }, events);
+    slot.runner.unref();
     return slot;
   }
 
@@ -158,7 +189,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     slot.timer = null;
     slot.job = null;
     // Idle: the thread no longer keeps the process alive (a CLI run ends when its work does).
-    slot.worker.unref();
+    slot.runner.unref();
   }
 
   function dispatch() {
@@ -171,14 +202,14 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       const job = queue.shift()!;
       slot.job = job;
       // While a task runs, the thread keeps the process alive: the caller is waiting for its answer.
-      slot.worker.ref();
+      slot.runner.ref();
       const s = slot;
       s.timer = setTimeout(() => {
         s.ending = 'timeout';
-        void s.worker.terminate();
+        s.runner.terminate();
       }, job.timeoutMs);
       const request: TaskRequest = { id: job.id, module: job.module.url, name: job.name, input: job.input, args: job.args };
-      s.worker.postMessage(request, [job.input.buffer as ArrayBuffer]);
+      s.runner.send(request);
     }
   }
 
@@ -187,7 +218,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       if (closed) return Promise.reject(closing());
       const waiting = queue.length + [...slots].filter((s) => s.job !== null).length;
       if (waiting >= options.threads + options.queueLimit) return Promise.reject(busy());
-      const module = task.module.href === main.url ? main : threadModule(task.module);
+      const module = threadModule(task.module);
       return new Promise<R>((resolve, reject) => {
         // A copy the thread owns: moving the caller's own buffer would empty it under the caller (and a
         // Buffer may share its ArrayBuffer with others).
@@ -201,7 +232,12 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     async close() {
       closed = true;
       for (const job of queue.splice(0)) job.reject(closing());
-      await Promise.all([...slots].map((s) => s.worker.terminate()));
+      await Promise.all(
+        [...slots].map((s) => {
+          s.runner.terminate();
+          return s.gone;
+        }),
+      );
     },
   };
 }
