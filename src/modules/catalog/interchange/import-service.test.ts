@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fixture, packageOf } from '../../../../test/helpers/qti.js';
 import type { Pool } from '../../../platform/db.js';
 import { AppError } from '../../../platform/errors.js';
-import { formatOf, importTest } from './import-service.js';
+import { formatOf, importTest, readImport } from './import-service.js';
+import { markdownTexts } from '../content/content-checks.js';
+import { checkText, textChecks } from '../content/text-checks.js';
 
 // A dry run never reaches the database.
 const NO_DATABASE = null as unknown as Pool;
@@ -34,5 +36,15 @@ describe('import service', () => {
   it('a dry run answers the test it would create, under the given title', async () => {
     const res = await importTest(NO_DATABASE, { bytes: packageOf([{ path: 'items/a.xml', xml: fixture('order.xml') }]), format: 'qti', dryRun: true, title: 'History' });
     expect(res).toMatchObject({ dryRun: true, testId: null, test: { title: 'History', questions: [{ id: 'history-11', type: 'ordering' }] }, report: { imported: 1 } });
+  });
+
+  it("keeps the pool's checks of the test's texts, so creating it sends none of them to the pool again", async () => {
+    const prompt = `A prompt seen nowhere else (${Math.random()}), with <strong>markup</strong>`;
+    const xml = fixture('order.xml').replace(/<qti-prompt>[^<]*<\/qti-prompt>/, `<qti-prompt>${prompt}</qti-prompt>`);
+    const { input } = await readImport({ bytes: packageOf([{ path: 'items/a.xml', xml }]), format: 'qti', dryRun: false });
+    const sources = markdownTexts(input);
+    expect(sources.some((s) => s.includes('seen nowhere else'))).toBe(true);
+    expect(textChecks.missing(sources)).toEqual([]);
+    for (const source of sources) expect(textChecks.problems(source)).toEqual(checkText(source).problems);
   });
 });

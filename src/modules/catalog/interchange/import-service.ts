@@ -12,6 +12,8 @@ import { assetIdsOf, exportQti3, type ExportableTest, type ExportAsset } from '.
 import { findAsset, openAsset } from '../content-assets/assets-service.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { ParsedImport, ParseImportArgs, PendingImage } from './parse-import-task.js';
+import { markdownTexts } from '../content/content-checks.js';
+import { textChecks, type TextCheck } from '../content/text-checks.js';
 import type { ImportReport } from './report.js';
 import type { ZipLimits } from './zip.js';
 
@@ -68,8 +70,23 @@ export async function readImport(req: ImportRequest): Promise<{ input: TestInput
     throw new AppError('invalid_request', `The import ${why} and was stopped: split it into smaller files.`, [{ field: 'body', message: why }]);
   }
   const { input, report, images } = parsed;
+  keepTextChecks(input, parsed.textChecks, images.length > 0);
   if (images.length > 0 && req.assets && !req.dryRun) await storeImages(input, images, req.assets);
   return { input, report };
+}
+
+/**
+ * Keeps the checks the pool made of the test's texts, as checkTextsOffLoop
+ * would after sending them there, so creating the test checks none of them
+ * again. Texts that name an image change when the image is stored (its
+ * placeholder becomes its asset id) and are checked again then.
+ */
+function keepTextChecks(input: TestInput, checks: TextCheck[], withImages: boolean): void {
+  const sources = markdownTexts(input);
+  if (sources.length !== checks.length) return;
+  sources.forEach((source, i) => {
+    if (!(withImages && source.includes('asset:'))) textChecks.keep(source, checks[i]!);
+  });
 }
 
 /** Stores the images and puts each one's asset id where its placeholder stands in the test. */

@@ -1,6 +1,8 @@
 import { AppError } from '../../../platform/errors.js';
 import { newId } from '../../../platform/ids.js';
 import type { TestInput } from '../schemas.js';
+import { markdownTexts } from '../content/content-checks.js';
+import { checkText, type TextCheck } from '../content/text-checks.js';
 import type { AssetSink } from './asset-sink.js';
 import { readCsv } from './csv-import.js';
 import { importQtiPackage } from './qti-package.js';
@@ -37,6 +39,11 @@ export interface ParsedImport {
   input: TestInput;
   report: ImportReport;
   images: PendingImage[];
+  /**
+   * The content checks of the test's Markdown texts (markdownTexts, in its order), made here so that
+   * creating the test finds them kept instead of sending the same texts to the pool again; none in a dry run.
+   */
+  textChecks: TextCheck[];
 }
 
 export async function parseImport(bytes: Uint8Array, args: ParseImportArgs): Promise<ParsedImport> {
@@ -61,5 +68,5 @@ export async function parseImport(bytes: Uint8Array, args: ParseImportArgs): Pro
     throw new AppError('import_failed', `Nothing could be imported: ${report.skipped.length} item${report.skipped.length === 1 ? '' : 's'} skipped (see details).`, skippedDetails(report));
   }
   checkImportedTest(input);
-  return { input, report, images };
+  return { input, report, images, textChecks: args.dryRun ? [] : markdownTexts(input).map(checkText) };
 }
