@@ -73,6 +73,8 @@ export function benchAppConfig(databaseUrl: string): Readonly<Config> {
       ASSAY_START_LINK_RATE_LIMIT: '1000000',
       ASSAY_STUDENT_RATE_LIMIT: '1000000',
       ASSAY_UNAUTHENTICATED_RATE_LIMIT: '1000000',
+      // The worker pool's threads or processes, as the environment of the bench chooses (ASSAY_WORKER_ISOLATION).
+      ...(process.env.ASSAY_WORKER_ISOLATION ? { ASSAY_WORKER_ISOLATION: process.env.ASSAY_WORKER_ISOLATION } : {}),
     }),
   );
 }

@@ -16,7 +16,9 @@ import type { ImportServerReady } from './import-server.js';
 import { NODE_FLAGS } from '../bin/node-flags.js';
 
 /**
- * `npm run bench:import -- [--items 500 --runs 3 --min-reads 600 --slowest --profile DIR]`
+ * `npm run bench:import -- [--items 500 --runs 3 --min-reads 600 --slowest --where --http-only --profile DIR]`
+ *
+ * `ASSAY_WORKER_ISOLATION=process` runs the server's worker pool as processes (docs/import-export.md).
  *
  * Importing a generated QTI 3.0 package of 500 items (every type, in
  * sections with a pool), two ways:
@@ -50,6 +52,11 @@ const { values: opts } = parseArgs({
     slowest: { type: 'boolean', default: false },
     // A V8 CPU profile of the server's process (its loop and the pool's threads) into this directory.
     profile: { type: 'string' },
+    // Only the second part (over HTTP), for repeated runs of the read's p99.
+    'http-only': { type: 'boolean', default: false },
+    // For the slowest reads during the imports: how long before the server read them, in the server, and after
+    // its answer left, with the server loop's stalls over 4 ms meanwhile.
+    where: { type: 'boolean', default: false },
   },
 });
 const ITEMS = Number(opts.items);
@@ -96,26 +103,30 @@ async function timed(yieldEveryMs: number | 'pool') {
   return { ms, maxBlockMs: h.max / 1e6 };
 }
 
-console.log('\n1. In process (read, parse, map; no database)');
-{
-  // The machine's own noise: the longest event-loop delay over a second in which this process does nothing.
-  const idle = monitorEventLoopDelay({ resolution: 1 });
-  idle.enable();
-  await new Promise((r) => setTimeout(r, 1000));
-  idle.disable();
-  console.log(`   ${'idle, for comparison'.padEnd(28)} longest event-loop delay ${(idle.max / 1e6).toFixed(1)} ms`);
-}
-// The pool's thread loads the parser on its first task: not what the measurement is about either.
-await readImport({ bytes: zip, format: 'qti', dryRun: true });
-for (const [label, every] of [['on the loop, no yielding', Infinity], ['on the loop, yield every 3 ms', 3], ['on the worker pool', 'pool']] as const) {
-  const runs = [];
-  for (let r = 0; r < RUNS; r++) runs.push(await timed(every));
-  const worst = runs.reduce((a, b) => (b.maxBlockMs > a.maxBlockMs ? b : a));
-  console.log(`   ${label.padEnd(28)} time ${runs.map((x) => x.ms.toFixed(0)).join(' / ')} ms; longest event-loop block ${runs.map((x) => x.maxBlockMs.toFixed(1)).join(' / ')} ms (worst ${worst.maxBlockMs.toFixed(1)} ms)`);
-}
+/** The first part: read, parse and map in this process, with no database. */
+async function inProcess(): Promise<void> {
+  console.log('\n1. In process (read, parse, map; no database)');
+  {
+    // The machine's own noise: the longest event-loop delay over a second in which this process does nothing.
+    const idle = monitorEventLoopDelay({ resolution: 1 });
+    idle.enable();
+    await new Promise((r) => setTimeout(r, 1000));
+    idle.disable();
+    console.log(`   ${'idle, for comparison'.padEnd(28)} longest event-loop delay ${(idle.max / 1e6).toFixed(1)} ms`);
+  }
+  // The pool's thread loads the parser on its first task: not what the measurement is about either.
+  await readImport({ bytes: zip, format: 'qti', dryRun: true });
+  for (const [label, every] of [['on the loop, no yielding', Infinity], ['on the loop, yield every 3 ms', 3], ['on the worker pool', 'pool']] as const) {
+    const runs = [];
+    for (let r = 0; r < RUNS; r++) runs.push(await timed(every));
+    const worst = runs.reduce((a, b) => (b.maxBlockMs > a.maxBlockMs ? b : a));
+    console.log(`   ${label.padEnd(28)} time ${runs.map((x) => x.ms.toFixed(0)).join(' / ')} ms; longest event-loop block ${runs.map((x) => x.maxBlockMs.toFixed(1)).join(' / ')} ms (worst ${worst.maxBlockMs.toFixed(1)} ms)`);
+  }
 
-// This process's part is done: its threads would keep it from exiting.
-await closeWorkerPool();
+  // This process's part is done: its threads would keep it from exiting.
+  await closeWorkerPool();
+}
+if (!opts['http-only']) await inProcess();
 
 console.log('\n2. Over HTTP with a database: the import while a partner reads');
 const db = await openBenchDatabase('assay_bench_import');
@@ -140,10 +151,12 @@ try {
   });
   children.push(reader);
   await once(reader, 'message'); // 'ready'
+  let taken: ReaderTake = { latencies: [], starts: [], ids: [], errors: [] };
   const take = async (m: 'take' | 'stop'): Promise<number[]> => {
-    const reply = once(reader, 'message') as Promise<[{ latencies: number[]; errors: string[] }]>;
+    const reply = once(reader, 'message') as Promise<[ReaderTake]>;
     reader.send(m);
-    const [{ latencies, errors }] = await reply;
+    [taken] = await reply;
+    const { latencies, errors } = taken;
     if (errors.length > 0) throw new Error(`the partner's reads failed: ${errors.slice(0, 3).join('; ')}`);
     return latencies;
   };
@@ -165,6 +178,7 @@ try {
   await sleep(UNLOADED_MS);
   const unloaded = await take('take');
   const importTimes: number[] = [];
+  if (opts.where) server.send('trace');
   server.send('monitor');
   const t0 = performance.now();
   for (let r = 0; r < RUNS || performance.now() - t0 < (MIN_READS / READS_PER_S) * 1000; r++) {
@@ -173,7 +187,8 @@ try {
     importTimes.push(performance.now() - started);
   }
   const during = await take('stop');
-  const { maxBlockMs } = await ask<{ maxBlockMs: number }>('report');
+  const report = await ask<ServerReport>('report');
+  const { maxBlockMs } = report;
   const sorted = [...importTimes].sort((a, b) => a - b);
   const shown = sorted.length <= 6 ? importTimes.map((x) => x.toFixed(0)).join(' / ') : `${sorted[0]!.toFixed(0)} to ${sorted.at(-1)!.toFixed(0)} (median ${pct(importTimes, 50).toFixed(0)})`;
   console.log(`   ${importTimes.length} imports over HTTP (201, ${ITEMS} questions stored each): ${shown} ms; longest event-loop block ${maxBlockMs.toFixed(1)} ms`);
@@ -183,10 +198,42 @@ try {
     const slowest = (xs: number[]) => [...xs].sort((a, b) => b - a).slice(0, 8).map((x) => x.toFixed(1)).join(', ');
     console.log(`   slowest reads, ms: unloaded ${slowest(unloaded)}; during the imports ${slowest(during)}`);
   }
+  if (opts.where) printWhere(taken, report);
   server.send('stop');
   await exited.catch(() => undefined);
 } finally {
   // After a failure, the server and the reader would otherwise keep this process waiting.
   for (const child of children) if (child.exitCode === null) child.kill();
   await db.close();
+}
+
+interface ReaderTake {
+  latencies: number[];
+  /** When each read started, on the machine's clock (performance.timeOrigin + now). */
+  starts: number[];
+  ids: number[];
+  errors: string[];
+}
+
+interface ServerReport {
+  maxBlockMs: number;
+  /** With `--where`: each read's id, with when it reached the server and when its answer left. */
+  reads: Array<[number, [number, number]]>;
+  /** With `--where`: each stall of the server's loop over 4 ms, as [start, ms]. */
+  stalls: Array<[number, number]>;
+}
+
+/** `--where`: the eight slowest reads during the imports, each split where its time went. */
+function printWhere(taken: ReaderTake, report: ServerReport): void {
+  const seen = new Map(report.reads);
+  const slowest = taken.latencies.map((_, i) => i).sort((a, b) => taken.latencies[b]! - taken.latencies[a]!).slice(0, 8);
+  console.log('   where the slowest reads during the imports went (ms): before the server read it / in the server / after its answer left; server loop stalls meanwhile');
+  for (const i of slowest) {
+    const start = taken.starts[i]!;
+    const ms = taken.latencies[i]!;
+    const server = seen.get(taken.ids[i]!);
+    const split = server ? `${(server[0] - start).toFixed(1)} / ${(server[1] - server[0]).toFixed(1)} / ${(start + ms - server[1]).toFixed(1)}` : 'not seen by the server';
+    const stalls = report.stalls.filter(([t, l]) => t + l > start && t < start + ms).map(([, l]) => l.toFixed(1));
+    console.log(`     ${ms.toFixed(1)}: ${split}; stalls ${stalls.length > 0 ? stalls.join(', ') : 'none'}`);
+  }
 }

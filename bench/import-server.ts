@@ -48,6 +48,30 @@ settleHeap();
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 let histogram: IntervalHistogram | null = null;
+
+/**
+ * With `--where` (bench/import-500.ts): when each of the partner's reads (the reader's `x-bench-read` id)
+ * reached the server and when its answer left, and every stall of this process's loop over 4 ms (a 1 ms
+ * timer firing late), all on the clock of the machine (performance.timeOrigin + now), as the reader's are.
+ */
+const reads = new Map<number, [number, number]>();
+const stalls: Array<[number, number]> = [];
+function traceReads(): void {
+  const now = () => performance.timeOrigin + performance.now();
+  app.server.on('request', (req, res) => {
+    const id = Number(req.headers['x-bench-read'] ?? -1);
+    if (id < 0) return;
+    const arrived = now();
+    res.on('finish', () => reads.set(id, [arrived, now()]));
+  });
+  let last = performance.now();
+  setInterval(() => {
+    const t = performance.now();
+    if (t - last > 4) stalls.push([performance.timeOrigin + last, t - last - 1]);
+    last = t;
+  }, 1).unref();
+}
+
 let inspector: Session | null = null;
 process.on('message', (m) => {
   if (m === 'sample-survivors') {
@@ -58,6 +82,8 @@ process.on('message', (m) => {
     inspector.post('HeapProfiler.enable', () => inspector!.post('HeapProfiler.startSampling', sampling, () => process.send!({ sampling: true })));
   } else if (m === 'sampled') {
     inspector?.post('HeapProfiler.stopSampling', (err, r) => process.send!({ profile: err ? null : r.profile }));
+  } else if (m === 'trace') {
+    traceReads();
   } else if (m === 'monitor') {
     histogram = monitorEventLoopDelay({ resolution: 1 });
     histogram.enable();
@@ -68,7 +94,7 @@ process.on('message', (m) => {
     // The histogram records a block when the loop next runs its timer: let it turn before reading it.
     setTimeout(() => {
       histogram?.disable();
-      process.send!({ maxBlockMs: (histogram?.max ?? 0) / 1e6 });
+      process.send!({ maxBlockMs: (histogram?.max ?? 0) / 1e6, reads: [...reads], stalls });
     }, 20);
   } else if (m === 'stop') {
     void (async () => {
