@@ -162,7 +162,7 @@ async function checkAndInsert(
     status: 'assigned',
     externalUserId: body.externalUserId,
     testId: test.testId,
-    startUrl: ctx.signer.issue(assignmentId, 1, expiresAt).url,
+    startUrl: ctx.signer.issueOnce(assignmentId, 1, expiresAt).url,
     startUrlExpiresAt: expiresAt,
     createdAt: now,
   };

@@ -35,5 +35,5 @@ export async function createTrialAssignment(
   // Flagged as a trial (migration 0026): its lifecycle writes no event, so no webhook is sent and
   // GET /events never shows it, and the assignment listings and exports leave it out.
   await ctx.pool.query('UPDATE assignments SET trial = true WHERE id = $1 AND NOT livemode', [assignmentId]);
-  return ctx.signer.issue(assignmentId, 1, ctx.signer.expiryFor(now, null)).url;
+  return ctx.signer.issueOnce(assignmentId, 1, ctx.signer.expiryFor(now, null)).url;
 }

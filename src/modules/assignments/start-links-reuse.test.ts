@@ -46,6 +46,17 @@ describe('start links signed once per (assignment, link version, expiry second)'
     expect(signer.verify(later.token, NOW)).toMatchObject({ ok: true, expiresAt: new Date(EXPIRY.getTime() + 1000) });
   });
 
+  it("issueOnce signs the same link without keeping it: a new assignment's link does not churn the reads' links out", () => {
+    const signer = createLinkSigner([SECRET], BASE);
+    const before = hmacCalls.n;
+    const once = signer.issueOnce(ID, 1, EXPIRY);
+    const read = signer.issue(ID, 1, EXPIRY);
+    // Not kept by issueOnce: the read signs it again, to the same bytes.
+    expect(hmacCalls.n).toBe(before + 2);
+    expect(read).toEqual(once);
+    expect(signer.verify(once.token, NOW)).toEqual({ ok: true, assignmentId: ID, linkVersion: 1, expiresAt: EXPIRY });
+  });
+
   it('a rotated secret signs with its own key: nothing of the old signer is reused', () => {
     const old = createLinkSigner(['old-secret-0123456789abcdef0123456789abcdef'], BASE);
     const rotated = createLinkSigner([SECRET, 'old-secret-0123456789abcdef0123456789abcdef'], BASE);

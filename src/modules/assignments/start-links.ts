@@ -33,6 +33,11 @@ export function createLinkSigner(secrets: readonly string[], publicBaseUrl: stri
   function sign(kid: string, key: Buffer, payload: string): string {
     return b64url(hmacSha256(key, `${kid}.${payload}`));
   }
+  const payloadOf = (assignmentId: string, linkVersion: number, expiresAt: Date) => `${assignmentId}.${Math.floor(expiresAt.getTime() / 1000)}.${linkVersion}`;
+  const signed = (payload: string) => {
+    const token = `${signing.kid}.${b64url(payload)}.${sign(signing.kid, signing.key, payload)}`;
+    return Object.freeze({ token, url: `${publicBaseUrl}/s/${token}` });
+  };
 
   return {
     /** The candidate report's links (report-links.ts): signed with a key of their own. */
@@ -45,16 +50,25 @@ export function createLinkSigner(secrets: readonly string[], publicBaseUrl: stri
     },
 
     issue(assignmentId: string, linkVersion: number, expiresAt: Date): { token: string; url: string } {
-      const payload = `${assignmentId}.${Math.floor(expiresAt.getTime() / 1000)}.${linkVersion}`;
+      const payload = payloadOf(assignmentId, linkVersion, expiresAt);
       // The token is a pure function of the payload and the signing key: a read repeated within the same
       // expiry second reuses the link signed the first time instead of computing the HMAC again.
       const cached = issued.get(payload);
       if (cached) return cached;
-      const token = `${signing.kid}.${b64url(payload)}.${sign(signing.kid, signing.key, payload)}`;
-      const link = Object.freeze({ token, url: `${publicBaseUrl}/s/${token}` });
+      const link = signed(payload);
       if (issued.size >= ISSUED_MAX) issued.delete(issued.keys().next().value!);
       issued.set(payload, link);
       return link;
+    },
+
+    /**
+     * The same link as `issue`, signed without keeping it: for a link made once and not read again in
+     * the same second (a new assignment's, a launch's). Kept, a burst of creates would churn the reads'
+     * links out, and every link it kept would outlive a few young collections and die in the old
+     * generation, for the reads after the burst to pay for (docs/performance.md).
+     */
+    issueOnce(assignmentId: string, linkVersion: number, expiresAt: Date): { token: string; url: string } {
+      return signed(payloadOf(assignmentId, linkVersion, expiresAt));
     },
 
     verify(token: string, now: Date): VerifiedLink {

@@ -135,6 +135,6 @@ export async function resourceLinkLaunch(ctx: AssignmentsContext, launch: Verifi
   // A fresh link of the assignment's current version: the learner signs in exactly as a start link signs in.
   const row = await findAssignmentById(ctx.pool, assignmentId);
   if (!row) throw new Error('the assignment of an LTI launch disappeared');
-  const { token } = ctx.signer.issue(row.id, row.linkVersion, ctx.signer.expiryFor(now, row.dueAt));
+  const { token } = ctx.signer.issueOnce(row.id, row.linkVersion, ctx.signer.expiryFor(now, row.dueAt));
   return { kind: 'learner', assignmentId: row.id, token, testTitle: test.title, candidateLocale: row.candidateLocale, assignmentLocale: row.locale };
 }
