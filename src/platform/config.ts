@@ -182,10 +182,18 @@ function hostVar(env: Env): string {
   return raw;
 }
 
-function isolationVar(env: Env): 'thread' | 'process' {
+/**
+ * What a pool process inherits of the environment: how to find things, the time zone and the locale, Node's
+ * own options. Not the rest: the database's address, the secrets and the keys stay with the process that
+ * needs them, out of reach of a task reading a hostile file.
+ */
+const POOL_PROCESS_ENV = ['PATH', 'HOME', 'TMPDIR', 'TZ', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'LC_MESSAGES', 'NODE_OPTIONS'];
+
+function poolIsolation(env: Env): Pick<WorkerPoolOptions, 'isolation' | 'processEnv'> {
   const raw = env.ASSAY_WORKER_ISOLATION || DEFAULT_WORKER_POOL.isolation!;
   if (!isOneOf(['thread', 'process'] as const, raw)) throw new ConfigError('ASSAY_WORKER_ISOLATION', `must be thread or process, got "${raw}"`);
-  return raw;
+  if (raw === 'thread') return { isolation: raw };
+  return { isolation: raw, processEnv: Object.fromEntries(POOL_PROCESS_ENV.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]]))) };
 }
 
 function migrateVar(env: Env): MigrateMode {
@@ -267,7 +275,7 @@ export function parseConfig(env: Env, opts: { requireSecrets: boolean } = { requ
       queueLimit: intVar(env, 'ASSAY_WORKER_QUEUE', DEFAULT_WORKER_POOL.queueLimit, 0, 10_000),
       taskTimeoutMs: intVar(env, 'ASSAY_WORKER_TASK_TIMEOUT_MS', DEFAULT_WORKER_POOL.taskTimeoutMs, 1_000, 600_000),
       memoryMb: intVar(env, 'ASSAY_WORKER_MEMORY_MB', DEFAULT_WORKER_POOL.memoryMb, 64, 16_384),
-      isolation: isolationVar(env),
+      ...poolIsolation(env),
     },
   };
 }

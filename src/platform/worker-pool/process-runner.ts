@@ -25,13 +25,6 @@ export interface RunnerEvents {
   exited(): void;
 }
 
-/**
- * What a pool process inherits of the API's environment: how to find things, the time zone and the
- * locale, Node's own options. Not the rest: the database's address, the secrets and the keys stay with
- * the process that needs them, out of reach of a task reading a hostile file.
- */
-const INHERITED = ['PATH', 'HOME', 'TMPDIR', 'TZ', 'LANG', 'LANGUAGE', 'LC_ALL', 'LC_CTYPE', 'LC_MESSAGES', 'NODE_OPTIONS'];
-
 /** V8's last words when a heap limit stops a process (then it aborts). */
 const OUT_OF_MEMORY = /JavaScript heap out of memory|Reached heap limit/;
 
@@ -44,16 +37,18 @@ await import(main);
 `;
 
 /**
- * A pool process: Node started afresh with the pool's heap limits, talking
- * over an IPC channel with V8's structured clone. Its standard error goes to
- * ours; the last of it tells a heap limit from another death.
+ * A pool process: Node started afresh with the pool's heap limits and only
+ * the environment `env` (config.ts passes what a task may see: never the
+ * database's address nor a secret), talking over an IPC channel with V8's
+ * structured clone. Its standard error goes to ours; the last of it tells a
+ * heap limit from another death.
  */
-export function startProcess(main: ThreadModule, limits: { memoryMb: number; youngMb: number }, events: RunnerEvents): PoolRunner {
+export function startProcess(main: ThreadModule, limits: { memoryMb: number; youngMb: number; env: Readonly<Record<string, string>> }, events: RunnerEvents): PoolRunner {
   const flags = [`--max-old-space-size=${limits.memoryMb}`, `--max-semi-space-size=${Math.max(1, Math.floor(limits.youngMb / 2))}`];
   const child = spawn(process.execPath, [...flags, '--input-type=module', '-e', BOOTSTRAP, main.url, main.tsxApi ?? ''], {
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     serialization: 'advanced',
-    env: Object.fromEntries(INHERITED.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]))),
+    env: { ...limits.env },
   });
   const stderr = child.stderr as Readable & { ref?(): void; unref?(): void };
   let tail = '';

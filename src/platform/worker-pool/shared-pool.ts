@@ -23,7 +23,7 @@ let pool: WorkerPool | null = null;
 
 /** Sets the pool's options; a pool already running with other options is closed and started afresh on next use. */
 export function configureWorkerPool(next: WorkerPoolOptions): void {
-  const same = (Object.keys(next) as Array<keyof WorkerPoolOptions>).every((k) => next[k] === options[k]);
+  const same = JSON.stringify(next) === JSON.stringify(options);
   options = { ...next };
   if (!same && pool) void closeWorkerPool();
 }

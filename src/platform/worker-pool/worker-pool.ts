@@ -38,6 +38,8 @@ export interface WorkerPoolOptions {
    * event loop (process-main.ts).
    */
   isolation?: 'thread' | 'process';
+  /** The whole environment a pool process starts with (config.ts chooses it: never the secrets); none by default. */
+  processEnv?: Readonly<Record<string, string>>;
 }
 
 /** A function `name` exported by the module at `module`, run on a pool thread as `fn(input, args)`. */
@@ -179,7 +181,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       },
     };
     const youngMb = Math.min(64, Math.max(8, Math.floor(options.memoryMb / 8)));
-    slot.runner = options.isolation === 'process' ? startProcess(processMain, { memoryMb: options.memoryMb, youngMb }, events) : startThread(threadMain, { memoryMb: options.memoryMb, youngMb }, events);
+    slot.runner = options.isolation === 'process' ? startProcess(processMain, { memoryMb: options.memoryMb, youngMb, env: options.processEnv ?? {} }, events) : startThread(threadMain, { memoryMb: options.memoryMb, youngMb }, events);
     slot.runner.unref();
     return slot;
   }
