@@ -58,16 +58,10 @@ describe.each(['thread', 'process'] as const)('worker pool, isolation %s', (isol
     expect(os.getPriority(process.pid)).toBe(before);
   }, 20_000);
 
-  it.runIf(isolation === 'process')('a pool process starts with the environment it is given (config.ts leaves out the secrets), not the API\'s', async () => {
-    process.env.ASSAY_SECRET_PROBE = 'not for the pool';
-    try {
-      const names = await pool({ processEnv: { PATH: '/usr/bin', TZ: 'UTC' } }).run(environment, new Uint8Array(1), {});
-      expect(names).toEqual(expect.arrayContaining(['PATH', 'TZ']));
-      expect(names).not.toContain('ASSAY_SECRET_PROBE');
-      expect(names).not.toContain('DATABASE_URL');
-    } finally {
-      delete process.env.ASSAY_SECRET_PROBE;
-    }
+  it.runIf(isolation === 'process')('a pool process starts with the environment it is given (config.ts leaves out the secrets), nothing of the API\'s', async () => {
+    // This process has DATABASE_URL and the rest of the suite's environment: none of it may reach the pool process.
+    const names = await pool({ processEnv: { PATH: '/usr/bin', TZ: 'UTC' } }).run(environment, new Uint8Array(1), {});
+    expect([...names].sort()).toEqual(['PATH', 'TZ']);
   }, 20_000);
 
   it('a full queue answers 503 unavailable with Retry-After at once; the queued tasks still run', async () => {
