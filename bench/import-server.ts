@@ -8,7 +8,7 @@ import { createApiKey } from '../src/modules/institutions/api-keys.js';
 import { createTest, publishTest } from '../src/modules/catalog/tests-service.js';
 import { closeWorkerPool } from '../src/platform/worker-pool/shared-pool.js';
 import { buildServer, serverContext } from '../src/server.js';
-import { settleHeap } from '../src/platform/settle-heap.js';
+import { settleHeap, settleHeapOnceReady } from '../src/platform/settle-heap.js';
 import { BENCH_QUESTIONS } from './import-500-questions.js';
 import { benchAppConfig } from './bench-database.js';
 
@@ -44,7 +44,7 @@ for (let i = 0; i < 20; i++) {
   const t = await createTest(pool, { title: `T${i}`, description: '', durationMinutes: 30, proctoring: 'none', marking: 'auto', resultVisibility: 'immediate', questions: [BENCH_QUESTIONS[0]!] });
   await publishTest(pool, t.testId, inst.institutionId);
 }
-settleHeap();
+await settleHeapOnceReady(app);
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 let histogram: IntervalHistogram | null = null;

@@ -10,7 +10,7 @@ import { issueSignInLink, signInUrl } from './modules/staff/sign-in-links.js';
 import { startMetricsServer } from './platform/telemetry/metrics.js';
 import { startReadPools } from './platform/read-replica.js';
 import { startByteThread } from './platform/byte-thread.js';
-import { settleHeap } from './platform/settle-heap.js';
+import { settleHeapOnceReady } from './platform/settle-heap.js';
 
 /**
  * `npm start`: the API and the background worker in one process. With no
@@ -43,8 +43,9 @@ const app = await buildServer(ctx, { logger });
 startByteThread();
 const worker = config.runWorker ? await startWorker(ctx, booted.sessionUrl, logger) : null;
 const metricsServer = await startMetricsServer(config, pool);
-// Booting's garbage is collected before the first request, not by the first full collection under load.
-settleHeap();
+// Booting's garbage is collected before the first request, not by the first full collection under load:
+// once the app is ready, so that what compiling its routes' schemas leaves is collected too.
+await settleHeapOnceReady(app);
 
 try {
   await app.listen({ port: config.port, host: config.host });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settleHeap } from './settle-heap.js';
+import { settleHeap, settleHeapOnceReady } from './settle-heap.js';
 
 describe('settleHeap', () => {
   it('runs the exposed collector once', () => {
@@ -10,5 +10,12 @@ describe('settleHeap', () => {
 
   it('does nothing where node runs without --expose-gc', () => {
     expect(settleHeap(undefined)).toBe(false);
+  });
+
+  it('collects once the app is ready, so the schemas compiled at ready are behind it', async () => {
+    const order: string[] = [];
+    const app = { ready: async () => void order.push('ready') };
+    expect(await settleHeapOnceReady(app, () => order.push('gc'))).toBe(true);
+    expect(order).toEqual(['ready', 'gc']);
   });
 });
