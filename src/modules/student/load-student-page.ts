@@ -103,11 +103,13 @@ export async function loadStudentPage(
   };
   const back = returnUrl(row.callbackUrl, { assignmentId: row.id, externalUserId: row.externalUserId, status: row.status });
 
+  // Each page's state is `common` plus its own fields by Object.assign, not `{ ...common, kind }`: on Node 20's V8
+  // a spread given keys its source lacks makes new hidden classes on every call (docs/performance.md).
   switch (row.status) {
     case 'assigned': {
       // "Time allowed" on the intro page is this student's: extra time included.
       const minutes = timeAllowedMs(test.durationMinutes, row.accommodations) / 60_000;
-      return { ...common, test: { ...test, durationMinutes: minutes }, kind: 'intro', dueAt: row.dueAt };
+      return Object.assign({}, common, { test: { ...test, durationMinutes: minutes }, kind: 'intro' as const, dueAt: row.dueAt });
     }
     case 'started': {
       if (!attempt) throw new Error(`assignment ${row.id} is started without an attempt`);
@@ -119,25 +121,24 @@ export async function loadStudentPage(
       ]);
       // Per file_upload question answered with a file: what the page shows as "Your file" after a reload.
       const fileMap = Object.fromEntries([...(files ?? new Map()).entries()].map(([questionId, f]) => [questionId, summaryOf(f)]));
-      return { ...common, proctoring, kind: 'test', deadlineAt: attempt.deadlineAt, serverNow: now, answers, files: fileMap, directUploads: ctx.config.storage.kind === 's3' };
+      return Object.assign({}, common, { proctoring, kind: 'test' as const, deadlineAt: attempt.deadlineAt, serverNow: now, answers, files: fileMap, directUploads: ctx.config.storage.kind === 's3' });
     }
     case 'expired':
-      return { ...common, kind: 'expired', dueAt: row.dueAt, returnUrl: back };
+      return Object.assign({}, common, { kind: 'expired' as const, dueAt: row.dueAt, returnUrl: back });
     case 'cancelled':
-      return { ...common, kind: 'withdrawn', returnUrl: back };
+      return Object.assign({}, common, { kind: 'withdrawn' as const, returnUrl: back });
     default: {
       const feedback = await releasedFeedback(ctx.pool, row);
       // Numbered as the candidate saw the questions: the attempt's draw and order.
       const shown = feedback?.questions.length ? deliver(version, (begun ?? (await findAttempt(ctx.pool, row.institutionId, row.id)))?.delivery ?? null).questions.map((q) => q.id) : [];
-      return {
-        ...common,
-        kind: 'done',
+      return Object.assign({}, common, {
+        kind: 'done' as const,
         status: row.status,
         submittedAt: row.submittedAt,
         score: row.score,
         returnUrl: back,
         feedback: feedback && { overall: feedback.overall, questions: feedback.questions.map((q) => ({ n: shown.indexOf(q.questionId) + 1, feedback: q.feedback })).filter((q) => q.n > 0) },
-      };
+      });
     }
   }
 }
