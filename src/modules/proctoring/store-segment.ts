@@ -61,7 +61,8 @@ export async function storeSegment(
   const storage = storageFor(ctx.config);
   const key = segmentKey(attempt.institutionId, assignmentId, input.seq);
   await storage.put(key, input.body, 'video/webm');
-  const stored = await recordStoredSegment(ctx, attempt.institutionId, assignmentId, { ...input, key, size: input.body.length }, now);
+  // Object.assign, not a spread given new keys, which makes new hidden classes per call (docs/performance.md).
+  const stored = await recordStoredSegment(ctx, attempt.institutionId, assignmentId, Object.assign({}, input, { key, size: input.body.length }), now);
   return { seq: input.seq, stored };
 }
 
