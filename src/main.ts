@@ -43,11 +43,11 @@ const app = await buildServer(ctx, { logger });
 startByteThread();
 const worker = config.runWorker ? await startWorker(ctx, booted.sessionUrl, logger) : null;
 const metricsServer = await startMetricsServer(config, pool);
-// Booting's garbage is collected before the first request, not by the first full collection under load:
-// once the app is ready, so that what compiling its routes' schemas leaves is collected too.
-await settleHeapOnceReady(app);
-
 try {
+  // Booting's garbage is collected before the first request, not by the first full collection under load:
+  // once the app is ready, so that what compiling its routes' schemas leaves is collected too. (Inside the
+  // try: a plugin failing at ready is reported and the database shut down, as when listen made it ready.)
+  await settleHeapOnceReady(app);
   await app.listen({ port: config.port, host: config.host });
 } catch (err) {
   logger.pretty?.release();
