@@ -25,7 +25,7 @@ export function settleHeap(gc: (() => void) | undefined = (globalThis as { gc?: 
  * collection clears those dead transitions, every object built key by key
  * (each request's headers, among others) gets a hidden class of its own,
  * which outlives the next young collection and is promoted: 0.7 KB a
- * request, and young pauses of 6-10 ms instead of about 1
+ * request, and young pauses of 6-10 ms instead of 2-3
  * (docs/performance.md, "A hidden class full of transitions").
  */
 export async function settleHeapOnceReady(app: { ready(): PromiseLike<unknown> }, gc?: () => void): Promise<boolean> {
