@@ -1,0 +1,109 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../helpers/database.js';
+import type { HiddenClassesServer } from '../fixtures/hidden-classes/serve.js';
+
+/**
+ * No hot request makes V8 hidden classes of its own. An object that gets a
+ * hidden class nobody shares (a spread given keys its source lacks, an
+ * object built from `{}` once `{}`'s transitions are full, an object keyed
+ * by an id) costs a map in the old generation, outlives the next young
+ * collection and is promoted (docs/performance.md, "A hidden class full of
+ * transitions"). The app runs in a child with `--log-maps`; each route is
+ * sent 30 requests to warm up, then 60 between two marks, and every map V8
+ * made between the marks is counted. Normalisations are not: an object
+ * turned into a dictionary gets a map from V8's shared cache of them, not
+ * one of its own (through tsx, esbuild's keepNames renames a few functions
+ * per request, which V8 logs as normalisations, cached or, after a full
+ * collection has emptied the cache, not).
+ */
+const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/hidden-classes/serve.ts');
+const WARM = 30;
+const MEASURED = 60;
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let tmp: string;
+let log: string;
+let child: ChildProcess;
+let ready: HiddenClassesServer;
+const made = new Map<string, string[]>();
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-maps-'));
+  log = path.join(tmp, 'v8.log');
+  child = fork(FIXTURE, [db.url], {
+    execArgv: ['--expose-gc', '--log-maps', '--no-log-maps-details', `--logfile=${log}`, '--no-logfile-per-isolate', '--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  [ready] = (await once(child, 'message')) as [HiddenClassesServer];
+  const mark = async (name: string) => {
+    child.send({ mark: name });
+    await once(child, 'message');
+  };
+  const send = async (label: string, go: (n: number) => Promise<{ statusCode: number; body: { text(): Promise<string> } }>, status: number) => {
+    for (let n = 0; n < WARM + MEASURED; n++) {
+      if (n === WARM) await mark(`__maps_start_${label}`);
+      const res = await go(n);
+      const text = await res.body.text();
+      if (res.statusCode !== status) throw new Error(`${label} answered ${res.statusCode}: ${text}`);
+    }
+    await mark(`__maps_end_${label}`);
+  };
+  const partner = { authorization: `Bearer ${ready.apiKey}` };
+  const student = ready.student;
+  await send('partner read', () => request(`${ready.url}/api/partner/v1/assignments/${ready.readId}`, { headers: partner }), 200);
+  await send('partner listing', () => request(`${ready.url}/api/partner/v1/tests?limit=20`, { headers: partner }), 200);
+  await send('partner create', (n) =>
+    request(`${ready.url}/api/partner/v1/assignments`, {
+      method: 'POST',
+      headers: { ...partner, 'content-type': 'application/json' },
+      body: JSON.stringify({ externalUserId: `maps-${n}`, testId: ready.testId, user: { email: `maps-${n}@maps.example` }, callbackUrl: 'https://maps.example/back' }),
+    }), 201);
+  await send('student page', () => request(`${ready.url}/a/${student.assignmentId}`, { headers: { cookie: student.cookie } }), 200);
+  await send('student autosave', (n) =>
+    request(`${ready.url}/a/${student.assignmentId}/answers`, {
+      method: 'POST',
+      headers: { cookie: student.cookie, 'x-csrf-token': student.csrf, 'content-type': 'application/json' },
+      body: JSON.stringify({ answers: [{ questionId: student.questionId, value: `five ${n}`, version: n + 1 }] }),
+    }), 200);
+  child.send('stop');
+  await once(child, 'exit');
+
+  // A map event: map,<event>,<time>,<from>,<to>,<pc>,<line>,<column>,<reason>,<name>
+  let current: string[] | null = null;
+  for await (const line of createInterface({ input: fs.createReadStream(log) })) {
+    if (!line.startsWith('map,')) continue;
+    const f = line.split(',');
+    const name = f.slice(9).join(',');
+    if (name.startsWith('__maps_start_')) {
+      current = [];
+      made.set(name.slice('__maps_start_'.length), current);
+    } else if (name.startsWith('__maps_end_')) {
+      current = null;
+    } else if (current && !f[1]!.startsWith('Normalize')) {
+      current.push(`${f[1]} ${f[8]} ${name}`);
+    }
+  }
+}, 180_000);
+
+afterAll(async () => {
+  if (child?.exitCode === null) child.kill();
+  await db?.drop();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('hidden classes made per request', () => {
+  it.each(['partner read', 'partner listing', 'partner create', 'student page', 'student autosave'])('%s: none once warm', (label) => {
+    const events = made.get(label);
+    expect(events, `no marks for ${label} in the log`).toBeDefined();
+    // A few one-offs may still come after the warm-up (a shape first seen late); one per request is a leak.
+    expect(events!.length, events!.slice(0, 20).join('\n')).toBeLessThanOrEqual(MEASURED / 20);
+  });
+});
