@@ -163,16 +163,18 @@ describe.skipIf(!hasPgbouncer)('Assay through a real PgBouncer in transaction mo
     await holder.connect();
     const other = await appInstance(h, busy, 2);
     try {
-      // The only server connection is busy for longer than query_wait_timeout.
-      const held = holder.query('SELECT pg_sleep(1.4)').catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 100));
+      // The only server connection is held, by an open transaction, for as long as the request takes: in transaction
+      // mode it stays the holder's until COMMIT. (A statement sleeping just under the statement timeout held it for
+      // 1.4 s, and PgBouncer, which looks at waiting clients three times a second, sometimes let the request through.)
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1');
       const started = Date.now();
       const res = await other.app.inject({ method: 'GET', url: '/api/partner/v1/tests', headers: { authorization: `Bearer ${h.a.apiKey}` } });
       expect(res.statusCode, res.body).toBe(503);
       expect(res.headers['retry-after']).toBeDefined();
       expect(res.json().error.code).toBe('unavailable');
       expect(Date.now() - started).toBeLessThan(STATEMENT_TIMEOUT_MS + 1_000);
-      await held;
+      await holder.query('COMMIT');
     } finally {
       await other.close();
       await holder.end().catch(() => undefined);
