@@ -26,6 +26,10 @@ import type { HiddenClassesServer } from '../fixtures/hidden-classes/serve.js';
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/hidden-classes/serve.ts');
 const WARM = 30;
 const MEASURED = 60;
+/** A WebM-looking segment: the EBML magic, then a Tracks element's id. */
+const SEGMENT = Buffer.alloc(2048, 7);
+Buffer.from([0x1a, 0x45, 0xdf, 0xa3]).copy(SEGMENT);
+Buffer.from([0x16, 0x54, 0xae, 0x6b]).copy(SEGMENT, 8);
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let tmp: string;
@@ -73,6 +77,27 @@ beforeAll(async () => {
       headers: { cookie: student.cookie, 'x-csrf-token': student.csrf, 'content-type': 'application/json' },
       body: JSON.stringify({ answers: [{ questionId: student.questionId, value: `five ${n}`, version: n + 1 }] }),
     }), 200);
+  // A proctored candidate's page beats every few seconds and sends a recorded segment every few more: the
+  // requests go round the seated students, each session's within its limit.
+  const seatOf = (n: number) => ready.proctored[n % ready.proctored.length]!;
+  await send('proctoring heartbeat', (n) =>
+    request(`${ready.url}/a/${seatOf(n).assignmentId}/proctoring/heartbeat`, {
+      method: 'POST',
+      headers: { cookie: seatOf(n).cookie, 'x-csrf-token': seatOf(n).csrf, 'content-type': 'application/json' },
+      body: JSON.stringify({ signals: [], cameraActive: true, fullscreen: true }),
+    }), 200);
+  await send('proctoring segment', (n) =>
+    request(`${ready.url}/a/${seatOf(n).assignmentId}/proctoring/segments/${Math.floor(n / ready.proctored.length)}`, {
+      method: 'POST',
+      headers: {
+        cookie: seatOf(n).cookie,
+        'x-csrf-token': seatOf(n).csrf,
+        'content-type': 'video/webm;codecs=vp8',
+        'x-segment-started-at': new Date().toISOString(),
+        'x-segment-duration-ms': '10000',
+      },
+      body: SEGMENT,
+    }), 201);
   child.send('stop');
   await once(child, 'exit');
 
@@ -100,7 +125,7 @@ afterAll(async () => {
 });
 
 describe('hidden classes made per request', () => {
-  it.each(['partner read', 'partner listing', 'partner create', 'student page', 'student autosave'])('%s: none once warm', (label) => {
+  it.each(['partner read', 'partner listing', 'partner create', 'student page', 'student autosave', 'proctoring heartbeat', 'proctoring segment'])('%s: none once warm', (label) => {
     const events = made.get(label);
     expect(events, `no marks for ${label} in the log`).toBeDefined();
     // A few one-offs may still come after the warm-up (a shape first seen late); one per request is a leak.
