@@ -234,15 +234,25 @@ export async function recordAnswerFile(
       if (refusedNow) throw refusedNow;
       if (!(await sessionIsLive(tx, session.idHash, now))) throw new AppError('unauthenticated', 'Your session has ended. Open the test link again.');
       if (within) await within(tx);
-      const base = { assignmentId, institutionId: attempt.institutionId, questionId: target.questionId };
-      const written = await upsertFileAnswer(tx, { ...base, fileId: file.fileId, version: file.version, now });
-      if (!written.saved) return { ...written, stale: [] };
+      // Literals, not spreads given new keys, which make new hidden classes per call (docs/performance.md).
+      const written = await upsertFileAnswer(tx, { assignmentId, institutionId: attempt.institutionId, questionId: target.questionId, fileId: file.fileId, version: file.version, now });
+      if (!written.saved) return { saved: written.saved, version: written.version, stale: [] };
       await insertAnswerFile(
         tx,
-        { id: file.fileId, ...base, storageKey: file.key, fileName: file.fileName, contentType: file.contentType, bytes: file.bytes, sha256: file.sha256 },
+        {
+          id: file.fileId,
+          assignmentId,
+          institutionId: attempt.institutionId,
+          questionId: target.questionId,
+          storageKey: file.key,
+          fileName: file.fileName,
+          contentType: file.contentType,
+          bytes: file.bytes,
+          sha256: file.sha256,
+        },
         now,
       );
-      return { ...written, stale: await deleteOtherAnswerFiles(tx, attempt.institutionId, assignmentId, target.questionId, file.fileId) };
+      return { saved: written.saved, version: written.version, stale: await deleteOtherAnswerFiles(tx, attempt.institutionId, assignmentId, target.questionId, file.fileId) };
     })));
   } catch (err) {
     if (!(err instanceof ObjectOwnedElsewhere)) await removeObject();

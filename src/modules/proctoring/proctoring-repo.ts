@@ -257,7 +257,8 @@ export async function findSessionView(db: Queryable, institutionId: string, assi
   );
   const r = rows[0];
   if (!r) return null;
-  return { ...toSummary(r), lastHeartbeatAt: r.last_heartbeat_at, cameraActive: r.camera_active, fullscreen: r.fullscreen, purgedAt: r.purged_at };
+  // Object.assign, not a spread given new keys, which makes new hidden classes per call (docs/performance.md).
+  return Object.assign({}, toSummary(r), { lastHeartbeatAt: r.last_heartbeat_at, cameraActive: r.camera_active, fullscreen: r.fullscreen, purgedAt: r.purged_at });
 }
 
 export async function listFlags(db: Queryable, institutionId: string, assignmentId: string): Promise<FlagRow[]> {
