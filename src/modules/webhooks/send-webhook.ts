@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { checkLiteralHost, guardedLookup, systemResolver, type Resolver, type UrlPolicy } from './url-guard.js';
 import { parseRetryAfter } from '../../platform/http/retry-after.js';
 import { signatureHeader } from './signing.js';
@@ -44,8 +44,8 @@ export interface WebhookClientOptions {
 
 export function createWebhookClient(opts: WebhookClientOptions) {
   const deadlines = createDeadlines(opts.timeoutMs);
-  /** Endpoint URLs parsed and past the literal-address check: the same few URLs are sent to over and over. */
-  const checkedUrls = new Map<string, URL>();
+  /** Endpoint URLs parsed and past the literal-address check, as the origin and path a request takes: the same few URLs are sent to over and over. */
+  const checkedUrls = new Map<string, { origin: string; path: string }>();
   const agent = new Agent({
     connect: { lookup: guardedLookup(opts.policy, opts.resolver ?? systemResolver), timeout: opts.timeoutMs },
     connections: opts.connectionsPerOrigin,
@@ -67,16 +67,20 @@ export function createWebhookClient(opts: WebhookClientOptions) {
     const timestamp = Math.floor(msg.now.getTime() / 1000);
     const deadline = deadlines.add();
     try {
-      let url = checkedUrls.get(msg.url);
-      if (!url) {
-        url = new URL(msg.url);
+      let target = checkedUrls.get(msg.url);
+      if (!target) {
+        const url = new URL(msg.url);
         checkLiteralHost(url, opts.policy);
+        target = { origin: url.origin, path: `${url.pathname}${url.search}` };
         if (checkedUrls.size >= 10_000) checkedUrls.clear();
-        checkedUrls.set(msg.url, url);
+        checkedUrls.set(msg.url, target);
       }
-      const res = await request(url, {
+      // The agent's own request, not undici's request(url, options), which copies the options by a spread
+      // given new keys per call: a new hidden class per delivery on Node 20's V8 (docs/performance.md).
+      const res = await agent.request({
+        origin: target.origin,
+        path: target.path,
         method: 'POST',
-        dispatcher: agent,
         signal: deadline.signal,
         headers: {
           'content-type': 'application/json',
@@ -196,7 +200,7 @@ async function readExcerpt(body: ResponseBody, contentLength: string | string[] 
   });
 }
 
-type ResponseBody = Awaited<ReturnType<typeof request>>['body'];
+type ResponseBody = Dispatcher.ResponseData['body'];
 
 function classifyError(err: unknown): string {
   const e = err as { name?: string; code?: string; cause?: { code?: string; name?: string } };
