@@ -24,6 +24,7 @@ import type { HiddenClassesServer } from '../fixtures/hidden-classes/serve.js';
  * collection has emptied the cache, not).
  */
 const FIXTURE = path.resolve(import.meta.dirname, '../fixtures/hidden-classes/serve.ts');
+const DISPATCH = path.resolve(import.meta.dirname, '../fixtures/hidden-classes/dispatch.ts');
 const WARM = 30;
 const MEASURED = 60;
 /** A WebM-looking segment: the EBML magic, then a Tracks element's id. */
@@ -33,32 +34,64 @@ Buffer.from([0x16, 0x54, 0xae, 0x6b]).copy(SEGMENT, 8);
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let tmp: string;
-let log: string;
-let child: ChildProcess;
-let ready: HiddenClassesServer;
+const children: ChildProcess[] = [];
 const made = new Map<string, string[]>();
+
+/** A fixture in a child with `--log-maps`, its log in `tmp`; and a mark in that log, sent as `{ mark }`. */
+async function startLogged<T>(fixture: string, name: string) {
+  const log = path.join(tmp, `${name}.log`);
+  const child = fork(fixture, [db.url], {
+    execArgv: ['--expose-gc', '--log-maps', '--no-log-maps-details', `--logfile=${log}`, '--no-logfile-per-isolate', '--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.push(child);
+  const [ready] = (await once(child, 'message')) as [T];
+  const ask = async (m: object): Promise<unknown> => {
+    const reply = once(child, 'message');
+    child.send(m);
+    return (await reply)[0];
+  };
+  const mark = (label: string) => ask({ mark: label });
+  const stop = async () => {
+    child.send('stop');
+    await once(child, 'exit');
+    await readMarks(log);
+  };
+  return { ready, ask, mark, stop };
+}
+
+/** Every map V8 logged between a `__maps_start_<label>` and its `__maps_end_<label>`, normalisations aside, into `made`. */
+async function readMarks(log: string): Promise<void> {
+  // A map event: map,<event>,<time>,<from>,<to>,<pc>,<line>,<column>,<reason>,<name>
+  let current: string[] | null = null;
+  for await (const line of createInterface({ input: fs.createReadStream(log) })) {
+    if (!line.startsWith('map,')) continue;
+    const f = line.split(',');
+    const name = f.slice(9).join(',');
+    if (name.startsWith('__maps_start_')) {
+      current = [];
+      made.set(name.slice('__maps_start_'.length), current);
+    } else if (name.startsWith('__maps_end_')) {
+      current = null;
+    } else if (current && !f[1]!.startsWith('Normalize')) {
+      current.push(`${f[1]} ${f[8]} ${name}`);
+    }
+  }
+}
 
 beforeAll(async () => {
   db = await createTestDatabase();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'assay-maps-'));
-  log = path.join(tmp, 'v8.log');
-  child = fork(FIXTURE, [db.url], {
-    execArgv: ['--expose-gc', '--log-maps', '--no-log-maps-details', `--logfile=${log}`, '--no-logfile-per-isolate', '--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  [ready] = (await once(child, 'message')) as [HiddenClassesServer];
-  const mark = async (name: string) => {
-    child.send({ mark: name });
-    await once(child, 'message');
-  };
+  const server = await startLogged<HiddenClassesServer>(FIXTURE, 'server');
+  const ready = server.ready;
   const send = async (label: string, go: (n: number) => Promise<{ statusCode: number; body: { text(): Promise<string> } }>, status: number) => {
     for (let n = 0; n < WARM + MEASURED; n++) {
-      if (n === WARM) await mark(`__maps_start_${label}`);
+      if (n === WARM) await server.mark(`__maps_start_${label}`);
       const res = await go(n);
       const text = await res.body.text();
       if (res.statusCode !== status) throw new Error(`${label} answered ${res.statusCode}: ${text}`);
     }
-    await mark(`__maps_end_${label}`);
+    await server.mark(`__maps_end_${label}`);
   };
   const partner = { authorization: `Bearer ${ready.apiKey}` };
   const student = ready.student;
@@ -98,34 +131,29 @@ beforeAll(async () => {
       },
       body: SEGMENT,
     }), 201);
-  child.send('stop');
-  await once(child, 'exit');
+  await server.stop();
 
-  // A map event: map,<event>,<time>,<from>,<to>,<pc>,<line>,<column>,<reason>,<name>
-  let current: string[] | null = null;
-  for await (const line of createInterface({ input: fs.createReadStream(log) })) {
-    if (!line.startsWith('map,')) continue;
-    const f = line.split(',');
-    const name = f.slice(9).join(',');
-    if (name.startsWith('__maps_start_')) {
-      current = [];
-      made.set(name.slice('__maps_start_'.length), current);
-    } else if (name.startsWith('__maps_end_')) {
-      current = null;
-    } else if (current && !f[1]!.startsWith('Normalize')) {
-      current.push(`${f[1]} ${f[8]} ${name}`);
-    }
-  }
-}, 180_000);
+  // The worker's webhook dispatcher: events appended one per transaction, each claimed, signed, sent and recorded.
+  const dispatcher = await startLogged<{ ready: true }>(DISPATCH, 'dispatcher');
+  const deliver = async (n: number) => {
+    const answer = (await dispatcher.ask({ events: n })) as { delivered?: number; error?: string };
+    if (answer.error) throw new Error(`webhook delivery: ${answer.error}`);
+  };
+  await deliver(WARM);
+  await dispatcher.mark('__maps_start_webhook delivery');
+  await deliver(MEASURED);
+  await dispatcher.mark('__maps_end_webhook delivery');
+  await dispatcher.stop();
+}, 240_000);
 
 afterAll(async () => {
-  if (child?.exitCode === null) child.kill();
+  for (const child of children) if (child.exitCode === null) child.kill();
   await db?.drop();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('hidden classes made per request', () => {
-  it.each(['partner read', 'partner listing', 'partner create', 'student page', 'student autosave', 'proctoring heartbeat', 'proctoring segment'])('%s: none once warm', (label) => {
+describe('hidden classes made per request or delivery', () => {
+  it.each(['partner read', 'partner listing', 'partner create', 'student page', 'student autosave', 'proctoring heartbeat', 'proctoring segment', 'webhook delivery'])('%s: none once warm', (label) => {
     const events = made.get(label);
     expect(events, `no marks for ${label} in the log`).toBeDefined();
     // A few one-offs may still come after the warm-up (a shape first seen late); one per request is a leak.
