@@ -156,7 +156,9 @@ describe('hidden classes made per request or delivery', () => {
   it.each(['partner read', 'partner listing', 'partner create', 'student page', 'student autosave', 'proctoring heartbeat', 'proctoring segment', 'webhook delivery'])('%s: none once warm', (label) => {
     const events = made.get(label);
     expect(events, `no marks for ${label} in the log`).toBeDefined();
-    // A few one-offs may still come after the warm-up (a shape first seen late); one per request is a leak.
-    expect(events!.length, events!.slice(0, 20).join('\n')).toBeLessThanOrEqual(MEASURED / 20);
+    // One-offs still come after the warm-up, up to a dozen seen: a pool connection's first use of a named
+    // statement (a key of that connection's statements), a timer's first run (the heartbeats' flush), a
+    // transition made again after a full collection cleared it. A hidden class per request makes 60 or more.
+    expect(events!.length, events!.slice(0, 20).join('\n')).toBeLessThanOrEqual(MEASURED / 3);
   });
 });
