@@ -130,6 +130,19 @@ describe('POST /tests/import (CSV)', () => {
     });
   });
 
+  it("the report names each row's question by the id the stored test gave it, and the import is in the audit log", async () => {
+    const res = await post(`${A}/tests/import?title=Ids%20given`, CSV, 'text/csv');
+    expect(res.statusCode).toBe(201);
+    const { testId, version, report } = res.json();
+    const test = (await h.admin('GET', `${A}/tests/${testId}`)).json();
+    const stored = test.sections.flatMap((s: { questions: Array<{ id: string }> }) => s.questions.map((q) => q.id));
+    expect(stored).toHaveLength(5);
+    expect(report.items.map((i: { questionId: string }) => i.questionId)).toEqual(stored);
+    expect(version).toBe(test.version);
+    const { rows } = await h.pool.query('SELECT action, details FROM audit_log WHERE object_type = $1 AND object_id = $2', ['test', testId]);
+    expect(rows).toEqual([{ action: 'test.created', details: { title: 'Ids given', version: 1 } }]);
+  });
+
   it('every error is reported by row and column, and nothing is created', async () => {
     const before = await countTests();
     const bad = [
