@@ -23,22 +23,18 @@ async function checkOperatorTest(db: Queryable, input: TestInput) {
   return checkTestInput(input, await existingAssetIds(db, testAssetIds(input), null));
 }
 
+/** Creates a test (version 1) and answers with it as the operator API shows it, read back once created. */
 export async function createTest(pool: Pool, input: TestInput, audit?: AuditContext): Promise<repo.AdminTestView> {
-  const content = await checkOperatorTest(pool, input);
-  return withAuditEntry(
-    pool,
-    audit,
-    async (db) => (await repo.getAdminTest(db, await repo.insertTest(db, input, content)))!,
-    (t) => ({ action: 'test.created', objectType: 'test', objectId: t.testId, institutionId: null, details: { title: t.title, version: t.version } }),
-  );
+  const { testId } = await createTestReturningIds(pool, input, audit);
+  return (await repo.getAdminTest(pool, testId))!;
 }
 
 /**
- * An import's createTest: the same checks, insert and audit entry, answered with what the import reports
- * (the id, version 1, the questions' ids in order) rather than the version read back. Reading a test of
- * hundreds of questions back parsed all of its content on the API's event loop, for three fields.
+ * Checks, inserts (version 1) and records `test.created`, answering with the id, the version and the
+ * questions' ids in order from what it inserted: an import needs no more, and reading a test of hundreds
+ * of questions back parses all of its content on the API's event loop.
  */
-export async function createImportedTest(pool: Pool, input: TestInput, audit?: AuditContext): Promise<{ testId: string; version: number; questionIds: string[] }> {
+export async function createTestReturningIds(pool: Pool, input: TestInput, audit?: AuditContext): Promise<{ testId: string; version: number; questionIds: string[] }> {
   const content = await checkOperatorTest(pool, input);
   return withAuditEntry(
     pool,

@@ -5,7 +5,7 @@ import { workerPool } from '../../../platform/worker-pool/shared-pool.js';
 import { defineWorkerTask, WorkerTaskError } from '../../../platform/worker-pool/worker-pool.js';
 import type { AuditContext } from '../../staff/audit.js';
 import type { TestInput } from '../schemas.js';
-import { createImportedTest, getTest } from '../tests-service.js';
+import { createTestReturningIds, getTest } from '../tests-service.js';
 import type { AssetSink } from './asset-sink.js';
 import { assetIdsOf, exportQti3, type ExportableTest, type ExportAsset } from './qti-export.js';
 import { findAsset, openAsset } from '../content-assets/assets-service.js';
@@ -106,7 +106,7 @@ export async function importTest(pool: Pool, req: ImportRequest): Promise<Import
   const { input, report } = await readImport(req);
   if (req.dryRun) return { dryRun: true, testId: null, version: null, report, test: input };
   await yieldToLoop();
-  const created = await createImportedTest(pool, input, req.audit);
+  const created = await createTestReturningIds(pool, input, req.audit);
   // Items whose identifier was not a usable id got one on creation, in the same order.
   const ids = created.questionIds;
   report.items.forEach((item, i) => (item.questionId = ids[i] ?? item.questionId));
