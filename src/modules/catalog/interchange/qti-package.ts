@@ -10,8 +10,8 @@ import { isPartId } from './qti-item-context.js';
 import { createPassageReader, takeStimulusLinks } from './qti-stimulus.js';
 import { emptyReport, type ImportReport } from './report.js';
 import { questionProblem, settingsFor } from './test-input.js';
-import { hasFormatting, toMarkdown } from './xhtml-markdown.js';
-import { descendants, elements, first, parseXml, textOf, type XElement } from './xml.js';
+import { hasFormatting, mayHaveFormatting, toMarkdown } from './xhtml-markdown.js';
+import { descendants, elements, first, parseXml, textOf, xmlFileText, type XElement } from './xml.js';
 import { readZip, type ZipLimits } from './zip.js';
 
 /**
@@ -139,9 +139,9 @@ export async function importQtiPackage(
 
   // A Markdown test when any item shows formatting, MathML or images, or carries the exporter's mark (docs/import-export.md,
   // "Formatting"): the other items are then read as Markdown too. Found before mapping, so every item is read one way.
+  // Only an item whose text can show one is parsed here, and no parsed item is kept: the mapping parses each item as it
+  // comes to it, so the package's items are never all in memory at once, and a plain package is parsed once.
   let markdown = false;
-  // The items the scan parsed, kept for the mapping below so that no file is parsed twice.
-  const parsed = new Map<string, XElement>();
   let lastYieldScan = performance.now();
   for (const ref of groups.flatMap((g) => g.refs)) {
     const bytes = ref.file ? files.get(ref.file) : undefined;
@@ -150,9 +150,8 @@ export async function importQtiPackage(
       await yieldToLoop();
       lastYieldScan = performance.now();
     }
-    const root = parseXml(bytes, ref.file!);
-    parsed.set(ref.file!, root);
-    if (hasFormatting(root)) {
+    const text = xmlFileText(bytes, ref.file!);
+    if (mayHaveFormatting(text) && hasFormatting(parseXml(text, ref.file!))) {
       markdown = true;
       break;
     }
@@ -194,7 +193,7 @@ export async function importQtiPackage(
         continue;
       }
       seenFiles.add(ref.file);
-      const item = parsed.get(ref.file) ?? parseXml(bytes, ref.file);
+      const item = parseXml(bytes, ref.file);
       const identifier = item.attrs['identifier'] ?? ref.identifier;
       if (item.name !== 'qti-assessment-item') {
         skip('-', item.name === 'qti-assessment-stimulus' ? 'the file is a shared stimulus, not an assessment item (items that reference it show it as their passage)' : `the file holds <${item.name}>, not an assessment item`, identifier);

@@ -27,6 +27,21 @@ const FORMATTING = new Set([
   'strong', 'b', 'em', 'i', 'code', 'pre', 'ul', 'ol', 'sub', 'sup', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'math', 's', 'del', 'strike', 'hr',
 ]);
 
+/**
+ * Whether a file's text can hold what hasFormatting looks for, read without
+ * parsing it: a start tag of one of those elements (with or without a
+ * namespace prefix, in any case), Assay's mark, or a class attribute with an
+ * entity that could spell it. When this is false, hasFormatting of the parsed
+ * file is false too; when it is true, only the parse can tell. It lets an
+ * import decide how to read its items without keeping every parsed item
+ * until the mapping (qti-package.ts).
+ */
+export function mayHaveFormatting(text: string): boolean {
+  return text.includes(MARKDOWN_CLASS) || FORMATTING_TAG.test(text) || CLASS_WITH_ENTITY.test(text);
+}
+const FORMATTING_TAG = new RegExp(`[<:](?:${[...FORMATTING, 'img', 'object'].join('|')})[\\s/>]`, 'i');
+const CLASS_WITH_ENTITY = /class\s*=\s*(?:"[^"]*&|'[^']*&)/i;
+
 /** Whether an item reads as Markdown: Assay's own mark, or formatting, MathML or images (Markdown in Assay) in its body. */
 export function hasFormatting(item: XElement): boolean {
   return descendants(item).some(

@@ -77,10 +77,7 @@ const parser = new XMLParser({ ...XML_PARSER_OPTIONS, entityDecoder });
  * character no test can store, is not well-formed or declares a DTD.
  */
 export function parseXml(bytes: Uint8Array | string, file: string): XElement {
-  if (typeof bytes !== 'string' && bytes.length > XML_LIMITS.maxFileBytes) {
-    throw refused(file, `is larger than the ${XML_LIMITS.maxFileBytes / 1024 / 1024} MB an XML file may be`);
-  }
-  const text = typeof bytes === 'string' ? bytes : decode(bytes, file);
+  const text = typeof bytes === 'string' ? bytes : xmlFileText(bytes, file);
   const unstorable = unstorableCharacter(text);
   if (unstorable) throw refused(file, unstorable);
   const over = xmlOverLimit(text);
@@ -101,6 +98,14 @@ export function parseXml(bytes: Uint8Array | string, file: string): XElement {
   const roots = convert(raw).filter((n): n is XElement => typeof n !== 'string');
   if (roots.length !== 1) throw malformed(file, 'no single root element');
   return roots[0]!;
+}
+
+/** A file's text as parseXml reads it; 400 naming the file when it is over the size limit or not text in its encoding. */
+export function xmlFileText(bytes: Uint8Array, file: string): string {
+  if (bytes.length > XML_LIMITS.maxFileBytes) {
+    throw refused(file, `is larger than the ${XML_LIMITS.maxFileBytes / 1024 / 1024} MB an XML file may be`);
+  }
+  return decode(bytes, file);
 }
 
 /**
