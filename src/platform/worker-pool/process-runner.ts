@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import { cpuMsOf, processStatPath } from './cpu-time.js';
 import type { TaskReply, TaskRequest } from './protocol.js';
 import type { ThreadModule } from './task-module.js';
 
@@ -15,6 +16,8 @@ export interface PoolRunner {
   /** Whether it keeps this process alive: while a task runs, yes; idle, no. */
   ref(): void;
   unref(): void;
+  /** The CPU time it has run so far (ms; a process: all of its threads), or null where that cannot be read. */
+  cpuMs(): number | null;
 }
 
 export interface RunnerEvents {
@@ -76,5 +79,6 @@ export function startProcess(main: ThreadModule, limits: { memoryMb: number; you
       channel()?.unref();
       stderr.unref?.();
     },
+    cpuMs: () => (child.pid === undefined ? null : cpuMsOf(processStatPath(child.pid))),
   };
 }

@@ -17,3 +17,9 @@ export type TaskReply =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; appError: { code: ErrorCode; message: string; details?: ErrorDetail[]; headers?: Record<string, string> } }
   | { id: number; ok: false; message: string; appError?: undefined };
+
+/** A pool thread's first message, before any reply: its Linux thread id, whose CPU time the pool reads. */
+export interface ThreadHello {
+  hello: true;
+  tid: number;
+}

@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { POOL_THREAD_NICE } from './protocol.js';
+import { ownThreadId } from './cpu-time.js';
+import { POOL_THREAD_NICE, type ThreadHello } from './protocol.js';
 import { serveTasks } from './serve-tasks.js';
 
 /**
@@ -15,15 +15,18 @@ import { serveTasks } from './serve-tasks.js';
  * threads, which collect this thread's garbage too, keep the process's
  * priority: isolation `process` (process-main.ts) lowers those as well.
  */
-function lowerThisThread(): void {
+function lowerThisThread(tid: number | null): void {
+  if (tid === null) return; // No /proc/thread-self (not Linux): the thread keeps the process's priority.
   try {
-    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
     os.setPriority(tid, Math.min(19, os.getPriority(tid) + POOL_THREAD_NICE));
   } catch {
-    // No /proc/thread-self (not Linux), or the system refuses: the thread keeps the process's priority.
+    // The system refuses: the thread keeps the process's priority.
   }
 }
-lowerThisThread();
+const tid = ownThreadId();
+lowerThisThread(tid);
+// The pool reads this thread's CPU time by its id: its time limit counts the time the thread ran (worker-pool.ts).
+if (tid !== null) parentPort!.postMessage({ hello: true, tid } satisfies ThreadHello);
 
 serveTasks(
   (handle) => parentPort!.on('message', handle),

@@ -10,6 +10,7 @@ const echo = defineWorkerTask<{ tag: string }, { length: number; first: number; 
 const refuse = defineWorkerTask<{ field: string }, never>(tasksUrl, 'refuse');
 const fail = defineWorkerTask<Record<string, never>, never>(tasksUrl, 'fail');
 const spin = defineWorkerTask<{ ms?: number }, string>(tasksUrl, 'spin');
+const nap = defineWorkerTask<{ ms?: number }, string>(tasksUrl, 'nap');
 const die = defineWorkerTask<Record<string, never>, never>(tasksUrl, 'die');
 const hog = defineWorkerTask<Record<string, never>, number>(tasksUrl, 'hog');
 const environment = defineWorkerTask<Record<string, never>, string[]>(tasksUrl, 'environment');
@@ -84,6 +85,21 @@ describe.each(['thread', 'process'] as const)('worker pool, isolation %s', (isol
     expect((err as WorkerTaskError).reason).toBe('timeout');
     expect(performance.now() - t0).toBeLessThan(5_000);
     expect((await p.run(echo, new Uint8Array([1]), { tag: 'after' })).tag).toBe('after');
+  }, 20_000);
+
+  it.skipIf(process.platform !== 'linux')('the limit counts the CPU time the task ran: one that waits (as for a core on a busy machine) goes on past it, and the wall clock stops it at 4 × the limit', async () => {
+    const p = pool();
+    await p.run(echo, new Uint8Array(1), { tag: 'warm' });
+    // 700 ms of waiting against a limit of 300 ms: its CPU time stays near nothing, so it finishes.
+    expect(await p.run(nap, new Uint8Array(1), { ms: 700 }, { timeoutMs: 300 })).toBe('done');
+    const t0 = performance.now();
+    const err = await p.run(nap, new Uint8Array(1), {}, { timeoutMs: 300 }).catch((e: unknown) => e);
+    const took = performance.now() - t0;
+    expect(err).toBeInstanceOf(WorkerTaskError);
+    expect((err as WorkerTaskError).reason).toBe('timeout');
+    expect(took).toBeGreaterThanOrEqual(1_150);
+    expect(took).toBeLessThan(4_000);
+    expect((await p.run(echo, new Uint8Array([4]), { tag: 'after' })).tag).toBe('after');
   }, 20_000);
 
   it('a thread that dies fails its task and is replaced', async () => {

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../errors.js';
-import type { TaskReply, TaskRequest } from './protocol.js';
+import { cpuMsOf, threadStatPath } from './cpu-time.js';
+import type { TaskReply, TaskRequest, ThreadHello } from './protocol.js';
 import { startProcess, type PoolRunner, type RunnerEvents } from './process-runner.js';
 import { threadModule, type ThreadModule } from './task-module.js';
 
@@ -80,6 +81,16 @@ export interface WorkerPool {
   close(): Promise<void>;
 }
 
+/**
+ * A task's time limit counts the CPU time its thread (or process) ran, not the wall clock: a pool thread
+ * runs below the event loop, so on a busy machine it waits for a core, and a file refused for the
+ * machine's load would be refused for nothing. The wall clock still bounds a task, at this many times its
+ * limit, so that one blocked without running (or starved for good) ends too.
+ */
+const WALL_LIMIT_FACTOR = 4;
+/** The least wait before the limit is looked at again (/proc counts CPU time in 10 ms ticks). */
+const MIN_RECHECK_MS = 50;
+
 /** Retry-After of a full pool: a few tasks' time, not a whole time limit. */
 const FULL_RETRY_AFTER_SECONDS = 5;
 
@@ -100,7 +111,11 @@ function startThread(main: ThreadModule, limits: { memoryMb: number; youngMb: nu
     workerData: { main: main.url, tsxApi: main.tsxApi },
     resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, maxYoungGenerationSizeMb: limits.youngMb, stackSizeMb: 4 },
   });
-  worker.on('message', (reply: TaskReply) => events.reply(reply));
+  let statPath: string | null = null;
+  worker.on('message', (message: TaskReply | ThreadHello) => {
+    if ('hello' in message) statPath = threadStatPath(message.tid);
+    else events.reply(message);
+  });
   worker.on('error', (err: Error & { code?: string }) => events.failed(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out_of_memory' : 'crashed', err));
   worker.on('exit', () => events.exited());
   return {
@@ -108,6 +123,7 @@ function startThread(main: ThreadModule, limits: { memoryMb: number; youngMb: nu
     terminate: () => void worker.terminate(),
     ref: () => worker.ref(),
     unref: () => worker.unref(),
+    cpuMs: () => (statPath === null ? null : cpuMsOf(statPath)),
   };
 }
 
@@ -194,6 +210,30 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     slot.runner.unref();
   }
 
+  /**
+   * Stops the task once it has run `timeoutMs` of CPU time, or after WALL_LIMIT_FACTOR times that on the
+   * wall clock, whichever comes first; the wall clock alone where the runner's CPU time cannot be read.
+   */
+  function armTimeLimit(slot: Slot, timeoutMs: number) {
+    const cpuAtStart = slot.runner.cpuMs();
+    const startedAt = performance.now();
+    const check = () => {
+      const wallMs = performance.now() - startedAt;
+      const cpuNow = slot.runner.cpuMs();
+      // A thread started for this task names itself after the task began: then all of its time is counted.
+      const ranMs = cpuNow === null ? wallMs : cpuNow - (cpuAtStart ?? 0);
+      // A task cannot run more CPU time than the wall clock passes: the next look comes when its budget could be spent.
+      const leftMs = Math.min(timeoutMs - ranMs, timeoutMs * WALL_LIMIT_FACTOR - wallMs);
+      if (leftMs > 0) {
+        slot.timer = setTimeout(check, Math.max(leftMs, MIN_RECHECK_MS));
+        return;
+      }
+      slot.ending = 'timeout';
+      slot.runner.terminate();
+    };
+    slot.timer = setTimeout(check, timeoutMs);
+  }
+
   function dispatch() {
     while (!closed && queue.length > 0) {
       let slot = [...slots].find((s) => s.job === null && s.ending === null);
@@ -205,13 +245,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       slot.job = job;
       // While a task runs, the thread keeps the process alive: the caller is waiting for its answer.
       slot.runner.ref();
-      const s = slot;
-      s.timer = setTimeout(() => {
-        s.ending = 'timeout';
-        s.runner.terminate();
-      }, job.timeoutMs);
+      armTimeLimit(slot, job.timeoutMs);
       const request: TaskRequest = { id: job.id, module: job.module.url, name: job.name, input: job.input, args: job.args };
-      s.runner.send(request);
+      slot.runner.send(request);
     }
   }
 
