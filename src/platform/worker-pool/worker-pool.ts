@@ -17,8 +17,9 @@ import { threadModule, type ThreadModule } from './task-module.js';
  * - At most `queueLimit` tasks wait for a thread; one more is refused with
  *   503 `unavailable` and Retry-After, at once: a full pool never makes a
  *   request wait unbounded, nor piles work up in memory.
- * - A task running past its time limit has its thread terminated (the only
- *   way to stop synchronous code) and fails with WorkerTaskError 'timeout';
+ * - A task that has run its time limit (CPU time, WALL_LIMIT_FACTOR below)
+ *   has its thread terminated (the only way to stop synchronous code) and
+ *   fails with WorkerTaskError 'timeout';
  *   a thread over its heap limit (`memoryMb`, V8's resourceLimits) dies alone
  *   ('out_of_memory'), never the process. A thread that dies is replaced
  *   when the next task needs one.
@@ -29,7 +30,7 @@ import { threadModule, type ThreadModule } from './task-module.js';
 export interface WorkerPoolOptions {
   threads: number;
   queueLimit: number;
-  /** A task's default time limit once a thread runs it (the wait in the queue is not counted). */
+  /** A task's default time limit: the CPU time it may run (neither the wait in the queue nor for a core is counted). */
   taskTimeoutMs: number;
   /** Each thread's old-generation heap limit. */
   memoryMb: number;
