@@ -21,9 +21,9 @@ export async function startBenchServers(
   opts: { seedAssignments?: number; profileDir?: string; built?: boolean; apart?: boolean } = {},
 ): Promise<{ child: ChildProcess; baselines: ChildProcess; ready: ServersReady }> {
   const entry = opts.built ? buildBenchServers() : path.join(import.meta.dirname, 'servers.ts');
-  const start = (args: string[], profile: boolean) =>
+  const start = (args: string[], profile: boolean, flags: readonly string[] = []) =>
     fork(entry, [databaseUrl, String(opts.seedAssignments ?? 0), ...args], {
-      execArgv: [...NODE_FLAGS, ...(opts.built ? [] : ['--import', 'tsx']), ...(profile && opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : [])],
+      execArgv: [...NODE_FLAGS, ...flags, ...(opts.built ? [] : ['--import', 'tsx']), ...(profile && opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : [])],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
   const child = start(opts.apart ? ['app'] : [], true);
@@ -32,9 +32,18 @@ export async function startBenchServers(
     return { child, baselines: child, ready };
   }
   const { seed, ...app } = await readyFrom<Omit<ServersReady, 'baselineUrl' | 'batchedUrl'> & { seed: BaselinesSeed }>(child);
-  const baselines = start(['baselines', JSON.stringify(seed)], false);
+  const baselines = start(['baselines', JSON.stringify(seed)], false, BASELINE_FLAGS);
   return { child, baselines, ready: { ...app, ...(await readyFrom<Pick<ServersReady, 'baselineUrl' | 'batchedUrl'>>(baselines)) } };
 }
+
+/**
+ * The baselines' process runs without V8's memory reducer: the ruler must not move. In the idle moments
+ * between its slices the reducer ran a full collection at the same point of every run (the start of the
+ * third round), which deoptimized about 200 functions, and the batched bare route then ran about a tenth
+ * slower for the whole round (30,000 → 26,000-27,000 req/s) while Assay's read held, so the read's ratio
+ * rose by as much (docs/performance.md, "A steady ruler"). The app's process keeps the product's flags.
+ */
+const BASELINE_FLAGS = ['--no-memory-reducer'];
 
 async function readyFrom<T>(child: ChildProcess): Promise<T> {
   const [ready] = (await Promise.race([
