@@ -145,7 +145,8 @@ describe('configuration', () => {
     expect(d.threads).toBeGreaterThanOrEqual(1);
     expect(d.threads).toBeLessThanOrEqual(2);
     const env = { ASSAY_WORKER_THREADS: '4', ASSAY_WORKER_QUEUE: '0', ASSAY_WORKER_TASK_TIMEOUT_MS: '5000', ASSAY_WORKER_MEMORY_MB: '256' };
-    expect(parseConfig(env).workerPool).toEqual({ threads: 4, queueLimit: 0, taskTimeoutMs: 5000, memoryMb: 256, isolation: 'thread' });
+    expect(parseConfig(env).workerPool).toEqual({ threads: 4, queueLimit: 0, taskTimeoutMs: 5000, memoryMb: 256, isolation: 'process', processEnv: {} });
+    expect(parseConfig({ ...env, ASSAY_WORKER_ISOLATION: 'thread' }).workerPool).toEqual({ threads: 4, queueLimit: 0, taskTimeoutMs: 5000, memoryMb: 256, isolation: 'thread' });
     // A pool process gets how to find things, the time zone and the locale; never the database's address nor a secret.
     const processes = parseConfig({ ...VALID, ASSAY_WORKER_ISOLATION: 'process', PATH: '/usr/bin', TZ: 'Europe/Paris' }).workerPool;
     expect(processes).toMatchObject({ isolation: 'process', processEnv: { PATH: '/usr/bin', TZ: 'Europe/Paris' } });

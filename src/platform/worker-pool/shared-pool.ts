@@ -15,7 +15,11 @@ export const DEFAULT_WORKER_POOL: Readonly<WorkerPoolOptions> = Object.freeze({
   queueLimit: 16,
   taskTimeoutMs: 30_000,
   memoryMb: 512,
-  isolation: 'thread',
+  // Child processes, which lower every thread they have, V8's helpers included: with two busy processes
+  // beside 500-question imports on two cores, the partner read's p99 was 0.83-1.00 x unloaded with
+  // processes against 2.5-6.6 x with threads, whose helpers collect the parse's garbage at the event
+  // loop's priority (docs/performance.md, "A busy machine"). An import takes about a tenth longer.
+  isolation: 'process',
 });
 
 let options: WorkerPoolOptions = { ...DEFAULT_WORKER_POOL };
