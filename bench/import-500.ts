@@ -65,8 +65,8 @@ const RUNS = Number(opts.runs);
 const MIN_READS = Number(opts['min-reads']);
 /** The partner's reads a second, at a fixed rate (open loop), in both phases. */
 const READS_PER_S = 75;
-/** Long enough for as many reads unloaded as the imports take (`min-reads`). */
-const UNLOADED_MS = Math.ceil((MIN_READS / READS_PER_S) * 1000);
+/** How long each phase reads: `min-reads` at the reader's rate, unloaded and then during the imports. */
+const PHASE_MS = Math.ceil((MIN_READS / READS_PER_S) * 1000);
 if (!Number.isInteger(ITEMS) || ITEMS < 10 || ITEMS > 500 || !Number.isInteger(RUNS) || RUNS < 1 || !Number.isInteger(MIN_READS) || MIN_READS < 100) {
   throw new Error('--items 10–500, --runs ≥ 1 and --min-reads ≥ 100, whole numbers');
 }
@@ -176,13 +176,13 @@ try {
   // The reads the collection held (tens of ms) end within this second, and are not counted.
   await sleep(1_000);
   await take('take');
-  await sleep(UNLOADED_MS);
+  await sleep(PHASE_MS);
   const unloaded = await take('take');
   const importTimes: number[] = [];
   if (opts.where) server.send('trace');
   server.send('monitor');
   const t0 = performance.now();
-  for (let r = 0; r < RUNS || performance.now() - t0 < (MIN_READS / READS_PER_S) * 1000; r++) {
+  for (let r = 0; r < RUNS || performance.now() - t0 < PHASE_MS; r++) {
     const started = performance.now();
     await importOnce();
     importTimes.push(performance.now() - started);
